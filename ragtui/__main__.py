@@ -1,0 +1,3 @@
+from ragtui.cli import main
+
+raise SystemExit(main())

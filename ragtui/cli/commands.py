@@ -1,0 +1,126 @@
+"""The subcommands other than the TUI. Each returns an exit status."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.table import Table
+from rich.text import Text
+
+from ..core import bootstrap
+from ..core.bootstrap import Overrides
+from ..core.endpoints import resolve_endpoints
+from ..core.errors import RagtuiError
+from ..core.export import write_csv
+from ..core.personas import load_personas
+from ..core.scenarios import load_scenarios, scenario_file
+from ..core.store import Store, StoredSession
+from .output import console, score_text, stop_text
+from .run_command import run
+from .transcript_view import print_session
+
+__all__ = ["run", "sessions", "show", "export", "config", "personas", "scenarios"]
+
+
+def _store(overrides: Overrides) -> Store:
+    return bootstrap.open_store(bootstrap.load_effective_config(overrides))
+
+
+def _run_id(store: Store, run: str) -> str:
+    if run != "last":
+        return run
+    latest = store.latest_run_id()
+    if latest is None:
+        raise RagtuiError(f"database {store.path} has no runs yet", "start one with `ragtui run`")
+    return latest
+
+
+def sessions_table(rows: list[StoredSession]) -> Table:
+    table = Table(title=None, show_lines=False)
+    for name in ("id", "started", "run", "scenario", "persona", "lang", "turns", "score", "stop"):
+        table.add_column(name, justify="right" if name in ("id", "turns", "score") else "left")
+    for s in rows:
+        table.add_row(
+            str(s.id),
+            s.created_at.replace("T", " ")[:19],
+            Text(s.run_id or "-"),
+            Text(s.scenario_id),
+            Text(s.persona_name),
+            s.language,
+            f"{s.turns}/{s.max_turns}",
+            score_text(s.score, s.threshold),
+            stop_text(s.stop_reason if s.status == "finished" else "running"),
+        )
+    return table
+
+
+def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
+    store = _store(overrides)
+    run_id = _run_id(store, args.run) if args.run else None
+    rows = store.sessions(limit=args.limit, run_id=run_id)
+    if not rows:
+        console.print(Text(f"No sessions in {store.path}. Start one with `ragtui run`."))
+        return 0
+    console.print(sessions_table(rows))
+    return 0
+
+
+def show(args: argparse.Namespace, overrides: Overrides) -> int:
+    store = _store(overrides)
+    print_session(store.session(args.session), all_versions=args.all_versions)
+    return 0
+
+
+def export(args: argparse.Namespace, overrides: Overrides) -> int:
+    store = _store(overrides)
+    chosen = [store.session(sid) for sid in args.sessions]
+    if args.run:
+        chosen += [store.session(s.id) for s in reversed(store.sessions(run_id=_run_id(store, args.run)))]
+    if not chosen:
+        raise RagtuiError("nothing to export", "name session ids, or --run RUN_ID (or --run last)")
+    write_csv(chosen, args.csv)
+    console.print(Text(f"Wrote {len(chosen)} dialogue(s) to {args.csv}"))
+    return 0
+
+
+def config(args: argparse.Namespace, overrides: Overrides) -> int:
+    cfg = bootstrap.load_effective_config(overrides)
+    endpoints = resolve_endpoints(cfg, overrides.model)
+    effective = {
+        "config_file": str(cfg.source) if cfg.source else None,
+        "language": cfg.language,
+        "max_turns": cfg.max_turns,
+        "threshold": cfg.threshold,
+        "concurrency": cfg.concurrency,
+        "top_k": cfg.top_k,
+        "metrics": cfg.metrics,
+        "database": str(cfg.database),
+        "personas": str(cfg.personas),
+        "scenarios": str(cfg.scenarios),
+        "knowledge": str(cfg.knowledge),
+        "prompts": str(cfg.prompts),
+        "roles": {role: e.public() for role, e in endpoints.items()},
+    }
+    console.print_json(json.dumps(effective, ensure_ascii=False))
+    return 0
+
+
+def personas(args: argparse.Namespace, overrides: Overrides) -> int:
+    cfg = bootstrap.load_effective_config(overrides)
+    table = Table("name", "temperature", "description")
+    for p in load_personas(cfg.personas, cfg.language):
+        table.add_row(Text(p.name), f"{p.temperature:g}", Text(p.description))
+    console.print(Text(f"Personas in {cfg.personas / cfg.language}"))
+    console.print(table)
+    return 0
+
+
+def scenarios(args: argparse.Namespace, overrides: Overrides) -> int:
+    cfg = bootstrap.load_effective_config(overrides)
+    table = Table("id", "question", "reference", "tags")
+    for s in load_scenarios(cfg.scenarios, cfg.language):
+        table.add_row(Text(s.id), Text(s.question), "yes" if s.reference else "-", Text(", ".join(s.tags)))
+    console.print(Text(f"Scenarios in {scenario_file(cfg.scenarios, cfg.language)}"))
+    console.print(table)
+    return 0

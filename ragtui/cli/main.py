@@ -1,0 +1,145 @@
+"""``ragtui`` entry point: argument parsing, logging, and the one place errors become exit codes.
+
+Exit status: 0 all good; 1 a dialogue scored under the threshold (or could not be scored);
+2 an error (bad input, dead endpoint, a dialogue that ended in error). A ``RagtuiError`` is
+printed as one line; anything else is logged with its traceback to the log file and reported
+as one line that points there. No traceback reaches the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from .. import __version__
+from ..core import paths
+from ..core.bootstrap import Overrides
+from ..core.errors import RagtuiError
+from . import commands
+from .output import console_err
+
+EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_ERROR = 0, 1, 2
+log = logging.getLogger("ragtui")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config", type=Path, help="config TOML (default: ./ragtui.toml, then ~/.config/ragtui/config.toml)"
+    )
+    parser.add_argument("--db", type=Path, help="SQLite database (default: ~/.local/share/ragtui/ragtui.db)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ragtui",
+        description="Simulate customers, run your support bot, and judge every turn.",
+    )
+    parser.add_argument("--version", action="version", version=f"ragtui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run scenarios × personas headless and print a score table")
+    _common(run)
+    run.add_argument(
+        "-s", "--scenario", action="append", default=[], metavar="ID", help="scenario id (repeatable; default: all)"
+    )
+    run.add_argument(
+        "-p", "--persona", action="append", default=[], metavar="NAME", help="persona name (repeatable; default: all)"
+    )
+    run.add_argument("--language", choices=("ja", "en"), help="language of prompts, personas and scenarios")
+    run.add_argument("--model", help="model name for every role (overrides the config)")
+    run.add_argument("--max-turns", type=int, help="turns per dialogue (default 3)")
+    run.add_argument("--concurrency", type=int, help="dialogues at once (default 4)")
+    run.add_argument("--threshold", type=float, help="turn score under which a turn fails (default 0.7)")
+    run.add_argument("--metric", action="append", default=[], dest="metrics", help="metric to run (repeatable)")
+    run.add_argument("--no-check", action="store_true", help="skip the endpoint reachability check")
+
+    sessions = sub.add_parser("sessions", help="list stored sessions")
+    _common(sessions)
+    sessions.add_argument("-n", "--limit", type=int, default=30, help="how many (default 30)")
+    sessions.add_argument("--run", help="only this run id ('last' for the newest run)")
+
+    show = sub.add_parser("show", help="print a session's transcript with its verdicts")
+    _common(show)
+    show.add_argument("session", type=int, help="session id (see `ragtui sessions`)")
+    show.add_argument("--all-versions", action="store_true", help="show every judgment version, not just the newest")
+
+    export = sub.add_parser("export", help="export sessions to CSV (one row per dialogue)")
+    _common(export)
+    export.add_argument("sessions", type=int, nargs="*", help="session ids")
+    export.add_argument("--run", help="every session of a run id ('last' for the newest run)")
+    export.add_argument("--csv", type=Path, required=True, metavar="FILE", help="output file")
+
+    config = sub.add_parser("config", help="print the effective configuration (keys hidden)")
+    config.add_argument("--config", type=Path)
+    config.add_argument("--model", help="as for `ragtui run`")
+
+    personas = sub.add_parser("personas", help="list personas")
+    personas.add_argument("--config", type=Path)
+    personas.add_argument("--language", choices=("ja", "en"))
+
+    scenarios = sub.add_parser("scenarios", help="list scenarios")
+    scenarios.add_argument("--config", type=Path)
+    scenarios.add_argument("--language", choices=("ja", "en"))
+    return parser
+
+
+def overrides_from(args: argparse.Namespace) -> Overrides:
+    return Overrides(
+        config_path=getattr(args, "config", None),
+        db=getattr(args, "db", None),
+        model=getattr(args, "model", None),
+        language=getattr(args, "language", None),
+        max_turns=getattr(args, "max_turns", None),
+        concurrency=getattr(args, "concurrency", None),
+        threshold=getattr(args, "threshold", None),
+        metrics=getattr(args, "metrics", None) or [],
+    )
+
+
+def setup_logging() -> Path | None:
+    """Log to a file: the terminal belongs to the progress display and the results."""
+    try:
+        paths.state_dir().mkdir(parents=True, exist_ok=True)
+        path = paths.state_dir() / "ragtui.log"
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_OK
+    log_path = setup_logging()
+    overrides = overrides_from(args)
+    try:
+        if args.command == "run":
+            return asyncio.run(commands.run(args, overrides))
+        handler = getattr(commands, args.command)
+        return handler(args, overrides)
+    except RagtuiError as exc:
+        console_err.print(f"ragtui: error: {exc}", markup=False, highlight=False)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        console_err.print("ragtui: interrupted", markup=False, highlight=False)
+        return 130
+    except Exception as exc:
+        log.exception("unexpected error in `ragtui %s`", args.command)
+        where = f"; details in {log_path}" if log_path else ""
+        console_err.print(
+            f"ragtui: unexpected error: {type(exc).__name__}: {exc}{where}", markup=False, highlight=False
+        )
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""``ragtui show``: a session's transcript with each bot turn's verdicts."""
+
+from __future__ import annotations
+
+from rich.panel import Panel
+from rich.text import Text
+
+from ..core.store import StoredJudgment, StoredSession
+from .output import console, score_text, stop_text
+
+
+def verdict_text(j: StoredJudgment, threshold: float) -> Text:
+    text = Text()
+    text.append(f"{j.metric} v{j.version}: ", style="bold")
+    text.append_text(score_text(j.score, threshold))
+    if j.model:
+        text.append(f"  ({j.model})", style="dim")
+    if j.score is None:
+        text.append(f"\n{j.error or 'unscored'}", style="yellow")
+        text.append("\nraw reply: ", style="dim")
+        text.append(j.raw_reply[:2000])
+        return text
+    scores = j.details.get("scores", {})
+    if scores:
+        text.append("\n" + "  ".join(f"{k} {v}" for k, v in scores.items()))
+    for index, step in enumerate(j.details.get("steps", []), start=1):
+        text.append(f"\n  {index}. {step}", style="dim")
+    if j.details.get("conclusion"):
+        text.append("\n→ " + str(j.details["conclusion"]))
+    return text
+
+
+def print_session(session: StoredSession, *, all_versions: bool = False) -> None:
+    head = Text()
+    head.append(f"Session {session.id}", style="bold")
+    head.append(f"  scenario {session.scenario_id} · persona {session.persona_name} · {session.language}")
+    head.append(f" · {session.turns}/{session.max_turns} turns · score ")
+    head.append_text(score_text(session.score, session.threshold))
+    head.append(" · stop ")
+    head.append_text(stop_text(session.stop_reason if session.status == "finished" else "running"))
+    console.print(head)
+    models = {role: info.get("model") for role, info in session.config.get("roles", {}).items()}
+    console.print(Text("models: " + ", ".join(f"{r}={m}" for r, m in models.items()), style="dim"))
+    if session.error:
+        console.print(Text(f"error: {session.error}", style="bold red"))
+    latest = session.latest_judgments()
+    for message in session.messages:
+        title = Text(f"turn {message.turn} · {'customer' if message.role == 'user' else 'bot'}")
+        if message.role == "user":
+            title.append(f" ({message.source})", style="dim")
+        console.print(
+            Panel(
+                Text(message.text),
+                title=title,
+                title_align="left",
+                border_style="blue" if message.role == "user" else "magenta",
+            )
+        )
+        if message.role != "bot":
+            continue
+        if message.passages:
+            sources = ", ".join(dict.fromkeys(p.doc_id for p in message.passages))
+            console.print(Text(f"  passages: {sources}", style="dim"))
+        verdicts = [j for j in session.judgments if j.message_id == message.id]
+        if not all_versions:
+            verdicts = [j for j in verdicts if latest.get((j.turn, j.metric)) is j]
+        for j in verdicts:
+            console.print(
+                Panel(
+                    verdict_text(j, session.threshold),
+                    border_style="red" if (j.score or 0) < session.threshold else "green",
+                )
+            )

@@ -1,0 +1,1 @@
+"""Engine, metrics, store and clients. Nothing below this package imports Textual."""

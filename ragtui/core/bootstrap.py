@@ -1,0 +1,90 @@
+"""Shared start-up for the CLI and the TUI: config + overrides → endpoints, store, personas,
+scenarios; plus a quick reachability check of each endpoint before a batch starts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from .config import LANGUAGES, Config, load_config
+from .endpoints import Endpoint, redact_url, resolve_endpoints
+from .errors import ConfigError, EndpointError
+from .store import Store
+
+
+@dataclass
+class Overrides:
+    """Command-line flags; ``None`` leaves the config's value alone."""
+
+    config_path: Path | None = None
+    db: Path | None = None
+    model: str | None = None
+    language: str | None = None
+    max_turns: int | None = None
+    concurrency: int | None = None
+    threshold: float | None = None
+    metrics: list[str] = field(default_factory=list)
+
+
+def load_effective_config(overrides: Overrides) -> Config:
+    config = load_config(overrides.config_path)
+    if overrides.db is not None:
+        config.database = overrides.db
+    if overrides.language is not None:
+        if overrides.language not in LANGUAGES:
+            raise ConfigError(f"--language must be one of {', '.join(LANGUAGES)}, got {overrides.language!r}")
+        config.language = overrides.language
+    for name in ("max_turns", "concurrency"):
+        value = getattr(overrides, name)
+        if value is not None:
+            if value < 1:
+                raise ConfigError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
+            setattr(config, name, value)
+    if overrides.threshold is not None:
+        if not 0.0 <= overrides.threshold <= 1.0:
+            raise ConfigError(f"--threshold must be between 0 and 1, got {overrides.threshold}")
+        config.threshold = overrides.threshold
+    if overrides.metrics:
+        config.metrics = overrides.metrics
+    return config
+
+
+def endpoints_for(config: Config, overrides: Overrides) -> dict[str, Endpoint]:
+    return resolve_endpoints(config, overrides.model)
+
+
+def open_store(config: Config) -> Store:
+    return Store.open(config.database)
+
+
+async def check_reachable(endpoints: dict[str, Endpoint], timeout: float = 5.0) -> None:
+    """Ask each distinct endpoint for ``/models`` once, so a dead URL or a rejected key fails
+    the batch with one clear line instead of one failure per dialogue. Servers without a
+    ``/models`` route (some gateways) are fine: any HTTP answer proves the server is there."""
+    seen: set[tuple[str, str]] = set()
+    async with httpx.AsyncClient(timeout=timeout) as client:
+        for role, endpoint in endpoints.items():
+            if endpoint.base_url is None or (endpoint.base_url, endpoint.api_key) in seen:
+                continue
+            seen.add((endpoint.base_url, endpoint.api_key))
+            url = redact_url(endpoint.base_url)
+            try:
+                response = await client.get(
+                    endpoint.base_url + "/models", headers={"Authorization": f"Bearer {endpoint.api_key}"}
+                )
+            except httpx.TimeoutException:
+                raise EndpointError(
+                    f"the {role} endpoint {url} did not answer within {timeout:g} s", "is the server up?"
+                ) from None
+            except httpx.HTTPError as exc:
+                raise EndpointError(
+                    f"cannot reach the {role} endpoint {url}: {type(exc).__name__}",
+                    "is the server running and the base URL right (it usually ends in /v1)?",
+                ) from None
+            if response.status_code in (401, 403):
+                raise EndpointError(
+                    f"the {role} endpoint {url} rejected the API key from ${endpoint.api_key_env} ({response.status_code})",
+                    "check the key in that variable",
+                )

@@ -1,0 +1,30 @@
+"""The contract between the engine and a bot under test."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..knowledge import Passage
+from ..llm import DeltaCallback
+from ..transcript import Utterance
+
+
+@dataclass
+class BotAnswer:
+    text: str
+    passages: list[Passage] = field(default_factory=list)  # the judge's context
+    model: str = ""
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_ms: float | None = None
+
+
+class Bot(Protocol):
+    """Answers the customer's latest message given the conversation so far."""
+
+    name: str
+
+    async def answer(self, history: list[Utterance], on_delta: DeltaCallback | None = None) -> BotAnswer:
+        """``history`` ends with the customer's message to answer."""
+        ...

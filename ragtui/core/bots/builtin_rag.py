@@ -1,0 +1,49 @@
+"""The built-in RAG support bot: FTS5 retrieval, a context-only prompt, a streamed answer."""
+
+from __future__ import annotations
+
+from ..knowledge import KnowledgeBase, Passage
+from ..llm import ChatClient, DeltaCallback, Message
+from ..prompts import PromptTemplate
+from ..transcript import Utterance
+from .base import BotAnswer
+
+
+def format_context(passages: list[Passage]) -> str:
+    return "\n\n".join(f"[{i}] {p.title}\n{p.text}" for i, p in enumerate(passages, start=1))
+
+
+class BuiltinRagBot:
+    name = "builtin-rag"
+
+    def __init__(self, client: ChatClient, template: PromptTemplate, knowledge: KnowledgeBase, top_k: int = 4) -> None:
+        self.client = client
+        self.template = template
+        self.knowledge = knowledge
+        self.top_k = top_k
+
+    def retrieve(self, history: list[Utterance]) -> list[Passage]:
+        # Follow-ups ("and for Apple?") often lack the topic words, so the previous customer
+        # message joins the query; bm25 still favours passages matching the newest one more.
+        asked = [u.text for u in history if u.speaker == "user"][-2:]
+        return self.knowledge.search(" ".join(reversed(asked)), self.top_k)
+
+    def messages(self, history: list[Utterance], passages: list[Passage]) -> list[Message]:
+        context = format_context(passages) if passages else self.template.parts["no_context"]
+        messages: list[Message] = [{"role": "system", "content": self.template.render("system", context=context)}]
+        for utterance in history:
+            role = "user" if utterance.speaker == "user" else "assistant"
+            messages.append({"role": role, "content": utterance.text})
+        return messages
+
+    async def answer(self, history: list[Utterance], on_delta: DeltaCallback | None = None) -> BotAnswer:
+        passages = self.retrieve(history)
+        completion = await self.client.complete(self.messages(history, passages), on_delta=on_delta)
+        return BotAnswer(
+            text=completion.text.strip(),
+            passages=passages,
+            model=completion.model,
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+            latency_ms=completion.latency_ms,
+        )

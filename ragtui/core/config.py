@@ -1,0 +1,223 @@
+"""Configuration: a TOML file → typed dataclasses, with environment and CLI overrides.
+
+Layout of a config file (every key optional)::
+
+    language = "en"            # "ja" or "en": prompts, personas, scenarios, knowledge
+    max_turns = 3
+    threshold = 0.7
+    concurrency = 4
+    top_k = 4
+    metrics = ["rubric"]
+    database = "ragtui.db"     # relative paths are relative to the config file
+    personas = "personas"
+    scenarios = "sample_data/scenarios"
+    knowledge = "sample_data/knowledge"
+    prompts = "prompts"
+
+    [endpoint]                 # defaults shared by every role
+    base_url = "http://localhost:11434/v1"
+    model = "qwen2.5:7b"
+    api_key_env = "OPENAI_API_KEY"   # the *name* of the variable; keys never live in files
+
+    [roles.judge]              # per-role overrides: user (simulator), bot, judge
+    model = "gpt-4o-mini"
+    temperature = 0.0
+
+Secrets are read from the environment at resolve time and are never part of ``Config``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import paths
+from .errors import ConfigError
+from .toml_io import expect_type, read_toml, reject_unknown_keys
+
+ROLES = ("user", "bot", "judge")
+LANGUAGES = ("ja", "en")
+DEFAULT_TEMPERATURES = {"user": 0.7, "bot": 0.2, "judge": 0.2}
+CONFIG_FILE_NAMES = ("ragtui.toml",)
+ENDPOINT_KEYS = {"base_url", "model", "temperature", "api_key_env", "max_tokens", "timeout", "max_retries"}
+TOP_KEYS = {
+    "language",
+    "max_turns",
+    "threshold",
+    "concurrency",
+    "top_k",
+    "metrics",
+    "database",
+    "personas",
+    "scenarios",
+    "knowledge",
+    "prompts",
+    "endpoint",
+    "roles",
+    "embedded",
+}
+EMBEDDED_KEYS = {"model_path", "ctx_size", "port"}
+
+
+@dataclass
+class EndpointConfig:
+    """Settings of one OpenAI-compatible endpoint; ``None`` means "inherit"."""
+
+    base_url: str | None = None
+    model: str | None = None
+    temperature: float | None = None
+    api_key_env: str | None = None
+    max_tokens: int | None = None
+    timeout: float | None = None
+    max_retries: int | None = None
+
+    def merged_over(self, fallback: EndpointConfig) -> EndpointConfig:
+        """Fields set here win; unset ones come from ``fallback``."""
+        values = {
+            f.name: getattr(self, f.name) if getattr(self, f.name) is not None else getattr(fallback, f.name)
+            for f in dataclasses.fields(self)
+        }
+        return EndpointConfig(**values)
+
+
+@dataclass
+class EmbeddedConfig:
+    """The embedded llama.cpp model used when a role has no endpoint."""
+
+    model_path: Path | None = None  # None: the bundled Qwen2.5-Coder-1.5B GGUF
+    ctx_size: int = 8192
+    port: int = 0  # 0: a free port
+
+
+@dataclass
+class Config:
+    language: str = "en"
+    max_turns: int = 3
+    threshold: float = 0.7
+    concurrency: int = 4
+    top_k: int = 4
+    metrics: list[str] = field(default_factory=lambda: ["rubric"])
+    database: Path = field(default_factory=lambda: paths.data_dir() / "ragtui.db")
+    personas: Path = field(default_factory=lambda: paths.bundled_dir("personas"))
+    scenarios: Path = field(default_factory=lambda: paths.bundled_dir("sample_data") / "scenarios")
+    knowledge: Path = field(default_factory=lambda: paths.bundled_dir("sample_data") / "knowledge")
+    prompts: Path = field(default_factory=lambda: paths.bundled_dir("prompts"))
+    endpoint: EndpointConfig = field(default_factory=EndpointConfig)
+    roles: dict[str, EndpointConfig] = field(default_factory=lambda: {r: EndpointConfig() for r in ROLES})
+    embedded: EmbeddedConfig = field(default_factory=EmbeddedConfig)
+    source: Path | None = None  # the file this came from, for messages
+
+    def role(self, name: str) -> EndpointConfig:
+        """The role's settings with the shared ``[endpoint]`` defaults filled in."""
+        return self.roles[name].merged_over(self.endpoint)
+
+
+def find_config_file(explicit: Path | None) -> Path | None:
+    """``--config`` wins; then ``./ragtui.toml``; then the user's config dir."""
+    if explicit is not None:
+        if not explicit.is_file():
+            raise ConfigError(f"config file {explicit} does not exist", "check the --config path")
+        return explicit
+    for name in CONFIG_FILE_NAMES:
+        local = Path.cwd() / name
+        if local.is_file():
+            return local
+    user = paths.config_dir() / "config.toml"
+    return user if user.is_file() else None
+
+
+def load_config(path: Path | None) -> Config:
+    """Load the config file found by :func:`find_config_file`, or the defaults."""
+    found = find_config_file(path)
+    if found is None:
+        return Config()
+    return parse_config(read_toml(found, "config file"), found)
+
+
+def parse_config(data: dict[str, Any], source: Path) -> Config:
+    """Turn parsed TOML into a ``Config``; every error names the file and the key."""
+    where = str(source)
+    reject_unknown_keys(data, TOP_KEYS, where)
+    config = Config(source=source)
+    base = source.parent
+
+    def get(key: str, kind: type | tuple[type, ...]) -> Any:
+        return expect_type(data[key], kind, f"{where}: {key}")
+
+    if "language" in data:
+        config.language = get("language", str)
+        if config.language not in LANGUAGES:
+            raise ConfigError(f"{where}: language must be one of {', '.join(LANGUAGES)}, got {config.language!r}")
+    for key in ("max_turns", "concurrency", "top_k"):
+        if key in data:
+            value = get(key, int)
+            if value < 1:
+                raise ConfigError(f"{where}: {key} must be at least 1, got {value}")
+            setattr(config, key, value)
+    if "threshold" in data:
+        config.threshold = float(get("threshold", (int, float)))
+        if not 0.0 <= config.threshold <= 1.0:
+            raise ConfigError(f"{where}: threshold must be between 0 and 1, got {config.threshold}")
+    if "metrics" in data:
+        metrics = get("metrics", list)
+        config.metrics = [expect_type(m, str, f"{where}: metrics[]") for m in metrics]
+    for key in ("database", "personas", "scenarios", "knowledge", "prompts"):
+        if key in data:
+            setattr(config, key, (base / Path(get(key, str)).expanduser()).resolve())
+    if "endpoint" in data:
+        config.endpoint = _parse_endpoint(get("endpoint", dict), f"{where}: [endpoint]")
+    if "roles" in data:
+        roles = get("roles", dict)
+        reject_unknown_keys(roles, set(ROLES), f"{where}: [roles]")
+        for name, table in roles.items():
+            config.roles[name] = _parse_endpoint(
+                expect_type(table, dict, f"{where}: [roles.{name}]"), f"{where}: [roles.{name}]"
+            )
+    if "embedded" in data:
+        config.embedded = _parse_embedded(get("embedded", dict), f"{where}: [embedded]", base)
+    return config
+
+
+def _parse_endpoint(table: dict[str, Any], where: str) -> EndpointConfig:
+    if "api_key" in table:
+        raise ConfigError(
+            f"{where}: api_key is not read from files, so it never ends up in a repository",
+            "put the key in an environment variable and name it with api_key_env",
+        )
+    reject_unknown_keys(table, ENDPOINT_KEYS, where)
+    kinds: dict[str, type | tuple[type, ...]] = {
+        "base_url": str,
+        "model": str,
+        "api_key_env": str,
+        "temperature": (int, float),
+        "max_tokens": int,
+        "timeout": (int, float),
+        "max_retries": int,
+    }
+    values = {key: expect_type(value, kinds[key], f"{where} {key}") for key, value in table.items()}
+    if "temperature" in values and not 0.0 <= values["temperature"] <= 2.0:
+        raise ConfigError(f"{where} temperature must be between 0 and 2, got {values['temperature']}")
+    for key in ("timeout", "max_tokens"):
+        if key in values and values[key] <= 0:
+            raise ConfigError(f"{where} {key} must be positive, got {values[key]}")
+    if "temperature" in values:
+        values["temperature"] = float(values["temperature"])
+    if "timeout" in values:
+        values["timeout"] = float(values["timeout"])
+    return EndpointConfig(**values)
+
+
+def _parse_embedded(table: dict[str, Any], where: str, base: Path) -> EmbeddedConfig:
+    reject_unknown_keys(table, EMBEDDED_KEYS, where)
+    embedded = EmbeddedConfig()
+    if "model_path" in table:
+        embedded.model_path = (
+            base / Path(expect_type(table["model_path"], str, f"{where} model_path")).expanduser()
+        ).resolve()
+    if "ctx_size" in table:
+        embedded.ctx_size = expect_type(table["ctx_size"], int, f"{where} ctx_size")
+    if "port" in table:
+        embedded.port = expect_type(table["port"], int, f"{where} port")
+    return embedded

@@ -1,0 +1,303 @@
+"""One simulated support dialogue as a resumable state machine that emits events.
+
+A turn is three steps: the customer speaks (the scenario's question on turn 1, then the
+simulator or the operator), the bot answers, the judge scores the answer. ``step()`` runs one
+step, ``run()`` runs to the end (or until ``pause()``), ``cancel()`` stops at once.
+
+Each step runs in its own task that feeds an event queue. That is what makes ``cancel()`` clean
+from anywhere: the task is cancelled mid-stream, records the session as cancelled, and still
+delivers a final ``DialogueDone`` to whoever is listening. Everything completed before that is
+already committed to the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from .bots.base import Bot
+from .errors import RagtuiError
+from .events import (
+    DialogueDone,
+    DialogueStarted,
+    Event,
+    Failure,
+    MessageDone,
+    Role,
+    StopReason,
+    TextDelta,
+    TurnDone,
+    VerdictReady,
+)
+from .knowledge import Passage
+from .metrics import PRIMARY_METRIC, Metric, TurnContext
+from .simulator import UserSimulator, is_done
+from .store import Store
+from .transcript import Utterance
+
+log = logging.getLogger("ragtui")
+
+
+class Phase(enum.Enum):
+    USER = "user"  # next: the customer's message
+    BOT = "bot"  # next: the bot's answer
+    JUDGE = "judge"  # next: the verdicts on that answer
+    FINISHED = "finished"
+
+
+@dataclass
+class _BotTurn:
+    message_id: int
+    text: str
+    passages: list[Passage]
+
+
+class Dialogue:
+    def __init__(
+        self,
+        *,
+        session_id: int,
+        store: Store,
+        simulator: UserSimulator,
+        bot: Bot,
+        metrics: list[Metric],
+        language: str,
+        max_turns: int,
+        threshold: float,
+        reference: str | None = None,
+    ) -> None:
+        self.session_id = session_id
+        self.store = store
+        self.simulator = simulator
+        self.bot = bot
+        self.metrics = metrics
+        self.language = language
+        self.max_turns = max_turns
+        self.threshold = threshold
+        self.reference = reference
+        self.history: list[Utterance] = []
+        self.turn = 0
+        self.phase = Phase.USER
+        self.stop_reason: StopReason | None = None
+        self._last_bot: _BotTurn | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._pause_requested = False
+        self._marked_running = False
+
+    # -- public control --------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def step(self, user_text: str | None = None) -> AsyncIterator[Event]:
+        """Run the next step; ``user_text`` replaces the simulator when the customer is next."""
+        return self._drive(single_step=True, user_text=user_text)
+
+    def run(self) -> AsyncIterator[Event]:
+        """Run steps until the dialogue finishes or ``pause()`` is called."""
+        self._pause_requested = False
+        return self._drive(single_step=False, user_text=None)
+
+    def pause(self) -> None:
+        """Stop ``run()`` after the step in progress; the dialogue can go on later."""
+        self._pause_requested = True
+
+    def cancel(self) -> DialogueDone | None:
+        """Cancel now. A running step ends its stream with ``DialogueDone(cancelled)``; when no
+        step is running the session is closed here and that event is returned instead."""
+        if self.busy:
+            assert self._task is not None
+            self._task.cancel()
+            return None
+        if self.finished:
+            return None
+        return self._finish("cancelled", None, lambda _e: None)
+
+    # -- driving ---------------------------------------------------------------------------
+
+    async def _drive(self, *, single_step: bool, user_text: str | None) -> AsyncIterator[Event]:
+        if self.finished:
+            return
+        if self.busy:
+            raise RuntimeError("a step of this dialogue is already running")
+        queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        self._task = asyncio.create_task(self._work(queue.put_nowait, single_step, user_text))
+        self._task.add_done_callback(lambda _t: queue.put_nowait(None))
+        try:
+            while (event := await queue.get()) is not None:
+                yield event
+        finally:
+            # The consumer went away (closed the stream, or was itself cancelled): stop the step
+            # so the session is recorded as cancelled rather than left running.
+            if self._task is not None and not self._task.done():
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
+
+    async def _work(self, emit: Callable[[Event], None], single_step: bool, user_text: str | None) -> None:
+        role: Role = "user"
+        try:
+            if self.turn == 0 and self.phase is Phase.USER:
+                emit(DialogueStarted(self.session_id, self.simulator.scenario.id, self.simulator.persona.name))
+            if not self._marked_running:
+                if self.store.session(self.session_id).status != "running":
+                    self.store.set_status(self.session_id, "running")  # continuing a stopped session
+                self._marked_running = True
+            while not self.finished:
+                role = "judge" if self.phase is Phase.JUDGE else self.phase.value  # type: ignore[assignment]
+                await self._advance(emit, user_text)
+                user_text = None
+                if single_step or self._pause_requested:
+                    break
+        except asyncio.CancelledError:
+            self._finish("cancelled", None, emit)
+        except RagtuiError as exc:
+            emit(Failure(self.session_id, self.turn, role, str(exc)))
+            self._finish_after_failure(str(exc), emit)
+        except Exception as exc:  # a bug: keep the app alive, keep what is stored, say where
+            log.exception("dialogue %s failed in the %s step", self.session_id, role)
+            message = f"internal error in the {role} step: {type(exc).__name__}: {exc}"
+            emit(Failure(self.session_id, self.turn, role, message))
+            self._finish_after_failure(message, emit)
+
+    def _finish_after_failure(self, message: str, emit: Callable[[Event], None]) -> None:
+        try:
+            self._finish("error", message, emit)
+        except RagtuiError as exc:  # the store itself failed; the event still tells the user
+            emit(DialogueDone(self.session_id, "error", None, self.turn, 0, f"{message}; {exc}"))
+            self.phase = Phase.FINISHED
+
+    async def _advance(self, emit: Callable[[Event], None], user_text: str | None) -> None:
+        if self.phase is Phase.USER:
+            await self._customer_step(emit, user_text)
+        elif self.phase is Phase.BOT:
+            await self._bot_step(emit)
+        elif self.phase is Phase.JUDGE:
+            await self._judge_step(emit)
+
+    async def _customer_step(self, emit: Callable[[Event], None], user_text: str | None) -> None:
+        turn = self.turn + 1
+        model = None
+        usage: tuple[int | None, int | None, float | None] = (None, None, None)
+        if user_text is not None:
+            text, source = user_text.strip(), "operator"
+        elif turn == 1:
+            text, source = self.simulator.scenario.question, "scenario"
+        else:
+            completion = await self.simulator.next_message(
+                self.history, on_delta=lambda t: emit(TextDelta(self.session_id, turn, "user", t))
+            )
+            text, source, model = completion.text, "simulator", completion.model
+            usage = (completion.prompt_tokens, completion.completion_tokens, completion.latency_ms)
+        message_id = self.store.add_message(
+            self.session_id,
+            turn,
+            "user",
+            source,
+            text,
+            model=model,
+            prompt_tokens=usage[0],
+            completion_tokens=usage[1],
+            latency_ms=usage[2],
+        )
+        self.turn = turn
+        self.history.append(Utterance("user", text))
+        emit(MessageDone(self.session_id, turn, "user", text, message_id, source))
+        if turn > 1 and is_done(text):
+            self._finish("done", None, emit)
+        else:
+            self.phase = Phase.BOT
+
+    async def _bot_step(self, emit: Callable[[Event], None]) -> None:
+        turn = self.turn
+        answer = await self.bot.answer(
+            self.history, on_delta=lambda t: emit(TextDelta(self.session_id, turn, "bot", t))
+        )
+        message_id = self.store.add_message(
+            self.session_id,
+            turn,
+            "bot",
+            "bot",
+            answer.text,
+            passages=answer.passages,
+            model=answer.model,
+            prompt_tokens=answer.prompt_tokens,
+            completion_tokens=answer.completion_tokens,
+            latency_ms=answer.latency_ms,
+        )
+        self.history.append(Utterance("bot", answer.text))
+        self._last_bot = _BotTurn(message_id, answer.text, answer.passages)
+        emit(MessageDone(self.session_id, turn, "bot", answer.text, message_id, "bot"))
+        self.phase = Phase.JUDGE
+
+    async def _judge_step(self, emit: Callable[[Event], None]) -> None:
+        assert self._last_bot is not None
+        bot = self._last_bot
+        context = TurnContext(
+            turn=self.turn,
+            question=self.history[-2].text,
+            response=bot.text,
+            passages=bot.passages,
+            history=self.history[:-2],
+            language=self.language,
+            reference=self.reference,
+        )
+        turn_score: float | None = None
+        for metric in self.metrics:
+            judgment = await metric.judge(context)
+            stored = self.store.add_judgment(self.session_id, bot.message_id, self.turn, judgment)
+            emit(VerdictReady(self.session_id, self.turn, judgment, stored.id, stored.version))
+            if metric.name == PRIMARY_METRIC:
+                turn_score = judgment.score
+        dialogue_score, _ = self.store.refresh_score(self.session_id, PRIMARY_METRIC)
+        below = turn_score is not None and turn_score < self.threshold
+        emit(TurnDone(self.session_id, self.turn, turn_score, below, dialogue_score))
+        if self.turn >= self.max_turns:
+            self._finish("max_turns", None, emit)
+        else:
+            self.phase = Phase.USER
+
+    def _finish(self, reason: StopReason, error: str | None, emit: Callable[[Event], None]) -> DialogueDone:
+        self.store.set_status(self.session_id, "finished", reason, error)
+        session = self.store.session(self.session_id)
+        self.phase = Phase.FINISHED
+        self.stop_reason = reason
+        self._marked_running = False
+        done = DialogueDone(self.session_id, reason, session.score, self.turn, session.unscored_turns, error)
+        emit(done)
+        return done
+
+    # -- resuming --------------------------------------------------------------------------
+
+    def restore(self) -> None:
+        """Rebuild the position from the store, to continue a session stopped earlier."""
+        session = self.store.session(self.session_id)
+        self.history = session.utterances()
+        self.turn = max((m.turn for m in session.messages), default=0)
+        bots = [m for m in session.messages if m.role == "bot"]
+        judged = {j.message_id for j in session.judgments if j.metric == PRIMARY_METRIC}
+        if bots:
+            last = bots[-1]
+            self._last_bot = _BotTurn(last.id, last.text, last.passages)
+        last_message = session.messages[-1] if session.messages else None
+        if session.stop_reason == "done":
+            self.phase, self.stop_reason = Phase.FINISHED, "done"
+        elif last_message is None:
+            self.phase = Phase.USER
+        elif last_message.role == "user":
+            self.phase = Phase.BOT
+        elif last_message.id not in judged:
+            self.phase = Phase.JUDGE
+        elif self.turn >= self.max_turns:
+            self.phase, self.stop_reason = Phase.FINISHED, session.stop_reason  # type: ignore[assignment]
+        else:
+            self.phase = Phase.USER

@@ -1,0 +1,114 @@
+"""Resolve each role to a concrete endpoint: URL, model, key, sampling settings.
+
+Order for the URL: the role's ``base_url`` → ``[endpoint] base_url`` → ``$OPENAI_BASE_URL`` →
+OpenAI itself when ``$OPENAI_API_KEY`` is set → the embedded offline model.
+The key is read from the environment variable the config names, at resolve time only.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit, urlunsplit
+
+from .config import DEFAULT_TEMPERATURES, Config
+from .errors import ConfigError
+
+OPENAI_URL = "https://api.openai.com/v1"
+EMBEDDED_MODEL = "qwen2.5-coder-1.5b-instruct"
+# Local servers (llama.cpp, vLLM, Ollama) accept any key; the client library insists on one.
+PLACEHOLDER_KEY = "no-key"
+
+
+@dataclass
+class Endpoint:
+    role: str
+    base_url: str | None  # None until the embedded model is started
+    model: str
+    temperature: float
+    api_key_env: str
+    max_tokens: int | None = None
+    timeout: float = 120.0
+    max_retries: int = 2
+    embedded: bool = False
+    api_key: str = field(default=PLACEHOLDER_KEY, repr=False)  # never stored, logged or shown
+
+    @property
+    def label(self) -> str:
+        """How the UI names this endpoint's model; the embedded one is marked demo quality."""
+        return f"{self.model} (embedded, demo quality)" if self.embedded else self.model
+
+    def public(self) -> dict[str, object]:
+        """A description safe to store and show: no key, no credentials in the URL."""
+        return {
+            "base_url": redact_url(self.base_url) if self.base_url else "embedded",
+            "model": self.model,
+            "temperature": self.temperature,
+            "api_key_env": self.api_key_env,
+            "key_set": self.api_key != PLACEHOLDER_KEY,
+            "max_tokens": self.max_tokens,
+            "timeout": self.timeout,
+            "embedded": self.embedded,
+        }
+
+
+def redact_url(url: str) -> str:
+    """Drop user:password and the query string, where gateways sometimes carry keys."""
+    parts = urlsplit(url)
+    netloc = parts.hostname or ""
+    if parts.port:
+        netloc = f"{netloc}:{parts.port}"
+    if parts.username or parts.password:
+        netloc = f"***@{netloc}"
+    query = "***" if parts.query else ""
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
+def resolve_endpoints(config: Config, model_override: str | None = None) -> dict[str, Endpoint]:
+    """One ``Endpoint`` per role; raises ConfigError naming the role and what to set."""
+    return {role: resolve_endpoint(config, role, model_override) for role in config.roles}
+
+
+def resolve_endpoint(config: Config, role: str, model_override: str | None = None) -> Endpoint:
+    settings = config.role(role)
+    where = f"{config.source}: [roles.{role}]" if config.source else f"role {role!r}"
+    env_url = os.environ.get("OPENAI_BASE_URL") or None
+    env_key_set = bool(os.environ.get("OPENAI_API_KEY"))
+    base_url = settings.base_url or env_url or (OPENAI_URL if env_key_set else None)
+    embedded = base_url is None
+    model = model_override or settings.model or os.environ.get("OPENAI_MODEL") or None
+    if embedded:
+        model = EMBEDDED_MODEL
+    elif model is None:
+        raise ConfigError(
+            f"no model named for the {role} role at {redact_url(base_url or '')}",
+            f"pass --model NAME, set OPENAI_MODEL, or set model in {where}",
+        )
+    key_env = settings.api_key_env or "OPENAI_API_KEY"
+    api_key = os.environ.get(key_env) or ""
+    if not api_key and not embedded:
+        explicitly_named = settings.api_key_env is not None
+        if explicitly_named or _needs_key(base_url or ""):
+            raise ConfigError(
+                f"the {role} role needs an API key for {redact_url(base_url or '')}, "
+                f"but the environment variable {key_env} is not set",
+                f"export {key_env}=... (the key is read from the environment, never from files)",
+            )
+    return Endpoint(
+        role=role,
+        base_url=None if embedded else base_url.rstrip("/"),
+        model=model,
+        temperature=settings.temperature if settings.temperature is not None else DEFAULT_TEMPERATURES[role],
+        api_key_env=key_env,
+        max_tokens=settings.max_tokens,
+        timeout=settings.timeout or 120.0,
+        max_retries=settings.max_retries if settings.max_retries is not None else 2,
+        embedded=embedded,
+        api_key=api_key or PLACEHOLDER_KEY,
+    )
+
+
+def _needs_key(base_url: str) -> bool:
+    """Hosted OpenAI always wants a key; local and gateway servers may not."""
+    host = urlsplit(base_url).hostname or ""
+    return host.endswith("openai.com")

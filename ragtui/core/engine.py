@@ -1,0 +1,157 @@
+"""The engine: wires config, endpoints, prompts, knowledge and store into dialogues, and runs
+many of them concurrently under a limit as one merged event stream."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+from .bots.base import Bot
+from .bots.builtin_rag import BuiltinRagBot
+from .config import Config
+from .dialogue import Dialogue
+from .endpoints import Endpoint
+from .errors import ConfigError
+from .events import Event
+from .knowledge import KnowledgeBase
+from .llm import ClientPool
+from .metrics import build_metrics
+from .personas import Persona
+from .prompts import PromptSet
+from .scenarios import Scenario
+from .simulator import UserSimulator
+from .store import Store
+
+
+def new_run_id() -> str:
+    """Sortable and unique: when it started, plus a few random characters."""
+    return datetime.now().strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:4]
+
+
+class Engine:
+    def __init__(
+        self,
+        config: Config,
+        endpoints: dict[str, Endpoint],
+        store: Store,
+        *,
+        language: str | None = None,
+        bot: Bot | None = None,
+        pool: ClientPool | None = None,
+    ) -> None:
+        self.config = config
+        self.endpoints = endpoints
+        self.store = store
+        self.language = language or config.language
+        self.pool = pool or ClientPool()
+        # Loading validates every template up front: a bad prompt fails before any dialogue.
+        self.prompts = PromptSet.load(config.prompts, self.language)
+        self._knowledge: KnowledgeBase | None = None
+        self.bot = bot or BuiltinRagBot(
+            self.pool.client_for(endpoints["bot"]), self.prompts.bot, self.knowledge, config.top_k
+        )
+        self.metrics = build_metrics(config.metrics, self.pool.client_for(endpoints["judge"]), self.prompts)
+
+    @property
+    def knowledge(self) -> KnowledgeBase:
+        if self._knowledge is None:
+            self._knowledge = KnowledgeBase.from_folder(self.config.knowledge, self.language)
+        return self._knowledge
+
+    def public_config(self) -> dict[str, object]:
+        """What a session records about how it was run: never a key."""
+        return {
+            "roles": {role: endpoint.public() for role, endpoint in self.endpoints.items()},
+            "bot": getattr(self.bot, "name", type(self.bot).__name__),
+            "top_k": self.config.top_k,
+            "config_file": str(self.config.source) if self.config.source else None,
+        }
+
+    def new_dialogue(
+        self, scenario: Scenario, persona: Persona, *, run_id: str | None = None, max_turns: int | None = None
+    ) -> Dialogue:
+        if persona.language != self.language or scenario.language != self.language:
+            raise ConfigError(
+                f"scenario {scenario.id!r} ({scenario.language}) and persona {persona.name!r} ({persona.language}) "
+                f"must both be in the run's language ({self.language})"
+            )
+        max_turns = max_turns or self.config.max_turns
+        session_id = self.store.create_session(
+            scenario=scenario.to_dict(),
+            persona=persona.to_dict(),
+            config=self.public_config(),
+            language=self.language,
+            max_turns=max_turns,
+            threshold=self.config.threshold,
+            metrics=[m.name for m in self.metrics],
+            run_id=run_id,
+        )
+        return self._dialogue(session_id, scenario, persona, max_turns)
+
+    def resume_dialogue(self, session_id: int) -> Dialogue:
+        """Continue a stored session with the persona and scenario it started with."""
+        session = self.store.session(session_id)
+        scenario_data = dict(session.scenario)
+        scenario_data["tags"] = tuple(scenario_data.get("tags", ()))
+        scenario = Scenario(**scenario_data)
+        persona = Persona(**session.persona)
+        dialogue = self._dialogue(session_id, scenario, persona, session.max_turns)
+        dialogue.threshold = session.threshold
+        dialogue.restore()
+        return dialogue
+
+    def _dialogue(self, session_id: int, scenario: Scenario, persona: Persona, max_turns: int) -> Dialogue:
+        simulator = UserSimulator(
+            self.pool.client_for(self.endpoints["user"]), self.prompts.simulator, persona, scenario
+        )
+        return Dialogue(
+            session_id=session_id,
+            store=self.store,
+            simulator=simulator,
+            bot=self.bot,
+            metrics=self.metrics,
+            language=self.language,
+            max_turns=max_turns,
+            threshold=self.config.threshold,
+            reference=scenario.reference,
+        )
+
+    async def run_many(self, dialogues: list[Dialogue], concurrency: int | None = None) -> AsyncIterator[Event]:
+        """Run ``dialogues`` with at most ``concurrency`` at once; yield all their events."""
+        limit = asyncio.Semaphore(concurrency or self.config.concurrency)
+        queue: asyncio.Queue[Event | None] = asyncio.Queue()
+
+        async def run_one(dialogue: Dialogue) -> None:
+            try:
+                async with limit:
+                    async for event in dialogue.run():
+                        queue.put_nowait(event)
+            except asyncio.CancelledError:
+                # Still waiting for a slot: close the session as cancelled, not "running" forever.
+                done = dialogue.cancel()
+                if done is not None:
+                    queue.put_nowait(done)
+                raise
+
+        tasks = [asyncio.create_task(run_one(d)) for d in dialogues]
+        waiter = asyncio.create_task(_gather_then_signal(tasks, queue))
+        try:
+            while (event := await queue.get()) is not None:
+                yield event
+        finally:
+            for task in tasks:
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.gather(*tasks, return_exceptions=True)
+            waiter.cancel()
+
+    async def aclose(self) -> None:
+        await self.pool.aclose()
+
+
+async def _gather_then_signal(tasks: list[asyncio.Task[None]], queue: asyncio.Queue[Event | None]) -> None:
+    await asyncio.gather(*tasks, return_exceptions=True)
+    queue.put_nowait(None)

@@ -1,0 +1,84 @@
+"""Events a running dialogue emits. The TUI renders them, the CLI prints them, tests assert on
+them: nothing about a dialogue lives only in a view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .metrics.base import Judgment
+
+Role = Literal["user", "bot", "judge"]
+StopReason = Literal["done", "max_turns", "error", "cancelled"]
+
+
+@dataclass(frozen=True)
+class DialogueStarted:
+    session_id: int
+    scenario_id: str
+    persona: str
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A fragment of text as a role streams it."""
+
+    session_id: int
+    turn: int
+    role: Role
+    text: str
+
+
+@dataclass(frozen=True)
+class MessageDone:
+    """A customer or bot message is complete and stored."""
+
+    session_id: int
+    turn: int
+    role: Role
+    text: str
+    message_id: int
+    source: str  # scenario | simulator | operator | bot
+
+
+@dataclass(frozen=True)
+class VerdictReady:
+    """A metric judged the bot's answer of ``turn``; stored as ``version``."""
+
+    session_id: int
+    turn: int
+    judgment: Judgment
+    judgment_id: int
+    version: int
+
+
+@dataclass(frozen=True)
+class TurnDone:
+    session_id: int
+    turn: int
+    score: float | None  # None: unscored, never 0
+    below_threshold: bool
+    dialogue_score: float | None
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A role failed; ``message`` names what and where. The dialogue then ends with ``error``."""
+
+    session_id: int
+    turn: int
+    role: Role
+    message: str
+
+
+@dataclass(frozen=True)
+class DialogueDone:
+    session_id: int
+    stop_reason: StopReason
+    score: float | None
+    turns: int
+    unscored_turns: int
+    error: str | None = None
+
+
+Event = DialogueStarted | TextDelta | MessageDone | VerdictReady | TurnDone | Failure | DialogueDone

@@ -1,0 +1,104 @@
+"""CSV export: one row per dialogue, in the seed spreadsheet's layout.
+
+Columns: ``config`` (JSON: date, persona, scenario, models), then ``user1, assistant1,
+check1, user2, …`` up to the widest dialogue, then ``score1…N`` (turn scores), ``score``,
+``stop_reason``, ``unscored_turns`` and ``session_id``. A ``checkN`` cell holds the newest
+rubric verdict as JSON; an unscored one says so and keeps the judge's raw reply.
+
+Every text cell is neutralised against spreadsheet formula injection: a cell that begins with
+``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading apostrophe, which
+spreadsheets display as text instead of evaluating.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from .errors import RagtuiError
+from .metrics import PRIMARY_METRIC
+from .store import StoredJudgment, StoredSession
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object) -> str:
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def format_score(score: float | None) -> str:
+    return "unscored" if score is None else f"{score:.2f}"
+
+
+def check_cell(judgment: StoredJudgment | None) -> str:
+    if judgment is None:
+        return ""
+    if judgment.score is None:
+        return json.dumps(
+            {
+                "status": "unscored",
+                "error": judgment.error,
+                "raw_reply": judgment.raw_reply,
+                "version": judgment.version,
+            },
+            ensure_ascii=False,
+        )
+    return json.dumps({**judgment.details, "score": judgment.score, "version": judgment.version}, ensure_ascii=False)
+
+
+def session_row(session: StoredSession, turns: int) -> list[str]:
+    latest = session.latest_judgments()
+    config = {
+        "date": session.created_at,
+        "persona": session.persona_name,
+        "scenario": session.scenario_id,
+        "language": session.language,
+        "models": {role: info.get("model") for role, info in session.config.get("roles", {}).items()},
+        "max_turns": session.max_turns,
+        "threshold": session.threshold,
+    }
+    cells = [json.dumps(config, ensure_ascii=False)]
+    scores: list[str] = []
+    for turn in range(1, turns + 1):
+        user = next((m.text for m in session.messages if m.turn == turn and m.role == "user"), "")
+        bot = next((m.text for m in session.messages if m.turn == turn and m.role == "bot"), "")
+        judgment = latest.get((turn, PRIMARY_METRIC))
+        cells += [user, bot, check_cell(judgment)]
+        scores.append("" if judgment is None else format_score(judgment.score))
+    tail = [
+        format_score(session.score),
+        session.stop_reason or session.status,
+        str(session.unscored_turns),
+        str(session.id),
+    ]
+    return [safe_cell(c) for c in cells + scores + tail]
+
+
+def header(turns: int) -> list[str]:
+    names = ["config"]
+    for turn in range(1, turns + 1):
+        names += [f"user{turn}", f"assistant{turn}", f"check{turn}"]
+    names += [f"score{turn}" for turn in range(1, turns + 1)]
+    return names + ["score", "stop_reason", "unscored_turns", "session_id"]
+
+
+def sessions_to_csv(sessions: list[StoredSession]) -> str:
+    turns = max((max((m.turn for m in s.messages), default=0) for s in sessions), default=0)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header(turns))
+    for session in sessions:
+        writer.writerow(session_row(session, turns))
+    return buffer.getvalue()
+
+
+def write_csv(sessions: list[StoredSession], path: Path) -> None:
+    text = sessions_to_csv(sessions)
+    try:
+        # utf-8-sig: Excel opens Japanese text correctly only with the BOM.
+        path.write_text(text, encoding="utf-8-sig", newline="")
+    except OSError as exc:
+        raise RagtuiError(f"cannot write {path}: {exc.strerror}", "choose another path") from None

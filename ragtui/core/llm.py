@@ -1,0 +1,186 @@
+"""One OpenAI-compatible chat client for every role: streamed text, JSON replies, usage, retries.
+
+Endpoints differ in what they accept. OpenAI takes ``json_schema`` response formats; some
+gateways and older servers reject it, or reject ``stream_options``. Rather than asking the user
+to know this, the client drops an unsupported option after a 400, remembers that for the
+endpoint, and tries again. Transport failures become an ``EndpointError`` whose message names
+the role, the URL and what to do.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+
+from .endpoints import Endpoint, redact_url
+from .errors import EndpointError
+
+Message = dict[str, str]
+DeltaCallback = Callable[[str], None]
+
+
+@dataclass
+class Completion:
+    text: str
+    model: str
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    latency_ms: float
+    first_token_ms: float | None = None
+
+
+class ChatClient:
+    """A role's view of one endpoint. Cheap to create; share the ``AsyncOpenAI`` via ``ClientPool``."""
+
+    def __init__(self, endpoint: Endpoint, client: openai.AsyncOpenAI, dropped: set[str] | None = None) -> None:
+        self.endpoint = endpoint
+        self._client = client
+        # Options this server rejected once; not sent again (see module docstring). Shared by
+        # every ChatClient of the same server through ClientPool.
+        self._dropped = dropped if dropped is not None else set()
+
+    @property
+    def where(self) -> str:
+        return f"{self.endpoint.role} endpoint {redact_url(self.endpoint.base_url or '')} (model {self.endpoint.model})"
+
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        on_delta: DeltaCallback | None = None,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        json_schema: dict[str, Any] | None = None,
+    ) -> Completion:
+        """Stream a chat completion, calling ``on_delta`` per text fragment; return the whole."""
+        options: dict[str, Any] = {
+            "temperature": self.endpoint.temperature if temperature is None else temperature,
+            "stream_options": {"include_usage": True},
+        }
+        limit = max_tokens or self.endpoint.max_tokens
+        if limit:
+            options["max_tokens"] = limit
+        if json_schema is not None:
+            options["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": json_schema.get("title", "reply"), "schema": json_schema, "strict": True},
+            }
+        while True:
+            sent = {k: v for k, v in options.items() if k not in self._dropped}
+            try:
+                return await self._stream(messages, sent, on_delta)
+            except openai.BadRequestError as exc:
+                droppable = [k for k in ("response_format", "stream_options") if k in sent]
+                if not droppable:
+                    raise self._error(exc) from None
+                # Drop the most exotic option first and try again; remember it for this endpoint.
+                self._dropped.add(droppable[0])
+
+    async def _stream(
+        self, messages: list[Message], options: dict[str, Any], on_delta: DeltaCallback | None
+    ) -> Completion:
+        started = time.perf_counter()
+        first: float | None = None
+        parts: list[str] = []
+        usage = None
+        model = self.endpoint.model
+        try:
+            stream = await self._client.chat.completions.create(
+                model=self.endpoint.model, messages=messages, stream=True, **options
+            )
+            async with stream:
+                async for chunk in stream:
+                    if chunk.usage is not None:
+                        usage = chunk.usage
+                    if chunk.model:
+                        model = chunk.model
+                    for choice in chunk.choices:
+                        text = choice.delta.content if choice.delta else None
+                        if text:
+                            if first is None:
+                                first = time.perf_counter()
+                            parts.append(text)
+                            if on_delta is not None:
+                                on_delta(text)
+        except openai.BadRequestError:
+            raise
+        except openai.APIError as exc:
+            raise self._error(exc, received=sum(map(len, parts))) from None
+        except (OSError, ValueError) as exc:  # transport errors the client library does not wrap
+            raise self._error(exc, received=sum(map(len, parts))) from None
+        end = time.perf_counter()
+        return Completion(
+            text="".join(parts),
+            model=model,
+            prompt_tokens=getattr(usage, "prompt_tokens", None),
+            completion_tokens=getattr(usage, "completion_tokens", None),
+            latency_ms=(end - started) * 1000,
+            first_token_ms=None if first is None else (first - started) * 1000,
+        )
+
+    def _error(self, exc: Exception, received: int = 0) -> EndpointError:
+        """Translate a client exception into one line a support engineer can act on."""
+        where = self.where
+        if isinstance(exc, openai.APITimeoutError):
+            return EndpointError(
+                f"{where} did not answer within {self.endpoint.timeout:g} s",
+                "check the server, or raise timeout in the role's config",
+            )
+        if isinstance(exc, openai.APIConnectionError):
+            if received:
+                return EndpointError(
+                    f"{where} broke off the reply after {received} characters", "check the server's log"
+                )
+            return EndpointError(f"cannot reach {where}", "is the server running and the URL right?")
+        if isinstance(exc, openai.AuthenticationError):
+            return EndpointError(
+                f"{where} rejected the API key from ${self.endpoint.api_key_env}", "check the key in that variable"
+            )
+        if isinstance(exc, openai.NotFoundError):
+            return EndpointError(f"{where} answered 404: {_brief(exc)}", "check the model name and the base URL (…/v1)")
+        if isinstance(exc, openai.RateLimitError):
+            return EndpointError(
+                f"{where} is rate limiting (429) after {self.endpoint.max_retries} retries",
+                "lower --concurrency or raise max_retries",
+            )
+        if isinstance(exc, openai.APIStatusError):
+            return EndpointError(f"{where} answered {exc.status_code}: {_brief(exc)}")
+        if received:
+            return EndpointError(f"{where} broke off the reply after {received} characters: {_brief(exc)}")
+        return EndpointError(f"{where} failed: {_brief(exc)}")
+
+
+def _brief(exc: Exception, limit: int = 200) -> str:
+    """A bounded, single-line rendering of an error (server bodies can be huge)."""
+    text = " ".join(str(getattr(exc, "message", None) or exc).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class ClientPool:
+    """One ``AsyncOpenAI`` (one connection pool) per distinct endpoint, shared by dialogues."""
+
+    def __init__(self) -> None:
+        self._clients: dict[tuple[str, str, float, int], openai.AsyncOpenAI] = {}
+        self._dropped: dict[str, set[str]] = {}
+
+    def client_for(self, endpoint: Endpoint) -> ChatClient:
+        if endpoint.base_url is None:
+            raise EndpointError(f"the {endpoint.role} role uses the embedded model, which is not started")
+        key = (endpoint.base_url, endpoint.api_key, endpoint.timeout, endpoint.max_retries)
+        if key not in self._clients:
+            self._clients[key] = openai.AsyncOpenAI(
+                base_url=endpoint.base_url,
+                api_key=endpoint.api_key,
+                timeout=endpoint.timeout,
+                max_retries=endpoint.max_retries,
+            )
+        return ChatClient(endpoint, self._clients[key], self._dropped.setdefault(endpoint.base_url, set()))
+
+    async def aclose(self) -> None:
+        for client in self._clients.values():
+            await client.close()
+        self._clients.clear()

@@ -1,0 +1,54 @@
+"""What every metric receives and returns.
+
+A judgment is either *scored* (``score`` in 0–1) or *unscored* (``score`` is None, ``error``
+says why, ``raw_reply`` keeps what the judge said). Nothing downstream may turn an unscored
+judgment into a number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..knowledge import Passage
+from ..transcript import Utterance
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """Everything a metric may look at for one bot turn."""
+
+    turn: int
+    question: str  # the customer's message this turn answers
+    response: str  # the bot's answer
+    passages: list[Passage]
+    history: list[Utterance]  # earlier turns, before ``question``
+    language: str
+    reference: str | None = None
+
+
+@dataclass
+class Judgment:
+    metric: str
+    score: float | None  # 0–1, None when unscored
+    details: dict[str, Any] = field(default_factory=dict)  # criteria, comment, per-step results
+    prompt: list[dict[str, str]] = field(default_factory=list)  # the exact messages of the last attempt
+    raw_reply: str = ""
+    model: str = ""
+    error: str | None = None
+    attempts: int = 1
+    latency_ms: float | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    @property
+    def scored(self) -> bool:
+        return self.score is not None
+
+
+class Metric(Protocol):
+    name: str
+
+    async def judge(self, context: TurnContext) -> Judgment:
+        """Judge one turn. Raises EndpointError when the judge cannot be reached at all."""
+        ...

@@ -1,0 +1,139 @@
+"""The five-criterion rubric judge: Understanding, Relevance, Completeness, Correctness,
+Coherence and Overall, each 1–5, with step-by-step reasoning. Turn score = Overall / 5.
+
+The judge is asked for a JSON-schema-constrained reply (scores as enums, bounded strings, so a
+small model cannot ramble past max_tokens). A reply that cannot be parsed is sent back once
+with a short correction; if it still fails the judgment is *unscored* with the raw reply kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..knowledge import Passage
+from ..llm import ChatClient, Completion, Message
+from ..prompts import PromptTemplate
+from ..transcript import format_history
+from .base import Judgment, TurnContext
+from .json_reply import ReplyParseError, as_int_in_range, extract_json_object, lower_keys
+
+CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
+MAX_STEP_CHARS = 200
+MAX_STEPS = 5
+# Enough for five bounded steps, a conclusion and six scores, with room for Japanese.
+JUDGE_MAX_TOKENS = 900
+HISTORY_LABELS = {"ja": ("お客様", "サポート"), "en": ("Customer", "Support")}
+NO_CONTEXT = {"ja": "(参照文書なし)", "en": "(no passages were given to the bot)"}
+
+SCHEMA: dict[str, Any] = {
+    "title": "rubric_verdict",
+    "type": "object",
+    "properties": {
+        "steps": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": MAX_STEP_CHARS},
+            "minItems": 1,
+            "maxItems": MAX_STEPS,
+        },
+        "conclusion": {"type": "string", "maxLength": 300},
+        **{name: {"type": "integer", "enum": [1, 2, 3, 4, 5]} for name in CRITERIA},
+    },
+    "required": ["steps", "conclusion", *CRITERIA],
+    "additionalProperties": False,
+}
+
+
+def parse_verdict(reply: str) -> dict[str, Any]:
+    """Scores and comment from a judge reply; raises ReplyParseError saying what is wrong.
+
+    Accepts this project's shape and the seed's (``Comment: {Step1…, Conclusion}``, capitalised
+    criteria), so judge prompts written either way keep working.
+    """
+    data = lower_keys(extract_json_object(reply))
+    scores = {name: as_int_in_range(data.get(name), 1, 5, name) for name in CRITERIA}
+    steps: list[str] = []
+    conclusion = ""
+    if isinstance(data.get("steps"), list):
+        steps = [str(s) for s in data["steps"]]
+        conclusion = str(data.get("conclusion", ""))
+    elif isinstance(data.get("comment"), dict):
+        comment = lower_keys(data["comment"])
+        conclusion = str(comment.pop("conclusion", ""))
+        steps = [str(v) for v in comment.values()]
+    elif isinstance(data.get("comment"), str):
+        conclusion = data["comment"]
+    return {"scores": scores, "steps": steps, "conclusion": conclusion}
+
+
+def format_passages(passages: list[Passage], language: str) -> str:
+    if not passages:
+        return NO_CONTEXT.get(language, NO_CONTEXT["en"])
+    return "\n---\n".join(f"{p.title}\n{p.text}" if p.title else p.text for p in passages)
+
+
+class RubricJudge:
+    name = "rubric"
+
+    def __init__(self, client: ChatClient, template: PromptTemplate) -> None:
+        self.client = client
+        self.template = template
+
+    def messages(self, context: TurnContext) -> list[Message]:
+        customer, agent = HISTORY_LABELS.get(context.language, HISTORY_LABELS["en"])
+        user = self.template.render(
+            "user",
+            context=format_passages(context.passages, context.language),
+            history=format_history(context.history, customer, agent),
+            question=context.question,
+            response=context.response,
+        )
+        return [{"role": "system", "content": self.template.parts["system"]}, {"role": "user", "content": user}]
+
+    async def judge(self, context: TurnContext) -> Judgment:
+        messages = self.messages(context)
+        completions: list[Completion] = []
+        error = ""
+        for attempt in (1, 2):
+            completion = await self.client.complete(messages, json_schema=SCHEMA, max_tokens=JUDGE_MAX_TOKENS)
+            completions.append(completion)
+            try:
+                verdict = parse_verdict(completion.text)
+            except ReplyParseError as exc:
+                error = str(exc)
+                if attempt == 1:
+                    messages = [
+                        *messages,
+                        {"role": "assistant", "content": completion.text},
+                        {"role": "user", "content": self.template.parts["retry"]},
+                    ]
+                continue
+            return self._judgment(verdict["scores"]["overall"] / 5, verdict, messages, completions, None)
+        return self._judgment(None, {}, messages, completions, f"judge reply could not be parsed: {error}")
+
+    def _judgment(
+        self,
+        score: float | None,
+        details: dict[str, Any],
+        messages: list[Message],
+        completions: list[Completion],
+        error: str | None,
+    ) -> Judgment:
+        last = completions[-1]
+        return Judgment(
+            metric=self.name,
+            score=score,
+            details=details,
+            prompt=messages,
+            raw_reply=last.text,
+            model=last.model,
+            error=error,
+            attempts=len(completions),
+            latency_ms=sum(c.latency_ms for c in completions),
+            prompt_tokens=_total(c.prompt_tokens for c in completions),
+            completion_tokens=_total(c.completion_tokens for c in completions),
+        )
+
+
+def _total(values: Any) -> int | None:
+    numbers = [v for v in values if v is not None]
+    return sum(numbers) if numbers else None

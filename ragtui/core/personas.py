@@ -1,0 +1,107 @@
+"""Personas: ``personas/<language>/<name>.toml`` ↔ ``Persona``.
+
+Files stay hand-editable: tomllib reads them, tomli-w writes them with the persona text as a
+multi-line string. A persona's name must match its file name, so what the user sees in a list
+is what they type on the command line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import tomli_w
+
+from .config import LANGUAGES
+from .errors import ConfigError
+from .toml_io import expect_type, read_toml, reject_unknown_keys
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
+KEYS = {"name", "language", "temperature", "description", "persona"}
+
+
+@dataclass(frozen=True)
+class Persona:
+    name: str
+    language: str
+    persona: str  # behaviour text given to the simulator
+    temperature: float = 0.7
+    description: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    def validate(self, where: str) -> None:
+        if not NAME.match(self.name):
+            raise ConfigError(
+                f"{where}: name {self.name!r} is not a valid persona name",
+                "use lowercase letters, digits, '-' or '_' (at most 48)",
+            )
+        if self.language not in LANGUAGES:
+            raise ConfigError(f"{where}: language must be one of {', '.join(LANGUAGES)}, got {self.language!r}")
+        if not 0.0 <= self.temperature <= 2.0:
+            raise ConfigError(f"{where}: temperature must be between 0 and 2, got {self.temperature}")
+        if not self.persona.strip():
+            raise ConfigError(f"{where}: persona text is empty", "describe how this customer talks and behaves")
+
+
+def load_persona_file(path: Path) -> Persona:
+    data = read_toml(path, "persona file")
+    where = str(path)
+    reject_unknown_keys(data, KEYS, where)
+    for key in ("name", "language", "persona"):
+        if key not in data:
+            raise ConfigError(f"{where}: missing key {key!r}")
+    persona = Persona(
+        name=expect_type(data["name"], str, f"{where}: name"),
+        language=expect_type(data["language"], str, f"{where}: language"),
+        persona=expect_type(data["persona"], str, f"{where}: persona"),
+        temperature=float(expect_type(data.get("temperature", 0.7), (int, float), f"{where}: temperature")),
+        description=expect_type(data.get("description", ""), str, f"{where}: description"),
+    )
+    persona.validate(where)
+    if persona.name != path.stem:
+        raise ConfigError(
+            f"{where}: name {persona.name!r} differs from the file name", f"rename one to match {path.stem!r}"
+        )
+    return persona
+
+
+def load_personas(directory: Path, language: str) -> list[Persona]:
+    """All personas of one language, sorted by name; the first broken file raises."""
+    folder = directory / language
+    if not folder.is_dir():
+        raise ConfigError(f"persona folder {folder} does not exist", "create it or set 'personas' in the config")
+    personas = [load_persona_file(path) for path in sorted(folder.glob("*.toml"))]
+    for persona in personas:
+        if persona.language != language:
+            raise ConfigError(
+                f"{folder / (persona.name + '.toml')}: language {persona.language!r} but the file is in {folder}"
+            )
+    return personas
+
+
+def pick_personas(personas: list[Persona], names: list[str] | None) -> list[Persona]:
+    """The named personas (all when ``names`` is empty); an unknown name lists the known ones."""
+    if not names:
+        return personas
+    by_name = {p.name: p for p in personas}
+    chosen = []
+    for name in names:
+        if name not in by_name:
+            raise ConfigError(f"unknown persona {name!r}", f"known personas: {', '.join(sorted(by_name)) or 'none'}")
+        chosen.append(by_name[name])
+    return chosen
+
+
+def save_persona(directory: Path, persona: Persona) -> Path:
+    """Write ``persona`` to its file (validated first) and return the path."""
+    path = directory / persona.language / f"{persona.name}.toml"
+    persona.validate(str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {k: v for k, v in persona.to_dict().items() if v != ""}
+    tmp = path.with_suffix(".toml.tmp")
+    tmp.write_text(tomli_w.dumps(data, multiline_strings=True), encoding="utf-8")
+    tmp.replace(path)
+    return path

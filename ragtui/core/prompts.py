@@ -1,0 +1,114 @@
+"""Prompt templates under ``prompts/<language>/<kind>.toml`` with named ``{{slots}}``.
+
+Each kind declares which keys its file has and exactly which slots each key uses. A template
+that names a slot the code does not fill, or leaves out one it must show, is rejected on load
+with the file, key and slot named — a typo in a prompt should never silently send ``{{qustion}}``
+to a model. Filling is a single pass, so text inside a value (a bot reply that contains
+``{{context}}``, say) is never expanded again: untrusted text stays data.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ConfigError
+from .toml_io import read_toml
+
+SLOT = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+# kind → key → the exact set of slots that key must use. "description" is free text.
+PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
+    "user_simulator": {
+        "greeting": frozenset(),
+        "system": frozenset({"persona", "question"}),
+    },
+    "bot_rag": {
+        "system": frozenset({"context"}),
+        "no_context": frozenset(),
+    },
+    "judge_rubric": {
+        "system": frozenset(),  # fixed prefix first, so a server's prompt cache can reuse it
+        "user": frozenset({"context", "history", "question", "response"}),
+        "retry": frozenset(),
+    },
+}
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    kind: str
+    language: str
+    path: Path | None
+    parts: dict[str, str]
+    description: str = ""
+
+    def render(self, key: str, **values: str) -> str:
+        """Fill ``key``'s slots with ``values`` (all of them, nothing else)."""
+        expected = PROMPT_KINDS[self.kind][key]
+        if set(values) != expected:
+            raise ValueError(f"{self.kind}.{key} takes slots {sorted(expected)}, got {sorted(values)}")
+        return SLOT.sub(lambda m: values[m.group(1)], self.parts[key])
+
+
+def prompt_path(prompts_dir: Path, language: str, kind: str) -> Path:
+    return prompts_dir / language / f"{kind}.toml"
+
+
+def load_prompt(prompts_dir: Path, language: str, kind: str) -> PromptTemplate:
+    """Load and validate one template file."""
+    path = prompt_path(prompts_dir, language, kind)
+    if not path.is_file():
+        raise ConfigError(
+            f"prompt template {path} does not exist",
+            f"create it, or point 'prompts' in the config at a folder with {language}/{kind}.toml",
+        )
+    return parse_prompt(read_toml(path, "prompt template"), kind, language, path)
+
+
+def parse_prompt(data: dict[str, object], kind: str, language: str, path: Path | None) -> PromptTemplate:
+    """Validate parsed TOML against the kind's keys and slots (also used for edited prompts)."""
+    where = str(path) if path else f"{kind} prompt"
+    spec = PROMPT_KINDS[kind]
+    allowed = set(spec) | {"description"}
+    for key in data:
+        if key not in allowed:
+            raise ConfigError(f"{where}: unknown key {key!r}", f"allowed keys: {', '.join(sorted(allowed))}")
+    parts: dict[str, str] = {}
+    for key, slots in spec.items():
+        value = data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"{where}: key {key!r} is missing or empty", "it must be a non-empty string")
+        used = set(SLOT.findall(value))
+        unknown = sorted(used - slots)
+        if unknown:
+            allowed_slots = ", ".join("{{" + s + "}}" for s in sorted(slots)) or "none"
+            raise ConfigError(
+                f"{where}: key {key!r} uses unknown slot {{{{{unknown[0]}}}}}", f"slots allowed here: {allowed_slots}"
+            )
+        missing = sorted(slots - used)
+        if missing:
+            raise ConfigError(
+                f"{where}: key {key!r} is missing slot {{{{{missing[0]}}}}}", "add it where the value belongs"
+            )
+        parts[key] = value
+    description = data.get("description", "")
+    return PromptTemplate(kind, language, path, parts, description if isinstance(description, str) else "")
+
+
+@dataclass(frozen=True)
+class PromptSet:
+    """The three templates a dialogue needs, in one language."""
+
+    simulator: PromptTemplate
+    bot: PromptTemplate
+    judge: PromptTemplate
+
+    @classmethod
+    def load(cls, prompts_dir: Path, language: str) -> PromptSet:
+        return cls(
+            simulator=load_prompt(prompts_dir, language, "user_simulator"),
+            bot=load_prompt(prompts_dir, language, "bot_rag"),
+            judge=load_prompt(prompts_dir, language, "judge_rubric"),
+        )

@@ -1,0 +1,55 @@
+"""The simulated customer: persona + seed question + conversation → next customer message.
+
+The simulator is itself a chat model, so the conversation is mirrored for it: the support
+desk's lines are its ``user`` turns and the customer's own lines are its ``assistant`` turns,
+after the desk's greeting opens the conversation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .llm import ChatClient, Completion, DeltaCallback, Message
+from .personas import Persona
+from .prompts import PromptTemplate
+from .scenarios import Scenario
+from .transcript import Utterance
+
+_DONE_LINE = re.compile(r"^\W*DONE\W*$")
+
+
+def is_done(text: str) -> bool:
+    """True when the customer signals the end: ``DONE`` alone on a line (markup and punctuation
+    around it ignored) or as the final word, as small models often write "Thanks! DONE"."""
+    cleaned = text.replace("*", "").replace("`", "").strip()
+    if not cleaned:
+        return False
+    if any(_DONE_LINE.match(line) for line in cleaned.splitlines()):
+        return True
+    return re.search(r"\bDONE\W*$", cleaned) is not None
+
+
+class UserSimulator:
+    def __init__(self, client: ChatClient, template: PromptTemplate, persona: Persona, scenario: Scenario) -> None:
+        self.client = client
+        self.template = template
+        self.persona = persona
+        self.scenario = scenario
+
+    def messages(self, history: list[Utterance]) -> list[Message]:
+        system = self.template.render("system", persona=self.persona.persona.strip(), question=self.scenario.question)
+        messages: list[Message] = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": self.template.parts["greeting"]},
+        ]
+        for utterance in history:
+            role = "assistant" if utterance.speaker == "user" else "user"
+            messages.append({"role": role, "content": utterance.text})
+        return messages
+
+    async def next_message(self, history: list[Utterance], on_delta: DeltaCallback | None = None) -> Completion:
+        completion = await self.client.complete(
+            self.messages(history), on_delta=on_delta, temperature=self.persona.temperature
+        )
+        completion.text = completion.text.strip()
+        return completion
