@@ -19,7 +19,7 @@ from ..core import paths
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
 from . import commands
-from .output import console_err
+from .output import error_line
 
 EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_ERROR = 0, 1, 2
 log = logging.getLogger("ragtui")
@@ -127,10 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         handler = getattr(commands, args.command)
         return handler(args, overrides)
     except RagtuiError as exc:
-        console_err.print(f"ragtui: error: {exc}", markup=False, highlight=False)
+        error_line(f"ragtui: error: {exc}")
         return EXIT_ERROR
     except KeyboardInterrupt:
-        console_err.print("ragtui: interrupted", markup=False, highlight=False)
+        error_line("ragtui: interrupted")
         return 130
     except Exception as exc:
         log.exception("unexpected error in `ragtui %s`", args.command)

@@ -4,11 +4,19 @@ is shown as typed, never interpreted."""
 
 from __future__ import annotations
 
+import sys
+
 from rich.console import Console
 from rich.text import Text
 
 console = Console(highlight=False)
 console_err = Console(stderr=True, highlight=False)
+
+
+def error_line(message: str) -> None:
+    """One error, on one line of stderr, unwrapped, so it can be grepped and read in CI logs."""
+    sys.stderr.write(" ".join(message.split()) + "\n")
+    sys.stderr.flush()
 
 
 def score_text(score: float | None, threshold: float) -> Text:

@@ -131,7 +131,8 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(
-                    f"cannot create the folder for database {path}: {exc.strerror}", "choose another --db"
+                    f"cannot create database {path}: its folder {path.parent} cannot be made ({exc.strerror})",
+                    "choose another --db",
                 ) from None
         try:
             conn = sqlite3.connect(str(path), timeout=10)

@@ -72,7 +72,8 @@ class Reply:
     """Anything but 200 sends a JSON error body in OpenAI's shape, never a stream."""
     error_message: str = "fake error"
     headers: dict[str, str] = field(default_factory=dict)
-    """Extra response headers, e.g. ``{"retry-after": "0"}``; they override the defaults."""
+    """Extra response headers; they override the defaults. For an immediate client retry use
+    ``{"retry-after-ms": "1"}``: openai 3.x ignores ``retry-after: 0`` and backs off ~0.5 s."""
     chunk_chars: int = 8
     """A streamed text is split into content chunks of this many characters."""
     delay_first: float = 0.0
@@ -84,7 +85,7 @@ class Reply:
     without the finish chunk, ``[DONE]`` or the terminating zero-length chunk. Non-streaming:
     close the connection without sending any response."""
     hang: bool = False
-    """Never answer; the connection stays open until the server stops."""
+    """Never answer; the connection stays open until the client closes it or the server stops."""
 
 
 Responder = Callable[[dict], Reply]
@@ -328,9 +329,9 @@ class FakeOpenAIServer:
                     writer.write(_json_response(exc.status, _error_payload(exc.status, str(exc)), False))
                     await writer.drain()
                     break
-                if request is None or not await self._respond(request, writer):
+                if request is None or not await self._respond(request, reader, writer):
                     break
-        except (ConnectionError, asyncio.IncompleteReadError):
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             aborted = True  # the client went away; nothing left to tell it
         except asyncio.CancelledError:
             # stop() cancels us. Not re-raised on purpose: Python 3.11's start_server calls
@@ -344,7 +345,7 @@ class FakeOpenAIServer:
             else:
                 writer.close()  # flushes what was written, then FIN
 
-    async def _respond(self, request: _HttpRequest, writer: asyncio.StreamWriter) -> bool:
+    async def _respond(self, request: _HttpRequest, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
         """Answer one request; returns whether the connection may serve another one."""
         body = _parse_json(request.body)
         self._record(
@@ -356,7 +357,7 @@ class FakeOpenAIServer:
                 message = "We could not parse the JSON body of your request."
                 writer.write(_json_response(400, _error_payload(400, message), keep_alive))
             else:
-                return await self._chat(body, keep_alive, writer)
+                return await self._chat(body, keep_alive, reader, writer)
         elif request.method == "GET" and request.path.rstrip("/").endswith("/models"):
             models = [
                 {"id": model, "object": "model", "created": 0, "owned_by": "ragtui-fake"} for model in self._model_ids()
@@ -368,7 +369,9 @@ class FakeOpenAIServer:
         await writer.drain()
         return keep_alive
 
-    async def _chat(self, body: dict, keep_alive: bool, writer: asyncio.StreamWriter) -> bool:
+    async def _chat(
+        self, body: dict, keep_alive: bool, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> bool:
         try:
             reply = self._select_reply(body)
         except Exception as exc:  # a broken responder should fail the test loudly, not hang it
@@ -377,7 +380,12 @@ class FakeOpenAIServer:
             await writer.drain()
             return keep_alive
         if reply.hang:
-            await asyncio.Future()  # resolved by nobody; cancelled by stop()
+            # Never answer. Waiting for the client's EOF rather than forever releases the
+            # connection once the client gives up, so a long-lived server does not pile up
+            # hung handlers; stop() cancels this wait too.
+            while await reader.read(65536):
+                pass
+            return False
         if reply.delay_first > 0:
             await asyncio.sleep(reply.delay_first)
         if reply.status != 200:

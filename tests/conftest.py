@@ -1,0 +1,93 @@
+"""Shared fixtures: a fake OpenAI-compatible server on 127.0.0.1 and an engine wired to it.
+
+Each role talks to the server under its own model name (``fake-user``, ``fake-bot``,
+``fake-judge``), so a test scripts each role separately with ``server.script(model, ...)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from ragtui.core.config import Config, EndpointConfig
+from ragtui.core.endpoints import resolve_endpoints
+from ragtui.core.engine import Engine
+from ragtui.core.personas import load_personas
+from ragtui.core.scenarios import load_scenarios
+from ragtui.core.store import Store
+from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+
+USER, BOT, JUDGE = "fake-user", "fake-bot", "fake-judge"
+
+
+def verdict(overall: int = 4, **overrides: object) -> str:
+    """A well-formed rubric reply with every criterion at ``overall`` unless overridden."""
+    data: dict[str, object] = {"steps": ["checked the passages"], "conclusion": "fine"}
+    data.update({c: overall for c in ("understanding", "relevance", "completeness", "correctness", "coherence")})
+    data["overall"] = overall
+    data.update(overrides)
+    return json.dumps(data)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No test may see the developer's OpenAI variables, config or home folders."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    for name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.setenv(name, str(tmp_path / "xdg" / name.lower()))
+
+
+@pytest.fixture(scope="session")
+def _server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def server(_server: FakeOpenAIServer) -> Iterator[FakeOpenAIServer]:
+    """The shared fake server, reset for this test: plain replies for the customer and the
+    bot, a passing verdict for the judge, unless the test scripts otherwise."""
+    _server.clear()
+    _server.set_default(USER, Reply("Thanks, but what about my other account?"))
+    _server.set_default(BOT, Reply("Go to Settings > Account > Linked services."))
+    _server.set_default(JUDGE, Reply(verdict(4)))
+    yield _server
+    _server.clear()
+
+
+@pytest.fixture
+def config(server: FakeOpenAIServer, tmp_path: Path) -> Config:
+    cfg = Config(language="en", database=tmp_path / "ragtui.db")
+    cfg.endpoint = EndpointConfig(base_url=server.base_url, timeout=10.0, max_retries=0)
+    cfg.roles["user"].model = USER
+    cfg.roles["bot"].model = BOT
+    cfg.roles["judge"].model = JUDGE
+    return cfg
+
+
+@pytest.fixture
+def store(config: Config) -> Iterator[Store]:
+    s = Store.open(config.database)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+async def engine(config: Config, store: Store) -> AsyncIterator[Engine]:
+    e = Engine(config, resolve_endpoints(config), store)
+    yield e
+    await e.aclose()
+
+
+@pytest.fixture
+def scenario(config: Config):
+    return next(s for s in load_scenarios(config.scenarios, "en") if s.id == "id-linking")
+
+
+@pytest.fixture
+def persona(config: Config):
+    return next(p for p in load_personas(config.personas, "en") if p.name == "calm")

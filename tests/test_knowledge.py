@@ -1,0 +1,198 @@
+"""Tests for the built-in bot's knowledge base (knowledge.py): query terms, splitting, search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragtui.core import paths
+from ragtui.core.errors import ConfigError
+from ragtui.core.knowledge import MAX_PASSAGE_CHARS, MAX_QUERY_TERMS, KnowledgeBase, query_terms, split_document
+
+KNOWLEDGE = paths.bundled_dir("sample_data") / "knowledge"
+
+
+@pytest.fixture(scope="module")
+def kb_ja() -> KnowledgeBase:
+    return KnowledgeBase.from_folder(KNOWLEDGE, "ja")
+
+
+@pytest.fixture(scope="module")
+def kb_en() -> KnowledgeBase:
+    return KnowledgeBase.from_folder(KNOWLEDGE, "en")
+
+
+# -- query_terms ------------------------------------------------------------------------------
+
+
+def test_english_stop_words_and_short_words_dropped() -> None:
+    assert query_terms("How do I reset the password for my account?") == ["reset", "password", "account"]
+
+
+def test_english_terms_are_lowercased_and_deduplicated() -> None:
+    assert query_terms("Password PASSWORD password reset") == ["password", "reset"]
+
+
+def test_cjk_runs_become_trigrams() -> None:
+    assert query_terms("パスワード") == ["パスワ", "スワー", "ワード"]
+
+
+def test_short_cjk_runs_are_skipped() -> None:
+    """A trigram index cannot match fewer than three characters."""
+    assert query_terms("連携") == []
+    assert query_terms("ID連携") == []  # "ID" is too short, "連携" has no trigram
+
+
+def test_mixed_query_keeps_order_and_dedups_trigrams() -> None:
+    terms = query_terms("Tsumugiの連携連携")
+    assert terms == ["tsumugi", "の連携", "連携連", "携連携"]
+    assert len(terms) == len(set(terms))
+
+
+def test_terms_are_capped() -> None:
+    words = " ".join(f"word{i:03d}" for i in range(MAX_QUERY_TERMS + 20))
+    terms = query_terms(words)
+    assert len(terms) == MAX_QUERY_TERMS
+    assert terms[0] == "word000"
+    assert terms[-1] == f"word{MAX_QUERY_TERMS - 1:03d}"
+
+
+def test_no_usable_terms() -> None:
+    assert query_terms("How do I do it? ?! 連携") == []
+    assert query_terms("") == []
+
+
+# -- split_document ---------------------------------------------------------------------------
+
+
+def test_split_document_title_and_paragraphs() -> None:
+    title, passages = split_document("\n# Forgot password\n\nFirst paragraph.\n\nSecond paragraph.\n")
+    assert title == "Forgot password"
+    assert passages == ["First paragraph.\n\nSecond paragraph."]
+
+
+def test_split_document_without_heading() -> None:
+    title, passages = split_document("Just text.\nMore text.")
+    assert title == ""
+    assert passages == ["Just text.\nMore text."]
+
+
+def test_split_document_caps_passage_size() -> None:
+    """Paragraphs are packed into passages no longer than MAX_PASSAGE_CHARS, none is lost."""
+    paragraphs = [f"Paragraph {i}. " + "x" * 200 for i in range(12)]
+    title, passages = split_document("# T\n\n" + "\n\n".join(paragraphs))
+    assert title == "T"
+    assert len(passages) > 1
+    assert all(len(p) <= MAX_PASSAGE_CHARS for p in passages)
+    assert "\n\n".join(passages) == "\n\n".join(paragraphs)
+
+
+@pytest.mark.xfail(
+    reason="split_document only splits at blank lines: a document without blank lines (common in "
+    ".txt files) or one long paragraph becomes a single passage of unbounded size",
+    strict=True,
+)
+def test_split_document_caps_a_long_paragraph() -> None:
+    text = "\n".join(f"Line {i} of a plain text file without blank lines." for i in range(200))
+    _, passages = split_document(text)
+    assert all(len(p) <= MAX_PASSAGE_CHARS * 1.5 for p in passages)
+
+
+def test_bundled_passages_respect_the_cap() -> None:
+    for path in KNOWLEDGE.rglob("*.md"):
+        title, passages = split_document(path.read_text(encoding="utf-8"))
+        assert title, path
+        assert passages, path
+        assert all(len(p) <= MAX_PASSAGE_CHARS for p in passages), path
+
+
+# -- search -----------------------------------------------------------------------------------
+
+
+def test_bundled_folders_are_indexed(kb_ja: KnowledgeBase, kb_en: KnowledgeBase) -> None:
+    assert kb_ja.root == KNOWLEDGE / "ja"
+    assert kb_ja.documents == len(list((KNOWLEDGE / "ja").glob("*.md")))
+    assert kb_en.documents == len(list((KNOWLEDGE / "en").glob("*.md")))
+
+
+def test_ja_id_linking_question(kb_ja: KnowledgeBase) -> None:
+    passages = kb_ja.search("どのようにTsumugiと外部サービスのID連携ができるのか？", k=4)
+    assert passages[0].doc_id == "09-linked-services.md"
+    assert len(passages) == 4
+    scores = [p.score for p in passages]
+    assert scores == sorted(scores, reverse=True)
+    assert scores[0] > 0
+
+
+def test_en_reset_link_question(kb_en: KnowledgeBase) -> None:
+    passages = kb_en.search("I forgot my password and the reset link expired", k=3)
+    assert passages[0].doc_id == "03-forgot-password.md"
+    assert passages[0].title
+    assert "reset" in passages[0].text.lower()
+    assert len(passages) == 3
+
+
+def test_k_limits_results(kb_en: KnowledgeBase) -> None:
+    assert len(kb_en.search("password account email", k=1)) == 1
+
+
+def test_query_without_terms_returns_nothing(kb_en: KnowledgeBase) -> None:
+    assert kb_en.search("how do I do it?") == []
+    assert kb_en.search("") == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        'password "reset',
+        "password* OR reset",
+        "NEAR(password reset)",
+        'reset AND NOT "" ^title: {body} -x +y',
+        '"""',
+        "パスワード\"*OR(",
+    ],
+)
+def test_fts5_syntax_in_query_does_not_raise(kb_en: KnowledgeBase, kb_ja: KnowledgeBase, query: str) -> None:
+    """Customer text is data: FTS5 operators in it must not break or steer the search."""
+    assert isinstance(kb_en.search(query), list)
+    assert isinstance(kb_ja.search(query), list)
+
+
+def test_search_of_quoted_term_still_matches(kb_en: KnowledgeBase) -> None:
+    passages = kb_en.search('"password" NEAR(reset*')
+    assert passages
+    assert passages[0].doc_id == "03-forgot-password.md"
+
+
+def test_empty_folder(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="has no .md or .txt documents") as info:
+        KnowledgeBase.from_folder(tmp_path, "en")
+    assert str(tmp_path) in str(info.value)
+
+
+def test_missing_folder(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        KnowledgeBase.from_folder(tmp_path / "nope", "en")
+
+
+def test_folder_without_language_subfolder(tmp_path: Path) -> None:
+    """A flat folder of documents is used as-is; doc ids are paths relative to it."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "guide.md").write_text("# Shipping\n\nParcels ship within three days.\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("Refunds take ten business days.\n", encoding="utf-8")
+    (tmp_path / "ignored.csv").write_text("parcels,refunds\n", encoding="utf-8")
+    kb = KnowledgeBase.from_folder(tmp_path, "en")
+    assert kb.root == tmp_path
+    assert kb.documents == 2
+    (hit,) = kb.search("parcels")
+    assert (hit.doc_id, hit.title) == (str(Path("sub") / "guide.md"), "Shipping")
+    assert hit.to_dict()["doc_id"] == hit.doc_id
+
+
+def test_non_utf8_document_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.md"
+    path.write_bytes("# Caf\xe9\n".encode("latin-1"))
+    with pytest.raises(ConfigError, match="UTF-8") as info:
+        KnowledgeBase.from_folder(tmp_path, "en")
+    assert str(path) in str(info.value)

@@ -1,0 +1,153 @@
+"""Tests for prompt templates (prompts.py): bundled files load, typos in slots fail on load,
+and filling is single-pass."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ragtui.core import paths
+from ragtui.core.errors import ConfigError
+from ragtui.core.prompts import PROMPT_KINDS, SLOT, PromptSet, load_prompt, parse_prompt
+
+BUNDLED = paths.bundled_dir("prompts")
+
+
+@pytest.fixture
+def prompts_dir(tmp_path: Path) -> Path:
+    """A writable copy of the bundled prompts."""
+    target = tmp_path / "prompts"
+    shutil.copytree(BUNDLED, target)
+    return target
+
+
+def write_template(prompts_dir: Path, kind: str, text: str, language: str = "en") -> Path:
+    path = prompts_dir / language / f"{kind}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_bundled_templates_load(language: str) -> None:
+    prompts = PromptSet.load(BUNDLED, language)
+    for template, kind in [
+        (prompts.simulator, "user_simulator"),
+        (prompts.bot, "bot_rag"),
+        (prompts.judge, "judge_rubric"),
+    ]:
+        assert template.kind == kind
+        assert template.language == language
+        assert template.path == BUNDLED / language / f"{kind}.toml"
+        assert set(template.parts) == set(PROMPT_KINDS[kind])
+        for key, slots in PROMPT_KINDS[kind].items():
+            assert set(SLOT.findall(template.parts[key])) == slots
+            assert template.parts[key].strip()
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_bundled_templates_render(language: str) -> None:
+    prompts = PromptSet.load(BUNDLED, language)
+    text = prompts.simulator.render("system", persona="PERSONA-TEXT", question="QUESTION-TEXT")
+    assert "PERSONA-TEXT" in text
+    assert "QUESTION-TEXT" in text
+    assert "{{" not in text
+
+
+def test_misspelt_slot_names_file_and_slot(prompts_dir: Path) -> None:
+    """A typo in a slot must fail on load, not be sent to a model as literal text."""
+    path = write_template(
+        prompts_dir, "user_simulator", 'greeting = "Hello"\nsystem = "Persona: {{persona}}\\nAsk: {{qustion}}"\n'
+    )
+    with pytest.raises(ConfigError) as info:
+        PromptSet.load(prompts_dir, "en")
+    message = str(info.value)
+    assert str(path) in message
+    assert "{{qustion}}" in message
+    assert "{{question}}" in info.value.hint  # the allowed slots are listed
+
+
+def test_missing_slot_is_named(prompts_dir: Path) -> None:
+    path = write_template(prompts_dir, "bot_rag", 'system = "Answer politely."\nno_context = "nothing"\n')
+    with pytest.raises(ConfigError) as info:
+        load_prompt(prompts_dir, "en", "bot_rag")
+    message = str(info.value)
+    assert str(path) in message
+    assert "'system'" in message
+    assert "{{context}}" in message
+
+
+def test_slot_in_a_key_that_takes_none(prompts_dir: Path) -> None:
+    write_template(prompts_dir, "bot_rag", 'system = "{{context}}"\nno_context = "none for {{question}}"\n')
+    with pytest.raises(ConfigError, match=r"'no_context' uses unknown slot \{\{question\}\}") as info:
+        load_prompt(prompts_dir, "en", "bot_rag")
+    assert info.value.hint == "slots allowed here: none"
+
+
+def test_unknown_key(prompts_dir: Path) -> None:
+    path = write_template(prompts_dir, "bot_rag", 'system = "{{context}}"\nno_context = "x"\nsystme = "typo"\n')
+    with pytest.raises(ConfigError) as info:
+        load_prompt(prompts_dir, "en", "bot_rag")
+    assert str(path) in str(info.value)
+    assert "'systme'" in str(info.value)
+    assert "no_context" in info.value.hint
+
+
+@pytest.mark.parametrize("value", ['""', '"   "', "3"])
+def test_missing_or_empty_key(prompts_dir: Path, value: str) -> None:
+    write_template(prompts_dir, "bot_rag", f'system = "{{{{context}}}}"\nno_context = {value}\n')
+    with pytest.raises(ConfigError, match="'no_context' is missing or empty"):
+        load_prompt(prompts_dir, "en", "bot_rag")
+
+
+def test_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        PromptSet.load(tmp_path, "en")
+    assert str(tmp_path / "en" / "user_simulator.toml") in str(info.value)
+
+
+def test_spaces_inside_braces_count_as_the_slot() -> None:
+    template = parse_prompt({"system": "ctx: {{ context }}", "no_context": "none"}, "bot_rag", "en", None)
+    assert template.render("system", context="DOCS") == "ctx: DOCS"
+
+
+def test_render_is_single_pass() -> None:
+    """Untrusted text (a bot reply) that contains a slot must stay literal, not be expanded."""
+    template = parse_prompt(
+        {"system": "s", "retry": "r", "user": "C={{context}} H={{history}} Q={{question}} R={{response}}"},
+        "judge_rubric",
+        "en",
+        None,
+    )
+    out = template.render(
+        "user", context="real passages", history="(none)", question="{{response}}", response="see {{context}}"
+    )
+    assert out == "C=real passages H=(none) Q={{response}} R=see {{context}}"
+
+
+def test_render_keeps_backslashes_literal() -> None:
+    """Replacement text is not a regex template: backslashes and group refs stay as typed."""
+    template = parse_prompt({"system": "[{{context}}]", "no_context": "n"}, "bot_rag", "en", None)
+    assert template.render("system", context=r"C:\new \1 \g<0>") == r"[C:\new \1 \g<0>]"
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"persona": "p"},  # one missing
+        {"persona": "p", "question": "q", "extra": "x"},  # one too many
+        {"persona": "p", "qustion": "q"},  # misspelt
+    ],
+)
+def test_render_with_wrong_slots_raises(values: dict[str, str]) -> None:
+    prompts = PromptSet.load(BUNDLED, "en")
+    with pytest.raises(ValueError, match=r"user_simulator\.system takes slots \['persona', 'question'\]"):
+        prompts.simulator.render("system", **values)
+
+
+def test_render_key_without_slots() -> None:
+    prompts = PromptSet.load(BUNDLED, "en")
+    assert prompts.bot.render("no_context") == prompts.bot.parts["no_context"]
+    with pytest.raises(ValueError):
+        prompts.bot.render("no_context", context="x")
