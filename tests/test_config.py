@@ -369,11 +369,6 @@ def test_public_redacts_credentials_in_url(monkeypatch: pytest.MonkeyPatch) -> N
     assert public["base_url"] == "https://***@gateway.example.com/v1?***"
 
 
-@pytest.mark.xfail(
-    reason="Endpoint.__repr__ prints base_url unredacted, so credentials carried in the URL "
-    "(user:pass@ or ?api_key=) leak into any log or traceback that shows the endpoint",
-    strict=True,
-)
 def test_repr_redacts_credentials_in_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", f"https://user:{SECRET}@gateway.example.com/v1?api_key={SECRET}")
     endpoint = resolve_endpoint(Config(), "judge", "gpt-4o-mini")
@@ -403,10 +398,5 @@ def test_redact_url(url: str, expected: str) -> None:
         assert secret not in redacted
 
 
-@pytest.mark.xfail(
-    reason="redact_url rebuilds the netloc from .hostname, which drops IPv6 brackets: "
-    "'http://[::1]:8080/v1' becomes the unparseable 'http://::1:8080/v1'",
-    strict=True,
-)
 def test_redact_url_keeps_ipv6_brackets() -> None:
     assert redact_url("http://u:p@[::1]:8080/v1?k=1") == "http://***@[::1]:8080/v1?***"

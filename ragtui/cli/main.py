@@ -135,9 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         log.exception("unexpected error in `ragtui %s`", args.command)
         where = f"; details in {log_path}" if log_path else ""
-        console_err.print(
-            f"ragtui: unexpected error: {type(exc).__name__}: {exc}{where}", markup=False, highlight=False
-        )
+        error_line(f"ragtui: unexpected error: {type(exc).__name__}: {exc}{where}")
         return EXIT_ERROR
 
 

@@ -202,6 +202,8 @@ def _parse_endpoint(table: dict[str, Any], where: str) -> EndpointConfig:
     for key in ("timeout", "max_tokens"):
         if key in values and values[key] <= 0:
             raise ConfigError(f"{where} {key} must be positive, got {values[key]}")
+    if values.get("max_retries", 0) < 0:
+        raise ConfigError(f"{where} max_retries must be 0 or more, got {values['max_retries']}")
     if "temperature" in values:
         values["temperature"] = float(values["temperature"])
     if "timeout" in values:

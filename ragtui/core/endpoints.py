@@ -20,7 +20,7 @@ EMBEDDED_MODEL = "qwen2.5-coder-1.5b-instruct"
 PLACEHOLDER_KEY = "no-key"
 
 
-@dataclass
+@dataclass(repr=False)
 class Endpoint:
     role: str
     base_url: str | None  # None until the embedded model is started
@@ -32,6 +32,10 @@ class Endpoint:
     max_retries: int = 2
     embedded: bool = False
     api_key: str = field(default=PLACEHOLDER_KEY, repr=False)  # never stored, logged or shown
+
+    def __repr__(self) -> str:
+        # Never the key, and never credentials a gateway URL may carry.
+        return f"Endpoint({self.public()!r}, role={self.role!r})"
 
     @property
     def label(self) -> str:
@@ -56,6 +60,8 @@ def redact_url(url: str) -> str:
     """Drop user:password and the query string, where gateways sometimes carry keys."""
     parts = urlsplit(url)
     netloc = parts.hostname or ""
+    if ":" in netloc:  # IPv6 literals keep their brackets, or the URL no longer parses
+        netloc = f"[{netloc}]"
     if parts.port:
         netloc = f"{netloc}:{parts.port}"
     if parts.username or parts.password:

@@ -45,7 +45,12 @@ def split_document(text: str) -> tuple[str, list[str]]:
     if lines and lines[0].startswith("#"):
         title = lines[0].lstrip("#").strip()
         lines = lines[1:]
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", "\n".join(lines)) if p.strip()]
+    paragraphs = [
+        piece
+        for p in re.split(r"\n\s*\n", "\n".join(lines))
+        if p.strip()
+        for piece in _cap(p.strip(), MAX_PASSAGE_CHARS)
+    ]
     passages: list[str] = []
     current = ""
     for paragraph in paragraphs:
@@ -57,6 +62,26 @@ def split_document(text: str) -> tuple[str, list[str]]:
     if current:
         passages.append(current)
     return title, passages
+
+
+def _cap(paragraph: str, limit: int) -> list[str]:
+    """Split an over-long paragraph at sentence or line ends (hard cut as a last resort), so a
+    plain-text file without blank lines cannot become one giant passage."""
+    if len(paragraph) <= limit:
+        return [paragraph]
+    pieces: list[str] = []
+    current = ""
+    for sentence in re.split(r"(?<=[.!?。！？\n])", paragraph):
+        while len(sentence) > limit:
+            pieces.append(sentence[:limit])
+            sentence = sentence[limit:]
+        if current and len(current) + len(sentence) > limit:
+            pieces.append(current.strip())
+            current = ""
+        current += sentence
+    if current.strip():
+        pieces.append(current.strip())
+    return pieces
 
 
 def query_terms(query: str) -> list[str]:
@@ -92,7 +117,7 @@ class KnowledgeBase:
         if not root.is_dir():
             raise ConfigError(f"knowledge folder {root} does not exist", "set 'knowledge' in the config")
         kb = cls(root)
-        files = sorted(p for p in root.rglob("*") if p.suffix in (".md", ".txt") and p.is_file())
+        files = sorted(p for p in root.rglob("*") if p.suffix.lower() in (".md", ".txt") and p.is_file())
         if not files:
             raise ConfigError(f"knowledge folder {root} has no .md or .txt documents")
         for path in files:

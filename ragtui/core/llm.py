@@ -9,6 +9,7 @@ the role, the URL and what to do.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,23 +84,34 @@ class ChatClient:
     async def _stream(
         self, messages: list[Message], options: dict[str, Any], on_delta: DeltaCallback | None
     ) -> Completion:
+        # The raw SSE lines are parsed here rather than through the client's typed stream:
+        # building a pydantic-style object per chunk costs more CPU than everything else ragtui
+        # does per token (bench/bench_engine.py measures it). Retries, auth and status errors
+        # still come from the client.
         started = time.perf_counter()
         first: float | None = None
         parts: list[str] = []
-        usage = None
+        usage: dict[str, Any] = {}
         model = self.endpoint.model
         try:
-            stream = await self._client.chat.completions.create(
+            async with self._client.chat.completions.with_streaming_response.create(
                 model=self.endpoint.model, messages=messages, stream=True, **options
-            )
-            async with stream:
-                async for chunk in stream:
-                    if chunk.usage is not None:
-                        usage = chunk.usage
-                    if chunk.model:
-                        model = chunk.model
-                    for choice in chunk.choices:
-                        text = choice.delta.content if choice.delta else None
+            ) as response:
+                async for line in response.iter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        break
+                    chunk = json.loads(data)
+                    if not isinstance(chunk, dict):
+                        continue
+                    if chunk.get("error"):
+                        raise _StreamError(str(chunk["error"]))
+                    usage = chunk.get("usage") or usage
+                    model = chunk.get("model") or model
+                    for choice in chunk.get("choices") or ():
+                        text = (choice.get("delta") or {}).get("content")
                         if text:
                             if first is None:
                                 first = time.perf_counter()
@@ -108,16 +120,18 @@ class ChatClient:
                                 on_delta(text)
         except openai.BadRequestError:
             raise
-        except openai.APIError as exc:
+        except (openai.APIError, _StreamError, OSError, ValueError) as exc:
             raise self._error(exc, received=sum(map(len, parts))) from None
-        except (OSError, ValueError) as exc:  # transport errors the client library does not wrap
+        except Exception as exc:
+            if not _is_transport_error(exc):
+                raise
             raise self._error(exc, received=sum(map(len, parts))) from None
         end = time.perf_counter()
         return Completion(
             text="".join(parts),
             model=model,
-            prompt_tokens=getattr(usage, "prompt_tokens", None),
-            completion_tokens=getattr(usage, "completion_tokens", None),
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
             latency_ms=(end - started) * 1000,
             first_token_ms=None if first is None else (first - started) * 1000,
         )
@@ -125,12 +139,12 @@ class ChatClient:
     def _error(self, exc: Exception, received: int = 0) -> EndpointError:
         """Translate a client exception into one line a support engineer can act on."""
         where = self.where
-        if isinstance(exc, openai.APITimeoutError):
+        if isinstance(exc, openai.APITimeoutError) or "Timeout" in type(exc).__name__:
             return EndpointError(
                 f"{where} did not answer within {self.endpoint.timeout:g} s",
                 "check the server, or raise timeout in the role's config",
             )
-        if isinstance(exc, openai.APIConnectionError):
+        if isinstance(exc, openai.APIConnectionError) or _is_transport_error(exc):
             if received:
                 return EndpointError(
                     f"{where} broke off the reply after {received} characters", "check the server's log"
@@ -149,9 +163,23 @@ class ChatClient:
             )
         if isinstance(exc, openai.APIStatusError):
             return EndpointError(f"{where} answered {exc.status_code}: {_brief(exc)}")
+        if isinstance(exc, ValueError):
+            return EndpointError(
+                f"{where} sent a malformed stream: {_brief(exc)}", "is this an OpenAI-compatible endpoint?"
+            )
         if received:
             return EndpointError(f"{where} broke off the reply after {received} characters: {_brief(exc)}")
         return EndpointError(f"{where} failed: {_brief(exc)}")
+
+
+class _StreamError(Exception):
+    """An ``error`` event inside an otherwise successful stream (some servers send these)."""
+
+
+def _is_transport_error(exc: BaseException) -> bool:
+    """httpx/httpx2/httpcore errors raised while reading a stream are not wrapped by the
+    client; recognise them by module so ragtui does not depend on which one is installed."""
+    return any(cls.__module__.split(".")[0] in ("httpx", "httpx2", "httpcore") for cls in type(exc).__mro__)
 
 
 def _brief(exc: Exception, limit: int = 200) -> str:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .config import LANGUAGES
 from .errors import ConfigError
 from .toml_io import expect_type, read_toml, reject_unknown_keys
 
@@ -68,7 +69,10 @@ def load_scenarios(location: Path, language: str) -> list[Scenario]:
         tags = tuple(
             expect_type(t, str, f"{at} tags[]") for t in expect_type(table.get("tags", []), list, f"{at} tags")
         )
-        scenarios.append(Scenario(sid, question, table.get("language", file_language), reference, tags))
+        scenario_language = expect_type(table.get("language", file_language), str, f"{at} language")
+        if scenario_language not in LANGUAGES:
+            raise ConfigError(f"{at}: language must be one of {', '.join(LANGUAGES)}, got {scenario_language!r}")
+        scenarios.append(Scenario(sid, question, scenario_language, reference, tags))
     if not scenarios:
         raise ConfigError(f"{where} has no [[scenario]] entries")
     return scenarios

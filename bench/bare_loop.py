@@ -1,0 +1,52 @@
+"""Baseline for bench_engine.py: replay chat-completion requests with the bare openai client.
+
+Reads a JSON list of request bodies and sends them with ``concurrency`` workers, each request
+streamed and read to the end, exactly as ragtui sends them, but with none of ragtui's work
+(prompts, retrieval, parsing, SQLite). Prints the wall time in seconds as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+
+import openai
+
+
+async def replay(base_url: str, bodies: list[dict], concurrency: int) -> float:
+    client = openai.AsyncOpenAI(base_url=base_url, api_key="bench", max_retries=0)
+    queue: asyncio.Queue[dict] = asyncio.Queue()
+    for body in bodies:
+        queue.put_nowait(body)
+
+    async def worker() -> None:
+        while not queue.empty():
+            body = dict(queue.get_nowait())
+            body.pop("stream", None)
+            stream = await client.chat.completions.create(stream=True, **body)
+            async with stream:
+                async for _chunk in stream:
+                    pass
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    elapsed = time.perf_counter() - started
+    await client.close()
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--requests", required=True)
+    parser.add_argument("--concurrency", type=int, default=4)
+    args = parser.parse_args()
+    with open(args.requests, encoding="utf-8") as handle:
+        bodies = json.load(handle)
+    print(json.dumps({"seconds": asyncio.run(replay(args.base_url, bodies, args.concurrency))}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""Engine overhead and concurrency, against the fake OpenAI-compatible server.
+
+1. Overhead: N dialogues × 3 turns through the real ``ragtui run`` command with a zero-latency
+   server, against a bare loop (bench/bare_loop.py) that sends the very same chat-completion
+   requests with the openai client at the same concurrency. Prints ours / bare.
+2. Concurrency: with 100 ms before every reply, ``ragtui run --concurrency 16``; prints the
+   wall time against the ideal (calls × latency / concurrency).
+
+Both sides run as separate processes, timed from start to exit, so the server (a thread of
+this process) never competes with them for the interpreter lock. Nothing here asserts: it
+prints figures. Usage: ``python bench/bench_engine.py [--dialogues 200]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ragtui.core.paths import bundled_dir
+from ragtui.core.scenarios import load_scenarios
+from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, schema_responder
+
+PERSONAS = ["angry", "calm", "beginner", "elderly", "skeptical"]
+HERE = Path(__file__).resolve().parent
+
+
+def write_workspace(folder: Path, base_url: str, dialogues: int, concurrency: int) -> Path:
+    """A config and a scenario file with ``dialogues / len(PERSONAS)`` scenarios."""
+    base = load_scenarios(bundled_dir("sample_data") / "scenarios", "en")
+    count = -(-dialogues // len(PERSONAS))
+    lines = ['language = "en"']
+    for i in range(count):
+        s = base[i % len(base)]
+        lines += ["[[scenario]]", f'id = "{s.id}-{i}"', f"question = {json.dumps(s.question)}"]
+    (folder / "scenarios").mkdir()
+    (folder / "scenarios" / "en.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = folder / "ragtui.toml"
+    config.write_text(
+        f'language = "en"\nmax_turns = 3\nconcurrency = {concurrency}\ndatabase = "bench.db"\n'
+        f'scenarios = "scenarios"\npersonas = "{bundled_dir("personas")}"\n'
+        f'[endpoint]\nbase_url = "{base_url}"\nmodel = "bench-model"\nmax_retries = 0\n',
+        encoding="utf-8",
+    )
+    return config
+
+
+def timed(command: list[str]) -> tuple[float, str]:
+    started = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if result.returncode not in (0, 1):
+        sys.exit(f"command failed ({result.returncode}): {' '.join(command)}\n{result.stderr[-2000:]}")
+    return elapsed, result.stdout
+
+
+def ragtui_run(config: Path, dialogues: int, concurrency: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "ragtui",
+        "run",
+        "--config",
+        str(config),
+        "--concurrency",
+        str(concurrency),
+        *sum((["-p", p] for p in PERSONAS), []),
+    ]
+
+
+def overhead(dialogues: int, concurrency: int) -> None:
+    with FakeOpenAIServer() as server, tempfile.TemporaryDirectory() as tmp:
+        config = write_workspace(Path(tmp), server.base_url, dialogues, concurrency)
+        startup, _ = timed([sys.executable, "-m", "ragtui", "--version"])
+        ours, _ = timed(ragtui_run(config, dialogues, concurrency))
+        bodies = server.chat_requests()
+        requests = Path(tmp) / "requests.json"
+        requests.write_text(json.dumps(bodies), encoding="utf-8")
+        baseline_start, _ = timed([sys.executable, "-c", "import openai"])
+        bare, out = timed(
+            [
+                sys.executable,
+                str(HERE / "bare_loop.py"),
+                "--base-url",
+                server.base_url,
+                "--requests",
+                str(requests),
+                "--concurrency",
+                str(concurrency),
+            ]
+        )
+        bare_loop_only = json.loads(out)["seconds"]
+    sessions = -(-dialogues // len(PERSONAS)) * len(PERSONAS)
+    print(
+        f"[overhead] {sessions} dialogues x 3 turns, {len(bodies)} chat calls, concurrency {concurrency}, zero latency"
+    )
+    print(f"  ragtui run (whole process):      {ours:7.2f} s   ({sessions / ours:6.1f} dialogues/s)")
+    print(f"  bare openai loop (whole process):{bare:7.2f} s   (loop alone {bare_loop_only:.2f} s)")
+    print(f"  process start: ragtui --version {startup:.2f} s, python -c 'import openai' {baseline_start:.2f} s")
+    print(f"  RATIO ours / bare = {ours / bare:.2f}x")
+
+
+def latency(dialogues: int, concurrency: int, delay: float) -> None:
+    def slow(body: dict) -> Reply:
+        return dataclasses.replace(schema_responder(body), delay_first=delay)
+
+    with FakeOpenAIServer(default=slow) as server, tempfile.TemporaryDirectory() as tmp:
+        config = write_workspace(Path(tmp), server.base_url, dialogues, concurrency)
+        startup, _ = timed([sys.executable, "-m", "ragtui", "--version"])
+        wall, _ = timed(ragtui_run(config, dialogues, concurrency))
+        calls = len(server.chat_requests())
+    ideal = calls * delay / concurrency
+    print(f"[latency] {calls} chat calls, {delay * 1000:.0f} ms each, concurrency {concurrency}")
+    print(f"  ragtui run wall time: {wall:6.2f} s (process start alone {startup:.2f} s)")
+    print(f"  ideal (calls x latency / concurrency): {ideal:6.2f} s")
+    print(f"  RATIO wall / ideal = {wall / ideal:.2f}x   (minus process start: {(wall - startup) / ideal:.2f}x)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dialogues", type=int, default=200)
+    parser.add_argument("--concurrency", type=int, default=4, help="for the overhead comparison")
+    parser.add_argument("--latency-dialogues", type=int, default=100)
+    args = parser.parse_args()
+    overhead(args.dialogues, args.concurrency)
+    latency(args.latency_dialogues, 16, 0.1)
+
+
+if __name__ == "__main__":
+    main()
