@@ -115,9 +115,13 @@ def latency(dialogues: int, concurrency: int, delay: float) -> None:
         wall, _ = timed(ragtui_run(config, dialogues, concurrency))
         calls = len(server.chat_requests())
     ideal = calls * delay / concurrency
-    print(f"[latency] {calls} chat calls, {delay * 1000:.0f} ms each, concurrency {concurrency}")
+    sessions = -(-dialogues // len(PERSONAS)) * len(PERSONAS)
+    # A dialogue's calls are sequential, so the dialogues also bound the wall time from below.
+    waves = -(-sessions // concurrency)
+    critical = waves * (calls / sessions) * delay
+    print(f"[latency] {sessions} dialogues, {calls} chat calls, {delay * 1000:.0f} ms each, concurrency {concurrency}")
     print(f"  ragtui run wall time: {wall:6.2f} s (process start alone {startup:.2f} s)")
-    print(f"  ideal (calls x latency / concurrency): {ideal:6.2f} s")
+    print(f"  ideal (calls x latency / concurrency): {ideal:6.2f} s; sequential-turn bound {critical:.2f} s")
     print(f"  RATIO wall / ideal = {wall / ideal:.2f}x   (minus process start: {(wall - startup) / ideal:.2f}x)")
 
 
