@@ -15,7 +15,7 @@ import time
 import openai
 
 
-async def replay(base_url: str, bodies: list[dict], concurrency: int) -> float:
+async def replay(base_url: str, bodies: list[dict], concurrency: int, raw: bool) -> float:
     client = openai.AsyncOpenAI(base_url=base_url, api_key="bench", max_retries=0)
     queue: asyncio.Queue[dict] = asyncio.Queue()
     for body in bodies:
@@ -24,8 +24,13 @@ async def replay(base_url: str, bodies: list[dict], concurrency: int) -> float:
     async def worker() -> None:
         while not queue.empty():
             body = dict(queue.get_nowait())
-            body.pop("stream", None)
-            stream = await client.chat.completions.create(stream=True, **body)
+            if raw:  # the same route ragtui's client takes: generic post, chunks as dicts
+                stream = await client.post(
+                    "/chat/completions", body=body, cast_to=object, stream=True, stream_cls=openai.AsyncStream[dict]
+                )
+            else:  # the typed route most code uses
+                body.pop("stream", None)
+                stream = await client.chat.completions.create(stream=True, **body)
             async with stream:
                 async for _chunk in stream:
                     pass
@@ -42,10 +47,11 @@ def main() -> None:
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--requests", required=True)
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--raw", action="store_true", help="use client.post with dict chunks, as ragtui does")
     args = parser.parse_args()
     with open(args.requests, encoding="utf-8") as handle:
         bodies = json.load(handle)
-    print(json.dumps({"seconds": asyncio.run(replay(args.base_url, bodies, args.concurrency))}))
+    print(json.dumps({"seconds": asyncio.run(replay(args.base_url, bodies, args.concurrency, args.raw))}))
 
 
 if __name__ == "__main__":
