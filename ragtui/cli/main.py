@@ -38,6 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Simulate customers, run your support bot, and judge every turn.",
     )
     parser.add_argument("--version", action="version", version=f"ragtui {__version__}")
+    # Without a subcommand `ragtui` opens the TUI; these four flags apply to it.
+    parser.add_argument("--config", type=Path, dest="config", help="config TOML for the TUI")
+    parser.add_argument("--db", type=Path, dest="db", help="SQLite database for the TUI")
+    parser.add_argument("--model", dest="model", help="model name for every role in the TUI")
+    parser.add_argument("--language", choices=("ja", "en"), dest="language", help="language of the TUI's sessions")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser("run", help="run scenarios × personas headless and print a score table")
@@ -117,8 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return EXIT_OK
+        from ..tui import run_tui
+
+        setup_logging()
+        return run_tui(overrides_from(args))
     log_path = setup_logging()
     overrides = overrides_from(args)
     try:

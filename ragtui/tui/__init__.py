@@ -1,0 +1,38 @@
+"""The Textual TUI. ``run_tui`` is what ``ragtui`` with no subcommand starts.
+
+Only this package imports Textual; ``ragtui.core`` stays importable without it.
+"""
+
+from __future__ import annotations
+
+from ..core.bootstrap import Overrides, endpoints_for, load_effective_config, open_store
+from ..core.errors import RagtuiError
+
+__all__ = ["run_tui"]
+
+
+def run_tui(overrides: Overrides) -> int:
+    """Open the app; a setup error (config, database) is one line on stderr and exit 2.
+
+    An endpoint problem is *not* fatal: the app opens anyway, says what to set, and stays
+    usable for reading sessions and editing personas.
+    """
+    from ..cli.output import error_line
+    from .app import RagtuiApp
+
+    try:
+        config = load_effective_config(overrides)
+        store = open_store(config)
+    except RagtuiError as exc:
+        error_line(f"ragtui: error: {exc}")
+        return 2
+    endpoint_error: str | None = None
+    try:
+        endpoints = endpoints_for(config, overrides)
+    except RagtuiError as exc:
+        endpoints, endpoint_error = {}, f"No usable endpoint: {exc}"
+    try:
+        RagtuiApp(config, endpoints, store, endpoint_error=endpoint_error).run()
+    finally:
+        store.close()
+    return 0

@@ -1,0 +1,128 @@
+"""The ragtui Textual app: owns the config, endpoints, store and engine; hosts the screens.
+
+Dependencies come in through the constructor so tests (and the benchmark) can inject a store
+on a temporary file and endpoints on the fake server. The engine is built once at start-up; if
+it cannot be (no endpoint, a broken prompt file), the app still opens for browsing sessions
+and editing personas, and says why dialogues cannot run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from ..core.config import Config
+from ..core.endpoints import Endpoint
+from ..core.engine import Engine
+from ..core.errors import RagtuiError
+from ..core.store import Store
+from .dialogs import HelpScreen
+from .header import NO_ENDPOINT_HELP
+from .main_screen import MainScreen
+from .personas_screen import PersonasScreen
+from .sessions_screen import SessionsScreen
+
+EngineFactory = Callable[[Config, dict[str, Endpoint], Store], Engine]
+
+# (title, help, action on the main screen) for the command palette.
+MAIN_COMMANDS = [
+    ("New session", "Pick a scenario and a persona, or type a free question", "new_session"),
+    ("Step", "Run the next step: customer message, bot answer or verdict", "step"),
+    ("Auto-run", "Run the dialogue to the end (resumes after a pause)", "auto_run"),
+    ("Pause", "Stop auto-run after the step in progress", "pause"),
+    ("Cancel dialogue", "Stop now; the session is recorded as cancelled", "cancel"),
+    ("Type as customer", "Write the next customer message yourself", "customer"),
+    ("Verdicts", "Criteria, comment, exact prompt, raw reply, passages, versions", "verdicts"),
+    ("Re-judge a turn", "Same judge, another model, or an edited prompt", "rejudge"),
+    ("Export CSV", "Export the open session to a CSV file", "export"),
+]
+
+
+class RagtuiApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "ragtui"
+    BINDINGS = [
+        Binding("o", "sessions", "Sessions", tooltip="Browse, open or delete stored sessions"),
+        Binding("e", "personas", "Personas", tooltip="Edit personas"),
+        Binding("f1,question_mark", "help", "Help", tooltip="Keys and what the scores mean"),
+        Binding("ctrl+q", "quit", "Quit", tooltip="Quit; a running dialogue is cancelled cleanly"),
+    ]
+
+    def __init__(
+        self,
+        config: Config,
+        endpoints: dict[str, Endpoint],
+        store: Store,
+        *,
+        engine_factory: EngineFactory | None = None,
+        endpoint_error: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.endpoints = endpoints
+        self.store = store
+        self.engine: Engine | None = None
+        self.problem: str | None = endpoint_error  # why dialogues cannot run, when they cannot
+        if self.problem is None and any(e.base_url is None for e in endpoints.values()):
+            self.problem = NO_ENDPOINT_HELP
+        if self.problem is None:
+            try:
+                self.engine = (engine_factory or Engine)(config, endpoints, store)
+            except RagtuiError as exc:
+                self.problem = f"Dialogues cannot run: {exc}"
+
+    def get_default_screen(self) -> Screen:
+        return MainScreen()
+
+    @property
+    def main_screen(self) -> MainScreen | None:
+        default = self.screen_stack[0] if self.screen_stack else None
+        return default if isinstance(default, MainScreen) else None
+
+    def on_mount(self) -> None:
+        if self.problem:
+            self.notify(self.problem, title="No dialogues", severity="warning", timeout=12, markup=False)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def action_sessions(self) -> None:
+        if isinstance(self.screen, SessionsScreen):
+            return
+        main = self.main_screen
+        self.push_screen(SessionsScreen(), main.open_session if main else None)
+
+    def action_personas(self) -> None:
+        if not isinstance(self.screen, PersonasScreen):
+            language = self.engine.language if self.engine else self.config.language
+            self.push_screen(PersonasScreen(language))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        await self.shutdown_dialogue()
+        self.exit()
+
+    async def shutdown_dialogue(self) -> None:
+        main = self.main_screen
+        if main is not None:
+            await main.stop_for_exit()
+
+    async def on_unmount(self) -> None:
+        await self.shutdown_dialogue()
+        if self.engine is not None:
+            await self.engine.aclose()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Sessions", "Browse, open or delete stored sessions", self.action_sessions)
+        yield SystemCommand("Personas", "List, create, edit, duplicate, delete personas", self.action_personas)
+        yield SystemCommand("Help", "Keys and what the scores mean", self.action_help)
+        main = self.main_screen
+        if main is not None and screen is main:
+            for title, help_text, action in MAIN_COMMANDS:
+                yield SystemCommand(title, help_text, getattr(main, f"action_{action}"))

@@ -1,0 +1,134 @@
+"""Rich ``Text`` builders shared by the screens: scores, verdicts, version comparisons.
+
+Everything here returns ``Text`` assembled from plain strings (cleaned by ``safe_text``), never
+markup, so a judge comment containing ``[/]`` is shown as typed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from ..core.metrics.rubric import CRITERIA
+from ..core.store import StoredJudgment
+from .safe_text import clean_text, one_line
+
+SHORT = {
+    "understanding": "Und",
+    "relevance": "Rel",
+    "completeness": "Cmp",
+    "correctness": "Cor",
+    "coherence": "Coh",
+    "overall": "Ovr",
+}
+
+
+def score_text(score: float | None, threshold: float) -> Text:
+    """As in the seed: red under the threshold; an unscored turn says so, never 0."""
+    if score is None:
+        return Text("unscored", style="bold yellow")
+    style = "bold red" if score < threshold else "bold green"
+    return Text(f"{score:.2f}", style=style)
+
+
+def verdict_text(
+    turn: int,
+    metric: str,
+    version: int,
+    score: float | None,
+    details: dict[str, Any],
+    error: str | None,
+    threshold: float,
+    model: str = "",
+) -> Text:
+    """A compact verdict for the Judge pane: headline with the score, criteria, conclusion."""
+    text = Text()
+    text.append(f"Turn {turn} · {metric} v{version} · ", style="bold")
+    text.append_text(score_text(score, threshold))
+    if score is not None and score < threshold:
+        text.append(f"  below {threshold:.2f}", style="red")
+    if model:
+        text.append(f"  ({one_line(model, 40)})", style="dim")
+    text.append("\n")
+    scores = details.get("scores") or {}
+    if scores:
+        text.append("  ".join(f"{SHORT.get(k, k)} {scores.get(k, '-')}" for k in CRITERIA if k in scores))
+        text.append("\n")
+    conclusion = details.get("conclusion")
+    if conclusion:
+        text.append(clean_text(str(conclusion)) + "\n", style="italic")
+    if error:
+        text.append(clean_text(error) + "\n", style="yellow")
+    return text
+
+
+def judgment_text(j: StoredJudgment, threshold: float) -> Text:
+    return verdict_text(j.turn, j.metric, j.version, j.score, j.details, j.error, threshold, j.model or "")
+
+
+def detail_text(j: StoredJudgment, threshold: float) -> Text:
+    """The full verdict: every criterion, every reasoning step, the conclusion, and metadata."""
+    text = Text()
+    text.append(f"Turn {j.turn} · {j.metric} · version {j.version} · score ", style="bold")
+    text.append_text(score_text(j.score, threshold))
+    text.append(f"\nmodel {one_line(j.model or '?', 60)} · attempts {j.attempts}")
+    if j.latency_ms is not None:
+        text.append(f" · {j.latency_ms / 1000:.1f} s")
+    text.append(f" · {j.created_at}\n", style="dim")
+    rejudge = j.details.get("rejudge")
+    if isinstance(rejudge, dict):
+        how = "edited prompt" if rejudge.get("edited_prompt") else "file prompt"
+        text.append(f"re-judged with {one_line(str(rejudge.get('model')), 40)}, {how}\n", style="cyan")
+    if j.error:
+        text.append("\n" + clean_text(j.error) + "\n", style="bold yellow")
+    scores = j.details.get("scores") or {}
+    if scores:
+        text.append("\nCriteria\n", style="bold underline")
+        for name in CRITERIA:
+            value = scores.get(name)
+            text.append(f"  {name:<14}")
+            text.append(f"{value}/5\n" if value is not None else "-\n", style="bold")
+    steps = j.details.get("steps") or []
+    if steps:
+        text.append("\nSteps\n", style="bold underline")
+        for number, step in enumerate(steps, start=1):
+            text.append(f"  {number}. {clean_text(str(step))}\n")
+    if j.details.get("conclusion"):
+        text.append("\nConclusion\n", style="bold underline")
+        text.append("  " + clean_text(str(j.details["conclusion"])) + "\n", style="italic")
+    return text
+
+
+def changes(previous: StoredJudgment | None, current: StoredJudgment) -> list[str]:
+    """What changed from ``previous`` to ``current``: score, criteria, model, error state."""
+    if previous is None:
+        return ["first version"]
+    found: list[str] = []
+
+    def fmt(score: float | None) -> str:
+        return "unscored" if score is None else f"{score:.2f}"
+
+    if previous.score != current.score:
+        found.append(f"score {fmt(previous.score)} → {fmt(current.score)}")
+    old = previous.details.get("scores") or {}
+    new = current.details.get("scores") or {}
+    for name in CRITERIA:
+        if name != "overall" and old.get(name) != new.get(name):
+            found.append(f"{name} {old.get(name, '-')} → {new.get(name, '-')}")
+    if (previous.model or "") != (current.model or ""):
+        found.append(f"model {one_line(previous.model or '?', 30)} → {one_line(current.model or '?', 30)}")
+    if previous.prompt != current.prompt:
+        found.append("prompt differs")
+    if previous.details.get("conclusion") != current.details.get("conclusion"):
+        found.append("conclusion differs")
+    return found or ["no change"]
+
+
+def version_column(j: StoredJudgment, previous: StoredJudgment | None, threshold: float) -> Text:
+    """One version of a verdict for the side-by-side view, with what changed since the last."""
+    text = detail_text(j, threshold)
+    text.append("\nChanged\n", style="bold underline")
+    for change in changes(previous, j):
+        text.append(f"  • {change}\n", style="magenta")
+    return text

@@ -1,0 +1,76 @@
+"""The header line: session, scenario, persona, each role's model, turn n/max, running score.
+
+No clock: a header that changes with time would make snapshots flaky and adds nothing here.
+When no endpoint is usable the second line says so and how to fix it, in place of the models.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ..core.endpoints import Endpoint
+from .formatting import score_text
+from .safe_text import one_line
+
+ROLE_NAMES = {"user": "customer", "bot": "bot", "judge": "judge"}
+NO_ENDPOINT_HELP = (
+    "No model endpoint is configured (the embedded model is not available in this build). "
+    "Set OPENAI_BASE_URL=http://host:port/v1 and OPENAI_MODEL (or pass --model NAME), or add "
+    "[endpoint] to ragtui.toml. Browsing sessions and editing personas still work."
+)
+
+
+@dataclass
+class SessionInfo:
+    """What the header shows about the open session."""
+
+    session_id: int | None = None
+    scenario: str = ""
+    persona: str = ""
+    turn: int = 0
+    max_turns: int = 0
+    score: float | None = None
+    threshold: float = 0.7
+    judged: int = 0  # turns with a verdict: before the first, there is no score to show
+    state: str = "no session"
+
+
+class SessionHeader(Static):
+    DEFAULT_CSS = """
+    SessionHeader { height: auto; max-height: 4; background: $panel; color: $text; padding: 0 1; }
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__("", markup=False, **kwargs)  # type: ignore[arg-type]
+        self.info = SessionInfo()
+        self.endpoints: dict[str, Endpoint] = {}
+        self.problem: str | None = None  # why dialogues cannot run, if they cannot
+
+    def show(self) -> None:
+        self.update(self.render_text())
+
+    def render_text(self) -> Text:
+        info = self.info
+        text = Text()
+        if info.session_id is None:
+            text.append("ragtui", style="bold")
+            text.append(" · no session open · n: new session · o: sessions · F1: help")
+        else:
+            text.append(f"Session #{info.session_id}", style="bold")
+            text.append(f" · scenario {one_line(info.scenario, 30)} · persona {one_line(info.persona, 24)}")
+            text.append(f" · turn {info.turn}/{info.max_turns} · score ")
+            text.append_text(score_text(info.score, info.threshold) if info.judged else Text("–"))
+            text.append(f" · {info.state}", style="italic")
+        text.append("\n")
+        if self.problem:
+            text.append(one_line(self.problem, 400), style="bold yellow")
+        else:
+            models = " · ".join(
+                f"{ROLE_NAMES.get(role, role)}: {one_line(endpoint.label, 50)}"
+                for role, endpoint in self.endpoints.items()
+            )
+            text.append(models, style="dim")
+        return text

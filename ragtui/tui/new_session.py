@@ -1,0 +1,114 @@
+"""The new-session modal: pick a scenario and a persona, or type a free seed question."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..core.personas import Persona
+from ..core.scenarios import Scenario, adhoc_scenario
+from .safe_text import one_line
+
+
+@dataclass(frozen=True)
+class NewSessionRequest:
+    scenario: Scenario
+    persona: Persona
+    auto_run: bool = False
+
+
+class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
+    BINDINGS = [
+        Binding("ctrl+s", "start(False)", "Start"),
+        Binding("ctrl+r", "start(True)", "Start and auto-run"),
+        Binding("escape", "dismiss(None)", "Cancel"),
+    ]
+
+    def __init__(self, scenarios: list[Scenario], personas: list[Persona], language: str) -> None:
+        super().__init__()
+        self.scenarios = scenarios
+        self.personas = personas
+        self.language = language
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label(f"New session ({self.language}) — ctrl+s start · ctrl+r start and auto-run · Escape cancel")
+            with Horizontal(id="pickers"):
+                with Vertical():
+                    yield Label("Scenario")
+                    yield OptionList(
+                        *[Option(Text(f"{s.id} — {one_line(s.question, 70)}"), id=s.id) for s in self.scenarios],
+                        id="scenario-list",
+                    )
+                with Vertical():
+                    yield Label("Persona")
+                    yield OptionList(
+                        *[
+                            Option(Text(f"{p.name} — {one_line(p.description, 40)}" if p.description else p.name))
+                            for p in self.personas
+                        ],
+                        id="persona-list",
+                    )
+            yield Label("…or a free question (replaces the scenario when not empty):")
+            yield Input(placeholder="e.g. How do I change the e-mail address of my account?", id="free-question")
+            yield Static("", id="new-error", classes="error", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("Start", variant="primary", id="start")
+                yield Button("Start and auto-run", variant="success", id="start-run")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        for list_id in ("#scenario-list", "#persona-list"):
+            options = self.query_one(list_id, OptionList)
+            if options.option_count:
+                options.highlighted = 0
+        self.query_one("#scenario-list").focus()
+
+    def _chosen(self, list_id: str) -> int | None:
+        return self.query_one(list_id, OptionList).highlighted
+
+    def action_start(self, auto_run: bool) -> None:
+        error = self.query_one("#new-error", Static)
+        persona_index = self._chosen("#persona-list")
+        if persona_index is None:
+            error.update("Choose a persona (or create one with e on the main screen).")
+            return
+        question = self.query_one("#free-question", Input).value.strip()
+        if question:
+            scenario = adhoc_scenario(question, self.language)
+        else:
+            scenario_index = self._chosen("#scenario-list")
+            if scenario_index is None:
+                error.update("Choose a scenario or type a question.")
+                return
+            scenario = self.scenarios[scenario_index]
+        self.dismiss(NewSessionRequest(scenario, self.personas[persona_index], auto_run))
+
+    @on(Input.Submitted, "#free-question")
+    @on(Button.Pressed, "#start")
+    def _start(self) -> None:
+        self.action_start(False)
+
+    @on(Button.Pressed, "#start-run")
+    def _start_run(self) -> None:
+        self.action_start(True)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(OptionList.OptionSelected, "#scenario-list")
+    def _scenario_chosen(self) -> None:
+        self.query_one("#persona-list").focus()  # Enter walks scenario → persona → start
+
+    @on(OptionList.OptionSelected, "#persona-list")
+    def _persona_chosen(self) -> None:
+        self.action_start(False)

@@ -1,0 +1,92 @@
+"""Judge a stored bot turn again: with the same judge, another model, or an edited prompt.
+
+Deliberately free of Textual so it can move into ``ragtui.core`` later: it only uses the engine
+(for its endpoints, client pool and prompts) and the store. Every re-judgment is stored as a
+new version beside the earlier ones and the session's score is recomputed from the newest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+
+from ..core.engine import Engine
+from ..core.errors import ConfigError, RagtuiError
+from ..core.metrics import PRIMARY_METRIC, TurnContext
+from ..core.metrics.rubric import RubricJudge
+from ..core.prompts import PromptTemplate, load_prompt, parse_prompt
+from ..core.store import StoredJudgment, StoredSession
+from ..core.transcript import Utterance
+
+
+def parse_judge_prompt(toml_text: str, language: str) -> PromptTemplate:
+    """An edited judge prompt (TOML text) validated like the file it replaces."""
+    try:
+        data = tomllib.loads(toml_text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"edited judge prompt is not valid TOML: {exc}") from None
+    return parse_prompt(data, "judge_rubric", language, None)
+
+
+def judge_prompt_text(engine: Engine, language: str) -> str:
+    """The TOML text of the judge prompt in ``language``, to edit on the spot."""
+    path = engine.config.prompts / language / "judge_rubric.toml"
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RagtuiError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def turn_context(session: StoredSession, turn: int) -> tuple[int, TurnContext]:
+    """The bot message id of ``turn`` and what the judge saw for it, rebuilt from the store."""
+    bot = next((m for m in reversed(session.messages) if m.role == "bot" and m.turn == turn), None)
+    if bot is None:
+        raise RagtuiError(f"session {session.id} has no bot answer in turn {turn}")
+    index = session.messages.index(bot)
+    question = next((m for m in reversed(session.messages[:index]) if m.role == "user"), None)
+    if question is None:
+        raise RagtuiError(f"session {session.id} has no customer message before the bot answer of turn {turn}")
+    earlier = session.messages[: session.messages.index(question)]
+    history = [Utterance("user" if m.role == "user" else "bot", m.text) for m in earlier]
+    context = TurnContext(
+        turn=turn,
+        question=question.text,
+        response=bot.text,
+        passages=bot.passages,
+        history=history,
+        language=session.language,
+        reference=session.scenario.get("reference"),
+    )
+    return bot.id, context
+
+
+async def rejudge_turn(
+    engine: Engine,
+    session_id: int,
+    turn: int,
+    *,
+    model: str | None = None,
+    template: PromptTemplate | None = None,
+) -> StoredJudgment:
+    """Judge ``turn`` of ``session_id`` again and store the result as a new version."""
+    store = engine.store
+    session = store.session(session_id)
+    message_id, context = turn_context(session, turn)
+    endpoint = engine.endpoints["judge"]
+    if model:
+        endpoint = dataclasses.replace(endpoint, model=model)
+    if template is None:
+        # The session's own language: a Japanese session is re-judged with the Japanese prompt.
+        if session.language == engine.language:
+            template = engine.prompts.judge
+        else:
+            template = load_prompt(engine.config.prompts, session.language, "judge_rubric")
+    judge = RubricJudge(engine.pool.client_for(endpoint), template)
+    judgment = await judge.judge(context)
+    judgment.details = {
+        **judgment.details,
+        "rejudge": {"model": endpoint.model, "edited_prompt": template.path is None},
+    }
+    stored = store.add_judgment(session_id, message_id, turn, judgment)
+    store.refresh_score(session_id, PRIMARY_METRIC)
+    return stored

@@ -1,0 +1,115 @@
+"""The sessions browser: every stored session, newest first; open one, or delete one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ..core.errors import RagtuiError
+from .dialogs import ConfirmScreen
+from .formatting import score_text
+from .safe_text import one_line
+
+if TYPE_CHECKING:
+    from .app import RagtuiApp
+
+STOP_STYLES = {"done": "green", "max_turns": "cyan", "error": "bold red", "cancelled": "yellow"}
+
+
+class SessionsScreen(Screen[int | None]):
+    """Dismisses with the id of the session to open, or None."""
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", priority=True),
+        Binding("d,delete", "delete", "Delete"),
+        Binding("f5", "reload", "Reload"),
+        Binding("escape", "dismiss(None)", "Back"),
+    ]
+
+    @property
+    def ragtui(self) -> RagtuiApp:
+        return cast("RagtuiApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Sessions — Enter: open (read or continue) · d: delete · Escape: back"), id="title")
+        yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("id", "started", "scenario", "persona", "lang", "turns", "score", "stop")
+        self.action_reload()
+        table.focus()
+
+    def action_reload(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        try:
+            sessions = self.ragtui.store.sessions()
+        except RagtuiError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        for s in sessions:
+            stop = s.stop_reason if s.status == "finished" else s.status
+            table.add_row(
+                Text(str(s.id), justify="right"),
+                s.created_at.replace("T", " ")[:19],
+                Text(one_line(s.scenario_id, 30)),
+                Text(one_line(s.persona_name, 20)),
+                s.language,
+                f"{s.turns}/{s.max_turns}",
+                score_text(s.score, s.threshold) if s.score is not None or s.unscored_turns else Text("–"),
+                Text(stop or "?", style=STOP_STYLES.get(stop or "", "")),
+                key=str(s.id),
+            )
+        if not sessions:
+            self.query_one("#title", Static).update(Text("No sessions yet — Escape, then n to start one."))
+
+    def _selected(self) -> int | None:
+        table = self.query_one(DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return int(key.value) if key.value is not None else None
+
+    def action_open(self) -> None:
+        session_id = self._selected()
+        if session_id is not None:
+            self.dismiss(session_id)
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self) -> None:
+        self.action_open()
+
+    def action_delete(self) -> None:
+        session_id = self._selected()
+        if session_id is None:
+            return
+        main = self.ragtui.main_screen
+        if main is not None and main.running and main.session_id == session_id:
+            self.app.notify("That session is running: cancel it first.", severity="warning", markup=False)
+            return
+
+        def confirmed(answer: bool | None) -> None:
+            if not answer:
+                return
+            try:
+                self.ragtui.store.delete_session(session_id)
+            except RagtuiError as exc:
+                self.app.notify(str(exc), severity="error", markup=False)
+                return
+            if main is not None:
+                main.forget_session(session_id)
+            self.app.notify(f"Deleted session #{session_id}", markup=False)
+            self.action_reload()
+
+        self.app.push_screen(
+            ConfirmScreen(f"Delete session #{session_id} with all its messages and verdicts? This cannot be undone."),
+            confirmed,
+        )

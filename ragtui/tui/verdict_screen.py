@@ -1,0 +1,189 @@
+"""Verdict detail and re-judging for one session.
+
+Left: the bot turns. Right, for the chosen turn: the newest verdict in full (criteria, steps,
+conclusion), every version side by side with what changed, the exact prompt sent to the judge,
+its raw reply, and the passages the bot was given.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane, TextArea
+from textual.widgets.option_list import Option
+
+from ..core.errors import RagtuiError
+from ..core.metrics import PRIMARY_METRIC
+from ..core.store import StoredJudgment, StoredSession
+from .formatting import detail_text, score_text, version_column
+from .rejudge import judge_prompt_text, rejudge_turn
+from .rejudge_screen import RejudgeRequest, RejudgeScreen
+from .safe_text import clean_text
+
+if TYPE_CHECKING:
+    from .app import RagtuiApp
+
+MAX_COLUMNS = 4  # versions side by side; older ones are listed in the newest's history
+
+
+class VerdictScreen(Screen[None]):
+    BINDINGS = [
+        Binding("r", "rejudge", "Re-judge turn"),
+        Binding("escape", "dismiss(None)", "Back"),
+    ]
+
+    def __init__(self, session_id: int, *, rejudge: bool = False) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.rejudge_on_open = rejudge
+        self.session: StoredSession | None = None
+        self.turn: int | None = None
+
+    @property
+    def ragtui(self) -> RagtuiApp:
+        return cast("RagtuiApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="verdict-title", markup=False)
+        with Horizontal():
+            yield OptionList(id="turns")
+            with TabbedContent(id="verdict-tabs"):
+                with TabPane("Verdict", id="tab-verdict"), VerticalScroll():
+                    yield Static("", id="verdict-detail", markup=False)
+                with TabPane("Versions", id="tab-versions"):
+                    yield Horizontal(id="versions")
+                with TabPane("Prompt", id="tab-prompt"):
+                    yield TextArea("", read_only=True, soft_wrap=True, id="prompt")
+                with TabPane("Raw reply", id="tab-raw"):
+                    yield TextArea("", read_only=True, soft_wrap=True, id="raw")
+                with TabPane("Passages", id="tab-passages"), VerticalScroll():
+                    yield Static("", id="passages", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+        self.query_one("#turns").focus()
+        if self.rejudge_on_open and self.turn is not None:
+            self.action_rejudge()
+
+    def load(self, keep_turn: int | None = None) -> None:
+        try:
+            self.session = session = self.ragtui.store.session(self.session_id)
+        except RagtuiError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        title = Text(f"Session #{session.id} · verdicts · r: re-judge the chosen turn · Escape: back")
+        self.query_one("#verdict-title", Static).update(title)
+        turns = sorted({m.turn for m in session.messages if m.role == "bot"})
+        latest = session.latest_judgments()
+        options = self.query_one("#turns", OptionList)
+        options.clear_options()
+        for turn in turns:
+            label = Text(f"Turn {turn} · ")
+            j = latest.get((turn, PRIMARY_METRIC))
+            label.append_text(score_text(j.score, session.threshold) if j else Text("not judged", style="dim"))
+            if j and j.version > 1:
+                label.append(f" · v{j.version}", style="cyan")
+            options.add_option(Option(label, id=str(turn)))
+        if not turns:
+            self.query_one("#verdict-detail", Static).update(Text("No bot answer yet in this session."))
+            return
+        turn = keep_turn if keep_turn in turns else turns[-1]
+        options.highlighted = turns.index(turn)
+        self.show_turn(turn)
+
+    @on(OptionList.OptionHighlighted, "#turns")
+    def _turn_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id is not None:
+            self.show_turn(int(event.option.id))
+
+    def versions(self, turn: int) -> list[StoredJudgment]:
+        assert self.session is not None
+        found = [j for j in self.session.judgments if j.turn == turn and j.metric == PRIMARY_METRIC]
+        return sorted(found, key=lambda j: j.version)
+
+    def show_turn(self, turn: int) -> None:
+        session = self.session
+        if session is None:
+            return
+        self.turn = turn
+        versions = self.versions(turn)
+        detail = self.query_one("#verdict-detail", Static)
+        newest = versions[-1] if versions else None
+        detail.update(detail_text(newest, session.threshold) if newest else Text("This turn is not judged yet."))
+        self._show_versions(versions, session.threshold)
+        prompt = "\n\n".join(
+            f"── {m.get('role', '?')} ──\n{m.get('content', '')}" for m in (newest.prompt if newest else [])
+        )
+        self.query_one("#prompt", TextArea).load_text(clean_text(prompt))
+        raw = newest.raw_reply if newest else ""
+        self.query_one("#raw", TextArea).load_text(clean_text(raw))
+        bot = next((m for m in session.messages if m.role == "bot" and m.turn == turn), None)
+        passages = Text()
+        for p in bot.passages if bot else []:
+            passages.append(f"{clean_text(p.title or p.doc_id)}", style="bold")
+            passages.append(f"  ({clean_text(p.doc_id)})\n", style="dim")
+            passages.append(clean_text(p.text) + "\n\n")
+        self.query_one("#passages", Static).update(passages or Text("The bot was given no passages this turn."))
+
+    def _show_versions(self, versions: list[StoredJudgment], threshold: float) -> None:
+        box = self.query_one("#versions", Horizontal)
+        box.remove_children()
+        shown = versions[-MAX_COLUMNS:]
+        columns = []
+        for j in shown:
+            index = versions.index(j)
+            previous = versions[index - 1] if index else None
+            column = VerticalScroll(Static(version_column(j, previous, threshold), markup=False), classes="version")
+            column.border_title = Text(f"v{j.version}" + (" (newest)" if j is versions[-1] else ""))
+            columns.append(column)
+        if columns:
+            box.mount_all(columns)
+
+    # -- re-judging --------------------------------------------------------------------------
+
+    def action_rejudge(self) -> None:
+        engine = self.ragtui.engine
+        if engine is None:
+            self.app.notify(self.ragtui.problem or "no engine", severity="warning", markup=False)
+            return
+        if self.session is None or self.turn is None:
+            self.app.notify("No bot turn to re-judge.", severity="warning", markup=False)
+            return
+        try:
+            prompt_text = judge_prompt_text(engine, self.session.language)
+        except RagtuiError as exc:
+            prompt_text = f"# {exc}"
+        turn = self.turn
+        screen = RejudgeScreen(turn, engine.endpoints["judge"].model, prompt_text, self.session.language)
+        self.app.push_screen(screen, lambda request: self._start_rejudge(turn, request))
+
+    def _start_rejudge(self, turn: int, request: RejudgeRequest | None) -> None:
+        if request is not None:
+            self.app.notify(f"Re-judging turn {turn}…", markup=False)
+            self._rejudge(turn, request)
+
+    @work(exclusive=True, group="rejudge", exit_on_error=False)
+    async def _rejudge(self, turn: int, request: RejudgeRequest) -> None:
+        engine = self.ragtui.engine
+        if engine is None:
+            return
+        before = self.versions(turn)
+        try:
+            stored = await rejudge_turn(engine, self.session_id, turn, model=request.model, template=request.template)
+        except RagtuiError as exc:
+            self.app.notify(f"Re-judge failed: {exc}", severity="error", markup=False)
+            return
+        was = before[-1].score if before else None
+        fmt = lambda s: "unscored" if s is None else f"{s:.2f}"  # noqa: E731
+        self.app.notify(
+            f"Turn {turn} re-judged: v{stored.version} scores {fmt(stored.score)} (was {fmt(was)})", markup=False
+        )
+        self.load(keep_turn=turn)
+        self.query_one(TabbedContent).active = "tab-versions"

@@ -1,0 +1,64 @@
+"""Fixtures for the TUI tests: the app wired to the fake server, a throw-away personas folder,
+and helpers that read what the operator sees."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from ragtui.core.config import Config
+from ragtui.core.endpoints import resolve_endpoints
+from ragtui.core.store import Store
+from ragtui.tui.app import RagtuiApp
+from ragtui.tui.panes import MessageView, RolePane
+
+SIZE = (140, 40)
+
+
+@pytest.fixture
+def tui_config(config: Config, tmp_path: Path) -> Config:
+    """The test config with its own copy of the personas, so editing them touches nothing else."""
+    personas = tmp_path / "personas"
+    shutil.copytree(config.personas, personas)
+    config.personas = personas
+    return config
+
+
+@pytest.fixture
+def make_app(tui_config: Config, store: Store) -> Callable[[], RagtuiApp]:
+    def make() -> RagtuiApp:
+        return RagtuiApp(tui_config, resolve_endpoints(tui_config), store)
+
+    return make
+
+
+def pane_text(app: RagtuiApp, role: str) -> str:
+    """Everything a pane shows, as plain text (streamed messages included)."""
+    pane = app.screen.query_one(f"#pane-{role}", RolePane)
+    parts: list[str] = []
+    for child in pane.children:
+        if isinstance(child, MessageView):
+            parts.append(str(child.query_one(".heading", Static).render()))
+            parts.append(child.text)
+        elif isinstance(child, Static):
+            parts.append(str(child.render()))
+    return "\n".join(parts)
+
+
+def static_text(app: RagtuiApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def notifications(app: RagtuiApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def settle(pilot) -> None:  # noqa: ANN001 - a textual Pilot
+    """Let workers finish and the screen catch up; never sleep."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()

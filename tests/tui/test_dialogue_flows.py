@@ -1,0 +1,166 @@
+"""Driving a dialogue with keys: new session, step, auto-run, pause, resume, cancel, the
+operator typing as the customer, endpoint failures, and quitting mid-run."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragtui.core.store import Store
+from ragtui.testing.fake_openai import Reply
+from ragtui.tui.main_screen import MainScreen
+from ragtui.tui.new_session import NewSessionScreen
+
+from ..conftest import BOT, JUDGE, verdict
+from .conftest import SIZE, notifications, pane_text, settle
+
+
+def header(app) -> str:  # noqa: ANN001
+    return str(app.screen.query_one("#header").render_text())
+
+
+async def start_session(pilot, keys: str = "ctrl+s", wait: bool = True) -> None:  # noqa: ANN001
+    await pilot.press("n")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, NewSessionScreen)
+    await pilot.press(keys)
+    if wait:
+        await settle(pilot)
+    else:
+        await pilot.pause()
+    assert isinstance(pilot.app.screen, MainScreen)
+
+
+async def test_new_session_then_step_by_step(make_app, store: Store):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot)
+        session = store.sessions()[0]
+        assert session.status == "running" and not session.messages
+        assert f"Session #{session.id}" in header(app) and "turn 0/3" in header(app)
+        assert "customer: fake-user" in header(app) and "judge: fake-judge" in header(app)
+
+        await pilot.press("s")
+        await settle(pilot)
+        assert session.question in pane_text(app, "user")
+        assert [m.role for m in store.session(session.id).messages] == ["user"]
+        assert pane_text(app, "bot") == ""
+
+        await pilot.press("s")
+        await settle(pilot)
+        assert "Go to Settings > Account > Linked services." in pane_text(app, "bot")
+        assert store.session(session.id).judgments == []
+
+        await pilot.press("s")
+        await settle(pilot)
+        assert "Turn 1 · rubric v1 · 0.80" in pane_text(app, "judge")
+        assert "turn 1/3 · score 0.80" in header(app)
+        assert len(store.session(session.id).judgments) == 1
+
+
+async def test_auto_run_to_the_end_shows_scores_red_and_unscored(make_app, store: Store, server):
+    server.script(JUDGE, Reply(verdict(5)), Reply(verdict(2)), Reply("no json"), Reply("still none"))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot, "ctrl+r")  # start and auto-run
+        judge = pane_text(app, "judge")
+        assert "Turn 1 · rubric v1 · 1.00" in judge
+        assert "Turn 2 · rubric v1 · 0.40  below 0.70" in judge
+        assert "Turn 3 · rubric v1 · unscored" in judge
+        assert "0.00" not in judge  # an unscored turn is never shown as 0
+        assert "finished: max_turns" in header(app)
+        session = store.sessions()[0]
+        assert (session.status, session.stop_reason, session.unscored_turns) == ("finished", "max_turns", 1)
+        assert session.score == pytest.approx(0.7)
+        assert "Session #1 ended: max_turns" in notifications(app)
+
+
+async def test_pause_stops_after_the_step_and_auto_run_resumes(make_app, store: Store, server):
+    server.script(BOT, Reply("A slow answer.", delay_first=1.0))  # p lands while the bot thinks
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot)
+        await pilot.press("a", "p")  # pause: the step in progress (the bot's) still completes
+        await settle(pilot)
+        session = store.sessions()[0]
+        assert [m.role for m in store.session(session.id).messages] == ["user", "bot"]
+        assert "paused" in header(app)
+        assert "Next: verdict" in str(app.screen.query_one("#status").render())
+
+        await pilot.press("a")
+        await settle(pilot)
+        assert store.session(session.id).stop_reason == "max_turns"
+        assert "finished: max_turns" in header(app)
+
+
+async def test_cancel_during_a_step_records_a_cancelled_session(make_app, store: Store, server):
+    server.script(BOT, Reply(hang=True))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("s")  # the bot never answers
+        await pilot.pause()
+        assert app.screen.running
+        await pilot.press("c")
+        await settle(pilot)
+        session = store.sessions()[0]
+        assert (session.status, session.stop_reason) == ("finished", "cancelled")
+        assert "Dialogue ended: cancelled" in pane_text(app, "judge")
+        assert "finished: cancelled" in header(app)
+
+
+async def test_operator_types_the_next_customer_message(make_app, store: Store):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot)
+        for _ in range(3):  # scenario question, bot answer, verdict
+            await pilot.press("s")
+            await settle(pilot)
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "customer-input"
+        await pilot.press(*"My own [b]question[/b]?", "enter")
+        await settle(pilot)
+        messages = store.session(store.sessions()[0].id).messages
+        assert (messages[2].turn, messages[2].source, messages[2].text) == (2, "operator", "My own [b]question[/b]?")
+        assert "Turn 2 · typed by operator\nMy own [b]question[/b]?" in pane_text(app, "user")
+
+
+async def test_endpoint_error_shows_in_the_bot_pane_and_the_app_stays_usable(make_app, store: Store, server):
+    server.script(BOT, Reply(status=500, error_message="[bold red]overloaded[/]"))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot, "ctrl+r")
+        bot = pane_text(app, "bot")
+        assert "bot failed in turn 1" in bot and "[bold red]overloaded[/]" in bot
+        assert any("answered 500" in n for n in notifications(app))
+        session = store.session(store.sessions()[0].id)
+        assert session.stop_reason == "error" and [m.role for m in session.messages] == ["user"]
+        await pilot.press("o")  # still responsive: the sessions browser opens
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SessionsScreen"
+
+
+async def test_quitting_mid_run_cancels_cleanly_and_the_session_continues(make_app, store: Store, server):
+    server.script(BOT, Reply(hang=True))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot, "ctrl+r", wait=False)
+        assert app.screen.running
+        await app.action_quit()
+    session = store.sessions()[0]
+    assert (session.status, session.stop_reason) == ("finished", "cancelled")
+
+    app = make_app()  # reopen it and run it to the end
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert f"Session #{session.id}" in header(app)
+        await pilot.press("a")
+        await settle(pilot)
+    session = store.session(session.id)
+    assert (session.status, session.stop_reason) == ("finished", "max_turns")
+    assert [m.role for m in session.messages] == ["user", "bot"] * 3

@@ -1,0 +1,63 @@
+"""Model output is data: markup, ANSI escapes, huge and exotic text render literally."""
+
+from __future__ import annotations
+
+from ragtui.core.store import Store
+from ragtui.testing.fake_openai import Reply
+from ragtui.tui.panes import MessageView, RolePane
+from ragtui.tui.safe_text import StreamCleaner, clean_text
+
+from ..conftest import BOT, USER
+from .conftest import SIZE, pane_text, settle
+
+HOSTILE = "[bold red]boom[/] and [/] \x1b[31mred\x1b[0m \x1b]0;title\x07[link=http://x]y[/link] \u202eevil"
+
+
+def test_clean_text_removes_escapes_and_controls_but_keeps_text():
+    assert clean_text(HOSTILE) == "[bold red]boom[/] and [/] red [link=http://x]y[/link] evil"
+    assert clean_text("日本語 😀 שלום\r\nnext\tcol\x00") == "日本語 😀 שלום\nnext    col"
+
+
+def test_stream_cleaner_holds_back_an_escape_split_between_fragments():
+    cleaner = StreamCleaner()
+    parts = ["plain \x1b[3", "1mred\x1b", "[0m done\r", "\nend"]
+    out = "".join(cleaner.feed(p) for p in parts) + cleaner.flush()
+    assert out == "plain red done\nend"
+
+
+async def test_markup_and_ansi_in_replies_are_shown_literally(make_app, store: Store, server):
+    server.script(BOT, Reply(HOSTILE, chunk_chars=3))
+    server.script(USER, Reply("[/]" * 50 + " \x1b[2J cleared?"))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        bot = pane_text(app, "bot")
+        assert "[bold red]boom[/] and [/] red [link=http://x]y[/link] evil" in bot
+        assert "\x1b" not in bot and "\x1b" not in pane_text(app, "user")
+        assert "[/]" * 50 + "  cleared?" in pane_text(app, "user")
+        app.export_screenshot()  # the whole screen renders
+        # What is stored is what the bot said: cleaning is for display only.
+        assert store.session(1).messages[1].text == HOSTILE
+
+
+async def test_a_100kb_reply_with_cjk_emoji_rtl_and_long_lines_streams_in_chunks(make_app, store: Store, server):
+    huge = ("日本語のテキスト😀 שלום עולם " * 2000) + "x" * 20000 + "\n" + "line\n" * 2000
+    assert len(huge.encode()) > 100_000
+    server.script(BOT, Reply(huge, chunk_chars=500))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+s", "s")
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        pane = app.screen.query_one("#pane-bot", RolePane)
+        view = pane.query_one(MessageView)
+        assert view.text == store.session(1).messages[1].text == huge.strip()
+        assert len(view.query(".chunk")) > 5  # streamed into bounded chunks, not one giant widget
+        app.export_screenshot()
+        assert pane.scroll_y == pane.max_scroll_y  # following the newest text
