@@ -252,8 +252,11 @@ class Dialogue:
             reference=self.reference,
         )
         turn_score: float | None = None
+        turn = self.turn
         for metric in self.metrics:
-            judgment = await metric.judge(context)
+            judgment = await metric.judge(
+                context, on_delta=lambda t: emit(TextDelta(self.session_id, turn, "judge", t))
+            )
             stored = self.store.add_judgment(self.session_id, bot.message_id, self.turn, judgment)
             emit(VerdictReady(self.session_id, self.turn, judgment, stored.id, stored.version))
             if metric.name == PRIMARY_METRIC:

@@ -65,6 +65,7 @@ class EventView:
             text = verdict_text(
                 event.turn, j.metric, event.version, j.score, j.details, j.error, info.threshold, j.model
             )
+            self.pane("judge").discard_live()
             self.pane("judge").add_block(text)
         elif isinstance(event, TurnDone):
             info.score, info.judged = event.dialogue_score, info.judged + 1

@@ -201,6 +201,14 @@ class RolePane(VerticalScroll):
             self.mount(view)
         self._live = None
 
+    def discard_live(self) -> None:
+        """Drop the message being streamed (the judge's raw JSON) once its formatted
+        replacement is ready; the raw reply stays available in the verdict screen."""
+        self._buffer, self._cleaner = [], StreamCleaner()
+        if self._live is not None:
+            self._live.remove()
+            self._live = None
+
     def add_block(self, text: Text, classes: str = "block") -> Static:
         """A finished block of styled text (verdicts, notes, errors)."""
         self._buffer.append(self._cleaner.flush())

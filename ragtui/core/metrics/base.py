@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..knowledge import Passage
+from ..llm import DeltaCallback
 from ..transcript import Utterance
 
 
@@ -49,6 +50,7 @@ class Judgment:
 class Metric(Protocol):
     name: str
 
-    async def judge(self, context: TurnContext) -> Judgment:
-        """Judge one turn. Raises EndpointError when the judge cannot be reached at all."""
+    async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
+        """Judge one turn, streaming the judge's raw text to ``on_delta``. Raises
+        EndpointError when the judge cannot be reached at all."""
         ...

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..knowledge import Passage
-from ..llm import ChatClient, Completion, Message
+from ..llm import ChatClient, Completion, DeltaCallback, Message
 from ..prompts import PromptTemplate
 from ..transcript import format_history
 from .base import Judgment, TurnContext
@@ -89,12 +89,14 @@ class RubricJudge:
         )
         return [{"role": "system", "content": self.template.parts["system"]}, {"role": "user", "content": user}]
 
-    async def judge(self, context: TurnContext) -> Judgment:
+    async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         messages = self.messages(context)
         completions: list[Completion] = []
         error = ""
         for attempt in (1, 2):
-            completion = await self.client.complete(messages, json_schema=SCHEMA, max_tokens=JUDGE_MAX_TOKENS)
+            completion = await self.client.complete(
+                messages, json_schema=SCHEMA, max_tokens=JUDGE_MAX_TOKENS, on_delta=on_delta
+            )
             completions.append(completion)
             try:
                 verdict = parse_verdict(completion.text)
