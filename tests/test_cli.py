@@ -204,3 +204,19 @@ class socket_closed_port:
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+def test_doctor_reports_each_role_and_that_it_answers(config_file: Path, capsys):
+    assert run_cli("doctor", "--config", str(config_file)) == 0
+    out = capsys.readouterr().out
+    for role in ("user", "bot", "judge"):
+        assert f"{role}: answers" in out
+    assert "All good." in out
+
+
+def test_doctor_fails_with_the_fix_for_a_dead_endpoint(tmp_path: Path, capsys, monkeypatch):
+    with socket_closed_port() as port:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+        assert run_cli("doctor", "--model", "m") == 2
+    out = capsys.readouterr().out
+    assert "FAIL" in out and f"127.0.0.1:{port}" in out and "cannot reach" in out

@@ -16,11 +16,13 @@ from ..core.export import write_csv
 from ..core.personas import load_personas
 from ..core.scenarios import load_scenarios, scenario_file
 from ..core.store import Store, StoredSession
+from .calibrate_command import calibrate
+from .doctor import doctor
 from .output import console, score_text, stop_text
 from .run_command import run
 from .transcript_view import print_session
 
-__all__ = ["run", "sessions", "show", "export", "config", "personas", "scenarios"]
+__all__ = ["doctor", "run", "sessions", "show", "export", "config", "personas", "scenarios", "calibrate"]
 
 
 def _store(overrides: Overrides) -> Store:

@@ -18,7 +18,7 @@ from .. import __version__
 from ..core import paths
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
-from . import commands
+from . import calibrate_command, commands, serve_bot
 from .output import error_line
 
 EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_ERROR = 0, 1, 2
@@ -81,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_argument("--config", type=Path)
     config.add_argument("--model", help="as for `ragtui run`")
 
+    doctor = sub.add_parser("doctor", help="check each role's endpoint and the embedded model")
+    doctor.add_argument("--config", type=Path)
+    doctor.add_argument("--model", help="as for `ragtui run`")
+
     personas = sub.add_parser("personas", help="list personas")
     personas.add_argument("--config", type=Path)
     personas.add_argument("--language", choices=("ja", "en"))
@@ -88,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     scenarios = sub.add_parser("scenarios", help="list scenarios")
     scenarios.add_argument("--config", type=Path)
     scenarios.add_argument("--language", choices=("ja", "en"))
+
+    calibrate_command.add_parser(sub)
+    serve_bot.add_parser(sub)
     return parser
 
 
@@ -129,9 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     log_path = setup_logging()
     overrides = overrides_from(args)
     try:
-        if args.command == "run":
-            return asyncio.run(commands.run(args, overrides))
-        handler = getattr(commands, args.command)
+        if args.command in ("run", "doctor"):
+            return asyncio.run(getattr(commands, args.command)(args, overrides))
+        handler = getattr(args, "handler", None) or getattr(commands, args.command)
         return handler(args, overrides)
     except RagtuiError as exc:
         error_line(f"ragtui: error: {exc}")

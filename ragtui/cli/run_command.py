@@ -15,11 +15,14 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
+from ..core.config import Config
+from ..core.endpoints import Endpoint
 from ..core.engine import Engine, new_run_id
 from ..core.events import DialogueDone, DialogueStarted, Event, Failure, MessageDone, TextDelta, TurnDone
-from ..core.personas import load_personas, pick_personas
-from ..core.scenarios import load_scenarios, pick_scenarios
-from ..core.store import StoredSession
+from ..core.personas import Persona, load_personas, pick_personas
+from ..core.scenarios import Scenario, load_scenarios, pick_scenarios
+from ..core.store import Store, StoredSession
+from .model_start import embedded_model
 from .output import console, console_err, score_text, stop_text
 
 STEP_LABELS = {"user": "customer typing", "bot": "bot answering", "judge": "judging"}
@@ -76,6 +79,7 @@ class RunProgress:
 
     def _say(self, text: Text) -> None:
         (self.live.console if self.live else console).print(text)
+        console.file.flush()  # CI logs read this line by line
 
     def handle(self, event: Event) -> None:
         sid = event.session_id
@@ -156,6 +160,18 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2
     store = bootstrap.open_store(config)
+    with embedded_model(config, endpoints):
+        return await _run(args, config, endpoints, store, personas, scenarios)
+
+
+async def _run(
+    args: argparse.Namespace,
+    config: Config,
+    endpoints: dict[str, Endpoint],
+    store: Store,
+    personas: list[Persona],
+    scenarios: list[Scenario],
+) -> int:
     if not args.no_check:
         await bootstrap.check_reachable(endpoints)
     engine = Engine(config, endpoints, store)

@@ -5,13 +5,19 @@ from __future__ import annotations
 from rich.panel import Panel
 from rich.text import Text
 
+from ..core.metrics.explain import explain_lines, status_word
 from ..core.store import StoredJudgment, StoredSession
 from .output import console, score_text, stop_text
 
 
 def verdict_text(j: StoredJudgment, threshold: float) -> Text:
+    # Metrics other than the rubric record their own pass mark in their details.
+    threshold = j.details.get("threshold", threshold)
     text = Text()
     text.append(f"{j.metric} v{j.version}: ", style="bold")
+    if status_word(j.score, j.details) == "skipped":  # not applicable here, which is no failure
+        text.append(f"skipped: {j.error or j.details.get('conclusion') or ''}", style="cyan")
+        return text
     text.append_text(score_text(j.score, threshold))
     if j.model:
         text.append(f"  ({j.model})", style="dim")
@@ -25,6 +31,8 @@ def verdict_text(j: StoredJudgment, threshold: float) -> Text:
         text.append("\n" + "  ".join(f"{k} {v}" for k, v in scores.items()))
     for index, step in enumerate(j.details.get("steps", []), start=1):
         text.append(f"\n  {index}. {step}", style="dim")
+    for line in explain_lines(j.metric, j.details):
+        text.append(f"\n  {line}", style="dim")
     if j.details.get("conclusion"):
         text.append("\n→ " + str(j.details["conclusion"]))
     return text
@@ -68,6 +76,6 @@ def print_session(session: StoredSession, *, all_versions: bool = False) -> None
             console.print(
                 Panel(
                     verdict_text(j, session.threshold),
-                    border_style="red" if (j.score or 0) < session.threshold else "green",
+                    border_style="red" if (j.score or 0) < j.details.get("threshold", session.threshold) else "green",
                 )
             )

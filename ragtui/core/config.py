@@ -7,7 +7,7 @@ Layout of a config file (every key optional)::
     threshold = 0.7
     concurrency = 4
     top_k = 4
-    metrics = ["rubric"]
+    metrics = ["rubric"]       # + answer_relevancy, answer_correctness, answerability, faithfulness, trust
     database = "ragtui.db"     # relative paths are relative to the config file
     personas = "personas"
     scenarios = "sample_data/scenarios"
@@ -23,6 +23,13 @@ Layout of a config file (every key optional)::
     model = "gpt-4o-mini"
     temperature = 0.0
 
+    [thresholds]               # per-metric pass marks, 0–1 (the rubric's is `threshold`)
+    faithfulness = 0.8
+
+    [answer_relevancy]         # seed 001's options
+    uncertainty_weight = 0.3   # what an "unsure" statement counts for
+    scale = 1                  # maximum of the displayed (scaled) score
+
 Secrets are read from the environment at resolve time and are never part of ``Config``.
 """
 
@@ -34,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
+from .bot_config import BotConfig, parse_bot
 from .errors import ConfigError
 from .toml_io import expect_type, read_toml, reject_unknown_keys
 
@@ -57,8 +65,22 @@ TOP_KEYS = {
     "endpoint",
     "roles",
     "embedded",
+    "bot",
+    "thresholds",
+    "answer_relevancy",
 }
-EMBEDDED_KEYS = {"model_path", "ctx_size", "port"}
+EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads"}
+# Pass marks of the metrics other than the rubric (whose pass mark is ``threshold``). Binary
+# metrics (answerability, trust) pass only at 1. Faithfulness is stricter than the graded
+# ones: one made-up statement in five already fails it.
+DEFAULT_THRESHOLDS = {
+    "answer_relevancy": 0.7,
+    "answer_correctness": 0.7,
+    "answerability": 1.0,
+    "faithfulness": 0.8,
+    "trust": 1.0,
+}
+RELEVANCY_KEYS = {"uncertainty_weight", "scale"}
 
 
 @dataclass
@@ -89,6 +111,7 @@ class EmbeddedConfig:
     model_path: Path | None = None  # None: the bundled Qwen2.5-Coder-1.5B GGUF
     ctx_size: int = 8192
     port: int = 0  # 0: a free port
+    threads: int = 0  # 0: all CPUs but one (see local_model.default_threads)
 
 
 @dataclass
@@ -107,6 +130,10 @@ class Config:
     endpoint: EndpointConfig = field(default_factory=EndpointConfig)
     roles: dict[str, EndpointConfig] = field(default_factory=lambda: {r: EndpointConfig() for r in ROLES})
     embedded: EmbeddedConfig = field(default_factory=EmbeddedConfig)
+    bot: BotConfig = field(default_factory=BotConfig)  # the bot under test; see bot_config.py
+    thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
+    uncertainty_weight: float = 0.3  # answer_relevancy: weight of an "unsure" statement
+    relevancy_scale: float = 1.0  # answer_relevancy: maximum of the scaled score
     source: Path | None = None  # the file this came from, for messages
 
     def role(self, name: str) -> EndpointConfig:
@@ -177,7 +204,40 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
             )
     if "embedded" in data:
         config.embedded = _parse_embedded(get("embedded", dict), f"{where}: [embedded]", base)
+    if "bot" in data:
+        config.bot = parse_bot(get("bot", dict), f"{where}: [bot]", base)
+    if "thresholds" in data:
+        config.thresholds.update(_parse_thresholds(get("thresholds", dict), f"{where}: [thresholds]"))
+    if "answer_relevancy" in data:
+        _parse_relevancy(get("answer_relevancy", dict), f"{where}: [answer_relevancy]", config)
     return config
+
+
+def _parse_thresholds(table: dict[str, Any], where: str) -> dict[str, float]:
+    if "rubric" in table:
+        raise ConfigError(f"{where}: the rubric's pass mark is the top-level key threshold", "move it there")
+    reject_unknown_keys(table, set(DEFAULT_THRESHOLDS), where)
+    out: dict[str, float] = {}
+    for name, value in table.items():
+        number = float(expect_type(value, (int, float), f"{where} {name}"))
+        if not 0.0 <= number <= 1.0:
+            raise ConfigError(f"{where} {name} must be between 0 and 1, got {number}")
+        out[name] = number
+    return out
+
+
+def _parse_relevancy(table: dict[str, Any], where: str, config: Config) -> None:
+    reject_unknown_keys(table, RELEVANCY_KEYS, where)
+    if "uncertainty_weight" in table:
+        weight = float(expect_type(table["uncertainty_weight"], (int, float), f"{where} uncertainty_weight"))
+        if not 0.0 <= weight <= 1.0:
+            raise ConfigError(f"{where} uncertainty_weight must be between 0 and 1, got {weight}")
+        config.uncertainty_weight = weight
+    if "scale" in table:
+        scale = float(expect_type(table["scale"], (int, float), f"{where} scale"))
+        if scale <= 0:
+            raise ConfigError(f"{where} scale must be positive, got {scale}")
+        config.relevancy_scale = scale
 
 
 def _parse_endpoint(table: dict[str, Any], where: str) -> EndpointConfig:
@@ -222,4 +282,8 @@ def _parse_embedded(table: dict[str, Any], where: str, base: Path) -> EmbeddedCo
         embedded.ctx_size = expect_type(table["ctx_size"], int, f"{where} ctx_size")
     if "port" in table:
         embedded.port = expect_type(table["port"], int, f"{where} port")
+    if "threads" in table:
+        embedded.threads = expect_type(table["threads"], int, f"{where} threads")
+        if embedded.threads < 0:
+            raise ConfigError(f"{where} threads must be 0 (automatic) or more, got {embedded.threads}")
     return embedded

@@ -46,8 +46,9 @@ class LocalModelSettings:
     parallel: int = 2  # e.g. simulated user and judge at once
     port: int = 0  # 0: any free port
     host: str = "127.0.0.1"
-    threads: int = 0  # 0: the CPUs this process may run on
+    threads: int = 0  # 0: default_threads()
     cache_ram_mib: int = 1024
+    poll: int = 50  # llama.cpp threads busy-wait this much (0-100) between work items
     load_timeout: float = 180.0
     min_available_bytes: int = MIN_AVAILABLE_BYTES
 
@@ -58,6 +59,7 @@ class LocalModelSettings:
             model_path=getattr(embedded, "model_path", None),
             ctx_size=getattr(embedded, "ctx_size", None) or cls.ctx_size,
             port=getattr(embedded, "port", 0) or 0,
+            threads=getattr(embedded, "threads", 0) or 0,
         )
 
 
@@ -159,7 +161,7 @@ class LocalModel:
         check_port(s.host, s.port)
         report("loading", 0, int(s.load_timeout * 1000))
         log, log_offset = _open_log()
-        ready_file = paths.state_dir() / f"llama-server.{os.getpid()}.ready.json"
+        ready_file = paths.state_dir() / f"llama-server.{os.getpid()}-{id(self):x}.ready.json"
         ready_file.unlink(missing_ok=True)
         try:
             self._proc = self._spawn(model, ready_file, log)
@@ -181,32 +183,22 @@ class LocalModel:
 
     def _spawn(self, model: Path, ready_file: Path, log: IO[bytes]) -> subprocess.Popen[bytes]:
         s = self.settings
-        threads = s.threads or _usable_cpus()
-        args = [
-            sys.executable,
-            "-m",
-            "ragtui.core.local_model_server",
-            "--model",
-            str(model),
-            "--alias",
-            MODEL_ALIAS,
-            "--host",
-            s.host,
-            "--port",
-            str(s.port),
-            "--ctx-size",
-            str(s.ctx_size),
-            "--parallel",
-            str(s.parallel),
-            "--threads",
-            str(threads),
-            "--cache-ram-mib",
-            str(s.cache_ram_mib),
-            "--ready-file",
-            str(ready_file),
-            "--parent-pid",
-            str(os.getpid()),
-        ]
+        options = {
+            "--model": model,
+            "--alias": MODEL_ALIAS,
+            "--host": s.host,
+            "--port": s.port,
+            "--ctx-size": s.ctx_size,
+            "--parallel": s.parallel,
+            "--threads": s.threads or default_threads(),
+            "--poll": s.poll,
+            "--cache-ram-mib": s.cache_ram_mib,
+            "--ready-file": ready_file,
+            "--parent-pid": os.getpid(),
+        }
+        args = [sys.executable, "-m", "ragtui.core.local_model_server"]
+        for flag, value in options.items():
+            args += [flag, str(value)]
         # PR_SET_PDEATHSIG fires when the *thread* that forked dies, so only ask for it when
         # spawning from the main thread; from a worker thread the child's pid poll covers us.
         if threading.current_thread() is threading.main_thread():
@@ -216,13 +208,7 @@ class LocalModel:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
         # New session: a Ctrl+C meant for the TUI does not also kill the server mid-request.
         return subprocess.Popen(
-            args,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=env,
-            start_new_session=True,
-            close_fds=True,
+            args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
         )
 
     def _wait_ready(self, ready_file: Path, log_offset: int, report: StageProgress) -> int:
@@ -277,6 +263,13 @@ class LocalModel:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def default_threads() -> int:
+    """All usable CPUs but one. llama.cpp's threads busy-wait, and when they take every core
+    the engine, the TUI and a local bot under test starve them back: on two shared cores,
+    generation measured ~1 token/s with two threads against ~5 with one."""
+    return max(1, _usable_cpus() - 1)
 
 
 def _usable_cpus() -> int:

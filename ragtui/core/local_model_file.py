@@ -86,6 +86,12 @@ def find_chunks(spec: ModelSpec = EMBEDDED_MODEL, lookup: DistributionLookup = m
             missing.append(name)  # a wrong version is as good as missing: the bytes differ
             continue
         chunks.append(_chunk_of(name, dist, spec))
+    if len(missing) == spec.parts:
+        raise RagtuiError(
+            "The embedded offline model is not installed",
+            "install it with: pip install 'ragtui[embedded]' (from a checkout: pip install -e '.[embedded]'), "
+            "or point ragtui at an endpoint: OPENAI_BASE_URL=... ragtui run --model NAME",
+        )
     if missing:
         shown = ", ".join(missing)
         if len(missing) > 4:
@@ -130,6 +136,12 @@ def _chunk_of(name: str, dist: metadata.Distribution, spec: ModelSpec) -> Chunk:
 
 def cached_model_path(spec: ModelSpec = EMBEDDED_MODEL) -> Path:
     return paths.cache_dir() / "models" / spec.filename
+
+
+def verified_cached_model(spec: ModelSpec = EMBEDDED_MODEL) -> Path | None:
+    """The cached model when its stamp says it was assembled and verified; else None."""
+    target = cached_model_path(spec)
+    return target if target.is_file() and _stamp_ok(target, spec) else None
 
 
 def _stamp_path(model: Path) -> Path:

@@ -63,6 +63,8 @@ def _params(args: argparse.Namespace):  # -> xllamacpp.CommonParams (imported la
     params.kv_unified = True
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads
+    params.cpuparams.poll = args.poll
+    params.cpuparams_batch.poll = args.poll
     params.n_gpu_layers = 0
     params.cache_prompt = True  # server default for requests: reuse the slot's KV prefix
     params.n_cache_reuse = 256  # also reuse shifted chunks ≥ 256 tokens (dialogue histories)
@@ -81,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ctx-size", type=int, default=8192)
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--poll", type=int, default=50)
     parser.add_argument("--cache-ram-mib", type=int, default=1024)
     parser.add_argument("--ready-file", required=True, type=Path)
     parser.add_argument("--parent-pid", required=True, type=int)

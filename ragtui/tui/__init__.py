@@ -5,6 +5,8 @@ Only this package imports Textual; ``ragtui.core`` stays importable without it.
 
 from __future__ import annotations
 
+import contextlib
+
 from ..core.bootstrap import Overrides, endpoints_for, load_effective_config, open_store
 from ..core.errors import RagtuiError
 
@@ -17,6 +19,7 @@ def run_tui(overrides: Overrides) -> int:
     An endpoint problem is *not* fatal: the app opens anyway, says what to set, and stays
     usable for reading sessions and editing personas.
     """
+    from ..cli.model_start import embedded_model
     from ..cli.output import error_line
     from .app import RagtuiApp
 
@@ -32,7 +35,15 @@ def run_tui(overrides: Overrides) -> int:
     except RagtuiError as exc:
         endpoints, endpoint_error = {}, f"No usable endpoint: {exc}"
     try:
-        RagtuiApp(config, endpoints, store, endpoint_error=endpoint_error).run()
+        with contextlib.ExitStack() as stack:
+            if endpoints and endpoint_error is None:
+                # Started before the app so its progress shows on the plain terminal; a model
+                # that cannot start leaves the app usable for sessions and personas.
+                try:
+                    stack.enter_context(embedded_model(config, endpoints))
+                except RagtuiError as exc:
+                    endpoint_error = f"The embedded model could not start: {exc}"
+            RagtuiApp(config, endpoints, store, endpoint_error=endpoint_error).run()
     finally:
         store.close()
     return 0

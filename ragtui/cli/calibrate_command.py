@@ -1,0 +1,222 @@
+"""``ragtui calibrate METRIC DATA``: how far does a metric agree with human labels?
+
+Validates the labelled file first (every problem with its line number; ``--on-error stop`` runs
+nothing, ``skip`` runs the rest), then judges each item with a progress display, storing each
+result at once so an interrupted run continues where it stopped when run again with the same
+inputs, and prints the agreement figures and the items it disagreed with most.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from ..core import bootstrap
+from ..core.bootstrap import Overrides
+from ..core.config import Config
+from ..core.endpoints import resolve_endpoint
+from ..core.errors import RagtuiError
+from ..core.llm import ClientPool
+from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, Metric, MetricSettings, build_metrics
+from ..core.metrics.calibration import CalibrationReport, Calibrator
+from ..core.metrics.labelled import LabelledSet, load_labelled, parse_field_options
+from ..core.prompts import PromptSet
+from .model_start import embedded_model
+from .output import console, console_err
+
+MAX_PROBLEMS_SHOWN = 20
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("calibrate", help="measure a metric's agreement with human labels in a JSON/JSONL file")
+    parser.add_argument("metric", choices=KNOWN_METRICS, help="the metric to calibrate")
+    parser.add_argument("data", type=Path, help="labelled JSON array or JSONL file")
+    parser.add_argument(
+        "--field",
+        action="append",
+        default=[],
+        metavar="NAME=KEY",
+        help="map a field to the file's key: id, question, response, reference, context, label, language (repeatable)",
+    )
+    parser.add_argument("--limit", type=int, help="judge only the first N valid items")
+    parser.add_argument("--label-max", type=float, default=1.0, help="graded labels run 0..N (default 1; JSTS: 5)")
+    parser.add_argument(
+        "--on-error",
+        choices=("skip", "stop"),
+        default="stop",
+        help="bad lines in the file: skip them and run the rest, or run nothing (default)",
+    )
+    parser.add_argument("--examples", type=Path, help="few-shot examples JSONL used instead of prompts/<lang>/examples")
+    parser.add_argument("--temperature", type=float, help="judge temperature (default: the judge role's)")
+    parser.add_argument("--language", choices=("ja", "en"), help="language of items without a language field")
+    parser.add_argument("--new", action="store_true", help="start a new run instead of resuming a matching one")
+    parser.add_argument("--config", type=Path, help="config TOML")
+    parser.add_argument("--db", type=Path, help="SQLite database for the results")
+    parser.add_argument("--model", help="judge model name (overrides the config)")
+
+
+def calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
+    return asyncio.run(_calibrate(args, overrides))
+
+
+def report_problems(data: LabelledSet, on_error: str) -> None:
+    for problem in data.problems[:MAX_PROBLEMS_SHOWN]:
+        console_err.print(Text(f"{data.path}: {problem}", style="yellow"), soft_wrap=True)
+    if len(data.problems) > MAX_PROBLEMS_SHOWN:
+        console_err.print(Text(f"… and {len(data.problems) - MAX_PROBLEMS_SHOWN} more", style="yellow"))
+    if on_error == "stop":
+        raise RagtuiError(
+            f"{data.path} has {len(data.problems)} bad line(s); nothing was run",
+            "fix them, or pass --on-error skip to run the other items",
+        )
+    lines = ", ".join(str(p.line) for p in data.problems[:MAX_PROBLEMS_SHOWN])
+    console_err.print(Text(f"Skipping {len(data.problems)} bad line(s): {lines}", style="yellow"), soft_wrap=True)
+
+
+async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
+    config = bootstrap.load_effective_config(overrides)
+    if args.limit is not None and args.limit < 1:
+        raise RagtuiError(f"--limit must be at least 1, got {args.limit}")
+    if args.label_max <= 0:
+        raise RagtuiError(f"--label-max must be positive, got {args.label_max}")
+    binary = args.metric in BINARY_METRICS
+    fields = parse_field_options(args.field)
+    data = load_labelled(
+        args.data, args.metric, fields, binary=binary, label_max=args.label_max, language=config.language
+    )
+    if data.problems:
+        report_problems(data, args.on_error)
+    items = data.items[: args.limit] if args.limit else data.items
+    if not items:
+        raise RagtuiError(f"{args.data} has no usable items", "check the field names (--field NAME=KEY)")
+    endpoint = resolve_endpoint(config, "judge", args.model)
+    if args.temperature is not None:
+        endpoint.temperature = args.temperature
+    store = bootstrap.open_store(config)
+    pool = ClientPool()
+    try:
+        with embedded_model(config, {"judge": endpoint}):
+            client = pool.client_for(endpoint)
+            calibrator = Calibrator(store, args.metric, binary, client, _metrics_factory(config, args, client))
+            settings = {
+                "fields": fields,
+                "label_max": args.label_max,
+                "temperature": endpoint.temperature,
+                "language": config.language,
+            }
+            resumed = calibrator.open_run(args.data, {i.language for i in items}, settings, new=args.new)
+            pending = calibrator.pending(items)
+            console.print(
+                Text(
+                    f"Calibrating {args.metric} on {len(items)} item(s) of {args.data} with {endpoint.label}"
+                    + (
+                        f"; resuming run #{calibrator.run_id}, {len(items) - len(pending)} already judged"
+                        if resumed
+                        else ""
+                    ),
+                    style="dim",
+                )
+            )
+            await _judge_all(calibrator, pending)
+            calibrator.finish()
+            print_report(calibrator.report(items), store.path)
+    finally:
+        await pool.aclose()
+    return 0
+
+
+def _metrics_factory(config: Config, args: argparse.Namespace, client) -> object:  # type: ignore[no-untyped-def]
+    cache: dict[str, list[Metric]] = {}
+    base = MetricSettings.from_config(config)
+    settings = MetricSettings(
+        thresholds=base.thresholds,
+        relevancy=base.relevancy,
+        examples={args.metric: args.examples} if args.examples else {},
+    )
+
+    def metrics_for(language: str) -> list[Metric]:
+        if language not in cache:
+            prompts = PromptSet.load(config.prompts, language)
+            cache[language] = build_metrics(
+                [args.metric], client, prompts, settings=settings, include_primary=args.metric == "rubric"
+            )
+        return cache[language]
+
+    return metrics_for
+
+
+async def _judge_all(calibrator: Calibrator, pending: list) -> None:  # type: ignore[type-arg]
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[note]}", style="yellow"),
+        console=console_err,
+        transient=True,
+    )
+    unscored = 0
+    done = 0
+    try:
+        with progress:
+            task = progress.add_task("judging", total=len(pending), note="")
+            for item in pending:
+                judgment = await calibrator.judge(item)
+                done += 1
+                if judgment.score is None and not judgment.details.get("skipped"):
+                    unscored += 1
+                progress.update(task, advance=1, note=f"{unscored} unscored" if unscored else "")
+    except (RagtuiError, KeyboardInterrupt, asyncio.CancelledError):
+        console_err.print(
+            Text(
+                f"Stopped after {done} new item(s); they are stored — run the same command again to resume.",
+                style="yellow",
+            )
+        )
+        raise
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def print_report(report: CalibrationReport, db_path: Path | None) -> None:
+    head = Text(f"Calibration run #{report.run_id} · {report.metric} · ", style="bold")
+    head.append(f"{report.judged}/{report.selected} judged, {report.scored} scored")
+    console.print(head)
+    if report.binary and report.binary_stats is not None:
+        s = report.binary_stats
+        console.print(
+            Text(
+                f"accuracy {_fmt(s.accuracy)} · F1 {_fmt(s.f1)} · Cohen's kappa {_fmt(s.kappa)} · "
+                f"precision {_fmt(s.precision)} · recall {_fmt(s.recall)}  "
+                f"(tp {s.true_positive}, fp {s.false_positive}, fn {s.false_negative}, tn {s.true_negative})"
+            )
+        )
+    else:
+        interval = "" if report.interval is None else f" (95% CI {report.interval[0]:.3f} – {report.interval[1]:.3f})"
+        console.print(Text(f"Spearman {_fmt(report.spearman)}{interval} · mean absolute error {_fmt(report.mae)}"))
+    speed = "–" if report.items_per_minute is None else f"{report.items_per_minute:.1f}"
+    console.print(
+        Text(f"{speed} items/min · {report.unscored} unscored · {report.skipped} skipped (metric not applicable)")
+    )
+    if report.worst:
+        table = Table(title="Most disagreement", title_justify="left")
+        for name, justify in (
+            ("line", "right"),
+            ("id", "left"),
+            ("label", "right"),
+            ("score", "right"),
+            ("judge said", "left"),
+        ):
+            table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        for d in report.worst:
+            table.add_row(str(d.line), Text(d.key), f"{d.label:.2f}", f"{d.score:.2f}", Text(d.conclusion[:160]))
+        console.print(table)
+    console.print(Text(f"Results stored in {db_path} (calibration run #{report.run_id}).", style="dim"))

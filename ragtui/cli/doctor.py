@@ -1,0 +1,138 @@
+"""``ragtui doctor``: which endpoint and model each role uses, whether it answers, the embedded
+model's state, and what to do about anything that is wrong. Exit 0 when all is well, 2 if not."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import time
+from dataclasses import dataclass
+
+from rich.table import Table
+from rich.text import Text
+
+from ..core import bootstrap
+from ..core.bootstrap import Overrides
+from ..core.config import Config
+from ..core.endpoints import Endpoint
+from ..core.errors import RagtuiError
+from ..core.llm import ClientPool
+from ..core.local_model import available_memory, log_path
+from ..core.local_model_file import find_chunks, verified_cached_model
+from .model_start import embedded_model
+from .output import console
+
+
+@dataclass
+class Check:
+    what: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+def embedded_checks(config: Config) -> list[Check]:
+    """The embedded model's state without starting it."""
+    checks = [
+        Check(
+            "runtime (xllamacpp)",
+            importlib.util.find_spec("xllamacpp") is not None,
+            "installed" if importlib.util.find_spec("xllamacpp") else "not installed",
+            "pip install 'ragtui[embedded]'",
+        )
+    ]
+    if config.embedded.model_path is not None:
+        path = config.embedded.model_path
+        checks.append(Check("model file (configured)", path.is_file(), str(path), "fix [embedded] model_path"))
+        return checks
+    cached = verified_cached_model()
+    if cached is not None:
+        checks.append(Check("model file", True, f"assembled, SHA-256 verified: {cached}"))
+    else:
+        try:
+            find_chunks()
+            checks.append(Check("model file", True, "chunk packages installed; assembled on first start (~5 s)"))
+        except RagtuiError as exc:
+            checks.append(Check("model file", False, exc.message, exc.hint))
+    free = available_memory()
+    if free is not None:
+        checks.append(
+            Check("memory", free > 2_500_000_000, f"{free / 1e9:.1f} GB available, ~2.5 GB needed", "free memory")
+        )
+    return checks
+
+
+async def probe(endpoint: Endpoint, pool: ClientPool) -> Check:
+    """One tiny chat completion: proves the URL, the key and the model name together."""
+    client = pool.client_for(endpoint)
+    started = time.perf_counter()
+    try:
+        reply = await client.complete([{"role": "user", "content": "Reply with the word OK."}], max_tokens=8)
+    except RagtuiError as exc:
+        return Check(f"{endpoint.role}: answers", False, exc.message, exc.hint)
+    seconds = time.perf_counter() - started
+    said = " ".join(reply.text.split())[:40]
+    return Check(f"{endpoint.role}: answers", True, f"in {seconds:.1f} s ({reply.model}): {said!r}")
+
+
+def render(title: str, checks: list[Check]) -> None:
+    table = Table(title=title, title_justify="left", show_header=False, box=None, padding=(0, 1))
+    for check in checks:
+        mark = Text("ok  ", style="green") if check.ok else Text("FAIL", style="bold red")
+        detail = Text(check.detail)
+        if not check.ok and check.fix:
+            detail.append(f"\n→ {check.fix}", style="yellow")
+        table.add_row(mark, Text(check.what, style="bold"), detail)
+    console.print(table)
+
+
+async def doctor(args: argparse.Namespace, overrides: Overrides) -> int:
+    config = bootstrap.load_effective_config(overrides)
+    config_line = f"config: {config.source or 'none (defaults and environment)'} · database: {config.database}"
+    console.print(Text(config_line, style="dim"))
+    endpoints = bootstrap.endpoints_for(config, overrides)
+    render(
+        "Roles",
+        [
+            Check(role, True, f"{e.label} at {e.public()['base_url']} (key: ${e.api_key_env})")
+            for role, e in endpoints.items()
+        ],
+    )
+    checks: list[Check] = []
+    if any(e.embedded for e in endpoints.values()):
+        checks = embedded_checks(config)
+        render("Embedded model", checks)
+        if not all(c.ok for c in checks):
+            return 2
+    results: list[Check] = []
+    with embedded_model(config, endpoints) as model:
+        if model is not None:
+            rss = model.rss_bytes()
+            render(
+                "Embedded server",
+                [
+                    Check(
+                        "running",
+                        True,
+                        f"pid {model.pid}, port {model.port}, RSS {(rss or 0) / 1e9:.1f} GB, log {log_path()}",
+                    )
+                ],
+            )
+        pool = ClientPool()
+        try:
+            seen: dict[tuple[str | None, str], Check] = {}
+            for endpoint in endpoints.values():
+                key = (endpoint.base_url, endpoint.model)
+                if key not in seen:
+                    seen[key] = await probe(endpoint, pool)
+                    results.append(seen[key])
+                else:
+                    results.append(Check(f"{endpoint.role}: answers", seen[key].ok, "same endpoint and model as above"))
+        finally:
+            await pool.aclose()
+    render("Endpoints", results)
+    healthy = all(c.ok for c in results)
+    console.print(
+        Text("All good." if healthy else "Something needs fixing: see FAIL above.", style="green" if healthy else "red")
+    )
+    return 0 if healthy else 2
