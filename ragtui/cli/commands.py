@@ -97,12 +97,14 @@ def config(args: argparse.Namespace, overrides: Overrides) -> int:
         "concurrency": cfg.concurrency,
         "top_k": cfg.top_k,
         "metrics": cfg.metrics,
+        "thresholds": {"rubric": cfg.threshold, **cfg.thresholds},
         "database": str(cfg.database),
         "personas": str(cfg.personas),
         "scenarios": str(cfg.scenarios),
         "knowledge": str(cfg.knowledge),
         "prompts": str(cfg.prompts),
         "roles": {role: e.public() for role, e in endpoints.items()},
+        "bot": cfg.bot.public(),
     }
     console.print_json(json.dumps(effective, ensure_ascii=False))
     return 0

@@ -13,12 +13,14 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
+from ..core.bots.probe import aprobe_bot
 from ..core.config import Config
 from ..core.endpoints import Endpoint
 from ..core.errors import RagtuiError
 from ..core.llm import ClientPool
 from ..core.local_model import available_memory, log_path
 from ..core.local_model_file import find_chunks, verified_cached_model
+from .bot_probe_view import print_bot_probe
 from .model_start import embedded_model
 from .output import console
 
@@ -130,8 +132,12 @@ async def doctor(args: argparse.Namespace, overrides: Overrides) -> int:
                     results.append(Check(f"{endpoint.role}: answers", seen[key].ok, "same endpoint and model as above"))
         finally:
             await pool.aclose()
-    render("Endpoints", results)
-    healthy = all(c.ok for c in results)
+        render("Endpoints", results)
+        # The bot under test, asked one question: the raw response and what the mapping took.
+        console.print(Text("Bot under test", style="bold"))
+        bot = await aprobe_bot(config, endpoints)
+        print_bot_probe(bot)
+    healthy = all(c.ok for c in results) and bot.ok
     console.print(
         Text("All good." if healthy else "Something needs fixing: see FAIL above.", style="green" if healthy else "red")
     )

@@ -13,6 +13,7 @@ from ..core.bootstrap import Overrides
 from ..core.bots.reference_server import ReferenceServer, builtin_factory
 from ..core.config import Config
 from ..core.endpoints import Endpoint, resolve_endpoint
+from ..core.errors import RagtuiError
 from .model_start import embedded_model
 from .output import console
 
@@ -45,9 +46,19 @@ def serve_bot(args: argparse.Namespace, overrides: Overrides) -> int:
 
 
 async def _serve(server: ReferenceServer, config: Config, endpoint: Endpoint) -> None:
-    await server.open()
+    try:
+        await server.open()
+    except OSError as exc:  # typically the port is taken
+        raise RagtuiError(
+            f"cannot listen on {server.host}:{server.port}: {exc.strerror or exc}",
+            "pick another --port (0: any free one)",
+        ) from None
     line = Text(f"Serving the built-in RAG bot ({endpoint.label}, {config.language}) on {server.url}")
     console.print(line, soft_wrap=True)
+    if server.host not in ("127.0.0.1", "localhost", "::1"):
+        console.print(
+            Text(f"Bound to {server.host}: anyone who can reach this machine can use the bot.", style="yellow")
+        )
     console.print(
         Text('POST {"question": ..., "history": [...], "session_id": ...}; Ctrl-C stops.', style="dim"), soft_wrap=True
     )

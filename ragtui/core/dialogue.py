@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import enum
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from .bots.base import Bot
+from .bots.call import BotCall, current_call
 from .errors import RagtuiError
 from .events import (
     DialogueDone,
@@ -34,7 +36,7 @@ from .events import (
     VerdictReady,
 )
 from .knowledge import Passage
-from .metrics import PRIMARY_METRIC, Metric, TurnContext
+from .metrics import PRIMARY_METRIC, Judgment, Metric, TurnContext
 from .simulator import UserSimulator, is_done
 from .store import Store
 from .transcript import Utterance
@@ -219,6 +221,7 @@ class Dialogue:
 
     async def _bot_step(self, emit: Callable[[Event], None]) -> None:
         turn = self.turn
+        current_call.set(BotCall(self.session_id, turn))  # for adapters that send a session id
         answer = await self.bot.answer(
             self.history, on_delta=lambda t: emit(TextDelta(self.session_id, turn, "bot", t))
         )
@@ -253,10 +256,21 @@ class Dialogue:
         )
         turn_score: float | None = None
         turn = self.turn
+        earlier: dict[str, Judgment] = {}
         for metric in self.metrics:
-            judgment = await metric.judge(
-                context, on_delta=lambda t: emit(TextDelta(self.session_id, turn, "judge", t))
-            )
+            try:
+                # ``earlier`` lets a derived metric (trust) read this turn's other judgments.
+                judgment = await metric.judge(
+                    dataclasses.replace(context, earlier=dict(earlier)),
+                    on_delta=lambda t: emit(TextDelta(self.session_id, turn, "judge", t)),
+                )
+            except RagtuiError as exc:
+                # Only the primary metric's failure ends the dialogue; another metric that
+                # cannot reach its judge is recorded as unscored and the rest still run.
+                if metric.name == PRIMARY_METRIC:
+                    raise
+                judgment = Judgment(metric=metric.name, score=None, details={"failed": True}, error=str(exc))
+            earlier[metric.name] = judgment
             stored = self.store.add_judgment(self.session_id, bot.message_id, self.turn, judgment)
             emit(VerdictReady(self.session_id, self.turn, judgment, stored.id, stored.version))
             if metric.name == PRIMARY_METRIC:

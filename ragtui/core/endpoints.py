@@ -71,8 +71,11 @@ def redact_url(url: str) -> str:
 
 
 def resolve_endpoints(config: Config, model_override: str | None = None) -> dict[str, Endpoint]:
-    """One ``Endpoint`` per role; raises ConfigError naming the role and what to set."""
-    return {role: resolve_endpoint(config, role, model_override) for role in config.roles}
+    """One ``Endpoint`` per role; raises ConfigError naming the role and what to set. The bot
+    role is left out when ``[bot]`` names a bot of the team's own: nothing calls it then, and
+    it must not need a model name or start the embedded model."""
+    roles = [r for r in config.roles if r != "bot" or config.bot.type == "builtin"]
+    return {role: resolve_endpoint(config, role, model_override) for role in roles}
 
 
 def resolve_endpoint(config: Config, role: str, model_override: str | None = None) -> Endpoint:

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 
 from .bots.base import Bot
-from .bots.builtin_rag import BuiltinRagBot
+from .bots.factory import build_bot
 from .config import Config
 from .dialogue import Dialogue
 from .endpoints import Endpoint
@@ -18,7 +18,7 @@ from .errors import ConfigError
 from .events import Event
 from .knowledge import KnowledgeBase
 from .llm import ClientPool
-from .metrics import build_metrics
+from .metrics import MetricSettings, build_metrics
 from .personas import Persona
 from .prompts import PromptSet
 from .scenarios import Scenario
@@ -50,10 +50,14 @@ class Engine:
         # Loading validates every template up front: a bad prompt fails before any dialogue.
         self.prompts = PromptSet.load(config.prompts, self.language)
         self._knowledge: KnowledgeBase | None = None
-        self.bot = bot or BuiltinRagBot(
-            self.pool.client_for(endpoints["bot"]), self.prompts.bot, self.knowledge, config.top_k
+        # The [bot] table picks the bot under test; the knowledge base is only built for the built-in one.
+        self.bot = bot or build_bot(config, endpoints, self.pool, self.prompts, lambda: self.knowledge)
+        self.metrics = build_metrics(
+            config.metrics,
+            self.pool.client_for(endpoints["judge"]),
+            self.prompts,
+            settings=MetricSettings.from_config(config),
         )
-        self.metrics = build_metrics(config.metrics, self.pool.client_for(endpoints["judge"]), self.prompts)
 
     @property
     def knowledge(self) -> KnowledgeBase:
@@ -66,6 +70,7 @@ class Engine:
         return {
             "roles": {role: endpoint.public() for role, endpoint in self.endpoints.items()},
             "bot": getattr(self.bot, "name", type(self.bot).__name__),
+            "bot_settings": self.bot.public() if hasattr(self.bot, "public") else None,  # never header values
             "top_k": self.config.top_k,
             "config_file": str(self.config.source) if self.config.source else None,
         }
@@ -149,6 +154,9 @@ class Engine:
             waiter.cancel()
 
     async def aclose(self) -> None:
+        bot_close = getattr(self.bot, "aclose", None)  # the HTTP bot's connection pool
+        if bot_close is not None:
+            await bot_close()
         await self.pool.aclose()
 
 

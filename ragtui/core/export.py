@@ -4,6 +4,8 @@ Columns: ``config`` (JSON: date, persona, scenario, models), then ``user1, assis
 check1, user2, …`` up to the widest dialogue, then ``score1…N`` (turn scores), ``score``,
 ``stop_reason``, ``unscored_turns`` and ``session_id``. A ``checkN`` cell holds the newest
 rubric verdict as JSON; an unscored one says so and keeps the judge's raw reply.
+After those, one column per other metric and turn, ``<metric><N>`` (e.g. ``faithfulness1``),
+holding its newest score, ``unscored`` or ``skipped``; the seed's columns keep their places.
 
 Every text cell is neutralised against spreadsheet formula injection: a cell that begins with
 ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading apostrophe, which
@@ -18,7 +20,7 @@ import json
 from pathlib import Path
 
 from .errors import RagtuiError
-from .metrics import PRIMARY_METRIC
+from .metrics import KNOWN_METRICS, PRIMARY_METRIC
 from .store import StoredJudgment, StoredSession
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -49,7 +51,21 @@ def check_cell(judgment: StoredJudgment | None) -> str:
     return json.dumps({**judgment.details, "score": judgment.score, "version": judgment.version}, ensure_ascii=False)
 
 
-def session_row(session: StoredSession, turns: int) -> list[str]:
+def metric_cell(judgment: StoredJudgment | None) -> str:
+    if judgment is None:
+        return ""
+    if judgment.score is None and judgment.details.get("skipped"):
+        return "skipped"
+    return format_score(judgment.score)
+
+
+def other_metrics(sessions: list[StoredSession]) -> list[str]:
+    """The non-rubric metrics judged in any of ``sessions``, in the registry's order."""
+    used = {j.metric for s in sessions for j in s.judgments if j.metric != PRIMARY_METRIC}
+    return [m for m in KNOWN_METRICS if m in used] + sorted(used - set(KNOWN_METRICS))
+
+
+def session_row(session: StoredSession, turns: int, metrics: list[str] | None = None) -> list[str]:
     latest = session.latest_judgments()
     config = {
         "date": session.created_at,
@@ -74,24 +90,27 @@ def session_row(session: StoredSession, turns: int) -> list[str]:
         str(session.unscored_turns),
         str(session.id),
     ]
-    return [safe_cell(c) for c in cells + scores + tail]
+    extra = [metric_cell(latest.get((turn, m))) for m in metrics or [] for turn in range(1, turns + 1)]
+    return [safe_cell(c) for c in cells + scores + tail + extra]
 
 
-def header(turns: int) -> list[str]:
+def header(turns: int, metrics: list[str] | None = None) -> list[str]:
     names = ["config"]
     for turn in range(1, turns + 1):
         names += [f"user{turn}", f"assistant{turn}", f"check{turn}"]
     names += [f"score{turn}" for turn in range(1, turns + 1)]
-    return names + ["score", "stop_reason", "unscored_turns", "session_id"]
+    names += ["score", "stop_reason", "unscored_turns", "session_id"]
+    return names + [f"{m}{turn}" for m in metrics or [] for turn in range(1, turns + 1)]
 
 
 def sessions_to_csv(sessions: list[StoredSession]) -> str:
     turns = max((max((m.turn for m in s.messages), default=0) for s in sessions), default=0)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(header(turns))
+    metrics = other_metrics(sessions)
+    writer.writerow(header(turns, metrics))
     for session in sessions:
-        writer.writerow(session_row(session, turns))
+        writer.writerow(session_row(session, turns, metrics))
     return buffer.getvalue()
 
 

@@ -55,8 +55,10 @@ class ChatClient:
         temperature: float | None = None,
         max_tokens: int | None = None,
         json_schema: dict[str, Any] | None = None,
+        on_chunk: Callable[[dict[str, Any]], None] | None = None,
     ) -> Completion:
-        """Stream a chat completion, calling ``on_delta`` per text fragment; return the whole."""
+        """Stream a chat completion, calling ``on_delta`` per text fragment; return the whole.
+        ``on_chunk`` sees every raw chunk (the OpenAI-compatible bot reads citations there)."""
         options: dict[str, Any] = {
             "temperature": self.endpoint.temperature if temperature is None else temperature,
             "stream_options": {"include_usage": True},
@@ -72,7 +74,7 @@ class ChatClient:
         while True:
             sent = {k: v for k, v in options.items() if k not in self._dropped}
             try:
-                return await self._stream(messages, sent, on_delta)
+                return await self._stream(messages, sent, on_delta, on_chunk)
             except openai.BadRequestError as exc:
                 droppable = [k for k in ("response_format", "stream_options") if k in sent]
                 if not droppable:
@@ -81,7 +83,11 @@ class ChatClient:
                 self._dropped.add(droppable[0])
 
     async def _stream(
-        self, messages: list[Message], options: dict[str, Any], on_delta: DeltaCallback | None
+        self,
+        messages: list[Message],
+        options: dict[str, Any],
+        on_delta: DeltaCallback | None,
+        on_chunk: Callable[[dict[str, Any]], None] | None = None,
     ) -> Completion:
         # The request goes through the client's generic ``post`` (its documented route for
         # any endpoint) with chunks kept as plain dicts: the typed ``chat.completions.create``
@@ -102,6 +108,8 @@ class ChatClient:
                 async for chunk in stream:
                     if not isinstance(chunk, dict):
                         continue
+                    if on_chunk is not None:
+                        on_chunk(chunk)
                     usage = chunk.get("usage") or usage
                     model = chunk.get("model") or model
                     for choice in chunk.get("choices") or ():

@@ -33,6 +33,31 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "user": frozenset({"context", "history", "question", "response"}),
         "retry": frozenset(),
     },
+    # The seeds' metrics (ragtui.core.metrics). Multi-step metrics have one key per step; each
+    # step shares the fixed ``system`` text and sends one user message.
+    "metric_answer_relevancy": {
+        "system": frozenset(),
+        "statements": frozenset({"question", "response"}),
+        "verdicts": frozenset({"question", "statements"}),
+        "reason": frozenset({"question", "score", "verdicts"}),
+        "retry": frozenset(),
+    },
+    "metric_answer_correctness": {
+        "system": frozenset(),
+        "user": frozenset({"question", "reference", "response"}),
+        "retry": frozenset(),
+    },
+    "metric_answerability": {
+        "system": frozenset(),
+        "user": frozenset({"question", "context"}),
+        "retry": frozenset(),
+    },
+    "metric_faithfulness": {
+        "system": frozenset(),
+        "statements": frozenset({"question", "response"}),
+        "verdicts": frozenset({"context", "statements"}),
+        "retry": frozenset(),
+    },
 }
 
 
@@ -104,6 +129,9 @@ class PromptSet:
     simulator: PromptTemplate
     bot: PromptTemplate
     judge: PromptTemplate
+    # Where they came from, so the other metrics can load their own templates (and few-shot
+    # examples) from the same folder, in the same language, only when they are chosen.
+    directory: Path | None = None
 
     @classmethod
     def load(cls, prompts_dir: Path, language: str) -> PromptSet:
@@ -111,4 +139,5 @@ class PromptSet:
             simulator=load_prompt(prompts_dir, language, "user_simulator"),
             bot=load_prompt(prompts_dir, language, "bot_rag"),
             judge=load_prompt(prompts_dir, language, "judge_rubric"),
+            directory=prompts_dir,
         )

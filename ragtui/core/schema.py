@@ -71,6 +71,37 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX judgments_by_session ON judgments(session_id, turn);
     """,
+    # 2: calibration runs of a metric against a labelled file (``ragtui calibrate``), one row per
+    # judged item so an interrupted run resumes where it stopped.
+    """
+    CREATE TABLE calibration_runs (
+        id INTEGER PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        data_path TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,       -- metric, data, fields, labels, model, prompts: resume only on a match
+        model TEXT,
+        settings TEXT NOT NULL,          -- JSON: fields, label_max, temperature, judge endpoint (no key)
+        status TEXT NOT NULL             -- running | finished
+    );
+    CREATE INDEX calibration_runs_by_fingerprint ON calibration_runs(fingerprint);
+    CREATE TABLE calibration_items (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES calibration_runs(id) ON DELETE CASCADE,
+        item_key TEXT NOT NULL,          -- the item's id, or "line N"
+        line INTEGER NOT NULL,
+        label REAL NOT NULL,             -- normalised to 0–1
+        score REAL,                      -- NULL when unscored or skipped
+        skipped INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        conclusion TEXT,
+        judgment TEXT NOT NULL,          -- JSON: details (every step), prompt, raw reply, model, attempts
+        elapsed_ms REAL NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (run_id, item_key)
+    );
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

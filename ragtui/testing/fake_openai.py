@@ -86,6 +86,10 @@ class Reply:
     close the connection without sending any response."""
     hang: bool = False
     """Never answer; the connection stays open until the client closes it or the server stops."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Extra top-level fields of the response, as servers with retrieval add (``citations``,
+    ``context``): merged into a non-streamed completion; streamed, sent as one more chunk with
+    no choices after the finish chunk."""
 
 
 Responder = Callable[[dict], Reply]
@@ -414,6 +418,7 @@ class FakeOpenAIServer:
                 }
             ],
             "usage": _usage(body, reply.text),
+            **reply.extra,
         }
         writer.write(_json_response(200, completion, keep_alive, reply.headers))
         await writer.drain()
@@ -468,6 +473,8 @@ class FakeOpenAIServer:
             await flush()
             return False
         pending.append(event({}, "stop"))
+        if reply.extra:
+            pending.append(_sse_chunk({**base, "choices": [], **reply.extra}))
         if include_usage:
             pending.append(_sse_chunk({**base, "choices": [], "usage": _usage(body, reply.text)}))
         # [DONE] and the terminating chunk go out with the rest: the async openai client

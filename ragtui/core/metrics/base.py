@@ -26,6 +26,9 @@ class TurnContext:
     history: list[Utterance]  # earlier turns, before ``question``
     language: str
     reference: str | None = None
+    # The judgments already made on this same turn, by metric name, in the order the dialogue
+    # ran them. Only derived metrics (``trust``) read it; the dialogue runs them last.
+    earlier: dict[str, Judgment] = field(default_factory=dict)
 
 
 @dataclass

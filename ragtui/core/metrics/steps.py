@@ -1,0 +1,165 @@
+"""One JSON-constrained judge call per step, with one retry, recorded for inspection.
+
+Every metric except the rubric is a short chain of such steps (split into statements, judge
+each, explain). ``StepRunner`` does the part they share, following the rubric's pattern: the
+reply is constrained by a JSON schema (enums, bounded strings, fixed array lengths), parsed by a
+step-specific function, sent back once with the template's ``retry`` text when it cannot be
+parsed, and recorded — prompt, raw replies, parsed result or error — in a ``trace`` that ends up
+in the judgment's ``details``. A step that still fails makes the whole judgment unscored; the
+metric never guesses a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from ..llm import ChatClient, Completion, DeltaCallback, Message
+from ..prompts import PromptTemplate
+from .base import Judgment
+from .examples import Example
+from .json_reply import ReplyParseError, extract_json_object, lower_keys
+
+T = TypeVar("T")
+
+
+@dataclass
+class StepRecord:
+    """What one step sent and got back; stored in ``details["trace"]``."""
+
+    step: str
+    prompt: list[Message]
+    replies: list[str] = field(default_factory=list)
+    result: Any = None
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "prompt": self.prompt,
+            "replies": self.replies,
+            "result": self.result,
+            "error": self.error,
+        }
+
+
+class StepFailed(Exception):
+    """A step's reply could not be parsed even after the retry; the judgment is unscored."""
+
+    def __init__(self, step: str, reason: str) -> None:
+        super().__init__(f"the {step} step's reply could not be parsed: {reason}")
+        self.step = step
+
+
+class StepRunner:
+    """Runs the steps of one judgment and builds the ``Judgment`` from what they recorded."""
+
+    def __init__(
+        self,
+        metric: str,
+        client: ChatClient,
+        template: PromptTemplate,
+        examples: list[Example] | None = None,
+        max_tokens: int = 700,
+    ) -> None:
+        self.metric = metric
+        self.client = client
+        self.template = template
+        self.examples = examples or []
+        self.max_tokens = max_tokens
+        self.trace: list[StepRecord] = []
+        self.completions: list[Completion] = []
+
+    def messages(self, step: str, values: dict[str, str]) -> list[Message]:
+        """System text, then the few-shot examples of this step as user/assistant turns, then
+        the real request. Examples as earlier turns teach a small model the exact output shape
+        better than examples pasted into the instructions."""
+        messages: list[Message] = [{"role": "system", "content": self.template.parts["system"]}]
+        for example in self.examples:
+            if example.step == step:
+                messages.append({"role": "user", "content": self.template.render(step, **example.inputs)})
+                messages.append({"role": "assistant", "content": example.output_json})
+        messages.append({"role": "user", "content": self.template.render(step, **values)})
+        return messages
+
+    async def run(
+        self,
+        step: str,
+        values: dict[str, str],
+        schema: dict[str, Any],
+        parse: Callable[[dict[str, Any]], T],
+        on_delta: DeltaCallback | None = None,
+    ) -> T:
+        """Ask, parse, retry once; return the parsed result or raise ``StepFailed``."""
+        messages = self.messages(step, values)
+        record = StepRecord(step, messages)
+        self.trace.append(record)
+        for attempt in (1, 2):
+            completion = await self.client.complete(
+                messages, json_schema=schema, max_tokens=self.max_tokens, on_delta=on_delta
+            )
+            self.completions.append(completion)
+            record.replies.append(completion.text)
+            try:
+                result = parse(lower_keys(extract_json_object(completion.text)))
+            except ReplyParseError as exc:
+                record.error = str(exc)
+                if attempt == 1:
+                    messages = [
+                        *messages,
+                        {"role": "assistant", "content": completion.text},
+                        {"role": "user", "content": self.template.parts["retry"]},
+                    ]
+                    record.prompt = messages
+                continue
+            record.error = None
+            record.result = result
+            return result
+        raise StepFailed(step, record.error or "unknown")
+
+    def judgment(self, score: float | None, details: dict[str, Any], error: str | None = None) -> Judgment:
+        """The judgment with every step's record in ``details["trace"]``; ``prompt`` and
+        ``raw_reply`` are the last step's, as for the single-step rubric."""
+        last = self.trace[-1] if self.trace else None
+        completions = self.completions
+        return Judgment(
+            metric=self.metric,
+            score=score,
+            details={**details, "trace": [r.to_dict() for r in self.trace]},
+            prompt=last.prompt if last else [],
+            raw_reply=last.replies[-1] if last and last.replies else "",
+            model=completions[-1].model if completions else "",
+            error=error,
+            attempts=len(completions),
+            latency_ms=sum(c.latency_ms for c in completions) if completions else None,
+            prompt_tokens=_total([c.prompt_tokens for c in completions]),
+            completion_tokens=_total([c.completion_tokens for c in completions]),
+        )
+
+
+def _total(values: list[int | None]) -> int | None:
+    numbers = [v for v in values if v is not None]
+    return sum(numbers) if numbers else None
+
+
+def bounded_text(value: Any, name: str, limit: int, *, allow_empty: bool = True) -> str:
+    """A string field of a reply, trimmed to ``limit`` (the schema bounds it, but a server
+    that ignored the schema must not fill the database with an essay)."""
+    if not isinstance(value, str):
+        raise ReplyParseError(f"{name} is missing or not text")
+    text = value.strip()
+    if not text and not allow_empty:
+        raise ReplyParseError(f"{name} is empty")
+    return text[:limit]
+
+
+def choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
+    """An enum field, tolerant of case and surrounding spaces only."""
+    if not isinstance(value, str) or value.strip().lower() not in allowed:
+        raise ReplyParseError(f"{name} must be one of {', '.join(allowed)}, got {str(value)[:30]!r}")
+    return value.strip().lower()
+
+
+def numbered(items: list[str]) -> str:
+    return "\n".join(f"{i}. {text}" for i, text in enumerate(items, start=1))
