@@ -157,3 +157,15 @@ def test_attach_points_embedded_roles_and_bounds_their_replies(server):
     assert endpoints["user"].max_tokens == EMBEDDED_MAX_TOKENS["user"]
     assert endpoints["judge"].base_url == server.base_url and endpoints["judge"].max_tokens is None
     assert not needs_embedded(endpoints)
+
+
+@pytest.mark.embedded
+@needs_model
+def test_a_crashed_server_restarts_on_the_same_address(embedded_config):
+    """The engine's clients keep their URL, so a restart must come back on the same port."""
+    _, model = embedded_config
+    before = model.base_url
+    os.kill(model.pid or 0, signal.SIGKILL)
+    model._proc.wait(10)  # type: ignore[union-attr]
+    assert not model.is_running
+    assert model.restart() == before and model.is_running

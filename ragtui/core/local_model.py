@@ -12,6 +12,7 @@ Cleanup happens on ``stop()``, on leaving the ``with`` block, at interpreter exi
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import json
 import os
 import socket
@@ -93,6 +94,9 @@ def check_port(host: str, port: int) -> None:
     if port == 0:
         return
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # As llama.cpp's HTTP server does: connections of a previous server on this port left
+        # in TIME_WAIT must not make a restart on the same port look impossible.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:
@@ -254,7 +258,20 @@ class LocalModel:
             proc.wait(5)
 
     def restart(self, progress: StageProgress | None = None) -> str:
+        """Stop (or clean up after a crash) and start again. An automatically chosen port is
+        reused when it is still free, so clients already pointed at this server keep working;
+        compare the returned URL with the old one to know."""
+        previous = self._port
         self.stop()
+        if previous and self.settings.port == 0:
+            automatic = self.settings
+            self.settings = dataclasses.replace(automatic, port=previous)
+            try:
+                return self.start(progress)
+            except RagtuiError:
+                pass  # the old port is taken now: any free port will do
+            finally:
+                self.settings = automatic
         return self.start(progress)
 
     def __enter__(self) -> Self:

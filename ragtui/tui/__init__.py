@@ -30,6 +30,7 @@ def run_tui(overrides: Overrides) -> int:
         error_line(f"ragtui: error: {exc}")
         return 2
     endpoint_error: str | None = None
+    local_model = None
     try:
         endpoints = endpoints_for(config, overrides)
     except RagtuiError as exc:
@@ -40,10 +41,10 @@ def run_tui(overrides: Overrides) -> int:
                 # Started before the app so its progress shows on the plain terminal; a model
                 # that cannot start leaves the app usable for sessions and personas.
                 try:
-                    stack.enter_context(embedded_model(config, endpoints))
+                    local_model = stack.enter_context(embedded_model(config, endpoints))
                 except RagtuiError as exc:
                     endpoint_error = f"The embedded model could not start: {exc}"
-            RagtuiApp(config, endpoints, store, endpoint_error=endpoint_error).run()
+            RagtuiApp(config, endpoints, store, endpoint_error=endpoint_error, local_model=local_model).run()
     finally:
         store.close()
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -18,6 +19,7 @@ from ..core.config import Config
 from ..core.endpoints import Endpoint
 from ..core.engine import Engine
 from ..core.errors import RagtuiError
+from ..core.local_model import LocalModel
 from ..core.store import Store
 from .dialogs import HelpScreen
 from .header import NO_ENDPOINT_HELP
@@ -59,8 +61,10 @@ class RagtuiApp(App[None]):
         *,
         engine_factory: EngineFactory | None = None,
         endpoint_error: str | None = None,
+        local_model: LocalModel | None = None,
     ) -> None:
         super().__init__()
+        self.local_model = local_model  # the embedded server, when this app started one
         self.config = config
         self.endpoints = endpoints
         self.store = store
@@ -99,6 +103,28 @@ class RagtuiApp(App[None]):
             language = self.engine.language if self.engine else self.config.language
             self.push_screen(PersonasScreen(language))
 
+    def action_restart_model(self) -> None:
+        if self.local_model is not None:
+            self.notify("Restarting the embedded model…", title="Embedded model", markup=False)
+            self._restart_model()
+
+    @work(thread=True, exclusive=True, group="embedded-model")
+    def _restart_model(self) -> None:
+        """Runs in a thread: starting the server blocks for a few seconds while it loads."""
+        assert self.local_model is not None
+        # The address the roles use; the model's own is None once its server has died.
+        before = next((e.base_url for e in self.endpoints.values() if e.embedded), None)
+        try:
+            after = self.local_model.restart()
+        except RagtuiError as exc:
+            self.call_from_thread(self.notify, str(exc), title="Embedded model", severity="error", markup=False)
+            return
+        if before is not None and after != before:
+            message = f"Restarted on a new address ({after}); restart ragtui so every role uses it."
+            self.call_from_thread(self.notify, message, title="Embedded model", severity="warning", markup=False)
+        else:
+            self.call_from_thread(self.notify, "Embedded model restarted.", title="Embedded model", markup=False)
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
@@ -122,6 +148,12 @@ class RagtuiApp(App[None]):
         yield SystemCommand("Sessions", "Browse, open or delete stored sessions", self.action_sessions)
         yield SystemCommand("Personas", "List, create, edit, duplicate, delete personas", self.action_personas)
         yield SystemCommand("Help", "Keys and what the scores mean", self.action_help)
+        if self.local_model is not None:
+            yield SystemCommand(
+                "Restart embedded model",
+                "Stop and start the embedded llama.cpp server (after it crashed or hung)",
+                self.action_restart_model,
+            )
         main = self.main_screen
         if main is not None and screen is main:
             for title, help_text, action in MAIN_COMMANDS:
