@@ -29,7 +29,7 @@ from ragtui.core.config import Config
 from ragtui.core.embedded import attach
 from ragtui.core.endpoints import resolve_endpoints
 from ragtui.core.engine import Engine
-from ragtui.core.local_model import LocalModel, LocalModelSettings
+from ragtui.core.local_model import LocalModel, LocalModelSettings, default_threads
 from ragtui.core.metrics.base import TurnContext
 from ragtui.core.metrics.rubric import SCHEMA, RubricJudge
 from ragtui.core.personas import load_personas
@@ -151,7 +151,7 @@ def main() -> None:
     parser.add_argument("--skip-cold", action="store_true", help="skip assembling into an empty cache")
     args = parser.parse_args()
     user_cache = str(paths.cache_dir().parent)
-    print(f"[embedded] threads: {LocalModelSettings().threads or 'default (all CPUs but one)'}, cpus: {os.cpu_count()}")
+    print(f"[embedded] threads: {LocalModelSettings().threads or default_threads()}, cpus: {os.cpu_count()}")
     if not args.skip_cold:
         with tempfile.TemporaryDirectory() as empty:
             ready, first, assembling = start_to_first_token(empty)

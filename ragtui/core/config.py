@@ -111,7 +111,7 @@ class EmbeddedConfig:
     model_path: Path | None = None  # None: the bundled Qwen2.5-Coder-1.5B GGUF
     ctx_size: int = 8192
     port: int = 0  # 0: a free port
-    threads: int = 0  # 0: all CPUs but one (see local_model.default_threads)
+    threads: int = 0  # 0: every usable CPU (see local_model.default_threads)
 
 
 @dataclass

@@ -283,10 +283,11 @@ class LocalModel:
 
 
 def default_threads() -> int:
-    """All usable CPUs but one. llama.cpp's threads busy-wait, and when they take every core
-    the engine, the TUI and a local bot under test starve them back: on two shared cores,
-    generation measured ~1 token/s with two threads against ~5 with one."""
-    return max(1, _usable_cpus() - 1)
+    """Every usable CPU. Measured on an idle 2-core machine (bench/bench_embedded.py): two
+    threads give ~45 prompt and ~10 generated tokens/s, one thread ~28 and ~6. llama.cpp's
+    threads busy-wait, though: on cores shared with other heavy work two threads fell to ~1
+    token/s while one kept ~5, so ``[embedded] threads = 1`` is the setting for busy machines."""
+    return _usable_cpus()
 
 
 def _usable_cpus() -> int:
