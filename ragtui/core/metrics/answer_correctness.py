@@ -14,12 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..llm import ChatClient, DeltaCallback
-from ..prompts import PromptTemplate
+from ..llm import DeltaCallback
 from .base import Judgment, TurnContext
-from .examples import Example
 from .json_reply import ReplyParseError, as_int_in_range
-from .steps import StepFailed, StepRunner, bounded_text
+from .steps import JudgeMetric, StepFailed, StepRunner, bounded_text
 from .texts import text
 
 LEVELS = 5
@@ -56,20 +54,10 @@ def skipped(metric: str, reason: str, threshold: float) -> Judgment:
     )
 
 
-class AnswerCorrectness:
+class AnswerCorrectness(JudgeMetric):
     name = "answer_correctness"
 
-    def __init__(
-        self,
-        client: ChatClient,
-        template: PromptTemplate,
-        examples: list[Example] | None = None,
-        threshold: float = 0.7,
-    ) -> None:
-        self.client = client
-        self.template = template
-        self.examples = examples or []
-        self.threshold = threshold
+    default_threshold = 0.7
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         lang = context.language

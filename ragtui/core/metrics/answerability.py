@@ -16,13 +16,11 @@ import re
 from typing import Any
 
 from ..knowledge import Passage
-from ..llm import ChatClient, DeltaCallback
-from ..prompts import PromptTemplate
+from ..llm import DeltaCallback
 from .base import Judgment, TurnContext
-from .examples import Example
 from .json_reply import as_int_in_range
 from .rubric import format_passages
-from .steps import StepFailed, StepRunner, bounded_text
+from .steps import JudgeMetric, StepFailed, StepRunner, bounded_text
 from .texts import text
 
 MAX_SPAN_CHARS = 160  # a quote, not a paragraph: every token costs ~40 ms on two cores
@@ -64,20 +62,10 @@ def has_passages(passages: list[Passage]) -> bool:
     return any(p.text.strip() for p in passages)
 
 
-class Answerability:
+class Answerability(JudgeMetric):
     name = "answerability"
 
-    def __init__(
-        self,
-        client: ChatClient,
-        template: PromptTemplate,
-        examples: list[Example] | None = None,
-        threshold: float = 1.0,
-    ) -> None:
-        self.client = client
-        self.template = template
-        self.examples = examples or []
-        self.threshold = threshold
+    default_threshold = 1.0
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         lang = context.language

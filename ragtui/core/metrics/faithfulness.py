@@ -18,33 +18,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..llm import ChatClient, DeltaCallback
-from ..prompts import PromptTemplate
+from ..llm import DeltaCallback
 from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements, verdicts_parser, verdicts_schema
 from .answerability import has_passages
 from .base import Judgment, TurnContext
-from .examples import Example
 from .rubric import format_passages
-from .steps import StepFailed, StepRunner, numbered
+from .steps import JudgeMetric, StepFailed, StepRunner, numbered
 from .texts import text
 
 VERDICTS = ("supported", "unsupported")
 
 
-class Faithfulness:
+class Faithfulness(JudgeMetric):
     name = "faithfulness"
 
-    def __init__(
-        self,
-        client: ChatClient,
-        template: PromptTemplate,
-        examples: list[Example] | None = None,
-        threshold: float = 0.8,
-    ) -> None:
-        self.client = client
-        self.template = template
-        self.examples = examples or []
-        self.threshold = threshold
+    default_threshold = 0.8
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         lang = context.language

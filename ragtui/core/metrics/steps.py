@@ -163,3 +163,23 @@ def choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
 
 def numbered(items: list[str]) -> str:
     return "\n".join(f"{i}. {text}" for i, text in enumerate(items, start=1))
+
+
+class JudgeMetric:
+    """What every metric that asks the judge model holds: its client, its template, few-shot
+    examples, and the pass mark it reports against (from ``[thresholds]``)."""
+
+    name: str
+    default_threshold: float = 0.7
+
+    def __init__(
+        self,
+        client: ChatClient,
+        template: PromptTemplate,
+        examples: list[Example] | None = None,
+        threshold: float | None = None,
+    ) -> None:
+        self.client = client
+        self.template = template
+        self.examples = examples or []
+        self.threshold = self.default_threshold if threshold is None else threshold
