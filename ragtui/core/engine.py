@@ -18,7 +18,7 @@ from .errors import ConfigError
 from .events import Event
 from .knowledge import KnowledgeBase
 from .llm import ClientPool
-from .metrics import MetricSettings, build_metrics
+from .metrics import Metric, MetricSettings, build_metrics
 from .personas import Persona
 from .prompts import PromptSet
 from .scenarios import Scenario
@@ -52,12 +52,21 @@ class Engine:
         self._knowledge: KnowledgeBase | None = None
         # The [bot] table picks the bot under test; the knowledge base is only built for the built-in one.
         self.bot = bot or build_bot(config, endpoints, self.pool, self.prompts, lambda: self.knowledge)
-        self.metrics = build_metrics(
-            config.metrics,
-            self.pool.client_for(endpoints["judge"]),
-            self.prompts,
-            settings=MetricSettings.from_config(config),
-        )
+        self._metric_sets: dict[tuple[str, ...], list[Metric]] = {}
+        self.metrics = self.metrics_for(config.metrics)
+
+    def metrics_for(self, names: list[str]) -> list[Metric]:
+        """The metrics for one dialogue (the config's, or a choice made in the TUI), built and
+        validated once per distinct choice."""
+        key = tuple(names)
+        if key not in self._metric_sets:
+            self._metric_sets[key] = build_metrics(
+                names,
+                self.pool.client_for(self.endpoints["judge"]),
+                self.prompts,
+                settings=MetricSettings.from_config(self.config),
+            )
+        return self._metric_sets[key]
 
     @property
     def knowledge(self) -> KnowledgeBase:
@@ -76,7 +85,13 @@ class Engine:
         }
 
     def new_dialogue(
-        self, scenario: Scenario, persona: Persona, *, run_id: str | None = None, max_turns: int | None = None
+        self,
+        scenario: Scenario,
+        persona: Persona,
+        *,
+        run_id: str | None = None,
+        max_turns: int | None = None,
+        metrics: list[str] | None = None,
     ) -> Dialogue:
         if persona.language != self.language or scenario.language != self.language:
             raise ConfigError(
@@ -84,6 +99,7 @@ class Engine:
                 f"must both be in the run's language ({self.language})"
             )
         max_turns = max_turns or self.config.max_turns
+        chosen = self.metrics if metrics is None else self.metrics_for(metrics)
         session_id = self.store.create_session(
             scenario=scenario.to_dict(),
             persona=persona.to_dict(),
@@ -91,10 +107,10 @@ class Engine:
             language=self.language,
             max_turns=max_turns,
             threshold=self.config.threshold,
-            metrics=[m.name for m in self.metrics],
+            metrics=[m.name for m in chosen],
             run_id=run_id,
         )
-        return self._dialogue(session_id, scenario, persona, max_turns)
+        return self._dialogue(session_id, scenario, persona, max_turns, chosen)
 
     def resume_dialogue(self, session_id: int) -> Dialogue:
         """Continue a stored session with the persona and scenario it started with."""
@@ -103,12 +119,14 @@ class Engine:
         scenario_data["tags"] = tuple(scenario_data.get("tags", ()))
         scenario = Scenario(**scenario_data)
         persona = Persona(**session.persona)
-        dialogue = self._dialogue(session_id, scenario, persona, session.max_turns)
+        dialogue = self._dialogue(session_id, scenario, persona, session.max_turns, self.metrics_for(session.metrics))
         dialogue.threshold = session.threshold
         dialogue.restore()
         return dialogue
 
-    def _dialogue(self, session_id: int, scenario: Scenario, persona: Persona, max_turns: int) -> Dialogue:
+    def _dialogue(
+        self, session_id: int, scenario: Scenario, persona: Persona, max_turns: int, metrics: list[Metric]
+    ) -> Dialogue:
         simulator = UserSimulator(
             self.pool.client_for(self.endpoints["user"]), self.prompts.simulator, persona, scenario
         )
@@ -117,7 +135,7 @@ class Engine:
             store=self.store,
             simulator=simulator,
             bot=self.bot,
-            metrics=self.metrics,
+            metrics=metrics,
             language=self.language,
             max_turns=max_turns,
             threshold=self.config.threshold,

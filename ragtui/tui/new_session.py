@@ -10,9 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets import Button, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
+from textual.widgets.selection_list import Selection
 
+from ..core.metrics import PRIMARY_METRIC
 from ..core.personas import Persona
 from ..core.scenarios import Scenario, adhoc_scenario
 from .safe_text import one_line
@@ -23,6 +25,7 @@ class NewSessionRequest:
     scenario: Scenario
     persona: Persona
     auto_run: bool = False
+    metrics: tuple[str, ...] = ()  # besides the rubric, which always runs
 
 
 class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
@@ -32,11 +35,20 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         Binding("escape", "dismiss(None)", "Cancel"),
     ]
 
-    def __init__(self, scenarios: list[Scenario], personas: list[Persona], language: str) -> None:
+    def __init__(
+        self,
+        scenarios: list[Scenario],
+        personas: list[Persona],
+        language: str,
+        metrics: list[str] | None = None,
+        selected: list[str] | None = None,
+    ) -> None:
         super().__init__()
         self.scenarios = scenarios
         self.personas = personas
         self.language = language
+        self.metric_names = [m for m in (metrics or []) if m != PRIMARY_METRIC]
+        self.selected = set(selected or [])
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -57,6 +69,13 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
                         ],
                         id="persona-list",
                     )
+                if self.metric_names:
+                    with Vertical(id="metric-picker"):
+                        yield Label("Metrics (+ rubric)")
+                        yield SelectionList[str](
+                            *[Selection(name, name, name in self.selected) for name in self.metric_names],
+                            id="metric-list",
+                        )
             yield Label("…or a free question (replaces the scenario when not empty):")
             yield Input(placeholder="e.g. How do I change the e-mail address of my account?", id="free-question")
             yield Static("", id="new-error", classes="error", markup=False)
@@ -90,7 +109,10 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
                 error.update("Choose a scenario or type a question.")
                 return
             scenario = self.scenarios[scenario_index]
-        self.dismiss(NewSessionRequest(scenario, self.personas[persona_index], auto_run))
+        metrics: tuple[str, ...] = ()
+        if self.metric_names:
+            metrics = tuple(self.query_one("#metric-list", SelectionList).selected)
+        self.dismiss(NewSessionRequest(scenario, self.personas[persona_index], auto_run, metrics))
 
     @on(Input.Submitted, "#free-question")
     @on(Button.Pressed, "#start")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.errors import RagtuiError
+from ..core.metrics import KNOWN_METRICS
 from ..core.personas import load_personas
 from ..core.scenarios import load_scenarios
 from .header import SessionInfo
@@ -45,14 +46,17 @@ class SessionActions(_Base):
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
-        self.app.push_screen(NewSessionScreen(scenarios, personas, engine.language), self._start_session)
+        screen = NewSessionScreen(
+            scenarios, personas, engine.language, list(KNOWN_METRICS), [m.name for m in engine.metrics]
+        )
+        self.app.push_screen(screen, self._start_session)
 
     def _start_session(self, request: NewSessionRequest | None) -> None:
         engine = self.ragtui.engine
         if request is None or engine is None:
             return
         try:
-            dialogue = engine.new_dialogue(request.scenario, request.persona)
+            dialogue = engine.new_dialogue(request.scenario, request.persona, metrics=list(request.metrics))
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
