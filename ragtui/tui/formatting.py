@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
+from ..core.metrics.explain import explain_lines
 from ..core.metrics.rubric import CRITERIA
 from ..core.store import StoredJudgment
 from .safe_text import clean_text, one_line
@@ -97,6 +98,25 @@ def detail_text(j: StoredJudgment, threshold: float) -> Text:
     if j.details.get("conclusion"):
         text.append("\nConclusion\n", style="bold underline")
         text.append("  " + clean_text(str(j.details["conclusion"])) + "\n", style="italic")
+    return text
+
+
+def metric_text(j: StoredJudgment, threshold: float) -> Text:
+    """Another metric's newest verdict on a turn: score against its own pass mark, each step's
+    result (statements, verdicts, the supporting span…) and its reason."""
+    text = Text()
+    text.append(f"{j.metric} v{j.version} ", style="bold")
+    if j.details.get("skipped"):
+        text.append("skipped", style="dim")
+    else:
+        text.append_text(score_text(j.score, float(j.details.get("threshold", threshold))))
+    if j.error:
+        text.append("  " + clean_text(j.error), style="yellow")
+    for line in explain_lines(j.metric, j.details):
+        text.append("\n  " + clean_text(line))
+    reason = j.details.get("reason") or j.details.get("conclusion")
+    if reason:
+        text.append("\n  → " + clean_text(str(reason)), style="italic")
     return text
 
 

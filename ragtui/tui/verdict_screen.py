@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from ..core.errors import RagtuiError
 from ..core.metrics import PRIMARY_METRIC
 from ..core.store import StoredJudgment, StoredSession
-from .formatting import detail_text, score_text, version_column
+from .formatting import detail_text, metric_text, score_text, version_column
 from .rejudge import judge_prompt_text, rejudge_turn
 from .rejudge_screen import RejudgeRequest, RejudgeScreen
 from .safe_text import clean_text
@@ -116,7 +116,18 @@ class VerdictScreen(Screen[None]):
         versions = self.versions(turn)
         detail = self.query_one("#verdict-detail", Static)
         newest = versions[-1] if versions else None
-        detail.update(detail_text(newest, session.threshold) if newest else Text("This turn is not judged yet."))
+        shown = detail_text(newest, session.threshold) if newest else Text("This turn is not judged yet.")
+        others = [
+            j
+            for (judged_turn, metric), j in sorted(session.latest_judgments().items())
+            if judged_turn == turn and metric != PRIMARY_METRIC
+        ]
+        if others:
+            shown.append("\nOther metrics\n", style="bold underline")
+            for judgment in others:
+                shown.append_text(metric_text(judgment, session.threshold))
+                shown.append("\n")
+        detail.update(shown)
         self._show_versions(versions, session.threshold)
         prompt = "\n\n".join(
             f"── {m.get('role', '?')} ──\n{m.get('content', '')}" for m in (newest.prompt if newest else [])
