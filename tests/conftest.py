@@ -32,6 +32,23 @@ def verdict(overall: int = 4, **overrides: object) -> str:
     return json.dumps(data)
 
 
+def endpoint_toml(base_url: str) -> str:
+    """The config tables that point every role at the fake server under its own model name."""
+    return f"""
+[endpoint]
+base_url = "{base_url}"
+max_retries = 0
+timeout = 10
+
+[roles.user]
+model = "{USER}"
+[roles.bot]
+model = "{BOT}"
+[roles.judge]
+model = "{JUDGE}"
+"""
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No test may see the developer's OpenAI variables, config or home folders."""

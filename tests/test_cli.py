@@ -15,31 +15,20 @@ from ragtui.cli.main import main
 from ragtui.core.schema import LATEST_VERSION
 from ragtui.testing.fake_openai import Reply
 
-from .conftest import BOT, JUDGE, USER, verdict
+from .conftest import BOT, JUDGE, endpoint_toml, verdict
 
 
 @pytest.fixture
 def config_file(server, tmp_path: Path) -> Path:
     path = tmp_path / "ragtui.toml"
     path.write_text(
-        f"""
+        """
 language = "en"
 max_turns = 2
 concurrency = 3
 database = "runs.db"
-
-[endpoint]
-base_url = "{server.base_url}"
-max_retries = 0
-timeout = 10
-
-[roles.user]
-model = "{USER}"
-[roles.bot]
-model = "{BOT}"
-[roles.judge]
-model = "{JUDGE}"
-""",
+"""
+        + endpoint_toml(server.base_url),
         encoding="utf-8",
     )
     return path

@@ -15,7 +15,7 @@ from ragtui.core.engine import Engine
 from ragtui.core.events import DialogueDone, TextDelta, VerdictReady
 from ragtui.testing.fake_openai import Reply
 
-from .conftest import JUDGE, verdict
+from .conftest import JUDGE, endpoint_toml, verdict
 
 # One scripted reply per step, chosen by the schema the judge request carries.
 STEP_REPLIES: dict[str, dict] = {
@@ -120,26 +120,15 @@ async def test_judge_deltas_stream_for_every_step(suite_engine: Engine, scenario
 def config_file(server, tmp_path: Path) -> Path:
     path = tmp_path / "ragtui.toml"
     path.write_text(
-        f"""
+        """
 language = "en"
 max_turns = 1
 database = "runs.db"
 
 [thresholds]
 faithfulness = 0.9
-
-[endpoint]
-base_url = "{server.base_url}"
-max_retries = 0
-timeout = 10
-
-[roles.user]
-model = "fake-user"
-[roles.bot]
-model = "fake-bot"
-[roles.judge]
-model = "{JUDGE}"
-""",
+"""
+        + endpoint_toml(server.base_url),
         encoding="utf-8",
     )
     return path
