@@ -8,7 +8,11 @@ import socket
 import struct
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+from ragtui.core.bot_config import parse_bot
+from ragtui.core.bots.http_bot import HttpBot
 
 OK = {"answer": "Fine.", "sources": [{"content": "Passage one.", "title": "Doc 1", "url": "kb/1"}]}
 BIG_BYTES = 6 * 1024 * 1024
@@ -166,3 +170,10 @@ class FaultyServer(ThreadingHTTPServer):
         self.release.set()
         self.shutdown()
         self.server_close()
+
+
+def http_bot(url: str, **table: Any) -> HttpBot:
+    """An HTTP bot configured as a user would, with no backoff so retries are instant."""
+    settings = parse_bot({"type": "http", "url": url, "backoff": 0, "timeout": 5, **table}, "t.toml: [bot]", Path("."))
+    assert settings.http is not None
+    return HttpBot(settings.http)

@@ -20,6 +20,8 @@ from ragtui.core.scenarios import load_scenarios
 from ragtui.core.store import Store
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
 
+from .bot_servers import FaultyServer
+
 USER, BOT, JUDGE = "fake-user", "fake-bot", "fake-judge"
 
 
@@ -56,6 +58,13 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(name, raising=False)
     for name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
         monkeypatch.setenv(name, str(tmp_path / "xdg" / name.lower()))
+
+
+@pytest.fixture
+def faulty() -> Iterator[FaultyServer]:
+    """A misbehaving bot server on 127.0.0.1 (tests/bot_servers.py), scripted per test."""
+    with FaultyServer() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

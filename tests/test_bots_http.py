@@ -5,22 +5,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
-from ragtui.core.bot_config import parse_bot
 from ragtui.core.bots.call import BotCall, current_call
-from ragtui.core.bots.http_bot import HttpBot
 from ragtui.core.bots.reference_server import ReferenceServer, builtin_factory
 from ragtui.core.config import Config
 from ragtui.core.endpoints import resolve_endpoints
 from ragtui.core.transcript import Utterance
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
 
-from .bot_servers import FaultyServer
+from .bot_servers import FaultyServer, http_bot
 from .conftest import BOT
 
 HISTORY = [
@@ -34,18 +30,6 @@ HISTORY = [
 def reference(config: Config, server: FakeOpenAIServer) -> Iterator[ReferenceServer]:
     with ReferenceServer(builtin_factory(config, resolve_endpoints(config)["bot"])) as ref:
         yield ref
-
-
-@pytest.fixture
-def faulty() -> Iterator[FaultyServer]:
-    with FaultyServer() as server:
-        yield server
-
-
-def http_bot(url: str, **table: Any) -> HttpBot:
-    settings = parse_bot({"type": "http", "url": url, "backoff": 0, "timeout": 5, **table}, "t.toml: [bot]", Path("."))
-    assert settings.http is not None
-    return HttpBot(settings.http)
 
 
 async def test_reference_server_answers_with_passages(reference: ReferenceServer, server: FakeOpenAIServer):

@@ -4,33 +4,17 @@ line with the status and a bounded snippet, retries happen as configured, secret
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from ragtui.core.bot_config import parse_bot
 from ragtui.core.bots.errors import SNIPPET_CHARS, BotError
 from ragtui.core.bots.http_bot import HttpBot
 from ragtui.core.errors import ConfigError
 from ragtui.core.transcript import Utterance
 
-from .bot_servers import FaultyServer
+from .bot_servers import FaultyServer, http_bot
 
 HISTORY = [Utterance("user", "How do I link my account?")]
-
-
-@pytest.fixture
-def faulty() -> Iterator[FaultyServer]:
-    with FaultyServer() as server:
-        yield server
-
-
-def http_bot(url: str, **table: Any) -> HttpBot:
-    settings = parse_bot({"type": "http", "url": url, "backoff": 0, "timeout": 5, **table}, "t.toml: [bot]", Path("."))
-    assert settings.http is not None
-    return HttpBot(settings.http)
 
 
 async def failure(bot: HttpBot, deltas: list[str] | None = None) -> BotError:

@@ -270,11 +270,19 @@ class Store:
 
     def refresh_score(self, session_id: int, metric: str) -> tuple[float | None, int]:
         """Recompute the dialogue score (mean of the latest scored ``metric`` per turn)."""
-        session = self.session(session_id)
-        latest = [j for (turn, m), j in session.latest_judgments().items() if m == metric]
-        scores = [j.score for j in latest if j.score is not None]
+        # Runs after every judged turn, so it reads only the scores, not the whole session.
+        latest = [
+            row[0]
+            for row in self.db.execute(
+                "SELECT j.score FROM judgments j WHERE j.session_id = ? AND j.metric = ? AND j.version = "
+                "(SELECT MAX(version) FROM judgments k WHERE k.session_id = j.session_id "
+                "AND k.turn = j.turn AND k.metric = j.metric)",
+                [session_id, metric],
+            ).fetchall()
+        ]
+        scores = [value for value in latest if value is not None]
         score = sum(scores) / len(scores) if scores else None
-        unscored = sum(1 for j in latest if j.score is None)
+        unscored = len(latest) - len(scores)
         self._write(
             "update the session score",
             lambda: self.db["sessions"].update(
