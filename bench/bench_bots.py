@@ -76,7 +76,7 @@ def main() -> None:
         serve_cmd = [sys.executable, "-m", "ragtui", "serve-bot", "--port", "0", "--config", str(serve_config)]
         serve, bot_url = start(serve_cmd, tmp, "serve-bot")
         try:
-            startup, _ = timed([sys.executable, "-c", "import ragtui.cli.main, ragtui.core.engine"])
+            startup, _ = timed([sys.executable, "-c", "import ragtui.cli.main, ragtui.core.dialogue.engine"])
             print(
                 f"[bots] fake model latency {args.latency * 1000:.0f} ms; 3 turns per dialogue; process start {startup:.2f} s"
             )

@@ -231,7 +231,7 @@ def endpoint(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
     if args.base_url:
         yield args.base_url, args.model
         return
-    from ragtui.core.local_model import MODEL_ALIAS, LocalModel, LocalModelSettings
+    from ragtui.core.models.local_model import MODEL_ALIAS, LocalModel, LocalModelSettings
 
     settings = LocalModelSettings(model_path=Path(args.model_path) if args.model_path else None)
     with LocalModel(settings) as model:

@@ -26,15 +26,15 @@ import httpx
 
 from ragtui.core import paths
 from ragtui.core.config import Config
-from ragtui.core.embedded import attach
-from ragtui.core.endpoints import resolve_endpoints
-from ragtui.core.engine import Engine
-from ragtui.core.local_model import LocalModel, LocalModelSettings, default_threads
+from ragtui.core.content.personas import load_personas
+from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.dialogue.engine import Engine
 from ragtui.core.metrics.base import TurnContext
 from ragtui.core.metrics.rubric import SCHEMA, RubricJudge
-from ragtui.core.personas import load_personas
-from ragtui.core.scenarios import load_scenarios
-from ragtui.core.store import Store
+from ragtui.core.models.embedded import attach
+from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.models.local_model import LocalModel, LocalModelSettings, default_threads
+from ragtui.core.record.store import Store
 
 
 def first_token_seconds(base_url: str, model: str) -> float:
@@ -119,8 +119,8 @@ def judge_cache_ratio(config: Config, base_url: str, model: str, repeats: int = 
     """Mean seconds of one judge call with the fixed prefix cached, and with caching off."""
     endpoints = resolve_endpoints(config)
     attach(endpoints, base_url)
-    from ragtui.core.llm import ClientPool
-    from ragtui.core.prompts import load_prompt
+    from ragtui.core.content.prompts import load_prompt
+    from ragtui.core.models.llm import ClientPool
 
     judge = RubricJudge(ClientPool().client_for(endpoints["judge"]), load_prompt(config.prompts, "en", "judge_rubric"))
     passages = load_scenarios(config.scenarios, "en")  # any text will do as a stand-in answer

@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.paths import bundled_dir
-from ragtui.core.scenarios import load_scenarios
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, schema_responder
 
 PERSONAS = ["angry", "calm", "beginner", "elderly", "skeptical"]

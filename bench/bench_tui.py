@@ -120,10 +120,10 @@ def serve(tokens: int, delay: float) -> None:
 
 def load(workspace: Path, db: str):  # noqa: ANN201 - (config, endpoints, store, scenario, persona)
     from ragtui.core.config import load_config
-    from ragtui.core.endpoints import resolve_endpoints
-    from ragtui.core.personas import load_personas
-    from ragtui.core.scenarios import load_scenarios
-    from ragtui.core.store import Store
+    from ragtui.core.content.personas import load_personas
+    from ragtui.core.content.scenarios import load_scenarios
+    from ragtui.core.models.endpoints import resolve_endpoints
+    from ragtui.core.record.store import Store
 
     config = load_config(workspace / "ragtui.toml")
     config.database = workspace / db
@@ -160,8 +160,8 @@ class MessageStats:
 
 
 def headless_child(workspace: Path, out: Path) -> None:
-    from ragtui.core.engine import Engine
-    from ragtui.core.events import TextDelta
+    from ragtui.core.dialogue.engine import Engine
+    from ragtui.core.dialogue.events import TextDelta
 
     async def main() -> dict[str, object]:
         config, endpoints, store, scenario, persona = load(workspace, "headless.db")
@@ -194,7 +194,7 @@ def tui_child(workspace: Path, out: Path, headless: bool) -> None:
     from textual.screen import Screen
     from textual.widget import Widget
 
-    from ragtui.core.events import DialogueDone, TextDelta
+    from ragtui.core.dialogue.events import DialogueDone, TextDelta
     from ragtui.tui.app import RagtuiApp
     from ragtui.tui.new_session import NewSessionRequest
     from ragtui.tui.panes import MessageView, RolePane

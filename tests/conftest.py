@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from ragtui.core.config import Config, EndpointConfig
-from ragtui.core.endpoints import resolve_endpoints
-from ragtui.core.engine import Engine
-from ragtui.core.personas import load_personas
-from ragtui.core.scenarios import load_scenarios
-from ragtui.core.store import Store
+from ragtui.core.content.personas import load_personas
+from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.dialogue.engine import Engine
+from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
 
 from .bot_servers import FaultyServer

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from ragtui.core.config import load_config
-from ragtui.core.endpoints import resolve_endpoints
 from ragtui.core.errors import ConfigError
 from ragtui.core.json_path import JsonPath
+from ragtui.core.models.endpoints import resolve_endpoints
 
 
 def load(tmp_path: Path, text: str):

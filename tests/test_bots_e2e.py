@@ -22,10 +22,10 @@ from ragtui.core.bot_config import parse_bot
 from ragtui.core.bots.probe import probe_bot
 from ragtui.core.bots.reference_server import ReferenceServer, builtin_factory
 from ragtui.core.config import Config
-from ragtui.core.endpoints import resolve_endpoints
-from ragtui.core.engine import Engine
-from ragtui.core.events import DialogueDone, Failure
-from ragtui.core.store import Store
+from ragtui.core.dialogue.engine import Engine
+from ragtui.core.dialogue.events import DialogueDone, Failure
+from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
 
 from .bot_servers import FaultyServer

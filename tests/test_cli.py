@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.schema import LATEST_VERSION
+from ragtui.core.record.schema import LATEST_VERSION
 from ragtui.testing.fake_openai import Reply
 
 from .conftest import BOT, JUDGE, endpoint_toml, verdict

@@ -8,15 +8,15 @@ import pytest
 
 from ragtui.core import paths
 from ragtui.core.config import Config, EndpointConfig, load_config, parse_config
-from ragtui.core.endpoints import (
+from ragtui.core.errors import ConfigError
+from ragtui.core.models.endpoints import (
     EMBEDDED_MODEL,
     OPENAI_URL,
     PLACEHOLDER_KEY,
-    redact_url,
     resolve_endpoint,
     resolve_endpoints,
 )
-from ragtui.core.errors import ConfigError
+from ragtui.core.redaction import redact_url
 from ragtui.core.toml_io import read_toml
 
 SECRET = "sk-secret-123"

@@ -21,16 +21,16 @@ import pytest
 
 from ragtui.core import paths
 from ragtui.core.config import Config
-from ragtui.core.embedded import EMBEDDED_MAX_TOKENS, attach, needs_embedded, start_embedded
-from ragtui.core.endpoints import EMBEDDED_MODEL, resolve_endpoints
-from ragtui.core.engine import Engine
+from ragtui.core.content.personas import load_personas
+from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.dialogue.engine import Engine
 from ragtui.core.errors import RagtuiError
-from ragtui.core.local_model import LocalModel, LocalModelSettings
-from ragtui.core.local_model_file import EMBEDDED_MODEL as MODEL_SPEC
-from ragtui.core.local_model_file import find_chunks
-from ragtui.core.personas import load_personas
-from ragtui.core.scenarios import load_scenarios
-from ragtui.core.store import Store
+from ragtui.core.models.embedded import EMBEDDED_MAX_TOKENS, attach, needs_embedded, start_embedded
+from ragtui.core.models.endpoints import EMBEDDED_MODEL, resolve_endpoints
+from ragtui.core.models.local_model import LocalModel, LocalModelSettings
+from ragtui.core.models.local_model_file import EMBEDDED_MODEL as MODEL_SPEC
+from ragtui.core.models.local_model_file import find_chunks
+from ragtui.core.record.store import Store
 
 USER_CACHE_HOME = paths.cache_dir().parent  # the real cache, read before fixtures move XDG dirs
 
@@ -98,7 +98,7 @@ async def test_one_real_turn_on_the_embedded_model(embedded_config, tmp_path: Pa
 
 ORPHAN_SCRIPT = """
 import os, sys
-from ragtui.core.local_model import LocalModel, LocalModelSettings
+from ragtui.core.models.local_model import LocalModel, LocalModelSettings
 model = LocalModel(LocalModelSettings(ctx_size=1024, parallel=1))
 model.start()
 print(model.pid, flush=True)

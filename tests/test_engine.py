@@ -7,9 +7,17 @@ import asyncio
 
 import pytest
 
-from ragtui.core.endpoints import resolve_endpoints
-from ragtui.core.engine import Engine
-from ragtui.core.events import DialogueDone, DialogueStarted, Failure, MessageDone, TextDelta, TurnDone, VerdictReady
+from ragtui.core.dialogue.engine import Engine
+from ragtui.core.dialogue.events import (
+    DialogueDone,
+    DialogueStarted,
+    Failure,
+    MessageDone,
+    TextDelta,
+    TurnDone,
+    VerdictReady,
+)
+from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.testing.fake_openai import Reply
 
 from .conftest import BOT, JUDGE, USER, verdict

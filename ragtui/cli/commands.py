@@ -10,12 +10,12 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
-from ..core.endpoints import resolve_endpoints
+from ..core.content.personas import load_personas
+from ..core.content.scenarios import load_scenarios, scenario_file
 from ..core.errors import RagtuiError
-from ..core.export import write_csv
-from ..core.personas import load_personas
-from ..core.scenarios import load_scenarios, scenario_file
-from ..core.store import Store, StoredSession
+from ..core.models.endpoints import resolve_endpoints
+from ..core.record.export import write_csv
+from ..core.record.store import Store, StoredSession
 from .calibrate_command import calibrate
 from .doctor import doctor
 from .output import console, score_text, stop_text

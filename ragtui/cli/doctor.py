@@ -15,11 +15,11 @@ from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.bots.probe import aprobe_bot
 from ..core.config import Config
-from ..core.endpoints import Endpoint
 from ..core.errors import RagtuiError
-from ..core.llm import ClientPool
-from ..core.local_model import available_memory, log_path
-from ..core.local_model_file import find_chunks, verified_cached_model
+from ..core.models.endpoints import Endpoint
+from ..core.models.llm import ClientPool
+from ..core.models.local_model import available_memory, log_path
+from ..core.models.local_model_file import find_chunks, verified_cached_model
 from .bot_probe_view import print_bot_probe
 from .model_start import embedded_model
 from .output import console

@@ -9,9 +9,9 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from rich.text import Text
 
 from ..core.config import Config
-from ..core.embedded import needs_embedded, start_embedded
-from ..core.endpoints import Endpoint
-from ..core.local_model import LocalModel, log_path
+from ..core.models.embedded import needs_embedded, start_embedded
+from ..core.models.endpoints import Endpoint
+from ..core.models.local_model import LocalModel, log_path
 from .output import console_err
 
 STAGES = {

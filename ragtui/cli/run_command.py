@@ -16,12 +16,12 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.config import Config
-from ..core.endpoints import Endpoint
-from ..core.engine import Engine, new_run_id
-from ..core.events import DialogueDone, DialogueStarted, Event, Failure, MessageDone, TextDelta, TurnDone
-from ..core.personas import Persona, load_personas, pick_personas
-from ..core.scenarios import Scenario, load_scenarios, pick_scenarios
-from ..core.store import Store, StoredSession
+from ..core.content.personas import Persona, load_personas, pick_personas
+from ..core.content.scenarios import Scenario, load_scenarios, pick_scenarios
+from ..core.dialogue.engine import Engine, new_run_id
+from ..core.dialogue.events import DialogueDone, DialogueStarted, Event, Failure, MessageDone, TextDelta, TurnDone
+from ..core.models.endpoints import Endpoint
+from ..core.record.store import Store, StoredSession
 from .model_start import embedded_model
 from .output import console, console_err, score_text, stop_text
 

@@ -12,8 +12,8 @@ from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.bots.reference_server import ReferenceServer, builtin_factory
 from ..core.config import Config
-from ..core.endpoints import Endpoint, resolve_endpoint
 from ..core.errors import RagtuiError
+from ..core.models.endpoints import Endpoint, resolve_endpoint
 from .model_start import embedded_model
 from .output import console
 

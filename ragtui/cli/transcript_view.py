@@ -6,7 +6,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
-from ..core.store import StoredJudgment, StoredSession
+from ..core.record.store import StoredJudgment, StoredSession
 from .output import console, score_text, stop_text
 
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import httpx
 
 from .config import LANGUAGES, Config, load_config
-from .endpoints import Endpoint, redact_url, resolve_endpoints
 from .errors import ConfigError, EndpointError
-from .store import Store
+from .models.endpoints import Endpoint, resolve_endpoints
+from .record.store import Store
+from .redaction import redact_url
 
 
 @dataclass

@@ -25,6 +25,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .json_path import JsonPath
+from .redaction import redact_url
 from .toml_io import expect_type, reject_unknown_keys
 
 BOT_TYPES = ("builtin", "http", "openai", "python")
@@ -113,8 +114,6 @@ class BotConfig:
 
     def public(self) -> dict[str, Any]:
         """Safe to print and store: URLs without credentials, header *names* only."""
-        from .endpoints import redact_url  # endpoints imports config, which imports this module
-
         if self.http is not None:
             h = self.http
             return {

@@ -16,11 +16,11 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from ..core.config import Config
-from ..core.endpoints import Endpoint
-from ..core.engine import Engine
+from ..core.dialogue.engine import Engine
 from ..core.errors import RagtuiError
-from ..core.local_model import LocalModel
-from ..core.store import Store
+from ..core.models.endpoints import Endpoint
+from ..core.models.local_model import LocalModel
+from ..core.record.store import Store
 from .dialogs import HelpScreen
 from .header import NO_ENDPOINT_HELP
 from .main_screen import MainScreen

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from ..core.events import (
+from ..core.dialogue.events import (
     DialogueDone,
     DialogueStarted,
     Event,
@@ -22,7 +22,7 @@ from ..core.events import (
     VerdictReady,
 )
 from ..core.metrics import PRIMARY_METRIC
-from ..core.store import StoredSession
+from ..core.record.store import StoredSession
 from .formatting import judgment_text, score_text, verdict_text
 from .header import SessionHeader, SessionInfo
 from .panes import RolePane

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..core.metrics.explain import explain_lines
 from ..core.metrics.rubric import CRITERIA
-from ..core.store import StoredJudgment
+from ..core.record.store import StoredJudgment
 from .safe_text import clean_text, one_line
 
 SHORT = {

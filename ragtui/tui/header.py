@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from ..core.endpoints import Endpoint
+from ..core.models.endpoints import Endpoint
 from .formatting import score_text
 from .safe_text import one_line
 

@@ -21,10 +21,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
 
-from ..core.dialogue import Dialogue, Phase
+from ..core.dialogue.events import Event
+from ..core.dialogue.state_machine import Dialogue, Phase
 from ..core.errors import RagtuiError
-from ..core.events import Event
-from ..core.export import write_csv
+from ..core.record.export import write_csv
 from .dialogs import ExportScreen
 from .event_view import EventView
 from .header import SessionHeader

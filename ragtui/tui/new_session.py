@@ -14,9 +14,9 @@ from textual.widgets import Button, Input, Label, OptionList, SelectionList, Sta
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
+from ..core.content.personas import Persona
+from ..core.content.scenarios import Scenario, adhoc_scenario
 from ..core.metrics import PRIMARY_METRIC
-from ..core.personas import Persona
-from ..core.scenarios import Scenario, adhoc_scenario
 from .safe_text import one_line
 
 

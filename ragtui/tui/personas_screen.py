@@ -20,8 +20,8 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Static, Te
 from textual.widgets.option_list import Option
 
 from ..core.config import LANGUAGES
+from ..core.content.personas import Persona, load_persona_file, save_persona
 from ..core.errors import ConfigError
-from ..core.personas import Persona, load_persona_file, save_persona
 from .dialogs import ConfirmScreen
 from .safe_text import clean_text
 

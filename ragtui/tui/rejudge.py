@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 
-from ..core.engine import Engine
+from ..core.content.prompts import PromptTemplate, load_prompt, parse_prompt
+from ..core.dialogue.engine import Engine
+from ..core.dialogue.transcript import Utterance
 from ..core.errors import ConfigError, RagtuiError
 from ..core.metrics import PRIMARY_METRIC, TurnContext
 from ..core.metrics.rubric import RubricJudge
-from ..core.prompts import PromptTemplate, load_prompt, parse_prompt
-from ..core.store import StoredJudgment, StoredSession
-from ..core.transcript import Utterance
+from ..core.record.store import StoredJudgment, StoredSession
 
 
 def parse_judge_prompt(toml_text: str, language: str) -> PromptTemplate:

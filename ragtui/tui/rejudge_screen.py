@@ -18,8 +18,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static, TextArea
 
+from ..core.content.prompts import PromptTemplate
 from ..core.errors import RagtuiError
-from ..core.prompts import PromptTemplate
 from .rejudge import parse_judge_prompt
 
 

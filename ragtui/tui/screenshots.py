@@ -21,12 +21,12 @@ import tempfile
 from pathlib import Path
 
 from ..core.config import Config, EndpointConfig
-from ..core.endpoints import resolve_endpoints
-from ..core.engine import Engine
+from ..core.content.personas import load_personas
+from ..core.content.scenarios import load_scenarios
+from ..core.dialogue.engine import Engine
+from ..core.models.endpoints import resolve_endpoints
 from ..core.paths import bundled_dir
-from ..core.personas import load_personas
-from ..core.scenarios import load_scenarios
-from ..core.store import Store
+from ..core.record.store import Store
 from ..testing.fake_openai import FakeOpenAIServer, Reply
 from .app import RagtuiApp
 

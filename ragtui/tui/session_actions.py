@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core.content.personas import load_personas
+from ..core.content.scenarios import load_scenarios
 from ..core.errors import RagtuiError
 from ..core.metrics import KNOWN_METRICS
-from ..core.personas import load_personas
-from ..core.scenarios import load_scenarios
 from .header import SessionInfo
 from .new_session import NewSessionRequest, NewSessionScreen
 

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from ..core.errors import RagtuiError
 from ..core.metrics import PRIMARY_METRIC
-from ..core.store import StoredJudgment, StoredSession
+from ..core.record.store import StoredJudgment, StoredSession
 from .formatting import detail_text, metric_text, score_text, version_column
 from .rejudge import judge_prompt_text, rejudge_turn
 from .rejudge_screen import RejudgeRequest, RejudgeScreen

@@ -11,8 +11,8 @@ import pytest
 from textual.widgets import Static
 
 from ragtui.core.config import Config
-from ragtui.core.endpoints import resolve_endpoints
-from ragtui.core.store import Store
+from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.record.store import Store
 from ragtui.tui.app import RagtuiApp
 from ragtui.tui.panes import MessageView, RolePane
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragtui.core.store import Store
+from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
 from ragtui.tui.main_screen import MainScreen
 from ragtui.tui.new_session import NewSessionScreen

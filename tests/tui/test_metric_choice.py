@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from textual.widgets import SelectionList
 
-from ragtui.core.personas import load_personas
-from ragtui.core.scenarios import load_scenarios
+from ragtui.core.content.personas import load_personas
+from ragtui.core.content.scenarios import load_scenarios
 from ragtui.tui.new_session import NewSessionScreen
 from ragtui.tui.verdict_screen import VerdictScreen
 

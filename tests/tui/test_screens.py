@@ -9,9 +9,9 @@ import pytest
 from textual.widgets import DataTable, Input, RadioButton, TextArea
 
 from ragtui.core.config import Config
-from ragtui.core.endpoints import resolve_endpoints
-from ragtui.core.personas import load_persona_file
-from ragtui.core.store import Store
+from ragtui.core.content.personas import load_persona_file
+from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
 from ragtui.tui.app import RagtuiApp
 from ragtui.tui.dialogs import ConfirmScreen, ExportScreen, HelpScreen

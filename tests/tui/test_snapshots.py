@@ -10,7 +10,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from ragtui.core.store import Store
+from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, verdict

@@ -8,8 +8,8 @@ from pathlib import Path
 from ragtui.core.bot_config import parse_bot
 from ragtui.core.bots.reference_server import ReferenceServer, builtin_factory
 from ragtui.core.config import Config
-from ragtui.core.endpoints import resolve_endpoints
-from ragtui.core.store import Store
+from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
 from ragtui.tui.app import RagtuiApp
 

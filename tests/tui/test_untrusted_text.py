@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragtui.core.store import Store
+from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
 from ragtui.tui.panes import MessageView, RolePane
 from ragtui.tui.safe_text import StreamCleaner, clean_text

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..knowledge import Passage
-from ..llm import DeltaCallback
-from ..transcript import Utterance
+from ..content.knowledge import Passage
+from ..dialogue.transcript import Utterance
+from ..models.llm import DeltaCallback
 
 
 @dataclass

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..knowledge import KnowledgeBase, Passage
-from ..llm import ChatClient, DeltaCallback, Message
-from ..prompts import PromptTemplate
-from ..transcript import Utterance
+from ..content.knowledge import KnowledgeBase, Passage
+from ..content.prompts import PromptTemplate
+from ..dialogue.transcript import Utterance
+from ..models.llm import ChatClient, DeltaCallback, Message
 from .base import BotAnswer
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..config import Config
-from ..endpoints import Endpoint
+from ..content.knowledge import KnowledgeBase
+from ..content.prompts import PromptSet
 from ..errors import ConfigError
-from ..knowledge import KnowledgeBase
-from ..llm import ClientPool
-from ..prompts import PromptSet
+from ..models.endpoints import Endpoint
+from ..models.llm import ClientPool
 from .base import Bot
 from .builtin_rag import BuiltinRagBot
 from .http_bot import HttpBot

@@ -20,10 +20,10 @@ from typing import Any
 import httpx
 
 from ..bot_config import BotConfig, HttpBotConfig
-from ..endpoints import redact_url
-from ..knowledge import Passage
-from ..llm import DeltaCallback
-from ..transcript import Utterance
+from ..content.knowledge import Passage
+from ..dialogue.transcript import Utterance
+from ..models.llm import DeltaCallback
+from ..redaction import redact_url
 from .base import BotAnswer
 from .call import Exchange, current_call
 from .errors import BotError, Redactor, snippet

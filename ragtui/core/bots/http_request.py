@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bot_config import ENV_REF, SLOT, HttpBotConfig
+from ..dialogue.transcript import Utterance
 from ..errors import ConfigError
-from ..transcript import Utterance
 from .errors import Redactor
 
 ROLE_NAMES = {"user": "user", "bot": "assistant"}

@@ -21,12 +21,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..bot_config import OpenAIBotConfig, PassageMapping
-from ..endpoints import PLACEHOLDER_KEY, Endpoint, redact_url
+from ..content.knowledge import Passage
+from ..dialogue.transcript import Utterance
 from ..errors import ConfigError
 from ..json_path import JsonPath
-from ..knowledge import Passage
-from ..llm import ChatClient, DeltaCallback, Message
-from ..transcript import Utterance
+from ..models.endpoints import PLACEHOLDER_KEY, Endpoint
+from ..models.llm import ChatClient, DeltaCallback, Message
+from ..redaction import redact_url
 from .base import BotAnswer
 from .call import Exchange
 from .mapping import passages_from

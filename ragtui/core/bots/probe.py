@@ -9,13 +9,13 @@ import time
 from dataclasses import dataclass, field
 
 from ..config import Config
-from ..endpoints import Endpoint
+from ..content.knowledge import KnowledgeBase, Passage
+from ..content.prompts import PromptSet
+from ..content.scenarios import load_scenarios
+from ..dialogue.transcript import Utterance
 from ..errors import RagtuiError
-from ..knowledge import KnowledgeBase, Passage
-from ..llm import ClientPool
-from ..prompts import PromptSet
-from ..scenarios import load_scenarios
-from ..transcript import Utterance
+from ..models.endpoints import Endpoint
+from ..models.llm import ClientPool
 from .errors import BotError
 from .factory import build_bot
 

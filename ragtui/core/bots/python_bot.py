@@ -30,8 +30,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..bot_config import PythonBotConfig
-from ..llm import DeltaCallback
-from ..transcript import Utterance
+from ..dialogue.transcript import Utterance
+from ..models.llm import DeltaCallback
 from .base import BotAnswer
 from .call import Exchange
 from .errors import BotError, one_line, snippet

@@ -33,12 +33,12 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from ..config import Config
-from ..endpoints import Endpoint
+from ..content.knowledge import KnowledgeBase
+from ..content.prompts import PromptSet
+from ..dialogue.transcript import Utterance
 from ..errors import RagtuiError
-from ..knowledge import KnowledgeBase
-from ..llm import ClientPool
-from ..prompts import PromptSet
-from ..transcript import Utterance
+from ..models.endpoints import Endpoint
+from ..models.llm import ClientPool
 from .base import Bot
 from .builtin_rag import BuiltinRagBot
 from .mapping import passages_to_json

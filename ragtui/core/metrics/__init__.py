@@ -13,9 +13,9 @@ from pathlib import Path
 
 from .. import paths
 from ..config import DEFAULT_THRESHOLDS, Config
+from ..content.prompts import PromptSet, load_prompt
 from ..errors import ConfigError
-from ..llm import ChatClient
-from ..prompts import PromptSet, load_prompt
+from ..models.llm import ChatClient
 from .answer_correctness import AnswerCorrectness
 from .answer_relevancy import AnswerRelevancy, RelevancyOptions
 from .answerability import Answerability

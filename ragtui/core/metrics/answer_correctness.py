@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..llm import DeltaCallback
+from ..models.llm import DeltaCallback
 from .base import Judgment, TurnContext
 from .json_reply import ReplyParseError, as_int_in_range
 from .steps import JudgeMetric, StepFailed, StepRunner, bounded_text

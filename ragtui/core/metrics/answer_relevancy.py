@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..llm import ChatClient, DeltaCallback
-from ..prompts import PromptTemplate
+from ..content.prompts import PromptTemplate
+from ..models.llm import ChatClient, DeltaCallback
 from .base import Judgment, TurnContext
 from .examples import Example
 from .json_reply import ReplyParseError

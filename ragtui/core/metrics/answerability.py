@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..knowledge import Passage
-from ..llm import DeltaCallback
+from ..content.knowledge import Passage
+from ..models.llm import DeltaCallback
 from .base import Judgment, TurnContext
 from .json_reply import as_int_in_range
 from .rubric import format_passages

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..knowledge import Passage
-from ..llm import DeltaCallback
-from ..transcript import Utterance
+from ..content.knowledge import Passage
+from ..dialogue.transcript import Utterance
+from ..models.llm import DeltaCallback
 
 
 @dataclass(frozen=True)

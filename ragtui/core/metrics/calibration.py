@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..knowledge import Passage
-from ..llm import ChatClient
-from ..store import Store
+from ..content.knowledge import Passage
+from ..models.llm import ChatClient
+from ..record.store import Store
 from . import agreement
 from . import calibration_store as db
 from .base import Judgment, Metric, TurnContext

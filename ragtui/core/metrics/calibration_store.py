@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import StoreError
-from ..store import Store, now
+from ..record.store import Store, now
 from .base import Judgment
 
 

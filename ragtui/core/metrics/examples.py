@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..content.prompts import PROMPT_KINDS
 from ..errors import ConfigError
-from ..prompts import PROMPT_KINDS
 
 MAX_EXAMPLES = 16  # more only lengthens every prompt; the 1.5B model gains nothing past ~8
 

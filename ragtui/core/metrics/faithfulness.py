@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..llm import DeltaCallback
+from ..models.llm import DeltaCallback
 from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements, verdicts_parser, verdicts_schema
 from .answerability import has_passages
 from .base import Judgment, TurnContext

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..knowledge import Passage
-from ..llm import ChatClient, Completion, DeltaCallback, Message
-from ..prompts import PromptTemplate
-from ..transcript import format_history
+from ..content.knowledge import Passage
+from ..content.prompts import PromptTemplate
+from ..dialogue.transcript import format_history
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message
 from .base import Judgment, TurnContext
 from .json_reply import ReplyParseError, as_int_in_range, extract_json_object, lower_keys
 

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ..llm import ChatClient, Completion, DeltaCallback, Message
-from ..prompts import PromptTemplate
+from ..content.prompts import PromptTemplate
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message
 from .base import Judgment
 from .examples import Example
 from .json_reply import ReplyParseError, extract_json_object, lower_keys

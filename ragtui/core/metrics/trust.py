@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..llm import DeltaCallback
+from ..models.llm import DeltaCallback
 from .base import Judgment, TurnContext
 from .texts import text
 

@@ -20,9 +20,12 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from .bots.base import Bot
-from .bots.call import BotCall, current_call
-from .errors import RagtuiError
+from ..bots.base import Bot
+from ..bots.call import BotCall, current_call
+from ..content.knowledge import Passage
+from ..errors import RagtuiError
+from ..metrics import PRIMARY_METRIC, Judgment, Metric, TurnContext
+from ..record.store import Store
 from .events import (
     DialogueDone,
     DialogueStarted,
@@ -35,10 +38,7 @@ from .events import (
     TurnDone,
     VerdictReady,
 )
-from .knowledge import Passage
-from .metrics import PRIMARY_METRIC, Judgment, Metric, TurnContext
 from .simulator import UserSimulator, is_done
-from .store import Store
 from .transcript import Utterance
 
 log = logging.getLogger("ragtui")

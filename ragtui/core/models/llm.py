@@ -16,8 +16,9 @@ from typing import Any
 
 import openai
 
-from .endpoints import Endpoint, redact_url
-from .errors import EndpointError
+from ..errors import EndpointError
+from ..redaction import redact_url
+from .endpoints import Endpoint
 
 Message = dict[str, str]
 DeltaCallback = Callable[[str], None]

@@ -16,11 +16,11 @@ from typing import Any
 
 import sqlite_utils
 
-from .errors import StoreError
-from .knowledge import Passage
-from .metrics.base import Judgment
+from ..content.knowledge import Passage
+from ..dialogue.transcript import Utterance
+from ..errors import StoreError
+from ..metrics.base import Judgment
 from .schema import LATEST_VERSION, migrate, schema_version
-from .transcript import Utterance
 
 
 def now() -> str:

@@ -19,8 +19,8 @@ import io
 import json
 from pathlib import Path
 
-from .errors import RagtuiError
-from .metrics import KNOWN_METRICS, PRIMARY_METRIC
+from ..errors import RagtuiError
+from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
 from .store import StoredJudgment, StoredSession
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

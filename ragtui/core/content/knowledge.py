@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 MAX_PASSAGE_CHARS = 700
 MAX_QUERY_TERMS = 64

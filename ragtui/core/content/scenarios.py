@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import LANGUAGES
-from .errors import ConfigError
-from .toml_io import expect_type, read_toml, reject_unknown_keys
+from ..config import LANGUAGES
+from ..errors import ConfigError
+from ..toml_io import expect_type, read_toml, reject_unknown_keys
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 KEYS = {"id", "question", "reference", "tags", "language"}

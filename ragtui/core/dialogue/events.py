@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .metrics.base import Judgment
+from ..metrics.base import Judgment
 
 Role = Literal["user", "bot", "judge"]
 StopReason = Literal["done", "max_turns", "error", "cancelled"]

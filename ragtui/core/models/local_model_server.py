@@ -1,6 +1,6 @@
 """Child process that runs llama.cpp's OpenAI-compatible server (via ``xllamacpp``).
 
-Started by ``LocalModel`` as ``python -m ragtui.core.local_model_server …``; never imported by
+Started by ``LocalModel`` as ``python -m ragtui.core.models.local_model_server …``; never imported by
 the parent, so the parent process does not load llama.cpp (1.9 GB RSS) into itself and a crash
 in native code cannot take ragtui down. Its stdout/stderr go to a log file chosen by the parent.
 
@@ -75,7 +75,7 @@ def _params(args: argparse.Namespace):  # -> xllamacpp.CommonParams (imported la
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="ragtui.core.local_model_server")
+    parser = argparse.ArgumentParser(prog="ragtui.core.models.local_model_server")
     parser.add_argument("--model", required=True)
     parser.add_argument("--alias", required=True)
     parser.add_argument("--host", default="127.0.0.1")

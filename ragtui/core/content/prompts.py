@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ConfigError
-from .toml_io import read_toml
+from ..errors import ConfigError
+from ..toml_io import read_toml
 
 SLOT = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 

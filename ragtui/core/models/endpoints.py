@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-from .config import DEFAULT_TEMPERATURES, Config
-from .errors import ConfigError
+from ..config import DEFAULT_TEMPERATURES, Config
+from ..errors import ConfigError
+from ..redaction import redact_url
 
 OPENAI_URL = "https://api.openai.com/v1"
 EMBEDDED_MODEL = "qwen2.5-coder-1.5b-instruct"
@@ -54,20 +55,6 @@ class Endpoint:
             "timeout": self.timeout,
             "embedded": self.embedded,
         }
-
-
-def redact_url(url: str) -> str:
-    """Drop user:password and the query string, where gateways sometimes carry keys."""
-    parts = urlsplit(url)
-    netloc = parts.hostname or ""
-    if ":" in netloc:  # IPv6 literals keep their brackets, or the URL no longer parses
-        netloc = f"[{netloc}]"
-    if parts.port:
-        netloc = f"{netloc}:{parts.port}"
-    if parts.username or parts.password:
-        netloc = f"***@{netloc}"
-    query = "***" if parts.query else ""
-    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
 def resolve_endpoints(config: Config, model_override: str | None = None) -> dict[str, Endpoint]:

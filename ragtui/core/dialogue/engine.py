@@ -9,21 +9,21 @@ import uuid
 from collections.abc import AsyncIterator
 from datetime import datetime
 
-from .bots.base import Bot
-from .bots.factory import build_bot
-from .config import Config
-from .dialogue import Dialogue
-from .endpoints import Endpoint
-from .errors import ConfigError
+from ..bots.base import Bot
+from ..bots.factory import build_bot
+from ..config import Config
+from ..content.knowledge import KnowledgeBase
+from ..content.personas import Persona
+from ..content.prompts import PromptSet
+from ..content.scenarios import Scenario
+from ..errors import ConfigError
+from ..metrics import Metric, MetricSettings, build_metrics
+from ..models.endpoints import Endpoint
+from ..models.llm import ClientPool
+from ..record.store import Store
 from .events import Event
-from .knowledge import KnowledgeBase
-from .llm import ClientPool
-from .metrics import Metric, MetricSettings, build_metrics
-from .personas import Persona
-from .prompts import PromptSet
-from .scenarios import Scenario
 from .simulator import UserSimulator
-from .store import Store
+from .state_machine import Dialogue
 
 
 def new_run_id() -> str:

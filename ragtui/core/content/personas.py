@@ -13,9 +13,9 @@ from pathlib import Path
 
 import tomli_w
 
-from .config import LANGUAGES
-from .errors import ConfigError
-from .toml_io import expect_type, read_toml, reject_unknown_keys
+from ..config import LANGUAGES
+from ..errors import ConfigError
+from ..toml_io import expect_type, read_toml, reject_unknown_keys
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 KEYS = {"name", "language", "temperature", "description", "persona"}

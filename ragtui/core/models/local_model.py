@@ -1,7 +1,7 @@
 """The embedded offline model: llama.cpp's OpenAI-compatible server in a child process.
 
 ``LocalModel.start()`` assembles the GGUF once (see ``local_model_file``), starts
-``python -m ragtui.core.local_model_server`` bound to 127.0.0.1, waits until it answers
+``python -m ragtui.core.models.local_model_server`` bound to 127.0.0.1, waits until it answers
 ``/health`` and returns its base URL (``http://127.0.0.1:PORT/v1``) for any OpenAI client.
 The model name to send is ``MODEL_ALIAS``. Measured on 2 cores: load ≈3 s, RSS ≈2 GB.
 
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Self
 
-from . import paths
-from .errors import EndpointError, RagtuiError
+from .. import paths
+from ..errors import EndpointError, RagtuiError
 from .local_model_file import EMBEDDED_MODEL, check_gguf, ensure_model_file
 
 MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct"
@@ -200,7 +200,7 @@ class LocalModel:
             "--ready-file": ready_file,
             "--parent-pid": os.getpid(),
         }
-        args = [sys.executable, "-m", "ragtui.core.local_model_server"]
+        args = [sys.executable, "-m", "ragtui.core.models.local_model_server"]
         for flag, value in options.items():
             args += [flag, str(value)]
         # PR_SET_PDEATHSIG fires when the *thread* that forked dies, so only ask for it when

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 
-from .config import Config
+from ..config import Config
+from ..errors import RagtuiError
 from .endpoints import Endpoint
-from .errors import RagtuiError
 from .local_model import LocalModel, LocalModelSettings, StageProgress
 
 # A small local model rambles; a customer line or an answer past these lengths is noise, and

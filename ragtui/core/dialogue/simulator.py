@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from .llm import ChatClient, Completion, DeltaCallback, Message
-from .personas import Persona
-from .prompts import PromptTemplate
-from .scenarios import Scenario
+from ..content.personas import Persona
+from ..content.prompts import PromptTemplate
+from ..content.scenarios import Scenario
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message
 from .transcript import Utterance
 
 _DONE_LINE = re.compile(r"^\W*DONE\W*$")

@@ -1,0 +1,1 @@
+"""Content files: prompts, personas, scenarios and the knowledge base."""

@@ -1,0 +1,1 @@
+"""Models and servers: the OpenAI-compatible client, endpoint resolution, the embedded llama.cpp model."""

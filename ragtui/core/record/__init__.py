@@ -1,0 +1,1 @@
+"""The record: the SQLite store, its schema and migrations, and exports."""
