@@ -105,7 +105,12 @@ async def test_the_primary_failing_still_ends_the_dialogue(suite_engine: Engine,
     server.set_default(JUDGE, step_responder(fail={"rubric_verdict"}))
     events = [e async for e in suite_engine.new_dialogue(scenario, persona).run()]
     assert events[-1].stop_reason == "error"
-    assert not any(isinstance(e, VerdictReady) for e in events)
+    # The failed judge still leaves its verdict row: explicitly unscored, with the error.
+    rubric = [e for e in events if isinstance(e, VerdictReady) and e.judgment.metric == "rubric"]
+    assert len(rubric) == 1 and rubric[0].judgment.score is None and rubric[0].judgment.error
+    stored = suite_engine.store.session(events[-1].session_id)
+    assert [(j.metric, j.score) for j in stored.judgments if j.metric == "rubric"] == [("rubric", None)]
+    assert stored.unscored_turns == 1
 
 
 async def test_judge_deltas_stream_for_every_step(suite_engine: Engine, scenario, persona, server):

@@ -30,3 +30,14 @@ class EndpointError(RagtuiError):
 
 class StoreError(RagtuiError):
     """The SQLite database cannot be opened, written, or is from a newer ragtui."""
+
+
+class IncompleteReply(EndpointError):
+    """A streamed reply never completed (cut, malformed, or ended without a finish), even after
+    the retries. ``partial`` is what arrived: a record of the failure, never a message."""
+
+    def __init__(self, message: str, hint: str = "", *, role: str, partial: str = "", attempts: int = 1) -> None:
+        super().__init__(message, hint)
+        self.role = role
+        self.partial = partial
+        self.attempts = attempts

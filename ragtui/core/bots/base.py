@@ -18,6 +18,8 @@ class BotAnswer:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     latency_ms: float | None = None
+    finish_reason: str | None = None  # "length": the bot's token limit cut the answer
+    attempts: int = 1  # tries its stream took (a broken stream is retried)
 
 
 class Bot(Protocol):

@@ -46,4 +46,6 @@ class BuiltinRagBot:
             prompt_tokens=completion.prompt_tokens,
             completion_tokens=completion.completion_tokens,
             latency_ms=completion.latency_ms,
+            finish_reason=completion.finish_reason,
+            attempts=completion.attempts,
         )

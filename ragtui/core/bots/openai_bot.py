@@ -97,6 +97,8 @@ class OpenAIBot:
             prompt_tokens=completion.prompt_tokens,
             completion_tokens=completion.completion_tokens,
             latency_ms=completion.latency_ms,
+            finish_reason=completion.finish_reason,
+            attempts=completion.attempts,
         )
         return Exchange(answer, 200, collector.last_chunk or "", "text/event-stream")
 

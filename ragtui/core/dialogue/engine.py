@@ -16,10 +16,11 @@ from ..content.knowledge import KnowledgeBase
 from ..content.personas import Persona
 from ..content.prompts import PromptSet
 from ..content.scenarios import Scenario
-from ..errors import ConfigError
+from ..errors import ConfigError, RagtuiError
 from ..metrics import Metric, MetricSettings, build_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
+from ..record.ownership import HEARTBEAT_S
 from ..record.store import Store
 from .events import Event
 from .simulator import UserSimulator
@@ -110,7 +111,9 @@ class Engine:
             metrics=[m.name for m in chosen],
             run_id=run_id,
         )
-        return self._dialogue(session_id, scenario, persona, max_turns, chosen)
+        dialogue = self._dialogue(session_id, scenario, persona, max_turns, chosen)
+        dialogue._claimed = True  # created with this process as its owner
+        return dialogue
 
     def resume_dialogue(self, session_id: int) -> Dialogue:
         """Continue a stored session with the persona and scenario it started with."""
@@ -161,6 +164,7 @@ class Engine:
 
         tasks = [asyncio.create_task(run_one(d)) for d in dialogues]
         waiter = asyncio.create_task(_gather_then_signal(tasks, queue))
+        beat = asyncio.create_task(self._heartbeat())
         try:
             while (event := await queue.get()) is not None:
                 yield event
@@ -170,6 +174,14 @@ class Engine:
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.gather(*tasks, return_exceptions=True)
             waiter.cancel()
+            beat.cancel()
+
+    async def _heartbeat(self) -> None:
+        """Tell other processes this one still runs its sessions (see record/ownership.py)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_S)
+            with contextlib.suppress(RagtuiError):  # a busy database: the next beat will do
+                self.store.heartbeat()
 
     async def aclose(self) -> None:
         bot_close = getattr(self.bot, "aclose", None)  # the HTTP bot's connection pool

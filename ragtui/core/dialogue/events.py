@@ -42,6 +42,17 @@ class MessageDone:
 
 
 @dataclass(frozen=True)
+class StreamRestarted:
+    """A role's stream broke and is being tried again: drop the text streamed so far."""
+
+    session_id: int
+    turn: int
+    role: Role
+    attempt: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class VerdictReady:
     """A metric judged the bot's answer of ``turn``; stored as ``version``."""
 
@@ -81,4 +92,4 @@ class DialogueDone:
     error: str | None = None
 
 
-Event = DialogueStarted | TextDelta | MessageDone | VerdictReady | TurnDone | Failure | DialogueDone
+Event = DialogueStarted | TextDelta | StreamRestarted | MessageDone | VerdictReady | TurnDone | Failure | DialogueDone

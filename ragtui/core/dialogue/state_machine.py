@@ -8,6 +8,14 @@ Each step runs in its own task that feeds an event queue. That is what makes ``c
 from anywhere: the task is cancelled mid-stream, records the session as cancelled, and still
 delivers a final ``DialogueDone`` to whoever is listening. Everything completed before that is
 already committed to the store.
+
+The store is the truth: ``restore()`` rebuilds the position from it, so a dialogue continues
+correctly whatever write was the last before a crash — a customer message (the bot answers
+next), a bot answer (only the verdicts still missing are judged), the last verdict (the turn
+is closed, the score refreshed), a stored ``DONE`` (the dialogue finishes as done).
+
+A reply whose stream never completed is not a message: it is kept as a partial record, the
+dialogue ends ``error`` naming the role, and nothing downstream ever sees that text.
 """
 
 from __future__ import annotations
@@ -23,9 +31,10 @@ from dataclasses import dataclass
 from ..bots.base import Bot
 from ..bots.call import BotCall, current_call
 from ..content.knowledge import Passage
-from ..errors import RagtuiError
+from ..errors import IncompleteReply, RagtuiError
 from ..metrics import PRIMARY_METRIC, Judgment, Metric, TurnContext
-from ..record.store import Store
+from ..models.llm import stream_restarted
+from ..record.store import SessionBusy, Store, StoredJudgment
 from .events import (
     DialogueDone,
     DialogueStarted,
@@ -34,6 +43,7 @@ from .events import (
     MessageDone,
     Role,
     StopReason,
+    StreamRestarted,
     TextDelta,
     TurnDone,
     VerdictReady,
@@ -88,7 +98,7 @@ class Dialogue:
         self._last_bot: _BotTurn | None = None
         self._task: asyncio.Task[None] | None = None
         self._pause_requested = False
-        self._marked_running = False
+        self._claimed = False  # this process owns the session in the store
 
     # -- public control --------------------------------------------------------------------
 
@@ -145,15 +155,26 @@ class Dialogue:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._task
 
+    def _role_now(self) -> Role:
+        return "judge" if self.phase is Phase.JUDGE else self.phase.value  # type: ignore[return-value]
+
+    def _turn_now(self) -> int:
+        return self.turn + 1 if self.phase is Phase.USER else self.turn
+
     async def _work(self, emit: Callable[[Event], None], single_step: bool, user_text: str | None) -> None:
         role: Role = "user"
+        # A role's stream that breaks is retried by the client; views drop what they showed.
+        stream_restarted.set(
+            lambda attempt, reason: emit(
+                StreamRestarted(self.session_id, self._turn_now(), self._role_now(), attempt, reason)
+            )
+        )
         try:
             if self.turn == 0 and self.phase is Phase.USER:
                 emit(DialogueStarted(self.session_id, self.simulator.scenario.id, self.simulator.persona.name))
-            if not self._marked_running:
-                if self.store.session(self.session_id).status != "running":
-                    self.store.set_status(self.session_id, "running")  # continuing a stopped session
-                self._marked_running = True
+            if not self._claimed:
+                self.store.claim(self.session_id)  # refuses when another live process runs it
+                self._claimed = True
             while not self.finished:
                 role = "judge" if self.phase is Phase.JUDGE else self.phase.value  # type: ignore[assignment]
                 await self._advance(emit, user_text)
@@ -162,6 +183,12 @@ class Dialogue:
                     break
         except asyncio.CancelledError:
             self._finish("cancelled", None, emit)
+        except SessionBusy as exc:  # someone else's session: leave its record alone
+            emit(Failure(self.session_id, self.turn, role, str(exc)))
+        except IncompleteReply as exc:
+            self._keep_partial(exc)
+            emit(Failure(self.session_id, self._turn_now(), role, str(exc)))
+            self._finish_after_failure(str(exc), emit)
         except RagtuiError as exc:
             emit(Failure(self.session_id, self.turn, role, str(exc)))
             self._finish_after_failure(str(exc), emit)
@@ -178,8 +205,19 @@ class Dialogue:
             emit(DialogueDone(self.session_id, "error", None, self.turn, 0, f"{message}; {exc}"))
             self.phase = Phase.FINISHED
 
+    def _keep_partial(self, exc: IncompleteReply) -> None:
+        """Keep what arrived of a reply that never completed, as a partial record (once)."""
+        if getattr(exc, "kept", False):
+            return
+        exc.kept = True  # type: ignore[attr-defined]
+        with contextlib.suppress(RagtuiError):  # the failure itself is reported either way
+            self.store.add_partial(self.session_id, self._turn_now(), exc.role, exc.partial, str(exc), exc.attempts)
+
     async def _advance(self, emit: Callable[[Event], None], user_text: str | None) -> None:
-        if self.phase is Phase.USER:
+        if self.phase is Phase.BOT and self.turn > 1 and is_done(self.history[-1].text):
+            # A stored DONE whose finish was never recorded (a crash in between).
+            self._finish("done", None, emit)
+        elif self.phase is Phase.USER:
             await self._customer_step(emit, user_text)
         elif self.phase is Phase.BOT:
             await self._bot_step(emit)
@@ -188,7 +226,8 @@ class Dialogue:
 
     async def _customer_step(self, emit: Callable[[Event], None], user_text: str | None) -> None:
         turn = self.turn + 1
-        model = None
+        model = finish_reason = None
+        attempts = 1
         usage: tuple[int | None, int | None, float | None] = (None, None, None)
         if user_text is not None:
             text, source = user_text.strip(), "operator"
@@ -199,6 +238,7 @@ class Dialogue:
                 self.history, on_delta=lambda t: emit(TextDelta(self.session_id, turn, "user", t))
             )
             text, source, model = completion.text, "simulator", completion.model
+            finish_reason, attempts = completion.finish_reason, completion.attempts
             usage = (completion.prompt_tokens, completion.completion_tokens, completion.latency_ms)
         message_id = self.store.add_message(
             self.session_id,
@@ -210,6 +250,8 @@ class Dialogue:
             prompt_tokens=usage[0],
             completion_tokens=usage[1],
             latency_ms=usage[2],
+            finish_reason=finish_reason,
+            attempts=attempts,
         )
         self.turn = turn
         self.history.append(Utterance("user", text))
@@ -236,6 +278,8 @@ class Dialogue:
             prompt_tokens=answer.prompt_tokens,
             completion_tokens=answer.completion_tokens,
             latency_ms=answer.latency_ms,
+            finish_reason=answer.finish_reason,
+            attempts=answer.attempts,
         )
         self.history.append(Utterance("bot", answer.text))
         self._last_bot = _BotTurn(message_id, answer.text, answer.passages)
@@ -257,7 +301,15 @@ class Dialogue:
         turn_score: float | None = None
         turn = self.turn
         earlier: dict[str, Judgment] = {}
+        # Verdicts already stored for this answer (a resumed dialogue): only the missing run.
+        recorded = self.store.latest_judgments_of(bot.message_id)
         for metric in self.metrics:
+            if metric.name in recorded:
+                earlier[metric.name] = _as_judgment(recorded[metric.name])
+                if metric.name == PRIMARY_METRIC:
+                    turn_score = recorded[metric.name].score
+                continue
+            failed: RagtuiError | None = None
             try:
                 # ``earlier`` lets a derived metric (trust) read this turn's other judgments.
                 judgment = await metric.judge(
@@ -265,15 +317,26 @@ class Dialogue:
                     on_delta=lambda t: emit(TextDelta(self.session_id, turn, "judge", t)),
                 )
             except RagtuiError as exc:
-                # Only the primary metric's failure ends the dialogue; another metric that
-                # cannot reach its judge is recorded as unscored and the rest still run.
-                if metric.name == PRIMARY_METRIC:
-                    raise
-                judgment = Judgment(metric=metric.name, score=None, details={"failed": True}, error=str(exc))
+                # Every judged turn gets its verdict row: a judge that failed is recorded as an
+                # explicit unscored judgment with the error. Only the primary metric's failure
+                # then ends the dialogue; the other metrics still run.
+                failed = exc
+                if isinstance(exc, IncompleteReply):
+                    self._keep_partial(exc)
+                judgment = Judgment(
+                    metric=metric.name,
+                    score=None,
+                    details={"failed": True},
+                    error=str(exc),
+                    attempts=getattr(exc, "attempts", 1),
+                )
             earlier[metric.name] = judgment
             stored = self.store.add_judgment(self.session_id, bot.message_id, self.turn, judgment)
             emit(VerdictReady(self.session_id, self.turn, judgment, stored.id, stored.version))
             if metric.name == PRIMARY_METRIC:
+                if failed is not None:
+                    self.store.refresh_score(self.session_id, PRIMARY_METRIC)
+                    raise failed
                 turn_score = judgment.score
         dialogue_score, _ = self.store.refresh_score(self.session_id, PRIMARY_METRIC)
         below = turn_score is not None and turn_score < self.threshold
@@ -288,7 +351,7 @@ class Dialogue:
         session = self.store.session(self.session_id)
         self.phase = Phase.FINISHED
         self.stop_reason = reason
-        self._marked_running = False
+        self._claimed = False
         done = DialogueDone(self.session_id, reason, session.score, self.turn, session.unscored_turns, error)
         emit(done)
         return done
@@ -301,20 +364,29 @@ class Dialogue:
         self.history = session.utterances()
         self.turn = max((m.turn for m in session.messages), default=0)
         bots = [m for m in session.messages if m.role == "bot"]
-        judged = {j.message_id for j in session.judgments if j.metric == PRIMARY_METRIC}
         if bots:
             last = bots[-1]
             self._last_bot = _BotTurn(last.id, last.text, last.passages)
         last_message = session.messages[-1] if session.messages else None
-        if session.stop_reason == "done":
-            self.phase, self.stop_reason = Phase.FINISHED, "done"
+        if session.status == "finished" and session.stop_reason in ("done", "max_turns"):
+            self.phase, self.stop_reason = Phase.FINISHED, session.stop_reason  # type: ignore[assignment]
         elif last_message is None:
             self.phase = Phase.USER
         elif last_message.role == "user":
-            self.phase = Phase.BOT
-        elif last_message.id not in judged:
-            self.phase = Phase.JUDGE
-        elif self.turn >= self.max_turns:
-            self.phase, self.stop_reason = Phase.FINISHED, session.stop_reason  # type: ignore[assignment]
+            self.phase = Phase.BOT  # or, after a stored DONE, the finish (see _advance)
         else:
-            self.phase = Phase.USER
+            self.phase = Phase.JUDGE  # judges what is missing, then closes the turn
+
+
+def _as_judgment(stored: StoredJudgment) -> Judgment:
+    return Judgment(
+        metric=stored.metric,
+        score=stored.score,
+        details=stored.details,
+        prompt=stored.prompt,
+        raw_reply=stored.raw_reply,
+        model=stored.model or "",
+        error=stored.error,
+        attempts=stored.attempts,
+        latency_ms=stored.latency_ms,
+    )

@@ -10,11 +10,9 @@ Each item is committed as soon as it is judged, so an interrupted run loses at m
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import StoreError
 from ..record.store import Store, now
 from .base import Judgment
 
@@ -32,10 +30,7 @@ class StoredItem:
 
 
 def _write(store: Store, action: str, fn: Any) -> Any:
-    try:
-        return fn()
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot {action} in database {store.path}: {exc}", "check free disk space") from None
+    return store.write(action, fn)  # one BEGIN IMMEDIATE transaction, shared with other writers
 
 
 def find_run(store: Store, fingerprint: str) -> int | None:
@@ -99,9 +94,8 @@ def add_item(
     }
 
     def insert() -> None:
-        with store.db.atomic():
-            store.db["calibration_items"].insert(row, replace=True)
-            store.db.execute("UPDATE calibration_runs SET updated_at = ? WHERE id = ?", [now(), run_id])
+        store.db["calibration_items"].insert(row, replace=True)
+        store.db.execute("UPDATE calibration_runs SET updated_at = ? WHERE id = ?", [now(), run_id])
 
     _write(store, "record a calibration item", insert)
 

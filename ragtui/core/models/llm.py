@@ -5,23 +5,50 @@ gateways and older servers reject it, or reject ``stream_options``. Rather than 
 to know this, the client drops an unsupported option after a 400, remembers that for the
 endpoint, and tries again. Transport failures become an ``EndpointError`` whose message names
 the role, the URL and what to do.
+
+A streamed reply counts only when the stream ended properly: a choice's ``finish_reason``, or
+``[DONE]``. A stream cut mid-way, one with a malformed chunk, or one that simply stops is
+retried like a 429/500 (``max_retries`` times, backing off); whoever listens to the deltas is
+told through ``stream_restarted`` to drop what it showed. When it still fails, the error is an
+``IncompleteReply`` carrying what arrived, so the caller can keep it as a partial record —
+never as the reply. ``finish_reason = "length"`` (cut by the token limit) is a complete stream
+and is returned, marked, for the record to show.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 import openai
 
-from ..errors import EndpointError
+from ..errors import EndpointError, IncompleteReply
 from ..redaction import redact_url
+from ..text_safety import fix_surrogates
 from .endpoints import Endpoint
 
 Message = dict[str, str]
 DeltaCallback = Callable[[str], None]
+
+stream_restarted: ContextVar[Callable[[int, str], None] | None] = ContextVar("stream_restarted", default=None)
+"""Set by whoever shows a role's deltas: called with (next attempt, why) before a retry, so the
+text streamed so far can be dropped from view."""
+
+STREAM_RETRY_BACKOFF_S = 0.5
+"""First pause before retrying a broken stream; doubles per retry, up to 8 s."""
+
+
+class _StreamFault(Exception):
+    """The stream broke after it began; retryable. ``partial`` is the text received."""
+
+    def __init__(self, reason: str, partial: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.partial = partial
 
 
 @dataclass
@@ -32,6 +59,8 @@ class Completion:
     completion_tokens: int | None
     latency_ms: float
     first_token_ms: float | None = None
+    finish_reason: str | None = None  # "stop", or "length" when the token limit cut it
+    attempts: int = 1
 
 
 class ChatClient:
@@ -72,16 +101,35 @@ class ChatClient:
                 "type": "json_schema",
                 "json_schema": {"name": json_schema.get("title", "reply"), "schema": json_schema, "strict": True},
             }
+        attempts = 0
         while True:
             sent = {k: v for k, v in options.items() if k not in self._dropped}
+            attempts += 1
             try:
-                return await self._stream(messages, sent, on_delta, on_chunk)
+                completion = await self._stream(messages, sent, on_delta, on_chunk)
+                completion.attempts = attempts
+                return completion
             except openai.BadRequestError as exc:
+                attempts -= 1  # not a fault of the stream: the request changes and goes again
                 droppable = [k for k in ("response_format", "stream_options") if k in sent]
                 if not droppable:
                     raise self._error(exc) from None
                 # Drop the most exotic option first and try again; remember it for this endpoint.
                 self._dropped.add(droppable[0])
+            except _StreamFault as fault:
+                if attempts > self.endpoint.max_retries:
+                    tries = f" after {attempts} attempts" if attempts > 1 else ""
+                    raise IncompleteReply(
+                        f"{self.where} {fault.reason}{tries}; the reply is kept only as a partial record",
+                        "check the server's log, or raise max_retries for the role",
+                        role=self.endpoint.role,
+                        partial=fault.partial,
+                        attempts=attempts,
+                    ) from None
+                listener = stream_restarted.get()
+                if listener is not None:
+                    listener(attempts + 1, fault.reason)
+                await asyncio.sleep(min(STREAM_RETRY_BACKOFF_S * 2 ** (attempts - 1), 8.0))
 
     async def _stream(
         self,
@@ -100,11 +148,22 @@ class ChatClient:
         parts: list[str] = []
         usage: dict[str, Any] = {}
         model = self.endpoint.model
+        finish: str | None = None
         body = {"model": self.endpoint.model, "messages": messages, "stream": True, **options}
         try:
             stream = await self._client.post(
                 "/chat/completions", body=body, cast_to=object, stream=True, stream_cls=_ChunkStream
             )
+        except openai.BadRequestError:
+            raise
+        except (openai.APIError, OSError, ValueError) as exc:
+            raise self._error(exc) from None
+        except Exception as exc:
+            if not _is_transport_error(exc):
+                raise
+            raise self._error(exc) from None
+        # From here on the request was accepted: whatever breaks is a broken stream, retried.
+        try:
             async with stream:
                 async for chunk in stream:
                     if not isinstance(chunk, dict):
@@ -114,21 +173,29 @@ class ChatClient:
                     usage = chunk.get("usage") or usage
                     model = chunk.get("model") or model
                     for choice in chunk.get("choices") or ():
+                        if not isinstance(choice, dict):
+                            continue
+                        finish = choice.get("finish_reason") or finish
                         text = (choice.get("delta") or {}).get("content")
                         if text:
+                            text = fix_surrogates(text)
                             if first is None:
                                 first = time.perf_counter()
                             parts.append(text)
                             if on_delta is not None:
                                 on_delta(text)
-        except openai.BadRequestError:
-            raise
-        except (openai.APIError, OSError, ValueError) as exc:
-            raise self._error(exc, received=sum(map(len, parts))) from None
+        except (openai.APIError, OSError, ValueError, AttributeError, TypeError) as exc:
+            raise _StreamFault(self._fault(exc, parts), "".join(parts)) from None
         except Exception as exc:
             if not _is_transport_error(exc):
                 raise
-            raise self._error(exc, received=sum(map(len, parts))) from None
+            raise _StreamFault(self._fault(exc, parts), "".join(parts)) from None
+        if finish is None and not stream.saw_done:
+            received = sum(map(len, parts))
+            raise _StreamFault(
+                f"ended the stream after {received} characters without finishing it (no finish_reason, no [DONE])",
+                "".join(parts),
+            )
         end = time.perf_counter()
         return Completion(
             text="".join(parts),
@@ -137,7 +204,16 @@ class ChatClient:
             completion_tokens=usage.get("completion_tokens"),
             latency_ms=(end - started) * 1000,
             first_token_ms=None if first is None else (first - started) * 1000,
+            finish_reason=finish,
         )
+
+    def _fault(self, exc: Exception, parts: list[str]) -> str:
+        received = sum(map(len, parts))
+        if isinstance(exc, ValueError):
+            return f"sent a malformed stream after {received} characters: {_brief(exc)}"
+        if isinstance(exc, openai.APIError) and not isinstance(exc, openai.APIConnectionError):
+            return f"reported an error mid-stream after {received} characters: {_brief(exc)}"
+        return f"broke off the reply after {received} characters"
 
     def _error(self, exc: Exception, received: int = 0) -> EndpointError:
         """Translate a client exception into one line a support engineer can act on."""
@@ -175,7 +251,17 @@ class ChatClient:
         return EndpointError(f"{where} failed: {_brief(exc)}")
 
 
-_ChunkStream = openai.AsyncStream[dict[str, Any]]
+class _ChunkStream(openai.AsyncStream[dict[str, Any]]):
+    """The client's SSE stream of plain-dict chunks, noting whether ``[DONE]`` arrived (the
+    client swallows it, and a stream that merely stops looks the same otherwise)."""
+
+    saw_done = False
+
+    async def _iter_events(self) -> AsyncIterator[Any]:
+        async for event in super()._iter_events():
+            if event.data.startswith("[DONE]"):
+                self.saw_done = True
+            yield event
 
 
 def _is_transport_error(exc: BaseException) -> bool:

@@ -3,13 +3,55 @@
 Migration N takes a database at version N-1 to version N. A new database runs them all; an
 older one runs the missing ones in one transaction; a newer one is refused untouched, since
 this ragtui cannot know what it would break.
+
+A migration is SQL, or a function of the connection when the change depends on what the
+database holds (rebuilding a table keeps whatever columns it has). Migrations run under an
+exclusive lock, and the version is read again once the lock is held: two processes opening a
+fresh database at once both succeed, the second finding the work done.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from collections.abc import Callable
 
-MIGRATIONS: list[str] = [
+Migration = str | Callable[[sqlite3.Connection], None]
+
+# Tables whose ids name things a user sees or exports: never reuse one after a delete.
+_AUTOINCREMENT_TABLES = ("sessions", "messages", "judgments")
+
+
+def _autoincrement_ids(conn: sqlite3.Connection) -> None:
+    """Rebuild the session tables with ``AUTOINCREMENT`` ids, keeping every row and column.
+
+    Without it SQLite hands out max(id)+1, so deleting the newest session gives its id to the
+    next one, and an exported ``ragtui-session-2.csv`` may name another dialogue. The table's
+    own CREATE statement is reused (only the id column changes), so columns other migrations
+    added survive. Foreign keys are off while migrating (see ``Store.open``)."""
+    for table in _AUTOINCREMENT_TABLES:
+        sql, indexes = _table_sql(conn, table)
+        if re.search(r"\bAUTOINCREMENT\b", sql, re.IGNORECASE):
+            continue
+        rebuilt = re.sub(r"\bid\s+INTEGER\s+PRIMARY\s+KEY\b", "id INTEGER PRIMARY KEY AUTOINCREMENT", sql, count=1)
+        rebuilt = re.sub(rf"^\s*CREATE\s+TABLE\s+\"?{table}\"?", f"CREATE TABLE _new_{table}", rebuilt, count=1)
+        conn.execute(rebuilt)
+        conn.execute(f"INSERT INTO _new_{table} SELECT * FROM {table}")
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute(f"ALTER TABLE _new_{table} RENAME TO {table}")
+        for index_sql in indexes:
+            conn.execute(index_sql)
+
+
+def _table_sql(conn: sqlite3.Connection, table: str) -> tuple[str, list[str]]:
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [table]).fetchone()
+    indexes = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", [table]
+    ).fetchall()
+    return row[0], [r[0] for r in indexes]
+
+
+MIGRATIONS: list[Migration] = [
     # 1: sessions, messages, judgments.
     """
     CREATE TABLE sessions (
@@ -102,6 +144,31 @@ MIGRATIONS: list[str] = [
         UNIQUE (run_id, item_key)
     );
     """,
+    # 3: session, message and judgment ids are never reused.
+    _autoincrement_ids,
+    # 4: a faithful record. Sessions name the process running them (so one whose process died
+    # reads as interrupted, and two processes never continue it at once); messages keep how
+    # their stream ended and how many tries it took; a reply whose stream never completed is
+    # kept apart, visibly partial, never judged and never exported as an answer.
+    """
+    ALTER TABLE sessions ADD COLUMN owner_pid INTEGER;
+    ALTER TABLE sessions ADD COLUMN owner_host TEXT;
+    ALTER TABLE sessions ADD COLUMN owner_started TEXT;   -- the owning process's start (pid reuse)
+    ALTER TABLE sessions ADD COLUMN heartbeat_at TEXT;    -- refreshed while the owner runs it
+    ALTER TABLE messages ADD COLUMN finish_reason TEXT;   -- stop | length | NULL (scenario, operator)
+    ALTER TABLE messages ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE partial_replies (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        turn INTEGER NOT NULL,
+        role TEXT NOT NULL,              -- user | bot | judge
+        text TEXT NOT NULL,              -- what arrived before the stream failed
+        error TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX partial_replies_by_session ON partial_replies(session_id, turn);
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)
@@ -112,17 +179,43 @@ def schema_version(conn: sqlite3.Connection) -> int:
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Bring ``conn`` to LATEST_VERSION; return the version it had. Caller checks newer ones."""
+    """Bring ``conn`` to LATEST_VERSION; return the version it had. Caller checks newer ones.
+
+    ``conn`` must be in autocommit mode (``isolation_level = None``) with foreign keys off."""
     current = schema_version(conn)
     if current >= LATEST_VERSION:
         return current
-    # executescript commits first; BEGIN IMMEDIATE makes the whole upgrade one transaction.
-    script = "BEGIN IMMEDIATE;\n"
-    for version in range(current + 1, LATEST_VERSION + 1):
-        script += MIGRATIONS[version - 1] + f"\nPRAGMA user_version = {version};\n"
+    # EXCLUSIVE waits (busy timeout) for any other opener; the version read under the lock is
+    # the one that counts.
+    conn.execute("BEGIN EXCLUSIVE")
     try:
-        conn.executescript(script + "COMMIT;")
-    except sqlite3.Error:
-        conn.rollback()
+        current = schema_version(conn)
+        for version in range(current + 1, LATEST_VERSION + 1):
+            step = MIGRATIONS[version - 1]
+            if callable(step):
+                step(conn)
+            else:
+                for statement in split_statements(step):
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
     return current
+
+
+def split_statements(script: str) -> list[str]:
+    """The statements of ``script``, one by one (``executescript`` would commit first)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip() and not all(part.strip().startswith("--") or not part.strip() for part in buffer.splitlines()):
+        statements.append(buffer.strip())
+    return statements

@@ -3,6 +3,10 @@
 Every finished message and judgment is committed on its own as it completes, so a crash or a
 kill loses at most what was being streamed. Judgments are never overwritten: re-judging a turn
 adds version N+1 beside the earlier ones.
+
+Every write goes through ``write`` (one ``BEGIN IMMEDIATE`` transaction, see locking.py), so
+several processes can share one file, and so a test can fail the process right after any
+commit (``after_write``) to prove a session resumes correctly from each of them.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from ..content.knowledge import Passage
 from ..dialogue.transcript import Utterance
 from ..errors import StoreError
 from ..metrics.base import Judgment
+from ..text_safety import fix_surrogates
+from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders
+from .ownership import Owner, owner_alive, this_process
 from .schema import LATEST_VERSION, migrate, schema_version
 
 
@@ -41,6 +48,31 @@ class StoredMessage:
     completion_tokens: int | None
     latency_ms: float | None
     created_at: str
+    finish_reason: str | None = None  # "length": cut by the token limit, kept but marked
+    attempts: int = 1
+
+    @property
+    def cut_by_limit(self) -> bool:
+        return self.finish_reason == "length"
+
+
+@dataclass
+class PartialReply:
+    """What arrived of a reply whose stream never completed: shown as partial, never judged,
+    never fed to the dialogue, never exported as an answer."""
+
+    id: int
+    session_id: int
+    turn: int
+    role: str
+    text: str
+    error: str
+    attempts: int
+    created_at: str
+
+
+class SessionBusy(StoreError):
+    """Another live process is running this session."""
 
 
 @dataclass
@@ -88,8 +120,24 @@ class StoredSession:
     turns: int
     unscored_turns: int
     error: str | None
+    owner_pid: int | None = None
+    owner_host: str | None = None
+    owner_started: str | None = None
+    heartbeat_at: str | None = None
     messages: list[StoredMessage] = field(default_factory=list)
     judgments: list[StoredJudgment] = field(default_factory=list)
+    partials: list[PartialReply] = field(default_factory=list)
+
+    @property
+    def owner(self) -> Owner | None:
+        if self.owner_pid is None or self.owner_host is None:
+            return None
+        return Owner(self.owner_pid, self.owner_host, self.owner_started)
+
+    @property
+    def stop_label(self) -> str:
+        """What a list shows: the stop reason, or running / interrupted."""
+        return (self.stop_reason or "finished") if self.status == "finished" else self.status
 
     def utterances(self) -> list[Utterance]:
         return [Utterance("user" if m.role == "user" else "bot", m.text) for m in self.messages]
@@ -116,10 +164,20 @@ def _decode(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _session(row: dict[str, Any]) -> StoredSession:
+    session = StoredSession(**_decode(row))
+    # Never shown as running when nobody runs it: the process died (kill -9, crash).
+    if session.status == "running" and not owner_alive(session.owner, session.heartbeat_at):
+        session.status = "interrupted"
+    return session
+
+
 class Store:
     def __init__(self, db: sqlite_utils.Database, path: Path | None) -> None:
         self.db = db
         self.path = path
+        self.after_write: Any = None
+        """Called with the action after each commit; tests fail the process there."""
 
     @classmethod
     def open(cls, path: Path | str) -> Store:
@@ -135,7 +193,7 @@ class Store:
                     "choose another --db",
                 ) from None
         try:
-            conn = sqlite3.connect(str(path), timeout=10)
+            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
             version = schema_version(conn)
             if version > LATEST_VERSION:
                 conn.close()
@@ -143,17 +201,16 @@ class Store:
                     f"database {path} has schema version {version}, newer than this ragtui understands ({LATEST_VERSION})",
                     "upgrade ragtui, or use another --db; the file was not changed",
                 )
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA busy_timeout = 10000")
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             if not memory:
                 # WAL lets the TUI read a database that a `ragtui run` is writing.
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = OFF")  # table rebuilds in migrations need it off
             migrate(conn)
+            conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"cannot use database {path}: {exc}", "check the path and its permissions, or choose another --db"
-            ) from None
+            raise _store_error(f"cannot use database {path}", exc, None if memory else path) from None
         return cls(sqlite_utils.Database(conn), None if memory else path)
 
     def close(self) -> None:
@@ -161,13 +218,15 @@ class Store:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def _write(self, action: str, fn: Any) -> Any:
+    def write(self, action: str, fn: Any) -> Any:
+        """Run ``fn`` as one write transaction; every change to the database goes through here."""
         try:
-            return fn()
+            result = in_write_transaction(self.db.conn, fn)
         except sqlite3.Error as exc:
-            raise StoreError(
-                f"cannot {action} in database {self.path}: {exc}", "check free disk space and permissions"
-            ) from None
+            raise _store_error(f"cannot {action} in database {self.path}", exc, self.path) from None
+        if self.after_write is not None:
+            self.after_write(action)
+        return result
 
     def create_session(
         self,
@@ -197,8 +256,9 @@ class Store:
             "threshold": threshold,
             "metrics": json.dumps(metrics),
             "status": "running",
+            **_owner_columns(),
         }
-        return self._write("create a session", lambda: self.db["sessions"].insert(row).last_pk)
+        return self.write("create a session", lambda: self.db["sessions"].insert(row).last_pk)
 
     def add_message(
         self,
@@ -213,59 +273,64 @@ class Store:
         prompt_tokens: int | None = None,
         completion_tokens: int | None = None,
         latency_ms: float | None = None,
+        finish_reason: str | None = None,
+        attempts: int = 1,
     ) -> int:
         row = {
             "session_id": session_id,
             "turn": turn,
             "role": role,
             "source": source,
-            "text": text,
+            "text": fix_surrogates(text),
             "passages": None if passages is None else json.dumps([p.to_dict() for p in passages], ensure_ascii=False),
             "model": model,
             "prompt_tokens": prompt_tokens,
             "completion_tokens": completion_tokens,
             "latency_ms": latency_ms,
+            "finish_reason": finish_reason,
+            "attempts": attempts,
             "created_at": now(),
         }
 
         def insert() -> int:
-            with self.db.atomic():
-                pk = self.db["messages"].insert(row).last_pk
-                self.db.execute(
-                    "UPDATE sessions SET updated_at = ?, turns = MAX(turns, ?) WHERE id = ?", [now(), turn, session_id]
-                )
+            pk = self.db["messages"].insert(row).last_pk
+            stamp = now()
+            self.db.execute(
+                "UPDATE sessions SET updated_at = ?, heartbeat_at = ?, turns = MAX(turns, ?) WHERE id = ?",
+                [stamp, stamp, turn, session_id],
+            )
             return pk
 
-        return self._write("record a message", insert)
+        return self.write("record a message", insert)
 
     def add_judgment(self, session_id: int, message_id: int, turn: int, judgment: Judgment) -> StoredJudgment:
         def insert() -> int:
-            with self.db.atomic():
-                version = self.db.execute(
-                    "SELECT COALESCE(MAX(version), 0) + 1 FROM judgments WHERE message_id = ? AND metric = ?",
-                    [message_id, judgment.metric],
-                ).fetchone()[0]
-                row = {
-                    "session_id": session_id,
-                    "message_id": message_id,
-                    "turn": turn,
-                    "metric": judgment.metric,
-                    "version": version,
-                    "score": judgment.score,
-                    "details": json.dumps(judgment.details, ensure_ascii=False),
-                    "prompt": json.dumps(judgment.prompt, ensure_ascii=False),
-                    "raw_reply": judgment.raw_reply,
-                    "model": judgment.model,
-                    "error": judgment.error,
-                    "attempts": judgment.attempts,
-                    "latency_ms": judgment.latency_ms,
-                    "prompt_tokens": judgment.prompt_tokens,
-                    "completion_tokens": judgment.completion_tokens,
-                    "created_at": now(),
-                }
-                return self.db["judgments"].insert(row).last_pk
+            # One transaction (see write): the version is read under the write lock.
+            version = self.db.execute(
+                "SELECT COALESCE(MAX(version), 0) + 1 FROM judgments WHERE message_id = ? AND metric = ?",
+                [message_id, judgment.metric],
+            ).fetchone()[0]
+            row = {
+                "session_id": session_id,
+                "message_id": message_id,
+                "turn": turn,
+                "metric": judgment.metric,
+                "version": version,
+                "score": judgment.score,
+                "details": json.dumps(judgment.details, ensure_ascii=False),
+                "prompt": json.dumps(judgment.prompt, ensure_ascii=False),
+                "raw_reply": fix_surrogates(judgment.raw_reply),
+                "model": judgment.model,
+                "error": judgment.error,
+                "attempts": judgment.attempts,
+                "latency_ms": judgment.latency_ms,
+                "prompt_tokens": judgment.prompt_tokens,
+                "completion_tokens": judgment.completion_tokens,
+                "created_at": now(),
+            }
+            return self.db["judgments"].insert(row).last_pk
 
-        pk = self._write("record a judgment", insert)
+        pk = self.write("record a judgment", insert)
         return self.judgment(pk)
 
     def refresh_score(self, session_id: int, metric: str) -> tuple[float | None, int]:
@@ -283,7 +348,7 @@ class Store:
         scores = [value for value in latest if value is not None]
         score = sum(scores) / len(scores) if scores else None
         unscored = len(latest) - len(scores)
-        self._write(
+        self.write(
             "update the session score",
             lambda: self.db["sessions"].update(
                 session_id, {"score": score, "unscored_turns": unscored, "updated_at": now()}
@@ -294,30 +359,81 @@ class Store:
     def set_status(
         self, session_id: int, status: str, stop_reason: str | None = None, error: str | None = None
     ) -> None:
-        self._write(
+        self.write(
             "update the session",
             lambda: self.db["sessions"].update(
                 session_id, {"status": status, "stop_reason": stop_reason, "error": error, "updated_at": now()}
             ),
         )
 
+    def add_partial(self, session_id: int, turn: int, role: str, text: str, error: str, attempts: int) -> None:
+        """Keep what arrived of a reply whose stream failed for good, apart from the messages."""
+        row = {
+            "session_id": session_id,
+            "turn": turn,
+            "role": role,
+            "text": fix_surrogates(text),
+            "error": fix_surrogates(error),
+            "attempts": attempts,
+            "created_at": now(),
+        }
+        self.write("record a partial reply", lambda: self.db["partial_replies"].insert(row))
+
+    def claim(self, session_id: int) -> None:
+        """Make this process the session's owner, to continue it; refuse when another live
+        process runs it (two writers would duplicate turns and verdicts)."""
+
+        def take() -> None:
+            rows = list(self.db["sessions"].rows_where("id = ?", [session_id]))
+            if not rows:
+                raise StoreError(f"no session {session_id} in database {self.path}", "list them with `ragtui sessions`")
+            session = _session(rows[0])
+            owner = session.owner
+            if session.status == "running" and owner is not None and owner != this_process():
+                raise SessionBusy(
+                    f"session {session_id} is being run by {owner.describe()}",
+                    "wait for it to finish, or stop that process first",
+                )
+            stamp = now()
+            self.db["sessions"].update(
+                session_id,
+                {"status": "running", "stop_reason": None, "error": None, "updated_at": stamp, **_owner_columns()},
+            )
+
+        self.write("take over the session", take)
+
+    def heartbeat(self) -> None:
+        """Refresh the heartbeat of every session this process is running."""
+        me = this_process()
+        self.write(
+            "refresh the heartbeat",
+            lambda: self.db.execute(
+                "UPDATE sessions SET heartbeat_at = ? WHERE status = 'running' AND owner_pid = ? AND owner_host = ?",
+                [now(), me.pid, me.host],
+            ),
+        )
+
     def delete_session(self, session_id: int) -> None:
         self.session(session_id)  # raises when unknown
-        self._write("delete the session", lambda: self.db["sessions"].delete(session_id))
+        self.write("delete the session", lambda: self.db["sessions"].delete(session_id))
 
     # -- reading ---------------------------------------------------------------------------
 
     def sessions(self, limit: int | None = None, run_id: str | None = None) -> list[StoredSession]:
         where = "run_id = ?" if run_id else None
         rows = self.db["sessions"].rows_where(where, [run_id] if run_id else None, order_by="id desc", limit=limit)
-        return [StoredSession(**_decode(row)) for row in rows]
+        return [_session(row) for row in rows]
 
     def session(self, session_id: int) -> StoredSession:
         """One session with its messages and every judgment version."""
         rows = list(self.db["sessions"].rows_where("id = ?", [session_id]))
         if not rows:
             raise StoreError(f"no session {session_id} in database {self.path}", "list them with `ragtui sessions`")
-        session = StoredSession(**_decode(rows[0]))
+        session = _session(rows[0])
+        session.partials = [
+            PartialReply(**r)
+            for r in self.db["partial_replies"].rows_where("session_id = ?", [session_id], order_by="id")
+        ]
         session.messages = [
             StoredMessage(**_decode(r))
             for r in self.db["messages"].rows_where("session_id = ?", [session_id], order_by="id")
@@ -327,6 +443,16 @@ class Store:
             for r in self.db["judgments"].rows_where("session_id = ?", [session_id], order_by="id")
         ]
         return session
+
+    def latest_judgments_of(self, message_id: int) -> dict[str, StoredJudgment]:
+        """The newest judgment per metric of one bot message."""
+        latest: dict[str, StoredJudgment] = {}
+        for row in self.db["judgments"].rows_where("message_id = ?", [message_id], order_by="version"):
+            judgment = StoredJudgment(
+                **{k: v for k, v in _decode(row).items() if k not in ("prompt_tokens", "completion_tokens")}
+            )
+            latest[judgment.metric] = judgment
+        return latest
 
     def judgment(self, judgment_id: int) -> StoredJudgment:
         row = next(iter(self.db["judgments"].rows_where("id = ?", [judgment_id])))
@@ -339,3 +465,20 @@ class Store:
             "SELECT run_id FROM sessions WHERE run_id IS NOT NULL ORDER BY id DESC LIMIT 1"
         ).fetchone()
         return row[0] if row else None
+
+
+def _owner_columns() -> dict[str, Any]:
+    me = this_process()
+    return {"owner_pid": me.pid, "owner_host": me.host, "owner_started": me.started, "heartbeat_at": now()}
+
+
+def _store_error(what: str, exc: sqlite3.Error, path: Path | None) -> StoreError:
+    """One line: what failed, and — for a lock that outlived every wait — who holds the file."""
+    if is_busy(exc):
+        holders = lock_holders(path)
+        held = f"; open in {', '.join(holders)}" if holders else ""
+        return StoreError(
+            f"{what}: another process kept it locked for over {BUSY_TIMEOUT_S:g} s{held}",
+            "let that process finish or stop it, then try again",
+        )
+    return StoreError(f"{what}: {exc}", "check the path, free disk space and permissions, or choose another --db")

@@ -1,0 +1,48 @@
+"""Model text made safe to show and to store elsewhere, while the database keeps it raw.
+
+A reply may carry terminal escape sequences (a window title, a cleared screen, a C1 ``\\x9b``
+that some terminals read as ESC [), other control characters, bidi overrides, or a lone UTF-16
+surrogate from a JSON ``\\ud800`` escape. The terminal views render controls *visibly* —
+ESC as ``␛``, so ``\\x1b[31m`` reads ``␛[31m`` — so a reader sees that they were there; the
+CSV carries the same visible form, leaving only tab and newline as controls.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
+_CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROLS_BUT_NEWLINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def fix_surrogates(text: str) -> str:
+    """Surrogate pairs become their character and a lone surrogate U+FFFD, instead of failing
+    every later encode (SQLite, the terminal, the CSV) and losing the whole answer."""
+    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Unicode "control pictures": ␛ ␇ ␈ …
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    if code <= 0x9F:
+        return "\u241b" + chr(code - 0x40)  # C1 as its 7-bit form: \x9b → ␛[
+    return f"<U+{code:04X}>"  # bidi controls
+
+
+def visible(text: str, *, keep_newlines: bool = True) -> str:
+    """``text`` with every control character drawn visibly; tabs (and newlines unless told
+    otherwise) kept. Safe to print to a terminal."""
+    text = fix_surrogates(text).replace("\r\n", "\n")
+    pattern = _CONTROLS_BUT_NEWLINE if keep_newlines else _CONTROLS
+    return pattern.sub(_picture, text)
+
+
+def csv_text(text: str) -> str:
+    """A CSV cell's text: no C0/C1 control but tab and newline (a lone CR becomes a newline)."""
+    return visible(text.replace("\r\n", "\n").replace("\r", "\n"))
