@@ -72,7 +72,8 @@ def parse(text: str) -> list[list[str]]:
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
 def test_safe_cell_neutralises_formula_starts(start: str) -> None:
     value = f"{start}SUM(A1:A9)"
-    assert safe_cell(value) == "'" + value
+    # A carriage return is no control a CSV cell may carry: it becomes a newline.
+    assert safe_cell(value) == "'" + value.replace("\r", "\n")
 
 
 @pytest.mark.parametrize(
@@ -111,8 +112,9 @@ def test_header() -> None:
         "stop_reason",
         "unscored_turns",
         "session_id",
+        "cut_by_token_limit",
     ]
-    assert header(0) == ["config", "score", "stop_reason", "unscored_turns", "session_id"]
+    assert header(0) == ["config", "score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit"]
 
 
 def test_sessions_to_csv_layout(sessions: list[StoredSession]) -> None:

@@ -53,11 +53,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     parser.add_argument("--examples", type=Path, help="few-shot examples JSONL used instead of prompts/<lang>/examples")
     parser.add_argument("--temperature", type=float, help="judge temperature (default: the judge role's)")
-    parser.add_argument("--language", choices=("ja", "en"), help="language of items without a language field")
+    parser.add_argument(
+        "--language", default=argparse.SUPPRESS, choices=("ja", "en"), help="language of items without a language field"
+    )
     parser.add_argument("--new", action="store_true", help="start a new run instead of resuming a matching one")
-    parser.add_argument("--config", type=Path, help="config TOML")
-    parser.add_argument("--db", type=Path, help="SQLite database for the results")
-    parser.add_argument("--model", help="judge model name (overrides the config)")
+    parser.add_argument("--config", default=argparse.SUPPRESS, type=Path, help="config TOML")
+    parser.add_argument("--db", default=argparse.SUPPRESS, type=Path, help="SQLite database for the results")
+    parser.add_argument("--model", default=argparse.SUPPRESS, help="judge model name (overrides the config)")
 
 
 def calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
@@ -94,7 +96,7 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
     items = data.items[: args.limit] if args.limit else data.items
     if not items:
         raise RagtuiError(f"{args.data} has no usable items", "check the field names (--field NAME=KEY)")
-    endpoint = resolve_endpoint(config, "judge", args.model)
+    endpoint = resolve_endpoint(config, "judge", getattr(args, "model", None))
     if args.temperature is not None:
         endpoint.temperature = args.temperature
     store = bootstrap.open_store(config)

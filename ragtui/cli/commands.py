@@ -18,7 +18,7 @@ from ..core.record.export import write_csv
 from ..core.record.store import Store, StoredSession
 from .calibrate_command import calibrate
 from .doctor import doctor
-from .output import console, score_text, stop_text
+from .output import console, session_score_text, stop_text
 from .run_command import run
 from .transcript_view import print_session
 
@@ -51,8 +51,8 @@ def sessions_table(rows: list[StoredSession]) -> Table:
             Text(s.persona_name),
             s.language,
             f"{s.turns}/{s.max_turns}",
-            score_text(s.score, s.threshold),
-            stop_text(s.stop_reason if s.status == "finished" else "running"),
+            session_score_text(s),
+            stop_text(s.stop_label),
         )
     return table
 
@@ -81,7 +81,7 @@ def export(args: argparse.Namespace, overrides: Overrides) -> int:
         chosen += [store.session(s.id) for s in reversed(store.sessions(run_id=_run_id(store, args.run)))]
     if not chosen:
         raise RagtuiError("nothing to export", "name session ids, or --run RUN_ID (or --run last)")
-    write_csv(chosen, args.csv)
+    write_csv(chosen, args.csv, store.path)
     console.print(Text(f"Wrote {len(chosen)} dialogue(s) to {args.csv}"))
     return 0
 

@@ -25,11 +25,21 @@ EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_ERROR = 0, 1, 2
 log = logging.getLogger("ragtui")
 
 
+# A subcommand's flag that is not given must not erase the same flag given before the
+# subcommand (`ragtui --db X sessions`): argparse would store the subparser's default over it.
+KEEP = argparse.SUPPRESS
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--config", type=Path, help="config TOML (default: ./ragtui.toml, then ~/.config/ragtui/config.toml)"
+        "--config",
+        type=Path,
+        default=KEEP,
+        help="config TOML (default: ./ragtui.toml, then ~/.config/ragtui/config.toml)",
     )
-    parser.add_argument("--db", type=Path, help="SQLite database (default: ~/.local/share/ragtui/ragtui.db)")
+    parser.add_argument(
+        "--db", type=Path, default=KEEP, help="SQLite database (default: ~/.local/share/ragtui/ragtui.db)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,13 +63,20 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "-p", "--persona", action="append", default=[], metavar="NAME", help="persona name (repeatable; default: all)"
     )
-    run.add_argument("--language", choices=("ja", "en"), help="language of prompts, personas and scenarios")
-    run.add_argument("--model", help="model name for every role (overrides the config)")
+    run.add_argument(
+        "--language", choices=("ja", "en"), default=KEEP, help="language of prompts, personas and scenarios"
+    )
+    run.add_argument("--model", default=KEEP, help="model name for every role (overrides the config)")
     run.add_argument("--max-turns", type=int, help="turns per dialogue (default 3)")
     run.add_argument("--concurrency", type=int, help="dialogues at once (default 4)")
     run.add_argument("--threshold", type=float, help="turn score under which a turn fails (default 0.7)")
     run.add_argument("--metric", action="append", default=[], dest="metrics", help="metric to run (repeatable)")
     run.add_argument("--no-check", action="store_true", help="skip the endpoint reachability check")
+    run.add_argument(
+        "--resume",
+        metavar="RUN",
+        help="continue every interrupted or cancelled dialogue of run RUN ('last' for the newest run)",
+    )
 
     sessions = sub.add_parser("sessions", help="list stored sessions")
     _common(sessions)
@@ -78,20 +95,20 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--csv", type=Path, required=True, metavar="FILE", help="output file")
 
     config = sub.add_parser("config", help="print the effective configuration (keys hidden)")
-    config.add_argument("--config", type=Path)
-    config.add_argument("--model", help="as for `ragtui run`")
+    config.add_argument("--config", type=Path, default=KEEP)
+    config.add_argument("--model", default=KEEP, help="as for `ragtui run`")
 
     doctor = sub.add_parser("doctor", help="check each role's endpoint and the embedded model")
-    doctor.add_argument("--config", type=Path)
-    doctor.add_argument("--model", help="as for `ragtui run`")
+    doctor.add_argument("--config", type=Path, default=KEEP)
+    doctor.add_argument("--model", default=KEEP, help="as for `ragtui run`")
 
     personas = sub.add_parser("personas", help="list personas")
-    personas.add_argument("--config", type=Path)
-    personas.add_argument("--language", choices=("ja", "en"))
+    personas.add_argument("--config", type=Path, default=KEEP)
+    personas.add_argument("--language", choices=("ja", "en"), default=KEEP)
 
     scenarios = sub.add_parser("scenarios", help="list scenarios")
-    scenarios.add_argument("--config", type=Path)
-    scenarios.add_argument("--language", choices=("ja", "en"))
+    scenarios.add_argument("--config", type=Path, default=KEEP)
+    scenarios.add_argument("--language", choices=("ja", "en"), default=KEEP)
 
     calibrate_command.add_parser(sub)
     serve_bot.add_parser(sub)

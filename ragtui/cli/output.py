@@ -1,21 +1,42 @@
 """Terminal output helpers. Untrusted text (model output, user files) is only ever passed to
 Rich as ``Text`` objects or with ``markup=False``: a bot reply containing ``[bold]`` or ``[/]``
-is shown as typed, never interpreted."""
+is shown as typed, never interpreted.
+
+What the *terminal* would interpret — escape sequences, other C0/C1 controls, bidi overrides in
+a model's reply — is drawn visibly instead (``␛[31m``), by the console itself: every line
+``ragtui`` prints passes through ``SafeConsole``, whichever command built it. Rich's own
+styling travels separately from the text (control segments and styles), so it still works.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 
 from rich.console import Console
+from rich.segment import Segment
 from rich.text import Text
 
-console = Console(highlight=False)
-console_err = Console(stderr=True, highlight=False)
+from ..core.text_safety import visible
+
+
+class SafeConsole(Console):
+    """A console that never sends a control character of the *text* to the terminal."""
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer(
+            segment if segment.control or not segment.text else Segment(visible(segment.text), *segment[1:])
+            for segment in buffer
+        )
+
+
+console = SafeConsole(highlight=False)
+console_err = SafeConsole(stderr=True, highlight=False)
 
 
 def error_line(message: str) -> None:
     """One error, on one line of stderr, unwrapped, so it can be grepped and read in CI logs."""
-    sys.stderr.write(" ".join(message.split()) + "\n")
+    sys.stderr.write(" ".join(visible(message, keep_newlines=False).split()) + "\n")
     sys.stderr.flush()
 
 
@@ -27,6 +48,20 @@ def score_text(score: float | None, threshold: float) -> Text:
     return Text(f"{score:.2f}", style="bold red" if score < threshold else "green")
 
 
+def session_score_text(session: object) -> Text:
+    """A dialogue's score; one with no judged turn at all has no score, which is not "unscored"."""
+    score, threshold = getattr(session, "score", None), getattr(session, "threshold", 0.0)
+    if score is None and not getattr(session, "unscored_turns", 0):
+        return Text("-", style="dim")
+    return score_text(score, threshold)
+
+
 def stop_text(reason: str | None) -> Text:
-    styles = {"done": "green", "max_turns": "cyan", "error": "bold red", "cancelled": "yellow"}
+    styles = {
+        "done": "green",
+        "max_turns": "cyan",
+        "error": "bold red",
+        "cancelled": "yellow",
+        "interrupted": "bold yellow",
+    }
     return Text(reason or "running", style=styles.get(reason or "", "dim"))

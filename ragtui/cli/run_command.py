@@ -1,167 +1,108 @@
 """``ragtui run``: scenarios × personas through the engine, with live progress and a final
-score table; the exit status gates CI (see ``main``)."""
+score table; the exit status gates CI (see ``main``).
+
+``ragtui run --resume RUN`` continues every interrupted or cancelled dialogue of a run exactly
+where its record stops, then prints the whole run's table and exit status. Ctrl-C and SIGTERM
+stop a run the same way: running dialogues are recorded as cancelled, the table so far is
+printed, and the command that continues the run is shown.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import signal
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 
-from rich.console import Group
-from rich.live import Live
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.config import Config
-from ..core.content.personas import Persona, load_personas, pick_personas
-from ..core.content.scenarios import Scenario, load_scenarios, pick_scenarios
+from ..core.content.personas import load_personas, pick_personas
+from ..core.content.scenarios import load_scenarios, pick_scenarios
 from ..core.dialogue.engine import Engine, new_run_id
-from ..core.dialogue.events import DialogueDone, DialogueStarted, Event, Failure, MessageDone, TextDelta, TurnDone
+from ..core.dialogue.state_machine import Dialogue
+from ..core.errors import RagtuiError
 from ..core.models.endpoints import Endpoint
-from ..core.record.store import Store, StoredSession
+from ..core.record.store import Store
 from .model_start import embedded_model
-from .output import console, console_err, score_text, stop_text
+from .output import console, console_err, score_text
+from .run_progress import RunProgress
+from .run_results import exit_status, results_table
 
-STEP_LABELS = {"user": "customer typing", "bot": "bot answering", "judge": "judging"}
-
-
-@dataclass
-class _Active:
-    label: str
-    turn: int = 0
-    doing: str = "waiting"
-
-
-class RunProgress:
-    """Live view on a terminal; one plain line per finished dialogue otherwise (CI logs)."""
-
-    def __init__(self, total_dialogues: int, max_turns: int, threshold: float, labels: dict[int, str]) -> None:
-        self.live_mode = console.is_terminal
-        self.threshold = threshold
-        self.labels = labels
-        self.max_turns = max_turns
-        self.total = total_dialogues
-        self.finished = 0
-        self.active: dict[int, _Active] = {}
-        self.progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
-        )
-        self.turns_task = self.progress.add_task("turns", total=total_dialogues * max_turns)
-        self.live = (
-            Live(self._render(), console=console, refresh_per_second=8, transient=True) if self.live_mode else None
-        )
-
-    def __enter__(self) -> RunProgress:
-        if self.live:
-            self.live.__enter__()
-        else:
-            console.print(Text(f"Running {self.total} dialogue(s), up to {self.max_turns} turn(s) each…"))
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.live:
-            self.live.__exit__(None, None, None)
-
-    def _render(self) -> Group:
-        rows = Table.grid(padding=(0, 2))
-        for session_id, active in list(self.active.items())[:12]:
-            rows.add_row(
-                Text(f"#{session_id}"),
-                Text(active.label),
-                Text(f"turn {active.turn}/{self.max_turns}"),
-                Text(active.doing, style="dim"),
-            )
-        header = Text(f"dialogues {self.finished}/{self.total}", style="bold")
-        return Group(header, self.progress, rows)
-
-    def _say(self, text: Text) -> None:
-        (self.live.console if self.live else console).print(text)
-        console.file.flush()  # CI logs read this line by line
-
-    def handle(self, event: Event) -> None:
-        sid = event.session_id
-        if isinstance(event, DialogueStarted):
-            self.active[sid] = _Active(self.labels.get(sid, str(sid)))
-        elif isinstance(event, TextDelta):
-            if sid in self.active:
-                self.active[sid].doing = STEP_LABELS[event.role]
-        elif isinstance(event, MessageDone):
-            if sid in self.active:
-                self.active[sid].turn = event.turn
-                self.active[sid].doing = "judging" if event.role == "bot" else "bot answering"
-        elif isinstance(event, TurnDone):
-            self.progress.advance(self.turns_task)
-            if sid in self.active:
-                self.active[sid].doing = "customer typing"
-        elif isinstance(event, Failure):
-            line = Text(f"#{sid} {self.labels.get(sid, '')}: ", style="bold red")
-            line.append(event.message, style="red")
-            self._say(line)
-        elif isinstance(event, DialogueDone):
-            self.finished += 1
-            turns_done = event.turns if event.stop_reason != "done" else max(event.turns - 1, 0)
-            # Dialogues that stop early free their remaining turns from the bar.
-            self.progress.advance(self.turns_task, max(self.max_turns - turns_done, 0))
-            self.active.pop(sid, None)
-            if not self.live:
-                line = Text(f"[{self.finished}/{self.total}] #{sid} {self.labels.get(sid, '')}: ")
-                line.append_text(stop_text(event.stop_reason))
-                line.append(", score ")
-                line.append_text(score_text(event.score, self.threshold))
-                self._say(line)
-        if self.live:
-            self.live.update(self._render())
-
-
-def results_table(rows: list[StoredSession]) -> Table:
-    table = Table(title="Results")
-    for name, justify in (
-        ("id", "right"),
-        ("scenario", "left"),
-        ("persona", "left"),
-        ("turns", "right"),
-        ("unscored", "right"),
-        ("score", "right"),
-        ("stop", "left"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for s in rows:
-        table.add_row(
-            str(s.id),
-            Text(s.scenario_id),
-            Text(s.persona_name),
-            str(s.turns),
-            str(s.unscored_turns),
-            score_text(s.score, s.threshold),
-            stop_text(s.stop_reason),
-        )
-    return table
-
-
-def exit_status(rows: list[StoredSession], threshold: float) -> int:
-    """2 if any dialogue ended in error, else 1 if any scored under the threshold or could
-    not be scored at all (a gate must not pass without evidence), else 0."""
-    if any(s.stop_reason == "error" for s in rows):
-        return 2
-    if any(s.score is None or s.score < threshold for s in rows if s.stop_reason != "cancelled"):
-        return 1
-    return 0
+EXIT_INTERRUPTED = 130
+RESUMABLE = ("interrupted", "cancelled")
 
 
 async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     endpoints = bootstrap.endpoints_for(config, overrides)
+    store = bootstrap.open_store(config)
+    if getattr(args, "resume", None):
+        run_id, session_ids = resumable(store, args.resume)
+        with embedded_model(config, endpoints):
+            return await _run(args, config, endpoints, store, run_id, lambda engine: _resumed(engine, session_ids))
     personas = pick_personas(load_personas(config.personas, config.language), args.persona)
     scenarios = pick_scenarios(load_scenarios(config.scenarios, config.language), args.scenario)
     if not personas:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2
-    store = bootstrap.open_store(config)
+    run_id = new_run_id()
+
+    def fresh(engine: Engine) -> list[Dialogue]:
+        return [engine.new_dialogue(s, p, run_id=run_id) for s in scenarios for p in personas]
+
     with embedded_model(config, endpoints):
-        return await _run(args, config, endpoints, store, personas, scenarios)
+        return await _run(args, config, endpoints, store, run_id, fresh)
+
+
+def resumable(store: Store, run: str) -> tuple[str, list[int]]:
+    """The run id and the sessions of it to continue; sessions another live process runs are
+    named and left alone."""
+    run_id = store.latest_run_id() if run == "last" else run
+    if run_id is None:
+        raise RagtuiError(f"database {store.path} has no runs yet", "start one with `ragtui run`")
+    sessions = list(reversed(store.sessions(run_id=run_id)))
+    if not sessions:
+        raise RagtuiError(f"no run {run_id!r} in database {store.path}", "list runs with `ragtui sessions`")
+    chosen = []
+    for s in sessions:
+        if s.stop_label in RESUMABLE:
+            chosen.append(s.id)
+        elif s.status == "running" and s.owner is not None:
+            console.print(Text(f"#{s.id}: still being run by {s.owner.describe()}; left alone", style="yellow"))
+    return run_id, chosen
+
+
+def _resumed(engine: Engine, session_ids: list[int]) -> list[Dialogue]:
+    return [engine.resume_dialogue(sid) for sid in session_ids]
+
+
+@contextlib.contextmanager
+def _stop_on_sigterm() -> Iterator[list[int]]:
+    """SIGTERM cancels the run like Ctrl-C does (asyncio.run turns SIGINT into a cancel)."""
+    received: list[int] = []
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:
+        received.append(signal.SIGTERM)
+        if task is not None:
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, stop)
+        installed = True
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
+        installed = False
+    try:
+        yield received
+    finally:
+        if installed:
+            loop.remove_signal_handler(signal.SIGTERM)
 
 
 async def _run(
@@ -169,32 +110,56 @@ async def _run(
     config: Config,
     endpoints: dict[str, Endpoint],
     store: Store,
-    personas: list[Persona],
-    scenarios: list[Scenario],
+    run_id: str,
+    make_dialogues: Callable[[Engine], list[Dialogue]],
 ) -> int:
     if not args.no_check:
         await bootstrap.check_reachable(endpoints)
     engine = Engine(config, endpoints, store)
+    interrupted = False
     try:
         for role, endpoint in endpoints.items():
             console.print(Text(f"{role:>5}: {endpoint.label}", style="dim"))
-        run_id = new_run_id()
-        dialogues = [engine.new_dialogue(s, p, run_id=run_id) for s in scenarios for p in personas]
+        dialogues = make_dialogues(engine)
+        if args.resume:
+            console.print(Text(f"Continuing {len(dialogues)} dialogue(s) of run {run_id}"))
         labels = {d.session_id: f"{d.simulator.scenario.id} × {d.simulator.persona.name}" for d in dialogues}
-        with RunProgress(len(dialogues), config.max_turns, config.threshold, labels) as progress:
-            async for event in engine.run_many(dialogues, config.concurrency):
-                progress.handle(event)
+        max_turns = max((d.max_turns for d in dialogues), default=config.max_turns)
+        with _stop_on_sigterm():
+            try:
+                with RunProgress(len(dialogues), max_turns, config.threshold, labels) as progress:
+                    async for event in engine.run_many(dialogues, config.concurrency):
+                        progress.handle(event)
+            except asyncio.CancelledError:
+                interrupted = True
+                task = asyncio.current_task()
+                if task is not None:
+                    task.uncancel()
     finally:
         await engine.aclose()
-    rows = list(reversed(store.sessions(run_id=run_id)))
-    console.print(results_table(rows))
+    return _report(store, config, run_id, interrupted)
+
+
+def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int:
+    rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
+    console.print(results_table(rows, config.thresholds))
     scored = [s.score for s in rows if s.score is not None]
     summary = Text(f"run {run_id}: {len(rows)} dialogue(s), run score ")
     summary.append_text(score_text(sum(scored) / len(scored) if scored else None, config.threshold))
     summary.append(f" (threshold {config.threshold:g}); stored in {store.path}")
     console.print(summary)
-    console.print(
-        Text(f"Next: ragtui show {rows[0].id}   ·   ragtui export --run {run_id} --csv results.csv", style="dim")
-    )
+    resumable_count = sum(1 for s in rows if s.stop_label in RESUMABLE)
+    if interrupted or resumable_count:
+        where = f" --db {store.path}" if store.path else ""
+        console.print(
+            Text(f"Stopped: {resumable_count} dialogue(s) not finished. Continue with: ", style="yellow")
+            + Text(f"ragtui run --resume {run_id}{where}", style="bold")
+        )
+    if rows:
+        console.print(
+            Text(f"Next: ragtui show {rows[0].id}   ·   ragtui export --run {run_id} --csv results.csv", style="dim")
+        )
     sys.stdout.flush()
-    return exit_status(rows, config.threshold)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return exit_status(rows, config.threshold, config.thresholds)

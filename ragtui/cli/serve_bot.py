@@ -27,9 +27,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
-    parser.add_argument("--language", choices=("ja", "en"), help="language of the bot's prompt and knowledge")
-    parser.add_argument("--config", type=Path, help="config TOML (the bot role's endpoint, knowledge, prompts)")
-    parser.add_argument("--model", help="model name for the bot (overrides the config)")
+    parser.add_argument(
+        "--language", default=argparse.SUPPRESS, choices=("ja", "en"), help="language of the bot's prompt and knowledge"
+    )
+    parser.add_argument(
+        "--config",
+        default=argparse.SUPPRESS,
+        type=Path,
+        help="config TOML (the bot role's endpoint, knowledge, prompts)",
+    )
+    parser.add_argument("--model", default=argparse.SUPPRESS, help="model name for the bot (overrides the config)")
     parser.set_defaults(handler=serve_bot)
 
 

@@ -6,8 +6,8 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
-from ..core.record.store import StoredJudgment, StoredSession
-from .output import console, score_text, stop_text
+from ..core.record.store import PartialReply, StoredJudgment, StoredSession
+from .output import console, score_text, session_score_text, stop_text
 
 
 def verdict_text(j: StoredJudgment, threshold: float) -> Text:
@@ -38,15 +38,27 @@ def verdict_text(j: StoredJudgment, threshold: float) -> Text:
     return text
 
 
+def verdict_border(j: StoredJudgment, threshold: float) -> str:
+    """Red only for a real score under the pass mark: unscored is yellow, never a failure."""
+    if j.score is None:
+        return "yellow"
+    return "red" if j.score < j.details.get("threshold", threshold) else "green"
+
+
 def print_session(session: StoredSession, *, all_versions: bool = False) -> None:
     head = Text()
     head.append(f"Session {session.id}", style="bold")
     head.append(f"  scenario {session.scenario_id} · persona {session.persona_name} · {session.language}")
     head.append(f" · {session.turns}/{session.max_turns} turns · score ")
-    head.append_text(score_text(session.score, session.threshold))
+    head.append_text(session_score_text(session))
     head.append(" · stop ")
-    head.append_text(stop_text(session.stop_reason if session.status == "finished" else "running"))
+    head.append_text(stop_text(session.stop_label))
     console.print(head)
+    if session.status != "finished" and session.owner is not None:
+        doing = "run by" if session.status == "running" else "interrupted: its process is gone —"
+        console.print(Text(f"{doing} {session.owner.describe()}", style="yellow"))
+    if session.status == "interrupted" and session.run_id:
+        console.print(Text(f"continue it with: ragtui run --resume {session.run_id}", style="dim"))
     models = {role: info.get("model") for role, info in session.config.get("roles", {}).items()}
     console.print(Text("models: " + ", ".join(f"{r}={m}" for r, m in models.items()), style="dim"))
     if session.error:
@@ -56,6 +68,8 @@ def print_session(session: StoredSession, *, all_versions: bool = False) -> None
         title = Text(f"turn {message.turn} · {'customer' if message.role == 'user' else 'bot'}")
         if message.role == "user":
             title.append(f" ({message.source})", style="dim")
+        if message.cut_by_limit:
+            title.append(" · cut by the token limit", style="bold yellow")
         console.print(
             Panel(
                 Text(message.text),
@@ -76,6 +90,17 @@ def print_session(session: StoredSession, *, all_versions: bool = False) -> None
             console.print(
                 Panel(
                     verdict_text(j, session.threshold),
-                    border_style="red" if (j.score or 0) < j.details.get("threshold", session.threshold) else "green",
+                    border_style=verdict_border(j, session.threshold),
                 )
             )
+    for partial in session.partials:
+        console.print(partial_panel(partial))
+
+
+def partial_panel(partial: PartialReply) -> Panel:
+    """A reply whose stream never completed: kept to show what happened, never as a message."""
+    who = {"user": "customer", "bot": "bot", "judge": "judge"}.get(partial.role, partial.role)
+    title = Text(f"turn {partial.turn} · {who} · PARTIAL, never completed", style="bold yellow")
+    body = Text(partial.text or "(nothing arrived)", style="dim")
+    body.append(f"\n{partial.error}", style="yellow")
+    return Panel(body, title=title, title_align="left", border_style="yellow")

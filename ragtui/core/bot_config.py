@@ -25,7 +25,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .json_path import JsonPath
-from .redaction import redact_url
+from .redaction import looks_like_a_key, redact_url
 from .toml_io import expect_type, reject_unknown_keys
 
 BOT_TYPES = ("builtin", "http", "openai", "python")
@@ -138,6 +138,17 @@ class BotConfig:
         if self.python is not None:
             return {"type": "python", "target": self.python.target, "history_format": self.python.history_format}
         return {"type": self.type}
+
+
+def check_key_env(value: str, where: str) -> None:
+    """``api_key_env`` names a variable; a value that looks like a key itself is refused
+    without ever being repeated (it would land in logs and on screen)."""
+    if looks_like_a_key(value):
+        raise ConfigError(
+            f"{where} api_key_env must be the name of an environment variable (like OPENAI_API_KEY), "
+            "but its value looks like a key itself (not shown)",
+            "put the key in an environment variable, name that variable here, and treat the key as exposed",
+        )
 
 
 def parse_bot(table: dict[str, Any], where: str, base: Path) -> BotConfig:
@@ -253,6 +264,12 @@ def _parse_http(values: _Values, where: str) -> HttpBotConfig:
     )
 
 
+def _key_env(value: str | None, where: str) -> str | None:
+    if value is not None:
+        check_key_env(value, where)
+    return value
+
+
 def _parse_openai(values: _Values, where: str) -> OpenAIBotConfig:
     temperature = float(values.get("temperature", (int, float), 0.2))
     if not 0.0 <= temperature <= 2.0:
@@ -261,7 +278,7 @@ def _parse_openai(values: _Values, where: str) -> OpenAIBotConfig:
     return OpenAIBotConfig(
         base_url=values.required("base_url", str).rstrip("/"),
         model=values.required("model", str),
-        api_key_env=values.get("api_key_env", str),
+        api_key_env=_key_env(values.get("api_key_env", str), where),
         temperature=temperature,
         max_tokens=None if max_tokens is None else int(max_tokens),
         timeout=values.positive("timeout", 120.0),  # type: ignore[arg-type]

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .bot_config import BotConfig, parse_bot
+from .bot_config import BotConfig, check_key_env, parse_bot
 from .errors import ConfigError
 from .toml_io import expect_type, read_toml, reject_unknown_keys
 
@@ -257,6 +257,8 @@ def _parse_endpoint(table: dict[str, Any], where: str) -> EndpointConfig:
         "max_retries": int,
     }
     values = {key: expect_type(value, kinds[key], f"{where} {key}") for key, value in table.items()}
+    if "api_key_env" in values:
+        check_key_env(values["api_key_env"], where)
     if "temperature" in values and not 0.0 <= values["temperature"] <= 2.0:
         raise ConfigError(f"{where} temperature must be between 0 and 2, got {values['temperature']}")
     for key in ("timeout", "max_tokens"):

@@ -48,6 +48,7 @@ class ExportScreen(ModalScreen[Path | None]):
     def __init__(self, default: Path) -> None:
         super().__init__()
         self.default = default
+        self._confirmed: Path | None = None  # the existing file the user agreed to overwrite
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -68,6 +69,13 @@ class ExportScreen(ModalScreen[Path | None]):
         path = Path(value).expanduser()
         if path.is_dir():
             self.query_one("#export-error", Static).update(Text(f"{path} is a folder: add a file name."))
+            return
+        if path.exists() and path != self._confirmed:
+            # Ask before overwriting: a second Export on the same name confirms.
+            self._confirmed = path
+            self.query_one("#export-error", Static).update(
+                Text(f"{path} exists. Press Export again to overwrite it, or change the name.")
+            )
             return
         self.dismiss(path)
 

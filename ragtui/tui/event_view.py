@@ -17,6 +17,7 @@ from ..core.dialogue.events import (
     Event,
     Failure,
     MessageDone,
+    StreamRestarted,
     TextDelta,
     TurnDone,
     VerdictReady,
@@ -26,6 +27,8 @@ from ..core.record.store import StoredSession
 from .formatting import judgment_text, score_text, verdict_text
 from .header import SessionHeader, SessionInfo
 from .panes import RolePane
+
+CUT_BY_LIMIT = " · cut by the token limit"
 
 if TYPE_CHECKING:
     from .main_screen import MainScreen
@@ -56,8 +59,14 @@ class EventView:
             return  # no header refresh per token
         if isinstance(event, DialogueStarted):
             self.pane("user").add_note(f"Session #{event.session_id} started")
+        elif isinstance(event, StreamRestarted):
+            # What streamed so far will not be the message: drop it, say why, show the retry.
+            self.pane(event.role).discard_live()
+            self.pane(event.role).add_note(f"{event.reason} — trying again (attempt {event.attempt})")
         elif isinstance(event, MessageDone):
             label = SOURCE_LABELS.get(event.source, event.source)
+            if event.finish_reason == "length":
+                label += CUT_BY_LIMIT
             self.pane(event.role).finish_message(event.turn, event.text, label)
             info.turn = max(info.turn, event.turn)
         elif isinstance(event, VerdictReady):
@@ -75,6 +84,8 @@ class EventView:
             line.append_text(score_text(event.dialogue_score, info.threshold))
             self.pane("judge").add_block(line, classes="block note")
         elif isinstance(event, Failure):
+            if event.role != "judge":  # the judge pane's live text is its raw reply, kept apart
+                self.pane(event.role).discard_live()  # a partial reply is no message
             self.pane(event.role).add_error(f"{event.role} failed in turn {event.turn}: {event.message}")
             self.screen.notify_plain(event.message, "error")
         elif isinstance(event, DialogueDone):
@@ -104,7 +115,12 @@ class EventView:
         for message in session.messages:
             role = "user" if message.role == "user" else "bot"
             label = SOURCE_LABELS.get(message.source, message.source)
+            if message.cut_by_limit:
+                label += CUT_BY_LIMIT
             self.pane(role).finish_message(message.turn, message.text, label)
+        for partial in session.partials:
+            pane = self.pane(partial.role if partial.role in ("user", "bot", "judge") else "bot")
+            pane.add_error(f"turn {partial.turn}: partial reply, never completed — {partial.error}\n{partial.text}")
         self.replay_judge(session)
 
     def replay_judge(self, session: StoredSession) -> None:
@@ -124,4 +140,8 @@ class EventView:
         info.score = session.score
         if session.status == "finished" and session.stop_reason:
             pane.add_note(f"Dialogue ended: {session.stop_reason}" + (f" — {session.error}" if session.error else ""))
+        elif session.status == "interrupted":
+            pane.add_note(
+                "Interrupted: the process running it is gone. Continue it with space or a, or `ragtui run --resume`."
+            )
         self.header.show()

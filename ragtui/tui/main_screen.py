@@ -254,7 +254,7 @@ class MainScreen(SessionActions, Screen[None]):
         if path is None or self.session_id is None:
             return
         try:
-            write_csv([self.ragtui.store.session(self.session_id)], path)
+            write_csv([self.ragtui.store.session(self.session_id)], path, self.ragtui.store.path)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return

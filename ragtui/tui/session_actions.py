@@ -12,6 +12,7 @@ from ..core.content.personas import load_personas
 from ..core.content.scenarios import load_scenarios
 from ..core.errors import RagtuiError
 from ..core.metrics import KNOWN_METRICS
+from ..core.record.ownership import this_process
 from .header import SessionInfo
 from .new_session import NewSessionRequest, NewSessionScreen
 
@@ -81,13 +82,18 @@ class SessionActions(_Base):
         try:
             session = self.ragtui.store.session(session_id)
             engine = self.ragtui.engine
-            self.dialogue = engine.resume_dialogue(session_id) if engine is not None else None
+            # Another live process runs it: two writers would duplicate its turns and verdicts.
+            owner = session.owner if session.status == "running" else None
+            elsewhere = owner is not None and owner != this_process()
+            self.dialogue = engine.resume_dialogue(session_id) if engine is not None and not elsewhere else None
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
         self.view.replay(session)
         self.refresh_state()
-        if self.dialogue is None:
+        if elsewhere and owner is not None:
+            self.set_status(f"Read only: session #{session_id} is being run by {owner.describe()}.")
+        elif self.dialogue is None:
             self.set_status("Read only: no endpoint is configured to continue this session.")
         if session.error:
             self.notify_plain(f"Session #{session_id} ended with an error: {session.error}", "warning")

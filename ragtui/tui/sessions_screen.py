@@ -19,7 +19,13 @@ from .safe_text import one_line
 if TYPE_CHECKING:
     from .app import RagtuiApp
 
-STOP_STYLES = {"done": "green", "max_turns": "cyan", "error": "bold red", "cancelled": "yellow"}
+STOP_STYLES = {
+    "done": "green",
+    "max_turns": "cyan",
+    "error": "bold red",
+    "cancelled": "yellow",
+    "interrupted": "bold yellow",
+}
 
 
 class SessionsScreen(Screen[int | None]):

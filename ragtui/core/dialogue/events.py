@@ -39,6 +39,7 @@ class MessageDone:
     text: str
     message_id: int
     source: str  # scenario | simulator | operator | bot
+    finish_reason: str | None = None  # "length": kept, but the token limit cut it
 
 
 @dataclass(frozen=True)

@@ -255,7 +255,7 @@ class Dialogue:
         )
         self.turn = turn
         self.history.append(Utterance("user", text))
-        emit(MessageDone(self.session_id, turn, "user", text, message_id, source))
+        emit(MessageDone(self.session_id, turn, "user", text, message_id, source, finish_reason))
         if turn > 1 and is_done(text):
             self._finish("done", None, emit)
         else:
@@ -283,7 +283,7 @@ class Dialogue:
         )
         self.history.append(Utterance("bot", answer.text))
         self._last_bot = _BotTurn(message_id, answer.text, answer.passages)
-        emit(MessageDone(self.session_id, turn, "bot", answer.text, message_id, "bot"))
+        emit(MessageDone(self.session_id, turn, "bot", answer.text, message_id, "bot", answer.finish_reason))
         self.phase = Phase.JUDGE
 
     async def _judge_step(self, emit: Callable[[Event], None]) -> None:

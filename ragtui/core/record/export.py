@@ -2,14 +2,21 @@
 
 Columns: ``config`` (JSON: date, persona, scenario, models), then ``user1, assistant1,
 check1, user2, …`` up to the widest dialogue, then ``score1…N`` (turn scores), ``score``,
-``stop_reason``, ``unscored_turns`` and ``session_id``. A ``checkN`` cell holds the newest
+``stop_reason``, ``unscored_turns``, ``session_id`` and ``cut_by_token_limit`` (the cells whose
+text the token limit cut, e.g. ``assistant2``: kept, but a reader must know). A ``checkN`` cell holds the newest
 rubric verdict as JSON; an unscored one says so and keeps the judge's raw reply.
 After those, one column per other metric and turn, ``<metric><N>`` (e.g. ``faithfulness1``),
 holding its newest score, ``unscored`` or ``skipped``; the seed's columns keep their places.
 
 Every text cell is neutralised against spreadsheet formula injection: a cell that begins with
 ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading apostrophe, which
-spreadsheets display as text instead of evaluating.
+spreadsheets display as text instead of evaluating. No cell carries a control character but
+tab and newline: escape sequences and other controls in model text are written visibly
+(``␛[31m``); the database keeps the raw text. Only complete messages are exported: a reply whose
+stream never completed is a partial record and never appears as an answer.
+
+``write_csv`` never destroys: it refuses to write over the database being read, or over any
+SQLite file.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from pathlib import Path
 
 from ..errors import RagtuiError
 from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
+from ..text_safety import csv_text
 from .store import StoredJudgment, StoredSession
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -28,7 +36,8 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def safe_cell(value: object) -> str:
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    text = "'" + text if text.startswith(_FORMULA_STARTS) else text
+    return csv_text(text)
 
 
 def format_score(score: float | None) -> str:
@@ -84,11 +93,17 @@ def session_row(session: StoredSession, turns: int, metrics: list[str] | None = 
         judgment = latest.get((turn, PRIMARY_METRIC))
         cells += [user, bot, check_cell(judgment)]
         scores.append("" if judgment is None else format_score(judgment.score))
+    cut = [
+        f"{'user' if m.role == 'user' else 'assistant'}{m.turn}"
+        for m in session.messages
+        if m.cut_by_limit and 1 <= m.turn <= turns
+    ]
     tail = [
         format_score(session.score),
         session.stop_reason or session.status,
         str(session.unscored_turns),
         str(session.id),
+        " ".join(cut),
     ]
     extra = [metric_cell(latest.get((turn, m))) for m in metrics or [] for turn in range(1, turns + 1)]
     return [safe_cell(c) for c in cells + scores + tail + extra]
@@ -99,7 +114,7 @@ def header(turns: int, metrics: list[str] | None = None) -> list[str]:
     for turn in range(1, turns + 1):
         names += [f"user{turn}", f"assistant{turn}", f"check{turn}"]
     names += [f"score{turn}" for turn in range(1, turns + 1)]
-    names += ["score", "stop_reason", "unscored_turns", "session_id"]
+    names += ["score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit"]
     return names + [f"{m}{turn}" for m in metrics or [] for turn in range(1, turns + 1)]
 
 
@@ -114,7 +129,42 @@ def sessions_to_csv(sessions: list[StoredSession]) -> str:
     return buffer.getvalue()
 
 
-def write_csv(sessions: list[StoredSession], path: Path) -> None:
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_target(path: Path, database: Path | None) -> None:
+    """Refuse an output path that would destroy a database: the one being read (or its WAL
+    files), or any other SQLite file."""
+    where = Path(path)
+    if database is not None:
+        db = Path(database)
+        for name in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            if _same_file(where, name):
+                raise RagtuiError(
+                    f"refusing to write the CSV to {where}: that is the database being exported from",
+                    "choose another --csv file; nothing was written",
+                )
+    try:
+        with where.open("rb") as handle:
+            magic = handle.read(len(SQLITE_MAGIC))
+    except OSError:
+        return  # missing (it will be created) or not a file (write_csv says why)
+    if magic == SQLITE_MAGIC:
+        raise RagtuiError(
+            f"refusing to write the CSV to {where}: it is a SQLite database",
+            "choose another --csv file; nothing was written",
+        )
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and a.samefile(b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def write_csv(sessions: list[StoredSession], path: Path, database: Path | None = None) -> None:
+    check_target(path, database)
     text = sessions_to_csv(sessions)
     try:
         # utf-8-sig: Excel opens Japanese text correctly only with the BOM.

@@ -1,0 +1,79 @@
+"""The results of ``ragtui run``: the table of dialogues and the exit status that gates CI."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from ..core.metrics import PRIMARY_METRIC
+from ..core.record.store import StoredSession
+from .output import score_text, session_score_text, stop_text
+
+
+def metric_means(session: StoredSession, thresholds: dict[str, float]) -> dict[str, tuple[float | None, float | None]]:
+    """Per metric other than the rubric (``--metric``): the mean of its newest scored verdict
+    per turn (None when no turn could be scored) and its pass mark. Skipped verdicts (not
+    applicable to the turn) count neither way."""
+    latest = session.latest_judgments()
+    out: dict[str, tuple[float | None, float | None]] = {}
+    for metric in session.metrics:
+        if metric == PRIMARY_METRIC:
+            continue
+        verdicts = [j for (_, m), j in sorted(latest.items()) if m == metric and not j.details.get("skipped")]
+        if not verdicts:
+            continue
+        scores = [j.score for j in verdicts if j.score is not None]
+        mark = verdicts[-1].details.get("threshold", thresholds.get(metric))
+        out[metric] = (sum(scores) / len(scores) if scores else None, mark)
+    return out
+
+
+def results_table(rows: list[StoredSession], thresholds: dict[str, float] | None = None) -> Table:
+    thresholds = thresholds or {}
+    means = {s.id: metric_means(s, thresholds) for s in rows}
+    extra = sorted({m for per in means.values() for m in per})
+    table = Table(title="Results")
+    for name, justify in (
+        ("id", "right"),
+        ("scenario", "left"),
+        ("persona", "left"),
+        ("turns", "right"),
+        ("unscored", "right"),
+        ("score", "right"),
+        *((m, "right") for m in extra),
+        ("stop", "left"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for s in rows:
+        cells = []
+        for metric in extra:
+            mean, mark = means[s.id].get(metric, (None, None))
+            cells.append(score_text(mean, mark if mark is not None else 0.0) if metric in means[s.id] else Text("-"))
+        table.add_row(
+            str(s.id),
+            Text(s.scenario_id),
+            Text(s.persona_name),
+            str(s.turns),
+            str(s.unscored_turns),
+            session_score_text(s),
+            *cells,
+            stop_text(s.stop_label),
+        )
+    return table
+
+
+def exit_status(rows: list[StoredSession], threshold: float, thresholds: dict[str, float] | None = None) -> int:
+    """2 if any dialogue ended in error, else 1 if any scored under the threshold or could
+    not be scored at all (a gate must not pass without evidence) — the rubric or any other
+    metric the run asked for (``--metric``) — else 0. Cancelled and interrupted dialogues
+    count neither way: the run table and the resume hint show them."""
+    if any(s.stop_reason == "error" for s in rows):
+        return 2
+    judged = [s for s in rows if s.status == "finished" and s.stop_reason != "cancelled"]
+    if any(s.score is None or s.score < threshold for s in judged):
+        return 1
+    for s in judged:
+        for mean, mark in metric_means(s, thresholds or {}).values():
+            if mean is None or (mark is not None and mean < mark):
+                return 1
+    return 0
