@@ -117,6 +117,7 @@ async def _run(
         await bootstrap.check_reachable(endpoints)
     engine = Engine(config, endpoints, store)
     interrupted = False
+    signals: list[int] = []
     try:
         for role, endpoint in endpoints.items():
             console.print(Text(f"{role:>5}: {endpoint.label}", style="dim"))
@@ -125,7 +126,7 @@ async def _run(
             console.print(Text(f"Continuing {len(dialogues)} dialogue(s) of run {run_id}"))
         labels = {d.session_id: f"{d.simulator.scenario.id} × {d.simulator.persona.name}" for d in dialogues}
         max_turns = max((d.max_turns for d in dialogues), default=config.max_turns)
-        with _stop_on_sigterm():
+        with _stop_on_sigterm() as signals:
             try:
                 with RunProgress(len(dialogues), max_turns, config.threshold, labels) as progress:
                     async for event in engine.run_many(dialogues, config.concurrency):
@@ -137,7 +138,8 @@ async def _run(
                     task.uncancel()
     finally:
         await engine.aclose()
-    return _report(store, config, run_id, interrupted)
+    code = _report(store, config, run_id, interrupted)
+    return 128 + signal.SIGTERM if signals else code
 
 
 def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int:

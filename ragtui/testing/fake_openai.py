@@ -86,6 +86,14 @@ class Reply:
     close the connection without sending any response."""
     hang: bool = False
     """Never answer; the connection stays open until the client closes it or the server stops."""
+    finish_reason: str = "stop"
+    """The streamed finish chunk's reason; ``"length"`` is a reply the token limit cut."""
+    unfinished: bool = False
+    """Streaming: end the body properly after the content but send neither the finish chunk nor
+    ``[DONE]`` (a proxy that gave up upstream looks like this)."""
+    malformed_after_chunks: int | None = None
+    """Streaming: after this many content chunks send an event whose data is not JSON, then end
+    the body properly."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Extra top-level fields of the response, as servers with retrieval add (``citations``,
     ``context``): merged into a non-streamed completion; streamed, sent as one more chunk with
@@ -465,6 +473,8 @@ class FakeOpenAIServer:
             if reply.cut_after_chunks is not None and index >= reply.cut_after_chunks:
                 await flush()
                 return False
+            if reply.malformed_after_chunks is not None and index >= reply.malformed_after_chunks:
+                break
             if index and reply.delay_per_chunk > 0:
                 await flush()
                 await asyncio.sleep(reply.delay_per_chunk)
@@ -472,7 +482,15 @@ class FakeOpenAIServer:
         if reply.cut_after_chunks is not None:  # asked to cut after at least every content chunk
             await flush()
             return False
-        pending.append(event({}, "stop"))
+        if reply.malformed_after_chunks is not None:
+            pending.append(_chunk(b'data: {"choices": [{"delta": {"content": "tru\n\n') + b"0\r\n\r\n")
+            await flush()
+            return keep_alive
+        if reply.unfinished:
+            pending.append(b"0\r\n\r\n")
+            await flush()
+            return keep_alive
+        pending.append(event({}, reply.finish_reason))
         if reply.extra:
             pending.append(_sse_chunk({**base, "choices": [], **reply.extra}))
         if include_usage:

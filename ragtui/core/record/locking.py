@@ -34,9 +34,10 @@ def is_busy(exc: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
-def in_write_transaction(conn: sqlite3.Connection, fn: Callable[[], T], *, retries: int = BUSY_RETRIES) -> T:
+def in_write_transaction(conn: sqlite3.Connection, fn: Callable[[], T], *, retries: int | None = None) -> T:
     """Run ``fn`` inside ``BEGIN IMMEDIATE`` … ``COMMIT``; retry the whole transaction while the
     database stays locked. ``conn`` is in autocommit mode, so nothing else opens transactions."""
+    retries = BUSY_RETRIES if retries is None else retries
     for attempt in range(retries + 1):
         try:
             conn.execute("BEGIN IMMEDIATE")
