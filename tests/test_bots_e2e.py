@@ -137,11 +137,12 @@ def test_serve_bot_process_answers_and_stops_on_ctrl_c(server: FakeOpenAIServer,
         url = line.split(" on ")[-1].strip()
         assert url.startswith("http://127.0.0.1:") and url.endswith("/chat"), line
         reply = httpx.post(
-            url, json={"question": "How do I link my ID?", "history": [], "session_id": "s1"}, timeout=10
+            url, json={"question": "How do I link my ID?", "history": [], "session_id": "s1"}, timeout=120
         )
         assert reply.status_code == 200 and reply.json()["passages"]
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=10)
+        # Generous bounds, not timing assertions: a loaded machine once took over 10 s here.
+        out, err = process.communicate(timeout=120)
         assert process.returncode == 0, err
         assert "stopped" in out and "Traceback" not in err
     finally:

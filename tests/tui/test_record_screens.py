@@ -1,0 +1,118 @@
+"""The TUI keeps the record faithful: it asks before overwriting an export, never writes over
+the database, refuses to continue a session another live process runs, and shows a session
+whose process died as interrupted."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from textual.widgets import Input
+
+from ragtui.core.record.store import Store
+from ragtui.tui.dialogs import ExportScreen
+
+from .conftest import SIZE, notifications, pane_text, settle, static_text
+
+
+async def run_session(pilot) -> None:  # noqa: ANN001
+    await pilot.press("n")
+    await pilot.pause()
+    await pilot.press("ctrl+r")
+    await settle(pilot)
+
+
+async def export_to(pilot, path: Path) -> None:  # noqa: ANN001
+    await pilot.press("x")
+    await pilot.pause()
+    pilot.app.screen.query_one(Input).value = str(path)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_export_asks_before_overwriting_an_existing_file(make_app, tmp_path: Path):
+    target = tmp_path / "session.csv"
+    target.write_text("my notes", encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await run_session(pilot)
+        await export_to(pilot, target)
+        assert isinstance(app.screen, ExportScreen)  # still asking
+        assert "exists" in static_text(app, "#export-error")
+        assert target.read_text(encoding="utf-8") == "my notes"
+        await pilot.press("enter")  # confirmed
+        await pilot.pause()
+        assert not isinstance(app.screen, ExportScreen)
+    assert target.read_text(encoding="utf-8-sig").startswith("config,user1")
+
+
+async def test_export_never_writes_over_the_database(make_app, store: Store):
+    assert store.path is not None
+    before = store.path.read_bytes()[:100]
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await run_session(pilot)
+        await export_to(pilot, store.path)  # exists: asks first
+        await pilot.press("enter")
+        await pilot.pause()
+        assert any("refusing to write the CSV" in n for n in notifications(app))
+    assert store.path.read_bytes()[:100] == before and len(store.sessions()) == 1
+
+
+def new_session(store: Store, scenario, persona) -> int:  # noqa: ANN001
+    return store.create_session(
+        scenario=scenario.to_dict(),
+        persona=persona.to_dict(),
+        config={},
+        language="en",
+        max_turns=3,
+        threshold=0.7,
+        metrics=["rubric"],
+    )
+
+
+async def open_session(pilot) -> None:  # noqa: ANN001
+    await pilot.press("o")
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_a_session_another_live_process_runs_is_read_only(make_app, store: Store, scenario, persona):
+    session_id = new_session(store, scenario, persona)
+    other = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        store.db.execute(
+            "UPDATE sessions SET owner_pid = ?, owner_host = ?, owner_started = NULL WHERE id = ?",
+            [other.pid, socket.gethostname(), session_id],
+        )
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await open_session(pilot)
+            status = static_text(app, "#status")
+            assert f"being run by process {other.pid}" in status
+            assert app.screen.dialogue is None
+            await pilot.press("space")  # a step: refused, nothing written
+            await pilot.pause()
+        assert store.session(session_id).messages == []
+    finally:
+        other.communicate(b"", timeout=30)
+
+
+async def test_a_session_whose_process_died_is_interrupted_and_continues(make_app, store: Store, scenario, persona):
+    session_id = new_session(store, scenario, persona)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    store.db.execute("UPDATE sessions SET owner_pid = ? WHERE id = ?", [gone.pid, session_id])
+    assert store.session(session_id).status == "interrupted"
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot)
+        assert "Interrupted" in pane_text(app, "judge")
+        await pilot.press("a")
+        await settle(pilot)
+    session = store.session(session_id)
+    assert (session.status, session.stop_reason) == ("finished", "max_turns")
+    assert [m.role for m in session.messages] == ["user", "bot"] * 3
