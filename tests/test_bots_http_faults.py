@@ -104,8 +104,19 @@ async def test_a_response_over_the_cap_is_refused(faulty: FaultyServer, route: s
 
 async def test_reset_mid_stream(faulty: FaultyServer):
     deltas: list[str] = []
-    error = await failure(http_bot(faulty.url("reset"), stream="sse"), deltas)
+    error = await failure(http_bot(faulty.url("reset"), stream="sse", max_retries=0), deltas)
     assert "broke off the response" in str(error) and deltas == ["Half"]
+
+
+async def test_a_broken_stream_is_retried_and_carries_what_arrived(faulty: FaultyServer):
+    from ragtui.core.models.llm import stream_restarted
+
+    restarts: list[int] = []
+    stream_restarted.set(lambda attempt, _reason: restarts.append(attempt))
+    deltas: list[str] = []
+    error = await failure(http_bot(faulty.url("reset"), stream="sse", max_retries=2), deltas)
+    assert restarts == [2, 3] and deltas == ["Half"] * 3
+    assert getattr(error, "partial", None) == "Half" and getattr(error, "attempts", None) == 3
 
 
 async def test_connection_refused_is_retried_then_reported(faulty: FaultyServer):

@@ -26,6 +26,20 @@ class BotError(EndpointError):
         self.snippet = snippet
 
 
+class BrokenBotStream(BotError):
+    """The bot's streamed body broke off; retried, and kept as a partial record when it keeps
+    breaking (never as the answer)."""
+
+    role = "bot"
+
+    def __init__(
+        self, message: str, hint: str = "", *, status: int | None = None, snippet: str = "", partial: str = ""
+    ) -> None:
+        super().__init__(message, hint, status=status, snippet=snippet)
+        self.partial = partial
+        self.attempts = 1
+
+
 class Redactor:
     """Masks the values of secrets (expanded header values, environment variables) in text."""
 

@@ -22,11 +22,11 @@ import httpx
 from ..bot_config import BotConfig, HttpBotConfig
 from ..content.knowledge import Passage
 from ..dialogue.transcript import Utterance
-from ..models.llm import DeltaCallback
+from ..models.llm import DeltaCallback, stream_restarted
 from ..redaction import redact_url
 from .base import BotAnswer
 from .call import Exchange, current_call
-from .errors import BotError, Redactor, snippet
+from .errors import BotError, BrokenBotStream, Redactor, snippet
 from .http_read import Capped, SseParser, TooLarge, Utf8Stream
 from .http_request import SlotValues, build_request
 from .mapping import answer_text, passages_from
@@ -67,6 +67,24 @@ class HttpBot:
         return (await self.exchange(history, on_delta)).answer
 
     async def exchange(self, history: list[Utterance], on_delta: DeltaCallback | None = None) -> Exchange:
+        """One turn. A streamed body that breaks off is tried again like a 429/500 (what it
+        streamed is dropped from view); when it keeps breaking, the error carries the text
+        that arrived so the dialogue keeps it as a partial record, never as the answer."""
+        attempts = self.config.max_retries + 1
+        for attempt in range(1, attempts + 1):
+            try:
+                return await self._exchange_once(history, on_delta)
+            except BrokenBotStream as exc:
+                exc.attempts = attempt
+                if attempt == attempts:
+                    raise
+                listener = stream_restarted.get()
+                if listener is not None:
+                    listener(attempt + 1, exc.message)
+                await asyncio.sleep(self._delay(attempt - 1, None))
+        raise AssertionError("unreachable")
+
+    async def _exchange_once(self, history: list[Utterance], on_delta: DeltaCallback | None) -> Exchange:
         call = current_call.get()
         session_id = f"{self._prefix}-{call.session_id}" if call else f"{self._prefix}-probe"
         values = SlotValues.from_history(history, session_id, call.turn if call else 1)
@@ -151,15 +169,22 @@ class HttpBot:
         status = response.status_code
         content_type = response.headers.get("content-type", "")
         body = Capped(response, self.config.max_response_bytes)
+        received: list[str] = []
+
+        def tee(piece: str) -> None:
+            received.append(piece)
+            if on_delta is not None:
+                on_delta(piece)
+
         try:
             if status >= 400:
                 with contextlib.suppress(TooLarge, httpx.HTTPError):
                     await body.read()
                 raise self._error("answered with an error", status, body, redact, _status_hint(status))
             if self.config.stream == "sse" or content_type.startswith("text/event-stream"):
-                answer = await self._read_sse(body, redact, on_delta)
+                answer = await self._read_sse(body, redact, tee)
             elif self.config.stream == "text":
-                answer = await self._read_text(body, on_delta)
+                answer = await self._read_text(body, tee)
             else:
                 answer = self._parse_json(await body.read(), status, body, redact)
         except TooLarge as exc:
@@ -169,7 +194,10 @@ class HttpBot:
             raise self._error("sent text that is not valid UTF-8", status, body, redact) from None
         except (httpx.ReadError, httpx.RemoteProtocolError, httpx.NetworkError) as exc:
             what = f"broke off the response after {body.received} bytes ({type(exc).__name__})"
-            raise self._error(what, status, body, redact, "check the bot's log") from None
+            error = self._error(what, status, body, redact, "check the bot's log")
+            raise BrokenBotStream(
+                error.message, error.hint, status=status, snippet=error.snippet, partial="".join(received)
+            ) from None
         return Exchange(answer, status, bytes(body.head), content_type, redact)
 
     def _parse_json(self, raw: bytes, status: int, body: Capped, redact: Redactor) -> BotAnswer:

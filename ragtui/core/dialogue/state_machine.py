@@ -190,6 +190,7 @@ class Dialogue:
             emit(Failure(self.session_id, self._turn_now(), role, str(exc)))
             self._finish_after_failure(str(exc), emit)
         except RagtuiError as exc:
+            self._keep_partial(exc)  # a bot adapter's broken stream carries what arrived
             emit(Failure(self.session_id, self.turn, role, str(exc)))
             self._finish_after_failure(str(exc), emit)
         except Exception as exc:  # a bug: keep the app alive, keep what is stored, say where
@@ -205,13 +206,17 @@ class Dialogue:
             emit(DialogueDone(self.session_id, "error", None, self.turn, 0, f"{message}; {exc}"))
             self.phase = Phase.FINISHED
 
-    def _keep_partial(self, exc: IncompleteReply) -> None:
-        """Keep what arrived of a reply that never completed, as a partial record (once)."""
-        if getattr(exc, "kept", False):
+    def _keep_partial(self, exc: RagtuiError) -> None:
+        """Keep what arrived of a reply that never completed (an ``IncompleteReply``, or a bot
+        adapter's broken stream: anything carrying ``partial``) as a partial record, once."""
+        partial = getattr(exc, "partial", None)
+        if not isinstance(partial, str) or getattr(exc, "kept", False):
             return
         exc.kept = True  # type: ignore[attr-defined]
+        role = getattr(exc, "role", self._role_now())
+        attempts = getattr(exc, "attempts", 1)
         with contextlib.suppress(RagtuiError):  # the failure itself is reported either way
-            self.store.add_partial(self.session_id, self._turn_now(), exc.role, exc.partial, str(exc), exc.attempts)
+            self.store.add_partial(self.session_id, self._turn_now(), role, partial, str(exc), attempts)
 
     async def _advance(self, emit: Callable[[Event], None], user_text: str | None) -> None:
         if self.phase is Phase.BOT and self.turn > 1 and is_done(self.history[-1].text):

@@ -1,0 +1,195 @@
+"""A faithful record under faults, and many writers on one database, against the fake server.
+
+1. Faults: 100 dialogues × 3 turns through the real ``ragtui run`` while the fake server fails
+   a share of all chat calls (20 %, then 50 %) — a 429, a 500, a stream cut mid-way, or a
+   stream whose chunk is not JSON, in equal parts. Prints the stop reasons, the retries, the
+   messages stored, the partial records kept, the unscored turns, and the number of cut
+   replies stored as if complete (every scripted reply ends with a marker, so a stored
+   message without it is a cut one: this must print 0). Wall time against a fault-free run.
+2. Writers: two and three ``ragtui run`` at once on one SQLite file, each with its own
+   dialogues; prints the dialogues lost or ended in error (must print 0) and the wall time
+   against one writer doing its share alone.
+
+Every ``ragtui`` runs as its own process; the fake server is a thread of this one. Nothing
+here asserts: it prints figures. Usage: ``python bench/bench_faults.py [--dialogues 100]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.paths import bundled_dir
+from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, schema_responder
+
+PERSONAS = ["angry", "calm", "beginner", "elderly", "skeptical"]
+END = " [end]"  # every scripted customer and bot reply ends with it: a stored one without it was cut
+CUSTOMER = "Thanks, but it still does not work on my second account. What now?" + END
+ANSWER = "Open Settings, then Account, then Linked services, and choose Link on the service." + END
+FAULTS = ("429", "500", "cut", "bad-json")
+
+
+class FaultyResponder:
+    """Answers like a model, except that a share ``rate`` of the calls fail in one of FAULTS."""
+
+    def __init__(self, rate: float, seed: int = 7) -> None:
+        self.rate = rate
+        self.random = random.Random(seed)
+        self.lock = threading.Lock()
+        self.injected: Counter[str] = Counter()
+        self.calls = 0
+
+    def __call__(self, body: dict) -> Reply:
+        with self.lock:
+            self.calls += 1
+            fault = self.random.choice(FAULTS) if self.random.random() < self.rate else None
+            if fault:
+                self.injected[fault] += 1
+        if fault == "429":
+            return Reply(status=429, headers={"retry-after-ms": "20"})
+        if fault == "500":
+            return Reply(status=500, error_message="upstream failed", headers={"retry-after-ms": "20"})
+        if body.get("response_format"):
+            reply = schema_responder(body)
+        else:
+            reply = Reply(CUSTOMER if body.get("model") == "bench-user" else ANSWER)
+        reply.chunk_chars = 12
+        if fault == "cut":
+            reply.cut_after_chunks = 2
+        elif fault == "bad-json":
+            reply.malformed_after_chunks = 2
+        return reply
+
+
+def write_workspace(folder: Path, base_url: str, dialogues: int, concurrency: int, db: str = "bench.db") -> Path:
+    base = load_scenarios(bundled_dir("sample_data") / "scenarios", "en")
+    count = -(-dialogues // len(PERSONAS))
+    lines = ['language = "en"']
+    for i in range(count):
+        s = base[i % len(base)]
+        lines += ["[[scenario]]", f'id = "{s.id}-{i}"', f"question = {json.dumps(s.question)}"]
+    (folder / "scenarios").mkdir(exist_ok=True)
+    (folder / "scenarios" / "en.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = folder / f"{db}.toml"
+    config.write_text(
+        f'language = "en"\nmax_turns = 3\nconcurrency = {concurrency}\ndatabase = "{db}"\n'
+        f'scenarios = "scenarios"\npersonas = "{bundled_dir("personas")}"\n'
+        f'[endpoint]\nbase_url = "{base_url}"\nmax_retries = 2\ntimeout = 30\n'
+        '[roles.user]\nmodel = "bench-user"\n[roles.bot]\nmodel = "bench-bot"\n[roles.judge]\nmodel = "bench-judge"\n',
+        encoding="utf-8",
+    )
+    return config
+
+
+def ragtui_run(config: Path) -> list[str]:
+    personas = [arg for p in PERSONAS for arg in ("-p", p)]
+    return [sys.executable, "-m", "ragtui", "run", "--config", str(config), "--no-check", *personas]
+
+
+def query(db: Path, sql: str) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def fault_run(dialogues: int, rate: float, concurrency: int) -> float:
+    responder = FaultyResponder(rate)
+    with FakeOpenAIServer(default=responder) as server, tempfile.TemporaryDirectory() as tmp:
+        config = write_workspace(Path(tmp), server.base_url, dialogues, concurrency)
+        started = time.perf_counter()
+        result = subprocess.run(ragtui_run(config), capture_output=True, text=True)
+        wall = time.perf_counter() - started
+        db = Path(tmp) / "bench.db"
+        stops = Counter(dict(query(db, "SELECT COALESCE(stop_reason, status), COUNT(*) FROM sessions GROUP BY 1")))
+        stored = query(db, "SELECT COUNT(*), COALESCE(SUM(attempts - 1), 0) FROM messages")[0]
+        cut_as_complete = query(
+            db, f"SELECT COUNT(*) FROM messages WHERE source IN ('simulator', 'bot') AND text NOT LIKE '%{END}'"
+        )[0][0]
+        partial = Counter(dict(query(db, "SELECT role, COUNT(*) FROM partial_replies GROUP BY role")))
+        unscored = query(db, "SELECT COALESCE(SUM(unscored_turns), 0) FROM sessions")[0][0]
+        unscored_rows = query(db, "SELECT COUNT(*) FROM judgments WHERE score IS NULL")[0][0]
+        turns = query(db, "SELECT COUNT(*) FROM messages WHERE role = 'bot'")[0][0]
+        no_verdict = query(
+            db,
+            "SELECT COUNT(*) FROM messages m WHERE role = 'bot' AND NOT EXISTS "
+            "(SELECT 1 FROM judgments j WHERE j.message_id = m.id)",
+        )[0][0]
+        sessions = query(db, "SELECT COUNT(*) FROM sessions")[0][0]
+    injected = ", ".join(f"{k} {responder.injected[k]}" for k in FAULTS)
+    print(
+        f"[faults {rate:.0%}] {sessions} dialogues, exit {result.returncode}, {responder.calls} chat calls, "
+        f"{sum(responder.injected.values())} faults injected ({injected})"
+    )
+    print(f"  stop reasons: {dict(sorted(stops.items()))}")
+    print(
+        f"  messages stored {stored[0]}; stream retries recorded on them {stored[1]}; "
+        f"partial records kept {sum(partial.values())} {dict(partial)}"
+    )
+    print(f"  cut replies stored as complete messages: {cut_as_complete}   <- must be 0")
+    print(
+        f"  bot turns {turns}; turns without a verdict row {no_verdict}; unscored turns {unscored} "
+        f"(unscored verdict rows {unscored_rows})"
+    )
+    print(f"  wall time {wall:.1f} s")
+    return wall
+
+
+def writers_run(processes: int, per_writer: int, concurrency: int) -> float:
+    with FakeOpenAIServer(default=FaultyResponder(0.0)) as server, tempfile.TemporaryDirectory() as tmp:
+        configs = []
+        for i in range(processes):
+            folder = Path(tmp) / f"w{i}"
+            folder.mkdir()
+            configs.append(
+                write_workspace(folder, server.base_url, per_writer, concurrency, db=str(Path(tmp) / "shared.db"))
+            )
+        started = time.perf_counter()
+        running = [
+            subprocess.Popen(ragtui_run(c), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            for c in configs
+        ]
+        errors = [p.communicate()[1] for p in running]
+        wall = time.perf_counter() - started
+        db = Path(tmp) / "shared.db"
+        expected = processes * (-(-per_writer // len(PERSONAS)) * len(PERSONAS))
+        good = query(db, "SELECT COUNT(*) FROM sessions WHERE stop_reason = 'max_turns'")[0][0]
+        in_error = query(db, "SELECT COUNT(*) FROM sessions WHERE stop_reason = 'error'")[0][0]
+        locked = sum("locked" in e for e in errors)
+    print(
+        f"[writers {processes}] {expected} dialogues in {processes} processes on one database: "
+        f"lost or in error {expected - good} (in error {in_error}, lock errors {locked})   <- must be 0; "
+        f"wall {wall:.1f} s"
+    )
+    return wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dialogues", type=int, default=100)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--per-writer", type=int, default=30)
+    args = parser.parse_args()
+    clean = fault_run(args.dialogues, 0.0, args.concurrency)
+    for rate in (0.2, 0.5):
+        wall = fault_run(args.dialogues, rate, args.concurrency)
+        print(f"  RATIO wall / fault-free = {wall / clean:.2f}x")
+    alone = writers_run(1, args.per_writer, args.concurrency)
+    for processes in (2, 3):
+        wall = writers_run(processes, args.per_writer, args.concurrency)
+        print(
+            f"  RATIO wall / one writer alone = {wall / alone:.2f}x  (the same work in one process would be "
+            f"~{processes:.0f}x its time)"
+        )
+
+
+if __name__ == "__main__":
+    main()
