@@ -101,7 +101,7 @@ def query(db: Path, sql: str) -> list[tuple]:
         return conn.execute(sql).fetchall()
 
 
-def fault_run(dialogues: int, rate: float, concurrency: int) -> float:
+def fault_run(dialogues: int, rate: float, concurrency: int) -> tuple[float, int]:
     responder = FaultyResponder(rate)
     with FakeOpenAIServer(default=responder) as server, tempfile.TemporaryDirectory() as tmp:
         config = write_workspace(Path(tmp), server.base_url, dialogues, concurrency)
@@ -140,7 +140,7 @@ def fault_run(dialogues: int, rate: float, concurrency: int) -> float:
         f"(unscored verdict rows {unscored_rows})"
     )
     print(f"  wall time {wall:.1f} s")
-    return wall
+    return wall, responder.calls
 
 
 def writers_run(processes: int, per_writer: int, concurrency: int) -> float:
@@ -173,14 +173,19 @@ def writers_run(processes: int, per_writer: int, concurrency: int) -> float:
 
 
 def main() -> None:
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dialogues", type=int, default=100)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--per-writer", type=int, default=30)
     args = parser.parse_args()
-    clean = fault_run(args.dialogues, 0.0, args.concurrency)
+    clean, clean_calls = fault_run(args.dialogues, 0.0, args.concurrency)
     for rate in (0.2, 0.5):
-        wall = fault_run(args.dialogues, rate, args.concurrency)
+        wall, calls = fault_run(args.dialogues, rate, args.concurrency)
+        print(
+            f"  chat calls {calls} against {clean_calls} fault-free: {calls - clean_calls:+d} "
+            "(retries of 429/500 and broken streams, less the calls of dialogues that ended early)"
+        )
         print(f"  RATIO wall / fault-free = {wall / clean:.2f}x")
     alone = writers_run(1, args.per_writer, args.concurrency)
     for processes in (2, 3):

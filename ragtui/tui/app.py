@@ -8,6 +8,9 @@ and editing personas, and says why dialogues cannot run.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from collections.abc import Callable, Iterable
 
 from textual import work
@@ -89,6 +92,13 @@ class RagtuiApp(App[None]):
     def on_mount(self) -> None:
         if self.problem:
             self.notify(self.problem, title="No dialogues", severity="warning", timeout=12, markup=False)
+        # SIGTERM quits like ctrl+q: a running dialogue is recorded as cancelled, not left running.
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.on_sigterm)
+            self._sigterm_installed = True
+
+    def on_sigterm(self) -> None:
+        self.run_worker(self.action_quit(), exit_on_error=False)
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -139,6 +149,9 @@ class RagtuiApp(App[None]):
             await main.stop_for_exit()
 
     async def on_unmount(self) -> None:
+        if getattr(self, "_sigterm_installed", False):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         await self.shutdown_dialogue()
         if self.engine is not None:
             await self.engine.aclose()

@@ -116,3 +116,22 @@ async def test_a_session_whose_process_died_is_interrupted_and_continues(make_ap
     session = store.session(session_id)
     assert (session.status, session.stop_reason) == ("finished", "max_turns")
     assert [m.role for m in session.messages] == ["user", "bot"] * 3
+
+
+async def test_sigterm_quits_like_ctrl_q_and_records_cancelled(make_app, store: Store, server):
+    from ragtui.testing.fake_openai import Reply
+
+    from ..conftest import BOT
+
+    server.script(BOT, Reply(hang=True))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        app.on_sigterm()  # what the SIGTERM handler runs
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    session = store.sessions()[0]
+    assert (session.status, session.stop_reason) == ("finished", "cancelled")
