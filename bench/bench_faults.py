@@ -80,7 +80,7 @@ def write_workspace(folder: Path, base_url: str, dialogues: int, concurrency: in
         lines += ["[[scenario]]", f'id = "{s.id}-{i}"', f"question = {json.dumps(s.question)}"]
     (folder / "scenarios").mkdir(exist_ok=True)
     (folder / "scenarios" / "en.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    config = folder / f"{db}.toml"
+    config = folder / "ragtui.toml"
     config.write_text(
         f'language = "en"\nmax_turns = 3\nconcurrency = {concurrency}\ndatabase = "{db}"\n'
         f'scenarios = "scenarios"\npersonas = "{bundled_dir("personas")}"\n'
@@ -159,6 +159,9 @@ def writers_run(processes: int, per_writer: int, concurrency: int) -> float:
         ]
         errors = [p.communicate()[1] for p in running]
         wall = time.perf_counter() - started
+        for process, error in zip(running, errors, strict=True):
+            if process.returncode not in (0, 1):
+                sys.exit(f"a writer failed ({process.returncode}): {error[-2000:]}")
         db = Path(tmp) / "shared.db"
         expected = processes * (-(-per_writer // len(PERSONAS)) * len(PERSONAS))
         good = query(db, "SELECT COUNT(*) FROM sessions WHERE stop_reason = 'max_turns'")[0][0]
