@@ -129,3 +129,24 @@ async def test_lone_surrogate_reply_is_stored(engine: Engine, scenario, persona,
     assert events[-1].stop_reason == "max_turns"
     session = engine.store.session(events[-1].session_id)
     assert session.messages[1].text == "Open \ufffd Settings"
+
+
+async def test_an_http_bot_stream_that_breaks_is_a_partial_record(config, store, scenario, persona, faulty):
+    from ragtui.core.bot_config import parse_bot
+
+    config.bot = parse_bot(
+        {"type": "http", "url": faulty.url("reset"), "stream": "sse", "max_retries": 1, "backoff": 0},
+        "t.toml: [bot]",
+        Path("."),
+    )
+    engine = Engine(config, resolve_endpoints(config), store)
+    try:
+        events = await run(engine, scenario, persona)
+    finally:
+        await engine.aclose()
+    assert any(isinstance(e, StreamRestarted) and e.role == "bot" for e in events)
+    done = events[-1]
+    assert done.stop_reason == "error" and "broke off" in (done.error or "")
+    session = store.session(done.session_id)
+    assert [m.role for m in session.messages] == ["user"]
+    assert [(p.role, p.text, p.attempts) for p in session.partials] == [("bot", "Half", 2)]
