@@ -91,7 +91,9 @@ class EventView:
         elif isinstance(event, DialogueDone):
             info.score = event.score
             summary = Text(f"Dialogue ended: {event.stop_reason} after {event.turns} turn(s) · score ")
-            summary.append_text(score_text(event.score, info.threshold) if event.turns else Text("–"))
+            # No judged turn at all is no score, which is not "unscored".
+            judged = event.score is not None or event.unscored_turns
+            summary.append_text(score_text(event.score, info.threshold) if judged else Text("–"))
             if event.unscored_turns:
                 summary.append(f" · {event.unscored_turns} unscored", style="yellow")
             self.pane("judge").add_block(summary, classes="block note")

@@ -176,15 +176,16 @@ class ChatClient:
                         if not isinstance(choice, dict):
                             continue
                         finish = choice.get("finish_reason") or finish
-                        text = (choice.get("delta") or {}).get("content")
-                        if text:
+                        delta = choice.get("delta")
+                        text = delta.get("content") if isinstance(delta, dict) else None
+                        if isinstance(text, str) and text:
                             text = fix_surrogates(text)
                             if first is None:
                                 first = time.perf_counter()
                             parts.append(text)
                             if on_delta is not None:
                                 on_delta(text)
-        except (openai.APIError, OSError, ValueError, AttributeError, TypeError) as exc:
+        except (openai.APIError, OSError, ValueError) as exc:
             raise _StreamFault(self._fault(exc, parts), "".join(parts)) from None
         except Exception as exc:
             if not _is_transport_error(exc):
