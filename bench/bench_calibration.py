@@ -1,277 +1,322 @@
-"""Judge calibration against human labels, with the embedded model (or any endpoint).
+"""Ablation harness for the judge: variant × metric × data → agreement, items/min, output tokens.
 
-Three runs of ``ragtui calibrate`` (the real command, so the README figures are reproducible
-with it), each on a seeded sample of a public human-labelled set in ``../shared/data`` (read in
-place, never copied into the repository):
+Data: the human-labelled public sets in ``../shared/data`` (read in place, never copied):
+STS-B pairs (``sts_train.json``, en), SQuAD 2.0 answerability (``squadv2_train.json``, en) and
+JSTS (``jsts_valid.jsonl``, ja). Each file is shuffled with a fixed seed and cut in two: the
+*choose* part (variants are compared there; few-shot examples and thresholds come from it) and
+the *report* part (figures for the README; nothing is tuned on it). No other split is used.
 
-- answer_correctness on STS-B pairs (``sts_train.json``; sentence1 = reference, sentence2 =
-  answer, label = similarity / 5) — Spearman;
-- answerability on SQuAD 2.0 pairs (``squadv2_train.json``) — accuracy, F1, Cohen's kappa;
-- answer_correctness in Japanese on a 200-item seeded sample of JSTS (``jsts_valid.jsonl``,
-  labels 0–5) — Spearman on its first ``--jsts`` items.
+Every variant is defined in ``judge_variants.py``; all ask for one level token and read its
+probability distribution through ragtui's own client (``ChatClient`` with ``top_logprobs``) and
+``metrics.probability.read_levels`` — the same code the shipped metrics use.
 
-Few-shot examples come from the same files but never from the evaluated items: for STS and
-SQuAD from the rest of the train split; JSTS has only a validation split here, so from the
-validation items outside the 200-item sample. Their justification text is a fixed sentence per
-level (the labels carry no rationale). Temperature 0, as in RAGalyst.
+    python bench/bench_calibration.py --part choose --n 60            # starts the embedded model
+    python bench/bench_calibration.py --part report --n 100 --variants c-same-0-5,a-states-yes-no
+    python bench/bench_calibration.py --base-url URL --model NAME …
 
-Usage::
-
-    python bench/bench_calibration.py                     # starts the embedded model
-    python bench/bench_calibration.py --base-url URL --model NAME
-    python bench/bench_calibration.py --sts 50 --squad 40 --jsts 40 --shots 8
-
-Prints each run's figures next to the published reference points (data README).
+Results are appended to ``--out`` (JSONL, one line per judged item) and reused by later runs
+with the same variant/data/part/item, so an interrupted run continues; the table is printed from
+that file. Agreement: Spearman for graded labels (STS, JSTS), and for SQuAD the AUC and Cohen's
+kappa at the threshold that maximises kappa on the choose part.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import random
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from ragtui.cli.main import main as ragtui_main
+import openai
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from judge_variants import (  # noqa: E402
+    ANSWER_FIRST,
+    VARIANTS,
+    Variant,
+    pair_user,
+    qa_user,
+)
+
+from ragtui.core.metrics import agreement  # noqa: E402
+from ragtui.core.metrics.probability import TOP_LOGPROBS, read_levels  # noqa: E402
+from ragtui.core.models.endpoints import Endpoint  # noqa: E402
+from ragtui.core.models.llm import ChatClient  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-REFERENCE_POINTS = {
-    "sts": "RAGalyst 0.894 Spearman (gpt-4o-mini, 8 shots, STS-B test); RAGAS 0.836",
-    "squad": "RAGalyst 0.752 (Gemini 2.5 Pro, SQuAD 2.0)",
-    "jsts": "no published LLM-judge figure; same metric as STS",
-}
-LEVEL_NOTES = {
-    "en": [
-        "Different topics; nothing in common.",
-        "Same topic only; the key facts differ.",
-        "Some details agree, but most key facts differ or are missing.",
-        "Roughly the same, but an important detail differs or is missing.",
-        "Nearly the same; only a minor detail differs.",
-        "Same meaning, worded differently.",
-    ],
-    "ja": [
-        "話題が異なり、共通点がない。",
-        "話題が同じだけで、重要な事実が異なる。",
-        "一部は一致するが、重要な事実の多くが異なるか抜けている。",
-        "おおむね同じだが、重要な点が1つ異なるか抜けている。",
-        "ほぼ同じで、細かい点だけが異なる。",
-        "言い回しは違うが同じ意味。",
-    ],
-}
+SEED = 13
 
 
-def write_jsonl(path: Path, rows: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
-
-
-def spread_shots(pool: list[dict], key: str, shots: int, scale: float) -> list[dict]:
-    """``shots`` items whose labels cover the scale evenly (the anchors the judge should learn)."""
-    chosen: list[dict] = []
-    for k in range(shots):
-        target = scale * k / max(shots - 1, 1)
-        best = min((r for r in pool if r not in chosen), key=lambda r: abs(r[key] - target))
-        chosen.append(best)
-    return chosen
-
-
-def correctness_examples(rows: list[dict], ref: str, resp: str, key: str, scale: float, language: str) -> list[dict]:
-    out = []
-    for r in rows:
-        level = round(r[key] / scale * 5)
-        out.append(
+def load_sets(data: Path) -> dict[str, list[dict]]:
+    """Each data set as items {id, kind, language, …, label 0–1}, shuffled with ``SEED``."""
+    sts = json.loads((data / "sts_train.json").read_text(encoding="utf-8"))
+    squad = json.loads((data / "squadv2_train.json").read_text(encoding="utf-8"))
+    jsts = [json.loads(line) for line in (data / "jsts_valid.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    sets = {
+        "sts": [
+            {"id": f"sts{i}", "language": "en", "a": r["sentence1"], "b": r["sentence2"], "label": r["similarity"]}
+            for i, r in enumerate(sts)
+        ],
+        "squad": [
+            {"id": f"squad{i}", "language": "en", "q": r["question"], "p": r["context"], "label": r["answerability"]}
+            for i, r in enumerate(squad)
+        ],
+        "jsts": [
             {
-                "input": {
-                    "question": "（質問なし）" if language == "ja" else "(no question given)",
-                    "reference": r[ref],
-                    "response": r[resp],
-                },
-                "output": {"justification": LEVEL_NOTES[language][level], "score": level},
+                "id": f"jsts{r['sentence_pair_id']}",
+                "language": "ja",
+                "a": r["sentence1"],
+                "b": r["sentence2"],
+                "label": r["label"] / 5,
             }
-        )
+            for r in jsts
+        ],
+    }
+    for name, items in sets.items():
+        random.Random(f"{SEED}-{name}").shuffle(items)
+    return sets
+
+
+def split(items: list[dict]) -> dict[str, list[dict]]:
+    half = len(items) // 2
+    return {"choose": items[:half], "report": items[half:]}
+
+
+def words(text: str) -> set[str]:
+    """Word set for English, character bigrams for Japanese (no spaces to split on)."""
+    found = set(re.findall(r"[a-z0-9]+", text.lower()))
+    cjk = re.sub(r"[\sa-zA-Z0-9]", "", text)
+    return found | {cjk[i : i + 2] for i in range(len(cjk) - 1)}
+
+
+def nearest(item: dict, pool: list[dict], k: int) -> list[dict]:
+    """The ``k`` pool items sharing most words with this one (retrieval-chosen few-shot)."""
+    key = words(item.get("a", "") + " " + item.get("b", "") + item.get("q", ""))
+    scored = [(len(key & words(p.get("a", "") + " " + p.get("b", "") + p.get("q", ""))), p) for p in pool]
+    scored = [(s, p) for s, p in scored if p["id"] != item["id"]]
+    scored.sort(key=lambda sp: -sp[0])
+    return [p for _, p in scored[:k]]
+
+
+def label_token(variant: Variant, label: float, language: str) -> str:
+    if "yes" in variant.levels:
+        yes = label >= 0.5
+        if language == "ja":
+            return "はい" if yes else "いいえ"
+        return "yes" if yes else "no"
+    low = int(variant.scale_min)
+    return str(min(max(round(label * variant.scale_max), low), int(variant.scale_max)))
+
+
+def user_text(item: dict) -> str:
+    if "a" in item:
+        return pair_user(item["a"], item["b"], item["language"])
+    return qa_user(item["q"], item["p"], item["language"])
+
+
+def messages(variant: Variant, item: dict, pool: list[dict]) -> list[dict[str, str]]:
+    lang = item["language"]
+    out = [{"role": "system", "content": variant.system[lang]}]
+    for shot in nearest(item, pool, variant.shots) if variant.shots else []:
+        out.append({"role": "user", "content": user_text(shot)})
+        out.append({"role": "assistant", "content": label_token(variant, shot["label"], lang)})
+    out.append({"role": "user", "content": user_text(item)})
     return out
 
 
-def best_sentence(question: str, context: str) -> str:
-    """The context sentence sharing most words with the question: a stand-in supporting span
-    for the answerable few-shot examples (SQuAD's answer spans are not in this file)."""
-    words = set(re.findall(r"\w+", question.lower()))
-    sentences = re.split(r"(?<=[.!?])\s+", context)
-    best = max(sentences, key=lambda s: len(words & set(re.findall(r"\w+", s.lower()))))
-    if len(best) > 120:  # teach a short quote: the clause that overlaps the question most
-        best = max(re.split(r",\s+", best), key=lambda s: len(words & set(re.findall(r"\w+", s.lower()))))
-    return best[:120]
-
-
-def answerability_examples(rows: list[dict]) -> list[dict]:
-    out = []
-    for r in rows:
-        yes = r["answerability"] >= 0.5
-        out.append(
-            {
-                "input": {"question": r["question"], "context": r["context"]},
-                "output": {
-                    "supporting_span": best_sentence(r["question"], r["context"]) if yes else "",
-                    "explanation": "The context states the answer."
-                    if yes
-                    else "The context is on this subject but does not state what is asked.",
-                    "answerable": 1 if yes else 0,
-                },
-            }
+async def judge(client: ChatClient, variant: Variant, item: dict, pool: list[dict]) -> dict:
+    started = time.perf_counter()
+    tokens = 0
+    extra: dict = {}
+    msgs = messages(variant, item, pool)
+    if variant.two_step:
+        lang = item["language"]
+        first = await client.complete(
+            [{"role": "system", "content": ANSWER_FIRST[lang]}, {"role": "user", "content": user_text(item)}],
+            temperature=0,
+            max_tokens=24,
         )
+        tokens += first.completion_tokens or 0
+        candidate = first.text.strip().splitlines()[0][:120] if first.text.strip() else ""
+        extra["candidate"] = candidate
+        if not candidate or "not stated" in candidate.lower() or "記載なし" in candidate:
+            return {"value": 0.0, "source": "sampled", "tokens": tokens, "ms": _ms(started), **extra}
+        msgs[-1]["content"] = msgs[-1]["content"].rsplit("\n", 1)[0] + f"\nCANDIDATE: {candidate}\nAnswer:"
+    completion = await client.complete(
+        msgs, temperature=0, max_tokens=1, top_logprobs=None if variant.sampled_only else TOP_LOGPROBS
+    )
+    tokens += completion.completion_tokens or 0
+    graded = read_levels(completion, variant.levels)
+    value = None
+    if graded.value is not None:
+        value = (graded.value - variant.scale_min) / (variant.scale_max - variant.scale_min)
+    return {
+        "value": value,
+        "source": graded.source,
+        "error": graded.error,
+        "distribution": graded.distribution,
+        "tokens": tokens,
+        "ms": _ms(started),
+        **extra,
+    }
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def applies(variant: Variant, data: str) -> bool:
+    return (variant.metric == "answerability") == (data == "squad")
+
+
+def best_threshold(values: list[float], labels: list[float]) -> float:
+    candidates = sorted(set(values))
+    cuts = [(a + b) / 2 for a, b in zip(candidates, candidates[1:], strict=False)] or [0.5]
+    return max(cuts, key=lambda t: kappa_at(values, labels, t) or -1.0)
+
+
+def kappa_at(values: list[float], labels: list[float], threshold: float) -> float | None:
+    return agreement.cohen_kappa([1 if v >= threshold else 0 for v in values], [1 if y >= 0.5 else 0 for y in labels])
+
+
+def auc(values: list[float], labels: list[float]) -> float | None:
+    pos = [v for v, y in zip(values, labels, strict=True) if y >= 0.5]
+    neg = [v for v, y in zip(values, labels, strict=True) if y < 0.5]
+    if not pos or not neg:
+        return None
+    wins = sum(1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def load_results(path: Path) -> dict[tuple[str, str, str, str], dict]:
+    results: dict[tuple[str, str, str, str], dict] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            results[(row["variant"], row["data"], row["part"], row["id"])] = row
+    return results
+
+
+def summarise(results: dict, variant: str, data: str, part: str, ids: list[str]) -> dict | None:
+    rows = [results[(variant, data, part, i)] for i in ids if (variant, data, part, i) in results]
+    if not rows:
+        return None
+    scored = [r for r in rows if r["value"] is not None]
+    values = [r["value"] for r in scored]
+    labels = [r["label"] for r in scored]
+    ms = sum(r["ms"] for r in rows)
+    out = {
+        "n": len(rows),
+        "unscored": len(rows) - len(scored),
+        "sampled": sum(1 for r in rows if r["source"] == "sampled"),
+        "items_per_min": len(rows) / (ms / 60000) if ms else None,
+        "tokens": sum(r["tokens"] for r in rows) / len(rows),
+    }
+    if data == "squad":
+        choose = [results[k] for k in results if k[:3] == (variant, data, "choose") and results[k]["value"] is not None]
+        threshold = best_threshold([r["value"] for r in choose], [r["label"] for r in choose]) if choose else 0.5
+        out.update(auc=auc(values, labels), kappa=kappa_at(values, labels, threshold), threshold=threshold)
+    else:
+        out["spearman"] = agreement.spearman(values, labels)
     return out
 
 
-def prepare(folder: Path, args: argparse.Namespace) -> list[tuple[str, list[str], int]]:
-    """Samples and examples on disk; returns (name, calibrate arguments, sample size)."""
-    rng = random.Random(args.seed)
-    runs: list[tuple[str, list[str], int]] = []
+def table(results: dict, sets: dict[str, dict[str, list[dict]]], n: int) -> str:
+    lines = [
+        "| variant | data | part | n | agreement | unscored | sampled | items/min | output tokens/item |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for variant in VARIANTS:
+        for data, parts in sets.items():
+            if not applies(variant, data):
+                continue
+            for part in ("choose", "report"):
+                ids = [i["id"] for i in parts[part][:n]]
+                s = summarise(results, variant.name, data, part, ids)
+                if s is None:
+                    continue
+                if data == "squad":
+                    figure = f"AUC {fmt(s['auc'])}, kappa {fmt(s['kappa'])} (t={s['threshold']:.2f})"
+                else:
+                    figure = f"Spearman {fmt(s['spearman'])}"
+                lines.append(
+                    f"| {variant.name} | {data} | {part} | {s['n']} | {figure} | {s['unscored']} | {s['sampled']} "
+                    f"| {fmt(s['items_per_min'], 0)} | {s['tokens']:.1f} |"
+                )
+    return "\n".join(lines)
 
-    sts = json.loads((DATA / "sts_train.json").read_text(encoding="utf-8"))
-    rng.shuffle(sts)
-    evaluated, rest = sts[: args.sts], sts[args.sts :]
-    write_jsonl(folder / "sts.jsonl", [{"id": f"sts{i}", **r} for i, r in enumerate(evaluated)])
-    write_jsonl(
-        folder / "sts_examples.jsonl",
-        correctness_examples(
-            spread_shots(rest, "similarity", args.shots, 1.0), "sentence1", "sentence2", "similarity", 1.0, "en"
-        ),
-    )
-    runs.append(
-        (
-            "sts",
-            [
-                "answer_correctness",
-                str(folder / "sts.jsonl"),
-                "--field",
-                "reference=sentence1",
-                "--field",
-                "response=sentence2",
-                "--field",
-                "label=similarity",
-                "--examples",
-                str(folder / "sts_examples.jsonl"),
-                "--language",
-                "en",
-            ],
-            len(evaluated),
-        )
-    )
 
-    squad = json.loads((DATA / "squadv2_train.json").read_text(encoding="utf-8"))
-    rng.shuffle(squad)
-    evaluated, rest = squad[: args.squad], squad[args.squad :]
-    half = max(args.squad_shots // 2, 1)
-    shots = [r for r in rest if r["answerability"] >= 0.5 and len(r["context"]) < 700][:half]
-    shots += [r for r in rest if r["answerability"] < 0.5 and len(r["context"]) < 700][:half]
-    rng.shuffle(shots)
-    write_jsonl(folder / "squad.jsonl", [{"id": f"sq{i}", **r} for i, r in enumerate(evaluated)])
-    write_jsonl(folder / "squad_examples.jsonl", answerability_examples(shots))
-    runs.append(
-        (
-            "squad",
-            [
-                "answerability",
-                str(folder / "squad.jsonl"),
-                "--field",
-                "label=answerability",
-                "--examples",
-                str(folder / "squad_examples.jsonl"),
-                "--language",
-                "en",
-            ],
-            len(evaluated),
-        )
-    )
-
-    jsts = [json.loads(line) for line in (DATA / "jsts_valid.jsonl").read_text(encoding="utf-8").splitlines() if line]
-    rng.shuffle(jsts)
-    sample, rest = jsts[:200], jsts[200:]
-    write_jsonl(folder / "jsts.jsonl", [{"id": r["sentence_pair_id"], **r} for r in sample])
-    write_jsonl(
-        folder / "jsts_examples.jsonl",
-        correctness_examples(
-            spread_shots(rest, "label", args.shots, 5.0), "sentence1", "sentence2", "label", 5.0, "ja"
-        ),
-    )
-    runs.append(
-        (
-            "jsts",
-            [
-                "answer_correctness",
-                str(folder / "jsts.jsonl"),
-                "--field",
-                "reference=sentence1",
-                "--field",
-                "response=sentence2",
-                "--field",
-                "id=sentence_pair_id",
-                "--label-max",
-                "5",
-                "--limit",
-                str(args.jsts),
-                "--examples",
-                str(folder / "jsts_examples.jsonl"),
-                "--language",
-                "ja",
-            ],
-            args.jsts,
-        )
-    )
-    return runs
+def fmt(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
 
 
 @contextlib.contextmanager
-def endpoint(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
+def endpoint_url(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
     if args.base_url:
         yield args.base_url, args.model
         return
     from ragtui.core.models.local_model import MODEL_ALIAS, LocalModel, LocalModelSettings
 
-    settings = LocalModelSettings(model_path=Path(args.model_path) if args.model_path else None)
-    with LocalModel(settings) as model:
-        assert model.base_url is not None
-        yield model.base_url, MODEL_ALIAS
+    with LocalModel(LocalModelSettings()) as model:
+        yield model.start(), MODEL_ALIAS
+
+
+async def run(args: argparse.Namespace, base_url: str, model: str) -> None:
+    sets = {name: split(items) for name, items in load_sets(args.data).items()}
+    results = load_results(args.out)
+    chosen = [v for v in VARIANTS if not args.variants or v.name in args.variants.split(",")]
+    endpoint = Endpoint(role="judge", base_url=base_url, model=model, temperature=0.0, api_key_env="")
+    client = ChatClient(endpoint, openai.AsyncOpenAI(base_url=base_url, api_key="none", timeout=300, max_retries=2))
+    limit = asyncio.Semaphore(args.concurrency)
+    with args.out.open("a", encoding="utf-8") as out:
+
+        async def one(variant: Variant, data: str, item: dict) -> None:
+            key = (variant.name, data, args.part, item["id"])
+            if key in results:
+                return
+            async with limit:
+                row = await judge(client, variant, item, sets[data]["choose"])
+            row.update(variant=variant.name, data=data, part=args.part, id=item["id"], label=item["label"])
+            results[key] = row
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            out.flush()
+
+        for variant in chosen:
+            for data in args.sets.split(","):
+                if applies(variant, data):
+                    items = sets[data][args.part][: args.n]
+                    await asyncio.gather(*(one(variant, data, item) for item in items))
+                    print(f"done {variant.name} {data} {args.part}", flush=True)
+    print(table(results, sets, args.n))
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base-url", help="an OpenAI-compatible endpoint instead of the embedded model")
-    parser.add_argument("--model", default="qwen2.5-coder-1.5b-instruct")
-    parser.add_argument("--model-path", help="GGUF for the embedded model (default: the bundled one)")
-    parser.add_argument("--sts", type=int, default=50)
-    parser.add_argument("--squad", type=int, default=40)
-    parser.add_argument("--jsts", type=int, default=40)
-    parser.add_argument("--shots", type=int, default=8, help="few-shot examples for correctness")
-    parser.add_argument("--squad-shots", type=int, default=4, help="few-shot examples for answerability")
-    parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--only", choices=("sts", "squad", "jsts"), action="append")
-    parser.add_argument("--keep", type=Path, help="keep samples, examples and the database in this folder")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--part", choices=("choose", "report"), default="choose")
+    parser.add_argument("--n", type=int, default=60, help="items per data set and variant")
+    parser.add_argument("--variants", help="comma-separated variant names (default: all)")
+    parser.add_argument("--sets", default="sts,jsts,squad")
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--out", type=Path, default=Path("bench-calibration.jsonl"))
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--table-only", action="store_true", help="print the table from --out and exit")
+    parser.add_argument("--base-url")
+    parser.add_argument("--model", default="judge")
     args = parser.parse_args()
-    folder = args.keep or Path(tempfile.mkdtemp(prefix="ragtui-cal-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    runs = [r for r in prepare(folder, args) if not args.only or r[0] in args.only]
-    with endpoint(args) as (base_url, model):
-        config = folder / "ragtui.toml"
-        config.write_text(
-            f'database = "calibration.db"\n[endpoint]\nbase_url = "{base_url}"\nmodel = "{model}"\n'
-            "timeout = 300\nmax_retries = 1\n",
-            encoding="utf-8",
-        )
-        for name, cal_args, size in runs:
-            command = ["calibrate", *cal_args, "--config", str(config), "--temperature", "0"]
-            print(f"\n=== {name}: {size} items · reference: {REFERENCE_POINTS[name]}")
-            print("$ ragtui " + " ".join(command), flush=True)
-            started = time.perf_counter()
-            status = ragtui_main(command)
-            print(f"(exit {status}, {time.perf_counter() - started:.0f} s wall)", flush=True)
+    if args.table_only:
+        sets = {name: split(items) for name, items in load_sets(args.data).items()}
+        print(table(load_results(args.out), sets, args.n))
+        return 0
+    with endpoint_url(args) as (url, model):
+        asyncio.run(run(args, url, model))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -14,7 +14,7 @@ from ragtui.cli.main import main
 from ragtui.core.metrics import BINARY_METRICS
 from ragtui.core.metrics.labelled import load_labelled, parse_field_options
 from ragtui.core.paths import bundled_dir
-from ragtui.testing.fake_openai import Reply
+from ragtui.testing.fake_openai import Reply, level_reply
 
 from .conftest import JUDGE
 
@@ -32,19 +32,17 @@ def correctness_judge(fail_on: str | None = None):
         text = last_user(body)
         if fail_on and fail_on in text:
             return Reply(status=500, error_message="down")
-        match = re.search(r"\bL(\d)\b", text.split("### RESPONSE ###")[-1])
+        match = re.search(r"\bL(\d)\b", text.split("Text 2:")[-1])
         if match is None:
             return Reply("no idea")
-        return Reply(json.dumps({"justification": f"level {match.group(1)}", "score": int(match.group(1))}))
+        return level_reply({match.group(1): 1.0})
 
     return respond
 
 
 def answerability_judge(body: dict) -> Reply:
-    answerable = 1 if "yes" in last_user(body).split("### QUESTION ###")[-1] else 0
-    return Reply(
-        json.dumps({"supporting_span": "x" if answerable else "", "explanation": "e", "answerable": answerable})
-    )
+    answerable = "yes" in last_user(body).split("QUESTION:")[-1]
+    return level_reply({"yes": 0.8, "no": 0.2} if answerable else {"yes": 0.1, "no": 0.9})
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from ragtui.cli.main import main
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, TextDelta, VerdictReady
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.testing.fake_openai import Reply
+from ragtui.testing.fake_openai import Reply, level_reply
 
 from .conftest import JUDGE, endpoint_toml, verdict
 
@@ -35,6 +35,12 @@ def step_responder(fail: set[str] | None = None):
     """A judge that answers every metric's steps; schemas named in ``fail`` get a 500."""
 
     def respond(body: dict) -> Reply:
+        if "response_format" not in body:  # a one-token level question, scored by probabilities
+            user = body["messages"][-1]["content"]
+            name = "correctness" if "Rating:" in user else "answerability"
+            if name in (fail or set()):
+                return Reply(status=500, error_message="judge exploded")
+            return level_reply({"4": 1.0} if name == "correctness" else {"yes": 1.0})
         spec = body["response_format"]["json_schema"]
         name = spec["name"]
         if name in (fail or set()):
@@ -118,7 +124,7 @@ async def test_judge_deltas_stream_for_every_step(suite_engine: Engine, scenario
     events = [e async for e in suite_engine.new_dialogue(scenario, persona).step()]
     events += [e async for e in suite_engine.new_dialogue(scenario, persona).run()]
     judge_text = "".join(e.text for e in events if isinstance(e, TextDelta) and e.role == "judge")
-    assert '"statements"' in judge_text and '"supporting_span"' in judge_text
+    assert '"statements"' in judge_text and "yes" in judge_text
 
 
 @pytest.fixture
@@ -166,7 +172,7 @@ def test_run_metric_faithfulness_then_show_and_export(config_file: Path, tmp_pat
     shown = main_show(1, args, capsys) + main_show(2, args, capsys)
     assert "faithfulness v1: 0.50" in shown
     assert "[unsupported] Tap Link." in shown and "1 of 2 statements are supported" in shown
-    assert "answer_correctness v1: 0.80" in shown and "level 4/5" in shown
+    assert "answer_correctness v1: 0.80" in shown and "level 4.00/5" in shown and "100%" in shown
     assert "skipped: no reference answer for this scenario" in shown
 
     out = tmp_path / "out.csv"

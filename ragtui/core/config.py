@@ -76,7 +76,7 @@ EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads"}
 DEFAULT_THRESHOLDS = {
     "answer_relevancy": 0.7,
     "answer_correctness": 0.7,
-    "answerability": 1.0,
+    "answerability": 0.5,
     "faithfulness": 0.8,
     "trust": 1.0,
 }

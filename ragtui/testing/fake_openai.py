@@ -41,6 +41,7 @@ from typing import Any
 
 __all__ = [
     "FakeOpenAIServer",
+    "level_reply",
     "RecordedRequest",
     "Reply",
     "Responder",
@@ -94,6 +95,14 @@ class Reply:
     malformed_after_chunks: int | None = None
     """Streaming: after this many content chunks send an event whose data is not JSON, then end
     the body properly."""
+    logprobs: list[tuple[str, dict[str, float]]] | None = None
+    """Per sampled token, ``(token, {alternative: logprob})``. When set, the text sent is the
+    tokens joined (one streamed chunk per token) and, if the request asks for ``logprobs``, each
+    token carries its alternatives in ``logprobs_shape``."""
+    logprobs_shape: str = "openai"
+    """``"openai"``: ``choices[].logprobs.content[]`` with ``top_logprobs`` (OpenAI and current
+    llama.cpp); ``"llamacpp"``: older llama.cpp's top-level ``completion_probabilities`` with
+    ``probs: [{tok_str, prob}]`` (plain probabilities)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Extra top-level fields of the response, as servers with retrieval add (``citations``,
     ``context``): merged into a non-streamed completion; streamed, sent as one more chunk with
@@ -411,6 +420,8 @@ class FakeOpenAIServer:
         if reply.cut_after_chunks is not None:
             return False  # drop the connection without a response
         model = str(body.get("model", _DEFAULT_MODEL))
+        text = _reply_text(reply)
+        wants = bool(body.get("logprobs")) and reply.logprobs is not None
         completion = {
             "id": f"chatcmpl-fake{self._next_id()}",
             "object": "chat.completion",
@@ -420,14 +431,18 @@ class FakeOpenAIServer:
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": reply.text, "refusal": None},
-                    "logprobs": None,
+                    "message": {"role": "assistant", "content": text, "refusal": None},
+                    "logprobs": _openai_logprobs(reply.logprobs or [])
+                    if wants and reply.logprobs_shape == "openai"
+                    else None,
                     "finish_reason": "stop",
                 }
             ],
-            "usage": _usage(body, reply.text),
+            "usage": _usage(body, text),
             **reply.extra,
         }
+        if wants and reply.logprobs_shape == "llamacpp":
+            completion["completion_probabilities"] = _llamacpp_probs(reply.logprobs or [])
         writer.write(_json_response(200, completion, keep_alive, reply.headers))
         await writer.drain()
         return keep_alive
@@ -468,6 +483,8 @@ class FakeOpenAIServer:
             pending.clear()
             await writer.drain()
 
+        if reply.logprobs is not None:
+            return await self._stream_tokens(body, reply, base, pending, flush, include_usage)
         pieces = _split(reply.text, reply.chunk_chars)
         for index, piece in enumerate(pieces):
             if reply.cut_after_chunks is not None and index >= reply.cut_after_chunks:
@@ -500,6 +517,67 @@ class FakeOpenAIServer:
         pending.append(_chunk(b"data: [DONE]\n\n") + b"0\r\n\r\n")
         await flush()
         return True
+
+    async def _stream_tokens(
+        self,
+        body: dict,
+        reply: Reply,
+        base: dict[str, Any],
+        pending: list[bytes],
+        flush: Callable[[], Any],
+        include_usage: bool,
+    ) -> bool:
+        """One chunk per token, each with its alternatives when the request asked for them."""
+        wants = bool(body.get("logprobs"))
+        for index, (token, top) in enumerate(reply.logprobs or []):
+            if reply.cut_after_chunks is not None and index >= reply.cut_after_chunks:
+                await flush()
+                return False
+            choice: dict[str, Any] = {"index": 0, "delta": {"content": token}, "logprobs": None, "finish_reason": None}
+            chunk: dict[str, Any] = {**base, "choices": [choice]}
+            if wants and reply.logprobs_shape == "openai":
+                choice["logprobs"] = _openai_logprobs([(token, top)])
+            elif wants:
+                chunk["completion_probabilities"] = _llamacpp_probs([(token, top)])
+            pending.append(_sse_chunk(chunk))
+        pending.append(
+            _sse_chunk({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": reply.finish_reason}]})
+        )
+        if include_usage:
+            pending.append(_sse_chunk({**base, "choices": [], "usage": _usage(body, _reply_text(reply))}))
+        pending.append(_chunk(b"data: [DONE]\n\n") + b"0\r\n\r\n")
+        await flush()
+        return True
+
+
+def _reply_text(reply: Reply) -> str:
+    return "".join(token for token, _ in reply.logprobs) if reply.logprobs is not None else reply.text
+
+
+def _openai_logprobs(tokens: list[tuple[str, dict[str, float]]]) -> dict[str, Any]:
+    def entry(token: str, logprob: float) -> dict[str, Any]:
+        return {"token": token, "logprob": logprob, "bytes": list(token.encode())}
+
+    return {
+        "content": [
+            {
+                **entry(token, top.get(token, -9999.0)),
+                "top_logprobs": [entry(t, lp) for t, lp in sorted(top.items(), key=lambda kv: -kv[1])],
+            }
+            for token, top in tokens
+        ],
+        "refusal": None,
+    }
+
+
+def _llamacpp_probs(tokens: list[tuple[str, dict[str, float]]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "content": token,
+            "probs": [{"tok_str": t, "prob": math.exp(lp)} for t, lp in sorted(top.items(), key=lambda kv: -kv[1])],
+        }
+        for token, top in tokens
+    ]
 
 
 # -- HTTP/1.1 wire format ----------------------------------------------------------------
@@ -659,6 +737,14 @@ def _usage(body: dict, completion: str) -> dict[str, int]:
 
 
 # -- schema-driven replies -------------------------------------------------------------------
+
+
+def level_reply(distribution: dict[str, float], shape: str = "openai", **options: Any) -> Reply:
+    """A one-token reply to a level question: the likeliest token, with every token of
+    ``distribution`` (token → probability) as its alternatives, as a judge with logprobs sends."""
+    token = max(distribution, key=lambda t: distribution[t])
+    top = {t: math.log(p) for t, p in distribution.items() if p > 0}
+    return Reply(logprobs=[(token, top)], logprobs_shape=shape, **options)
 
 
 def schema_responder(body: dict) -> Reply:

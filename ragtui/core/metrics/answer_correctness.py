@@ -1,9 +1,15 @@
 """Answer correctness (seed 002): does the answer say what the reference answer says?
 
-One judge call: question + reference + answer → a justification, then an integer 0–5 on
-anchored levels (0 contradicts or unrelated … 5 same meaning, however worded). Score = level / 5.
-Six anchored levels rather than a free 0.0–1.0 float: a 1.5B model picks among described
-levels far more consistently than it invents decimals, and the schema can enumerate them.
+One judge call, score first and nothing else: question (when there is one) + reference + answer
+→ one digit 0–5 on anchored levels of *same meaning* (5 same meaning however worded … 0 about
+different things). The score is the expected level under the judge's probabilities for the six
+digits, divided by 5 (``probability.py``); without probabilities, the sampled digit, marked.
+
+Why this shape (measured in ``bench/bench_calibration.py``): asking both ways "do these two say
+the same thing?" tracks people's similarity ratings better than the one-directional "how much of
+the reference is in the response", which let a small model call small detail changes
+contradictions; written reasoning before the score cost most of the judge's time without
+improving agreement, and few-shot examples were copied rather than compared.
 
 No reference (missing or blank) is not a failure: the judgment is *skipped* — score None,
 ``details["skipped"] = True`` and the reason in ``error`` — so it is never mistaken for a reply
@@ -12,35 +18,15 @@ that could not be parsed, and the trust verdict can treat it as "not applicable"
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..models.llm import DeltaCallback
+from ..models.llm import DeltaCallback, Message
 from .base import Judgment, TurnContext
-from .json_reply import ReplyParseError, as_int_in_range
-from .steps import JudgeMetric, StepFailed, StepRunner, bounded_text
+from .level_question import ask_level, judgment_from, sampled_note
+from .probability import SCALE_0_5
+from .steps import JudgeMetric
 from .texts import text
 
 LEVELS = 5
-MAX_JUSTIFICATION_CHARS = 300
-
-SCHEMA: dict[str, Any] = {
-    "title": "correctness",
-    "type": "object",
-    "properties": {
-        "justification": {"type": "string", "maxLength": MAX_JUSTIFICATION_CHARS},
-        "score": {"type": "integer", "enum": list(range(LEVELS + 1))},
-    },
-    "required": ["justification", "score"],
-    "additionalProperties": False,
-}
-
-
-def parse_correctness(data: dict[str, Any]) -> dict[str, Any]:
-    level = as_int_in_range(data.get("score"), 0, LEVELS, "score")
-    justification = bounded_text(data.get("justification", ""), "justification", MAX_JUSTIFICATION_CHARS)
-    if not justification:
-        raise ReplyParseError("justification is empty")
-    return {"level": level, "justification": justification}
+QUESTION_LINE = {"en": "(The customer asked: {question})\n", "ja": "（お客様の質問：{question}）\n"}
 
 
 def skipped(metric: str, reason: str, threshold: float) -> Judgment:
@@ -54,30 +40,43 @@ def skipped(metric: str, reason: str, threshold: float) -> Judgment:
     )
 
 
+def question_line(question: str, language: str) -> str:
+    """The question as an optional aside: a pair without one is normal, not a gap to fill."""
+    question = question.strip()
+    return QUESTION_LINE.get(language, QUESTION_LINE["en"]).format(question=question) if question else ""
+
+
 class AnswerCorrectness(JudgeMetric):
     name = "answer_correctness"
 
     default_threshold = 0.7
 
+    def messages(self, context: TurnContext) -> list[Message]:
+        lang = context.language
+        user = self.template.render(
+            "user",
+            question=question_line(context.question, lang),
+            reference=(context.reference or "").strip(),
+            response=context.response.strip() or text(lang, "empty_answer"),
+        )
+        return [
+            {"role": "system", "content": self.template.parts["system"]},
+            *self.example_turns(lambda e: str(e.output.get("score", ""))),
+            {"role": "user", "content": user},
+        ]
+
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         lang = context.language
         if not (context.reference or "").strip():
             return skipped(self.name, text(lang, "no_reference"), self.threshold)
-        runner = StepRunner(self.name, self.client, self.template, self.examples, max_tokens=400)
-        values = {
-            "question": context.question.strip() or text(lang, "no_question"),
-            "reference": (context.reference or "").strip(),
-            "response": context.response.strip() or text(lang, "empty_answer"),
-        }
-        try:
-            verdict = await runner.run("user", values, SCHEMA, parse_correctness, on_delta)
-        except StepFailed as exc:
-            return runner.judgment(None, {"threshold": self.threshold}, str(exc))
-        details = {
-            "threshold": self.threshold,
-            "level": verdict["level"],
-            "levels": LEVELS,
-            "justification": verdict["justification"],
-            "conclusion": verdict["justification"],
-        }
-        return runner.judgment(verdict["level"] / LEVELS, details)
+        answer = await ask_level(
+            self.client, self.messages(context), SCALE_0_5, retry=self.template.parts["retry"], on_delta=on_delta
+        )
+        graded = answer.graded
+        details = {"threshold": self.threshold, "levels": LEVELS, "level_question": graded.to_dict()}
+        if graded.value is None:
+            details["conclusion"] = graded.error
+            return judgment_from(self.name, [answer], None, details, f"unscored: {graded.error}")
+        details["level"] = graded.value
+        details["conclusion"] = text(lang, "expected_level", level=graded.value, top=LEVELS) + sampled_note(graded)
+        return judgment_from(self.name, [answer], graded.value / LEVELS, details)

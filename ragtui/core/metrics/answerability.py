@@ -1,61 +1,28 @@
 """Answerability (seed 002): can the question be answered from the bot's passages alone?
 
-One judge call: question + the passages the bot received → first the passage text that would
-answer it (quoted, or empty), then an explanation, then 0 or 1. Asking for the supporting span
-*before* the verdict makes the model look for evidence instead of judging the topic: a passage
-about the right subject that lacks the asked-for fact is the classic false "answerable".
-The code also checks whether the quoted span really occurs in the passages and records it
-(``span_found``), so a reviewer can spot an invented quote.
+One judge call, answer first: passages + question → "does the passage state the answer to the
+question?" yes or no, and the score is P(yes) from the judge's probabilities (``probability.py``);
+the turn passes when it reaches the threshold (0.5 by default). Without probabilities the sampled
+yes/no is used and marked.
+
+Why this shape (measured in ``bench/bench_calibration.py``): SQuAD 2.0's unanswerable questions
+sit on the same paragraph as answerable ones, so quoting a supporting span first did not help —
+the model always finds an on-topic sentence. The probability of "yes" ranks items far better than
+one sampled 0/1, and the threshold can be fitted on labels (``ragtui calibrate … --fit``).
 
 Defined result: no passages at all → 0 without a judge call (nothing to answer from).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from ..content.knowledge import Passage
-from ..models.llm import DeltaCallback
+from ..models.llm import DeltaCallback, Message
 from .base import Judgment, TurnContext
-from .json_reply import as_int_in_range
+from .level_question import ask_level, judgment_from, sampled_note
+from .probability import YES_NO, fold_yes_no
 from .rubric import format_passages
-from .steps import JudgeMetric, StepFailed, StepRunner, bounded_text
+from .steps import JudgeMetric
 from .texts import text
-
-MAX_SPAN_CHARS = 160  # a quote, not a paragraph: every token costs ~40 ms on two cores
-MAX_EXPLANATION_CHARS = 200
-
-SCHEMA: dict[str, Any] = {
-    "title": "answerability",
-    "type": "object",
-    "properties": {
-        "supporting_span": {"type": "string", "maxLength": MAX_SPAN_CHARS},
-        "explanation": {"type": "string", "maxLength": MAX_EXPLANATION_CHARS},
-        "answerable": {"type": "integer", "enum": [0, 1]},
-    },
-    "required": ["supporting_span", "explanation", "answerable"],
-    "additionalProperties": False,
-}
-
-
-def parse_answerability(data: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "supporting_span": bounded_text(data.get("supporting_span", ""), "supporting_span", MAX_SPAN_CHARS),
-        "explanation": bounded_text(data.get("explanation", ""), "explanation", MAX_EXPLANATION_CHARS),
-        "answerable": as_int_in_range(data.get("answerable"), 0, 1, "answerable"),
-    }
-
-
-def _squash(value: str) -> str:
-    return re.sub(r"\s+", " ", value).strip().lower()
-
-
-def span_in_passages(span: str, passages: list[Passage]) -> bool:
-    """Whether the quoted span occurs in a passage (ignoring case, spacing and an ellipsis the
-    model may add at either end)."""
-    needle = _squash(span).strip(" .…\"'「」")
-    return bool(needle) and any(needle in _squash(p.text) for p in passages)
 
 
 def has_passages(passages: list[Passage]) -> bool:
@@ -65,28 +32,37 @@ def has_passages(passages: list[Passage]) -> bool:
 class Answerability(JudgeMetric):
     name = "answerability"
 
-    default_threshold = 1.0
+    default_threshold = 0.5
+
+    def messages(self, context: TurnContext) -> list[Message]:
+        lang = context.language
+        user = self.template.render(
+            "user",
+            question=context.question.strip() or text(lang, "no_question"),
+            context=format_passages(context.passages, lang),
+        )
+        yes, no = ("はい", "いいえ") if lang == "ja" else ("yes", "no")
+        return [
+            {"role": "system", "content": self.template.parts["system"]},
+            *self.example_turns(lambda e: yes if e.output.get("answerable") else no),
+            {"role": "user", "content": user},
+        ]
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         lang = context.language
-        runner = StepRunner(self.name, self.client, self.template, self.examples, max_tokens=500)
+        details: dict = {"threshold": self.threshold}
         if not has_passages(context.passages):
             reason = text(lang, "no_passages")
-            return runner.judgment(0.0, {"threshold": self.threshold, "no_passages": True, "conclusion": reason})
-        values = {
-            "question": context.question.strip() or text(lang, "no_question"),
-            "context": format_passages(context.passages, lang),
-        }
-        try:
-            verdict = await runner.run("user", values, SCHEMA, parse_answerability, on_delta)
-        except StepFailed as exc:
-            return runner.judgment(None, {"threshold": self.threshold}, str(exc))
-        answerable = verdict["answerable"]
-        label = text(lang, "answerable" if answerable else "unanswerable")
-        details = {
-            "threshold": self.threshold,
-            **verdict,
-            "span_found": span_in_passages(verdict["supporting_span"], context.passages),
-            "conclusion": f"{label}: {verdict['explanation']}" if verdict["explanation"] else label,
-        }
-        return runner.judgment(float(answerable), details)
+            return Judgment(self.name, 0.0, {**details, "no_passages": True, "conclusion": reason}, attempts=0)
+        answer = await ask_level(
+            self.client, self.messages(context), YES_NO, retry=self.template.parts["retry"], on_delta=on_delta
+        )
+        graded = fold_yes_no(answer.graded)
+        details["level_question"] = graded.to_dict()
+        if graded.value is None:
+            details["conclusion"] = graded.error
+            return judgment_from(self.name, [answer], None, details, f"unscored: {graded.error}")
+        label = text(lang, "answerable" if graded.value >= self.threshold else "unanswerable")
+        details["answerable"] = graded.value
+        details["conclusion"] = text(lang, "p_yes", label=label, p=graded.value) + sampled_note(graded)
+        return judgment_from(self.name, [answer], graded.value, details)

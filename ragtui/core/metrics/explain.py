@@ -26,15 +26,58 @@ def explain_lines(metric: str, details: dict[str, Any]) -> list[str]:
     if metric == "faithfulness":
         return _verdicts(details)
     if metric == "answer_correctness" and "level" in details:
-        return [f"level {details['level']}/{details.get('levels', 5)}"]
-    if metric == "answerability" and "supporting_span" in details:
-        found = "found in the passages" if details.get("span_found") else "NOT found in the passages"
-        span = details["supporting_span"] or "(none)"
-        return [f"supporting span: {span} ({found if details['supporting_span'] else 'no span'})"]
+        return [
+            f"level {details['level']:.2f}/{details.get('levels', 5)}",
+            *distribution_lines(details.get("level_question")),
+        ]
+    if metric == "answerability" and "level_question" in details:
+        return distribution_lines(details["level_question"])
+    if metric == "rubric" and "probes" in details:
+        return probe_lines(details["probes"])
     if metric == "trust":
         checks = details.get("checks") or {}
         return [f"{name}: {c.get('outcome')} — {c.get('why')}" for name, c in checks.items()]
     return []
+
+
+BAR_WIDTH = 10
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(p: float, width: int = BAR_WIDTH) -> str:
+    """A horizontal bar of ``p`` (0–1) in ``width`` cells, in eighths of a cell."""
+    eighths = round(max(0.0, min(1.0, p)) * width * 8)
+    full, part = divmod(eighths, 8)
+    return ("█" * full + (_EIGHTHS[part] if part else "")).ljust(width)
+
+
+def distribution_lines(graded: Any) -> list[str]:
+    """How a probability-scored answer was read: its source, then one small bar per level."""
+    if not isinstance(graded, dict):
+        return []
+    source = graded.get("source")
+    if source == "sampled":
+        return [f"sampled level {graded.get('sampled')!r}: the endpoint gave no probabilities"]
+    if source != "probability":
+        return [f"unscored: {graded.get('error')}"] if graded.get("error") else []
+    lines = ["scored from the judge's probabilities:"]
+    for label, p in (graded.get("distribution") or {}).items():
+        if isinstance(p, int | float):
+            lines.append(f"  {label:>3} {bar(float(p))} {p:4.0%}")
+    return lines
+
+
+def probe_lines(probes: Any) -> list[str]:
+    """The rubric's yes/no checks, each with P(yes) as a bar."""
+    lines = []
+    for probe in probes if isinstance(probes, list) else []:
+        if not isinstance(probe, dict):
+            continue
+        value = probe.get("value")
+        shown = f"{bar(value)} {value:4.0%}" if isinstance(value, int | float) else "unscored"
+        mark = " (sampled)" if probe.get("source") == "sampled" else ""
+        lines.append(f"P(yes) {shown}{mark}  {probe.get('question')}")
+    return lines
 
 
 def _verdicts(details: dict[str, Any]) -> list[str]:

@@ -183,3 +183,13 @@ class JudgeMetric:
         self.template = template
         self.examples = examples or []
         self.threshold = self.default_threshold if threshold is None else threshold
+
+    def example_turns(self, answer: Callable[[Example], str]) -> list[Message]:
+        """Few-shot examples of a one-token question as earlier turns: the rendered input, then
+        the level token ``answer`` gives for the example's output."""
+        turns: list[Message] = []
+        for example in self.examples:
+            if example.step == "user":
+                turns.append({"role": "user", "content": self.template.render("user", **example.inputs)})
+                turns.append({"role": "assistant", "content": answer(example)})
+        return turns

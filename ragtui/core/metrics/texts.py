@@ -27,6 +27,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "skipped": "{metric} skipped ({why})",
         "unscored": "{metric} unscored ({why})",
         "not_run": "{metric} not run",
+        "expected_level": "expected level {level:.2f} of {top}",
+        "p_yes": "{label} (P(yes) {p:.2f})",
     },
     "ja": {
         "no_question": "（質問なし）",
@@ -48,6 +50,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "skipped": "{metric} はスキップ（{why}）",
         "unscored": "{metric} は未採点（{why}）",
         "not_run": "{metric} は未実行",
+        "expected_level": "期待レベル {level:.2f}／{top}",
+        "p_yes": "{label}（P(はい) {p:.2f}）",
     },
 }
 

@@ -23,7 +23,7 @@ from .base import Judgment, TurnContext
 from .texts import text
 
 INPUTS = ("faithfulness", "answerability", "answer_correctness")
-DEFAULT_INPUT_THRESHOLDS = {"faithfulness": 0.8, "answerability": 1.0, "answer_correctness": 0.7}
+DEFAULT_INPUT_THRESHOLDS = {"faithfulness": 0.8, "answerability": 0.5, "answer_correctness": 0.7}
 
 
 def check(name: str, judgment: Judgment | None, language: str) -> tuple[str, str]:

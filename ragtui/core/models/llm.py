@@ -1,9 +1,10 @@
 """One OpenAI-compatible chat client for every role: streamed text, JSON replies, usage, retries.
 
 Endpoints differ in what they accept. OpenAI takes ``json_schema`` response formats; some
-gateways and older servers reject it, or reject ``stream_options``. Rather than asking the user
-to know this, the client drops an unsupported option after a 400, remembers that for the
-endpoint, and tries again. Transport failures become an ``EndpointError`` whose message names
+gateways and older servers reject it, or reject ``stream_options`` or ``logprobs``. Rather than
+asking the user to know this, the client drops an unsupported option after a 400, remembers that
+for the endpoint, and tries again. (A judge asked for token log-probabilities then falls back to
+the sampled value and marks it so: see ``metrics/probability.py``.) Transport failures become an ``EndpointError`` whose message names
 the role, the URL and what to do.
 
 A streamed reply counts only when the stream ended properly: a choice's ``finish_reason``, or
@@ -21,7 +22,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import openai
@@ -30,6 +31,7 @@ from ..errors import EndpointError, IncompleteReply
 from ..redaction import redact_url
 from ..text_safety import fix_surrogates
 from .endpoints import Endpoint
+from .token_logprobs import TokenLogprob, from_chunk
 
 Message = dict[str, str]
 DeltaCallback = Callable[[str], None]
@@ -61,6 +63,10 @@ class Completion:
     first_token_ms: float | None = None
     finish_reason: str | None = None  # "stop", or "length" when the token limit cut it
     attempts: int = 1
+    # Per sampled token, the alternatives' log-probabilities; empty when not asked for or when
+    # the endpoint sent none (``logprobs_dropped``: it rejected the option and was asked without).
+    logprobs: list[TokenLogprob] = field(default_factory=list)
+    logprobs_dropped: bool = False
 
 
 class ChatClient:
@@ -86,9 +92,11 @@ class ChatClient:
         max_tokens: int | None = None,
         json_schema: dict[str, Any] | None = None,
         on_chunk: Callable[[dict[str, Any]], None] | None = None,
+        top_logprobs: int | None = None,
     ) -> Completion:
         """Stream a chat completion, calling ``on_delta`` per text fragment; return the whole.
-        ``on_chunk`` sees every raw chunk (the OpenAI-compatible bot reads citations there)."""
+        ``on_chunk`` sees every raw chunk (the OpenAI-compatible bot reads citations there).
+        ``top_logprobs`` asks for that many alternatives per token (``Completion.logprobs``)."""
         options: dict[str, Any] = {
             "temperature": self.endpoint.temperature if temperature is None else temperature,
             "stream_options": {"include_usage": True},
@@ -101,6 +109,9 @@ class ChatClient:
                 "type": "json_schema",
                 "json_schema": {"name": json_schema.get("title", "reply"), "schema": json_schema, "strict": True},
             }
+        if top_logprobs:
+            options["logprobs"] = True
+            options["top_logprobs"] = top_logprobs
         attempts = 0
         while True:
             sent = {k: v for k, v in options.items() if k not in self._dropped}
@@ -108,14 +119,18 @@ class ChatClient:
             try:
                 completion = await self._stream(messages, sent, on_delta, on_chunk)
                 completion.attempts = attempts
+                completion.logprobs_dropped = bool(top_logprobs) and "logprobs" not in sent
                 return completion
             except openai.BadRequestError as exc:
                 attempts -= 1  # not a fault of the stream: the request changes and goes again
-                droppable = [k for k in ("response_format", "stream_options") if k in sent]
+                droppable = _droppable(sent, _brief(exc, 2000))
                 if not droppable:
                     raise self._error(exc) from None
-                # Drop the most exotic option first and try again; remember it for this endpoint.
-                self._dropped.add(droppable[0])
+                # Drop the option the error names, else the most exotic, and try again;
+                # remember it for this endpoint. logprobs and top_logprobs go together.
+                self._dropped.add(droppable)
+                if droppable == "logprobs":
+                    self._dropped.add("top_logprobs")
             except _StreamFault as fault:
                 if attempts > self.endpoint.max_retries:
                     tries = f" after {attempts} attempts" if attempts > 1 else ""
@@ -146,6 +161,7 @@ class ChatClient:
         started = time.perf_counter()
         first: float | None = None
         parts: list[str] = []
+        logprobs: list[TokenLogprob] = []
         usage: dict[str, Any] = {}
         model = self.endpoint.model
         finish: str | None = None
@@ -171,6 +187,8 @@ class ChatClient:
                     if on_chunk is not None:
                         on_chunk(chunk)
                     usage = chunk.get("usage") or usage
+                    if "logprobs" in options:
+                        logprobs += from_chunk(chunk)
                     model = chunk.get("model") or model
                     for choice in chunk.get("choices") or ():
                         if not isinstance(choice, dict):
@@ -206,6 +224,7 @@ class ChatClient:
             latency_ms=(end - started) * 1000,
             first_token_ms=None if first is None else (first - started) * 1000,
             finish_reason=finish,
+            logprobs=logprobs,
         )
 
     def _fault(self, exc: Exception, parts: list[str]) -> str:
@@ -250,6 +269,19 @@ class ChatClient:
         if received:
             return EndpointError(f"{where} broke off the reply after {received} characters: {_brief(exc)}")
         return EndpointError(f"{where} failed: {_brief(exc)}")
+
+
+# Options a 400 may be blamed on, most exotic first when the error names none
+# (``top_logprobs`` goes with ``logprobs``).
+_DROPPABLE = ("response_format", "logprobs", "stream_options")
+
+
+def _droppable(sent: dict[str, Any], message: str) -> str | None:
+    """The option to drop after a 400: the one the error names, else the most exotic sent."""
+    candidates = [k for k in _DROPPABLE if k in sent]
+    lowered = message.lower()
+    named = [k for k in candidates if k in lowered or (k == "response_format" and "schema" in lowered)]
+    return (named or candidates or [None])[0]
 
 
 class _ChunkStream(openai.AsyncStream[dict[str, Any]]):

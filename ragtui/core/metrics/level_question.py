@@ -1,0 +1,84 @@
+"""Ask the judge one level question (a digit, or yes/no) and read its probabilities.
+
+The shared call of every probability-scored metric: the reply is one token (``max_tokens=1``), so
+a judgment costs the prompt plus one generated token, and the server's prompt cache can reuse
+the fixed prefix (system text, then the turn's data, then the question) across questions about
+the same turn. A reply whose first token names no allowed level is asked once more with the
+template's ``retry`` text; if that fails too the answer is unscored with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message
+from .base import Judgment
+from .probability import TOP_LOGPROBS, Graded, read_levels
+
+MAX_TOKENS = 1
+
+
+@dataclass
+class LevelAnswer:
+    graded: Graded
+    messages: list[Message]
+    completions: list[Completion] = field(default_factory=list)
+
+    @property
+    def reply(self) -> str:
+        return self.completions[-1].text if self.completions else ""
+
+
+async def ask_level(
+    client: ChatClient,
+    messages: list[Message],
+    levels: Mapping[str, float],
+    *,
+    retry: str | None = None,
+    on_delta: DeltaCallback | None = None,
+) -> LevelAnswer:
+    # Temperature 0: with probabilities read, sampling only matters for the fallback value,
+    # and there the likeliest level is the honest one.
+    completion = await client.complete(
+        messages, temperature=0.0, max_tokens=MAX_TOKENS, top_logprobs=TOP_LOGPROBS, on_delta=on_delta
+    )
+    answer = LevelAnswer(read_levels(completion, levels), messages, [completion])
+    if answer.graded.value is None and retry:
+        again = [*messages, {"role": "assistant", "content": completion.text}, {"role": "user", "content": retry}]
+        completion = await client.complete(
+            again, temperature=0.0, max_tokens=MAX_TOKENS, top_logprobs=TOP_LOGPROBS, on_delta=on_delta
+        )
+        answer = LevelAnswer(read_levels(completion, levels), again, [*answer.completions, completion])
+    return answer
+
+
+def sampled_note(graded: Graded) -> str:
+    """Marks a value that is one sampled level, not an expectation (shown in the verdict)."""
+    return "" if graded.source == "probability" else " [sampled: the endpoint gave no probabilities]"
+
+
+def judgment_from(
+    metric: str, answers: list[LevelAnswer], score: float | None, details: dict, error: str | None = None
+) -> Judgment:
+    """A judgment recording the last question's prompt and reply; every call's usage."""
+    completions = [c for a in answers for c in a.completions]
+    last = answers[-1] if answers else None
+    return Judgment(
+        metric=metric,
+        score=score,
+        details=details,
+        prompt=last.messages if last else [],
+        raw_reply=last.reply if last else "",
+        model=completions[-1].model if completions else "",
+        error=error,
+        attempts=len(completions),
+        latency_ms=sum(c.latency_ms for c in completions) if completions else None,
+        prompt_tokens=_total([c.prompt_tokens for c in completions]),
+        completion_tokens=_total([c.completion_tokens for c in completions]),
+    )
+
+
+def _total(values: list[int | None]) -> int | None:
+    numbers = [v for v in values if v is not None]
+    return sum(numbers) if numbers else None
