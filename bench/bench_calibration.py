@@ -44,12 +44,20 @@ from judge_variants import (  # noqa: E402
     qa_user,
 )
 
+from ragtui.core.content.knowledge import Passage  # noqa: E402
+from ragtui.core.content.prompts import load_prompt  # noqa: E402
+from ragtui.core.dialogue.transcript import Utterance  # noqa: E402
 from ragtui.core.metrics import agreement  # noqa: E402
-from ragtui.core.metrics.probability import TOP_LOGPROBS, read_levels  # noqa: E402
+from ragtui.core.metrics.base import TurnContext  # noqa: E402
+from ragtui.core.metrics.level_question import ask_level  # noqa: E402
+from ragtui.core.metrics.probability import SCALE_1_5, TOP_LOGPROBS, read_levels  # noqa: E402
+from ragtui.core.metrics.rubric import CheckedRubricJudge, RubricJudge  # noqa: E402
 from ragtui.core.models.endpoints import Endpoint  # noqa: E402
 from ragtui.core.models.llm import ChatClient  # noqa: E402
+from ragtui.core.paths import bundled_dir  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+RUBRIC = Path(__file__).resolve().parents[1] / "sample_data" / "labelled" / "rubric.jsonl"
 SEED = 13
 
 
@@ -78,6 +86,13 @@ def load_sets(data: Path) -> dict[str, list[dict]]:
             for r in jsts
         ],
     }
+    rubric = [json.loads(line) for line in RUBRIC.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for language in ("en", "ja"):
+        sets[f"rubric-{language}"] = [
+            {"id": r["id"], "language": language, "turn": r, "label": (r["label"] - 1) / 4, "good": r["good"]}
+            for r in rubric
+            if r["language"] == language
+        ]
     for name, items in sets.items():
         random.Random(f"{SEED}-{name}").shuffle(items)
     return sets
@@ -130,7 +145,47 @@ def messages(variant: Variant, item: dict, pool: list[dict]) -> list[dict[str, s
     return out
 
 
+def turn_context(item: dict) -> TurnContext:
+    turn = item["turn"]
+    history = [Utterance("user" if h["role"] == "user" else "bot", h["content"]) for h in turn["history"]]
+    passages = [Passage(f"{item['id']}#{i}", "", text) for i, text in enumerate(turn["context"], start=1)]
+    return TurnContext(1, turn["question"], turn["response"], passages, history, item["language"])
+
+
+async def judge_turn(client: ChatClient, variant: Variant, item: dict) -> dict:
+    """The rubric variants: the shipped checks, one whole score-first grade, or the earlier
+    whole verdict with written reasoning (prompts/<lang>/judge_rubric.toml)."""
+    started = time.perf_counter()
+    lang = item["language"]
+    prompts = bundled_dir("prompts")
+    context = turn_context(item)
+    if variant.name == "r-whole-score-first":
+        turn = CheckedRubricJudge(client, load_prompt(prompts, lang, "judge_probes")).turn_text(context)
+        msgs = [{"role": "system", "content": variant.system[lang]}, {"role": "user", "content": turn}]
+        answer = await ask_level(client, msgs, SCALE_1_5)
+        value = None if answer.graded.value is None else (answer.graded.value - 1) / 4
+        tokens = sum(c.completion_tokens or 0 for c in answer.completions)
+        return {"value": value, "source": answer.graded.source, "tokens": tokens, "ms": _ms(started)}
+    if variant.name == "r-checks":
+        judge = CheckedRubricJudge(client, load_prompt(prompts, lang, "judge_probes"))
+    else:
+        judge = RubricJudge(client, load_prompt(prompts, lang, "judge_rubric"))
+    judgment = await judge.judge(context)
+    overall = judgment.details.get("overall") or (judgment.details.get("scores") or {}).get("overall")
+    return {
+        "value": None if judgment.score is None or overall is None else (float(overall) - 1) / 4,
+        "source": "probability" if variant.name == "r-checks" else "sampled",
+        "error": judgment.error,
+        "probes": judgment.details.get("probes"),
+        "scores": judgment.details.get("scores"),
+        "tokens": judgment.completion_tokens or 0,
+        "ms": _ms(started),
+    }
+
+
 async def judge(client: ChatClient, variant: Variant, item: dict, pool: list[dict]) -> dict:
+    if variant.metric == "rubric":
+        return await judge_turn(client, variant, item)
     started = time.perf_counter()
     tokens = 0
     extra: dict = {}
@@ -172,6 +227,8 @@ def _ms(started: float) -> float:
 
 
 def applies(variant: Variant, data: str) -> bool:
+    if variant.metric == "rubric" or data.startswith("rubric"):
+        return variant.metric == "rubric" and data.startswith("rubric")
     return (variant.metric == "answerability") == (data == "squad")
 
 
@@ -224,6 +281,8 @@ def summarise(results: dict, variant: str, data: str, part: str, ids: list[str])
         out.update(auc=auc(values, labels), kappa=kappa_at(values, labels, threshold), threshold=threshold)
     else:
         out["spearman"] = agreement.spearman(values, labels)
+    if data.startswith("rubric"):
+        out["auc"] = auc(values, [1.0 if r["good"] else 0.0 for r in scored])
     return out
 
 
@@ -241,7 +300,9 @@ def table(results: dict, sets: dict[str, dict[str, list[dict]]], n: int) -> str:
                 s = summarise(results, variant.name, data, part, ids)
                 if s is None:
                     continue
-                if data == "squad":
+                if data.startswith("rubric"):
+                    figure = f"Spearman {fmt(s['spearman'])}, AUC good/bad {fmt(s['auc'])}"
+                elif data == "squad":
                     figure = f"AUC {fmt(s['auc'])}, kappa {fmt(s['kappa'])} (t={s['threshold']:.2f})"
                 else:
                     figure = f"Spearman {fmt(s['spearman'])}"
@@ -283,6 +344,8 @@ async def run(args: argparse.Namespace, base_url: str, model: str) -> None:
             async with limit:
                 row = await judge(client, variant, item, sets[data]["choose"])
             row.update(variant=variant.name, data=data, part=args.part, id=item["id"], label=item["label"])
+            if "good" in item:
+                row["good"] = item["good"]
             results[key] = row
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
             out.flush()
@@ -301,7 +364,7 @@ def main() -> int:
     parser.add_argument("--part", choices=("choose", "report"), default="choose")
     parser.add_argument("--n", type=int, default=60, help="items per data set and variant")
     parser.add_argument("--variants", help="comma-separated variant names (default: all)")
-    parser.add_argument("--sets", default="sts,jsts,squad")
+    parser.add_argument("--sets", default="sts,jsts,squad,rubric-en,rubric-ja")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path, default=Path("bench-calibration.jsonl"))
     parser.add_argument("--concurrency", type=int, default=2)

@@ -113,15 +113,39 @@ class Variant:
     user: Callable[[dict, str], str] | None = None
 
 
+# Japanese pairs judged with the English instructions (the 1.5B model follows English better).
+CORRECTNESS_SAME_MEANING_EN_FOR_JA = {"en": CORRECTNESS_SAME_MEANING["en"], "ja": CORRECTNESS_SAME_MEANING["en"]}
+
 VARIANTS = [
     Variant("c-oneway-0-5", "correctness", CORRECTNESS_ONE_WAY, SCALE_0_5, 5.0),
     Variant("c-same-0-5", "correctness", CORRECTNESS_SAME_MEANING, SCALE_0_5, 5.0),
     Variant("c-same-0-5-sampled", "correctness", CORRECTNESS_SAME_MEANING, SCALE_0_5, 5.0, sampled_only=True),
     Variant("c-same-1-5", "correctness", CORRECTNESS_SAME_MEANING_1_5, SCALE_1_5, 5.0, 1.0),
     Variant("c-same-yes-no", "correctness", CORRECTNESS_YES_NO, YES_NO, 1.0),
+    Variant("c-same-0-5-en-instructions", "correctness", CORRECTNESS_SAME_MEANING_EN_FOR_JA, SCALE_0_5, 5.0),
     Variant("c-same-0-5-nearest3", "correctness", CORRECTNESS_SAME_MEANING, SCALE_0_5, 5.0, shots=3),
     Variant("a-states-yes-no", "answerability", ANSWERABILITY_STATES, YES_NO, 1.0),
     Variant("a-states-yes-no-sampled", "answerability", ANSWERABILITY_STATES, YES_NO, 1.0, sampled_only=True),
     Variant("a-states-yes-no-nearest2", "answerability", ANSWERABILITY_STATES, YES_NO, 1.0, shots=2),
     Variant("a-answer-then-check", "answerability", CHECK_CANDIDATE, YES_NO, 1.0, two_step=True),
+]
+
+RUBRIC_WHOLE_FIRST = {
+    "en": (
+        "You grade one reply of a customer support chatbot. The bot must answer only from the CONTEXT; "
+        "if the CONTEXT lacks the answer it must say it does not know (that is a GOOD reply); it must never "
+        "mention other companies; it must be accurate, relevant, complete and polite. Grade the RESPONSE "
+        "overall from 1 (bad) to 5 (excellent). Answer with one digit."
+    ),
+    "ja": (
+        "カスタマーサポートのチャットボットの返答を1つ採点します。ボットは参照文書だけから答えること。参照文書に答えが"
+        "なければ、わからないと述べること（それは良い返答です）。他社に言及しないこと。正確・適切・十分・丁寧であること。"
+        "返答を総合的に 1（悪い）〜5（非常に良い）で採点し、数字1文字で答えてください。"
+    ),
+}
+
+VARIANTS += [
+    Variant("r-checks", "rubric", {}, {}, 5.0, 1.0),
+    Variant("r-whole-score-first", "rubric", RUBRIC_WHOLE_FIRST, SCALE_1_5, 5.0, 1.0),
+    Variant("r-whole-reasoning", "rubric", {}, {}, 5.0, 1.0),
 ]

@@ -18,7 +18,7 @@ from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, level_reply
 
 from .bot_servers import FaultyServer
 
@@ -32,6 +32,48 @@ def verdict(overall: int = 4, **overrides: object) -> str:
     data["overall"] = overall
     data.update(overrides)
     return json.dumps(data)
+
+
+def check_answers(overall: float, **forced: float):
+    """A judge answering the rubric's yes/no checks (by their English wording) so the combined
+    overall comes out at ``overall`` (1–5): a grounded, polite, on-topic answer whose
+    completeness (or, below 3.4, relevance) is set to reach it. ``forced`` pins a check's P(yes)
+    by name (``says_unknown=1.0``)."""
+    base = (overall - 1) / 4
+    complete, addresses = ((base - 0.6) / 0.4, 1.0) if base >= 0.6 else (0.0, base / 0.6)
+    values = {"says_unknown": 0.0, "other_company": 0.0, "complete": complete, "addresses": addresses, **forced}
+    cues = {
+        "says_unknown": "does not know",
+        "other_company": "another company",
+        "complete": "every part",
+        "addresses": "deal with what",
+        "context_answers": "information needed",
+        "polite": "polite",
+    }
+
+    def respond(body: dict) -> Reply:
+        if "response_format" in body:  # the whole-verdict judge (re-judging with an edited prompt)
+            return Reply(verdict(round(overall)))
+        text = body["messages"][-1]["content"].rsplit("###", 1)[-1]
+        name = next((n for n, cue in cues.items() if cue in text), "claim")
+        p = values.get(name, 1.0)
+        return level_reply({"yes": p, "no": 1 - p} if 0 < p < 1 else {"yes" if p >= 1 else "no": 1.0})
+
+    return respond
+
+
+def turns_judged(*overalls: float | None):
+    """A judge for several turns in order: each turn's checks answered by ``check_answers``;
+    None makes that turn's first check unanswerable (the turn is unscored)."""
+    state = {"turn": -1}
+
+    def respond(body: dict) -> Reply:
+        if "information needed" in body["messages"][-1]["content"].rsplit("###", 1)[-1]:
+            state["turn"] += 1  # every turn starts with the context_answers check
+        overall = overalls[min(max(state["turn"], 0), len(overalls) - 1)]
+        return Reply("no json") if overall is None else check_answers(overall)(body)
+
+    return respond
 
 
 def endpoint_toml(base_url: str) -> str:
@@ -80,7 +122,7 @@ def server(_server: FakeOpenAIServer) -> Iterator[FakeOpenAIServer]:
     _server.clear()
     _server.set_default(USER, Reply("Thanks, but what about my other account?"))
     _server.set_default(BOT, Reply("Go to Settings > Account > Linked services."))
-    _server.set_default(JUDGE, Reply(verdict(4)))
+    _server.set_default(JUDGE, check_answers(4))
     yield _server
     _server.clear()
 

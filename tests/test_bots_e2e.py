@@ -29,7 +29,7 @@ from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
 
 from .bot_servers import FaultyServer
-from .conftest import BOT, JUDGE, USER, verdict
+from .conftest import BOT, JUDGE, USER, check_answers
 
 TOKEN = "tok-NEVER-STORED-987654"
 
@@ -94,7 +94,7 @@ async def test_a_failing_bot_ends_the_dialogue_with_error_and_no_secret_is_kept(
     config: Config, store: Store, scenario, persona, monkeypatch: pytest.MonkeyPatch, server: FakeOpenAIServer
 ):
     monkeypatch.setenv("SUPPORT_BOT_TOKEN", TOKEN)
-    server.set_default(JUDGE, Reply(verdict(4)))
+    server.set_default(JUDGE, check_answers(4))
     with FaultyServer() as faulty:
         config.bot = parse_bot(
             {

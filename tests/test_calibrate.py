@@ -225,3 +225,33 @@ def test_calibrating_the_shipped_faithfulness_set(config_file, server, capsys):
     assert calibrate(config_file, "faithfulness", str(LABELLED / "faithfulness.jsonl")) == 0
     out = capsys.readouterr().out
     assert "11/11 judged" in out and "Most disagreement" in out  # a judge that trusts everything
+
+
+def test_rubric_set_with_history_and_good_reports_auc_per_language(config_file, server, capsys, tmp_path):
+    """The labelled rubric set: history, a list of passages, 1–5 labels, good → AUC per language."""
+    from .conftest import check_answers
+
+    lines = (bundled_dir("sample_data") / "labelled" / "rubric.jsonl").read_text(encoding="utf-8").splitlines()
+    en = [line for line in lines if '"language": "en"' in line]
+    ja = [line for line in lines if '"language": "ja"' in line]
+    data = write_jsonl(tmp_path / "rubric.jsonl", en[:6] + ja[:6])
+    server.set_default(JUDGE, check_answers(4))
+    assert calibrate(config_file, "rubric", str(data)) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "12/12 judged, 12 scored" in out and "AUC good vs bad" in out
+    assert "en: n=" in out and "ja: n=" in out
+    multi_turn = [b for b in server.chat_requests(JUDGE) if "(none)" not in b["messages"][-1]["content"]]
+    assert multi_turn  # earlier turns reach the judge
+
+
+def test_rubric_labels_run_one_to_five():
+    data = load_labelled(
+        bundled_dir("sample_data") / "labelled" / "rubric.jsonl",
+        "rubric",
+        parse_field_options([]),
+        binary=False,
+        label_max=5,
+    )
+    assert not data.problems and len(data.items) >= 60
+    assert {i.language for i in data.items} == {"en", "ja"} and any(i.history for i in data.items)
+    assert all(0.2 <= i.label <= 1.0 and i.good == (i.label >= 0.8) for i in data.items)

@@ -15,7 +15,7 @@ from ragtui.cli.main import main
 from ragtui.core.record.schema import LATEST_VERSION
 from ragtui.testing.fake_openai import Reply
 
-from .conftest import BOT, JUDGE, endpoint_toml, verdict
+from .conftest import BOT, JUDGE, check_answers, endpoint_toml
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_run_stores_dialogues_and_prints_the_table(config_file: Path, capsys):
 
 
 def test_run_exits_1_when_a_dialogue_scores_under_the_threshold(config_file: Path, server, capsys):
-    server.set_default(JUDGE, Reply(verdict(2)))
+    server.set_default(JUDGE, check_answers(2))
     assert run_cli("run", "--config", str(config_file), "-s", "outage", "-p", "calm") == 1
     assert "0.40" in capsys.readouterr().out
 

@@ -20,7 +20,7 @@ from ragtui.core.dialogue.events import (
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.testing.fake_openai import Reply
 
-from .conftest import BOT, JUDGE, USER, verdict
+from .conftest import BOT, JUDGE, USER, check_answers
 
 
 async def collect(stream) -> list:
@@ -101,13 +101,15 @@ async def test_operator_can_type_the_customer_message(engine: Engine, scenario, 
 
 
 async def test_unparsable_verdict_is_unscored_never_zero(engine: Engine, scenario, persona, server):
-    server.script(JUDGE, Reply("I think it is good!"), Reply("still not json"))
+    server.script(JUDGE, Reply("I think it is good!"))
     events = await collect(engine.new_dialogue(scenario, persona).run())
     first_turn = next(e for e in events if isinstance(e, TurnDone) and e.turn == 1)
     assert first_turn.score is None and not first_turn.below_threshold
     verdict_event = next(e for e in events if isinstance(e, VerdictReady) and e.turn == 1)
-    assert verdict_event.judgment.raw_reply == "still not json"
-    assert verdict_event.judgment.attempts == 2
+    # The first yes/no check got no yes/no: the verdict stops there, unscored, reply kept.
+    assert verdict_event.judgment.raw_reply == "I think it is good!"
+    assert verdict_event.judgment.attempts == 1
+    assert "context_answers check is unscored" in (verdict_event.judgment.error or "")
     # The dialogue went on and the other turns were scored; the mean ignores the unscored one.
     done = events[-1]
     assert done.stop_reason == "max_turns" and done.unscored_turns == 1
@@ -115,7 +117,7 @@ async def test_unparsable_verdict_is_unscored_never_zero(engine: Engine, scenari
 
 
 async def test_low_score_marks_turn_below_threshold(engine: Engine, scenario, persona, server):
-    server.set_default(JUDGE, Reply(verdict(2)))
+    server.set_default(JUDGE, check_answers(2))
     events = await collect(engine.new_dialogue(scenario, persona).run())
     turns = [e for e in events if isinstance(e, TurnDone)]
     assert all(t.below_threshold and t.score == pytest.approx(0.4) for t in turns)

@@ -15,7 +15,7 @@ from ragtui.core.dialogue.events import DialogueDone, TextDelta, VerdictReady
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.testing.fake_openai import Reply, level_reply
 
-from .conftest import JUDGE, endpoint_toml, verdict
+from .conftest import JUDGE, check_answers, endpoint_toml, verdict
 
 # One scripted reply per step, chosen by the schema the judge request carries.
 STEP_REPLIES: dict[str, dict] = {
@@ -34,9 +34,15 @@ STEP_REPLIES: dict[str, dict] = {
 def step_responder(fail: set[str] | None = None):
     """A judge that answers every metric's steps; schemas named in ``fail`` get a 500."""
 
+    checks = check_answers(4)
+
     def respond(body: dict) -> Reply:
         if "response_format" not in body:  # a one-token level question, scored by probabilities
             user = body["messages"][-1]["content"]
+            if "### RESPONSE ###" in user:  # one of the rubric's yes/no checks
+                if "rubric_verdict" in (fail or set()):
+                    return Reply(status=500, error_message="judge exploded")
+                return checks(body)
             name = "correctness" if "Rating:" in user else "answerability"
             if name in (fail or set()):
                 return Reply(status=500, error_message="judge exploded")

@@ -23,6 +23,9 @@ from ..core.content.prompts import PromptSet
 from ..core.errors import RagtuiError
 from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, Metric, MetricSettings, build_metrics
 from ..core.metrics.calibration import CalibrationReport, Calibrator
+from ..core.metrics.fit import cross_validate, prompt_fingerprint
+from ..core.metrics.fit import fit as fit_scores
+from ..core.metrics.fit_store import save_fit
 from ..core.metrics.labelled import LabelledSet, load_labelled, parse_field_options
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
@@ -30,6 +33,7 @@ from .model_start import embedded_model
 from .output import console, console_err
 
 MAX_PROBLEMS_SHOWN = 20
+MIN_FIT_ITEMS = 10  # fewer and a 5-fold cross-validation has folds of one or two items
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -44,7 +48,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="map a field to the file's key: id, question, response, reference, context, label, language (repeatable)",
     )
     parser.add_argument("--limit", type=int, help="judge only the first N valid items")
-    parser.add_argument("--label-max", type=float, default=1.0, help="graded labels run 0..N (default 1; JSTS: 5)")
+    parser.add_argument("--label-max", type=float, help="graded labels run 0..N (default 1, rubric 5; JSTS: 5)")
+    parser.add_argument(
+        "--fit",
+        action="store_true",
+        help="fit raw scores to the labels (isotonic; a threshold for binary metrics), report it on held-out "
+        "folds, and store it for this judge model and prompt",
+    )
     parser.add_argument(
         "--on-error",
         choices=("skip", "stop"),
@@ -84,6 +94,8 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     if args.limit is not None and args.limit < 1:
         raise RagtuiError(f"--limit must be at least 1, got {args.limit}")
+    if args.label_max is None:
+        args.label_max = 5.0 if args.metric == "rubric" else 1.0
     if args.label_max <= 0:
         raise RagtuiError(f"--label-max must be positive, got {args.label_max}")
     binary = args.metric in BINARY_METRICS
@@ -126,7 +138,10 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
             )
             await _judge_all(calibrator, pending)
             calibrator.finish()
-            print_report(calibrator.report(items), store.path)
+            report = calibrator.report(items)
+            print_report(report, store.path)
+            if args.fit:
+                fit_and_store(calibrator, items, store, args, endpoint.model)
     finally:
         await pool.aclose()
     return 0
@@ -184,6 +199,43 @@ async def _judge_all(calibrator: Calibrator, pending: list) -> None:  # type: ig
         raise
 
 
+def fit_and_store(calibrator: Calibrator, items: list, store, args: argparse.Namespace, model: str) -> None:  # type: ignore[no-untyped-def,type-arg]
+    """Per language (each has its own prompt, so its own fingerprint): cross-validated figures
+    before and after the fit, then the fit on every item, stored for this model and prompt."""
+    stored = calibrator.stored()
+    for language in sorted({item.language for item in items}):
+        rows = [stored[i.key] for i in items if i.language == language and i.key in stored]
+        rows = [r for r in rows if r.score is not None]
+        if len(rows) < MIN_FIT_ITEMS:
+            console_err.print(
+                Text(
+                    f"Not fitting {language}: {len(rows)} scored item(s), at least {MIN_FIT_ITEMS} needed",
+                    style="yellow",
+                )
+            )
+            continue
+        raw = [float(r.score) for r in rows]  # type: ignore[arg-type]
+        labels = [r.label for r in rows]
+        metric = calibrator.target_metric(language)
+        fitted = fit_scores(args.metric, model, prompt_fingerprint(metric), calibrator.binary, raw, labels)
+        report = cross_validate(calibrator.binary, raw, labels)
+        fit_id = save_fit(store, fitted, report, str(args.data.resolve()), calibrator.run_id)
+        console.print(Text(f"Fit #{fit_id} · {args.metric} · {language} · {fitted.kind}", style="bold"))
+        figures = "  ".join(
+            f"{name} {_fmt(report.before[name])} → {_fmt(report.after[name])}" for name in report.before
+        )
+        console.print(Text(f"held-out ({report.folds}-fold cross-validation, n={report.n}): {figures}"))
+        if fitted.threshold is not None:
+            console.print(Text(f"threshold: P(yes) ≥ {fitted.threshold:.3f} counts as yes"))
+        console.print(
+            Text(
+                f"Applied whenever {args.metric} runs with judge model {model} and this {language} prompt "
+                f"(fingerprint {fitted.fingerprint}); never for another model or prompt.",
+                style="dim",
+            )
+        )
+
+
 def _fmt(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -204,6 +256,14 @@ def print_report(report: CalibrationReport, db_path: Path | None) -> None:
     else:
         interval = "" if report.interval is None else f" (95% CI {report.interval[0]:.3f} – {report.interval[1]:.3f})"
         console.print(Text(f"Spearman {_fmt(report.spearman)}{interval} · mean absolute error {_fmt(report.mae)}"))
+    if report.auc is not None:
+        console.print(Text(f"AUC good vs bad {_fmt(report.auc)}"))
+    for language, figures in report.by_language.items():
+        console.print(
+            Text(
+                f"  {language}: n={figures.n} · Spearman {_fmt(figures.spearman)} · AUC good vs bad {_fmt(figures.auc)}"
+            )
+        )
     speed = "–" if report.items_per_minute is None else f"{report.items_per_minute:.1f}"
     console.print(
         Text(f"{speed} items/min · {report.unscored} unscored · {report.skipped} skipped (metric not applicable)")

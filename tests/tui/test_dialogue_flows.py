@@ -10,7 +10,7 @@ from ragtui.testing.fake_openai import Reply
 from ragtui.tui.main_screen import MainScreen
 from ragtui.tui.new_session import NewSessionScreen
 
-from ..conftest import BOT, JUDGE, verdict
+from ..conftest import BOT, JUDGE, turns_judged
 from .conftest import SIZE, notifications, pane_text, settle
 
 
@@ -58,7 +58,7 @@ async def test_new_session_then_step_by_step(make_app, store: Store):
 
 
 async def test_auto_run_to_the_end_shows_scores_red_and_unscored(make_app, store: Store, server):
-    server.script(JUDGE, Reply(verdict(5)), Reply(verdict(2)), Reply("no json"), Reply("still none"))
+    server.set_default(JUDGE, turns_judged(5, 2, None))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await start_session(pilot, "ctrl+r")  # start and auto-run

@@ -12,7 +12,6 @@ from ragtui.core.config import Config
 from ragtui.core.content.personas import load_persona_file
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
 from ragtui.tui.app import RagtuiApp
 from ragtui.tui.dialogs import ConfirmScreen, ExportScreen, HelpScreen
 from ragtui.tui.personas_screen import PersonasScreen
@@ -20,7 +19,7 @@ from ragtui.tui.rejudge_screen import RejudgeScreen
 from ragtui.tui.sessions_screen import SessionsScreen
 from ragtui.tui.verdict_screen import VerdictScreen
 
-from ..conftest import JUDGE, verdict
+from ..conftest import JUDGE, check_answers
 from .conftest import SIZE, notifications, pane_text, settle, static_text
 
 
@@ -76,7 +75,7 @@ async def test_verdict_detail_and_rejudge_store_and_show_a_new_version(make_app,
         assert '"overall": 4' in app.screen.query_one("#raw", TextArea).text
         assert static_text(app, "#passages").strip()
 
-        server.script(JUDGE, Reply(verdict(2, correctness=1)))
+        server.set_default(JUDGE, check_answers(2))
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, RejudgeScreen)

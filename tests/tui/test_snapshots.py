@@ -13,7 +13,7 @@ from textual.widgets import Input, TextArea
 from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
 
-from ..conftest import BOT, JUDGE, verdict
+from ..conftest import BOT, JUDGE, check_answers, turns_judged
 
 SIZE = (140, 40)
 
@@ -44,7 +44,7 @@ async def run_dialogue(pilot: Pilot) -> None:
 
 def test_main_screen_after_a_run(snap_compare, make_app, server):
     server.script(BOT, Reply("Open [bold]Settings[/] > Account > Linked services. \x1b[31mDone.\x1b[0m"))
-    server.script(JUDGE, Reply(verdict(5)), Reply(verdict(2)), Reply("not json"), Reply("not json"))
+    server.set_default(JUDGE, turns_judged(5, 2, None))
 
     async def run_before(pilot: Pilot) -> None:
         await run_dialogue(pilot)
@@ -75,7 +75,7 @@ def test_sessions_browser(snap_compare, make_app, store: Store):
 def test_verdict_versions_side_by_side(snap_compare, make_app, store: Store, server):
     async def run_before(pilot: Pilot) -> None:
         await run_dialogue(pilot)
-        server.script(JUDGE, Reply(verdict(2, correctness=1, conclusion="The answer invents a step.")))
+        server.set_default(JUDGE, check_answers(2))
         await pilot.press("v")
         await pilot.pause()
         await pilot.press("r")

@@ -33,6 +33,20 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "user": frozenset({"context", "history", "question", "response"}),
         "retry": frozenset(),
     },
+    # The rubric's yes/no checks (metrics/rubric_probes.py): fixed system, the turn, then one
+    # check at a time and the answer cue.
+    "judge_probes": {
+        "system": frozenset(),
+        "user": frozenset({"context", "history", "question", "response"}),
+        "context_answers": frozenset(),
+        "says_unknown": frozenset(),
+        "addresses": frozenset(),
+        "complete": frozenset(),
+        "other_company": frozenset(),
+        "polite": frozenset(),
+        "claim": frozenset({"claim"}),
+        "answer": frozenset(),
+    },
     # The seeds' metrics (ragtui.core.metrics). Multi-step metrics have one key per step; each
     # step shares the fixed ``system`` text and sends one user message.
     "metric_answer_relevancy": {

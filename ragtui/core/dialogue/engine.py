@@ -18,6 +18,7 @@ from ..content.prompts import PromptSet
 from ..content.scenarios import Scenario
 from ..errors import ConfigError, RagtuiError
 from ..metrics import Metric, MetricSettings, build_metrics
+from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from ..record.ownership import HEARTBEAT_S
@@ -61,12 +62,14 @@ class Engine:
         validated once per distinct choice."""
         key = tuple(names)
         if key not in self._metric_sets:
-            self._metric_sets[key] = build_metrics(
+            metrics = build_metrics(
                 names,
                 self.pool.client_for(self.endpoints["judge"]),
                 self.prompts,
                 settings=MetricSettings.from_config(self.config),
             )
+            # A fit from `ragtui calibrate --fit` applies only to the exact judge model and prompt.
+            self._metric_sets[key] = fitted_metrics(metrics, self.store, self.endpoints["judge"].model)
         return self._metric_sets[key]
 
     @property

@@ -22,7 +22,7 @@ from .answerability import Answerability
 from .base import Judgment, Metric, TurnContext
 from .examples import examples_path, load_examples
 from .faithfulness import Faithfulness
-from .rubric import RubricJudge
+from .rubric import CheckedRubricJudge
 from .trust import INPUTS as TRUST_INPUTS
 from .trust import Trust
 
@@ -77,7 +77,9 @@ def build_metrics(
     metrics: list[Metric] = []
     for name in resolve_names(names, include_primary=include_primary):
         if name == "rubric":
-            metrics.append(RubricJudge(judge, prompts.judge))
+            # The turn score from yes/no checks combined in code (rubric_probes); the
+            # whole-verdict RubricJudge stays for re-judging with an edited judge_rubric prompt.
+            metrics.append(CheckedRubricJudge(judge, load_prompt(directory, language, "judge_probes")))
             continue
         threshold = settings.thresholds.get(name, DEFAULT_THRESHOLDS[name])
         if name == "trust":

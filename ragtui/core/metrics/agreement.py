@@ -111,3 +111,14 @@ def cohen_kappa(a: list[int], b: list[int]) -> float | None:
     if expected == 1:
         return None  # both raters used one class only: chance explains everything
     return (observed - expected) / (1 - expected)
+
+
+def auc(scores: list[float | None], positive: list[bool]) -> float | None:
+    """Area under the ROC curve: the chance a random positive item scores above a random
+    negative one (ties count half). None without both kinds."""
+    pos = [s for s, p in zip(scores, positive, strict=True) if p and s is not None]
+    neg = [s for s, p in zip(scores, positive, strict=True) if not p and s is not None]
+    if not pos or not neg:
+        return None
+    wins = sum(1.0 if a > b else 0.5 if a == b else 0.0 for a in pos for b in neg)
+    return wins / (len(pos) * len(neg))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..content.knowledge import Passage
+from ..dialogue.transcript import Utterance
 from ..models.llm import ChatClient
 from ..record.store import Store
 from . import agreement
@@ -56,7 +57,16 @@ class CalibrationReport:
     interval: tuple[float, float] | None = None
     mae: float | None = None
     binary_stats: agreement.BinaryAgreement | None = None
+    auc: float | None = None  # good vs bad items, when the data marks them (the rubric set)
+    by_language: dict[str, LanguageFigures] = field(default_factory=dict)
     worst: list[Disagreement] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LanguageFigures:
+    n: int
+    spearman: float | None
+    auc: float | None
 
 
 def context_for(item: LabelledItem) -> TurnContext:
@@ -66,7 +76,7 @@ def context_for(item: LabelledItem) -> TurnContext:
         question=item.question,
         response=item.response,
         passages=passages,
-        history=[],
+        history=[Utterance("user" if role == "user" else "bot", text) for role, text in item.history],
         language=item.language,
         reference=item.reference,
     )
@@ -146,6 +156,14 @@ class Calibrator:
         db.add_item(self.store, self.run_id, item.key, item.line, item.label, judgment, elapsed)
         return judgment
 
+    def stored(self) -> dict[str, db.StoredItem]:
+        assert self.run_id is not None
+        return db.stored_items(self.store, self.run_id)
+
+    def target_metric(self, language: str) -> Metric:
+        """The metric object calibrated for ``language`` (its prompt makes the fit's fingerprint)."""
+        return next(m for m in self.metrics_for(language) if m.name == self.metric)
+
     def finish(self) -> None:
         if self.run_id is not None:
             db.set_run_status(self.store, self.run_id, "finished")
@@ -185,6 +203,21 @@ def build_report(
         report.spearman = agreement.spearman(scores, labels)
         report.interval = agreement.spearman_interval(report.spearman, len(scores))
         report.mae = agreement.mean_absolute_error(scores, labels)
+    goods = {item.key: item.good for item in items if item.good is not None}
+    if goods:
+        report.auc = agreement.auc(
+            [r.score for r in scored if r.key in goods], [goods[r.key] for r in scored if r.key in goods]
+        )
+    languages = {item.key: item.language for item in items}
+    if len(set(languages.values())) > 1:
+        for language in sorted(set(languages.values())):
+            part = [r for r in scored if languages.get(r.key) == language and r.score is not None]
+            marked = [r for r in part if r.key in goods]
+            report.by_language[language] = LanguageFigures(
+                len(part),
+                None if binary else agreement.spearman([r.score for r in part], [r.label for r in part]),
+                agreement.auc([r.score for r in marked], [goods[r.key] for r in marked]) if marked else None,
+            )
     ranked = sorted(
         (Disagreement(r.key, r.line, r.label, r.score, r.conclusion) for r in scored if r.score is not None),
         key=lambda d: (-d.gap, d.line),

@@ -42,6 +42,9 @@ class LabelledItem:
     response: str = ""
     reference: str | None = None
     passages: tuple[str, ...] = ()
+    # Earlier turns as (role, text), role "user" or "assistant" (the rubric set has multi-turn items).
+    history: tuple[tuple[str, str], ...] = ()
+    good: bool | None = None  # the rubric set's good/bad verdict, for the AUC between them
 
 
 @dataclass(frozen=True)
@@ -195,7 +198,27 @@ def _item(
     if raw_id is not None and not isinstance(raw_id, (str, int)):
         raise _Problem(f"field {fields['id']!r} (id) must be text or a number")
     key = str(raw_id) if raw_id is not None else f"line {line}"
-    return LabelledItem(key, line, label, item_language, question, response, reference, passages)
+    good = record.get("good")
+    if good is not None and not isinstance(good, bool):
+        raise _Problem("field 'good' must be true or false")
+    history = _history(record.get("history"))
+    return LabelledItem(key, line, label, item_language, question, response, reference, passages, history, good)
+
+
+def _history(value: Any) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    turns = []
+    if isinstance(value, list):
+        for turn in value:
+            if not (isinstance(turn, dict) and turn.get("role") in ("user", "assistant")):
+                break
+            if not isinstance(turn.get("content"), str):
+                break
+            turns.append((turn["role"], turn["content"]))
+        else:
+            return tuple(turns)
+    raise _Problem('field \'history\' must be a list of {"role": "user"|"assistant", "content": text}')
 
 
 def _passages(record: dict[str, Any], key: str, required: bool) -> tuple[str, ...]:

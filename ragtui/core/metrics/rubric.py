@@ -15,7 +15,11 @@ from ..content.prompts import PromptTemplate
 from ..dialogue.transcript import format_history
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message
 from .base import Judgment, TurnContext
+from .explain import probe_lines
 from .json_reply import ReplyParseError, as_int_in_range, extract_json_object, lower_keys
+from .level_question import LevelAnswer, ask_level, judgment_from
+from .probability import YES_NO, fold_yes_no
+from .rubric_probes import PROBES, Combined, combine, split_claims
 
 CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
 MAX_STEP_CHARS = 200
@@ -139,3 +143,95 @@ class RubricJudge:
 def _total(values: Any) -> int | None:
     numbers = [v for v in values if v is not None]
     return sum(numbers) if numbers else None
+
+
+class CheckedRubricJudge:
+    """The rubric from yes/no checks (``rubric_probes``): the seed's six criteria and overall,
+    computed in code from each check's P(yes); the checks, with their probabilities, are the
+    verdict's steps. Turn score = overall / 5, as for the whole-verdict judge."""
+
+    name = "rubric"
+
+    def __init__(self, client: ChatClient, template: PromptTemplate) -> None:
+        self.client = client
+        self.template = template
+
+    def turn_text(self, context: TurnContext) -> str:
+        customer, agent = HISTORY_LABELS.get(context.language, HISTORY_LABELS["en"])
+        return self.template.render(
+            "user",
+            context=format_passages(context.passages, context.language),
+            history=format_history(context.history, customer, agent),
+            question=context.question,
+            response=context.response,
+        )
+
+    def messages(self, turn: str, check: str) -> list[Message]:
+        # The turn first and the check last: every check of a turn shares the long prefix.
+        user = f"{turn}\n{check.strip()}\n{self.template.parts['answer'].strip()}"
+        return [{"role": "system", "content": self.template.parts["system"]}, {"role": "user", "content": user}]
+
+    async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
+        turn = self.turn_text(context)
+        answers: list[LevelAnswer] = []
+        probes: list[dict[str, Any]] = []
+        values: dict[str, float] = {}
+        claims: list[float] = []
+        checks = [(name, self.template.parts[name]) for name in PROBES]
+        checks += [("claim", self.template.render("claim", claim=c)) for c in split_claims(context.response)]
+        for name, check in checks:
+            answer = await ask_level(self.client, self.messages(turn, check), YES_NO, on_delta=on_delta)
+            graded = fold_yes_no(answer.graded)
+            answers.append(answer)
+            probes.append({"check": name, "question": " ".join(check.split()), **graded.to_dict()})
+            if graded.value is None:
+                error = f"the {name} check is unscored: {graded.error}"
+                return judgment_from(self.name, answers, None, {"probes": probes, "conclusion": error}, error)
+            if name == "claim":
+                claims.append(graded.value)
+            else:
+                values[name] = graded.value
+        combined = combine(values, claims)
+        details = {
+            "scores": combined.scores,
+            "steps": probe_lines(probes),
+            "conclusion": _conclusion(combined, values, context.language),
+            "probes": probes,
+            "overall": combined.overall,
+        }
+        return judgment_from(self.name, answers, combined.overall / 5, details)
+
+
+def _conclusion(combined: Combined, values: dict[str, float], language: str) -> str:
+    """One line naming what decided the grade (the weakest of the guideline checks)."""
+    reasons = {
+        "en": {
+            "honest": "says it does not know where the context lacks the answer",
+            "ungrounded": "a claim is not supported by the context",
+            "competitor": "mentions another company",
+            "off_topic": "does not deal with the question",
+            "rude": "impolite",
+            "fine": "grounded and on topic",
+        },
+        "ja": {
+            "honest": "参照文書に答えがなく、わからないと正直に述べている",
+            "ungrounded": "参照文書に裏づけのない内容がある",
+            "competitor": "他社に言及している",
+            "off_topic": "質問に対応していない",
+            "rude": "丁寧さに欠ける",
+            "fine": "参照文書に基づき質問に対応している",
+        },
+    }[language if language == "ja" else "en"]
+    found = []
+    if combined.honest_unknown >= 0.5:
+        found.append(reasons["honest"])
+    elif combined.grounded < 0.5:
+        found.append(reasons["ungrounded"])
+    if values["other_company"] >= 0.5:
+        found.append(reasons["competitor"])
+    if values["addresses"] < 0.5:
+        found.append(reasons["off_topic"])
+    if values["polite"] < 0.5:
+        found.append(reasons["rude"])
+    sep = "、" if language == "ja" else "; "
+    return f"{combined.overall:.2f}/5: " + sep.join(found or [reasons["fine"]])

@@ -169,6 +169,23 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX partial_replies_by_session ON partial_replies(session_id, turn);
     """,
+    # 5: fits of a metric's raw scores to people's labels (ragtui calibrate --fit), applied at run
+    # time only for the exact judge model and prompt fingerprint they were fitted with.
+    """
+    CREATE TABLE judge_fits (
+        id INTEGER PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        model TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,       -- prompt templates + examples + scoring method
+        kind TEXT NOT NULL,              -- isotonic | threshold
+        params TEXT NOT NULL,            -- JSON: xs, ys (isotonic) or threshold
+        report TEXT NOT NULL,            -- JSON: n, folds, before/after on held-out folds
+        data_path TEXT NOT NULL,
+        run_id INTEGER
+    );
+    CREATE INDEX judge_fits_by_key ON judge_fits(metric, model, fingerprint);
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -1,0 +1,95 @@
+"""Fits in SQLite (``judge_fits``, schema migration 5) and the wrapper that applies them.
+
+``fitted_metrics`` wraps each metric that has a fit for exactly this judge model and prompt
+fingerprint; the newest such fit wins. Everything else runs unchanged — and a judgment made
+with a fit says so and keeps its raw score (``details["fit"]``), so nothing is hidden.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+from typing import Any
+
+from ..errors import StoreError
+from ..models.llm import DeltaCallback
+from ..record.store import Store, now
+from .base import Judgment, Metric, TurnContext
+from .fit import Fit, FitReport, prompt_fingerprint
+
+
+def save_fit(store: Store, fit: Fit, report: FitReport, data_path: str, run_id: int | None) -> int:
+    row = {
+        "created_at": now(),
+        "metric": fit.metric,
+        "model": fit.model,
+        "fingerprint": fit.fingerprint,
+        "kind": fit.kind,
+        "params": json.dumps(fit.params()),
+        "report": json.dumps(dataclasses.asdict(report)),
+        "data_path": data_path,
+        "run_id": run_id,
+    }
+    try:
+        return int(store.db["judge_fits"].insert(row).last_pk)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot store the fit in database {store.path}: {exc}", "check free disk space") from None
+
+
+def find_fit(store: Store, metric: str, model: str, fingerprint: str) -> Fit | None:
+    row = store.db.execute(
+        "SELECT kind, params FROM judge_fits WHERE metric = ? AND model = ? AND fingerprint = ? "
+        "ORDER BY id DESC LIMIT 1",
+        [metric, model, fingerprint],
+    ).fetchone()
+    if row is None:
+        return None
+    params = json.loads(row[1])
+    return Fit(
+        metric, model, fingerprint, row[0], params.get("xs") or [], params.get("ys") or [], params.get("threshold")
+    )
+
+
+def fits_for_other_judges(store: Store, metric: str, model: str, fingerprint: str) -> int:
+    """How many fits exist for this metric but another model or prompt (never applied)."""
+    row = store.db.execute(
+        "SELECT COUNT(*) FROM judge_fits WHERE metric = ? AND NOT (model = ? AND fingerprint = ?)",
+        [metric, model, fingerprint],
+    ).fetchone()
+    return int(row[0])
+
+
+class FittedMetric:
+    """A metric whose raw score is mapped through a fit; the raw score stays in the details."""
+
+    def __init__(self, inner: Metric, fit: Fit) -> None:
+        self.inner = inner
+        self.fit = fit
+        self.name = inner.name
+
+    def __getattr__(self, name: str) -> Any:  # template, examples, threshold… of the inner metric
+        return getattr(self.inner, name)
+
+    async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
+        judgment = await self.inner.judge(context, on_delta)
+        if judgment.score is None:
+            return judgment
+        fitted = self.fit.apply(judgment.score)
+        judgment.details["fit"] = {
+            "kind": self.fit.kind,
+            "raw_score": judgment.score,
+            "model": self.fit.model,
+            "fingerprint": self.fit.fingerprint,
+        }
+        judgment.score = fitted
+        return judgment
+
+
+def fitted_metrics(metrics: list[Metric], store: Store, model: str) -> list[Metric]:
+    """Each metric wrapped in its fit when one matches this model and prompt exactly."""
+    out: list[Metric] = []
+    for metric in metrics:
+        fit = find_fit(store, metric.name, model, prompt_fingerprint(metric))
+        out.append(FittedMetric(metric, fit) if fit is not None else metric)
+    return out
