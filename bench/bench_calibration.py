@@ -260,10 +260,25 @@ def load_results(path: Path) -> dict[tuple[str, str, str, str], dict]:
     return results
 
 
-def summarise(results: dict, variant: str, data: str, part: str, ids: list[str]) -> dict | None:
+def argmax_row(row: dict, variant: Variant) -> dict:
+    """The same judgment read the usual way: the single likeliest level (what one sample at
+    temperature 0 gives), to show what the probability weighting adds, at no extra judge call."""
+    distribution = row.get("distribution") or {}
+    if not distribution or row["value"] is None:
+        return row
+    label = max(distribution, key=lambda k: distribution[k])
+    value = (variant.levels.get(label, 0.0) - variant.scale_min) / (variant.scale_max - variant.scale_min)
+    return {**row, "value": value}
+
+
+def summarise(
+    results: dict, variant: str, data: str, part: str, ids: list[str], argmax_of: Variant | None = None
+) -> dict | None:
     rows = [results[(variant, data, part, i)] for i in ids if (variant, data, part, i) in results]
     if not rows:
         return None
+    if argmax_of is not None:
+        rows = [argmax_row(r, argmax_of) for r in rows]
     scored = [r for r in rows if r["value"] is not None]
     values = [r["value"] for r in scored]
     labels = [r["label"] for r in scored]
@@ -277,6 +292,8 @@ def summarise(results: dict, variant: str, data: str, part: str, ids: list[str])
     }
     if data == "squad":
         choose = [results[k] for k in results if k[:3] == (variant, data, "choose") and results[k]["value"] is not None]
+        if argmax_of is not None:
+            choose = [argmax_row(r, argmax_of) for r in choose]
         threshold = best_threshold([r["value"] for r in choose], [r["label"] for r in choose]) if choose else 0.5
         out.update(auc=auc(values, labels), kappa=kappa_at(values, labels, threshold), threshold=threshold)
     else:
@@ -295,11 +312,14 @@ def table(results: dict, sets: dict[str, dict[str, list[dict]]], n: int) -> str:
         for data, parts in sets.items():
             if not applies(variant, data):
                 continue
-            for part in ("choose", "report"):
+            for part, derived in (("choose", False), ("choose", True), ("report", False), ("report", True)):
+                if derived and (variant.metric == "rubric" or variant.sampled_only):
+                    continue
                 ids = [i["id"] for i in parts[part][:n]]
-                s = summarise(results, variant.name, data, part, ids)
+                s = summarise(results, variant.name, data, part, ids, variant if derived else None)
                 if s is None:
                     continue
+                name = f"{variant.name} (likeliest level only)" if derived else variant.name
                 if data.startswith("rubric"):
                     figure = f"Spearman {fmt(s['spearman'])}, AUC good/bad {fmt(s['auc'])}"
                 elif data == "squad":
@@ -307,7 +327,7 @@ def table(results: dict, sets: dict[str, dict[str, list[dict]]], n: int) -> str:
                 else:
                     figure = f"Spearman {fmt(s['spearman'])}"
                 lines.append(
-                    f"| {variant.name} | {data} | {part} | {s['n']} | {figure} | {s['unscored']} | {s['sampled']} "
+                    f"| {name} | {data} | {part} | {s['n']} | {figure} | {s['unscored']} | {s['sampled']} "
                     f"| {fmt(s['items_per_min'], 0)} | {s['tokens']:.1f} |"
                 )
     return "\n".join(lines)

@@ -71,7 +71,7 @@ def turns_judged(*overalls: float | None):
         if "information needed" in body["messages"][-1]["content"].rsplit("###", 1)[-1]:
             state["turn"] += 1  # every turn starts with the context_answers check
         overall = overalls[min(max(state["turn"], 0), len(overalls) - 1)]
-        return Reply("no json") if overall is None else check_answers(overall)(body)
+        return Reply("(unparsable)") if overall is None else check_answers(overall)(body)
 
     return respond
 

@@ -70,9 +70,11 @@ async def test_verdict_detail_and_rejudge_store_and_show_a_new_version(make_app,
         await pilot.pause()
         assert isinstance(app.screen, VerdictScreen)
         detail = static_text(app, "#verdict-detail")
-        assert "Turn 3 · rubric · version 1 · score 0.80" in detail and "correctness   4/5" in detail
-        assert "### RESPONSE BEGIN ###" in app.screen.query_one("#prompt", TextArea).text
-        assert '"overall": 4' in app.screen.query_one("#raw", TextArea).text
+        assert "Turn 3 · rubric · version 1 · score 0.80" in detail and "overall       4.0/5" in detail
+        # The verdict is built from yes/no checks: each is a step with a bar for its P(yes).
+        assert "P(yes) ██████████ 100%" in detail and "every part" in detail
+        assert "### RESPONSE ###" in app.screen.query_one("#prompt", TextArea).text
+        assert app.screen.query_one("#raw", TextArea).text == "yes"
         assert static_text(app, "#passages").strip()
 
         server.set_default(JUDGE, check_answers(2))
@@ -86,7 +88,7 @@ async def test_verdict_detail_and_rejudge_store_and_show_a_new_version(make_app,
         assert store.session(1).score == pytest.approx((0.8 + 0.8 + 0.4) / 3)
         columns = [str(c.query_one("Static").render()) for c in app.screen.query(".version")]
         assert len(columns) == 2
-        assert "score 0.80 → 0.40" in columns[1] and "correctness 4 → 1" in columns[1]
+        assert "score 0.80 → 0.40" in columns[1] and "correctness 5.0 → 2" in columns[1]
         assert any("v2 scores 0.40 (was 0.80)" in n for n in notifications(app))
 
         # Another model: the request goes to that model, and the version records it.

@@ -186,7 +186,7 @@ class CheckedRubricJudge:
             probes.append({"check": name, "question": " ".join(check.split()), **graded.to_dict()})
             if graded.value is None:
                 error = f"the {name} check is unscored: {graded.error}"
-                return judgment_from(self.name, answers, None, {"probes": probes, "conclusion": error}, error)
+                return judgment_from(self.name, answers, None, {"probes": probes, "steps": probe_lines(probes)}, error)
             if name == "claim":
                 claims.append(graded.value)
             else:
