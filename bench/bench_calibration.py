@@ -166,6 +166,10 @@ async def judge_turn(client: ChatClient, variant: Variant, item: dict) -> dict:
         value = None if answer.graded.value is None else (answer.graded.value - 1) / 4
         tokens = sum(c.completion_tokens or 0 for c in answer.completions)
         return {"value": value, "source": answer.graded.source, "tokens": tokens, "ms": _ms(started)}
+    if variant.name == "r-checks-v1-whole-turn":
+        raise SystemExit(
+            "r-checks-v1-whole-turn was measured with an earlier ragtui (a27d675); check that out to rerun"
+        )
     if variant.name == "r-checks":
         judge = CheckedRubricJudge(client, load_prompt(prompts, lang, "judge_probes"))
     else:

@@ -145,7 +145,11 @@ RUBRIC_WHOLE_FIRST = {
 }
 
 VARIANTS += [
+    # The shipped checks: each check sees only the text it is about (prompts/<lang>/judge_probes.toml).
     Variant("r-checks", "rubric", {}, {}, 5.0, 1.0),
+    # The first design: every check saw the whole turn (context, chat, question, reply). Measured
+    # with ragtui at commit a27d675; kept in the table, not re-runnable with this code.
+    Variant("r-checks-v1-whole-turn", "rubric", {}, {}, 5.0, 1.0),
     Variant("r-whole-score-first", "rubric", RUBRIC_WHOLE_FIRST, SCALE_1_5, 5.0, 1.0),
     Variant("r-whole-reasoning", "rubric", {}, {}, 5.0, 1.0),
 ]

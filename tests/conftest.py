@@ -43,7 +43,7 @@ def check_answers(overall: float, **forced: float):
     complete, addresses = ((base - 0.6) / 0.4, 1.0) if base >= 0.6 else (0.0, base / 0.6)
     values = {"says_unknown": 0.0, "other_company": 0.0, "complete": complete, "addresses": addresses, **forced}
     cues = {
-        "says_unknown": "does not know",
+        "says_unknown": "not known",
         "other_company": "another company",
         "complete": "every part",
         "addresses": "deal with what",
@@ -54,12 +54,18 @@ def check_answers(overall: float, **forced: float):
     def respond(body: dict) -> Reply:
         if "response_format" in body:  # the whole-verdict judge (re-judging with an edited prompt)
             return Reply(verdict(round(overall)))
-        text = body["messages"][-1]["content"].rsplit("###", 1)[-1]
+        text = check_line(body)
         name = next((n for n, cue in cues.items() if cue in text), "claim")
         p = values.get(name, 1.0)
         return level_reply({"yes": p, "no": 1 - p} if 0 < p < 1 else {"yes" if p >= 1 else "no": 1.0})
 
     return respond
+
+
+def check_line(body: dict) -> str:
+    """The check a rubric request asks (the line before the answer cue)."""
+    lines = body["messages"][-1]["content"].strip().splitlines()
+    return lines[-2] if len(lines) > 1 else ""
 
 
 def turns_judged(*overalls: float | None):
@@ -68,7 +74,7 @@ def turns_judged(*overalls: float | None):
     state = {"turn": -1}
 
     def respond(body: dict) -> Reply:
-        if "information needed" in body["messages"][-1]["content"].rsplit("###", 1)[-1]:
+        if "information needed" in check_line(body):
             state["turn"] += 1  # every turn starts with the context_answers check
         overall = overalls[min(max(state["turn"], 0), len(overalls) - 1)]
         return Reply("(unparsable)") if overall is None else check_answers(overall)(body)

@@ -39,7 +39,7 @@ def step_responder(fail: set[str] | None = None):
     def respond(body: dict) -> Reply:
         if "response_format" not in body:  # a one-token level question, scored by probabilities
             user = body["messages"][-1]["content"]
-            if "### RESPONSE ###" in user:  # one of the rubric's yes/no checks
+            if user.strip().endswith("Answer yes or no:"):  # one of the rubric's yes/no checks
                 if "rubric_verdict" in (fail or set()):
                     return Reply(status=500, error_message="judge exploded")
                 return checks(body)

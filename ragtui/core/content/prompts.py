@@ -37,14 +37,17 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
     # check at a time and the answer cue.
     "judge_probes": {
         "system": frozenset(),
-        "user": frozenset({"context", "history", "question", "response"}),
+        "on_context": frozenset({"context", "question"}),
+        "on_response": frozenset({"response"}),
+        "on_exchange": frozenset({"history", "question", "response"}),
+        "on_claim": frozenset({"context", "claim"}),
         "context_answers": frozenset(),
         "says_unknown": frozenset(),
         "addresses": frozenset(),
         "complete": frozenset(),
         "other_company": frozenset(),
         "polite": frozenset(),
-        "claim": frozenset({"claim"}),
+        "claim": frozenset(),
         "answer": frozenset(),
     },
     # The seeds' metrics (ragtui.core.metrics). Multi-step metrics have one key per step; each

@@ -157,33 +157,66 @@ class CheckedRubricJudge:
         self.template = template
 
     def turn_text(self, context: TurnContext) -> str:
+        """The whole turn as one block (what a whole-turn grade sees)."""
         customer, agent = HISTORY_LABELS.get(context.language, HISTORY_LABELS["en"])
-        return self.template.render(
-            "user",
-            context=format_passages(context.passages, context.language),
+        return (
+            self.template.render(
+                "on_context", context=format_passages(context.passages, context.language), question=context.question
+            )
+            + "\n"
+            + self.template.render(
+                "on_exchange",
+                history=format_history(context.history, customer, agent),
+                question=context.question,
+                response=context.response,
+            )
+        )
+
+    def checks(self, context: TurnContext) -> list[tuple[str, str, str]]:
+        """(check name, the text it is shown, the check's question). Each check sees only what it
+        needs: a 1.5B judge asked about one short text answers far more sharply than about a
+        whole turn (measured: with the whole turn every check's P(yes) sat near 0.5)."""
+        customer, agent = HISTORY_LABELS.get(context.language, HISTORY_LABELS["en"])
+        passages = format_passages(context.passages, context.language)
+        on_context = self.template.render("on_context", context=passages, question=context.question)
+        on_response = self.template.render("on_response", response=context.response)
+        on_exchange = self.template.render(
+            "on_exchange",
             history=format_history(context.history, customer, agent),
             question=context.question,
             response=context.response,
         )
+        shown = {
+            "context_answers": on_context,
+            "says_unknown": on_response,
+            "other_company": on_response,
+            "polite": on_response,
+            "addresses": on_exchange,
+            "complete": on_exchange,
+        }
+        checks = [(name, shown[name], self.template.parts[name]) for name in PROBES]
+        for claim in split_claims(context.response):
+            text = self.template.render("on_claim", context=passages, claim=claim)
+            checks.append(("claim", text, self.template.parts["claim"]))
+        return checks
 
-    def messages(self, turn: str, check: str) -> list[Message]:
-        # The turn first and the check last: every check of a turn shares the long prefix.
-        user = f"{turn}\n{check.strip()}\n{self.template.parts['answer'].strip()}"
+    def messages(self, shown: str, check: str) -> list[Message]:
+        user = f"{shown}\n{check.strip()}\n{self.template.parts['answer'].strip()}"
         return [{"role": "system", "content": self.template.parts["system"]}, {"role": "user", "content": user}]
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
-        turn = self.turn_text(context)
         answers: list[LevelAnswer] = []
         probes: list[dict[str, Any]] = []
         values: dict[str, float] = {}
         claims: list[float] = []
-        checks = [(name, self.template.parts[name]) for name in PROBES]
-        checks += [("claim", self.template.render("claim", claim=c)) for c in split_claims(context.response)]
-        for name, check in checks:
-            answer = await ask_level(self.client, self.messages(turn, check), YES_NO, on_delta=on_delta)
+        for name, shown, check in self.checks(context):
+            answer = await ask_level(self.client, self.messages(shown, check), YES_NO, on_delta=on_delta)
             graded = fold_yes_no(answer.graded)
             answers.append(answer)
-            probes.append({"check": name, "question": " ".join(check.split()), **graded.to_dict()})
+            question = " ".join(check.split())
+            if name == "claim":
+                question += " — " + " ".join(shown.rsplit("###", 1)[-1].split())
+            probes.append({"check": name, "question": question, **graded.to_dict()})
             if graded.value is None:
                 error = f"the {name} check is unscored: {graded.error}"
                 return judgment_from(self.name, answers, None, {"probes": probes, "steps": probe_lines(probes)}, error)
