@@ -73,7 +73,7 @@ async def test_verdict_detail_and_rejudge_store_and_show_a_new_version(make_app,
         assert "Turn 3 · rubric · version 1 · score 0.80" in detail and "overall       4.0/5" in detail
         # The verdict is built from yes/no checks: each is a step with a bar for its P(yes).
         assert "P(yes) ██████████ 100%" in detail and "every part" in detail
-        assert "### RESPONSE ###" in app.screen.query_one("#prompt", TextArea).text
+        assert "### SENTENCE ###" in app.screen.query_one("#prompt", TextArea).text
         assert app.screen.query_one("#raw", TextArea).text == "yes"
         assert static_text(app, "#passages").strip()
 

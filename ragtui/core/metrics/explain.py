@@ -21,6 +21,17 @@ def status_word(score: float | None, details: dict[str, Any]) -> str | None:
 
 
 def explain_lines(metric: str, details: dict[str, Any]) -> list[str]:
+    fit = details.get("fit")
+    lines = _metric_lines(metric, details)
+    if isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
+        lines.insert(
+            0,
+            f"fitted to people's labels ({fit.get('kind')} fit for this judge and prompt); raw {fit['raw_score']:.2f}",
+        )
+    return lines
+
+
+def _metric_lines(metric: str, details: dict[str, Any]) -> list[str]:
     if metric == "answer_relevancy":
         return _relevancy(details)
     if metric == "faithfulness":
