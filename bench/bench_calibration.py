@@ -172,13 +172,15 @@ async def judge_turn(client: ChatClient, variant: Variant, item: dict) -> dict:
         )
     if variant.name == "r-checks":
         judge = CheckedRubricJudge(client, load_prompt(prompts, lang, "judge_probes"))
+    elif variant.name == "r-checks-en-questions":
+        judge = CheckedRubricJudge(client, load_prompt(prompts, "en", "judge_probes"))
     else:
         judge = RubricJudge(client, load_prompt(prompts, lang, "judge_rubric"))
     judgment = await judge.judge(context)
     overall = judgment.details.get("overall") or (judgment.details.get("scores") or {}).get("overall")
     return {
         "value": None if judgment.score is None or overall is None else (float(overall) - 1) / 4,
-        "source": "probability" if variant.name == "r-checks" else "sampled",
+        "source": "probability" if variant.name.startswith("r-checks") else "sampled",
         "error": judgment.error,
         "probes": judgment.details.get("probes"),
         "scores": judgment.details.get("scores"),

@@ -150,6 +150,8 @@ VARIANTS += [
     # The first design: every check saw the whole turn (context, chat, question, reply). Measured
     # with ragtui at commit a27d675; kept in the table, not re-runnable with this code.
     Variant("r-checks-v1-whole-turn", "rubric", {}, {}, 5.0, 1.0),
+    # Japanese turns checked with the English questions (as English instructions helped JSTS).
+    Variant("r-checks-en-questions", "rubric", {}, {}, 5.0, 1.0),
     Variant("r-whole-score-first", "rubric", RUBRIC_WHOLE_FIRST, SCALE_1_5, 5.0, 1.0),
     Variant("r-whole-reasoning", "rubric", {}, {}, 5.0, 1.0),
 ]
