@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import re
 import sys
@@ -351,6 +352,7 @@ def endpoint_url(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
     from ragtui.core.models.local_model import MODEL_ALIAS, LocalModel, LocalModelSettings
 
     with LocalModel(LocalModelSettings()) as model:
+        os.environ["RAGTUI_EMBEDDED_TOKEN"] = model.token or ""  # the shared server's API key
         yield model.start(), MODEL_ALIAS
 
 
@@ -359,7 +361,12 @@ async def run(args: argparse.Namespace, base_url: str, model: str) -> None:
     results = load_results(args.out)
     chosen = [v for v in VARIANTS if not args.variants or v.name in args.variants.split(",")]
     endpoint = Endpoint(role="judge", base_url=base_url, model=model, temperature=0.0, api_key_env="")
-    client = ChatClient(endpoint, openai.AsyncOpenAI(base_url=base_url, api_key="none", timeout=300, max_retries=2))
+    client = ChatClient(
+        endpoint,
+        openai.AsyncOpenAI(
+            base_url=base_url, api_key=os.environ.get("RAGTUI_EMBEDDED_TOKEN") or "none", timeout=300, max_retries=2
+        ),
+    )
     limit = asyncio.Semaphore(args.concurrency)
     with args.out.open("a", encoding="utf-8") as out:
 

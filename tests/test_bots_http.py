@@ -57,7 +57,11 @@ async def test_reference_server_streams(reference: ReferenceServer, server: Fake
     assert len(deltas) > 5 and "".join(deltas) == answer.text == "A streamed answer in many small pieces."
     assert answer.passages
     sent = server.chat_requests(BOT)[-1]["messages"]
-    assert [m["content"] for m in sent[1:]] == [u.text for u in HISTORY]
+    # The history arrived intact: each customer message (sent with its passages first) and
+    # each bot answer, in order.
+    assert [m["role"] for m in sent[1:]] == ["user" if u.speaker == "user" else "assistant" for u in HISTORY]
+    for message, utterance in zip(sent[1:], HISTORY, strict=True):
+        assert message["content"].rstrip().endswith(utterance.text)
 
 
 async def test_reference_server_rejects_bad_requests(reference: ReferenceServer):

@@ -49,10 +49,12 @@ needs_model = pytest.mark.skipif(embedded_missing() is not None, reason=str(embe
 
 
 @pytest.fixture(scope="module")
-def embedded_config() -> Iterator[tuple[Config, LocalModel]]:
-    """One embedded server for the module, using the real model cache (assembled once)."""
+def embedded_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Config, LocalModel]]:
+    """One embedded server for the module, using the real model cache (assembled once) and a
+    registry of its own (module fixtures run before the per-test XDG isolation)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_CACHE_HOME", str(USER_CACHE_HOME))
+        mp.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("embedded-state")))
         for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
             mp.delenv(name, raising=False)
         config = Config(language="en")
@@ -73,7 +75,7 @@ async def test_one_real_turn_on_the_embedded_model(embedded_config, tmp_path: Pa
     endpoints = resolve_endpoints(config)
     assert needs_embedded(endpoints) and all(e.model == EMBEDDED_MODEL for e in endpoints.values())
     assert "demo quality" in endpoints["judge"].label
-    attach(endpoints, model.base_url or "")
+    attach(endpoints, model.base_url or "", model.token)
     store = Store.open(tmp_path / "embedded.db")
     engine = Engine(config, endpoints, store)
     scenario = next(s for s in load_scenarios(config.scenarios, "en") if s.id == "id-linking")

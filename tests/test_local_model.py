@@ -193,7 +193,7 @@ def test_real_embedded_model_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     with LocalModel(LocalModelSettings(ctx_size=2048, parallel=1)) as model:
         assert model.base_url and model.base_url.startswith("http://127.0.0.1:")
         assert (model.rss_bytes() or 0) > 500_000_000
-        client = openai.OpenAI(base_url=model.base_url, api_key="local")
+        client = openai.OpenAI(base_url=model.base_url, api_key=model.token)
         reply = client.chat.completions.create(
             model=model.model_name,
             max_tokens=8,

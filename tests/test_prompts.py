@@ -68,25 +68,32 @@ def test_misspelt_slot_names_file_and_slot(prompts_dir: Path) -> None:
     assert "{{question}}" in info.value.hint  # the allowed slots are listed
 
 
+# A valid bot_rag file but for its ``no_context`` key, which each test writes.
+BOT_REST = 'system = "Rules."\nturn = "{{context}} {{message}}"\nearlier_context = "e"\n'
+BOT_PARTS = {"system": "s", "turn": "{{context}} {{message}}", "no_context": "n", "earlier_context": "e"}
+
+
 def test_missing_slot_is_named(prompts_dir: Path) -> None:
-    path = write_template(prompts_dir, "bot_rag", 'system = "Answer politely."\nno_context = "nothing"\n')
+    path = write_template(
+        prompts_dir, "bot_rag", 'system = "s"\nturn = "Answer {{message}}"\nno_context = "n"\nearlier_context = "e"\n'
+    )
     with pytest.raises(ConfigError) as info:
         load_prompt(prompts_dir, "en", "bot_rag")
     message = str(info.value)
     assert str(path) in message
-    assert "'system'" in message
+    assert "'turn'" in message
     assert "{{context}}" in message
 
 
 def test_slot_in_a_key_that_takes_none(prompts_dir: Path) -> None:
-    write_template(prompts_dir, "bot_rag", 'system = "{{context}}"\nno_context = "none for {{question}}"\n')
+    write_template(prompts_dir, "bot_rag", BOT_REST + 'no_context = "none for {{question}}"\n')
     with pytest.raises(ConfigError, match=r"'no_context' uses unknown slot \{\{question\}\}") as info:
         load_prompt(prompts_dir, "en", "bot_rag")
     assert info.value.hint == "slots allowed here: none"
 
 
 def test_unknown_key(prompts_dir: Path) -> None:
-    path = write_template(prompts_dir, "bot_rag", 'system = "{{context}}"\nno_context = "x"\nsystme = "typo"\n')
+    path = write_template(prompts_dir, "bot_rag", BOT_REST + 'no_context = "x"\nsystme = "typo"\n')
     with pytest.raises(ConfigError) as info:
         load_prompt(prompts_dir, "en", "bot_rag")
     assert str(path) in str(info.value)
@@ -96,7 +103,7 @@ def test_unknown_key(prompts_dir: Path) -> None:
 
 @pytest.mark.parametrize("value", ['""', '"   "', "3"])
 def test_missing_or_empty_key(prompts_dir: Path, value: str) -> None:
-    write_template(prompts_dir, "bot_rag", f'system = "{{{{context}}}}"\nno_context = {value}\n')
+    write_template(prompts_dir, "bot_rag", BOT_REST + f"no_context = {value}\n")
     with pytest.raises(ConfigError, match="'no_context' is missing or empty"):
         load_prompt(prompts_dir, "en", "bot_rag")
 
@@ -108,8 +115,8 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
 
 
 def test_spaces_inside_braces_count_as_the_slot() -> None:
-    template = parse_prompt({"system": "ctx: {{ context }}", "no_context": "none"}, "bot_rag", "en", None)
-    assert template.render("system", context="DOCS") == "ctx: DOCS"
+    template = parse_prompt({**BOT_PARTS, "turn": "ctx: {{ context }} {{message}}"}, "bot_rag", "en", None)
+    assert template.render("turn", context="DOCS", message="Q") == "ctx: DOCS Q"
 
 
 def test_render_is_single_pass() -> None:
@@ -128,8 +135,8 @@ def test_render_is_single_pass() -> None:
 
 def test_render_keeps_backslashes_literal() -> None:
     """Replacement text is not a regex template: backslashes and group refs stay as typed."""
-    template = parse_prompt({"system": "[{{context}}]", "no_context": "n"}, "bot_rag", "en", None)
-    assert template.render("system", context=r"C:\new \1 \g<0>") == r"[C:\new \1 \g<0>]"
+    template = parse_prompt({**BOT_PARTS, "turn": "[{{context}}]{{message}}"}, "bot_rag", "en", None)
+    assert template.render("turn", context=r"C:\new \1 \g<0>", message="") == r"[C:\new \1 \g<0>]"
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import time
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ from ..core.config import Config
 from ..core.errors import RagtuiError
 from ..core.models.endpoints import Endpoint
 from ..core.models.llm import ClientPool
-from ..core.models.local_model import available_memory, log_path
+from ..core.models.local_model import LocalModel, available_memory, log_path
 from ..core.models.local_model_file import find_chunks, verified_cached_model
 from .bot_probe_view import print_bot_probe
 from .model_start import embedded_model
@@ -62,6 +63,41 @@ def embedded_checks(config: Config) -> list[Check]:
             Check("memory", free > 2_500_000_000, f"{free / 1e9:.1f} GB available, ~2.5 GB needed", "free memory")
         )
     return checks
+
+
+def server_checks(model: LocalModel) -> list[Check]:
+    """The shared server and who is attached to it: pid, command and since when."""
+    state = model.state
+    rss = model.rss_bytes()
+    if state is None:
+        return [Check("running", False, "not running", f"see {log_path()}")]
+    slots = model.busy_slots()
+    busy = f"{slots[0]} of {slots[1]}" if slots else f"? of {state.parallel}"
+    checks = [
+        Check(
+            "running",
+            True,
+            f"pid {state.pid}, port {state.port}, {busy} slots busy, {state.threads} threads, "
+            f"context {state.ctx_size} tokens, RSS {(rss or 0) / 1e9:.1f} GB, log {state.log}",
+        )
+    ]
+    now = time.time()
+    for lease in model.attached():
+        me = " (this doctor)" if lease.pid == os.getpid() else ""
+        keep = f", keep warm {lease.keep_alive:g} s after" if lease.keep_alive else ""
+        checks.append(
+            Check(f"attached: pid {lease.pid}", True, f"{lease.command}{me} — for {_ago(now - lease.since)}{keep}")
+        )
+    return checks
+
+
+def _ago(seconds: float) -> str:
+    seconds = max(int(seconds), 0)
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds // 60} min"
+    return f"{seconds // 3600} h"
 
 
 async def probe(endpoint: Endpoint, pool: ClientPool) -> Check:
@@ -109,17 +145,7 @@ async def doctor(args: argparse.Namespace, overrides: Overrides) -> int:
     results: list[Check] = []
     with embedded_model(config, endpoints) as model:
         if model is not None:
-            rss = model.rss_bytes()
-            render(
-                "Embedded server",
-                [
-                    Check(
-                        "running",
-                        True,
-                        f"pid {model.pid}, port {model.port}, RSS {(rss or 0) / 1e9:.1f} GB, log {log_path()}",
-                    )
-                ],
-            )
+            render("Embedded server (shared by every ragtui process of this user)", server_checks(model))
         pool = ClientPool()
         try:
             seen: dict[tuple[str | None, str], Check] = {}

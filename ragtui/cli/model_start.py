@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from ..core.config import Config
@@ -15,10 +15,15 @@ from ..core.models.local_model import LocalModel, log_path
 from .output import console_err
 
 STAGES = {
-    "assembling": "Assembling the embedded model (first run only)",
-    "loading": "Loading the embedded model",
+    "waiting": "Waiting for another ragtui process to start the embedded model",
+    "assembling": "Assembling the embedded model file (first run only)",
+    "loading": "Loading the embedded model into memory (llama.cpp)",
+    "attached": "Using the embedded model already running",
     "ready": "Embedded model ready",
 }
+# Stages with a real measure of progress get a bar; the others a spinner naming the step
+# (llama.cpp reports no loading progress, and a bar filling against a timeout would lie).
+MEASURED = {"assembling"}
 
 
 @contextmanager
@@ -29,6 +34,7 @@ def embedded_model(config: Config, endpoints: dict[str, Endpoint]) -> Iterator[L
         return
     console_err.print(Text("No endpoint configured: using the embedded offline model (demo quality).", style="yellow"))
     progress = Progress(
+        SpinnerColumn(),
         TextColumn("{task.description}"),
         BarColumn(),
         TaskProgressColumn(),
@@ -42,14 +48,18 @@ def embedded_model(config: Config, endpoints: dict[str, Endpoint]) -> Iterator[L
         if stage not in tasks:
             for other in tasks.values():
                 progress.update(other, visible=False)
-            tasks[stage] = progress.add_task(STAGES.get(stage, stage), total=total)
-        progress.update(tasks[stage], completed=done, total=total)
+            tasks[stage] = progress.add_task(STAGES.get(stage, stage), total=total if stage in MEASURED else None)
+            if not console_err.is_terminal:
+                console_err.print(Text(STAGES.get(stage, stage) + "…"))  # CI logs: one line per step
+        if stage in MEASURED:
+            progress.update(tasks[stage], completed=done, total=total)
 
     model: LocalModel | None = None
     try:
         with progress:
             model = start_embedded(config, endpoints, report)
-        console_err.print(Text(f"Embedded model ready on {model.base_url} (log: {log_path()})", style="dim"))
+        how = "started" if model.started_here else "shared with other ragtui processes"
+        console_err.print(Text(f"Embedded model ready on {model.base_url}, {how} (log: {log_path()})", style="dim"))
         yield model
     finally:
         if model is not None:

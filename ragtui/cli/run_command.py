@@ -26,7 +26,9 @@ from ..core.content.scenarios import load_scenarios, pick_scenarios
 from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.state_machine import Dialogue
 from ..core.errors import RagtuiError
+from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
+from ..core.models.local_model import LocalModel
 from ..core.record.store import Store
 from .model_start import embedded_model
 from .output import console, console_err, score_text
@@ -43,8 +45,10 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     store = bootstrap.open_store(config)
     if getattr(args, "resume", None):
         run_id, session_ids = resumable(store, args.resume)
-        with embedded_model(config, endpoints):
-            return await _run(args, config, endpoints, store, run_id, lambda engine: _resumed(engine, session_ids))
+        with embedded_model(config, endpoints) as model:
+            return await _run(
+                args, config, endpoints, store, run_id, lambda engine: _resumed(engine, session_ids), model
+            )
     personas = pick_personas(load_personas(config.personas, config.language), args.persona)
     scenarios = pick_scenarios(load_scenarios(config.scenarios, config.language), args.scenario)
     if not personas:
@@ -55,8 +59,8 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     def fresh(engine: Engine) -> list[Dialogue]:
         return [engine.new_dialogue(s, p, run_id=run_id) for s in scenarios for p in personas]
 
-    with embedded_model(config, endpoints):
-        return await _run(args, config, endpoints, store, run_id, fresh)
+    with embedded_model(config, endpoints) as model:
+        return await _run(args, config, endpoints, store, run_id, fresh, model)
 
 
 def resumable(store: Store, run: str) -> tuple[str, list[int]]:
@@ -112,10 +116,13 @@ async def _run(
     store: Store,
     run_id: str,
     make_dialogues: Callable[[Engine], list[Dialogue]],
+    model: LocalModel | None = None,
 ) -> int:
     if not args.no_check:
         await bootstrap.check_reachable(endpoints)
     engine = Engine(config, endpoints, store)
+    if model is not None:
+        engine.recover = ServerRecovery(model)  # a shared server that dies is brought back once
     interrupted = False
     signals: list[int] = []
     try:
@@ -128,7 +135,9 @@ async def _run(
         max_turns = max((d.max_turns for d in dialogues), default=config.max_turns)
         with _stop_on_sigterm() as signals:
             try:
-                with RunProgress(len(dialogues), max_turns, config.threshold, labels) as progress:
+                with RunProgress(
+                    len(dialogues), max_turns, config.threshold, labels, concurrency=config.concurrency
+                ) as progress:
                     async for event in engine.run_many(dialogues, config.concurrency):
                         progress.handle(event)
             except asyncio.CancelledError:

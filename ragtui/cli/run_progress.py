@@ -1,4 +1,5 @@
-"""Live progress of ``ragtui run``: a live view on a terminal, one plain line per finished
+"""Live progress of ``ragtui run``: on a terminal, per dialogue the role streaming now with its
+tokens and tokens/s and the run's ETA; one plain line per finished step and per finished
 dialogue otherwise (CI logs)."""
 
 from __future__ import annotations
@@ -18,39 +19,52 @@ from ..core.dialogue.events import (
     Failure,
     MessageDone,
     StreamRestarted,
-    TextDelta,
     TurnDone,
 )
+from ..core.dialogue.progress import StepMeter
 from .output import console, score_text, stop_text
-
-STEP_LABELS = {"user": "customer typing", "bot": "bot answering", "judge": "judging"}
 
 
 @dataclass
 class _Active:
     label: str
     turn: int = 0
-    doing: str = "waiting"
+    note: str = ""  # e.g. "stream broke; try 2", until the step streams again
 
 
 class RunProgress:
-    """Live view on a terminal; one plain line per finished dialogue otherwise (CI logs)."""
+    """Live view on a terminal: per dialogue the role streaming now with its tokens and
+    tokens/s, and the run's ETA from the speeds measured so far. Without a terminal (CI logs)
+    one plain line per finished step (role, turn, tokens, seconds) and per finished dialogue,
+    so a log never stays silent for longer than one step."""
 
-    def __init__(self, total_dialogues: int, max_turns: int, threshold: float, labels: dict[int, str]) -> None:
-        self.live_mode = console.is_terminal
+    def __init__(
+        self,
+        total_dialogues: int,
+        max_turns: int,
+        threshold: float,
+        labels: dict[int, str],
+        concurrency: int = 1,
+        live_mode: bool | None = None,
+    ) -> None:
+        self.live_mode = console.is_terminal if live_mode is None else live_mode
         self.threshold = threshold
         self.labels = labels
         self.max_turns = max_turns
         self.total = total_dialogues
+        self.concurrency = concurrency
         self.finished = 0
         self.retries = 0  # broken streams tried again
         self.active: dict[int, _Active] = {}
+        self.meter = StepMeter()
         self.progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
         )
         self.turns_task = self.progress.add_task("turns", total=total_dialogues * max_turns)
         self.live = (
-            Live(self._render(), console=console, refresh_per_second=8, transient=True) if self.live_mode else None
+            Live(console=console, refresh_per_second=4, transient=True, get_renderable=self._render)
+            if self.live_mode
+            else None
         )
 
     def __enter__(self) -> RunProgress:
@@ -64,41 +78,51 @@ class RunProgress:
         if self.live:
             self.live.__exit__(None, None, None)
 
+    def eta_text(self) -> str:
+        waiting = max(self.total - self.finished - len(self.active), 0)
+        eta = self.meter.eta(self.max_turns, waiting, self.concurrency)
+        return "ETA after the first full turn" if eta is None else f"ETA ≤ {format_seconds(eta)}"
+
     def _render(self) -> Group:
+        now = self.meter.clock()
         rows = Table.grid(padding=(0, 2))
         for session_id, active in list(self.active.items())[:12]:
+            step = self.meter.live.get(session_id)
+            doing = step.describe(now) if step else "waiting"
             rows.add_row(
                 Text(f"#{session_id}"),
                 Text(active.label),
-                Text(f"turn {active.turn}/{self.max_turns}"),
-                Text(active.doing, style="dim"),
+                Text(f"turn {step.turn if step else active.turn}/{self.max_turns}"),
+                Text(f"{doing} ({active.note})" if active.note else doing, style="dim"),
             )
         header = Text(f"dialogues {self.finished}/{self.total}", style="bold")
+        header.append(f" · {self.eta_text()}", style="dim")
         return Group(header, self.progress, rows)
 
     def _say(self, text: Text) -> None:
-        (self.live.console if self.live else console).print(text)
+        # soft_wrap: a log line stays one line (grep-able), whatever the terminal width.
+        (self.live.console if self.live else console).print(text, soft_wrap=True)
         console.file.flush()  # CI logs read this line by line
 
     def handle(self, event: Event) -> None:
         sid = event.session_id
+        step = self.meter.observe(event)
+        if step is not None and not self.live:
+            self._say(Text(step.line(self.labels.get(sid, ""), self.max_turns) + f" · {self.eta_text()}"))
         if isinstance(event, DialogueStarted):
             self.active[sid] = _Active(self.labels.get(sid, str(sid)))
-        elif isinstance(event, TextDelta):
-            if sid in self.active:
-                self.active[sid].doing = STEP_LABELS[event.role]
         elif isinstance(event, StreamRestarted):
             self.retries += 1
             if sid in self.active:
-                self.active[sid].doing = f"{STEP_LABELS[event.role]} (stream broke; try {event.attempt})"
+                self.active[sid].note = f"stream broke; try {event.attempt}"
         elif isinstance(event, MessageDone):
             if sid in self.active:
                 self.active[sid].turn = event.turn
-                self.active[sid].doing = "judging" if event.role == "bot" else "bot answering"
+                self.active[sid].note = ""
         elif isinstance(event, TurnDone):
             self.progress.advance(self.turns_task)
             if sid in self.active:
-                self.active[sid].doing = "customer typing"
+                self.active[sid].note = ""
         elif isinstance(event, Failure):
             line = Text(f"#{sid} {self.labels.get(sid, '')}: ", style="bold red")
             line.append(event.message, style="red")
@@ -115,5 +139,14 @@ class RunProgress:
                 line.append(", score ")
                 line.append_text(score_text(event.score, self.threshold))
                 self._say(line)
-        if self.live:
-            self.live.update(self._render())
+
+
+def format_seconds(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"

@@ -36,6 +36,7 @@ Secrets are read from the environment at resolve time and are never part of ``Co
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,7 @@ TOP_KEYS = {
     "thresholds",
     "answer_relevancy",
 }
-EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads"}
+EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_alive"}
 # Pass marks of the metrics other than the rubric (whose pass mark is ``threshold``). Binary
 # metrics (answerability, trust) pass only at 1. Faithfulness is stricter than the graded
 # ones: one made-up statement in five already fails it.
@@ -112,6 +113,8 @@ class EmbeddedConfig:
     ctx_size: int = 8192
     port: int = 0  # 0: a free port
     threads: int = 0  # 0: every usable CPU (see local_model.default_threads)
+    parallel: int = 0  # request slots; 0: sized for `concurrency` (see local_model.slots_for)
+    keep_alive: float = 0.0  # seconds the shared server stays up after the last ragtui exits
 
 
 @dataclass
@@ -288,4 +291,29 @@ def _parse_embedded(table: dict[str, Any], where: str, base: Path) -> EmbeddedCo
         embedded.threads = expect_type(table["threads"], int, f"{where} threads")
         if embedded.threads < 0:
             raise ConfigError(f"{where} threads must be 0 (automatic) or more, got {embedded.threads}")
+    if "parallel" in table:
+        embedded.parallel = expect_type(table["parallel"], int, f"{where} parallel")
+        if not 0 <= embedded.parallel <= 16:
+            raise ConfigError(f"{where} parallel must be 0 (automatic) to 16, got {embedded.parallel}")
+    if "keep_alive" in table:
+        embedded.keep_alive = parse_duration(table["keep_alive"], f"{where} keep_alive")
     return embedded
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
+
+
+def parse_duration(value: object, where: str) -> float:
+    """Seconds from ``"10m"``, ``"30s"``, ``"1h"`` or a plain number of seconds."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ConfigError(f'{where} must be a duration such as "10m", "30s" or 0, got {value!r}')
+    if isinstance(value, int | float):
+        seconds = float(value)
+    else:
+        match = _DURATION.match(value)
+        if match is None:
+            raise ConfigError(f'{where} must be a duration such as "10m", "30s" or 0, got {value!r}')
+        seconds = float(match.group(1)) * {"s": 1, "m": 60, "h": 3600}[match.group(2) or "s"]
+    if seconds < 0:
+        raise ConfigError(f"{where} must not be negative, got {value!r}")
+    return seconds

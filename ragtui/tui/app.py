@@ -21,6 +21,7 @@ from textual.screen import Screen
 from ..core.config import Config
 from ..core.dialogue.engine import Engine
 from ..core.errors import RagtuiError
+from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
 from ..core.record.store import Store
@@ -78,6 +79,8 @@ class RagtuiApp(App[None]):
         if self.problem is None:
             try:
                 self.engine = (engine_factory or Engine)(config, endpoints, store)
+                if local_model is not None:
+                    self.engine.recover = ServerRecovery(local_model)
             except RagtuiError as exc:
                 self.problem = f"Dialogues cannot run: {exc}"
 

@@ -22,6 +22,7 @@ from ..core.dialogue.events import (
     TurnDone,
     VerdictReady,
 )
+from ..core.dialogue.progress import StepMeter
 from ..core.metrics import PRIMARY_METRIC
 from ..core.record.store import StoredSession
 from .formatting import judgment_text, score_text, verdict_text
@@ -40,6 +41,7 @@ class EventView:
     def __init__(self, screen: MainScreen, header: SessionHeader) -> None:
         self.screen = screen
         self.header = header
+        self.meter = StepMeter()  # tokens and tokens/s of the role streaming now, for the header
 
     def pane(self, role: str) -> RolePane:
         return self.screen.pane(role)
@@ -54,9 +56,14 @@ class EventView:
 
     def show(self, event: Event) -> None:
         info = self.header.info
+        self.meter.observe(event)
+        step = self.meter.live.get(event.session_id)
+        info.live = step.describe(self.meter.clock()) if step is not None and step.tokens else ""
         if isinstance(event, TextDelta):
             self.pane(event.role).add_delta(event.turn, event.text)
-            return  # no header refresh per token
+            if step is not None and step.tokens % 8 == 1:
+                self.header.show()  # every few tokens, not per token
+            return
         if isinstance(event, DialogueStarted):
             self.pane("user").add_note(f"Session #{event.session_id} started")
         elif isinstance(event, StreamRestarted):

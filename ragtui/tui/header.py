@@ -36,6 +36,7 @@ class SessionInfo:
     threshold: float = 0.7
     judged: int = 0  # turns with a verdict: before the first, there is no score to show
     state: str = "no session"
+    live: str = ""  # the role streaming now: "bot answering · 57 tok · 9.8 tok/s"
 
 
 class SessionHeader(Static):
@@ -64,6 +65,8 @@ class SessionHeader(Static):
             text.append(f" · turn {info.turn}/{info.max_turns} · score ")
             text.append_text(score_text(info.score, info.threshold) if info.judged else Text("–"))
             text.append(f" · {info.state}", style="italic")
+            if info.live:
+                text.append(f" · {info.live}", style="dim")
         text.append("\n")
         if self.problem:
             text.append(one_line(self.problem, 400), style="bold yellow")

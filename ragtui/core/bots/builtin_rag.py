@@ -29,11 +29,25 @@ class BuiltinRagBot:
         return self.knowledge.search(" ".join(reversed(asked)), self.top_k)
 
     def messages(self, history: list[Utterance], passages: list[Passage]) -> list[Message]:
-        context = format_context(passages) if passages else self.template.parts["no_context"]
-        messages: list[Message] = [{"role": "system", "content": self.template.render("system", context=context)}]
-        for utterance in history:
-            role = "user" if utterance.speaker == "user" else "assistant"
-            messages.append({"role": role, "content": utterance.text})
+        """The fixed rules, then the conversation with each customer message carrying the
+        passages retrieved for it — only those not given before. Earlier turns are rebuilt
+        exactly as they were sent (retrieval is deterministic), so from one turn to the next
+        the prompt only grows at the end and a server's prompt cache reuses all the rest."""
+        messages: list[Message] = [{"role": "system", "content": self.template.render("system")}]
+        given: set[tuple[str, str]] = set()
+        for index, utterance in enumerate(history):
+            if utterance.speaker != "user":
+                messages.append({"role": "assistant", "content": utterance.text})
+                continue
+            latest = index == len(history) - 1
+            found = passages if latest else self.retrieve(history[: index + 1])
+            new = [p for p in found if (p.title, p.text) not in given]
+            given.update((p.title, p.text) for p in new)
+            fallback = self.template.parts["earlier_context" if found else "no_context"]
+            context = format_context(new) if new else fallback
+            messages.append(
+                {"role": "user", "content": self.template.render("turn", context=context, message=utterance.text)}
+            )
         return messages
 
     async def answer(self, history: list[Utterance], on_delta: DeltaCallback | None = None) -> BotAnswer:

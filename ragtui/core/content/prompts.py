@@ -25,8 +25,10 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "system": frozenset({"persona", "question"}),
     },
     "bot_rag": {
-        "system": frozenset({"context"}),
+        "system": frozenset(),  # fixed rules first; each turn's passages travel with its message
+        "turn": frozenset({"context", "message"}),
         "no_context": frozenset(),
+        "earlier_context": frozenset(),
     },
     "judge_rubric": {
         "system": frozenset(),  # fixed prefix first, so a server's prompt cache can reuse it

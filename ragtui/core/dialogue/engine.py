@@ -25,7 +25,7 @@ from ..record.ownership import HEARTBEAT_S
 from ..record.store import Store
 from .events import Event
 from .simulator import UserSimulator
-from .state_machine import Dialogue
+from .state_machine import Dialogue, Recovery
 
 
 def new_run_id() -> str:
@@ -56,6 +56,8 @@ class Engine:
         self.bot = bot or build_bot(config, endpoints, self.pool, self.prompts, lambda: self.knowledge)
         self._metric_sets: dict[tuple[str, ...], list[Metric]] = {}
         self.metrics = self.metrics_for(config.metrics)
+        # Set by whoever runs the embedded server: brings it back once if it dies mid-step.
+        self.recover: Recovery | None = None
 
     def metrics_for(self, names: list[str]) -> list[Metric]:
         """The metrics for one dialogue (the config's, or a choice made in the TUI), built and
@@ -136,7 +138,7 @@ class Engine:
         simulator = UserSimulator(
             self.pool.client_for(self.endpoints["user"]), self.prompts.simulator, persona, scenario
         )
-        return Dialogue(
+        dialogue = Dialogue(
             session_id=session_id,
             store=self.store,
             simulator=simulator,
@@ -147,6 +149,8 @@ class Engine:
             threshold=self.config.threshold,
             reference=scenario.reference,
         )
+        dialogue.recover = self.recover
+        return dialogue
 
     async def run_many(self, dialogues: list[Dialogue], concurrency: int | None = None) -> AsyncIterator[Event]:
         """Run ``dialogues`` with at most ``concurrency`` at once; yield all their events."""

@@ -25,7 +25,7 @@ import contextlib
 import dataclasses
 import enum
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from ..bots.base import Bot
@@ -52,6 +52,10 @@ from .simulator import UserSimulator, is_done
 from .transcript import Utterance
 
 log = logging.getLogger("ragtui")
+
+Recovery = Callable[[RagtuiError], Awaitable[str | None]]
+"""Asked after a step failed: repairs what broke (a dead embedded server) and returns a note
+for the error message if the step is worth one more try, else None."""
 
 
 class Phase(enum.Enum):
@@ -99,6 +103,7 @@ class Dialogue:
         self._task: asyncio.Task[None] | None = None
         self._pause_requested = False
         self._claimed = False  # this process owns the session in the store
+        self.recover: Recovery | None = None
 
     # -- public control --------------------------------------------------------------------
 
@@ -177,7 +182,7 @@ class Dialogue:
                 self._claimed = True
             while not self.finished:
                 role = "judge" if self.phase is Phase.JUDGE else self.phase.value  # type: ignore[assignment]
-                await self._advance(emit, user_text)
+                await self._advance_or_recover(emit, user_text)
                 user_text = None
                 if single_step or self._pause_requested:
                     break
@@ -217,6 +222,25 @@ class Dialogue:
         attempts = getattr(exc, "attempts", 1)
         with contextlib.suppress(RagtuiError):  # the failure itself is reported either way
             self.store.add_partial(self.session_id, self._turn_now(), role, partial, str(exc), attempts)
+
+    async def _advance_or_recover(self, emit: Callable[[Event], None], user_text: str | None) -> None:
+        """One step; after a failure ``recover`` may repair the cause, then the step runs once
+        more (it stored nothing yet: messages and verdicts are stored when complete)."""
+        try:
+            await self._advance(emit, user_text)
+        except RagtuiError as exc:
+            note = await self.recover(exc) if self.recover is not None else None
+            if note is None:
+                raise
+            log.warning("dialogue %s: %s; retrying the step", self.session_id, note)
+            # Views drop what the failed attempt streamed, as for a stream the client retries.
+            emit(StreamRestarted(self.session_id, self._turn_now(), self._role_now(), 2, note))
+            try:
+                await self._advance(emit, user_text)
+            except RagtuiError as again:
+                again.message = f"{again.message} ({note}, and it failed again)"
+                again.args = (again.message,)
+                raise
 
     async def _advance(self, emit: Callable[[Event], None], user_text: str | None) -> None:
         if self.phase is Phase.BOT and self.turn > 1 and is_done(self.history[-1].text):

@@ -1,24 +1,28 @@
-"""The embedded offline model: llama.cpp's OpenAI-compatible server in a child process.
+"""The embedded offline model: llama.cpp's OpenAI-compatible server, one per user, shared.
 
-``LocalModel.start()`` assembles the GGUF once (see ``local_model_file``), starts
-``python -m ragtui.core.models.local_model_server`` bound to 127.0.0.1, waits until it answers
-``/health`` and returns its base URL (``http://127.0.0.1:PORT/v1``) for any OpenAI client.
+``LocalModel.start()`` attaches to the server other ragtui processes already run, or starts
+it: assembles the GGUF once (see ``local_model_file``), runs
+``python -m ragtui.core.models.local_model_server`` bound to 127.0.0.1 with a fresh API token,
+waits until it answers and publishes it in the registry (``server_registry``). It returns the
+base URL (``http://127.0.0.1:PORT/v1``); every request must carry ``token`` as its API key.
 The model name to send is ``MODEL_ALIAS``. Measured on 2 cores: load ≈3 s, RSS ≈2 GB.
 
-Cleanup happens on ``stop()``, on leaving the ``with`` block, at interpreter exit (atexit), and
-— for signals that skip atexit, including SIGKILL — in the child itself (see its docstring).
+The server stops when the last attached process detaches (``stop()``, the ``with`` block, or
+atexit) or dies — also by SIGKILL: its supervisor watches the lease files.
 """
 
 from __future__ import annotations
 
 import atexit
-import dataclasses
+import contextlib
 import json
 import os
+import secrets
+import select
+import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -30,21 +34,24 @@ from typing import IO, Self
 from .. import paths
 from ..errors import EndpointError, RagtuiError
 from .local_model_file import EMBEDDED_MODEL, check_gguf, ensure_model_file
+from .local_model_server import TOKEN_ENV
+from .server_registry import Lease, Registry, ServerState, process_alive, process_start_time, rss_bytes
 
 MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct"
 MIN_AVAILABLE_BYTES = 2_500_000_000  # model ≈1.1 GB mapped + KV cache + compute buffers
 _LOG_ROTATE_BYTES = 10_000_000
 
 StageProgress = Callable[[str, int, int], None]
-"""Called as ``progress(stage, done, total)``; stage is "assembling" (bytes), "loading"
-(elapsed ms of the timeout in ms) or "ready" (1, 1)."""
+"""Called as ``progress(stage, done, total)``; stage is "waiting" (another process is starting
+the server), "assembling" (bytes), "loading" (elapsed ms of the timeout in ms), "attached" (a
+running server was found) or "ready" (1, 1)."""
 
 
 @dataclass(frozen=True)
 class LocalModelSettings:
     model_path: Path | None = None  # None: the bundled model assembled from its packages
     ctx_size: int = 8192  # shared by all slots (kv_unified)
-    parallel: int = 2  # e.g. simulated user and judge at once
+    parallel: int = 2  # request slots: dialogues (and processes) decode together, not in turn
     port: int = 0  # 0: any free port
     host: str = "127.0.0.1"
     threads: int = 0  # 0: default_threads()
@@ -52,16 +59,36 @@ class LocalModelSettings:
     poll: int = 50  # llama.cpp threads busy-wait this much (0-100) between work items
     load_timeout: float = 180.0
     min_available_bytes: int = MIN_AVAILABLE_BYTES
+    keep_alive: float = 0.0  # seconds the server stays up after the last process detaches
+    backend: str = "llama"  # "stub": a stand-in server for lifecycle tests (ragtui.testing)
 
     @classmethod
-    def from_config(cls, embedded: object) -> LocalModelSettings:
-        """Build from ``config.EmbeddedConfig`` (``model_path``, ``ctx_size``, ``port``)."""
+    def from_config(cls, embedded: object, concurrency: int = 1) -> LocalModelSettings:
+        """Build from ``config.EmbeddedConfig``; slots sized for ``concurrency`` dialogues."""
+        parallel = getattr(embedded, "parallel", 0) or slots_for(concurrency)
+        ctx_size = getattr(embedded, "ctx_size", None) or cls.ctx_size
         return cls(
             model_path=getattr(embedded, "model_path", None),
-            ctx_size=getattr(embedded, "ctx_size", None) or cls.ctx_size,
+            # Each busy slot holds a dialogue's prompt (≈1–3k tokens) in the shared KV cache.
+            ctx_size=max(ctx_size, CTX_PER_SLOT * parallel) if not getattr(embedded, "parallel", 0) else ctx_size,
+            parallel=parallel,
             port=getattr(embedded, "port", 0) or 0,
             threads=getattr(embedded, "threads", 0) or 0,
+            keep_alive=float(getattr(embedded, "keep_alive", 0.0) or 0.0),
         )
+
+
+CTX_PER_SLOT = 3072
+MAX_AUTO_SLOTS = 4
+
+
+def slots_for(concurrency: int) -> int:
+    """Request slots for ``concurrency`` dialogues at once: each dialogue has one request in
+    flight at a time, and on two cores llama.cpp decodes a batch of four sequences for little
+    more than the cost of one (generation is memory-bound), so queueing would waste it. At
+    least two, so a second ragtui process is not stuck behind the first; at most four by
+    default, as each slot's prompt takes room in the KV cache."""
+    return max(2, min(concurrency, MAX_AUTO_SLOTS))
 
 
 def log_path() -> Path:
@@ -111,134 +138,240 @@ def _port_error(host: str, port: int, why: str) -> RagtuiError:
 
 
 class LocalModel:
-    """Owns one llama.cpp server child process. Not thread-safe: start/stop from one place."""
+    """This process's attachment to the shared embedded server (see ``server_registry``).
 
-    def __init__(self, settings: LocalModelSettings | None = None) -> None:
+    ``start()`` attaches to the server other ragtui processes of the user already run — or, if
+    there is none (or only a stale state file), starts it — and holds a lease on it until
+    ``stop()``. The server stops when the last lease goes: at ``stop()`` of the last process,
+    or, when a process dies without stopping (SIGKILL), by the server's own supervisor.
+    Not thread-safe: start/stop from one place."""
+
+    def __init__(self, settings: LocalModelSettings | None = None, registry: Registry | None = None) -> None:
         self.settings = settings or LocalModelSettings()
+        self.registry = registry or Registry()
         self.model_name = MODEL_ALIAS
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._port: int | None = None
+        self.started_here = False  # this process started the server it is attached to
+        self._state: ServerState | None = None
+        self._lease: Lease | None = None
+        self._proc: subprocess.Popen[bytes] | None = None  # set when this process spawned it
         self._atexit_registered = False
 
     # -- state ---------------------------------------------------------------------------
     @property
     def is_running(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None and self._port is not None
+        if self._proc is not None:
+            self._proc.poll()  # reap our own child if it died, so it does not look alive
+        return self._state is not None and self._lease is not None and self._state.alive
+
+    @property
+    def state(self) -> ServerState | None:
+        return self._state if self.is_running else None
 
     @property
     def port(self) -> int | None:
-        return self._port if self.is_running else None
+        return self._state.port if self.is_running and self._state else None
 
     @property
     def pid(self) -> int | None:
-        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+        return self._state.pid if self.is_running and self._state else None
+
+    @property
+    def token(self) -> str | None:
+        """The server's API key: every request to it must carry it."""
+        return self._state.token if self._state else None
 
     @property
     def base_url(self) -> str | None:
-        return f"http://{self.settings.host}:{self._port}/v1" if self.is_running else None
+        return self._state.base_url if self.is_running and self._state else None
+
+    @property
+    def address(self) -> str | None:
+        """The base URL clients were given, also after the server died (``base_url`` is None then)."""
+        return self._state.base_url if self._state else None
 
     def rss_bytes(self) -> int | None:
         """Resident memory of the server process (VmRSS from /proc), None if not running."""
         pid = self.pid
-        if pid is None:
+        return None if pid is None else rss_bytes(pid)
+
+    def busy_slots(self) -> tuple[int, int] | None:
+        """(slots processing a request now, slots) from llama.cpp's ``/slots``, or None."""
+        state = self.state
+        if state is None:
             return None
+        request = urllib.request.Request(
+            f"http://{state.host}:{state.port}/slots", headers={"Authorization": f"Bearer {state.token}"}
+        )
         try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-        except (OSError, ValueError, IndexError):
-            pass
-        return None
+            with urllib.request.urlopen(request, timeout=5) as response:
+                slots = json.loads(response.read())
+        except (urllib.error.URLError, OSError, ValueError):
+            return None
+        if not isinstance(slots, list):
+            return None
+        return sum(1 for slot in slots if isinstance(slot, dict) and slot.get("is_processing")), len(slots)
+
+    def attached(self) -> list[Lease]:
+        """The ragtui processes using the server now (this one included)."""
+        return self.registry.live_leases()
 
     # -- lifecycle -----------------------------------------------------------------------
     def start(self, progress: StageProgress | None = None) -> str:
-        """Start the server if needed and return its base URL once it answers /health."""
+        """Attach to the shared server, starting it if needed; return its base URL once it
+        answers with our token."""
         if self.is_running:
             return self.base_url  # type: ignore[return-value]
         report = progress or (lambda stage, done, total: None)
+        added = False
+        try:
+            with self.registry.locked(waiting=lambda: report("waiting", 0, 0)):
+                state = self._usable_state()
+                if self._lease is None:
+                    # Before spawning: the new server's supervisor must see a lease from its
+                    # first poll on, or a starter killed while loading would leave it behind.
+                    self._lease = self.registry.add_lease(self.settings.keep_alive)
+                    added = True
+                if state is None:
+                    state = self._start_server(report, self.settings.port, secrets.token_urlsafe(24))
+                    self.started_here = True
+                else:
+                    report("attached", 1, 1)
+                self._state = state
+        except BaseException:
+            if added and self._lease is not None:
+                self.registry.remove_lease(self._lease)
+                self._lease = None
+            raise
+        if not self._atexit_registered:
+            atexit.register(self.stop)
+            self._atexit_registered = True
+        report("ready", 1, 1)
+        return self.base_url  # type: ignore[return-value]
+
+    def _usable_state(self) -> ServerState | None:
+        """The running shared server if it is alive and answers with its token; a stale state
+        file (server gone, pid reused, port answered by something else, server hung) is
+        removed — and a hung server of ours is killed — so the caller starts a fresh one."""
+        state = self.registry.read_state()
+        if state is None:
+            return None
+        if state.alive and _answers(state):
+            wanted = self._model_key()
+            if wanted is not None and state.model != wanted:
+                raise RagtuiError(
+                    f"The shared embedded server runs {state.model}, but this configuration asks for {wanted}",
+                    "use the same [embedded] model_path in every ragtui process, or stop the others "
+                    "(`ragtui doctor` lists them)",
+                )
+            return state
+        if state.alive and _is_server_process(state.pid):  # ours, but not answering: hung
+            _kill(state.pid)
+            wait_gone(state.pid, state.start, 10)
+        self.registry.clear_state()
+        return None
+
+    def _model_key(self) -> str | None:
+        s = self.settings
+        return str(Path(s.model_path).resolve()) if s.model_path is not None else None
+
+    def _start_server(self, report: StageProgress, port: int, token: str) -> ServerState:
         s = self.settings
         if s.model_path is not None:
             model = check_gguf(Path(s.model_path))
         else:
             model = ensure_model_file(EMBEDDED_MODEL, lambda d, t: report("assembling", d, t))
         check_memory(s.min_available_bytes)
-        check_port(s.host, s.port)
+        check_port(s.host, port)
         report("loading", 0, int(s.load_timeout * 1000))
         log, log_offset = _open_log()
-        ready_file = paths.state_dir() / f"llama-server.{os.getpid()}-{id(self):x}.ready.json"
+        ready_file = self.registry.dir / f"ready.{os.getpid()}-{id(self):x}.json"
         ready_file.unlink(missing_ok=True)
         try:
-            self._proc = self._spawn(model, ready_file, log)
+            self._proc = self._spawn(model, port, token, ready_file, log)
         finally:
             log.close()  # the child holds its own descriptor
-        self._port = None
-        if not self._atexit_registered:
-            atexit.register(self.stop)
-            self._atexit_registered = True
         try:
-            self._port = self._wait_ready(ready_file, log_offset, report)
+            port = self._wait_ready(ready_file, log_offset, report, port)
+            pid = self._proc.pid
+            state = ServerState(
+                pid=pid,
+                start=process_start_time(pid) or 0,
+                host=s.host,
+                port=port,
+                token=token,
+                model=str(model.resolve()),
+                parallel=s.parallel,
+                threads=s.threads or default_threads(),
+                ctx_size=s.ctx_size,
+                log=str(log_path()),
+                started=time.time(),
+            )
+            self.registry.write_state(state)
         except BaseException:
-            self.stop()
+            proc, self._proc = self._proc, None
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
             raise
         finally:
             ready_file.unlink(missing_ok=True)
-        report("ready", 1, 1)
-        return self.base_url  # type: ignore[return-value]
+        return state
 
-    def _spawn(self, model: Path, ready_file: Path, log: IO[bytes]) -> subprocess.Popen[bytes]:
+    def _spawn(self, model: Path, port: int, token: str, ready_file: Path, log: IO[bytes]) -> subprocess.Popen[bytes]:
         s = self.settings
         options = {
             "--model": model,
             "--alias": MODEL_ALIAS,
             "--host": s.host,
-            "--port": s.port,
+            "--port": port,
             "--ctx-size": s.ctx_size,
             "--parallel": s.parallel,
             "--threads": s.threads or default_threads(),
             "--poll": s.poll,
             "--cache-ram-mib": s.cache_ram_mib,
             "--ready-file": ready_file,
-            "--parent-pid": os.getpid(),
+            "--registry": self.registry.dir,
+            "--keep-alive": s.keep_alive,
+            "--claim-timeout": s.load_timeout,
+            "--backend": s.backend,
         }
         args = [sys.executable, "-m", "ragtui.core.models.local_model_server"]
         for flag, value in options.items():
             args += [flag, str(value)]
-        # PR_SET_PDEATHSIG fires when the *thread* that forked dies, so only ask for it when
-        # spawning from the main thread; from a worker thread the child's pid poll covers us.
-        if threading.current_thread() is threading.main_thread():
-            args.append("--pdeathsig")
         env = dict(os.environ)
-        package_root = str(Path(__file__).resolve().parents[2])  # so `-m ragtui…` imports
+        package_root = str(Path(__file__).resolve().parents[3])  # so `-m ragtui…` imports
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        # New session: a Ctrl+C meant for the TUI does not also kill the server mid-request.
+        env[TOKEN_ENV] = token  # not on the command line, where `ps` would show it
+        # New session: no controlling terminal, so a Ctrl+C meant for one ragtui does not
+        # also kill the server the others use; the lease supervisor decides when it stops.
         return subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
         )
 
-    def _wait_ready(self, ready_file: Path, log_offset: int, report: StageProgress) -> int:
+    def _wait_ready(self, ready_file: Path, log_offset: int, report: StageProgress, wanted_port: int) -> int:
         assert self._proc is not None
         started = time.monotonic()
         deadline = started + self.settings.load_timeout
         port: int | None = None
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
-                raise self._died_error(log_offset)
+                raise self._died_error(log_offset, wanted_port)
             if port is None and ready_file.is_file():
                 port = int(json.loads(ready_file.read_text(encoding="utf-8"))["port"])
             if port is not None and _healthy(self.settings.host, port):
                 return port
             elapsed = int((time.monotonic() - started) * 1000)
             report("loading", elapsed, int(self.settings.load_timeout * 1000))
-            time.sleep(0.1)
+            time.sleep(0.1)  # polling the child's readiness, bounded by the deadline above
         raise EndpointError(
             f"The embedded model did not become ready within {self.settings.load_timeout:.0f} s",
             f"see {log_path()}; last lines:\n{_log_tail(log_offset)}",
         )
 
-    def _died_error(self, log_offset: int) -> RagtuiError:
+    def _died_error(self, log_offset: int, port: int) -> RagtuiError:
         tail = _log_tail(log_offset)
         if "couldn't bind" in tail:
-            return _port_error(self.settings.host, self.settings.port, "address in use")
+            return _port_error(self.settings.host, port, "address in use")
         code = self._proc.returncode if self._proc else None
         return EndpointError(
             f"The embedded model server exited while loading (exit code {code})",
@@ -246,33 +379,63 @@ class LocalModel:
         )
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Terminate the server (SIGTERM, then SIGKILL after ``timeout``). Safe to call twice."""
-        proc, self._proc, self._port = self._proc, None, None
-        if proc is None or proc.poll() is not None:
+        """Detach. The last process to detach stops the server (SIGTERM, then SIGKILL after
+        ``timeout``) unless ``keep_alive`` asks the server to stay warm. Safe to call twice."""
+        lease, self._lease = self._lease, None
+        self._state = None
+        if lease is None:
             return
-        proc.terminate()
+        victim: ServerState | None = None
+        with self.registry.locked(timeout=30):
+            self.registry.remove_lease(lease)
+            current = self.registry.read_state()
+            if current is not None and not self.registry.live_leases() and self.settings.keep_alive <= 0:
+                self.registry.clear_state()
+                victim = current
+        if victim is not None and victim.alive and _is_server_process(victim.pid):
+            _kill(victim.pid, signal.SIGTERM)
+            if not self._reap(victim.pid, timeout) and not wait_gone(victim.pid, victim.start, timeout):
+                _kill(victim.pid)
+                wait_gone(victim.pid, victim.start, 5)
+        self._reap(None, 0)
+
+    def _reap(self, pid: int | None, timeout: float) -> bool:
+        """Wait for our own child (no zombie left); False if it is not ours or still runs."""
+        proc = self._proc
+        if proc is None or (pid is not None and proc.pid != pid):
+            return False
         try:
-            proc.wait(timeout)
+            proc.wait(timeout) if timeout else proc.poll()
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+            return False
+        if proc.returncode is not None:
+            self._proc = None
+        return proc.returncode is not None
 
     def restart(self, progress: StageProgress | None = None) -> str:
-        """Stop (or clean up after a crash) and start again. An automatically chosen port is
-        reused when it is still free, so clients already pointed at this server keep working;
-        compare the returned URL with the old one to know."""
-        previous = self._port
-        self.stop()
-        if previous and self.settings.port == 0:
-            automatic = self.settings
-            self.settings = dataclasses.replace(automatic, port=previous)
-            try:
-                return self.start(progress)
-            except RagtuiError:
-                pass  # the old port is taken now: any free port will do
-            finally:
-                self.settings = automatic
-        return self.start(progress)
+        """Start the shared server again after it crashed or hung, on the same port and with
+        the same token when that port is still free, so every attached process's clients keep
+        working; compare the returned URL with the old one to know. A server that is up and
+        answering (another process restarted it first) is kept."""
+        report = progress or (lambda stage, done, total: None)
+        previous = self._state
+        with self.registry.locked(waiting=lambda: report("waiting", 0, 0)):
+            state = self._usable_state()
+            if state is None:
+                if self._lease is None:
+                    self._lease = self.registry.add_lease(self.settings.keep_alive)
+                token = previous.token if previous else secrets.token_urlsafe(24)
+                port = previous.port if previous and self.settings.port == 0 else self.settings.port
+                try:
+                    state = self._start_server(report, port, token)
+                except RagtuiError:
+                    if port == self.settings.port:
+                        raise
+                    state = self._start_server(report, self.settings.port, token)  # the old port is taken
+                self.started_here = True
+            self._state = state
+        report("ready", 1, 1)
+        return state.base_url
 
     def __enter__(self) -> Self:
         self.start()
@@ -280,6 +443,50 @@ class LocalModel:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _answers(state: ServerState) -> bool:
+    """Does the server at the state's port accept the state's token? A port reused by another
+    program, or by a server with another token, answers 401/404 or not at all."""
+    request = urllib.request.Request(
+        f"http://{state.host}:{state.port}/props", headers={"Authorization": f"Bearer {state.token}"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status == 200 and MODEL_ALIAS in response.read(65536).decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+
+
+def _is_server_process(pid: int) -> bool:
+    """Only ever kill a process that is a ragtui model server, whatever a state file says."""
+    try:
+        return b"ragtui.core.models.local_model_server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def _kill(pid: int, sig: int = signal.SIGKILL) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, sig)
+
+
+def wait_gone(pid: int, start: int, timeout: float) -> bool:
+    """Wait until the process is gone (a pidfd: no sleeping, any process); True if it is."""
+    if not process_alive(pid, start):
+        return True
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        deadline = time.monotonic() + timeout
+        while process_alive(pid, start) and time.monotonic() < deadline:
+            time.sleep(0.05)  # no pidfd on this platform: poll, bounded by the deadline
+        return not process_alive(pid, start)
+    try:
+        select.select([fd], [], [], timeout)
+    finally:
+        os.close(fd)
+    return not process_alive(pid, start)
 
 
 def default_threads() -> int:

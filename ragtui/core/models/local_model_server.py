@@ -1,54 +1,97 @@
-"""Child process that runs llama.cpp's OpenAI-compatible server (via ``xllamacpp``).
+"""Process that runs llama.cpp's OpenAI-compatible server (via ``xllamacpp``), shared by every
+ragtui process of the user.
 
-Started by ``LocalModel`` as ``python -m ragtui.core.models.local_model_server …``; never imported by
-the parent, so the parent process does not load llama.cpp (1.9 GB RSS) into itself and a crash
-in native code cannot take ragtui down. Its stdout/stderr go to a log file chosen by the parent.
+Started by ``LocalModel`` as ``python -m ragtui.core.models.local_model_server …`` in a new
+session (no terminal: a Ctrl-C meant for one ragtui does not reach it); never imported by
+ragtui itself, so ragtui does not load llama.cpp (1.9 GB RSS) and a crash in native code cannot
+take it down. Its stdout/stderr go to a log file chosen by the starter. The API token comes in
+the environment (``RAGTUI_SERVER_TOKEN``), never on the command line where ``ps`` shows it.
 
-The child must not outlive ragtui, even when ragtui is SIGKILLed:
-- Linux ``prctl(PR_SET_PDEATHSIG, SIGTERM)`` makes the kernel signal us when the parent dies;
-- a watchdog thread also polls that the parent pid is unchanged (other OSes, and the case where
-  the parent spawned us from a thread that later exited — PDEATHSIG follows the thread).
+It must not outlive the ragtui processes using it, even when they are SIGKILLed. A supervisor
+thread polls the registry (``server_registry``): each attached process holds a lease file; a
+lease whose process is gone is removed; once no live lease is left for ``keep_alive`` seconds
+(the longest asked for by a lease that left), the server removes its state file under the
+registry lock and exits. It also exits when the state file names another server (it was
+replaced) or never names it within ``--claim-timeout`` seconds of being ready (its starter
+died before publishing it).
+
+``--backend stub`` serves a tiny stand-in (``ragtui.testing.stub_llama``) instead of llama.cpp,
+so the lifecycle can be tested with real processes in milliseconds and without the model.
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import os
-import signal
 import sys
 import threading
 import time
 from pathlib import Path
 
-_PR_SET_PDEATHSIG = 1
-EXIT_PARENT_GONE = 3
+from .server_registry import Lease, Registry
+
+EXIT_NO_CLIENTS = 0
+EXIT_REPLACED = 3
 EXIT_LOAD_FAILED = 4
+TOKEN_ENV = "RAGTUI_SERVER_TOKEN"
+POLL_SECONDS = 0.25
 
 
-def _die_with_parent(parent_pid: int, use_pdeathsig: bool) -> None:
-    if use_pdeathsig and sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass  # the watchdog below still covers us
-    # The parent may have died before prctl took effect: then we were already reparented.
-    if os.getppid() != parent_pid:
-        os._exit(EXIT_PARENT_GONE)
+class Supervisor:
+    """Decides when the server is no longer wanted. ``check()`` is one poll; the thread calls it
+    every ``POLL_SECONDS``."""
 
-    def watchdog() -> None:
+    def __init__(self, registry: Registry, keep_alive: float, claim_timeout: float) -> None:
+        self.registry = registry
+        self.keep_alive = keep_alive
+        self.claim_timeout = claim_timeout
+        self.pid = os.getpid()
+        self.known: dict[str, Lease] = {}
+        self.linger_until = 0.0
+        self.ready_at: float | None = None  # set once the HTTP server listens
+        self.claimed = False  # the state file has named this process
+
+    def check(self, now: float | None = None) -> int | None:
+        """An exit code when the server should stop now, else None."""
+        now = time.monotonic() if now is None else now
+        state = self.registry.read_state()
+        if state is not None and state.pid == self.pid:
+            self.claimed = True
+        elif self.claimed:
+            return EXIT_REPLACED  # another server took over the state file: never two
+        elif self.ready_at is not None and now - self.ready_at > self.claim_timeout:
+            return EXIT_REPLACED  # ready, but the starter never published us
+        live = {lease.name: lease for lease in self.registry.live_leases()}
+        for name, lease in self.known.items():
+            if name not in live:  # detached or died: honour the keep-alive it asked for
+                self.linger_until = max(self.linger_until, now + lease.keep_alive)
+        self.known = live
+        if live or now < self.linger_until:
+            return None
+        # Nobody left: stop, unless a process is attaching right now (it holds the lock and
+        # will have written its lease by the time we get the lock).
+        with self.registry.locked(timeout=30):
+            if self.registry.live_leases():
+                return None
+            self.registry.clear_state(self.pid)
+        return EXIT_NO_CLIENTS
+
+    def run_forever(self) -> None:
         while True:
-            time.sleep(0.5)
-            if os.getppid() != parent_pid:
+            try:
+                code = self.check()
+            except Exception as exc:  # a broken registry must not leave the server up forever
+                print(f"ragtui: supervisor error: {exc}", file=sys.stderr, flush=True)
+                code = EXIT_REPLACED
+            if code is not None:
+                print(f"ragtui: server stopping (no ragtui process attached, code {code})", file=sys.stderr, flush=True)
                 # os._exit: skip llama.cpp destructors, which may block on worker threads.
-                os._exit(EXIT_PARENT_GONE)
+                os._exit(code)
+            time.sleep(POLL_SECONDS)
 
-    threading.Thread(target=watchdog, name="parent-watchdog", daemon=True).start()
 
-
-def _params(args: argparse.Namespace):  # -> xllamacpp.CommonParams (imported lazily)
+def _params(args: argparse.Namespace, token: str | None):  # -> xllamacpp.CommonParams (imported lazily)
     import xllamacpp
 
     params = xllamacpp.CommonParams()
@@ -69,9 +112,34 @@ def _params(args: argparse.Namespace):  # -> xllamacpp.CommonParams (imported la
     params.cache_prompt = True  # server default for requests: reuse the slot's KV prefix
     params.n_cache_reuse = 256  # also reuse shifted chunks ≥ 256 tokens (dialogue histories)
     params.cache_ram_mib = args.cache_ram_mib  # host-RAM prompt cache; default 8 GiB is too much
+    if token:
+        params.api_keys = [token]  # only ragtui processes (they read it from the state file)
     params.ui = False
     params.endpoint_metrics = False
+    params.endpoint_slots = True  # `ragtui doctor` reads which slots are busy
     return params
+
+
+def _serve_llama(args: argparse.Namespace, token: str | None) -> str | None:
+    import xllamacpp
+
+    try:
+        # Blocks while the model loads; returns once the HTTP server is listening.
+        server = xllamacpp.Server(_params(args, token))
+    except RuntimeError as exc:  # details are in the log lines llama.cpp just wrote
+        print(f"ragtui: llama.cpp server failed to start: {exc}", file=sys.stderr, flush=True)
+        return None
+    _keep.append(server)
+    return server.listening_address  # e.g. "http://127.0.0.1:41475"
+
+
+def _serve_stub(args: argparse.Namespace, token: str | None) -> str | None:
+    from ...testing.stub_llama import serve
+
+    return serve(args.host, args.port, token or "", args.alias, args.parallel)
+
+
+_keep: list[object] = []  # the server object must live as long as the process
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,26 +154,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--poll", type=int, default=50)
     parser.add_argument("--cache-ram-mib", type=int, default=1024)
     parser.add_argument("--ready-file", required=True, type=Path)
-    parser.add_argument("--parent-pid", required=True, type=int)
-    parser.add_argument("--pdeathsig", action="store_true")
+    parser.add_argument("--registry", required=True, type=Path)
+    parser.add_argument("--keep-alive", type=float, default=0.0)
+    parser.add_argument("--claim-timeout", type=float, default=60.0)
+    parser.add_argument("--backend", choices=("llama", "stub"), default="llama")
     args = parser.parse_args(argv)
+    token = os.environ.pop(TOKEN_ENV, None)
 
-    _die_with_parent(args.parent_pid, args.pdeathsig)
-    import xllamacpp
+    # Watch the leases from the start: a starter killed while the model loads must not leave
+    # a server behind.
+    supervisor = Supervisor(Registry(args.registry), args.keep_alive, args.claim_timeout)
+    threading.Thread(target=supervisor.run_forever, name="lease-supervisor", daemon=True).start()
 
-    try:
-        # Blocks while the model loads; returns once the HTTP server is listening.
-        server = xllamacpp.Server(_params(args))
-    except RuntimeError as exc:  # details are in the log lines llama.cpp just wrote
-        print(f"ragtui: llama.cpp server failed to start: {exc}", file=sys.stderr, flush=True)
+    address = (_serve_stub if args.backend == "stub" else _serve_llama)(args, token)
+    if address is None:
         return EXIT_LOAD_FAILED
-    address = server.listening_address  # e.g. "http://127.0.0.1:41475"
+    supervisor.ready_at = time.monotonic()
     port = int(address.rsplit(":", 1)[1].split("/")[0])
     tmp = args.ready_file.with_suffix(".tmp")
     tmp.write_text(json.dumps({"address": address, "port": port, "pid": os.getpid()}), encoding="utf-8")
-    tmp.replace(args.ready_file)  # atomic: the parent never reads a half-written file
-    print(f"ragtui: llama.cpp server ready at {address}", file=sys.stderr, flush=True)
-    # Serve until SIGTERM (default action: exit at once) or until the watchdog sees no parent.
+    tmp.replace(args.ready_file)  # atomic: the starter never reads a half-written file
+    print(f"ragtui: server ready at {address}", file=sys.stderr, flush=True)
+    # Serve until SIGTERM (default action: exit at once) or until the supervisor exits us.
     while True:
         time.sleep(3600)
 

@@ -1,0 +1,164 @@
+"""What a dialogue is doing right now, and how long the rest will take: measured from events.
+
+``StepMeter`` follows the engine's event stream and knows, per dialogue, the step streaming now
+(role, turn, tokens so far, tokens/s) and every finished step (tokens, seconds). From the
+finished steps it estimates the run's remaining time. The CLI's live view, its one line per
+step without a terminal, and the TUI header all read it; nothing here is a view.
+
+"Tokens" are the streamed pieces: llama.cpp and OpenAI send one token per piece, so for them
+it is the token count; the judge's final figure is the endpoint's own usage when it gives one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .events import (
+    DialogueDone,
+    DialogueStarted,
+    Event,
+    Failure,
+    MessageDone,
+    Role,
+    StreamRestarted,
+    TextDelta,
+    TurnDone,
+    VerdictReady,
+)
+
+ROLE_NAMES: dict[str, str] = {"user": "customer", "bot": "bot", "judge": "judge"}
+ROLE_DOING: dict[str, str] = {"user": "customer typing", "bot": "bot answering", "judge": "judging"}
+NEXT_ROLE: dict[str, Role] = {"user": "bot", "bot": "judge", "judge": "user"}
+ROLES: tuple[Role, ...] = ("user", "bot", "judge")
+LATER_IN_TURN: dict[str, tuple[Role, ...]] = {"user": ("bot", "judge"), "bot": ("judge",), "judge": ()}
+
+
+@dataclass
+class LiveStep:
+    """The step a dialogue is in now."""
+
+    turn: int
+    role: Role
+    started: float
+    tokens: int = 0
+    first_token: float | None = None
+    usage_tokens: int = 0  # completion tokens reported by finished judge calls of this step
+
+    def rate(self, now: float) -> float | None:
+        """Tokens per second since the first token (None until there are two to measure)."""
+        if self.first_token is None or self.tokens < 2 or now <= self.first_token:
+            return None
+        return (self.tokens - 1) / (now - self.first_token)
+
+    def describe(self, now: float) -> str:
+        """``bot answering · 57 tok · 9.8 tok/s``."""
+        text = ROLE_DOING[self.role]
+        if self.tokens:
+            text += f" · {self.tokens} tok"
+            rate = self.rate(now)
+            if rate is not None:
+                text += f" · {rate:.1f} tok/s"
+        return text
+
+
+@dataclass(frozen=True)
+class StepDone:
+    session_id: int
+    turn: int
+    role: Role
+    tokens: int
+    seconds: float
+
+    def line(self, label: str = "", max_turns: int | None = None) -> str:
+        """One log line: ``#12 id-linking × calm · turn 1/3 · bot · 143 tokens · 14.2 s``."""
+        turn = f"turn {self.turn}/{max_turns}" if max_turns else f"turn {self.turn}"
+        head = f"#{self.session_id} {label}".rstrip()
+        rate = f" ({self.tokens / self.seconds:.1f} tok/s)" if self.seconds > 0 and self.tokens else ""
+        return f"{head} · {turn} · {ROLE_NAMES[self.role]} · {self.tokens} tokens · {self.seconds:.1f} s{rate}"
+
+
+@dataclass
+class StepMeter:
+    clock: Callable[[], float] = time.monotonic
+    live: dict[int, LiveStep] = field(default_factory=dict)
+    seconds: dict[str, list[float]] = field(default_factory=lambda: {role: [] for role in ROLES})
+    first_start: float | None = None
+    busy_seconds: float = 0.0  # sum of finished steps' durations (≥ wall time when they overlap)
+
+    def observe(self, event: Event) -> StepDone | None:
+        """Follow one event; returns the step it finished, if any."""
+        now = self.clock()
+        sid = event.session_id
+        if isinstance(event, DialogueStarted):
+            self._begin(sid, 1, "user", now)
+        elif isinstance(event, TextDelta):
+            step = self.live.get(sid)
+            if step is None or step.role != event.role or step.turn != event.turn:
+                step = self._begin(sid, event.turn, event.role, now)  # e.g. a resumed dialogue
+            step.tokens += 1
+            if step.first_token is None:
+                step.first_token = now
+        elif isinstance(event, StreamRestarted):
+            step = self.live.get(sid)
+            if step is not None:  # the text so far is dropped; the step's clock keeps running
+                step.tokens, step.first_token = 0, None
+        elif isinstance(event, VerdictReady):
+            step = self.live.get(sid)
+            if step is not None and event.judgment.completion_tokens:
+                step.usage_tokens += event.judgment.completion_tokens
+        elif isinstance(event, MessageDone):
+            finished = self._finish(sid, event.turn, event.role, now, counted=event.source in ("simulator", "bot"))
+            self._begin(sid, event.turn, NEXT_ROLE[event.role], now)
+            return finished
+        elif isinstance(event, TurnDone):
+            finished = self._finish(sid, event.turn, "judge", now, counted=True)
+            self._begin(sid, event.turn + 1, "user", now)
+            return finished
+        elif isinstance(event, DialogueDone | Failure):
+            self.live.pop(sid, None)
+        return None
+
+    def _begin(self, sid: int, turn: int, role: Role, now: float) -> LiveStep:
+        step = LiveStep(turn, role, now)
+        self.live[sid] = step
+        if self.first_start is None:
+            self.first_start = now
+        return step
+
+    def _finish(self, sid: int, turn: int, role: Role, now: float, *, counted: bool) -> StepDone | None:
+        step = self.live.pop(sid, None)
+        if step is None or not counted:
+            return None  # the scenario's question or an operator's line: no model call
+        seconds = now - step.started
+        self.seconds[role].append(seconds)
+        self.busy_seconds += seconds
+        tokens = max(step.tokens, step.usage_tokens)
+        return StepDone(sid, turn, role, tokens, seconds)
+
+    def mean(self, role: str) -> float | None:
+        values = self.seconds.get(role) or []
+        return sum(values) / len(values) if values else None
+
+    def eta(self, max_turns: int, waiting: int, concurrency: int) -> float | None:
+        """Seconds until every dialogue has run ``max_turns`` turns (an upper bound: a customer
+        may say DONE early), from the mean measured time of each role's steps and the overlap
+        measured so far. ``waiting``: dialogues not started yet. None until every role has
+        been measured once."""
+        means = {role: self.mean(role) for role in ROLES}
+        if any(m is None for m in means.values()) or self.first_start is None:
+            return None
+        now = self.clock()
+        full_turn = sum(means.values())  # type: ignore[arg-type]
+        work = waiting * (means["bot"] + means["judge"] + (max_turns - 1) * full_turn)  # type: ignore[operator]
+        for step in self.live.values():
+            if step.turn > max_turns:
+                continue  # its last turn is done; it is finishing
+            left = max((means[step.role] or 0.0) - (now - step.started), 0.0)
+            left += sum(means[role] or 0.0 for role in LATER_IN_TURN[step.role])
+            work += left + (max_turns - step.turn) * full_turn
+        wall = now - self.first_start
+        overlap = self.busy_seconds / wall if wall > 0 else 1.0
+        overlap = min(max(overlap, 1.0), float(max(concurrency, 1)))
+        return work / overlap
