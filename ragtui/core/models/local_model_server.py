@@ -127,6 +127,9 @@ def _serve_llama(args: argparse.Namespace, token: str | None) -> str | None:
         # Blocks while the model loads; returns once the HTTP server is listening.
         server = xllamacpp.Server(_params(args, token))
     except RuntimeError as exc:  # details are in the log lines llama.cpp just wrote
+        # llama.cpp writes its log from a worker thread: give it a moment to write the reason
+        # (e.g. "failed to load model") before this process exits and the starter reads the tail.
+        time.sleep(0.5)
         print(f"ragtui: llama.cpp server failed to start: {exc}", file=sys.stderr, flush=True)
         return None
     _keep.append(server)
