@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -209,6 +210,9 @@ def test_a_hung_server_is_replaced(settings: LocalModelSettings) -> None:
     state = first.state
     assert state is not None
     os.kill(state.pid, signal.SIGSTOP)  # alive, but answers nothing
+    deadline = time.monotonic() + DEADLINE
+    while _proc_state(state.pid) != "T" and time.monotonic() < deadline:
+        time.sleep(0.01)  # waiting for the kernel to stop it, bounded by the deadline
     try:
         second = LocalModel(replace(settings, load_timeout=60))
         second.start()
@@ -217,6 +221,11 @@ def test_a_hung_server_is_replaced(settings: LocalModelSettings) -> None:
         os.kill(state.pid, signal.SIGCONT) if state.alive else None
         second.stop()
         first.stop()
+
+
+def _proc_state(pid: int) -> str:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rfind(")") + 2]
 
 
 def test_port_in_use_is_named(settings: LocalModelSettings) -> None:
