@@ -15,6 +15,7 @@ from ..core.content.scenarios import load_scenarios, scenario_file
 from ..core.errors import RagtuiError
 from ..core.models.endpoints import resolve_endpoints
 from ..core.record.export import write_csv
+from ..core.record.lineage import lineage_lines
 from ..core.record.store import Store, StoredSession
 from .calibrate_command import calibrate
 from .doctor import doctor
@@ -70,7 +71,10 @@ def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
 
 def show(args: argparse.Namespace, overrides: Overrides) -> int:
     store = _store(overrides)
-    print_session(store.session(args.session), all_versions=args.all_versions)
+    session = store.session(args.session)
+    print_session(session, all_versions=args.all_versions)
+    for line in lineage_lines(store, session):
+        console.print(Text(line, style="cyan"))
     return 0
 
 

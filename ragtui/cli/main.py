@@ -18,8 +18,9 @@ from .. import __version__
 from ..core import paths
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
-from . import calibrate_command, commands, serve_bot
+from . import calibrate_command, commands, compare_command, runs_command, serve_bot
 from .output import error_line
+from .run_command import add_report_arguments
 
 EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_ERROR = 0, 1, 2
 log = logging.getLogger("ragtui")
@@ -77,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="RUN",
         help="continue every interrupted or cancelled dialogue of run RUN ('last' for the newest run)",
     )
+    add_report_arguments(run)
 
     sessions = sub.add_parser("sessions", help="list stored sessions")
     _common(sessions)
@@ -110,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     scenarios.add_argument("--config", type=Path, default=KEEP)
     scenarios.add_argument("--language", choices=("ja", "en"), default=KEEP)
 
+    compare_command.add_parser(sub)
+    runs_command.add_parser(sub)
     calibrate_command.add_parser(sub)
     serve_bot.add_parser(sub)
     return parser

@@ -15,6 +15,7 @@ import contextlib
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from rich.text import Text
 
@@ -30,6 +31,9 @@ from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
 from ..core.record.store import Store
+from ..core.runs.replay_plan import plan_replay
+from ..core.runs.report_text import write_text
+from ..core.runs.run_report import junit_xml, run_markdown
 from .model_start import embedded_model
 from .output import console, console_err, score_text
 from .run_progress import RunProgress
@@ -39,10 +43,42 @@ EXIT_INTERRUPTED = 130
 RESUMABLE = ("interrupted", "cancelled")
 
 
+def add_report_arguments(run: argparse.ArgumentParser) -> None:
+    """The flags `ragtui run` adds for comparing bot versions and for CI."""
+    run.add_argument("--replay", metavar="RUN", help="re-send the customer messages of RUN (id, `last`, `previous`)")
+    run.add_argument(
+        "--then-simulate",
+        action="store_true",
+        help="with --replay: when the recording ran out or ended in DONE, let the simulator continue",
+    )
+    run.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML, one test case per dialogue")
+    run.add_argument("--markdown", type=Path, metavar="FILE", help="write a Markdown summary table")
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Flags that cannot work are refused before anything runs or is written."""
+    for path in (getattr(args, "junit", None), getattr(args, "markdown", None)):
+        if path is not None and not path.parent.is_dir():
+            raise RagtuiError(f"cannot write {path}: folder {path.parent} does not exist", "create it first")
+    if getattr(args, "then_simulate", False) and not getattr(args, "replay", None):
+        raise RagtuiError("--then-simulate only applies to a replay", "add --replay RUN")
+    if getattr(args, "replay", None) and getattr(args, "resume", None):
+        raise RagtuiError("--replay and --resume cannot be combined", "continue the replay run with --resume alone")
+
+
 async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
+    _check_arguments(args)
     endpoints = bootstrap.endpoints_for(config, overrides)
     store = bootstrap.open_store(config)
+    if getattr(args, "replay", None):
+        # Validated before any dialogue starts: bad input writes nothing.
+        plan = plan_replay(store, config, args.replay, args.scenario, args.persona, overrides.language)
+        config.language = plan.language
+        replay_run = new_run_id()
+        build = plan.builder(args.then_simulate, overrides.max_turns)
+        with embedded_model(config, endpoints):
+            return await _run(args, config, endpoints, store, replay_run, lambda engine: build(engine, replay_run))
     if getattr(args, "resume", None):
         run_id, session_ids = resumable(store, args.resume)
         with embedded_model(config, endpoints) as model:
@@ -148,12 +184,29 @@ async def _run(
     finally:
         await engine.aclose()
     code = _report(store, config, run_id, interrupted)
+    _write_reports(args, store, run_id, config.threshold)
     return 128 + signal.SIGTERM if signals else code
+
+
+def _write_reports(args: argparse.Namespace, store: Store, run_id: str, threshold: float) -> None:
+    junit, markdown = getattr(args, "junit", None), getattr(args, "markdown", None)
+    if not junit and not markdown:
+        return
+    rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
+    if junit:
+        write_text(junit, junit_xml(run_id, rows))
+        console.print(Text(f"Wrote JUnit XML to {junit}", style="dim"))
+    if markdown:
+        write_text(markdown, run_markdown(run_id, rows, threshold))
+        console.print(Text(f"Wrote the Markdown summary to {markdown}", style="dim"))
 
 
 def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int:
     rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
     console.print(results_table(rows, config.thresholds))
+    for s in rows:
+        if s.replay_note:
+            console.print(Text(f"#{s.id} {s.scenario_id} × {s.persona_name}: {s.replay_note}", style="yellow"))
     scored = [s.score for s in rows if s.score is not None]
     summary = Text(f"run {run_id}: {len(rows)} dialogue(s), run score ")
     summary.append_text(score_text(sum(scored) / len(scored) if scored else None, config.threshold))
@@ -167,9 +220,12 @@ def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int
             + Text(f"ragtui run --resume {run_id}{where}", style="bold")
         )
     if rows:
-        console.print(
-            Text(f"Next: ragtui show {rows[0].id}   ·   ragtui export --run {run_id} --csv results.csv", style="dim")
+        then = (
+            f"ragtui compare previous {run_id}"
+            if len(store.run_ids()) > 1
+            else f"ragtui export --run {run_id} --csv results.csv"
         )
+        console.print(Text(f"Next: ragtui show {rows[0].id}   ·   {then}", style="dim"))
     sys.stdout.flush()
     if interrupted:
         return EXIT_INTERRUPTED

@@ -29,6 +29,7 @@ from .dialogs import HelpScreen
 from .header import NO_ENDPOINT_HELP
 from .main_screen import MainScreen
 from .personas_screen import PersonasScreen
+from .runs_screen import RunsScreen
 from .sessions_screen import SessionsScreen
 
 EngineFactory = Callable[[Config, dict[str, Endpoint], Store], Engine]
@@ -44,6 +45,7 @@ MAIN_COMMANDS = [
     ("Verdicts", "Criteria, comment, exact prompt, raw reply, passages, versions", "verdicts"),
     ("Re-judge a turn", "Same judge, another model, or an edited prompt", "rejudge"),
     ("Export CSV", "Export the open session to a CSV file", "export"),
+    ("Fork session", "Copy turns 1..N of the open session into a new one and continue it live", "fork"),
 ]
 
 
@@ -53,6 +55,7 @@ class RagtuiApp(App[None]):
     BINDINGS = [
         Binding("o", "sessions", "Sessions", tooltip="Browse, open or delete stored sessions"),
         Binding("e", "personas", "Personas", tooltip="Edit personas"),
+        Binding("R", "runs", "Runs", tooltip="Runs: scores, trends, compare two, replay one"),
         Binding("f1,question_mark", "help", "Help", tooltip="Keys and what the scores mean"),
         Binding("ctrl+q", "quit", "Quit", tooltip="Quit; a running dialogue is cancelled cleanly"),
     ]
@@ -116,6 +119,10 @@ class RagtuiApp(App[None]):
             language = self.engine.language if self.engine else self.config.language
             self.push_screen(PersonasScreen(language))
 
+    def action_runs(self) -> None:
+        if not isinstance(self.screen, RunsScreen):
+            self.push_screen(RunsScreen())
+
     def action_restart_model(self) -> None:
         if self.local_model is not None:
             self.notify("Restarting the embedded model…", title="Embedded model", markup=False)
@@ -163,6 +170,7 @@ class RagtuiApp(App[None]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Sessions", "Browse, open or delete stored sessions", self.action_sessions)
         yield SystemCommand("Personas", "List, create, edit, duplicate, delete personas", self.action_personas)
+        yield SystemCommand("Runs", "Every run: scores, trends; compare two runs, replay one", self.action_runs)
         yield SystemCommand("Help", "Keys and what the scores mean", self.action_help)
         if self.local_model is not None:
             yield SystemCommand(

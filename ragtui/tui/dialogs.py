@@ -97,8 +97,10 @@ Main screen
   v        verdicts: criteria, comment, exact prompt, raw reply, passages, versions
   r        re-judge a bot turn: same judge, another model, or an edited prompt
   x        export the open session to CSV
+  f        fork the open session after turn N: a new session continues live from there
   o        sessions: open (read / continue) or delete stored sessions
   e        personas: list, create, edit, duplicate, delete
+  R        runs: scores and trends; Enter compares two runs, r replays one
   ctrl+p   command palette: every action by name
   F1 / ?   this help          ctrl+q  quit (a running dialogue is cancelled cleanly)
 

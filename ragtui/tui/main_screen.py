@@ -27,6 +27,7 @@ from ..core.errors import RagtuiError
 from ..core.record.export import write_csv
 from .dialogs import ExportScreen
 from .event_view import EventView
+from .fork_screen import ForkActions
 from .header import SessionHeader
 from .panes import RolePane
 from .safe_text import one_line
@@ -39,7 +40,7 @@ log = logging.getLogger("ragtui")
 NEXT_STEP = {Phase.USER: "customer message", Phase.BOT: "bot answer", Phase.JUDGE: "verdict"}
 
 
-class MainScreen(SessionActions, Screen[None]):
+class MainScreen(SessionActions, ForkActions, Screen[None]):
     BINDINGS = [
         Binding("n", "new_session", "New", tooltip="Start a session: scenario and persona, or a free question"),
         Binding("s", "step", "Step", tooltip="Run the next step: customer message, bot answer or verdict"),
@@ -50,6 +51,7 @@ class MainScreen(SessionActions, Screen[None]):
         Binding("v", "verdicts", "Verdicts", tooltip="Verdict details, prompts, raw replies, passages"),
         Binding("r", "rejudge", "Re-judge", tooltip="Judge a bot turn again"),
         Binding("x", "export", "Export CSV", tooltip="Export the open session to CSV"),
+        Binding("f", "fork", "Fork", tooltip="Copy turns 1..N into a new session and continue it live"),
         Binding("escape", "hide_input", "Close input", show=False),
     ]
 

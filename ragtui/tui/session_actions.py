@@ -12,6 +12,7 @@ from ..core.content.personas import load_personas
 from ..core.content.scenarios import load_scenarios
 from ..core.errors import RagtuiError
 from ..core.metrics import KNOWN_METRICS
+from ..core.record.lineage import lineage_lines
 from ..core.record.ownership import this_process
 from .header import SessionInfo
 from .new_session import NewSessionRequest, NewSessionScreen
@@ -97,6 +98,9 @@ class SessionActions(_Base):
             self.set_status("Read only: no endpoint is configured to continue this session.")
         if session.error:
             self.notify_plain(f"Session #{session_id} ended with an error: {session.error}", "warning")
+        lineage = lineage_lines(self.ragtui.store, session)
+        if lineage:
+            self.set_status(f"Session #{session_id}: " + "; ".join(lineage))
 
     def forget_session(self, session_id: int) -> None:
         """The sessions browser deleted ``session_id``; close it here if it was open."""

@@ -17,14 +17,15 @@ from ..content.personas import Persona
 from ..content.prompts import PromptSet
 from ..content.scenarios import Scenario
 from ..errors import ConfigError, RagtuiError
-from ..metrics import Metric, MetricSettings, build_metrics
+from ..metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from ..record.ownership import HEARTBEAT_S
-from ..record.store import Store
+from ..record.store import Store, StoredSession
 from .events import Event
-from .simulator import UserSimulator
+from .replay import ReplayScript
+from .simulator import UserSimulator, is_done
 from .state_machine import Dialogue, Recovery
 
 
@@ -130,6 +131,109 @@ class Engine:
         dialogue = self._dialogue(session_id, scenario, persona, session.max_turns, self.metrics_for(session.metrics))
         dialogue.threshold = session.threshold
         dialogue.restore()
+        if session.replay_of is not None:
+            dialogue.replay = self._resumed_replay(session)
+        return dialogue
+
+    def _resumed_replay(self, session: StoredSession) -> ReplayScript | None:
+        """A replay continued later keeps replaying its recording (unless the simulator had
+        already taken over); if the recorded session was deleted since, the simulator goes on."""
+        assert session.replay_of is not None
+        try:
+            source = self.store.session(session.replay_of)
+        except RagtuiError:
+            return None
+        customer = sorted((m.turn, m.text) for m in source.messages if m.role == "user")
+        handed = "simulator took over" in (session.replay_note or "")
+        script = ReplayScript(source.id, [text for _turn, text in customer], then_simulate=handed, handed_over=handed)
+        script.notes = [session.replay_note] if session.replay_note else []
+        return script
+
+    def replay_dialogue(
+        self,
+        source: StoredSession,
+        scenario: Scenario,
+        *,
+        run_id: str | None = None,
+        then_simulate: bool = False,
+        max_turns: int | None = None,
+    ) -> Dialogue:
+        """A new session that re-sends ``source``'s customer messages to the current bot and
+        judges anew. The recorded persona is kept: it only speaks if the simulator takes over."""
+        persona = Persona(**source.persona)
+        if source.language != self.language:
+            raise ConfigError(
+                f"session {source.id} is in {source.language}, this replay runs in {self.language}",
+                f"pass --language {source.language}",
+            )
+        max_turns = max_turns or source.max_turns
+        metrics = self.metrics_for(source.metrics) if source.metrics else self.metrics
+        session_id = self.store.create_session(
+            scenario=scenario.to_dict(),
+            persona=persona.to_dict(),
+            config=self.public_config(),
+            language=self.language,
+            max_turns=max_turns,
+            threshold=self.config.threshold,
+            metrics=[m.name for m in metrics],
+            run_id=run_id,
+            replay_of=source.id,
+        )
+        dialogue = self._dialogue(session_id, scenario, persona, max_turns, metrics)
+        dialogue._claimed = True  # created with this process as its owner
+        customer = sorted((m.turn, m.text) for m in source.messages if m.role == "user")
+        dialogue.replay = ReplayScript(source.id, [text for _turn, text in customer], then_simulate)
+        return dialogue
+
+    def fork_dialogue(
+        self,
+        session_id: int,
+        turn: int,
+        *,
+        persona: Persona | None = None,
+        bot: Bot | None = None,
+        config_note: dict[str, object] | None = None,
+        max_turns: int | None = None,
+    ) -> Dialogue:
+        """A new session that copies turns 1..``turn`` of ``session_id`` (messages and every
+        judgment version) and continues live from turn+1, optionally as another persona or
+        with another bot. It records its parent and the turn it forked at."""
+        parent = self.store.session(session_id)
+        last = max((m.turn for m in parent.messages), default=0)
+        if not 1 <= turn <= last:
+            raise RagtuiError(f"session {session_id} has turns 1–{last}; cannot fork at turn {turn}")
+        customer = next((m for m in parent.messages if m.turn == turn and m.role == "user"), None)
+        if customer is not None and turn > 1 and is_done(customer.text):
+            raise RagtuiError(f"turn {turn} of session {session_id} is the customer's DONE", "fork at an earlier turn")
+        if parent.language != self.language:
+            raise RagtuiError(f"session {session_id} is in {parent.language}; ragtui is running in {self.language}")
+        if persona is not None and persona.language != parent.language:
+            raise RagtuiError(
+                f"persona {persona.name!r} is in {persona.language}, session {session_id} in {parent.language}"
+            )
+        config = self.public_config()
+        config.update(config_note or {})
+        new_id = self.store.create_session(
+            scenario=parent.scenario,
+            persona=persona.to_dict() if persona is not None else parent.persona,
+            config=config,
+            language=parent.language,
+            # A fork exists to continue: it gets at least one live turn.
+            max_turns=max(max_turns or parent.max_turns, turn + 1),
+            threshold=parent.threshold,
+            metrics=parent.metrics,
+            parent_session_id=parent.id,
+            fork_turn=turn,
+        )
+        try:
+            self.store.copy_turns(parent, new_id, turn)
+            self.store.refresh_score(new_id, PRIMARY_METRIC)
+        except RagtuiError:
+            self.store.delete_session(new_id)  # half a fork would mislead; the parent is untouched
+            raise
+        dialogue = self.resume_dialogue(new_id)
+        if bot is not None:
+            dialogue.bot = bot
         return dialogue
 
     def _dialogue(

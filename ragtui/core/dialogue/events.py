@@ -9,7 +9,8 @@ from typing import Literal
 from ..metrics.base import Judgment
 
 Role = Literal["user", "bot", "judge"]
-StopReason = Literal["done", "max_turns", "error", "cancelled"]
+# replay_end: a replay's recording ran out and the simulator was not asked to take over.
+StopReason = Literal["done", "max_turns", "error", "cancelled", "replay_end"]
 
 
 @dataclass(frozen=True)

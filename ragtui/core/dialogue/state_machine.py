@@ -48,6 +48,7 @@ from .events import (
     TurnDone,
     VerdictReady,
 )
+from .replay import ReplayEnded, ReplayScript
 from .simulator import UserSimulator, is_done
 from .transcript import Utterance
 
@@ -104,6 +105,7 @@ class Dialogue:
         self._pause_requested = False
         self._claimed = False  # this process owns the session in the store
         self.recover: Recovery | None = None
+        self.replay: ReplayScript | None = None  # set for a replay: recorded customer messages
 
     # -- public control --------------------------------------------------------------------
 
@@ -258,8 +260,17 @@ class Dialogue:
         model = finish_reason = None
         attempts = 1
         usage: tuple[int | None, int | None, float | None] = (None, None, None)
+        replayed = None
+        if user_text is None and self.replay is not None:
+            try:
+                replayed = self._replayed(turn)
+            except ReplayEnded:  # the recording ran out and the simulator may not take over
+                self._finish("replay_end", None, emit)
+                return
         if user_text is not None:
             text, source = user_text.strip(), "operator"
+        elif replayed is not None:
+            text, source = replayed, "replay"
         elif turn == 1:
             text, source = self.simulator.scenario.question, "scenario"
         else:
@@ -289,6 +300,17 @@ class Dialogue:
             self._finish("done", None, emit)
         else:
             self.phase = Phase.BOT
+
+    def _replayed(self, turn: int) -> str | None:
+        """The recorded message for ``turn``, or None when the simulator takes over; raises
+        ReplayEnded. Every note is stored on the session as it happens."""
+        assert self.replay is not None
+        before = len(self.replay.notes)
+        try:
+            return self.replay.next_message(turn)
+        finally:
+            if len(self.replay.notes) != before and self.replay.note:
+                self.store.set_replay_note(self.session_id, self.replay.note)
 
     async def _bot_step(self, emit: Callable[[Event], None]) -> None:
         turn = self.turn

@@ -186,6 +186,16 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX judge_fits_by_key ON judge_fits(metric, model, fingerprint);
     """,
+    # 6: lineage. A fork copies turns 1..fork_turn of its parent and continues live; a replay
+    # re-sends the customer messages of ``replay_of`` and notes where the recording could not
+    # be reused. The run index serves `ragtui runs` and `ragtui compare`.
+    """
+    ALTER TABLE sessions ADD COLUMN parent_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL;
+    ALTER TABLE sessions ADD COLUMN fork_turn INTEGER;
+    ALTER TABLE sessions ADD COLUMN replay_of INTEGER REFERENCES sessions(id) ON DELETE SET NULL;
+    ALTER TABLE sessions ADD COLUMN replay_note TEXT;
+    CREATE INDEX sessions_by_run ON sessions(run_id);
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

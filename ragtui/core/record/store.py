@@ -124,6 +124,10 @@ class StoredSession:
     owner_host: str | None = None
     owner_started: str | None = None
     heartbeat_at: str | None = None
+    parent_session_id: int | None = None  # a fork: the session it copied turns from
+    fork_turn: int | None = None  # … and the last turn it copied
+    replay_of: int | None = None  # a replay: the session whose customer messages it re-sent
+    replay_note: str | None = None  # where the recording could not be reused, if it could not
     messages: list[StoredMessage] = field(default_factory=list)
     judgments: list[StoredJudgment] = field(default_factory=list)
     partials: list[PartialReply] = field(default_factory=list)
@@ -239,6 +243,9 @@ class Store:
         threshold: float,
         metrics: list[str],
         run_id: str | None = None,
+        parent_session_id: int | None = None,
+        fork_turn: int | None = None,
+        replay_of: int | None = None,
     ) -> int:
         stamp = now()
         row = {
@@ -258,6 +265,8 @@ class Store:
             "status": "running",
             **_owner_columns(),
         }
+        lineage = {"parent_session_id": parent_session_id, "fork_turn": fork_turn, "replay_of": replay_of}
+        row.update({k: v for k, v in lineage.items() if v is not None})
         return self.write("create a session", lambda: self.db["sessions"].insert(row).last_pk)
 
     def add_message(
@@ -413,6 +422,45 @@ class Store:
             ),
         )
 
+    def set_replay_note(self, session_id: int, note: str) -> None:
+        self.write("note the replay", lambda: self.db["sessions"].update(session_id, {"replay_note": note}))
+
+    def copy_turns(self, source: StoredSession, target_id: int, last_turn: int) -> None:
+        """Copy ``source``'s messages and every judgment version of turns 1..``last_turn`` into
+        session ``target_id`` (a fork), in one transaction: a fork has all of them or none.
+        Rows are copied column for column in SQL, so whatever a message records comes along."""
+
+        def copy() -> None:
+            new_ids: dict[int, int] = {}
+            for m in source.messages:
+                if m.turn > last_turn:
+                    continue
+                cursor = self.db.execute(
+                    "INSERT INTO messages (session_id, turn, role, source, text, passages, model, prompt_tokens, "
+                    "completion_tokens, latency_ms, finish_reason, attempts, created_at) SELECT ?, turn, role, "
+                    "source, text, passages, model, prompt_tokens, completion_tokens, latency_ms, finish_reason, "
+                    "attempts, created_at FROM messages WHERE id = ?",
+                    [target_id, m.id],
+                )
+                new_ids[m.id] = int(cursor.lastrowid or 0)
+            for j in source.judgments:
+                if j.turn > last_turn or j.message_id not in new_ids:
+                    continue
+                self.db.execute(
+                    "INSERT INTO judgments (session_id, message_id, turn, metric, version, score, details, "
+                    "prompt, raw_reply, model, error, attempts, latency_ms, prompt_tokens, completion_tokens, "
+                    "created_at) SELECT ?, ?, turn, metric, version, score, details, prompt, raw_reply, model, "
+                    "error, attempts, latency_ms, prompt_tokens, completion_tokens, created_at "
+                    "FROM judgments WHERE id = ?",
+                    [target_id, new_ids[j.message_id], j.id],
+                )
+            self.db.execute(
+                "UPDATE sessions SET turns = ?, updated_at = ? WHERE id = ?",
+                [max((m.turn for m in source.messages if m.turn <= last_turn), default=0), now(), target_id],
+            )
+
+        self.write("copy the turns of the fork", copy)
+
     def delete_session(self, session_id: int) -> None:
         self.session(session_id)  # raises when unknown
         self.write("delete the session", lambda: self.db["sessions"].delete(session_id))
@@ -459,6 +507,22 @@ class Store:
         return StoredJudgment(
             **{k: v for k, v in _decode(row).items() if k not in ("prompt_tokens", "completion_tokens")}
         )
+
+    def children(self, session_id: int) -> list[tuple[int, str, int | None]]:
+        """Sessions forked from or replaying ``session_id``: (id, "fork" | "replay", fork turn)."""
+        rows = self.db.execute(
+            "SELECT id, CASE WHEN parent_session_id = ? THEN 'fork' ELSE 'replay' END, fork_turn "
+            "FROM sessions WHERE parent_session_id = ? OR replay_of = ? ORDER BY id",
+            [session_id, session_id, session_id],
+        ).fetchall()
+        return [(int(r[0]), str(r[1]), r[2]) for r in rows]
+
+    def run_ids(self) -> list[str]:
+        """Every run id, oldest first (run ids sort by their start time; ties by first session)."""
+        rows = self.db.execute(
+            "SELECT run_id FROM sessions WHERE run_id IS NOT NULL GROUP BY run_id ORDER BY MIN(id)"
+        ).fetchall()
+        return [r[0] for r in rows]
 
     def latest_run_id(self) -> str | None:
         row = self.db.execute(

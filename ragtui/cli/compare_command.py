@@ -1,0 +1,103 @@
+"""``ragtui compare BASE NEW``: did the bot get better? Exit 0 no regression, 1 at least one."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+
+from ..core import bootstrap
+from ..core.bootstrap import Overrides
+from ..core.errors import RagtuiError
+from ..core.runs.compare import Comparison, Pair, compare_runs
+from ..core.runs.compare_report import comparison_csv, comparison_markdown, ordered, summary_lines
+from ..core.runs.report_text import delta, score, write_text
+from ..core.runs.resolve import resolve_run
+from .output import console
+
+FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "compare",
+        help="compare two runs pair by pair (exit 1 on a regression)",
+        description="Match the dialogues of two runs by scenario × persona and show what changed.",
+    )
+    # SUPPRESS: not given here must not erase the same flag given before the subcommand.
+    parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML")
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite database (default: the config's)")
+    parser.add_argument("base", help="the run to compare against: a run id, a unique prefix, `previous` or `last`")
+    parser.add_argument("new", help="the run being judged: a run id, a unique prefix, `last` or `previous`")
+    parser.add_argument("--csv", type=Path, metavar="FILE", help="also write one row per pair to FILE")
+    parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write a table for a pull-request comment")
+    parser.add_argument("--turns", action="store_true", help="print the turn-by-turn scores of every pair")
+    parser.set_defaults(handler=compare)
+
+
+def _turns_text(pair: Pair) -> Text:
+    text = Text()
+    for row in pair.turn_rows():
+        if row.turn > 1:
+            text.append("  ")
+        text.append(f"{row.turn}:{score(row.base_score)}→{score(row.new_score)}")
+        if not row.same_customer:
+            text.append("*", style="yellow")  # the customers said different things here
+    return text
+
+
+def comparison_table(c: Comparison, turns: bool) -> Table:
+    table = Table(title=f"{c.base_run} → {c.new_run}")
+    for name, justify in (
+        ("scenario × persona", "left"),
+        ("base", "right"),
+        ("new", "right"),
+        ("Δ", "right"),
+        ("customer diverges", "left"),
+        ("flag", "left"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    if turns:
+        table.add_column("turns base→new (* customer differs)")
+    for p in ordered(c.pairs):
+        cells = [
+            Text(p.label),
+            Text(score(p.base.score)),
+            Text(score(p.new.score)),
+            Text(delta(p.delta), style="red" if (p.delta or 0) < 0 else "green" if (p.delta or 0) > 0 else ""),
+            Text("–" if p.diverges_at is None else f"turn {p.diverges_at}"),
+            Text(p.flag, style=FLAG_STYLES.get(p.flag, "yellow")),
+        ]
+        if turns:
+            cells.append(_turns_text(p))
+        table.add_row(*cells)
+    return table
+
+
+def compare(args: argparse.Namespace, overrides: Overrides) -> int:
+    store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
+    for path in (args.csv, args.markdown):
+        if path is not None and not path.parent.is_dir():
+            raise RagtuiError(f"cannot write {path}: folder {path.parent} does not exist", "create it first")
+    comparison = compare_runs(store, resolve_run(store, args.base), resolve_run(store, args.new))
+    # Reports are built before anything is written, so an error leaves no half-written file.
+    reports = []
+    if args.csv:
+        reports.append((args.csv, comparison_csv(comparison), "utf-8-sig"))
+    if args.markdown:
+        reports.append((args.markdown, comparison_markdown(comparison), "utf-8"))
+    console.print(comparison_table(comparison, args.turns))
+    for line in summary_lines(comparison):
+        console.print(Text(line))
+    for side, dialogues in (("base", comparison.only_in_base), ("new", comparison.only_in_new)):
+        if dialogues:
+            names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:10])
+            console.print(Text(f"only in {side}: {names}" + (" …" if len(dialogues) > 10 else ""), style="yellow"))
+    for path, text, encoding in reports:
+        write_text(path, text, encoding=encoding)
+        console.print(Text(f"Wrote {path}", style="dim"))
+    verdict = "no regression" if comparison.exit_status == 0 else f"{comparison.regressions} regression(s)"
+    console.print(Text(verdict, style="bold green" if comparison.exit_status == 0 else "bold red"))
+    return comparison.exit_status

@@ -1,0 +1,98 @@
+"""``ragtui runs``: every run with its score, pass rate and a trend over runs of the same set."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+
+from ..core import bootstrap
+from ..core.bootstrap import Overrides
+from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
+from ..core.runs.report_text import score
+from ..core.runs.resolve import resolve_run
+from .output import console
+
+TREND_WIDTH = 16
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("runs", help="list runs with scores and trends")
+    # SUPPRESS: not given here must not erase the same flag given before the subcommand.
+    parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML")
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite database (default: the config's)")
+    parser.add_argument("-n", "--limit", type=int, default=20, help="newest N runs (default 20)")
+    parser.add_argument(
+        "--pairs", metavar="RUN", help="score trend per scenario × persona across runs, for the pairs of RUN"
+    )
+    parser.set_defaults(handler=runs)
+
+
+def runs_table(rows: list[RunSummary]) -> Table:
+    table = Table(title=None)
+    # Ids, dates, scores and sparklines stay whole; the bot and its models may wrap.
+    for name, justify, no_wrap in (
+        ("run", "left", True),
+        ("started", "left", True),
+        ("lang", "left", True),
+        ("n", "right", True),
+        ("score", "right", True),
+        ("pass", "right", True),
+        ("unsc", "right", True),
+        ("bot · models", "left", False),
+        ("trend", "left", True),
+    ):
+        table.add_column(name, justify=justify, no_wrap=no_wrap)  # type: ignore[arg-type]
+    for r in rows:
+        models = ", ".join(dict.fromkeys(m for m in r.models.values() if m))
+        table.add_row(
+            Text(r.run_id + (" ↻" if r.replay_of_run else "")),
+            r.started.replace("T", " ")[5:16],
+            r.language,
+            str(r.dialogues),
+            score(r.score),
+            f"{r.pass_rate:.0%}",
+            str(r.unscored),
+            Text(f"{r.bot} · {models}"),
+            Text(sparkline(r.trend[-TREND_WIDTH:]), style="cyan"),
+        )
+    return table
+
+
+def runs(args: argparse.Namespace, overrides: Overrides) -> int:
+    store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
+    if args.pairs:
+        run_id = resolve_run(store, args.pairs)
+        wanted = {(s.scenario_id, s.persona_name) for s in store.sessions(run_id=run_id)}
+        table = Table("scenario × persona", "runs", "first", "last", "trend")
+        for t in pair_trends(store):
+            if (t.scenario_id, t.persona_name) in wanted:
+                table.add_row(
+                    Text(f"{t.scenario_id} × {t.persona_name}"),
+                    str(len(t.points)),
+                    score(t.scores[0]),
+                    score(t.scores[-1]),
+                    Text(sparkline(t.scores[-TREND_WIDTH:]), style="cyan"),
+                )
+        console.print(Text(f"Score per scenario × persona across runs (the pairs of {run_id}; 0–1 scale)"))
+        console.print(table)
+        return 0
+    rows = list_runs(store)
+    if not rows:
+        console.print(Text(f"No runs in {store.path}. Start one with `ragtui run`."))
+        return 0
+    shown = rows[-args.limit :]
+    console.print(runs_table(shown))
+    for r in shown:
+        if r.replay_of_run:
+            console.print(Text(f"↻ {r.run_id} is a replay of {r.replay_of_run}", style="dim"))
+    console.print(
+        Text(
+            "trend: run scores of the runs with the same scenarios × personas, oldest first (0–1 scale); "
+            "per pair: ragtui runs --pairs RUN",
+            style="dim",
+        )
+    )
+    return 0

@@ -1,0 +1,1 @@
+"""Runs as a whole: list them, resolve ``last`` / ``previous``, compare two, report to CI."""

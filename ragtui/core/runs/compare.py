@@ -1,0 +1,178 @@
+"""Two runs side by side: dialogues matched by scenario × persona, deltas, flags, a summary.
+
+Flags, per pair:
+- ``regression``: passed in BASE and does not pass in NEW (scored under its threshold, or
+  unscored: a gate must not pass without evidence);
+- ``fixed``: did not pass in BASE (failed or unscored) and passes in NEW;
+- ``unscored in base`` / ``unscored in new`` / ``unscored in both``: no score to compare, when
+  neither of the above applies.
+A pair with a flag of neither kind is "same": both pass or both fail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import RagtuiError
+from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
+from ..record.store import Store
+from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
+from .dialogues import PairKey, RunDialogue, keyed, load_run
+
+
+@dataclass
+class TurnRow:
+    turn: int
+    base_score: float | None
+    new_score: float | None
+    same_customer: bool  # both customers said exactly the same at this turn
+
+    @property
+    def delta(self) -> float | None:
+        if self.base_score is None or self.new_score is None:
+            return None
+        return self.new_score - self.base_score
+
+
+@dataclass
+class Pair:
+    key: PairKey
+    base: RunDialogue
+    new: RunDialogue
+
+    @property
+    def label(self) -> str:
+        scenario, persona, n = self.key
+        return f"{scenario} × {persona}" + (f" #{n}" if n > 1 else "")
+
+    @property
+    def delta(self) -> float | None:
+        if self.base.score is None or self.new.score is None:
+            return None
+        return self.new.score - self.base.score
+
+    @property
+    def flag(self) -> str:
+        base, new = self.base.status, self.new.status
+        if base == "pass" and new != "pass":
+            return "regression"
+        if base != "pass" and new == "pass":
+            return "fixed"
+        if base == "unscored" or new == "unscored":
+            return "unscored in both" if base == new else f"unscored in {'base' if base == 'unscored' else 'new'}"
+        return "same"
+
+    @property
+    def diverges_at(self) -> int | None:
+        """The first turn where the two customers said different things (None: never, as in a
+        replay); from there on the dialogues are no longer the same conversation."""
+        for turn in range(1, max(self.base.turns, self.new.turns, 0) + 1):
+            if self.base.customer.get(turn) != self.new.customer.get(turn):
+                return turn
+        return None
+
+    def turn_rows(self) -> list[TurnRow]:
+        turns = sorted(set(self.base.customer) | set(self.new.customer) | set(self.base.bot) | set(self.new.bot))
+        return [
+            TurnRow(
+                t,
+                self.base.turn_score(t),
+                self.new.turn_score(t),
+                self.base.customer.get(t) == self.new.customer.get(t),
+            )
+            for t in turns
+        ]
+
+    def metric_delta(self, metric: str) -> float | None:
+        base, new = self.base.metric_mean(metric), self.new.metric_mean(metric)
+        return None if base is None or new is None else new - base
+
+
+@dataclass
+class Comparison:
+    base_run: str
+    new_run: str
+    language: str
+    pairs: list[Pair]
+    only_in_base: list[RunDialogue]
+    only_in_new: list[RunDialogue]
+    interval: Interval | None  # mean delta of the run score over pairs scored in both
+    metric_deltas: dict[str, Interval | None] = field(default_factory=dict)
+    seed: int = SEED
+    resamples: int = RESAMPLES
+
+    def count(self, flag: str) -> int:
+        return sum(1 for p in self.pairs if p.flag == flag)
+
+    @property
+    def regressions(self) -> int:
+        return self.count("regression")
+
+    @property
+    def fixes(self) -> int:
+        return self.count("fixed")
+
+    @property
+    def unscored(self) -> int:
+        return sum(1 for p in self.pairs if p.flag.startswith("unscored"))
+
+    @property
+    def exit_status(self) -> int:
+        """0 no regression, 1 at least one (the caller maps errors to 2)."""
+        return 1 if self.regressions else 0
+
+    def mean_score(self, side: str) -> float | None:
+        scores = [getattr(p, side).score for p in self.pairs if getattr(p, side).score is not None]
+        return sum(scores) / len(scores) if scores else None
+
+
+def _language(dialogues: list[RunDialogue], run_id: str) -> str:
+    languages = sorted({d.language for d in dialogues})
+    if len(languages) != 1:
+        raise RagtuiError(f"run {run_id} mixes languages ({', '.join(languages)})", "compare runs of one language")
+    return languages[0]
+
+
+def compare_runs(store: Store, base_run: str, new_run: str, *, seed: int = SEED) -> Comparison:
+    """Compare two resolved run ids; RagtuiError when they cannot be compared meaningfully."""
+    base_dialogues, new_dialogues = load_run(store, base_run), load_run(store, new_run)
+    for run_id, dialogues in ((base_run, base_dialogues), (new_run, new_dialogues)):
+        if not dialogues:
+            raise RagtuiError(f"run {run_id} has no dialogues", "list runs with `ragtui runs`")
+    base_language, new_language = _language(base_dialogues, base_run), _language(new_dialogues, new_run)
+    if base_language != new_language:
+        raise RagtuiError(
+            f"runs {base_run} ({base_language}) and {new_run} ({new_language}) are in different languages",
+            "compare runs of the same language: their customers and judges are not comparable",
+        )
+    base_keyed, new_keyed = keyed(base_dialogues), keyed(new_dialogues)
+    pairs = [Pair(k, base_keyed[k], new_keyed[k]) for k in base_keyed if k in new_keyed]
+    if not pairs:
+        raise RagtuiError(
+            f"runs {base_run} and {new_run} have no scenario × persona in common",
+            "compare runs of the same scenarios and personas (see `ragtui runs`)",
+        )
+    deltas = [p.delta for p in pairs if p.delta is not None]
+    metrics = sorted(
+        {m for p in pairs for m in p.base.metrics & p.new.metrics if m != PRIMARY_METRIC},
+        key=lambda m: (KNOWN_METRICS.index(m) if m in KNOWN_METRICS else len(KNOWN_METRICS), m),
+    )
+    # Half the resamples for the secondary metrics: with every metric enabled they would
+    # otherwise multiply the cost of a compare by six, for intervals nobody gates on.
+    metric_deltas = {
+        m: paired_bootstrap(
+            [d for p in pairs if (d := p.metric_delta(m)) is not None], seed=seed, resamples=RESAMPLES // 2
+        )
+        for m in metrics
+    }
+    return Comparison(
+        base_run=base_run,
+        new_run=new_run,
+        language=base_language,
+        pairs=pairs,
+        only_in_base=[d for k, d in base_keyed.items() if k not in new_keyed],
+        only_in_new=[d for k, d in new_keyed.items() if k not in base_keyed],
+        interval=paired_bootstrap(deltas, seed=seed),
+        metric_deltas=metric_deltas,
+        seed=seed,
+    )

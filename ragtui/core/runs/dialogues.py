@@ -1,0 +1,85 @@
+"""A run's dialogues in the light form comparison needs, read with three queries per run.
+
+Loading full ``StoredSession`` objects (every prompt and raw reply) for two runs of a thousand
+dialogues would cost seconds and hundreds of megabytes; comparison only needs scores, the
+latest judgment per turn and metric, and the message texts to see where dialogues diverge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..metrics import PRIMARY_METRIC
+from ..record.store import Store
+
+PairKey = tuple[str, str, int]  # scenario, persona, occurrence (1 unless a run repeats a pair)
+
+
+@dataclass
+class RunDialogue:
+    session_id: int
+    scenario_id: str
+    persona_name: str
+    language: str
+    score: float | None
+    threshold: float
+    stop_reason: str | None
+    turns: int
+    unscored_turns: int
+    customer: dict[int, str] = field(default_factory=dict)  # turn → customer message
+    bot: dict[int, str] = field(default_factory=dict)  # turn → bot answer
+    judgments: dict[tuple[int, str], float | None] = field(default_factory=dict)  # newest per (turn, metric)
+
+    @property
+    def status(self) -> str:
+        """pass | fail | unscored: a dialogue with no score neither passes nor fails."""
+        if self.score is None:
+            return "unscored"
+        return "pass" if self.score >= self.threshold else "fail"
+
+    def turn_score(self, turn: int) -> float | None:
+        return self.judgments.get((turn, PRIMARY_METRIC))
+
+    def metric_mean(self, metric: str) -> float | None:
+        scores = [v for (_t, m), v in self.judgments.items() if m == metric and v is not None]
+        return sum(scores) / len(scores) if scores else None
+
+    @property
+    def metrics(self) -> set[str]:
+        return {m for _t, m in self.judgments}
+
+
+def load_run(store: Store, run_id: str) -> list[RunDialogue]:
+    """Every dialogue of ``run_id``, oldest first."""
+    db = store.db
+    rows = db.execute(
+        "SELECT id, scenario_id, persona_name, language, score, threshold, stop_reason, turns, unscored_turns "
+        "FROM sessions WHERE run_id = ? ORDER BY id",
+        [run_id],
+    ).fetchall()
+    by_id = {r[0]: RunDialogue(*r) for r in rows}
+    for session_id, turn, role, text in db.execute(
+        "SELECT m.session_id, m.turn, m.role, m.text FROM messages m JOIN sessions s ON s.id = m.session_id "
+        "WHERE s.run_id = ? ORDER BY m.id",
+        [run_id],
+    ):
+        (by_id[session_id].customer if role == "user" else by_id[session_id].bot)[turn] = text
+    # Ordered by version, so the newest version of each (turn, metric) is the one left.
+    for session_id, turn, metric, score in db.execute(
+        "SELECT j.session_id, j.turn, j.metric, j.score FROM judgments j JOIN sessions s ON s.id = j.session_id "
+        "WHERE s.run_id = ? ORDER BY j.session_id, j.turn, j.metric, j.version",
+        [run_id],
+    ):
+        by_id[session_id].judgments[(turn, metric)] = score
+    return list(by_id.values())
+
+
+def keyed(dialogues: list[RunDialogue]) -> dict[PairKey, RunDialogue]:
+    """Dialogues by scenario × persona; a pair that occurs twice in a run is matched in order."""
+    seen: dict[tuple[str, str], int] = {}
+    out: dict[PairKey, RunDialogue] = {}
+    for d in dialogues:
+        n = seen.get((d.scenario_id, d.persona_name), 0) + 1
+        seen[(d.scenario_id, d.persona_name)] = n
+        out[(d.scenario_id, d.persona_name, n)] = d
+    return out

@@ -1,0 +1,133 @@
+"""Every run at a glance, and how scores moved across runs of the same scenario set.
+
+Aggregates are computed in SQL (one pass over ``sessions``), so listing stays quick however
+many dialogues the database holds. A run's *scenario set* is the set of scenario × persona
+pairs it ran: runs of the same set are the ones whose scores belong on one trend line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from ..record.store import Store
+
+BLOCKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[float | None]) -> str:
+    """Scores 0–1 as unicode blocks on a fixed 0–1 scale (so a flat line means flat scores,
+    not a rescaled wiggle); a run with no score is a gap."""
+    out = []
+    for v in values:
+        if v is None:
+            out.append(" ")
+        else:
+            out.append(BLOCKS[min(int(max(v, 0.0) * len(BLOCKS)), len(BLOCKS) - 1)])
+    return "".join(out)
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    started: str
+    dialogues: int
+    score: float | None  # mean of the scored dialogues' scores
+    passed: int
+    unscored: int
+    language: str
+    models: dict[str, str | None]
+    bot: str
+    scenario_set: str  # short hash of the sorted scenario × persona pairs
+    pairs: int  # distinct scenario × persona pairs
+    replay_of_run: str | None = None
+    trend: list[float | None] = field(default_factory=list)  # run scores of this set, up to this run
+
+    @property
+    def pass_rate(self) -> float:
+        return self.passed / self.dialogues if self.dialogues else 0.0
+
+
+def list_runs(store: Store) -> list[RunSummary]:
+    """Every run, oldest first, with its trend over earlier runs of the same scenario set."""
+    db = store.db
+    rows = db.execute(
+        "SELECT run_id, MIN(created_at), COUNT(*), AVG(score), "
+        "SUM(CASE WHEN score IS NOT NULL AND score >= threshold THEN 1 ELSE 0 END), "
+        "SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END), GROUP_CONCAT(DISTINCT language), MIN(id) "
+        "FROM sessions WHERE run_id IS NOT NULL GROUP BY run_id ORDER BY MIN(id)"
+    ).fetchall()
+    pairs: dict[str, set[tuple[str, str]]] = {}
+    for run_id, scenario, persona in db.execute(
+        "SELECT run_id, scenario_id, persona_name FROM sessions WHERE run_id IS NOT NULL"
+    ):
+        pairs.setdefault(run_id, set()).add((scenario, persona))
+    replays = dict(
+        db.execute(
+            "SELECT s.run_id, MIN(o.run_id) FROM sessions s JOIN sessions o ON o.id = s.replay_of "
+            "WHERE s.run_id IS NOT NULL GROUP BY s.run_id"
+        ).fetchall()
+    )
+    first_ids = [r[7] for r in rows]
+    configs: dict[int, dict] = {}
+    for start in range(0, len(first_ids), 500):  # SQLite limits the number of parameters
+        chunk = first_ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for sid, config in db.execute(f"SELECT id, config FROM sessions WHERE id IN ({marks})", chunk):
+            configs[sid] = json.loads(config)
+    out: list[RunSummary] = []
+    history: dict[str, list[float | None]] = {}
+    for run_id, started, count, avg, passed, unscored, languages, first_id in rows:
+        config = configs.get(first_id, {})
+        key = hashlib.sha1(json.dumps(sorted(pairs.get(run_id, ())), ensure_ascii=False).encode()).hexdigest()[:8]
+        history.setdefault(key, []).append(avg)
+        out.append(
+            RunSummary(
+                run_id=run_id,
+                started=started,
+                dialogues=count,
+                score=avg,
+                passed=passed,
+                unscored=unscored,
+                language=languages or "",
+                models={role: info.get("model") for role, info in config.get("roles", {}).items()},
+                bot=str(config.get("bot") or ""),
+                scenario_set=key,
+                pairs=len(pairs.get(run_id, ())),
+                replay_of_run=replays.get(run_id),
+                trend=list(history[key]),
+            )
+        )
+    return out
+
+
+@dataclass
+class PairTrend:
+    scenario_id: str
+    persona_name: str
+    points: list[tuple[str, float | None]]  # (run id, dialogue score), oldest run first
+
+    @property
+    def scores(self) -> list[float | None]:
+        return [score for _run, score in self.points]
+
+
+def pair_trends(store: Store, run_ids: list[str] | None = None) -> list[PairTrend]:
+    """Score per scenario × persona across runs (all runs, or ``run_ids``), oldest run first;
+    a pair run twice in one run contributes the mean of its scored dialogues."""
+    where, params = "run_id IS NOT NULL", []
+    if run_ids is not None:
+        if not run_ids:
+            return []
+        where = f"run_id IN ({','.join('?' * len(run_ids))})"
+        params = list(run_ids)
+    rows = store.db.execute(
+        f"SELECT scenario_id, persona_name, run_id, AVG(score), MIN(id) FROM sessions WHERE {where} "
+        "GROUP BY scenario_id, persona_name, run_id ORDER BY scenario_id, persona_name, MIN(id)",
+        params,
+    ).fetchall()
+    trends: dict[tuple[str, str], PairTrend] = {}
+    for scenario, persona, run_id, avg, _first in rows:
+        trends.setdefault((scenario, persona), PairTrend(scenario, persona, [])).points.append((run_id, avg))
+    return list(trends.values())

@@ -1,0 +1,39 @@
+"""Small formatting shared by the reports: scores, deltas, and cells safe for Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import RagtuiError
+from .bootstrap import Interval
+
+
+def score(value: float | None) -> str:
+    return "unscored" if value is None else f"{value:.2f}"
+
+
+def delta(value: float | None) -> str:
+    return "–" if value is None else f"{value:+.2f}"
+
+
+def interval_text(interval: Interval | None) -> str:
+    if interval is None:
+        return "no pair scored in both runs"
+    return (
+        f"mean Δ {interval.mean:+.3f} (95% CI {interval.low:+.3f} … {interval.high:+.3f}, "
+        f"paired bootstrap, n={interval.n}): {interval.verdict}"
+    )
+
+
+def md_cell(text: object) -> str:
+    """Scenario ids and persona names come from user files: keep them from breaking the table
+    or becoming HTML in a pull-request comment."""
+    value = " ".join(str(text).split())
+    return value.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def write_text(path: Path, text: str, *, encoding: str = "utf-8") -> None:
+    try:
+        path.write_text(text, encoding=encoding, newline="")
+    except OSError as exc:
+        raise RagtuiError(f"cannot write {path}: {exc.strerror}", "choose another path") from None

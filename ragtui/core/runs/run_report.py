@@ -1,0 +1,144 @@
+"""A finished run for CI: JUnit XML (one test case per dialogue) and a Markdown summary.
+
+JUnit follows the shape GitHub Actions (test-reporter actions), GitLab (``artifacts:reports:
+junit``) and Jenkins (``junit`` step) read: ``testsuites`` > ``testsuite`` (name, tests,
+failures, errors, skipped, time, timestamp) > ``testcase`` (classname, name, time) with at
+most one ``failure``, ``error`` or ``skipped`` child. A dialogue under the threshold or with no
+score is a failure whose message names the turns, their scores and the judge's conclusions;
+a dialogue that ended in error is an error; a cancelled one is skipped.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from ..metrics import PRIMARY_METRIC
+from ..record.store import StoredSession
+from .report_text import md_cell, score
+
+# XML 1.0 forbids most control characters; a bot reply may contain them.
+_XML_BAD = dict.fromkeys(c for c in range(32) if c not in (9, 10, 13))
+
+
+def xml_safe(text: object) -> str:
+    return str(text).translate(_XML_BAD)
+
+
+@dataclass
+class Outcome:
+    kind: str  # passed | failure | error | skipped
+    message: str
+    detail: str
+
+
+def _seconds(session: StoredSession) -> float:
+    try:
+        start, end = datetime.fromisoformat(session.created_at), datetime.fromisoformat(session.updated_at)
+    except ValueError:
+        return 0.0
+    return max((end - start).total_seconds(), 0.0)
+
+
+def _timestamp(sessions: list[StoredSession]) -> str:
+    """The start in UTC without an offset: the stricter JUnit schemas allow no time zone."""
+    if not sessions:
+        return ""
+    try:
+        return datetime.fromisoformat(sessions[0].created_at).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    except ValueError:
+        return ""
+
+
+def outcome(session: StoredSession) -> Outcome:
+    if session.stop_reason == "error":
+        return Outcome("error", f"the dialogue ended in error at turn {session.turns}", session.error or "")
+    if session.stop_reason == "cancelled" or session.status != "finished":
+        return Outcome("skipped", f"the dialogue was {session.stop_reason or session.status}", "")
+    latest = session.latest_judgments()
+    bad: list[str] = []
+    for (turn, metric), j in sorted(latest.items()):
+        if metric != PRIMARY_METRIC:
+            continue
+        if j.score is None:
+            bad.append(f"turn {turn}: unscored ({j.error or 'no usable verdict'})")
+        elif j.score < session.threshold:
+            conclusion = j.details.get("conclusion") or ""
+            bad.append(f"turn {turn}: {j.score:.2f} < {session.threshold:g}: {conclusion}".rstrip(": "))
+    if session.score is None:
+        return Outcome("failure", "no turn could be scored", "\n".join(bad))
+    if session.score < session.threshold:
+        first = bad[0] if bad else ""
+        return Outcome(
+            "failure",
+            f"score {session.score:.2f} < threshold {session.threshold:g}; {first}".rstrip("; "),
+            "\n".join(bad),
+        )
+    return Outcome("passed", "", "\n".join(bad))
+
+
+def junit_xml(run_id: str, sessions: list[StoredSession]) -> str:
+    outcomes = [(s, outcome(s)) for s in sessions]
+    counts = {kind: sum(1 for _s, o in outcomes if o.kind == kind) for kind in ("failure", "error", "skipped")}
+    total_time = sum(_seconds(s) for s in sessions)
+    attrs = {
+        "tests": str(len(sessions)),
+        "failures": str(counts["failure"]),
+        "errors": str(counts["error"]),
+        "skipped": str(counts["skipped"]),
+        "time": f"{total_time:.3f}",
+    }
+    root = ET.Element("testsuites", {"name": "ragtui", **attrs})
+    suite = ET.SubElement(
+        root,
+        "testsuite",
+        {"name": xml_safe(f"ragtui run {run_id}"), **attrs, "timestamp": _timestamp(sessions)},
+    )
+    props = ET.SubElement(suite, "properties")
+    ET.SubElement(props, "property", {"name": "run_id", "value": xml_safe(run_id)})
+    for session, result in outcomes:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            {
+                "classname": xml_safe(f"ragtui.{session.scenario_id}"),
+                "name": xml_safe(f"{session.scenario_id} × {session.persona_name} (session {session.id})"),
+                "time": f"{_seconds(session):.3f}",
+            },
+        )
+        if result.kind != "passed":
+            child = ET.SubElement(case, result.kind, {"message": xml_safe(result.message)})
+            if result.kind != "skipped":
+                child.set("type", {"failure": "below_threshold", "error": "dialogue_error"}[result.kind])
+                child.text = xml_safe(result.detail)
+        out = ET.SubElement(case, "system-out")
+        out.text = xml_safe(
+            f"score {score(session.score)} · stop {session.stop_reason} · {session.turns} turn(s) · "
+            f"unscored turns {session.unscored_turns}"
+        )
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def run_markdown(run_id: str, sessions: list[StoredSession], threshold: float) -> str:
+    scored = [s.score for s in sessions if s.score is not None]
+    run_score = sum(scored) / len(scored) if scored else None
+    results = [outcome(s) for s in sessions]
+    passed = sum(1 for o in results if o.kind == "passed")
+    out = [
+        f"### ragtui run `{md_cell(run_id)}`",
+        "",
+        f"**run score {score(run_score)}** (threshold {threshold:g}) · {passed}/{len(sessions)} passed · "
+        f"{len(sessions) - len(scored)} unscored",
+        "",
+        "| scenario × persona | turns | score | stop | result |",
+        "|---|---:|---:|---|---|",
+    ]
+    for s, o in zip(sessions, results, strict=True):
+        result = "pass" if o.kind == "passed" else f"{o.kind}: {o.message}"
+        out.append(
+            f"| {md_cell(f'{s.scenario_id} × {s.persona_name}')} | {s.turns} | {score(s.score)} | "
+            f"{md_cell(s.stop_reason or s.status)} | {md_cell(result[:200])} |"
+        )
+    return "\n".join(out) + "\n"

@@ -1,0 +1,60 @@
+"""Write synthetic runs straight into a store: the compare tests and benchmark need runs of
+known scores (hundreds of dialogues) without paying for a model to produce them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..core.metrics.base import Judgment
+from ..core.record.store import Store
+
+TurnScores = list[float | None]
+
+
+def write_dialogue(
+    store: Store,
+    run_id: str,
+    scenario: str,
+    persona: str,
+    scores: TurnScores,
+    *,
+    language: str = "en",
+    customer: Callable[[int], str] | None = None,
+    threshold: float = 0.7,
+    extra_metric: str | None = None,
+) -> int:
+    """One finished dialogue whose rubric turn scores are ``scores`` (None: unscored)."""
+    session_id = store.create_session(
+        scenario={"id": scenario, "question": f"{scenario}?", "language": language},
+        persona={"name": persona, "language": language, "persona": "p"},
+        config={"roles": {"bot": {"model": "synthetic"}}, "bot": "builtin"},
+        language=language,
+        max_turns=len(scores),
+        threshold=threshold,
+        metrics=["rubric"] + ([extra_metric] if extra_metric else []),
+        run_id=run_id,
+    )
+    for turn, score in enumerate(scores, start=1):
+        text = customer(turn) if customer else f"{scenario} {persona} customer turn {turn}"
+        store.add_message(session_id, turn, "user", "scenario" if turn == 1 else "simulator", text)
+        bot_id = store.add_message(session_id, turn, "bot", "bot", f"answer {turn}", passages=[])
+        details = {"conclusion": "synthetic"} if score is not None else {}
+        error = None if score is not None else "judge reply was not JSON"
+        store.add_judgment(session_id, bot_id, turn, Judgment("rubric", score, details, raw_reply="x", error=error))
+        if extra_metric:
+            store.add_judgment(session_id, bot_id, turn, Judgment(extra_metric, score, {}, raw_reply="x"))
+    store.refresh_score(session_id, "rubric")
+    store.set_status(session_id, "finished", "max_turns")
+    return session_id
+
+
+def write_run(
+    store: Store, run_id: str, dialogues: int, *, seed: int, shift: float = 0.0, turns: int = 3, personas: int = 5
+) -> None:
+    """``dialogues`` dialogues over scenarios s0… × personas p0…, scores drawn from ``seed``
+    and moved by ``shift``, through the store's own writes."""
+    rng = random.Random(seed)
+    for i in range(dialogues):
+        scores: TurnScores = [min(1.0, max(0.0, rng.gauss(0.72 + shift, 0.15))) for _ in range(turns)]
+        write_dialogue(store, run_id, f"s{i // personas}", f"p{i % personas}", scores)

@@ -1,0 +1,156 @@
+"""Two runs side by side: the pairs table (Enter opens one pair), and a pair's two dialogues
+turn-aligned, customer, bot and score for each turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ..core.errors import RagtuiError
+from ..core.metrics import PRIMARY_METRIC
+from ..core.record.store import StoredSession
+from ..core.runs.compare import Comparison, Pair, compare_runs
+from ..core.runs.compare_report import ordered, summary_lines
+from ..core.runs.report_text import delta, score
+from .safe_text import one_line
+
+if TYPE_CHECKING:
+    from .app import RagtuiApp
+
+FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
+
+
+class CompareScreen(Screen[None]):
+    DEFAULT_CSS = """
+    CompareScreen #compare-summary { height: auto; padding: 0 1; background: $panel; }
+    CompareScreen #pairs { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("enter", "open_pair", "Side by side", priority=True, tooltip="Both dialogues, turn by turn"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, base_run: str, new_run: str) -> None:
+        super().__init__()
+        self.base_run, self.new_run = base_run, new_run
+        self.comparison: Comparison | None = None
+        self.shown: list[Pair] = []
+
+    @property
+    def ragtui(self) -> RagtuiApp:
+        return cast("RagtuiApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"Compare {self.base_run} → {self.new_run}"), id="title")
+        yield Static("", id="compare-summary", markup=False)
+        yield DataTable(id="pairs", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#pairs", DataTable)
+        table.add_columns("scenario × persona", "base", "new", "Δ", "customer diverges", "flag")
+        try:
+            self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run)
+        except RagtuiError as exc:
+            self.query_one("#compare-summary", Static).update(Text(str(exc), style="bold red"))
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        summary = Text("\n".join(summary_lines(c)))
+        for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
+            if dialogues:
+                names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:8])
+                summary.append(f"\nonly in {side}: {one_line(names, 200)}", style="yellow")
+        self.query_one("#compare-summary", Static).update(summary)
+        self.shown = ordered(c.pairs)
+        for index, p in enumerate(self.shown):
+            d = p.delta
+            table.add_row(
+                Text(one_line(p.label, 50)),
+                Text(score(p.base.score), justify="right"),
+                Text(score(p.new.score), justify="right"),
+                Text(delta(d), justify="right", style="red" if (d or 0) < 0 else "green" if (d or 0) > 0 else ""),
+                "–" if p.diverges_at is None else f"turn {p.diverges_at}",
+                Text(p.flag, style=FLAG_STYLES.get(p.flag, "yellow")),
+                key=str(index),
+            )
+        table.focus()
+
+    def action_open_pair(self) -> None:
+        table = self.query_one("#pairs", DataTable)
+        if table.row_count == 0:
+            return
+        pair = self.shown[table.cursor_row]
+        try:
+            base = self.ragtui.store.session(pair.base.session_id)
+            new = self.ragtui.store.session(pair.new.session_id)
+        except RagtuiError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        self.app.push_screen(PairScreen(pair, base, new))
+
+    @on(DataTable.RowSelected, "#pairs")
+    def _selected(self) -> None:
+        self.action_open_pair()
+
+
+def _side(session: StoredSession, turn: int, other: StoredSession) -> Text:
+    """One side of one turn: customer, bot, verdict; a customer line that differs from the
+    other side's is marked, since from there on the two are no longer the same conversation."""
+    text = Text()
+    latest = session.latest_judgments()
+    customer = next((m.text for m in session.messages if m.turn == turn and m.role == "user"), None)
+    other_customer = next((m.text for m in other.messages if m.turn == turn and m.role == "user"), None)
+    bot = next((m.text for m in session.messages if m.turn == turn and m.role == "bot"), None)
+    if customer is None and bot is None:
+        return Text("(no turn)", style="dim")
+    text.append("customer", style="bold blue")
+    if customer != other_customer:
+        text.append(" (differs)", style="yellow")
+    text.append(f"\n{customer or ''}\n")
+    text.append("bot", style="bold magenta")
+    text.append(f"\n{bot or '(no answer)'}\n")
+    judgment = latest.get((turn, PRIMARY_METRIC))
+    if judgment is not None:
+        style = "yellow" if judgment.score is None else "red" if judgment.score < session.threshold else "green"
+        text.append(f"score {score(judgment.score)}", style=style)
+        if judgment.details.get("conclusion"):
+            text.append(f" — {one_line(str(judgment.details['conclusion']), 200)}", style="dim")
+    return text
+
+
+class PairScreen(Screen[None]):
+    """One scenario × persona from both runs, turn-aligned: base on the left, new on the right."""
+
+    DEFAULT_CSS = """
+    PairScreen .turn-row { height: auto; margin-bottom: 1; }
+    PairScreen .turn-row Static { width: 1fr; padding: 0 1; border: round $panel-lighten-2; }
+    PairScreen .turn-head { color: $accent; text-style: bold; }
+    """
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, pair: Pair, base: StoredSession, new: StoredSession) -> None:
+        super().__init__()
+        self.pair, self.base, self.new = pair, base, new
+
+    def compose(self) -> ComposeResult:
+        p = self.pair
+        head = Text(f"{p.label} — base #{self.base.id} {score(p.base.score)} → new #{self.new.id} ")
+        head.append(f"{score(p.new.score)} ({delta(p.delta)}) · {p.flag}")
+        yield Static(head, id="title", markup=False)
+        turns = sorted({m.turn for m in self.base.messages} | {m.turn for m in self.new.messages})
+        with VerticalScroll(id="pair-turns"):
+            for turn in turns:
+                yield Static(Text(f"Turn {turn}"), classes="turn-head", markup=False)
+                yield Horizontal(
+                    Static(_side(self.base, turn, self.new), markup=False, classes="base"),
+                    Static(_side(self.new, turn, self.base), markup=False, classes="new"),
+                    classes="turn-row",
+                )
+        yield Footer()

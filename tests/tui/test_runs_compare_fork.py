@@ -1,0 +1,150 @@
+"""Runs, comparison and fork in the TUI, driven with keys: the runs list with its trends,
+Enter to compare, Enter again for the two dialogues side by side, replay from the runs
+screen, and fork of an open session."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input, Select, Sparkline, Static
+
+from ragtui.core.record.store import Store
+from ragtui.testing.fake_openai import Reply
+from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.tui.compare_screen import CompareScreen, PairScreen
+from ragtui.tui.fork_screen import ForkScreen
+from ragtui.tui.main_screen import MainScreen
+from ragtui.tui.runs_screen import RunsScreen
+
+from ..conftest import JUDGE, USER, check_answers
+from .conftest import SIZE, notifications, settle, static_text
+
+
+def two_runs(store: Store) -> None:
+    write_dialogue(store, "20260101-run-a", "id-linking", "calm", [0.8, 0.8])
+    write_dialogue(store, "20260101-run-a", "outage", "calm", [0.5, 0.5])
+    write_dialogue(store, "20260102-run-b", "id-linking", "calm", [0.8, 0.4], customer=lambda t: f"b {t}")
+    write_dialogue(store, "20260102-run-b", "outage", "calm", [0.9, 0.9])
+
+
+def cell_texts(table: DataTable) -> list[str]:
+    return [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
+
+
+async def test_runs_list_trends_compare_and_side_by_side(make_app, store: Store):
+    two_runs(store)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen)
+        rows = cell_texts(app.screen.query_one("#runs", DataTable))
+        assert rows[0].startswith("20260102-run-b") and "0.75" in rows[0] and "50%" in rows[0]
+        assert rows[1].startswith("20260101-run-a") and "0.65" in rows[1]
+        # The newest run is highlighted: its two pairs with their score across both runs.
+        sparks = app.screen.query(Sparkline)
+        assert len(sparks) == 2 and sorted(list(s.data) for s in sparks) == [[0.5, 0.9], [0.8, 0.6000000000000001]]
+        assert "the pairs of 20260102-run-b" in static_text(app, "#trend-title")
+
+        await pilot.press("enter")  # no base marked: the previous run is the base
+        await pilot.pause()
+        assert isinstance(app.screen, CompareScreen)
+        summary = static_text(app, "#compare-summary")
+        assert "run score 0.65 → 0.75" in summary and "1 regression(s), 1 fixed" in summary
+        pairs = cell_texts(app.screen.query_one("#pairs", DataTable))
+        assert pairs[0].startswith("id-linking × calm 0.80 0.60 -0.20 turn 1 regression")
+        assert pairs[1].startswith("outage × calm 0.50 0.90 +0.40 – fixed")
+
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PairScreen)
+        base_side = " ".join(str(s.render()) for s in app.screen.query(".base").results(Static))
+        new_side = " ".join(str(s.render()) for s in app.screen.query(".new").results(Static))
+        assert "id-linking calm customer turn 1" in base_side and "score 0.80" in base_side
+        assert "b 2" in new_side and "(differs)" in new_side and "score 0.40" in new_side
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen)
+
+        # b marks a base; Enter on the same run is refused with a clear note rather than a no-op.
+        await pilot.press("down", "b")
+        await pilot.pause()
+        assert "Base: 20260101-run-a" in notifications(app)[-1]
+
+
+async def test_compare_screen_says_why_runs_cannot_be_compared(make_app, store: Store):
+    write_dialogue(store, "20260101-en", "id-linking", "calm", [0.8])
+    write_dialogue(store, "20260102-other", "outage", "angry", [0.8])
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CompareScreen)
+        assert "no scenario × persona in common" in static_text(app, "#compare-summary")
+        assert app.screen.query_one("#pairs", DataTable).row_count == 0
+
+
+async def test_replay_from_the_runs_screen(make_app, store: Store, server):
+    write_dialogue(store, "20260101-recorded", "id-linking", "calm", [0.8, 0.8], customer=lambda t: f"recorded {t}")
+    server.set_default(JUDGE, check_answers(3))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("r")
+        await settle(pilot)
+        runs = store.run_ids()
+        assert len(runs) == 2
+        replay = store.session(store.sessions(run_id=runs[-1])[0].id)
+        assert [m.text for m in replay.messages if m.role == "user"] == ["recorded 1", "recorded 2"]
+        assert replay.score == 0.6 and replay.replay_of is not None
+        assert "finished" in static_text(app, "#runs-status")
+        assert app.screen.query_one("#runs", DataTable).row_count == 2
+
+
+async def test_fork_an_open_session_as_another_persona(make_app, store: Store, server):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        parent = store.sessions()[0]
+        assert parent.turns == 3
+
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, ForkScreen)
+        app.screen.query_one("#fork-turn", Input).value = "9"
+        await pilot.click("#fork")
+        await pilot.pause()
+        assert "from 1 to 3" in static_text(app, "#fork-error")  # and the dialog stays open
+        app.screen.query_one("#fork-turn", Input).value = "1"
+        app.screen.query_one("#fork-persona", Select).value = "angry"
+        app.screen.query_one("#fork-model", Input).value = "other-bot-model"
+        server.set_default("other-bot-model", Reply("An answer from the other model"))
+        server.script(USER, Reply("The forked customer is angrier"))
+        app.screen.query_one("#fork-turn", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen), static_text(app, "#fork-error")
+        fork = store.sessions()[0]
+        assert (fork.parent_session_id, fork.fork_turn, fork.persona_name) == (parent.id, 1, "angry")
+        assert f"forked from session {parent.id} after turn 1" in static_text(app, "#status")
+        assert f"Session #{fork.id}" in str(app.screen.query_one("#header").render_text())
+
+        await pilot.press("a")
+        await settle(pilot)
+        fork = store.session(fork.id)
+        assert fork.turns == 3 and fork.messages[2].text == "The forked customer is angrier"
+        assert fork.messages[1].text == "Go to Settings > Account > Linked services."  # copied from the parent
+        assert fork.messages[3].text == "An answer from the other model"
+        assert fork.config["roles"]["bot"]["model"] == "other-bot-model"
+        assert len(store.session(parent.id).messages) == 6  # the parent is untouched
+
+        # Opening the parent shows what came from it.
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert f"forks: {fork.id} (after turn 1)" in static_text(app, "#status")

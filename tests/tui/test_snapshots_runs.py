@@ -1,0 +1,40 @@
+"""SVG snapshots of the runs and compare screens, from synthetic runs with pinned times."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from ragtui.core.record.store import Store
+from ragtui.testing.synthetic_runs import write_dialogue
+
+from .test_snapshots import SIZE, pin_time, steady
+
+
+def three_runs(store: Store) -> None:
+    for run, shift in (("20250401-0930-a", 0.0), ("20250402-0930-b", -0.2), ("20250403-0930-c", 0.1)):
+        write_dialogue(store, run, "id-linking", "calm", [0.8 + shift / 2, 0.8 + shift])
+        write_dialogue(store, run, "id-linking", "angry", [0.7, 0.7 - shift])
+        write_dialogue(store, run, "outage", "calm", [0.6 + shift, None if shift < 0 else 0.9])
+    pin_time(store)
+
+
+def test_runs_screen(snap_compare, make_app, store: Store):
+    three_runs(store)
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("R")
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_compare_screen(snap_compare, make_app, store: Store):
+    three_runs(store)
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("down", "enter")  # b compared with a
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
