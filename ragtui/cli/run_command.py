@@ -29,7 +29,7 @@ from ..core.errors import RagtuiError
 from ..core.models.endpoints import Endpoint
 from ..core.record.store import Store
 from .model_start import embedded_model
-from .output import console, console_err, score_text
+from .output import console, console_err, say_discovered, score_text
 from .run_progress import RunProgress
 from .run_results import exit_status, results_table
 
@@ -40,6 +40,7 @@ RESUMABLE = ("interrupted", "cancelled")
 async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     endpoints = bootstrap.endpoints_for(config, overrides)
+    say_discovered(endpoints)
     store = bootstrap.open_store(config)
     if getattr(args, "resume", None):
         run_id, session_ids = resumable(store, args.resume)

@@ -75,7 +75,8 @@ class TurnDone:
 
 @dataclass(frozen=True)
 class Failure:
-    """A role failed; ``message`` names what and where. The dialogue then ends with ``error``."""
+    """A role failed; ``message`` names what and where. The dialogue then ends with ``error``,
+    or, when it pauses on failures (the TUI), waits for the step to be retried."""
 
     session_id: int
     turn: int

@@ -97,6 +97,20 @@ class StoredJudgment:
     def scored(self) -> bool:
         return self.score is not None
 
+    def to_judgment(self) -> Judgment:
+        """Back to the engine's form, e.g. for a derived metric that reads a stored one."""
+        return Judgment(
+            metric=self.metric,
+            score=self.score,
+            details=self.details,
+            prompt=self.prompt,
+            raw_reply=self.raw_reply,
+            model=self.model or "",
+            error=self.error,
+            attempts=self.attempts,
+            latency_ms=self.latency_ms,
+        )
+
 
 @dataclass
 class StoredSession:
