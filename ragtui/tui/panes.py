@@ -124,9 +124,13 @@ class RolePane(VerticalScroll):
     RolePane > .note { color: $text-muted; }
     """
 
-    def __init__(self, title: str, role: str, **kwargs: object) -> None:
+    def __init__(self, title: str, role: str, *, separate_json: bool = False, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.role = role
+        # The judge streams one JSON reply per call, several per turn (a metric's steps): start
+        # each on its own line instead of gluing "…]}{"verdicts": [".
+        self._separate_json = separate_json
+        self._last_char = ""
         self.border_title = Text(title)
         self._live: MessageView | None = None
         self._live_turn = 0
@@ -170,9 +174,15 @@ class RolePane(VerticalScroll):
             self.flush()
             self._live = MessageView(Text(f"Turn {turn} …", style="bold"))
             self._live_turn = turn
+            self._last_char = ""
             self._follow()
             self.mount(self._live)
-        self._buffer.append(self._cleaner.feed(fragment))
+        text = self._cleaner.feed(fragment)
+        if self._separate_json and text.strip():
+            if text.lstrip()[0] == "{" and self._last_char in ("}", "]"):
+                text = "\n" + text.lstrip()
+            self._last_char = text.rstrip()[-1]
+        self._buffer.append(text)
 
     def flush(self) -> None:
         # Also a catch-up: a chunk mounted after the last scroll may have grown the content.

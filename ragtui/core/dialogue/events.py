@@ -4,9 +4,10 @@ them: nothing about a dialogue lives only in a view."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..metrics.base import Judgment
+if TYPE_CHECKING:  # importing the metrics pulls in the LLM client; the TUI's first frame needs none
+    from ..metrics.base import Judgment
 
 Role = Literal["user", "bot", "judge"]
 StopReason = Literal["done", "max_turns", "error", "cancelled"]

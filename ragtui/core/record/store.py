@@ -16,18 +16,20 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
 from ..content.knowledge import Passage
 from ..dialogue.transcript import Utterance
 from ..errors import StoreError
-from ..metrics.base import Judgment
 from ..text_safety import fix_surrogates
 from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders
 from .ownership import Owner, owner_alive, this_process
 from .schema import LATEST_VERSION, migrate, schema_version
+
+if TYPE_CHECKING:  # the metrics package pulls in the LLM client: not needed to read a session
+    from ..metrics.base import Judgment
 
 
 def now() -> str:
@@ -99,6 +101,8 @@ class StoredJudgment:
 
     def to_judgment(self) -> Judgment:
         """Back to the engine's form, e.g. for a derived metric that reads a stored one."""
+        from ..metrics.base import Judgment
+
         return Judgment(
             metric=self.metric,
             score=self.score,
