@@ -39,7 +39,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", variant="error", id="yes", compact=True)
                 yield Button("No (n)", id="no", compact=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -72,7 +72,7 @@ class UnsavedChangesScreen(ModalScreen[Choice]):
                 yield Button("Save (s)", variant="primary", id="save", compact=True)
                 yield Button("Discard (d)", variant="error", id="discard", compact=True)
                 yield Button("Stay (Escape)", id="stay", compact=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def action_choose(self, choice: Choice) -> None:
         self.dismiss(choice)
@@ -105,7 +105,7 @@ class ExportScreen(ModalScreen[Path | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Export", variant="primary", id="export", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def _error(self, message: str) -> None:
         self.query_one("#export-error", Static).update(Text(message))
@@ -187,7 +187,7 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(Text(HELP), markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Close (Escape)", id="close", compact=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     @on(Button.Pressed, "#close")
     def _close(self) -> None:

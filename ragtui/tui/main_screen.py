@@ -51,8 +51,9 @@ class MainScreen(SessionActions, Screen[None]):
         Binding("n", "new_session", "New", tooltip="Start a session: scenario and persona, or a free question"),
         Binding("s", "step", "Step", tooltip="Run the next step (continues a stopped session)"),
         Binding("a", "auto_run", "Auto", tooltip="Run to the end (resumes after a pause, continues a stopped session)"),
-        Binding("p", "pause", "Pause", tooltip="Stop auto-run after the step in progress"),
-        Binding("c", "cancel", "Cancel", tooltip="Stop the dialogue now; it is recorded as cancelled"),
+        # p and c are offered in the status line while a step runs, the only time they apply.
+        Binding("p", "pause", "Pause", show=False, tooltip="Stop auto-run after the step in progress"),
+        Binding("c", "cancel", "Cancel", show=False, tooltip="Stop the dialogue now; it is recorded as cancelled"),
         Binding("m", "customer", "Type", show=False, tooltip="Write the next customer message yourself"),
         Binding("v", "verdicts", "Verdicts", tooltip="Verdict details, prompts, raw replies, passages"),
         Binding("r", "rejudge", "Re-judge", show=False, tooltip="Judge a bot turn again"),
@@ -79,7 +80,7 @@ class MainScreen(SessionActions, Screen[None]):
             yield RolePane("Bot", "bot", id="pane-bot")
             yield RolePane("Judge", "judge", id="pane-judge", separate_json=True)
         yield Input(placeholder="The customer's next message — Enter sends, Escape closes", id="customer-input")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         header = self.header

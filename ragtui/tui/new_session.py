@@ -60,7 +60,7 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="new-session"):
-            yield Label(f"New session ({self.language}) — Enter picks · ctrl+s start · ctrl+r start and auto-run")
+            yield Label(f"New session ({self.language}) — ctrl+s start · ctrl+r start + auto-run · Esc cancel")
             with Horizontal(id="pickers"):
                 with Vertical():
                     yield Label("Scenario")
@@ -93,7 +93,7 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
                 yield Button("Start (ctrl+s)", variant="primary", id="start", compact=True)
                 yield Button("Start and auto-run (ctrl+r)", variant="success", id="start-run", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         last = self.last

@@ -78,7 +78,7 @@ class PersonasScreen(Screen[None]):
                     yield Button("New", id="p-new", compact=True)
                     yield Button("Duplicate", id="p-duplicate", compact=True)
                     yield Button("Delete", variant="error", id="p-delete", compact=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.reload()
@@ -94,9 +94,10 @@ class PersonasScreen(Screen[None]):
             except ConfigError as exc:
                 problems.append(str(exc))
         self.personas.sort(key=lambda p: p.name)
-        title = Text(
-            f"Personas ({self.language}) in {folder} — ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete"
-        )
+        shown = folder
+        if folder.is_relative_to(Path.cwd()):  # short when under the current folder
+            shown = folder.relative_to(Path.cwd())
+        title = Text(f"Personas ({self.language}) in {shown} — ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete")
         if problems:
             title.append(f"\n⚠ {len(problems)} file(s) could not be read: {clean_text(problems[0])}", style="yellow")
         self.query_one("#personas-title", Static).update(title)

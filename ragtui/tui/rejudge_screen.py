@@ -88,7 +88,7 @@ class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Re-judge (ctrl+s)", variant="primary", id="go", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._mode_changed()

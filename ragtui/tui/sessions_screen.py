@@ -45,7 +45,7 @@ class SessionsScreen(Screen[int | None]):
     def compose(self) -> ComposeResult:
         yield Static(Text("Sessions — Enter: open (read or continue) · d: delete · Escape: back"), id="title")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

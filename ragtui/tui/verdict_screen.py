@@ -71,7 +71,7 @@ class VerdictScreen(Screen[None]):
                     yield TextArea("", read_only=True, soft_wrap=True, id="raw")
                 with TabPane("Passages", id="tab-passages"), VerticalScroll():
                     yield Static("", id="passages", markup=False)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.load()
