@@ -45,11 +45,13 @@ class ChoiceSet(RadioSet):
 
     def action_next_button(self) -> None:
         super().action_next_button()
-        self.action_toggle_button()
+        if self.has_focus:  # not the highlight RadioSet sets up while mounting
+            self.action_toggle_button()
 
     def action_previous_button(self) -> None:
         super().action_previous_button()
-        self.action_toggle_button()
+        if self.has_focus:
+            self.action_toggle_button()
 
 
 class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
@@ -92,7 +94,9 @@ class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
 
     def on_mount(self) -> None:
         self._mode_changed()
-        self.query_one(RadioSet).focus()
+        choices = self.query_one(RadioSet)
+        choices._selected = choices.pressed_index  # arrows move on from the remembered choice
+        choices.focus()
 
     @on(Input.Changed, "#model-name")
     @on(TextArea.Changed, "#prompt-text")
