@@ -112,7 +112,8 @@ class RagtuiApp(App[None]):
 
     def on_mount(self) -> None:
         if self.connecting:
-            self._connect()
+            # After the first frame is on screen: the thread's imports would compete with it.
+            self.call_after_refresh(self._connect)
         else:
             self._say_problem()
         self._check_size(self.size.width, self.size.height)
@@ -150,7 +151,9 @@ class RagtuiApp(App[None]):
                 self.local_model = start_embedded(self.config, endpoints, progress)
             except RagtuiError as exc:
                 problem = f"The embedded model could not start: {exc}"
-        import ragtui.core.dialogue.engine  # noqa: F401 - the slow import, off the UI thread
+        import sqlite_utils  # noqa: F401 - the slow imports, off the UI thread
+
+        import ragtui.core.dialogue.engine  # noqa: F401
 
         self.call_from_thread(self._connected, endpoints, problem, discovery_note(endpoints))
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.content.personas import load_personas
-from ..core.content.scenarios import load_scenarios
 from ..core.errors import RagtuiError
 from ..core.record.ownership import this_process
 from .header import SessionInfo
@@ -37,6 +35,8 @@ class SessionActions(_Base):
         return True
 
     def action_new_session(self) -> None:
+        from ..core.content.personas import load_personas
+        from ..core.content.scenarios import load_scenarios
         from ..core.metrics import KNOWN_METRICS
         from .new_session import NewSessionScreen
 

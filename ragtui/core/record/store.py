@@ -18,8 +18,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import sqlite_utils
-
 from ..content.knowledge import Passage
 from ..dialogue.transcript import Utterance
 from ..errors import StoreError
@@ -29,6 +27,8 @@ from .ownership import Owner, owner_alive, this_process
 from .schema import LATEST_VERSION, migrate, schema_version
 
 if TYPE_CHECKING:  # the metrics package pulls in the LLM client: not needed to read a session
+    import sqlite_utils
+
     from ..metrics.base import Judgment
 
 
@@ -191,11 +191,21 @@ def _session(row: dict[str, Any]) -> StoredSession:
 
 
 class Store:
-    def __init__(self, db: sqlite_utils.Database, path: Path | None) -> None:
-        self.db = db
+    def __init__(self, db: sqlite_utils.Database | sqlite3.Connection, path: Path | None) -> None:
+        self._db = db
         self.path = path
         self.after_write: Any = None
         """Called with the action after each commit; tests fail the process there."""
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """The sqlite-utils view of the connection, made on first use: importing sqlite-utils
+        (click, dateutil, pluggy) is slow, and opening the file must not wait for it."""
+        if isinstance(self._db, sqlite3.Connection):
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self._db)
+        return self._db
 
     @classmethod
     def open(cls, path: Path | str) -> Store:
@@ -229,10 +239,10 @@ class Store:
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as exc:
             raise _store_error(f"cannot use database {path}", exc, None if memory else path) from None
-        return cls(sqlite_utils.Database(conn), None if memory else path)
+        return cls(conn, None if memory else path)
 
     def close(self) -> None:
-        self.db.close()
+        self._db.close()  # a sqlite_utils.Database or the connection: both close the file
 
     # -- writing ---------------------------------------------------------------------------
 
