@@ -11,6 +11,7 @@ for a conversation that starts at the top.)
 
 from __future__ import annotations
 
+from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -40,6 +41,7 @@ class MessageView(Vertical):
         self._pending = ""  # text that arrived before this widget was mounted
         self._ready = False
         self._closed = False  # the last chunk ended at a boundary: the next text opens a new one
+        self._height = _Height()
 
     def compose(self) -> ComposeResult:
         yield self._heading
@@ -105,12 +107,49 @@ class MessageView(Vertical):
         widget = Static("", classes="chunk", markup=False)
         self._chunks.append("")
         self._widgets.append(widget)
+        self._height = _Height()
         self.mount(widget)
 
     def _set_last(self, text: str) -> None:
         self._chunks[-1] = text
         # A chunk closed at a newline shows no empty last line; the next chunk starts below.
-        self._widgets[-1].update(Text(text[:-1] if text.endswith("\n") else text))
+        shown = text[:-1] if text.endswith("\n") else text
+        widget = self._widgets[-1]
+        # A layout pass re-renders the whole screen (the profile's biggest cost while streaming):
+        # ask for one only when the chunk gains a line, which is most flushes' exception.
+        widget.update(Text(shown), layout=self._height.changed(self, widget, shown))
+
+
+class _Height:
+    """The number of lines a growing chunk wraps to at its width, kept up to date cheaply:
+    the lines before its last newline are counted once, only the last paragraph is wrapped
+    again on each update (text is only ever appended)."""
+
+    def __init__(self) -> None:
+        self.width = -1
+        self.prefix = 0  # characters up to and including the last newline already counted
+        self.prefix_lines = 0
+        self.lines = -1
+
+    def changed(self, view: Vertical, widget: Static, text: str) -> bool:
+        width = widget.size.width
+        if width <= 0 or not widget.is_mounted:
+            return True  # not laid out yet: let the layout decide
+        if width != self.width or len(text) < self.prefix:
+            self.width, self.prefix, self.prefix_lines = width, 0, 0
+        console = view.app.console
+        cut = text.rfind("\n") + 1
+        if cut > self.prefix:
+            self.prefix_lines += _wrapped(console, text[self.prefix : cut - 1], width)
+            self.prefix = cut
+        lines = self.prefix_lines + _wrapped(console, text[cut:], width)
+        grew, self.lines = lines != self.lines, lines
+        return grew
+
+
+def _wrapped(console: Console, text: str, width: int) -> int:
+    """Lines ``text`` takes at ``width``, wrapped as the Static showing it wraps it."""
+    return len(Text(text).wrap(console, width)) or 1
 
 
 class RolePane(VerticalScroll):
