@@ -18,8 +18,9 @@ from .safe_text import one_line
 ROLE_NAMES = {"user": "customer", "bot": "bot", "judge": "judge"}
 NO_ENDPOINT_HELP = (
     "No model endpoint is configured (the embedded model is not available in this build). "
-    "Set OPENAI_BASE_URL=http://host:port/v1 and OPENAI_MODEL (or pass --model NAME), or add "
-    "[endpoint] to ragtui.toml. Browsing sessions and editing personas still work."
+    "Set OPENAI_BASE_URL=http://host:port/v1 (and OPENAI_MODEL or --model NAME when the server "
+    "serves several models), or add [endpoint] to ragtui.toml. Browsing sessions and editing "
+    "personas still work."
 )
 
 
