@@ -25,7 +25,8 @@ in a fresh process of its own, so process CPU counts ragtui only. Sides are inte
 run, so a change in the machine's load hits them alike; on a shared machine, prefer the CPU
 figures and the minima. Nothing here asserts: it prints figures, ratios against the baseline
 measured in the same run.
-Usage: ``python bench/bench_tui.py [--tokens 3000] [--delay 0.001] [--repeat 3] [--launches 7]``.
+Usage: ``python bench/bench_tui.py [--tokens 3000] [--delay 0.001] [--repeat 3] [--launches 7]
+[--only streaming|startup]``.
 """
 
 from __future__ import annotations
@@ -504,6 +505,7 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=3, help="streaming runs per side")
     parser.add_argument("--launches", type=int, default=7, help="launches per start-up figure")
+    parser.add_argument("--only", choices=("streaming", "startup"), help="run one of the two parts")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--headless-child", nargs=2, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--tui-child", nargs=2, type=Path, help=argparse.SUPPRESS)
@@ -535,8 +537,10 @@ def main() -> None:
                 f"fake server in process {server.pid} at {base_url}; Python {sys.version.split()[0]}, "
                 f"textual {__import__('importlib.metadata').metadata.version('textual')}"
             )
-            streaming(workspace, env, args.repeat, args.tokens)
-            startup(workspace, env, args.launches)
+            if args.only != "startup":
+                streaming(workspace, env, args.repeat, args.tokens)
+            if args.only != "streaming":
+                startup(workspace, env, args.launches)
     finally:
         assert server.stdin is not None
         server.stdin.close()

@@ -148,3 +148,36 @@ def test_pick_unknown_persona_lists_known_names() -> None:
     with pytest.raises(ConfigError, match="unknown persona 'grumpy'") as info:
         pick_personas(personas, ["calm", "grumpy"])
     assert info.value.hint == "known personas: " + ", ".join(sorted(p.name for p in personas))
+
+
+def test_saved_persona_reads_as_a_person_wrote_it(tmp_path):
+    from ragtui.core.content.personas import Persona, load_persona_file, save_persona
+
+    text = 'Says "Fix this NOW" and \\ backslashes.\nSecond line with """ three quotes.\n'
+    persona = Persona("quoted", "en", text, 0.8, "Shouts")
+    path = save_persona(tmp_path, persona)
+    written = path.read_text(encoding="utf-8")
+    assert written.splitlines()[:4] == [
+        'name = "quoted"',
+        'language = "en"',
+        "temperature = 0.8",
+        'description = "Shouts"',
+    ]
+    assert '"Fix this NOW"' in written and '\\"Fix' not in written  # no needless escapes
+    assert 'persona = """\n' in written
+    assert load_persona_file(path) == persona
+
+
+def test_bundled_persona_files_survive_a_save_unchanged(config, tmp_path):
+    from ragtui.core.content.personas import load_persona_file, persona_toml
+
+    for path in sorted((config.personas / "en").glob("*.toml")) + sorted((config.personas / "ja").glob("*.toml")):
+        assert persona_toml(load_persona_file(path)) == path.read_text(encoding="utf-8"), path
+
+
+def test_personas_are_listed_by_name(tmp_path):
+    from ragtui.core.content.personas import Persona, load_personas, save_persona
+
+    for name in ("in-a-hurry", "in", "angry"):
+        save_persona(tmp_path, Persona(name, "en", "text"))
+    assert [p.name for p in load_personas(tmp_path, "en")] == ["angry", "in", "in-a-hurry"]

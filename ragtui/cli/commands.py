@@ -19,7 +19,7 @@ from ..core.record.lineage import lineage_lines
 from ..core.record.store import Store, StoredSession
 from .calibrate_command import calibrate
 from .doctor import doctor
-from .output import console, session_score_text, stop_text
+from .output import console, say_discovered, session_score_text, stop_text
 from .run_command import run
 from .transcript_view import print_session
 
@@ -93,6 +93,7 @@ def export(args: argparse.Namespace, overrides: Overrides) -> int:
 def config(args: argparse.Namespace, overrides: Overrides) -> int:
     cfg = bootstrap.load_effective_config(overrides)
     endpoints = resolve_endpoints(cfg, overrides.model)
+    say_discovered(endpoints)
     effective = {
         "config_file": str(cfg.source) if cfg.source else None,
         "language": cfg.language,

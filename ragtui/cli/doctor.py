@@ -23,7 +23,7 @@ from ..core.models.local_model import LocalModel, available_memory, log_path
 from ..core.models.local_model_file import find_chunks, verified_cached_model
 from .bot_probe_view import print_bot_probe
 from .model_start import embedded_model
-from .output import console
+from .output import console, say_discovered
 
 
 @dataclass
@@ -129,6 +129,7 @@ async def doctor(args: argparse.Namespace, overrides: Overrides) -> int:
     config_line = f"config: {config.source or 'none (defaults and environment)'} · database: {config.database}"
     console.print(Text(config_line, style="dim"))
     endpoints = bootstrap.endpoints_for(config, overrides)
+    say_discovered(endpoints)
     render(
         "Roles",
         [

@@ -9,18 +9,28 @@ as one line that points there. No traceback reaches the terminal.
 from __future__ import annotations
 
 import argparse
-import asyncio
+import importlib
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..core import paths
-from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
-from . import calibrate_command, commands, compare_command, runs_command, serve_bot
-from .output import error_line
-from .run_command import add_report_arguments
+
+if TYPE_CHECKING:
+    from ..core.bootstrap import Overrides
+
+# ``--version`` and ``--help`` must answer at once: the command modules (openai, rich, the
+# engine) are imported only for the command that runs. These two define their own options, so
+# their module is imported when the command line names them; otherwise a stub lists them.
+LAZY_COMMANDS = {
+    "calibrate": ("calibrate_command", "measure a metric's agreement with human labels in a JSON/JSONL file"),
+    "serve-bot": ("serve_bot", "serve the built-in RAG bot over HTTP (a reference bot to point ragtui at)"),
+    "compare": ("compare_command", "compare two runs pair by pair (exit 1 on a regression)"),
+    "runs": ("runs_command", "list runs with scores and trends"),
+}
 
 EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_ERROR = 0, 1, 2
 log = logging.getLogger("ragtui")
@@ -43,7 +53,25 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def error_line(message: str) -> None:
+    from .output import error_line as write
+
+    write(message)
+
+
+def add_report_arguments(run: argparse.ArgumentParser) -> None:
+    """The flags `ragtui run` adds for comparing bot versions and for CI."""
+    run.add_argument("--replay", metavar="RUN", help="re-send the customer messages of RUN (id, `last`, `previous`)")
+    run.add_argument(
+        "--then-simulate",
+        action="store_true",
+        help="with --replay: when the recording ran out or ended in DONE, let the simulator continue",
+    )
+    run.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML, one test case per dialogue")
+    run.add_argument("--markdown", type=Path, metavar="FILE", help="write a Markdown summary table")
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ragtui",
         description="Simulate customers, run your support bot, and judge every turn.",
@@ -112,14 +140,18 @@ def build_parser() -> argparse.ArgumentParser:
     scenarios.add_argument("--config", type=Path, default=KEEP)
     scenarios.add_argument("--language", choices=("ja", "en"), default=KEEP)
 
-    compare_command.add_parser(sub)
-    runs_command.add_parser(sub)
-    calibrate_command.add_parser(sub)
-    serve_bot.add_parser(sub)
+    words = sys.argv[1:] if argv is None else argv
+    for name, (module, help_text) in LAZY_COMMANDS.items():
+        if name in words:
+            importlib.import_module(f".{module}", __package__).add_parser(sub)
+        else:
+            sub.add_parser(name, help=help_text, add_help=False)
     return parser
 
 
 def overrides_from(args: argparse.Namespace) -> Overrides:
+    from ..core.bootstrap import Overrides
+
     return Overrides(
         config_path=getattr(args, "config", None),
         db=getattr(args, "db", None),
@@ -147,7 +179,7 @@ def setup_logging() -> Path | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if args.command is None:
         from ..tui import run_tui
@@ -157,6 +189,10 @@ def main(argv: list[str] | None = None) -> int:
     log_path = setup_logging()
     overrides = overrides_from(args)
     try:
+        import asyncio
+
+        from . import commands
+
         if args.command in ("run", "doctor"):
             return asyncio.run(getattr(commands, args.command)(args, overrides))
         handler = getattr(args, "handler", None) or getattr(commands, args.command)

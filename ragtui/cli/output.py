@@ -65,3 +65,12 @@ def stop_text(reason: str | None) -> Text:
         "interrupted": "bold yellow",
     }
     return Text(reason or "running", style=styles.get(reason or "", "dim"))
+
+
+def say_discovered(endpoints: dict) -> None:  # dict[str, Endpoint]
+    """When a role's model was found on its server (none was named), say which, on stderr."""
+    from ..core.models.endpoints import discovery_note
+
+    note = discovery_note(endpoints)
+    if note:
+        console_err.print(Text(note, style="dim"))

@@ -15,7 +15,6 @@ import contextlib
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 from rich.text import Text
 
@@ -35,24 +34,12 @@ from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import write_text
 from ..core.runs.run_report import junit_xml, run_markdown
 from .model_start import embedded_model
-from .output import console, console_err, score_text
+from .output import console, console_err, say_discovered, score_text
 from .run_progress import RunProgress
 from .run_results import exit_status, results_table
 
 EXIT_INTERRUPTED = 130
 RESUMABLE = ("interrupted", "cancelled")
-
-
-def add_report_arguments(run: argparse.ArgumentParser) -> None:
-    """The flags `ragtui run` adds for comparing bot versions and for CI."""
-    run.add_argument("--replay", metavar="RUN", help="re-send the customer messages of RUN (id, `last`, `previous`)")
-    run.add_argument(
-        "--then-simulate",
-        action="store_true",
-        help="with --replay: when the recording ran out or ended in DONE, let the simulator continue",
-    )
-    run.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML, one test case per dialogue")
-    run.add_argument("--markdown", type=Path, metavar="FILE", help="write a Markdown summary table")
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -70,6 +57,7 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     _check_arguments(args)
     endpoints = bootstrap.endpoints_for(config, overrides)
+    say_discovered(endpoints)
     store = bootstrap.open_store(config)
     if getattr(args, "replay", None):
         # Validated before any dialogue starts: bad input writes nothing.

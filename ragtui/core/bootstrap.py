@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
-
 from .config import LANGUAGES, Config, load_config
 from .errors import ConfigError, EndpointError
 from .models.endpoints import Endpoint, resolve_endpoints
@@ -64,6 +62,8 @@ async def check_reachable(endpoints: dict[str, Endpoint], timeout: float = 5.0) 
     """Ask each distinct endpoint for ``/models`` once, so a dead URL or a rejected key fails
     the batch with one clear line instead of one failure per dialogue. Servers without a
     ``/models`` route (some gateways) are fine: any HTTP answer proves the server is there."""
+    import httpx  # here, not at the top: the TUI's first frame must not wait for it
+
     seen: set[tuple[str, str]] = set()
     async with httpx.AsyncClient(timeout=timeout) as client:
         for role, endpoint in endpoints.items():

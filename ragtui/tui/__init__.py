@@ -1,14 +1,15 @@
 """The Textual TUI. ``run_tui`` is what ``ragtui`` with no subcommand starts.
 
-Only this package imports Textual; ``ragtui.core`` stays importable without it.
+Only this package imports Textual; ``ragtui.core`` stays importable without it. Start-up is
+split so the first frame comes quickly: the config and the database are opened here (a problem
+with either is one line and exit 2), the app shows its screen at once, and the model endpoints,
+the embedded model and the engine (the OpenAI client and the metrics) come after, while the
+header says "connecting…".
 """
 
 from __future__ import annotations
 
-import contextlib
-
-from ..core.bootstrap import Overrides, endpoints_for, load_effective_config, open_store
-from ..core.errors import RagtuiError
+from ..core.bootstrap import Overrides
 
 __all__ = ["run_tui"]
 
@@ -19,32 +20,23 @@ def run_tui(overrides: Overrides) -> int:
     An endpoint problem is *not* fatal: the app opens anyway, says what to set, and stays
     usable for reading sessions and editing personas.
     """
-    from ..cli.model_start import embedded_model
-    from ..cli.output import error_line
+    from ..core.bootstrap import load_effective_config, open_store
+    from ..core.errors import RagtuiError
     from .app import RagtuiApp
 
     try:
         config = load_effective_config(overrides)
         store = open_store(config)
     except RagtuiError as exc:
+        from ..cli.output import error_line
+
         error_line(f"ragtui: error: {exc}")
         return 2
-    endpoint_error: str | None = None
-    local_model = None
+    app = RagtuiApp(config, None, store, overrides=overrides)
     try:
-        endpoints = endpoints_for(config, overrides)
-    except RagtuiError as exc:
-        endpoints, endpoint_error = {}, f"No usable endpoint: {exc}"
-    try:
-        with contextlib.ExitStack() as stack:
-            if endpoints and endpoint_error is None:
-                # Started before the app so its progress shows on the plain terminal; a model
-                # that cannot start leaves the app usable for sessions and personas.
-                try:
-                    local_model = stack.enter_context(embedded_model(config, endpoints))
-                except RagtuiError as exc:
-                    endpoint_error = f"The embedded model could not start: {exc}"
-            RagtuiApp(config, endpoints, store, endpoint_error=endpoint_error, local_model=local_model).run()
+        app.run()
     finally:
+        if app.local_model is not None:
+            app.local_model.stop()
         store.close()
     return 0

@@ -1,9 +1,14 @@
 """The ragtui Textual app: owns the config, endpoints, store and engine; hosts the screens.
 
 Dependencies come in through the constructor so tests (and the benchmark) can inject a store
-on a temporary file and endpoints on the fake server. The engine is built once at start-up; if
-it cannot be (no endpoint, a broken prompt file), the app still opens for browsing sessions
-and editing personas, and says why dialogues cannot run.
+on a temporary file and endpoints on the fake server; then the engine is built at once. Given
+no endpoints (``ragtui`` itself), the app shows its first frame first and connects after, in a
+thread: endpoints (asking a server which model it serves when none is named), the embedded
+model, then the engine (the OpenAI client, the metrics) — the imports that made start-up slow.
+If the engine cannot be built (no endpoint, a broken prompt file), the app still works for
+browsing sessions and editing personas, and says why dialogues cannot run.
+
+Screens other than the main one are imported when first opened, for the same reason.
 """
 
 from __future__ import annotations
@@ -12,27 +17,27 @@ import asyncio
 import contextlib
 import signal
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
 from ..core.config import Config
-from ..core.dialogue.engine import Engine
 from ..core.errors import RagtuiError
-from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
-from ..core.models.local_model import LocalModel
 from ..core.record.store import Store
-from .dialogs import HelpScreen
 from .header import NO_ENDPOINT_HELP
 from .main_screen import MainScreen
-from .personas_screen import PersonasScreen
-from .runs_screen import RunsScreen
-from .sessions_screen import SessionsScreen
+from .too_small import MIN_SIZE, TooSmallScreen
 
-EngineFactory = Callable[[Config, dict[str, Endpoint], Store], Engine]
+if TYPE_CHECKING:
+    from ..core.bootstrap import Overrides
+    from ..core.dialogue.engine import Engine
+    from ..core.models.local_model import LocalModel
+
+EngineFactory = Callable[[Config, dict[str, Endpoint], Store], "Engine"]
 
 # (title, help, action on the main screen) for the command palette.
 MAIN_COMMANDS = [
@@ -69,21 +74,37 @@ class RagtuiApp(App[None]):
         engine_factory: EngineFactory | None = None,
         endpoint_error: str | None = None,
         local_model: LocalModel | None = None,
+        overrides: Overrides | None = None,
     ) -> None:
         super().__init__()
         self.local_model = local_model  # the embedded server, when this app started one
         self.config = config
-        self.endpoints = endpoints
+        self.endpoints: dict[str, Endpoint] = endpoints or {}
         self.store = store
         self.engine: Engine | None = None
         self.problem: str | None = endpoint_error  # why dialogues cannot run, when they cannot
+        self.connecting: str | None = None  # what is being connected, until the engine is ready
+        self.remembered: dict[str, Any] = {}  # dialogs' last choices (new session, re-judge)
+        self._engine_factory = engine_factory
+        self._overrides = overrides
+        if endpoints is None:
+            self.connecting = "Connecting to the model endpoints…"
+        else:
+            self._build_engine(endpoints)
+
+    def _build_engine(self, endpoints: dict[str, Endpoint]) -> None:
+        self.endpoints = endpoints
         if self.problem is None and any(e.base_url is None for e in endpoints.values()):
             self.problem = NO_ENDPOINT_HELP
         if self.problem is None:
+            from ..core.dialogue.engine import Engine
+            from ..core.models.embedded import ServerRecovery
+
             try:
-                self.engine = (engine_factory or Engine)(config, endpoints, store)
-                if local_model is not None:
-                    self.engine.recover = ServerRecovery(local_model)
+                self.engine = (self._engine_factory or Engine)(self.config, endpoints, self.store)
+                if self.local_model is not None:
+                    # A server that dies mid-step is restarted once and the step retried.
+                    self.engine.recover = ServerRecovery(self.local_model)
             except RagtuiError as exc:
                 self.problem = f"Dialogues cannot run: {exc}"
 
@@ -96,12 +117,80 @@ class RagtuiApp(App[None]):
         return default if isinstance(default, MainScreen) else None
 
     def on_mount(self) -> None:
-        if self.problem:
-            self.notify(self.problem, title="No dialogues", severity="warning", timeout=12, markup=False)
+        if self.connecting:
+            # After the first frame is on screen: the thread's imports would compete with it.
+            self.call_after_refresh(self._connect)
+        else:
+            self._say_problem()
+        self._check_size(self.size.width, self.size.height)
         # SIGTERM quits like ctrl+q: a running dialogue is recorded as cancelled, not left running.
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.on_sigterm)
             self._sigterm_installed = True
+
+    def _say_problem(self) -> None:
+        if self.problem:
+            self.notify(self.problem, title="Model endpoint", severity="warning", timeout=12, markup=False)
+
+    @work(thread=True, exclusive=True, group="connect", exit_on_error=False)
+    def _connect(self) -> None:
+        """Runs in a thread after the first frame: endpoints (a GET /models when no model is
+        named), the embedded model when no endpoint is configured, and the engine's imports."""
+        from ..core.bootstrap import Overrides, endpoints_for
+        from ..core.models.embedded import needs_embedded, start_embedded
+        from ..core.models.endpoints import discovery_note
+
+        endpoints: dict[str, Endpoint] = {}
+        problem: str | None = None
+        try:
+            endpoints = endpoints_for(self.config, self._overrides or Overrides())
+        except RagtuiError as exc:
+            problem = f"No usable endpoint: {exc}"
+        if problem is None and needs_embedded(endpoints):
+
+            def progress(stage: str, done: int, total: int) -> None:
+                share = f" {100 * done // total}%" if total else ""
+                self.call_from_thread(self._set_connecting, f"Starting the embedded model: {stage}{share}…")
+
+            self.call_from_thread(self._set_connecting, "Starting the embedded model (demo quality)…")
+            try:
+                self.local_model = start_embedded(self.config, endpoints, progress)
+            except RagtuiError as exc:
+                problem = f"The embedded model could not start: {exc}"
+        import sqlite_utils  # noqa: F401 - the slow imports, off the UI thread
+
+        import ragtui.core.dialogue.engine  # noqa: F401
+
+        self.call_from_thread(self._connected, endpoints, problem, discovery_note(endpoints))
+
+    def _set_connecting(self, what: str) -> None:
+        self.connecting = what
+        if self.main_screen is not None:
+            self.main_screen.refresh_state()
+
+    def _connected(self, endpoints: dict[str, Endpoint], problem: str | None, note: str | None) -> None:
+        self.problem = problem
+        self._build_engine(endpoints)
+        self.connecting = None
+        if self.main_screen is not None:
+            self.main_screen.connected()
+        self._say_problem()
+        if note and self.engine is not None:
+            self.notify(note, title="Model endpoint", timeout=10, markup=False)
+
+    # -- terminal size -----------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int, height: int) -> None:
+        """Below 80×24 the layout cannot hold: one line says so instead of a broken screen."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        on_top = isinstance(self.screen, TooSmallScreen)
+        if small and not on_top:
+            self.push_screen(TooSmallScreen())
+        elif not small and on_top:
+            self.pop_screen()
 
     def on_sigterm(self) -> None:
         self.run_worker(self.action_quit(), exit_on_error=False)
@@ -109,18 +198,24 @@ class RagtuiApp(App[None]):
     # -- actions -----------------------------------------------------------------------------
 
     def action_sessions(self) -> None:
-        if isinstance(self.screen, SessionsScreen):
+        from .sessions_screen import SessionsScreen
+
+        if isinstance(self.screen, SessionsScreen | TooSmallScreen):
             return
         main = self.main_screen
         self.push_screen(SessionsScreen(), main.open_session if main else None)
 
     def action_personas(self) -> None:
-        if not isinstance(self.screen, PersonasScreen):
+        from .personas_screen import PersonasScreen
+
+        if not isinstance(self.screen, PersonasScreen | TooSmallScreen):
             language = self.engine.language if self.engine else self.config.language
             self.push_screen(PersonasScreen(language))
 
     def action_runs(self) -> None:
-        if not isinstance(self.screen, RunsScreen):
+        from .runs_screen import RunsScreen
+
+        if not isinstance(self.screen, RunsScreen | TooSmallScreen):
             self.push_screen(RunsScreen())
 
     def action_restart_model(self) -> None:
@@ -146,7 +241,9 @@ class RagtuiApp(App[None]):
             self.call_from_thread(self.notify, "Embedded model restarted.", title="Embedded model", markup=False)
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
+        from .dialogs import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen | TooSmallScreen):
             self.push_screen(HelpScreen())
 
     async def action_quit(self) -> None:

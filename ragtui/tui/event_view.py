@@ -1,8 +1,9 @@
-"""Render engine events (live) and stored sessions (replayed) into the three panes.
+"""Render engine events into the three panes: live, and replayed from the store.
 
-Live and replayed sessions go through the same small set of pane calls, so an opened session
-looks like the one that was watched. Kept apart from the screen so the mapping from events to
-what the operator sees reads in one place.
+One rendering path: a stored session is turned back into the events its dialogue emitted
+(``replay.session_events``) and drawn by ``show``, so a reopened or resized session looks like
+the one that was watched: same order (the rubric before the other metrics), the same
+"Turn N score" lines, the same end line. Only notifications are live-only.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from ..core.dialogue.events import (
     VerdictReady,
 )
 from ..core.dialogue.progress import StepMeter
-from ..core.metrics import PRIMARY_METRIC
 from ..core.record.store import StoredSession
-from .formatting import judgment_text, score_text, verdict_text
+from .formatting import score_text, verdict_text
 from .header import SessionHeader, SessionInfo
 from .panes import RolePane
+from .replay import PRIMARY_METRIC, session_events
 
 CUT_BY_LIMIT = " · cut by the token limit"
 
@@ -35,6 +36,18 @@ if TYPE_CHECKING:
     from .main_screen import MainScreen
 
 SOURCE_LABELS = {"scenario": "scenario", "simulator": "simulator", "operator": "typed by operator", "bot": "bot"}
+ROLES = ("user", "bot", "judge")
+
+
+def session_info(session: StoredSession) -> SessionInfo:
+    return SessionInfo(
+        session_id=session.id,
+        scenario=session.scenario_id,
+        question=session.question,
+        persona=session.persona_name,
+        max_turns=session.max_turns,
+        threshold=session.threshold,
+    )
 
 
 class EventView:
@@ -47,14 +60,12 @@ class EventView:
         return self.screen.pane(role)
 
     def reset(self, info: SessionInfo) -> None:
-        for role in ("user", "bot", "judge"):
+        for role in ROLES:
             self.pane(role).clear()
         self.header.info = info
         self.header.show()
 
-    # -- live --------------------------------------------------------------------------------
-
-    def show(self, event: Event) -> None:
+    def show(self, event: Event, *, live: bool = True) -> None:
         info = self.header.info
         self.meter.observe(event)
         step = self.meter.live.get(event.session_id)
@@ -94,8 +105,11 @@ class EventView:
             if event.role != "judge":  # the judge pane's live text is its raw reply, kept apart
                 self.pane(event.role).discard_live()  # a partial reply is no message
             self.pane(event.role).add_error(f"{event.role} failed in turn {event.turn}: {event.message}")
-            self.screen.notify_plain(event.message, "error")
+            if live:
+                self.screen.notify_plain(event.message, "error")
         elif isinstance(event, DialogueDone):
+            for role in ROLES:  # e.g. the judge's partial JSON after a cancel
+                self.pane(role).discard_live()
             info.score = event.score
             summary = Text(f"Dialogue ended: {event.stop_reason} after {event.turns} turn(s) · score ")
             # No judged turn at all is no score, which is not "unscored".
@@ -103,54 +117,26 @@ class EventView:
             summary.append_text(score_text(event.score, info.threshold) if judged else Text("–"))
             if event.unscored_turns:
                 summary.append(f" · {event.unscored_turns} unscored", style="yellow")
+            if event.error:
+                summary.append(f" — {event.error}")
             self.pane("judge").add_block(summary, classes="block note")
-            self.screen.notify_plain(f"Session #{event.session_id} ended: {event.stop_reason}")
+            if live:
+                self.screen.notify_plain(f"Session #{event.session_id} ended: {event.stop_reason}")
         self.header.show()
 
-    # -- replay ------------------------------------------------------------------------------
-
-    def replay(self, session: StoredSession) -> None:
-        """Show a stored session as it would have looked live (newest verdict per turn)."""
-        self.reset(
-            SessionInfo(
-                session_id=session.id,
-                scenario=session.scenario_id,
-                persona=session.persona_name,
-                turn=max((m.turn for m in session.messages), default=0),
-                max_turns=session.max_turns,
-                threshold=session.threshold,
-            )
-        )
-        for message in session.messages:
-            role = "user" if message.role == "user" else "bot"
-            label = SOURCE_LABELS.get(message.source, message.source)
-            if message.cut_by_limit:
-                label += CUT_BY_LIMIT
-            self.pane(role).finish_message(message.turn, message.text, label)
+    def replay(self, session: StoredSession, *, ended: bool = True) -> None:
+        """Draw a stored session through ``show``, as it looked live (newest verdict per metric);
+        then what only the record has: partial replies never completed, an interruption."""
+        self.reset(session_info(session))
+        for event in session_events(session, ended=ended):
+            self.show(event, live=False)
+        if not any(j.metric == PRIMARY_METRIC for j in session.judgments):
+            self.header.info.score = session.score
         for partial in session.partials:
-            pane = self.pane(partial.role if partial.role in ("user", "bot", "judge") else "bot")
+            pane = self.pane(partial.role if partial.role in ROLES else "bot")
             pane.add_error(f"turn {partial.turn}: partial reply, never completed — {partial.error}\n{partial.text}")
-        self.replay_judge(session)
-
-    def replay_judge(self, session: StoredSession) -> None:
-        info = self.header.info
-        pane = self.pane("judge")
-        pane.clear()
-        latest = session.latest_judgments()
-        versions: dict[int, int] = {}
-        for j in session.judgments:
-            if j.metric == PRIMARY_METRIC:
-                versions[j.turn] = versions.get(j.turn, 0) + 1
-        for (turn, _metric), j in sorted(latest.items()):
-            pane.add_block(judgment_text(j, session.threshold))
-            if versions.get(turn, 0) > 1:
-                pane.add_note(f"turn {turn}: {versions[turn]} versions — v shows them side by side")
-        info.judged = sum(1 for (_t, m) in latest if m == PRIMARY_METRIC)
-        info.score = session.score
-        if session.status == "finished" and session.stop_reason:
-            pane.add_note(f"Dialogue ended: {session.stop_reason}" + (f" — {session.error}" if session.error else ""))
-        elif session.status == "interrupted":
-            pane.add_note(
-                "Interrupted: the process running it is gone. Continue it with space or a, or `ragtui run --resume`."
+        if ended and session.status == "interrupted":
+            self.pane("judge").add_note(
+                "Interrupted: the process running it is gone. Continue it with s or a, or `ragtui run --resume`."
             )
         self.header.show()

@@ -10,10 +10,12 @@ from typing import Any
 
 from rich.text import Text
 
-from ..core.metrics.explain import explain_lines
-from ..core.metrics.rubric import CRITERIA
 from ..core.record.store import StoredJudgment
 from .safe_text import clean_text, one_line
+
+# The rubric's criteria, as ``ragtui.core.metrics.rubric.CRITERIA`` (a test checks they agree):
+# importing the metrics pulls in the LLM client, which the first frame must not wait for.
+CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
 
 SHORT = {
     "understanding": "Und",
@@ -51,6 +53,8 @@ def verdict_text(
         text.append(f"  below {threshold:.2f}", style="red")
     if model:
         text.append(f"  ({one_line(model, 40)})", style="dim")
+    if version > 1:
+        text.append("  v: every version", style="cyan")
     text.append("\n")
     scores = details.get("scores") or {}
     if scores:
@@ -112,6 +116,8 @@ def metric_text(j: StoredJudgment, threshold: float) -> Text:
         text.append_text(score_text(j.score, float(j.details.get("threshold", threshold))))
     if j.error:
         text.append("  " + clean_text(j.error), style="yellow")
+    from ..core.metrics.explain import explain_lines
+
     for line in explain_lines(j.metric, j.details):
         text.append("\n  " + clean_text(line))
     reason = j.details.get("reason") or j.details.get("conclusion")
@@ -133,8 +139,8 @@ def changes(previous: StoredJudgment | None, current: StoredJudgment) -> list[st
         found.append(f"score {fmt(previous.score)} → {fmt(current.score)}")
     old = previous.details.get("scores") or {}
     new = current.details.get("scores") or {}
-    for name in CRITERIA:
-        if name != "overall" and old.get(name) != new.get(name):
+    for name in CRITERIA:  # overall too: it is the criterion that moves the score
+        if old.get(name) != new.get(name):
             found.append(f"{name} {old.get(name, '-')} → {new.get(name, '-')}")
     if (previous.model or "") != (current.model or ""):
         found.append(f"model {one_line(previous.model or '?', 30)} → {one_line(current.model or '?', 30)}")

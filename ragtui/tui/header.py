@@ -18,8 +18,9 @@ from .safe_text import one_line
 ROLE_NAMES = {"user": "customer", "bot": "bot", "judge": "judge"}
 NO_ENDPOINT_HELP = (
     "No model endpoint is configured (the embedded model is not available in this build). "
-    "Set OPENAI_BASE_URL=http://host:port/v1 and OPENAI_MODEL (or pass --model NAME), or add "
-    "[endpoint] to ragtui.toml. Browsing sessions and editing personas still work."
+    "Set OPENAI_BASE_URL=http://host:port/v1 (and OPENAI_MODEL or --model NAME when the server "
+    "serves several models), or add [endpoint] to ragtui.toml. Browsing sessions and editing "
+    "personas still work."
 )
 
 
@@ -29,6 +30,7 @@ class SessionInfo:
 
     session_id: int | None = None
     scenario: str = ""
+    question: str = ""  # shown instead of the scenario id for a free question
     persona: str = ""
     turn: int = 0
     max_turns: int = 0
@@ -49,6 +51,7 @@ class SessionHeader(Static):
         self.info = SessionInfo()
         self.endpoints: dict[str, Endpoint] = {}
         self.problem: str | None = None  # why dialogues cannot run, if they cannot
+        self.connecting: str | None = None  # "connecting…" while the engine is being built
 
     def show(self) -> None:
         self.update(self.render_text())
@@ -61,14 +64,20 @@ class SessionHeader(Static):
             text.append(" · no session open · n: new session · o: sessions · F1: help")
         else:
             text.append(f"Session #{info.session_id}", style="bold")
-            text.append(f" · scenario {one_line(info.scenario, 30)} · persona {one_line(info.persona, 24)}")
+            if info.scenario == "adhoc" and info.question:  # a free question: show the question
+                text.append(f" · question “{one_line(info.question, 36)}”")
+            else:
+                text.append(f" · scenario {one_line(info.scenario, 30)}")
+            text.append(f" · persona {one_line(info.persona, 24)}")
             text.append(f" · turn {info.turn}/{info.max_turns} · score ")
             text.append_text(score_text(info.score, info.threshold) if info.judged else Text("–"))
             text.append(f" · {info.state}", style="italic")
             if info.live:
                 text.append(f" · {info.live}", style="dim")
         text.append("\n")
-        if self.problem:
+        if self.connecting:
+            text.append(one_line(self.connecting, 200), style="italic")
+        elif self.problem:
             text.append(one_line(self.problem, 400), style="bold yellow")
         else:
             models = " · ".join(

@@ -22,10 +22,7 @@ from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
 
 from ..core.dialogue.events import Event
-from ..core.dialogue.state_machine import Dialogue, Phase
 from ..core.errors import RagtuiError
-from ..core.record.export import write_csv
-from .dialogs import ExportScreen
 from .event_view import EventView
 from .fork_screen import ForkActions
 from .header import SessionHeader
@@ -34,24 +31,35 @@ from .safe_text import one_line
 from .session_actions import SessionActions
 
 if TYPE_CHECKING:
+    from ..core.dialogue.state_machine import Dialogue
     from .app import RagtuiApp
 
 log = logging.getLogger("ragtui")
-NEXT_STEP = {Phase.USER: "customer message", Phase.BOT: "bot answer", Phase.JUDGE: "verdict"}
+NEXT_STEP = {"user": "customer message", "bot": "bot answer", "judge": "verdicts"}
+# A session stopped this way can be continued with s / a. "interrupted": its process went away.
+CONTINUABLE = {"cancelled", "error", "interrupted"}
+
+
+def continuable(status: str | None, stop_reason: str | None) -> bool:
+    """A stopped session that s / a continue: cancelled, failed, or interrupted (its owner
+    process is gone), as its status or its stop reason says."""
+    return status in CONTINUABLE or (status == "finished" and stop_reason in CONTINUABLE)
 
 
 class MainScreen(SessionActions, ForkActions, Screen[None]):
+    # The footer shows what fits in 80 columns; every key is in help (F1) and the palette.
     BINDINGS = [
         Binding("n", "new_session", "New", tooltip="Start a session: scenario and persona, or a free question"),
-        Binding("s", "step", "Step", tooltip="Run the next step: customer message, bot answer or verdict"),
-        Binding("a", "auto_run", "Auto-run", tooltip="Run to the end (or resume after a pause)"),
-        Binding("p", "pause", "Pause", tooltip="Stop auto-run after the step in progress"),
-        Binding("c", "cancel", "Cancel", tooltip="Stop the dialogue now; it is recorded as cancelled"),
-        Binding("m", "customer", "Type as customer", tooltip="Write the next customer message yourself"),
+        Binding("s", "step", "Step", tooltip="Run the next step (continues a stopped session)"),
+        Binding("a", "auto_run", "Auto", tooltip="Run to the end (resumes after a pause, continues a stopped session)"),
+        # p and c are offered in the status line while a step runs, the only time they apply.
+        Binding("p", "pause", "Pause", show=False, tooltip="Stop auto-run after the step in progress"),
+        Binding("c", "cancel", "Cancel", show=False, tooltip="Stop the dialogue now; it is recorded as cancelled"),
+        Binding("m", "customer", "Type", show=False, tooltip="Write the next customer message yourself"),
         Binding("v", "verdicts", "Verdicts", tooltip="Verdict details, prompts, raw replies, passages"),
-        Binding("r", "rejudge", "Re-judge", tooltip="Judge a bot turn again"),
-        Binding("x", "export", "Export CSV", tooltip="Export the open session to CSV"),
-        Binding("f", "fork", "Fork", tooltip="Copy turns 1..N into a new session and continue it live"),
+        Binding("r", "rejudge", "Re-judge", show=False, tooltip="Judge a bot turn again"),
+        Binding("x", "export", "Export", tooltip="Export the open session to CSV"),
+        Binding("f", "fork", "Fork", show=False, tooltip="Copy turns 1..N into a new session and continue it live"),
         Binding("escape", "hide_input", "Close input", show=False),
     ]
 
@@ -60,6 +68,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.dialogue: Dialogue | None = None
         self._worker: Worker[None] | None = None
         self._pausing = False
+        self.stopped: str | None = None  # why the open session stopped (cancelled…), until continued
 
     @property
     def ragtui(self) -> RagtuiApp:
@@ -71,18 +80,22 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         with Horizontal(id="panes"):
             yield RolePane("Customer", "user", id="pane-user")
             yield RolePane("Bot", "bot", id="pane-bot")
-            yield RolePane("Judge", "judge", id="pane-judge")
+            yield RolePane("Judge", "judge", id="pane-judge", separate_json=True)
         yield Input(placeholder="The customer's next message — Enter sends, Escape closes", id="customer-input")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         header = self.header
+        header.info.threshold = self.ragtui.config.threshold
+        self.view = EventView(self, header)
+        self.connected()
+
+    def connected(self) -> None:
+        """The app's endpoints and engine changed (start-up finished connecting)."""
+        header = self.header
         header.endpoints = self.ragtui.endpoints
         header.problem = self.ragtui.problem
-        header.info.threshold = self.ragtui.config.threshold
-        header.show()
-        self.view = EventView(self, header)
-        self.set_status("Press n to start a session, o to open a stored one, F1 for help.")
+        self.refresh_state()
 
     # -- accessors ---------------------------------------------------------------------------
 
@@ -110,36 +123,66 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.app.notify(one_line(message, 500), severity=severity, markup=False)  # type: ignore[arg-type]
 
     def refresh_state(self) -> None:
-        """Status line and header state from the dialogue's position."""
+        """Header state and the status hint from where the dialogue is: the hint offers only
+        what the next key can do (m only when the customer is next)."""
         info, dialogue = self.header.info, self.dialogue
+        self.header.connecting = self.ragtui.connecting
         if dialogue is None:
             info.state = "read only" if info.session_id is not None else "no session"
-        elif dialogue.finished:
-            info.state = f"finished: {dialogue.stop_reason or 'done'}"
-            self.set_status(f"Session finished ({dialogue.stop_reason}). n: new session · v: verdicts · x: export")
+            if info.session_id is None:
+                waiting = " (connecting…)" if self.ragtui.connecting else ""
+                self.set_status(f"Press n to start a session{waiting}, o to open a stored one, F1 for help.")
         elif self.running:
             info.state = "pausing" if self._pausing else "running"
+            self.set_status("Running… p: pause after this step · c: cancel now")
+        elif dialogue.finished:
+            reason = dialogue.stop_reason or "done"
+            info.state = f"finished: {reason}"
+            if reason in CONTINUABLE:
+                info.state = f"{reason} · s/a continue"
+                self.set_status(f"Session {reason}. s: continue one step · a: continue to the end · n: new session")
+            else:
+                self.set_status(f"Session finished ({reason}). n: new session · v: verdicts · x: export")
         else:
-            info.state = "paused" if dialogue.turn else "ready"
-            self.set_status(f"Next: {NEXT_STEP[dialogue.phase]} — s: step · a: auto-run · m: type as customer")
+            step = NEXT_STEP[dialogue.phase.value]
+            keys = "s: step · a: auto-run" + (" · m: type as customer" if dialogue.phase.value == "user" else "")
+            if dialogue.failed:
+                info.state = "paused: step failed"
+                self.set_status(f"The {step} failed (see the pane). s / a retry it once the server is back · c: cancel")
+            elif self.stopped:
+                info.state = f"{self.stopped} · s/a continue"
+                self.set_status(f"Stopped ({self.stopped}). Next: {step} — {keys}")
+            else:
+                info.state = "paused" if dialogue.turn else "ready"
+                self.set_status(f"Next: {step} — {keys}")
         self.header.show()
 
     # -- driving -----------------------------------------------------------------------------
 
+    def _not_ready(self) -> str | None:
+        if self.ragtui.connecting:
+            return f"{self.ragtui.connecting} Dialogues can start in a moment."
+        return None
+
     def _ready_dialogue(self) -> Dialogue | None:
         dialogue = self.dialogue
         if dialogue is None:
-            why = "No session open: press n to start one, or o to open a stored one."
-            if self.session_id is not None:
+            why = self._not_ready() or "No session open: press n to start one, or o to open a stored one."
+            if self.session_id is not None and not self.ragtui.connecting:
                 why = self.ragtui.problem or "This session is read only."
             self.notify_plain(why, "warning")
-            return None
-        if dialogue.finished:
-            self.notify_plain(f"Session #{dialogue.session_id} is finished. Press n for a new one.", "warning")
             return None
         if self.running:
             self.notify_plain("A step is already running: p pauses, c cancels.", "warning")
             return None
+        if dialogue.finished:
+            if dialogue.stop_reason not in CONTINUABLE:
+                self.notify_plain(
+                    f"Session #{dialogue.session_id} is finished ({dialogue.stop_reason}). Press n for a new one.",
+                    "warning",
+                )
+                return None
+            dialogue = self.continue_session(dialogue.session_id)
         return dialogue
 
     def action_step(self, user_text: str | None = None) -> None:
@@ -153,10 +196,12 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             self._start(dialogue.run())
 
     def _start(self, stream: AsyncIterator[Event]) -> None:
+        if self.stopped:  # continuing: the end line of the earlier stop no longer applies
+            self.stopped = None
+            self.reload_panes(ended=False)
         self._pausing = False
         self._worker = self._consume(stream)
         self.refresh_state()
-        self.set_status("Running… p: pause after this step · c: cancel now")
 
     @work(exclusive=True, group="dialogue", exit_on_error=False)
     async def _consume(self, stream: AsyncIterator[Event]) -> None:
@@ -186,6 +231,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         if dialogue is None or dialogue.finished:
             self.notify_plain("No unfinished session to cancel.", "warning")
             return
+        self.stopped = None
         done = dialogue.cancel()  # a running step ends its stream with DialogueDone instead
         if done is not None:
             self.view.show(done)
@@ -203,8 +249,8 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         dialogue = self._ready_dialogue()
         if dialogue is None:
             return
-        if dialogue.phase is not Phase.USER:
-            self.notify_plain(f"The {NEXT_STEP[dialogue.phase]} comes first: press s to step to the customer.")
+        if dialogue.phase.value != "user":
+            self.notify_plain(f"The {NEXT_STEP[dialogue.phase.value]} comes first: press s to step to the customer.")
             return
         field = self.query_one("#customer-input", Input)
         field.add_class("shown")
@@ -237,27 +283,42 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.action_verdicts(rejudge=True)
 
     def reload_scores(self) -> None:
-        """After re-judging: the dialogue score and the Judge pane follow the newest versions."""
+        """After re-judging: the panes follow the newest versions (drawn the one way)."""
         if self.session_id is not None and not self.running:
-            try:
-                self.view.replay_judge(self.ragtui.store.session(self.session_id))
-            except RagtuiError as exc:
-                self.notify_plain(str(exc), "error")
+            self.reload_panes(ended=self.stopped is not None or self.dialogue is None or self.dialogue.finished)
             self.refresh_state()
 
-    def action_export(self) -> None:
+    def reload_panes(self, *, ended: bool = True) -> None:
         if self.session_id is None:
-            self.notify_plain("No session open to export.", "warning")
-            return
-        default = Path.cwd() / f"ragtui-session-{self.session_id}.csv"
-        self.app.push_screen(ExportScreen(default), self._export)
-
-    def _export(self, path: Path | None) -> None:
-        if path is None or self.session_id is None:
             return
         try:
-            write_csv([self.ragtui.store.session(self.session_id)], path, self.ragtui.store.path)
+            session = self.ragtui.store.session(self.session_id)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
-        self.notify_plain(f"Exported session #{self.session_id} to {path}")
+        self.view.replay(session, ended=ended)
+
+    def action_export(self) -> None:
+        from ..core import paths
+        from .dialogs import ExportScreen
+
+        if self.session_id is None:
+            self.notify_plain("No session open to export.", "warning")
+            return
+        # Not the current folder: a git checkout would collect untracked CSV files.
+        default = paths.data_dir() / "exports" / f"ragtui-session-{self.session_id}.csv"
+        warning = None
+        if self.running or (self.dialogue is not None and not self.dialogue.finished):
+            warning = "This session is not finished: the file will hold what is recorded so far."
+        session_id = self.session_id
+        self.app.push_screen(
+            ExportScreen(default, lambda path: self._export(session_id, path), warning),
+            lambda path: path and self.notify_plain(f"Exported session #{session_id} to {path}"),
+        )
+
+    def _export(self, session_id: int, path: Path) -> None:
+        """Write the CSV; raises RagtuiError, which the dialog shows without closing."""
+        from ..core.record.export import write_csv
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_csv([self.ragtui.store.session(session_id)], path, self.ragtui.store.path)

@@ -1,4 +1,9 @@
-"""The new-session modal: pick a scenario and a persona, or type a free seed question."""
+"""The new-session modal: pick a scenario and a persona, or type a free seed question.
+
+It opens on the last choice (scenario, persona, metrics, free question), not the first
+entries: running the same pair again is the common case. Laid out for 80×24: the pickers take
+the room that is left, and the start buttons are one line, always on screen.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, SelectionList, Static
+from textual.widgets import Button, Footer, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
@@ -42,8 +47,11 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         language: str,
         metrics: list[str] | None = None,
         selected: list[str] | None = None,
+        *,
+        last: NewSessionRequest | None = None,
     ) -> None:
         super().__init__()
+        self.last = last
         self.scenarios = scenarios
         self.personas = personas
         self.language = language
@@ -51,8 +59,8 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         self.selected = set(selected or [])
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog wide"):
-            yield Label(f"New session ({self.language}) — ctrl+s start · ctrl+r start and auto-run · Escape cancel")
+        with Vertical(classes="dialog wide", id="new-session"):
+            yield Label(f"New session ({self.language}) — ctrl+s start · ctrl+r start + auto-run · Esc cancel")
             with Horizontal(id="pickers"):
                 with Vertical():
                     yield Label("Scenario")
@@ -71,24 +79,32 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
                     )
                 if self.metric_names:
                     with Vertical(id="metric-picker"):
-                        yield Label("Metrics (+ rubric)")
+                        yield Label("Metrics (+ rubric; space ticks)")
                         yield SelectionList[str](
                             *[Selection(name, name, name in self.selected) for name in self.metric_names],
                             id="metric-list",
                         )
             yield Label("…or a free question (replaces the scenario when not empty):")
-            yield Input(placeholder="e.g. How do I change the e-mail address of my account?", id="free-question")
+            yield Input(
+                placeholder="e.g. How do I change the e-mail address of my account?", id="free-question", compact=True
+            )
             yield Static("", id="new-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("Start", variant="primary", id="start")
-                yield Button("Start and auto-run", variant="success", id="start-run")
-                yield Button("Cancel", id="cancel")
+                yield Button("Start (ctrl+s)", variant="primary", id="start", compact=True)
+                yield Button("Start and auto-run (ctrl+r)", variant="success", id="start-run", compact=True)
+                yield Button("Cancel (Esc)", id="cancel", compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        for list_id in ("#scenario-list", "#persona-list"):
+        last = self.last
+        scenario = next((i for i, s in enumerate(self.scenarios) if last and s.id == last.scenario.id), 0)
+        persona = next((i for i, p in enumerate(self.personas) if last and p.name == last.persona.name), 0)
+        for list_id, index in (("#scenario-list", scenario), ("#persona-list", persona)):
             options = self.query_one(list_id, OptionList)
             if options.option_count:
-                options.highlighted = 0
+                options.highlighted = index
+        if last is not None and last.scenario.id == "adhoc":
+            self.query_one("#free-question", Input).value = last.scenario.question
         self.query_one("#scenario-list").focus()
 
     def _chosen(self, list_id: str) -> int | None:

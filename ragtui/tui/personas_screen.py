@@ -3,10 +3,14 @@
 Saving goes through ``save_persona`` (validation, then tomli-w with multi-line strings), so the
 files stay hand-editable. A dialogue already running keeps the persona it started with: the
 engine copied it into the session when the dialogue began.
+
+Edits are never thrown away silently: moving to another persona, starting a new one, switching
+language or leaving with unsaved changes asks first (save / discard / stay).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -14,7 +18,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
@@ -22,7 +26,7 @@ from textual.widgets.option_list import Option
 from ..core.config import LANGUAGES
 from ..core.content.personas import Persona, load_persona_file, save_persona
 from ..core.errors import ConfigError
-from .dialogs import ConfirmScreen
+from .dialogs import Choice, ConfirmScreen, UnsavedChangesScreen
 from .safe_text import clean_text
 
 if TYPE_CHECKING:
@@ -37,7 +41,7 @@ class PersonasScreen(Screen[None]):
         Binding("ctrl+t", "duplicate", "Duplicate"),
         Binding("f8", "delete", "Delete"),
         Binding("ctrl+l", "switch_language", "Language"),
-        Binding("escape", "dismiss(None)", "Back"),
+        Binding("escape", "back", "Back"),
     ]
 
     def __init__(self, language: str) -> None:
@@ -45,6 +49,8 @@ class PersonasScreen(Screen[None]):
         self.language = language
         self.personas: list[Persona] = []
         self.original: str | None = None  # name of the file being edited; None: a new persona
+        self.filled: tuple[str, ...] = ()  # the form as last filled or saved: edits differ from it
+        self._returning: str | None = None  # the list highlight being put back after "stay"
 
     @property
     def folder(self) -> Path:
@@ -52,24 +58,27 @@ class PersonasScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="personas-title", markup=False)
-        with Horizontal():
+        with Horizontal(id="personas-body"):
             yield OptionList(id="persona-names")
             with Vertical(id="persona-form"):
-                yield Label("Name (lowercase letters, digits, - or _; also the file name)")
-                yield Input(id="p-name")
-                yield Label("Description (one line, shown in lists)")
-                yield Input(id="p-description")
-                yield Label("Temperature (0–2)")
-                yield Input("0.7", id="p-temperature")
-                yield Label("Behaviour: how this customer talks and acts (given to the simulator)")
-                yield TextArea("", soft_wrap=True, id="p-text")
+                with VerticalScroll(id="persona-fields"):
+                    for label, field_id, tooltip in (
+                        ("Name", "p-name", "lowercase letters, digits, - or _; also the file name"),
+                        ("Description", "p-description", "one line, shown in lists"),
+                        ("Temperature", "p-temperature", "0–2: how varied the customer's messages are"),
+                    ):
+                        with Horizontal(classes="field"):
+                            yield Label(label)
+                            yield Input(id=field_id, compact=True, tooltip=tooltip)
+                    yield Label("Behaviour: how this customer talks and acts (given to the simulator)")
+                    yield TextArea("", soft_wrap=True, id="p-text")
                 yield Static("", id="persona-error", classes="error", markup=False)
                 with Horizontal(classes="buttons"):
-                    yield Button("Save", variant="primary", id="p-save")
-                    yield Button("New", id="p-new")
-                    yield Button("Duplicate", id="p-duplicate")
-                    yield Button("Delete", variant="error", id="p-delete")
-        yield Footer()
+                    yield Button("Save", variant="primary", id="p-save", compact=True)
+                    yield Button("New", id="p-new", compact=True)
+                    yield Button("Duplicate", id="p-duplicate", compact=True)
+                    yield Button("Delete", variant="error", id="p-delete", compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.reload()
@@ -79,14 +88,16 @@ class PersonasScreen(Screen[None]):
         """Read every persona file of the language; a broken file is listed, not fatal."""
         folder = self.folder / self.language
         self.personas, problems = [], []
-        for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+        for path in folder.glob("*.toml") if folder.is_dir() else []:
             try:
                 self.personas.append(load_persona_file(path))
             except ConfigError as exc:
                 problems.append(str(exc))
-        title = Text(
-            f"Personas ({self.language}) in {folder} — ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete"
-        )
+        self.personas.sort(key=lambda p: p.name)
+        shown = folder
+        if folder.is_relative_to(Path.cwd()):  # short when under the current folder
+            shown = folder.relative_to(Path.cwd())
+        title = Text(f"Personas ({self.language}) in {shown} — ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete")
         if problems:
             title.append(f"\n⚠ {len(problems)} file(s) could not be read: {clean_text(problems[0])}", style="yellow")
         self.query_one("#personas-title", Static).update(title)
@@ -95,10 +106,11 @@ class PersonasScreen(Screen[None]):
         names.add_options([Option(Text(p.name), id=p.name) for p in self.personas])
         index = next((i for i, p in enumerate(self.personas) if p.name == select), 0)
         if self.personas:
+            self._returning = self.personas[index].name  # the highlight event: no question asked
             names.highlighted = index
             self.fill(self.personas[index])
         else:
-            self.action_new()
+            self._new()
 
     def fill(self, persona: Persona, *, original: str | None = "same") -> None:
         self.original = persona.name if original == "same" else original
@@ -107,12 +119,65 @@ class PersonasScreen(Screen[None]):
         self.query_one("#p-temperature", Input).value = f"{persona.temperature:g}"
         self.query_one("#p-text", TextArea).load_text(persona.persona)
         self.query_one("#persona-error", Static).update("")
+        self.filled = self._values()
+
+    def _values(self) -> tuple[str, ...]:
+        return (
+            *(self.query_one(f"#{i}", Input).value for i in ("p-name", "p-description", "p-temperature")),
+            self.query_one("#p-text", TextArea).text,
+        )
+
+    @property
+    def dirty(self) -> bool:
+        return self._values() != self.filled
+
+    def guard(self, then: Callable[[], None], on_stay: Callable[[], None] | None = None) -> None:
+        """Run ``then`` now when nothing is unsaved; otherwise ask save / discard / stay."""
+        if not self.dirty:
+            then()
+            return
+
+        def chosen(choice: Choice | None) -> None:
+            if choice == "save":
+                if self.action_save():
+                    then()
+            elif choice == "discard":
+                then()
+            elif on_stay is not None:
+                on_stay()
+
+        what = f"Persona {self.original}" if self.original else "The new persona"
+        self.app.push_screen(UnsavedChangesScreen(what), chosen)
 
     @on(OptionList.OptionHighlighted, "#persona-names")
     def _chosen(self, event: OptionList.OptionHighlighted) -> None:
+        if self._returning == event.option.id:  # the highlight put back: not a new choice
+            self._returning = None
+            return
         persona = next((p for p in self.personas if p.name == event.option.id), None)
+        if persona is None or persona.name == self.original:
+            return
+        self.guard(lambda: self._open(persona.name), on_stay=self._return_highlight)
+
+    def _open(self, name: str) -> None:
+        persona = next((p for p in self.personas if p.name == name), None)
         if persona is not None:
+            self._highlight(name)
             self.fill(persona)
+
+    def _highlight(self, name: str | None) -> None:
+        names = self.query_one("#persona-names", OptionList)
+        index = next((i for i, p in enumerate(self.personas) if p.name == name), None)
+        if names.highlighted != index:
+            self._returning = name
+            names.highlighted = index
+
+    def _return_highlight(self) -> None:
+        """Stay: the list shows the persona being edited again."""
+        self._highlight(self.original)
+
+    def action_back(self) -> None:
+        self.guard(lambda: self.dismiss(None))
 
     def form(self) -> Persona:
         """The persona as typed; raises ConfigError saying which field is wrong."""
@@ -134,7 +199,7 @@ class PersonasScreen(Screen[None]):
         return persona
 
     @on(Button.Pressed, "#p-save")
-    def action_save(self) -> None:
+    def action_save(self) -> bool:
         error = self.query_one("#persona-error", Static)
         try:
             persona = self.form()
@@ -144,17 +209,25 @@ class PersonasScreen(Screen[None]):
         except (ConfigError, OSError) as exc:
             error.update(Text(str(exc)))
             self.app.notify(f"Not saved: {exc}", severity="error", markup=False)
-            return
+            return False
         self.app.notify(f"Saved persona {persona.name} to {path}", markup=False)
         self.reload(select=persona.name)
+        return True
 
     @on(Button.Pressed, "#p-new")
     def action_new(self) -> None:
+        self.guard(self._new)
+
+    def _new(self) -> None:
         self.fill(Persona(name="", language=self.language, persona=""), original=None)
+        self._highlight(None)
         self.query_one("#p-name", Input).focus()
 
     @on(Button.Pressed, "#p-duplicate")
     def action_duplicate(self) -> None:
+        self.guard(self._duplicate)
+
+    def _duplicate(self) -> None:
         try:
             current = self.form()
         except ConfigError:
@@ -166,6 +239,8 @@ class PersonasScreen(Screen[None]):
         self.fill(
             Persona(name[:48], self.language, current.persona, current.temperature, current.description), original=None
         )
+        self.filled = ()  # a copy is unsaved until saved
+        self._highlight(None)
         self.app.notify(f"Duplicated as {name}: edit it, then ctrl+s to save", markup=False)
 
     @on(Button.Pressed, "#p-delete")
@@ -190,5 +265,8 @@ class PersonasScreen(Screen[None]):
         self.app.push_screen(ConfirmScreen(f"Delete persona {name} ({path})?"), confirmed)
 
     def action_switch_language(self) -> None:
-        self.language = LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)]
-        self.reload()
+        def switch() -> None:
+            self.language = LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)]
+            self.reload()
+
+        self.guard(switch)

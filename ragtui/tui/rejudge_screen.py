@@ -3,7 +3,8 @@
 The edited prompt is the TOML text of ``prompts/<lang>/judge_rubric.toml``; it is validated
 exactly like the file (keys and ``{{slots}}``) before anything is sent, and the error is shown
 here. The file itself is never changed: the edit applies to this re-judgment only, and the
-stored verdict keeps the exact prompt it was made with.
+stored verdict keeps the exact prompt it was made with. The app remembers the last choice (how,
+model, edited prompt) so reopening the dialog does not lose an edit.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static, TextArea
+from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static, TextArea
 
 from ..core.content.prompts import PromptTemplate
 from ..core.errors import RagtuiError
@@ -29,35 +30,82 @@ class RejudgeRequest:
     template: PromptTemplate | None = None  # None: the prompt file
 
 
+@dataclass
+class RejudgeMemory:
+    """What the dialog showed last time it closed, per language."""
+
+    mode: str = "same"
+    model: str = ""
+    prompt_text: str = ""
+
+
+class ChoiceSet(RadioSet):
+    """A radio set whose arrow keys choose as they move: the field of the highlighted choice
+    appears at once, with no Enter on the radio button first."""
+
+    def action_next_button(self) -> None:
+        super().action_next_button()
+        if self.has_focus:  # not the highlight RadioSet sets up while mounting
+            self.action_toggle_button()
+
+    def action_previous_button(self) -> None:
+        super().action_previous_button()
+        if self.has_focus:
+            self.action_toggle_button()
+
+
 class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
     BINDINGS = [
         Binding("ctrl+s", "submit", "Re-judge"),
         Binding("escape", "dismiss(None)", "Cancel"),
     ]
 
-    def __init__(self, turn: int, judge_model: str, prompt_text: str, language: str) -> None:
+    def __init__(
+        self, turn: int, judge_model: str, prompt_text: str, language: str, memory: RejudgeMemory | None = None
+    ) -> None:
         super().__init__()
         self.turn = turn
         self.judge_model = judge_model
         self.prompt_text = prompt_text
         self.language = language
+        self.memory = memory or RejudgeMemory()
 
     def compose(self) -> ComposeResult:
+        memory = self.memory
         with Vertical(classes="dialog wide tall"):
-            yield Label(f"Re-judge turn {self.turn} — ctrl+s: re-judge · Escape: cancel")
-            with RadioSet(id="how"):
-                yield RadioButton("Same judge", value=True, id="how-same")
-                yield RadioButton("Another model", id="how-model")
-                yield RadioButton("Edited judge prompt", id="how-prompt")
-            yield Input(self.judge_model, placeholder="model name", id="model-name", classes="hidden")
-            yield TextArea(self.prompt_text, language=None, soft_wrap=True, id="prompt-text", classes="hidden")
+            yield Label(f"Re-judge turn {self.turn} — ↑/↓ choose · ctrl+s re-judge · Escape cancel")
+            with ChoiceSet(id="how"):
+                yield RadioButton("Same judge", value=memory.mode == "same", id="how-same")
+                yield RadioButton("Another model", value=memory.mode == "model", id="how-model")
+                yield RadioButton("Edited judge prompt", value=memory.mode == "prompt", id="how-prompt")
+            yield Input(memory.model or self.judge_model, placeholder="model name", id="model-name", classes="hidden")
+            yield TextArea(
+                memory.prompt_text or self.prompt_text,
+                language=None,
+                soft_wrap=True,
+                id="prompt-text",
+                classes="hidden",
+            )
             yield Static("", id="rejudge-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("Re-judge", variant="primary", id="go")
-                yield Button("Cancel", id="cancel")
+                yield Button("Re-judge (ctrl+s)", variant="primary", id="go", compact=True)
+                yield Button("Cancel (Esc)", id="cancel", compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one(RadioSet).focus()
+        self._mode_changed()
+        choices = self.query_one(RadioSet)
+        choices._selected = choices.pressed_index  # arrows move on from the remembered choice
+        choices.focus()
+
+    @on(Input.Changed, "#model-name")
+    @on(TextArea.Changed, "#prompt-text")
+    def _remember(self) -> None:
+        """Kept by the caller (the app) for next time, submitted or not."""
+        self.memory.mode = self.mode
+        self.memory.model = self.query_one("#model-name", Input).value
+        text = self.query_one("#prompt-text", TextArea).text
+        self.memory.prompt_text = text if text != self.prompt_text else ""
 
     @property
     def mode(self) -> str:
@@ -68,6 +116,7 @@ class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
     def _mode_changed(self) -> None:
         self.query_one("#model-name").set_class(self.mode != "model", "hidden")
         self.query_one("#prompt-text").set_class(self.mode != "prompt", "hidden")
+        self.memory.mode = self.mode
 
     def action_submit(self) -> None:
         error = self.query_one("#rejudge-error", Static)

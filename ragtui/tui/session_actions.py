@@ -1,24 +1,25 @@
-"""Starting, opening and closing sessions on the main screen (a mixin, to keep files small).
+"""Starting, opening, continuing and closing sessions on the main screen (a mixin, to keep
+files small).
 
 Opening a stored session replays it into the panes and, when an engine is available, resumes
-it with ``Engine.resume_dialogue`` so step / auto-run continue where it stopped.
+it with ``Engine.resume_dialogue`` so step / auto-run continue where it stopped. The same
+happens when s / a are pressed on a session that was cancelled, failed or interrupted: it is
+continued, wherever it was opened from. Dialogues started here pause on a failed step.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.content.personas import load_personas
-from ..core.content.scenarios import load_scenarios
 from ..core.errors import RagtuiError
-from ..core.metrics import KNOWN_METRICS
 from ..core.record.lineage import lineage_lines
 from ..core.record.ownership import this_process
 from .header import SessionInfo
-from .new_session import NewSessionRequest, NewSessionScreen
 
 if TYPE_CHECKING:
+    from ..core.dialogue.state_machine import Dialogue
     from .main_screen import MainScreen
+    from .new_session import NewSessionRequest
 
     _Base = MainScreen
 else:
@@ -35,11 +36,16 @@ class SessionActions(_Base):
         return True
 
     def action_new_session(self) -> None:
+        from ..core.content.personas import load_personas
+        from ..core.content.scenarios import load_scenarios
+        from ..core.metrics import KNOWN_METRICS
+        from .new_session import NewSessionScreen
+
         if not self._can_switch():
             return
         engine = self.ragtui.engine
         if engine is None:
-            self.notify_plain(self.ragtui.problem or "no engine", "warning")
+            self.notify_plain(self._not_ready() or self.ragtui.problem or "no engine", "warning")
             return
         config = self.ragtui.config
         try:
@@ -48,8 +54,14 @@ class SessionActions(_Base):
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
+        last = self.ragtui.remembered.get("new_session")  # the last choice, not the first entries
         screen = NewSessionScreen(
-            scenarios, personas, engine.language, list(KNOWN_METRICS), [m.name for m in engine.metrics]
+            scenarios,
+            personas,
+            engine.language,
+            list(KNOWN_METRICS),
+            list(last.metrics) if last else [m.name for m in engine.metrics],
+            last=last,
         )
         self.app.push_screen(screen, self._start_session)
 
@@ -57,16 +69,19 @@ class SessionActions(_Base):
         engine = self.ragtui.engine
         if request is None or engine is None:
             return
+        self.ragtui.remembered["new_session"] = request
         try:
             dialogue = engine.new_dialogue(request.scenario, request.persona, metrics=list(request.metrics))
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
-        self.dialogue = dialogue
+        dialogue.pause_on_failure = True
+        self.dialogue, self.stopped = dialogue, None
         self.view.reset(
             SessionInfo(
                 session_id=dialogue.session_id,
                 scenario=request.scenario.id,
+                question=request.scenario.question,
                 persona=request.persona.name,
                 max_turns=dialogue.max_turns,
                 threshold=dialogue.threshold,
@@ -80,16 +95,23 @@ class SessionActions(_Base):
         """Show a stored session, and make it continuable when an engine is available."""
         if session_id is None or not self._can_switch():
             return
+        from .main_screen import continuable
+
         try:
             session = self.ragtui.store.session(session_id)
             engine = self.ragtui.engine
             # Another live process runs it: two writers would duplicate its turns and verdicts.
             owner = session.owner if session.status == "running" else None
             elsewhere = owner is not None and owner != this_process()
-            self.dialogue = engine.resume_dialogue(session_id) if engine is not None and not elsewhere else None
+            dialogue = engine.resume_dialogue(session_id) if engine is not None and not elsewhere else None
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
+        if dialogue is not None:
+            dialogue.pause_on_failure = True
+        self.dialogue = dialogue
+        stopped = continuable(session.status, session.stop_reason) and not (dialogue and dialogue.finished)
+        self.stopped = (session.stop_reason or session.status) if stopped else None
         self.view.replay(session)
         self.refresh_state()
         if elsewhere and owner is not None:
@@ -97,14 +119,35 @@ class SessionActions(_Base):
         elif self.dialogue is None:
             self.set_status("Read only: no endpoint is configured to continue this session.")
         if session.error:
-            self.notify_plain(f"Session #{session_id} ended with an error: {session.error}", "warning")
+            self.notify_plain(f"Session #{session_id} stopped on an error: {session.error}", "warning")
         lineage = lineage_lines(self.ragtui.store, session)
         if lineage:
             self.set_status(f"Session #{session_id}: " + "; ".join(lineage))
 
+    def continue_session(self, session_id: int) -> Dialogue | None:
+        """Pick up a cancelled, failed or interrupted session where the store says it stopped
+        (a metric missing on the last turn included); None when there is nothing left to do."""
+        engine = self.ragtui.engine
+        if engine is None:
+            self.notify_plain(self._not_ready() or self.ragtui.problem or "Dialogues cannot run.", "warning")
+            return None
+        try:
+            dialogue = engine.resume_dialogue(session_id)
+        except RagtuiError as exc:
+            self.notify_plain(str(exc), "error")
+            return None
+        dialogue.pause_on_failure = True
+        previous = self.dialogue
+        self.dialogue = dialogue
+        if dialogue.finished:
+            self.notify_plain(f"Session #{session_id} has nothing left to run. Press n for a new one.", "warning")
+            return None
+        self.stopped = (previous.stop_reason if previous is not None else None) or "stopped"
+        return dialogue
+
     def forget_session(self, session_id: int) -> None:
         """The sessions browser deleted ``session_id``; close it here if it was open."""
         if self.session_id == session_id:
-            self.dialogue = None
+            self.dialogue, self.stopped = None, None
             self.view.reset(SessionInfo(threshold=self.ragtui.config.threshold))
             self.set_status("The open session was deleted. Press n to start a new one.")

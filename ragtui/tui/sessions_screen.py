@@ -25,6 +25,7 @@ STOP_STYLES = {
     "error": "bold red",
     "cancelled": "yellow",
     "interrupted": "bold yellow",
+    "paused: step failed": "red",
 }
 
 
@@ -43,9 +44,12 @@ class SessionsScreen(Screen[int | None]):
         return cast("RagtuiApp", self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Sessions — Enter: open (read or continue) · d: delete · Escape: back"), id="title")
+        yield Static(
+            Text("Sessions — Enter: open (cancelled, failed, interrupted: s / a continue) · d: delete · Escape: back"),
+            id="title",
+        )
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -63,6 +67,8 @@ class SessionsScreen(Screen[int | None]):
             return
         for s in sessions:
             stop = s.stop_reason if s.status == "finished" else s.status
+            if s.status == "running" and s.error:  # paused on a failed step: continuable
+                stop = "paused: step failed"
             table.add_row(
                 Text(str(s.id), justify="right"),
                 s.created_at.replace("T", " ")[:19],

@@ -19,11 +19,11 @@ from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane, 
 from textual.widgets.option_list import Option
 
 from ..core.errors import RagtuiError
-from ..core.metrics import PRIMARY_METRIC
 from ..core.record.store import StoredJudgment, StoredSession
 from .formatting import detail_text, metric_text, score_text, version_column
 from .rejudge import judge_prompt_text, rejudge_turn
-from .rejudge_screen import RejudgeRequest, RejudgeScreen
+from .rejudge_screen import RejudgeMemory, RejudgeRequest, RejudgeScreen
+from .replay import PRIMARY_METRIC
 from .safe_text import clean_text
 
 if TYPE_CHECKING:
@@ -32,9 +32,15 @@ if TYPE_CHECKING:
 MAX_COLUMNS = 4  # versions side by side; older ones are listed in the newest's history
 
 
+TABS = ("tab-verdict", "tab-versions", "tab-prompt", "tab-raw", "tab-passages")
+
+
 class VerdictScreen(Screen[None]):
     BINDINGS = [
         Binding("r", "rejudge", "Re-judge turn"),
+        Binding("left_square_bracket", "tab(-1)", "Prev tab"),
+        Binding("right_square_bracket", "tab(1)", "Next tab"),
+        *[Binding(str(n), f"show_tab({n - 1})", f"Tab {n}", show=False) for n in range(1, len(TABS) + 1)],
         Binding("escape", "dismiss(None)", "Back"),
     ]
 
@@ -57,6 +63,7 @@ class VerdictScreen(Screen[None]):
                 with TabPane("Verdict", id="tab-verdict"), VerticalScroll():
                     yield Static("", id="verdict-detail", markup=False)
                 with TabPane("Versions", id="tab-versions"):
+                    yield Static("", id="older-versions", markup=False)
                     yield Horizontal(id="versions")
                 with TabPane("Prompt", id="tab-prompt"):
                     yield TextArea("", read_only=True, soft_wrap=True, id="prompt")
@@ -64,7 +71,7 @@ class VerdictScreen(Screen[None]):
                     yield TextArea("", read_only=True, soft_wrap=True, id="raw")
                 with TabPane("Passages", id="tab-passages"), VerticalScroll():
                     yield Static("", id="passages", markup=False)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.load()
@@ -78,7 +85,7 @@ class VerdictScreen(Screen[None]):
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        title = Text(f"Session #{session.id} · verdicts · r: re-judge the chosen turn · Escape: back")
+        title = Text(f"Session #{session.id} · verdicts · ↑/↓ turn · [ ] or 1–5 tab · r re-judge · Escape back")
         self.query_one("#verdict-title", Static).update(title)
         turns = sorted({m.turn for m in session.messages if m.role == "bot"})
         latest = session.latest_judgments()
@@ -143,10 +150,24 @@ class VerdictScreen(Screen[None]):
             passages.append(clean_text(p.text) + "\n\n")
         self.query_one("#passages", Static).update(passages or Text("The bot was given no passages this turn."))
 
+    def action_tab(self, step: int) -> None:
+        tabs = self.query_one(TabbedContent)
+        index = TABS.index(tabs.active) if tabs.active in TABS else 0
+        tabs.active = TABS[(index + step) % len(TABS)]
+
+    def action_show_tab(self, index: int) -> None:
+        self.query_one(TabbedContent).active = TABS[index]
+
     def _show_versions(self, versions: list[StoredJudgment], threshold: float) -> None:
         box = self.query_one("#versions", Horizontal)
         box.remove_children()
         shown = versions[-MAX_COLUMNS:]
+        older = len(versions) - len(shown)
+        note = self.query_one("#older-versions", Static)
+        note.display = older > 0
+        if older:
+            span = "v1" if older == 1 else f"v1–v{older}"
+            note.update(Text(f"{older} older version(s) not shown side by side ({span}); the newest {len(shown)} are."))
         columns = []
         for j in shown:
             index = versions.index(j)
@@ -172,7 +193,8 @@ class VerdictScreen(Screen[None]):
         except RagtuiError as exc:
             prompt_text = f"# {exc}"
         turn = self.turn
-        screen = RejudgeScreen(turn, engine.endpoints["judge"].model, prompt_text, self.session.language)
+        memory = self.ragtui.remembered.setdefault(f"rejudge-{self.session.language}", RejudgeMemory())
+        screen = RejudgeScreen(turn, engine.endpoints["judge"].model, prompt_text, self.session.language, memory)
         self.app.push_screen(screen, lambda request: self._start_rejudge(turn, request))
 
     def _start_rejudge(self, turn: int, request: RejudgeRequest | None) -> None:

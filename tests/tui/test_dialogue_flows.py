@@ -107,7 +107,7 @@ async def test_cancel_during_a_step_records_a_cancelled_session(make_app, store:
         session = store.sessions()[0]
         assert (session.status, session.stop_reason) == ("finished", "cancelled")
         assert "Dialogue ended: cancelled" in pane_text(app, "judge")
-        assert "finished: cancelled" in header(app)
+        assert "cancelled · s/a continue" in header(app)
 
 
 async def test_operator_types_the_next_customer_message(make_app, store: Store):
@@ -127,7 +127,7 @@ async def test_operator_types_the_next_customer_message(make_app, store: Store):
         assert "Turn 2 · typed by operator\nMy own [b]question[/b]?" in pane_text(app, "user")
 
 
-async def test_endpoint_error_shows_in_the_bot_pane_and_the_app_stays_usable(make_app, store: Store, server):
+async def test_a_failed_step_pauses_and_a_retries_once_the_server_is_back(make_app, store: Store, server):
     server.script(BOT, Reply(status=500, error_message="[bold red]overloaded[/]"))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -136,7 +136,14 @@ async def test_endpoint_error_shows_in_the_bot_pane_and_the_app_stays_usable(mak
         assert "bot failed in turn 1" in bot and "[bold red]overloaded[/]" in bot
         assert any("answered 500" in n for n in notifications(app))
         session = store.session(store.sessions()[0].id)
-        assert session.stop_reason == "error" and [m.role for m in session.messages] == ["user"]
+        assert session.status == "running" and "500" in (session.error or "")
+        assert [m.role for m in session.messages] == ["user"]
+        assert "paused: step failed" in header(app) and "Dialogue ended" not in pane_text(app, "judge")
+        assert "retry" in str(app.screen.query_one("#status").render())
+        await pilot.press("a")  # the server answers again: the session goes on to the end
+        await settle(pilot)
+        session = store.session(session.id)
+        assert (session.status, session.stop_reason, session.error) == ("finished", "max_turns", None)
         await pilot.press("o")  # still responsive: the sessions browser opens
         await pilot.pause()
         assert type(app.screen).__name__ == "SessionsScreen"

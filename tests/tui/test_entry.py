@@ -37,3 +37,37 @@ def test_rejudge_and_safe_text_import_without_textual():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+HEAVY = ("openai", "httpx", "sqlite_utils", "textual", "rich", "ragtui.core.metrics", "ragtui.core.dialogue.engine")
+
+
+def imported_after(code: str) -> list[str]:
+    probe = f"import sys\n{code}\nprint(','.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    last = (result.stdout.strip().splitlines() or [""])[-1]
+    return [m for m in last.split(",") if m]
+
+
+def test_version_and_help_import_nothing_heavy():
+    for argv in (["--version"], ["--help"]):
+        code = (
+            "import contextlib, io\nfrom ragtui.cli.main import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n    main({argv!r})"
+        )
+        assert imported_after(code) == [], argv
+
+
+def test_the_first_frame_needs_no_llm_client_and_no_sqlite_utils():
+    # What `ragtui` imports before its first frame: the entry point, the app, the main screen.
+    code = "import ragtui.cli.main, ragtui.tui, ragtui.tui.app, ragtui.tui.main_screen"
+    assert set(imported_after(code)) == {"textual", "rich"}
+
+
+def test_start_up_copies_of_metric_constants_agree_with_the_metrics():
+    from ragtui.core.metrics import PRIMARY_METRIC
+    from ragtui.core.metrics.rubric import CRITERIA
+    from ragtui.tui import formatting, replay
+
+    assert replay.PRIMARY_METRIC == PRIMARY_METRIC and tuple(formatting.CRITERIA) == tuple(CRITERIA)

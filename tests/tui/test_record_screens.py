@@ -14,7 +14,7 @@ from textual.widgets import Input
 from ragtui.core.record.store import Store
 from ragtui.tui.dialogs import ExportScreen
 
-from .conftest import SIZE, notifications, pane_text, settle, static_text
+from .conftest import SIZE, pane_text, settle, static_text
 
 
 async def run_session(pilot) -> None:  # noqa: ANN001
@@ -57,7 +57,8 @@ async def test_export_never_writes_over_the_database(make_app, store: Store):
         await export_to(pilot, store.path)  # exists: asks first
         await pilot.press("enter")
         await pilot.pause()
-        assert any("refusing to write the CSV" in n for n in notifications(app))
+        # Said in the dialog, which stays open with the path kept so it can be corrected.
+        assert "refusing to write the CSV" in str(app.screen.query_one("#export-error").render())
     assert store.path.read_bytes()[:100] == before and len(store.sessions()) == 1
 
 

@@ -1,12 +1,15 @@
-"""SVG snapshots at a fixed size, from deterministic fake-server content.
+"""SVG snapshots of every screen and dialog at the smallest supported terminal (80×24) and a
+large one (220×60), from deterministic fake-server content.
 
 Nothing time-dependent is on screen: the header has no clock, stored timestamps and latencies
-are pinned before the shot, notifications are cleared and text cursors do not blink.
-Update with ``pytest tests/tui --snapshot-update`` after checking the change by eye.
+are pinned before the shot, notifications are cleared, text cursors do not blink, and paths
+that contain the temporary folder are shown relative to it.
+Update with ``pytest tests/tui/test_snapshots.py --snapshot-update`` after checking by eye.
 """
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
@@ -15,7 +18,12 @@ from ragtui.testing.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers, turns_judged
 
-SIZE = (140, 40)
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((220, 60), id="220x60")]
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # the personas folder shows as personas/en
 
 
 def pin_time(store: Store) -> None:
@@ -32,6 +40,7 @@ async def steady(pilot: Pilot) -> None:
             widget.cursor_blink = False
     pilot.app.clear_notifications()
     await pilot.pause()
+    await pilot.pause()
 
 
 async def run_dialogue(pilot: Pilot) -> None:
@@ -42,7 +51,8 @@ async def run_dialogue(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-def test_main_screen_after_a_run(snap_compare, make_app, server):
+@pytest.mark.parametrize("size", SIZES)
+def test_main_screen_after_a_run(snap_compare, make_app, server, size):
     server.script(BOT, Reply("Open [bold]Settings[/] > Account > Linked services. \x1b[31mDone.\x1b[0m"))
     server.set_default(JUDGE, turns_judged(5, 2, None))
 
@@ -50,18 +60,20 @@ def test_main_screen_after_a_run(snap_compare, make_app, server):
         await run_dialogue(pilot)
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
 
-def test_new_session_dialog(snap_compare, make_app):
+@pytest.mark.parametrize("size", SIZES)
+def test_new_session_dialog(snap_compare, make_app, size):
     async def run_before(pilot: Pilot) -> None:
         await pilot.press("n")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
 
-def test_sessions_browser(snap_compare, make_app, store: Store):
+@pytest.mark.parametrize("size", SIZES)
+def test_sessions_browser(snap_compare, make_app, store: Store, size):
     async def run_before(pilot: Pilot) -> None:
         await run_dialogue(pilot)
         await run_dialogue(pilot)
@@ -69,10 +81,11 @@ def test_sessions_browser(snap_compare, make_app, store: Store):
         await pilot.press("o")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
 
-def test_verdict_versions_side_by_side(snap_compare, make_app, store: Store, server):
+@pytest.mark.parametrize("size", SIZES)
+def test_verdict_versions_side_by_side(snap_compare, make_app, store: Store, server, size):
     async def run_before(pilot: Pilot) -> None:
         await run_dialogue(pilot)
         server.set_default(JUDGE, check_answers(2))
@@ -87,4 +100,92 @@ def test_verdict_versions_side_by_side(snap_compare, make_app, store: Store, ser
         pilot.app.screen.query_one("TabbedContent").active = "tab-versions"
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_verdict_detail(snap_compare, make_app, store: Store, size):
+    async def run_before(pilot: Pilot) -> None:
+        await run_dialogue(pilot)
+        pin_time(store)
+        await pilot.press("v")
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_rejudge_dialog_with_the_model_field(snap_compare, make_app, store: Store, size):
+    async def run_before(pilot: Pilot) -> None:
+        await run_dialogue(pilot)
+        pin_time(store)
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("down")  # "Another model": its field shows without Enter
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_persona_editor(snap_compare, make_app, size):
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("e")
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_persona_unsaved_changes_prompt(snap_compare, make_app, size):
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("e")
+        await pilot.pause()
+        pilot.app.screen.query_one("#p-description", Input).value = "Edited, not saved"
+        await pilot.press("escape")
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help(snap_compare, make_app, size):
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("f1")
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_export_dialog_of_an_unfinished_session(snap_compare, make_app, size):
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("x")
+        await pilot.pause()
+        pilot.app.screen.query_one("#export-path", Input).value = "exports/ragtui-session-1.csv"
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_delete_confirmation(snap_compare, make_app, store: Store, size):
+    async def run_before(pilot: Pilot) -> None:
+        await run_dialogue(pilot)
+        pin_time(store)
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("d")
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+def test_too_small_a_terminal_says_so(snap_compare, make_app):
+    assert snap_compare(make_app(), terminal_size=(60, 20))

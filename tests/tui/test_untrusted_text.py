@@ -61,3 +61,28 @@ async def test_a_100kb_reply_with_cjk_emoji_rtl_and_long_lines_streams_in_chunks
         assert len(view.query(".chunk")) > 5  # streamed into bounded chunks, not one giant widget
         app.export_screenshot()
         assert pane.scroll_y == pane.max_scroll_y  # following the newest text
+
+
+async def test_streamed_chunks_keep_their_full_height_without_a_layout_per_update(make_app):
+    """Updates that add no line skip the layout pass; the chunk must still end as tall as its
+    wrapped text (no last line cut off), through word wraps, newlines and one long line."""
+    from rich.text import Text
+
+    from ragtui.tui.panes import RolePane
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.screen.query_one("#pane-bot", RolePane)
+        text = ("Word after word, the answer grows. " * 40 + "\n") * 3 + "x" * 700
+        for start in range(0, len(text), 7):
+            pane.add_delta(1, text[start : start + 7])
+            if start % 70 == 0:
+                pane.flush()
+                await pilot.pause()
+        pane.flush()
+        await pilot.pause()
+        await pilot.pause()
+        for chunk in pane.query(".chunk"):
+            shown = str(chunk.render())
+            wanted = len(Text(shown).wrap(app.console, chunk.size.width))
+            assert chunk.size.height == wanted

@@ -8,6 +8,7 @@ is what they type on the command line.
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def load_personas(directory: Path, language: str) -> list[Persona]:
     folder = directory / language
     if not folder.is_dir():
         raise ConfigError(f"persona folder {folder} does not exist", "create it or set 'personas' in the config")
-    personas = [load_persona_file(path) for path in sorted(folder.glob("*.toml"))]
+    personas = sorted((load_persona_file(path) for path in folder.glob("*.toml")), key=lambda p: p.name)
     for persona in personas:
         if persona.language != language:
             raise ConfigError(
@@ -95,13 +96,41 @@ def pick_personas(personas: list[Persona], names: list[str] | None) -> list[Pers
     return chosen
 
 
+# The order a person writes a persona file in: short keys first, the long text last.
+FILE_ORDER = ("name", "language", "temperature", "description", "persona")
+
+
+def persona_toml(persona: Persona) -> str:
+    """The file text, as a person would write it: keys in ``FILE_ORDER``, the behaviour text
+    as a ``\"\"\"`` block without needless escapes. tomli-w writes the short values; its
+    multi-line strings escape every ``"``, so the block is written here, escaping only what
+    TOML requires, and checked by parsing it back (anything unusual falls back to tomli-w)."""
+    data = {k: v for k, v in persona.to_dict().items() if v != ""}
+    head = tomli_w.dumps({k: data[k] for k in FILE_ORDER if k in data and k != "persona"})
+    body = _multiline_basic(persona.persona)
+    text = head + f'persona = """\n{body}"""\n' if body is not None else ""
+    if not text or tomllib.loads(text) != data:
+        return tomli_w.dumps({k: data[k] for k in FILE_ORDER if k in data}, multiline_strings=True)
+    return text
+
+
+def _multiline_basic(text: str) -> str | None:
+    """The body of a TOML multi-line basic string for ``text``, or None when it needs more
+    than backslash and quote-run escapes (control characters)."""
+    if any((ord(c) < 0x20 and c not in "\t\n") or ord(c) == 0x7F for c in text):
+        return None
+    body = text.replace("\\", "\\\\").replace('"""', '""\\"')
+    if body.endswith('"'):
+        body = body[:-1] + '\\"'  # a quote right before the closing delimiter must be escaped
+    return body if body.endswith("\n") else body + "\\\n"
+
+
 def save_persona(directory: Path, persona: Persona) -> Path:
     """Write ``persona`` to its file (validated first) and return the path."""
     path = directory / persona.language / f"{persona.name}.toml"
     persona.validate(str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {k: v for k, v in persona.to_dict().items() if v != ""}
     tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(tomli_w.dumps(data, multiline_strings=True), encoding="utf-8")
+    tmp.write_text(persona_toml(persona), encoding="utf-8")
     tmp.replace(path)
     return path

@@ -4,9 +4,10 @@ them: nothing about a dialogue lives only in a view."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..metrics.base import Judgment
+if TYPE_CHECKING:  # importing the metrics pulls in the LLM client; the TUI's first frame needs none
+    from ..metrics.base import Judgment
 
 Role = Literal["user", "bot", "judge"]
 # replay_end: a replay's recording ran out and the simulator was not asked to take over.
@@ -76,7 +77,8 @@ class TurnDone:
 
 @dataclass(frozen=True)
 class Failure:
-    """A role failed; ``message`` names what and where. The dialogue then ends with ``error``."""
+    """A role failed; ``message`` names what and where. The dialogue then ends with ``error``,
+    or, when it pauses on failures (the TUI), waits for the step to be retried."""
 
     session_id: int
     turn: int

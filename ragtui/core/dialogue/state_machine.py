@@ -106,6 +106,11 @@ class Dialogue:
         self._claimed = False  # this process owns the session in the store
         self.recover: Recovery | None = None
         self.replay: ReplayScript | None = None  # set for a replay: recorded customer messages
+        # The TUI sets this: a failed step (server down, stream cut) pauses the dialogue so the
+        # operator can retry it with step / auto-run; the headless CLI ends it with ``error``.
+        self.pause_on_failure = False
+        self.failed: str | None = None  # why the last step failed, while paused on a failure
+        self._retrying = False  # the next judge step re-asks a judge whose verdict failed
 
     # -- public control --------------------------------------------------------------------
 
@@ -182,6 +187,7 @@ class Dialogue:
             if not self._claimed:
                 self.store.claim(self.session_id)  # refuses when another live process runs it
                 self._claimed = True
+            self.failed = None
             while not self.finished:
                 role = "judge" if self.phase is Phase.JUDGE else self.phase.value  # type: ignore[assignment]
                 await self._advance_or_recover(emit, user_text)
@@ -195,16 +201,30 @@ class Dialogue:
         except IncompleteReply as exc:
             self._keep_partial(exc)
             emit(Failure(self.session_id, self._turn_now(), role, str(exc)))
-            self._finish_after_failure(str(exc), emit)
+            self._after_failure(str(exc), emit)
         except RagtuiError as exc:
             self._keep_partial(exc)  # a bot adapter's broken stream carries what arrived
             emit(Failure(self.session_id, self.turn, role, str(exc)))
-            self._finish_after_failure(str(exc), emit)
+            self._after_failure(str(exc), emit)
         except Exception as exc:  # a bug: keep the app alive, keep what is stored, say where
             log.exception("dialogue %s failed in the %s step", self.session_id, role)
             message = f"internal error in the {role} step: {type(exc).__name__}: {exc}"
             emit(Failure(self.session_id, self.turn, role, message))
+            self._after_failure(message, emit)
+
+    def _after_failure(self, message: str, emit: Callable[[Event], None]) -> None:
+        if not self.pause_on_failure:
             self._finish_after_failure(message, emit)
+            return
+        # Paused on the failed step: the session stays open with the error on record, and the
+        # next step retries it (and clears the error).
+        self.failed = message
+        self._retrying = True
+        self._claimed = False  # the retry claims the session again, which clears the error
+        try:
+            self.store.set_status(self.session_id, "running", None, message)
+        except RagtuiError:
+            log.exception("cannot record the failure of session %s", self.session_id)
 
     def _finish_after_failure(self, message: str, emit: Callable[[Event], None]) -> None:
         try:
@@ -354,8 +374,10 @@ class Dialogue:
         earlier: dict[str, Judgment] = {}
         # Verdicts already stored for this answer (a resumed dialogue): only the missing run.
         recorded = self.store.latest_judgments_of(bot.message_id)
+        retry, self._retrying = self._retrying, False
         for metric in self.metrics:
-            if metric.name in recorded:
+            # Retrying after a pause on a failure: the judge that failed is asked again.
+            if metric.name in recorded and not (retry and recorded[metric.name].details.get("failed")):
                 earlier[metric.name] = _as_judgment(recorded[metric.name])
                 if metric.name == PRIMARY_METRIC:
                     turn_score = recorded[metric.name].score
@@ -398,6 +420,8 @@ class Dialogue:
             self.phase = Phase.USER
 
     def _finish(self, reason: StopReason, error: str | None, emit: Callable[[Event], None]) -> DialogueDone:
+        # Stopped mid-judging, the session score still counts every turn scored so far.
+        self.store.refresh_score(self.session_id, PRIMARY_METRIC)
         self.store.set_status(self.session_id, "finished", reason, error)
         session = self.store.session(self.session_id)
         self.phase = Phase.FINISHED

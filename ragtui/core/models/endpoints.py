@@ -33,6 +33,7 @@ class Endpoint:
     max_retries: int = 2
     embedded: bool = False
     api_key: str = field(default=PLACEHOLDER_KEY, repr=False)  # never stored, logged or shown
+    discovered: bool = False  # no model was named: it is the one model the server lists
 
     def __repr__(self) -> str:
         # Never the key, and never credentials a gateway URL may carry.
@@ -62,10 +63,66 @@ def resolve_endpoints(config: Config, model_override: str | None = None) -> dict
     role is left out when ``[bot]`` names a bot of the team's own: nothing calls it then, and
     it must not need a model name or start the embedded model."""
     roles = [r for r in config.roles if r != "bot" or config.bot.type == "builtin"]
-    return {role: resolve_endpoint(config, role, model_override) for role in roles}
+    served: dict[str, list[str] | str] = {}  # one GET /models per server, not one per role
+    return {role: resolve_endpoint(config, role, model_override, served) for role in roles}
 
 
-def resolve_endpoint(config: Config, role: str, model_override: str | None = None) -> Endpoint:
+def discovery_note(endpoints: dict[str, Endpoint]) -> str | None:
+    """One line saying which roles use a model found on the server, or None."""
+    found = {(e.model, redact_url(e.base_url or "")) for e in endpoints.values() if e.discovered}
+    if not found:
+        return None
+    return "; ".join(
+        f"Using {model}, the one model {url} serves (choose another with --model NAME or OPENAI_MODEL)"
+        for model, url in sorted(found)
+    )
+
+
+def served_models(base_url: str, api_key: str, timeout: float = 3.0) -> list[str] | str:
+    """The model ids ``GET {base_url}/models`` lists, or a short reason it could not be read.
+    Local servers (llama.cpp, vLLM, Ollama) list the models they serve there."""
+    import httpx  # only when a model has to be discovered: keeps start-up light
+
+    try:
+        response = httpx.get(
+            base_url.rstrip("/") + "/models", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout
+        )
+    except httpx.HTTPError as exc:
+        return f"GET /models failed: {type(exc).__name__}"
+    if response.status_code != 200:
+        return f"GET /models answered {response.status_code}"
+    try:
+        data = response.json().get("data")
+        ids = [str(item["id"]) for item in data if isinstance(item, dict) and item.get("id")]
+    except (ValueError, AttributeError, TypeError, KeyError):
+        return "GET /models did not return a model list"
+    return list(dict.fromkeys(ids))
+
+
+def _discover(base_url: str, api_key: str, role: str, where: str, served: dict[str, list[str] | str]) -> str:
+    """The model to use when none is named: the server's only one, else a ConfigError."""
+    if base_url not in served:
+        served[base_url] = served_models(base_url, api_key)
+    found = served[base_url]
+    url = redact_url(base_url)
+    if isinstance(found, list) and len(found) == 1:
+        return found[0]
+    if isinstance(found, list) and len(found) > 1:
+        shown = ", ".join(found[:8]) + (f", … ({len(found)} in all)" if len(found) > 8 else "")
+        raise ConfigError(
+            f"no model named for the {role} role, and {url} serves {len(found)} models: {shown}",
+            f"choose one: pass --model NAME, set OPENAI_MODEL, or set model in {where}",
+        )
+    why = "it lists no models" if isinstance(found, list) else found
+    raise ConfigError(
+        f"no model named for the {role} role at {url} ({why})",
+        f"pass --model NAME, set OPENAI_MODEL, or set model in {where}",
+    )
+
+
+def resolve_endpoint(
+    config: Config, role: str, model_override: str | None = None, served: dict[str, list[str] | str] | None = None
+) -> Endpoint:
     settings = config.role(role)
     where = f"{config.source}: [roles.{role}]" if config.source else f"role {role!r}"
     env_url = os.environ.get("OPENAI_BASE_URL") or None
@@ -73,13 +130,6 @@ def resolve_endpoint(config: Config, role: str, model_override: str | None = Non
     base_url = settings.base_url or env_url or (OPENAI_URL if env_key_set else None)
     embedded = base_url is None
     model = model_override or settings.model or os.environ.get("OPENAI_MODEL") or None
-    if embedded:
-        model = EMBEDDED_MODEL
-    elif model is None:
-        raise ConfigError(
-            f"no model named for the {role} role at {redact_url(base_url or '')}",
-            f"pass --model NAME, set OPENAI_MODEL, or set model in {where}",
-        )
     key_env = settings.api_key_env or "OPENAI_API_KEY"
     api_key = os.environ.get(key_env) or ""
     if not api_key and not embedded:
@@ -90,6 +140,13 @@ def resolve_endpoint(config: Config, role: str, model_override: str | None = Non
                 f"but the environment variable {key_env} is not set",
                 f"export {key_env}=... (the key is read from the environment, never from files)",
             )
+    discovered = False
+    if embedded:
+        model = EMBEDDED_MODEL
+    elif model is None:
+        # Most local servers serve one model and say which: use it rather than refuse.
+        model = _discover(base_url or "", api_key or PLACEHOLDER_KEY, role, where, {} if served is None else served)
+        discovered = True
     return Endpoint(
         role=role,
         base_url=None if embedded else base_url.rstrip("/"),
@@ -101,6 +158,7 @@ def resolve_endpoint(config: Config, role: str, model_override: str | None = Non
         max_retries=settings.max_retries if settings.max_retries is not None else 2,
         embedded=embedded,
         api_key=api_key or PLACEHOLDER_KEY,
+        discovered=discovered,
     )
 
 

@@ -16,18 +16,20 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from ..content.knowledge import Passage
 from ..dialogue.transcript import Utterance
 from ..errors import StoreError
-from ..metrics.base import Judgment
 from ..text_safety import fix_surrogates
 from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders
 from .ownership import Owner, owner_alive, this_process
 from .schema import LATEST_VERSION, migrate, schema_version
+
+if TYPE_CHECKING:  # the metrics package pulls in the LLM client: not needed to read a session
+    import sqlite_utils
+
+    from ..metrics.base import Judgment
 
 
 def now() -> str:
@@ -96,6 +98,22 @@ class StoredJudgment:
     @property
     def scored(self) -> bool:
         return self.score is not None
+
+    def to_judgment(self) -> Judgment:
+        """Back to the engine's form, e.g. for a derived metric that reads a stored one."""
+        from ..metrics.base import Judgment
+
+        return Judgment(
+            metric=self.metric,
+            score=self.score,
+            details=self.details,
+            prompt=self.prompt,
+            raw_reply=self.raw_reply,
+            model=self.model or "",
+            error=self.error,
+            attempts=self.attempts,
+            latency_ms=self.latency_ms,
+        )
 
 
 @dataclass
@@ -177,11 +195,21 @@ def _session(row: dict[str, Any]) -> StoredSession:
 
 
 class Store:
-    def __init__(self, db: sqlite_utils.Database, path: Path | None) -> None:
-        self.db = db
+    def __init__(self, db: sqlite_utils.Database | sqlite3.Connection, path: Path | None) -> None:
+        self._db = db
         self.path = path
         self.after_write: Any = None
         """Called with the action after each commit; tests fail the process there."""
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """The sqlite-utils view of the connection, made on first use: importing sqlite-utils
+        (click, dateutil, pluggy) is slow, and opening the file must not wait for it."""
+        if isinstance(self._db, sqlite3.Connection):
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self._db)
+        return self._db
 
     @classmethod
     def open(cls, path: Path | str) -> Store:
@@ -215,10 +243,10 @@ class Store:
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as exc:
             raise _store_error(f"cannot use database {path}", exc, None if memory else path) from None
-        return cls(sqlite_utils.Database(conn), None if memory else path)
+        return cls(conn, None if memory else path)
 
     def close(self) -> None:
-        self.db.close()
+        self._db.close()  # a sqlite_utils.Database or the connection: both close the file
 
     # -- writing ---------------------------------------------------------------------------
 

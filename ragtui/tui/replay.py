@@ -1,0 +1,61 @@
+"""A stored session as the events its dialogue emitted, so a reopened session is drawn by the
+same code, in the same order, as the one watched live (one rendering path).
+
+Free of Textual, like ``rejudge``: only the store's records and the engine's event types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..core.dialogue.events import DialogueDone, DialogueStarted, Event, MessageDone, TurnDone, VerdictReady
+from ..core.record.store import StoredJudgment, StoredSession
+
+PRIMARY_METRIC = "rubric"  # ragtui.core.metrics.PRIMARY_METRIC, without importing the metrics (start-up)
+
+
+def turn_verdicts(session: StoredSession, turn: int) -> list[StoredJudgment]:
+    """The newest version of each metric on ``turn``, in the order the dialogue ran them
+    (the order their first versions were stored in: the rubric first)."""
+    first: dict[str, int] = {}
+    newest: dict[str, StoredJudgment] = {}
+    for j in session.judgments:  # stored order
+        if j.turn != turn:
+            continue
+        first.setdefault(j.metric, j.id)
+        if j.metric not in newest or j.version > newest[j.metric].version:
+            newest[j.metric] = j
+    return [newest[m] for m in sorted(newest, key=first.__getitem__)]
+
+
+def session_events(session: StoredSession, *, ended: bool = True) -> Iterator[Event]:
+    """The events of ``session``, newest verdict per metric; ``ended=False`` leaves out the end
+    (a stopped session about to be continued)."""
+    if session.messages:
+        yield DialogueStarted(session.id, session.scenario_id, session.persona_name)
+    scores: dict[int, float | None] = {}
+    for message in session.messages:
+        role = "user" if message.role == "user" else "bot"
+        finish = "length" if message.cut_by_limit else None
+        yield MessageDone(session.id, message.turn, role, message.text, message.id, message.source, finish)
+        if role != "bot":
+            continue
+        verdicts = turn_verdicts(session, message.turn)
+        for j in verdicts:
+            yield VerdictReady(session.id, j.turn, j.to_judgment(), j.id, j.version)
+        primary = next((j for j in verdicts if j.metric == PRIMARY_METRIC), None)
+        if primary is not None:
+            scores[message.turn] = primary.score
+            scored = [s for s in scores.values() if s is not None]
+            dialogue = sum(scored) / len(scored) if scored else None
+            below = primary.score is not None and primary.score < session.threshold
+            yield TurnDone(session.id, message.turn, primary.score, below, dialogue)
+    if ended and session.status == "finished" and session.stop_reason:
+        yield DialogueDone(
+            session.id,
+            session.stop_reason,  # type: ignore[arg-type]
+            session.score,
+            session.turns,
+            session.unscored_turns,
+            session.error,
+        )
