@@ -27,8 +27,10 @@ from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.state_machine import Dialogue
 from ..core.errors import RagtuiError
 from ..core.models.endpoints import Endpoint
+from ..core.record.dialogue_verdicts import resolution_rate
 from ..core.record.store import Store
 from .model_start import embedded_model
+from .dialogue_view import rate_text
 from .output import console, console_err, score_text
 from .run_progress import RunProgress
 from .run_results import exit_status, results_table
@@ -144,11 +146,26 @@ async def _run(
 
 def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int:
     rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
-    console.print(results_table(rows, config.thresholds))
+    dialogue = store.dialogue_scores([s.id for s in rows])
+    console.print(results_table(rows, config.thresholds, dialogue))
     scored = [s.score for s in rows if s.score is not None]
     summary = Text(f"run {run_id}: {len(rows)} dialogue(s), run score ")
     summary.append_text(score_text(sum(scored) / len(scored) if scored else None, config.threshold))
-    summary.append(f" (threshold {config.threshold:g}); stored in {store.path}")
+    summary.append(f" (threshold {config.threshold:g})")
+    if config.dialogue_metrics:
+        summary.append(" · ")
+        finished = {
+            s.id: dialogue.get(s.id, {})
+            for s in rows
+            if s.status == "finished" and s.stop_reason not in ("error", "cancelled")
+        }
+        summary.append_text(rate_text(resolution_rate(finished)))
+    customer = [m for s in rows for m in s.messages if m.role == "user"]
+    retried = sum(1 for m in customer if (m.sim_check or {}).get("retried"))
+    off_role = sum(1 for m in customer if m.source == "simulator_off_role")
+    if retried:
+        summary.append(f" · simulator asked again {retried}×, {off_role} message(s) still off-role", style="yellow")
+    summary.append(f"; stored in {store.path}")
     console.print(summary)
     resumable_count = sum(1 for s in rows if s.stop_label in RESUMABLE)
     if interrupted or resumable_count:

@@ -14,9 +14,11 @@ from rich.text import Text
 from ..core.dialogue.events import (
     DialogueDone,
     DialogueStarted,
+    DialogueVerdictReady,
     Event,
     Failure,
     MessageDone,
+    SimulatorRetry,
     StreamRestarted,
     TextDelta,
     TurnDone,
@@ -44,6 +46,7 @@ class RunProgress:
         self.total = total_dialogues
         self.finished = 0
         self.retries = 0  # broken streams tried again
+        self.outcomes: dict[int, str] = {}  # session → resolution outcome, for the per-dialogue line
         self.active: dict[int, _Active] = {}
         self.progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
@@ -95,6 +98,15 @@ class RunProgress:
             if sid in self.active:
                 self.active[sid].turn = event.turn
                 self.active[sid].doing = "judging" if event.role == "bot" else "bot answering"
+        elif isinstance(event, SimulatorRetry):
+            if sid in self.active:
+                self.active[sid].doing = f"customer asked again ({event.problem})"
+        elif isinstance(event, DialogueVerdictReady):
+            if sid in self.active:
+                self.active[sid].doing = f"judging the dialogue ({event.judgment.metric})"
+            if event.judgment.metric == "resolution":
+                j = event.judgment
+                self.outcomes[sid] = "unscored" if j.score is None else str(j.details.get("outcome"))
         elif isinstance(event, TurnDone):
             self.progress.advance(self.turns_task)
             if sid in self.active:
@@ -114,6 +126,8 @@ class RunProgress:
                 line.append_text(stop_text(event.stop_reason))
                 line.append(", score ")
                 line.append_text(score_text(event.score, self.threshold))
+                if sid in self.outcomes:
+                    line.append(f", {self.outcomes[sid].replace('_', ' ')}")
                 self._say(line)
         if self.live:
             self.live.update(self._render())

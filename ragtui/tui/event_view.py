@@ -14,9 +14,11 @@ from rich.text import Text
 from ..core.dialogue.events import (
     DialogueDone,
     DialogueStarted,
+    DialogueVerdictReady,
     Event,
     Failure,
     MessageDone,
+    SimulatorRetry,
     StreamRestarted,
     TextDelta,
     TurnDone,
@@ -24,6 +26,7 @@ from ..core.dialogue.events import (
 )
 from ..core.metrics import PRIMARY_METRIC
 from ..core.record.store import StoredSession
+from .dialogue_text import dialogue_block, dialogue_live_block
 from .formatting import judgment_text, score_text, verdict_text
 from .header import SessionHeader, SessionInfo
 from .panes import RolePane
@@ -33,7 +36,13 @@ CUT_BY_LIMIT = " · cut by the token limit"
 if TYPE_CHECKING:
     from .main_screen import MainScreen
 
-SOURCE_LABELS = {"scenario": "scenario", "simulator": "simulator", "operator": "typed by operator", "bot": "bot"}
+SOURCE_LABELS = {
+    "scenario": "scenario",
+    "simulator": "simulator",
+    "simulator_off_role": "simulator OFF-ROLE (still failing its check after one retry)",
+    "operator": "typed by operator",
+    "bot": "bot",
+}
 
 
 class EventView:
@@ -76,6 +85,13 @@ class EventView:
             )
             self.pane("judge").discard_live()
             self.pane("judge").add_block(text)
+        elif isinstance(event, SimulatorRetry):
+            self.pane("user").discard_live()
+            self.pane("user").add_note(f"Turn {event.turn}: customer asked again ({event.problem}: {event.why})")
+        elif isinstance(event, DialogueVerdictReady):
+            j = event.judgment
+            self.pane("judge").discard_live()
+            self.pane("judge").add_block(dialogue_live_block(j.metric, event.version, j.score, j.details, j.error))
         elif isinstance(event, TurnDone):
             info.score, info.judged = event.dialogue_score, info.judged + 1
             line = Text(f"Turn {event.turn} score ")
@@ -138,6 +154,11 @@ class EventView:
             pane.add_block(judgment_text(j, session.threshold))
             if versions.get(turn, 0) > 1:
                 pane.add_note(f"turn {turn}: {versions[turn]} versions — v shows them side by side")
+        dialogue = session.latest_dialogue_judgments()
+        if dialogue:
+            pane.add_block(
+                dialogue_block([(j.metric, j.version, j.score, j.details, j.error) for j in dialogue.values()])
+            )
         info.judged = sum(1 for (_t, m) in latest if m == PRIMARY_METRIC)
         info.score = session.score
         if session.status == "finished" and session.stop_reason:

@@ -18,6 +18,7 @@ from ..content.prompts import PromptSet
 from ..content.scenarios import Scenario
 from ..errors import ConfigError, RagtuiError
 from ..metrics import Metric, MetricSettings, build_metrics
+from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bundled_fallback
 from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
@@ -25,6 +26,7 @@ from ..record.ownership import HEARTBEAT_S
 from ..record.store import Store
 from .events import Event
 from .simulator import UserSimulator
+from .simulator_check import SimulatorChecker
 from .state_machine import Dialogue
 
 
@@ -56,6 +58,18 @@ class Engine:
         self.bot = bot or build_bot(config, endpoints, self.pool, self.prompts, lambda: self.knowledge)
         self._metric_sets: dict[tuple[str, ...], list[Metric]] = {}
         self.metrics = self.metrics_for(config.metrics)
+        self.dialogue_metrics: list[DialogueMetric] = build_dialogue_metrics(
+            config.dialogue_metrics,
+            self.pool.client_for(self.endpoints["judge"]),
+            config.prompts,
+            self.language,
+            config.thresholds,
+        )
+        self.check_template = (
+            load_bundled_fallback(config.prompts, self.language, "simulator_check")
+            if config.simulator_check != "off"
+            else None
+        )
 
     def metrics_for(self, names: list[str]) -> list[Metric]:
         """The metrics for one dialogue (the config's, or a choice made in the TUI), built and
@@ -133,9 +147,14 @@ class Engine:
     def _dialogue(
         self, session_id: int, scenario: Scenario, persona: Persona, max_turns: int, metrics: list[Metric]
     ) -> Dialogue:
-        simulator = UserSimulator(
-            self.pool.client_for(self.endpoints["user"]), self.prompts.simulator, persona, scenario
-        )
+        user_client = self.pool.client_for(self.endpoints["user"])
+        simulator = UserSimulator(user_client, self.prompts.simulator, persona, scenario)
+        checker = None
+        if self.check_template is not None:
+            # The cheap check runs on the simulator's own endpoint: it is about the simulator's
+            # output, and it leaves the judge's requests to the verdicts.
+            client = user_client if self.config.simulator_check == "model" else None
+            checker = SimulatorChecker(client, self.check_template, persona)
         return Dialogue(
             session_id=session_id,
             store=self.store,
@@ -146,6 +165,8 @@ class Engine:
             max_turns=max_turns,
             threshold=self.config.threshold,
             reference=scenario.reference,
+            dialogue_metrics=self.dialogue_metrics,
+            checker=checker,
         )
 
     async def run_many(self, dialogues: list[Dialogue], concurrency: int | None = None) -> AsyncIterator[Event]:

@@ -9,7 +9,9 @@ from typing import Literal
 from ..metrics.base import Judgment
 
 Role = Literal["user", "bot", "judge"]
-StopReason = Literal["done", "max_turns", "error", "cancelled"]
+# done: the customer wrote DONE (satisfied); gave_up: the persona's patience ran out;
+# handed_over: the bot transferred the customer to a person.
+StopReason = Literal["done", "max_turns", "error", "cancelled", "gave_up", "handed_over"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,28 @@ class VerdictReady:
 
 
 @dataclass(frozen=True)
+class SimulatorRetry:
+    """The simulated customer's message failed a check (``problem``: answered_as_agent,
+    left_persona, premature_done) and is being asked again once; its streamed text so far is void."""
+
+    session_id: int
+    turn: int
+    problem: str
+    why: str
+    rejected: str
+
+
+@dataclass(frozen=True)
+class DialogueVerdictReady:
+    """A dialogue metric judged the whole conversation; stored as ``version``."""
+
+    session_id: int
+    judgment: Judgment
+    judgment_id: int
+    version: int
+
+
+@dataclass(frozen=True)
 class TurnDone:
     session_id: int
     turn: int
@@ -93,4 +117,15 @@ class DialogueDone:
     error: str | None = None
 
 
-Event = DialogueStarted | TextDelta | StreamRestarted | MessageDone | VerdictReady | TurnDone | Failure | DialogueDone
+Event = (
+    DialogueStarted
+    | TextDelta
+    | StreamRestarted
+    | MessageDone
+    | SimulatorRetry
+    | VerdictReady
+    | TurnDone
+    | DialogueVerdictReady
+    | Failure
+    | DialogueDone
+)
