@@ -15,7 +15,8 @@ model the classification is the checks' own, so the "before" figure is what they
 ground truth is printed beside what the checks found.
 
 Usage: ``python bench/bench_simulator.py --backend fake|embedded [--language en ja]
-[--scenarios 3] [--personas angry,beginner,calm] [--turns 2] [--out samples.jsonl]``.
+[--scenarios 3] [--personas angry,beginner,calm] [--turns 2] [--out samples.jsonl]``;
+``--report samples.jsonl`` prints the figures of an earlier (or interrupted) run.
 Prints figures, never asserts. No judge runs: only the bot, the simulator and the checks.
 """
 
@@ -138,7 +139,9 @@ def truth_of(text: str, last_bot: str) -> str:
 # -- the measurement --------------------------------------------------------------------------------
 
 
-async def measure(engine: Engine, language: str, scenarios: list, personas: list, turns: int, fake: bool) -> list[dict]:
+async def measure(
+    engine: Engine, language: str, scenarios: list, personas: list, turns: int, fake: bool, out: Path | None
+) -> list[dict]:
     samples: list[dict[str, Any]] = []
     client = engine.pool.client_for(engine.endpoints["user"])
     template = engine.check_template
@@ -177,6 +180,9 @@ async def measure(engine: Engine, language: str, scenarios: list, personas: list
                     sample["first_truth"] = truth_of(first.text, answer.text)
                     sample["final_truth"] = truth_of(final.text, answer.text)
                 samples.append(sample)
+                if out is not None:  # as it goes: a long run on a busy machine keeps what it measured
+                    with out.open("a", encoding="utf-8") as handle:
+                        handle.write(json.dumps(sample, ensure_ascii=False) + "\n")
                 print(
                     f"  {language} {scenario.id} × {persona.name} turn {turn}: "
                     f"{first_check.problem or 'ok'} → {final_check.problem or 'ok'} ({sample['seconds']} s)",
@@ -250,7 +256,9 @@ async def run(args: argparse.Namespace) -> list[dict]:
                 scenarios = load_scenarios(config.scenarios, language)[: args.scenarios]
                 personas = pick_personas(load_personas(config.personas, language), args.personas.split(","))
                 try:
-                    samples += await measure(engine, language, scenarios, personas, args.turns, server is not None)
+                    samples += await measure(
+                        engine, language, scenarios, personas, args.turns, server is not None, args.out
+                    )
                 finally:
                     await engine.aclose()
                     store.close()
@@ -270,12 +278,17 @@ def main() -> None:
     parser.add_argument("--personas", default="angry,beginner,calm,elderly,in-a-hurry,skeptical")
     parser.add_argument("--turns", type=int, default=2, help="simulator turns per dialogue")
     parser.add_argument("--seed", type=int, default=7, help="the fake backend's script seed")
-    parser.add_argument("--out", type=Path, help="write every sample as JSONL")
+    parser.add_argument("--out", type=Path, help="write every sample as JSONL, as it is measured")
+    parser.add_argument("--report", type=Path, help="only print the figures of an earlier --out file")
     args = parser.parse_args()
     started = time.perf_counter()
-    samples = asyncio.run(run(args))
+    if args.report:
+        lines = args.report.read_text(encoding="utf-8").splitlines()
+        report([json.loads(line) for line in lines if line.strip()], args.backend == "fake")
+        return
     if args.out:
-        args.out.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in samples), encoding="utf-8")
+        args.out.write_text("", encoding="utf-8")
+    samples = asyncio.run(run(args))
     report(samples, args.backend == "fake")
     print(f"{len(samples)} messages in {time.perf_counter() - started:.0f} s")
 

@@ -52,6 +52,7 @@ def customer_says(*texts: str, check: str = "yes"):
         ("Support: Please open Settings and tap Link.", "en", ANSWERED_AS_AGENT),
         ("Thank you for contacting Tsumugi! How can I help you today?", "en", ANSWERED_AS_AGENT),
         ("1. Open Settings\n2. Tap Account\n3. Tap Link", "en", ANSWERED_AS_AGENT),
+        ("1. 設定を開いてください\n2. アカウントを押してください\n3. 連携を押します", "ja", ANSWERED_AS_AGENT),
         (ANSWER, "en", ANSWERED_AS_AGENT),  # copied back
         ("担当者：設定画面を開いてください。", "ja", ANSWERED_AS_AGENT),
         ("お問い合わせありがとうございます。以下の手順でご案内いたします。", "ja", ANSWERED_AS_AGENT),
@@ -68,10 +69,18 @@ def test_code_check_catches_the_certain_cases(text, language, problem):
 
 @pytest.mark.parametrize(
     "text",
-    ["Where exactly is Linked services? I only see Profile.", "Thanks, that worked! DONE", "ok", "DONE"],
+    [
+        "Where exactly is Linked services? I only see Profile.",
+        "Thanks, that worked! DONE",
+        "ok",
+        "DONE",
+        "What I tried:\n1. I restarted the app\n2. I reinstalled it\n3. My password was reset",
+        "試したこと：\n1. 再起動しました\n2. 再インストールしました\n3. パスワードも変えました",
+    ],
 )
 def test_code_check_lets_customer_lines_pass(text):
-    assert code_check(text, HISTORY, "en") is None
+    language = "ja" if "試" in text else "en"
+    assert code_check(text, HISTORY, language) is None
 
 
 def test_done_after_an_empty_answer_is_premature_in_code():

@@ -25,6 +25,8 @@ STOP_STYLES = {
     "error": "bold red",
     "cancelled": "yellow",
     "interrupted": "bold yellow",
+    "gave_up": "magenta",
+    "handed_over": "blue",
 }
 
 

@@ -110,6 +110,19 @@ def japanese_share(text: str) -> float | None:
     return len(_JAPANESE.findall(text)) / len(letters)
 
 
+def is_instruction_list(text: str) -> bool:
+    """Three or more list lines that instruct ("Open Settings", "設定を開いてください"), not a
+    customer's list of what they tried ("I restarted", "再起動しました")."""
+    items = [_LIST_LINE.sub("", line, count=1).strip() for line in text.splitlines() if _LIST_LINE.match(line)]
+    if len(items) < 3:
+        return False
+    first_person = sum(1 for item in items if re.match(r"(?i)(i|i'|my|we)\b", item) or item.startswith("私"))
+    polite_requests = sum(1 for item in items if "ください" in item)
+    if _JAPANESE.search(text):
+        return polite_requests >= 2
+    return first_person * 2 < len(items)
+
+
 def code_check(text: str, history: list[Utterance], language: str) -> CheckResult | None:
     """The certain cases; None when code sees nothing wrong."""
     stripped = text.strip()
@@ -126,7 +139,7 @@ def code_check(text: str, history: list[Utterance], language: str) -> CheckResul
     for phrase in AGENT_PHRASES.get(language, ()) + (AGENT_PHRASES["en"] if language != "en" else ()):
         if phrase in lowered:
             return CheckResult(ANSWERED_AS_AGENT, f"agent phrase: {phrase!r}", "code")
-    if len(_LIST_LINE.findall(stripped)) >= 3:
+    if is_instruction_list(stripped):
         return CheckResult(ANSWERED_AS_AGENT, "a numbered or bulleted how-to, as an agent writes", "code")
     if last_bot and len(normalise(stripped)) >= 30 and dice(stripped, last_bot) >= ECHO_AT:
         return CheckResult(ANSWERED_AS_AGENT, "the message copies the bot's last answer", "code")
