@@ -242,3 +242,24 @@ def test_context_from_messages_pairs_customer_and_bot_lines():
     assert [(t.turn, t.customer, t.bot) for t in context.turns] == [(1, "a", "b"), (2, "c", "d"), (3, "DONE", None)]
     assert context.customer_lines() == [(1, "a"), (2, "c")]
     assert context.passages()[0].text == "passage"
+
+
+# -- prompts ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("kind", ["metric_resolution", "metric_retention", "metric_repetition", "simulator_check"])
+def test_new_prompt_kinds_ship_in_both_languages(kind: str, language: str):
+    from ragtui.core.content.prompts import load_prompt
+    from ragtui.core.paths import bundled_dir
+
+    template = load_prompt(bundled_dir("prompts"), language, kind)
+    assert template.description and all(part.strip() for part in template.parts.values())
+
+
+def test_a_custom_prompts_folder_without_the_new_kinds_falls_back_to_the_bundled_ones(tmp_path):
+    from ragtui.core.metrics.dialogue import load_bundled_fallback
+
+    (tmp_path / "en").mkdir()
+    template = load_bundled_fallback(tmp_path, "en", "metric_resolution")
+    assert template.path is not None and template.path.parent.parent != tmp_path

@@ -34,9 +34,9 @@ from ..bots.call import BotCall, current_call
 from ..content.knowledge import Passage
 from ..errors import IncompleteReply, RagtuiError
 from ..metrics import PRIMARY_METRIC, Judgment, Metric, TurnContext
-from ..models.llm import stream_restarted
-from ..record.store import SessionBusy, Store, StoredJudgment
 from ..metrics.dialogue import DialogueMetric, context_from_session
+from ..models.llm import Completion, stream_restarted
+from ..record.store import SessionBusy, Store, StoredJudgment
 from .events import (
     DialogueDone,
     DialogueStarted,
@@ -284,7 +284,9 @@ class Dialogue:
         else:
             self.phase = Phase.BOT
 
-    async def _simulated_message(self, emit: Callable[[Event], None], turn: int) -> tuple[Any, str, dict | None]:
+    async def _simulated_message(
+        self, emit: Callable[[Event], None], turn: int
+    ) -> tuple[Completion, str, dict[str, Any] | None]:
         """The simulator's next message, checked; re-asked once with a correction when it fails.
         Returns (completion, source, the check record)."""
 
@@ -432,6 +434,10 @@ class Dialogue:
                 )
             except RagtuiError as exc:
                 judgment = Judgment(metric=metric.name, score=None, details={"failed": True}, error=str(exc))
+            except Exception as exc:  # a bug in one verdict must not turn a finished dialogue into an error
+                log.exception("dialogue metric %s failed on session %s", metric.name, self.session_id)
+                error = f"internal error: {type(exc).__name__}: {exc}"
+                judgment = Judgment(metric=metric.name, score=None, details={"failed": True}, error=error)
             stored = self.store.add_dialogue_judgment(self.session_id, judgment)
             emit(DialogueVerdictReady(self.session_id, judgment, stored.id, stored.version))
 
