@@ -65,6 +65,11 @@ AGENT_PHRASES = {
         "please follow these steps",
         "feel free to ask",
         "feel free to reach out",
+        # Seen from the embedded simulator playing an angry customer: an agent's apology.
+        "sorry to hear that",
+        "please let me know if",
+        "apologize for the inconvenience",
+        "sorry for the inconvenience",
     ),
     "ja": (
         "お問い合わせありがとうございます",
@@ -80,6 +85,8 @@ AGENT_PHRASES = {
         "ご案内いたします",
         "お役に立てれば",
         "本日はどのようなご用件",
+        "ご不便をおかけして申し訳",
+        "ご迷惑をおかけして申し訳",
     ),
 }
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
