@@ -234,6 +234,11 @@ def report(samples: list[dict], fake: bool) -> None:
         print(
             f"  retried {sum(s['retried'] for s in part)}, found by {dict(Counter(s['first_by'] for s in part if s['retried']))}"
         )
+        # The code checks as they are now, on the recorded first attempts (useful when they
+        # have changed since the run; the model check is not repeated).
+        rechecked = [code_check(s["first"], [Utterance("bot", s["bot"])], language) for s in part]
+        kinds = Counter(r.problem for r in rechecked if r is not None)
+        print(f"  current code checks on the first attempts: {dict(kinds) or 'nothing found'}")
         if fake:
             print(
                 f"  script's truth: off-role before {share(part, 'first_truth', off)} after {share(part, 'final_truth', off)}; "
