@@ -29,8 +29,8 @@ from ..core.errors import RagtuiError
 from ..core.models.endpoints import Endpoint
 from ..core.record.dialogue_verdicts import resolution_rate
 from ..core.record.store import Store
-from .model_start import embedded_model
 from .dialogue_view import rate_text
+from .model_start import embedded_model
 from .output import console, console_err, score_text
 from .run_progress import RunProgress
 from .run_results import exit_status, results_table

@@ -7,8 +7,8 @@ from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
 from ..core.record.store import PartialReply, StoredJudgment, StoredSession
-from .output import console, score_text, session_score_text, stop_text
 from .dialogue_view import dialogue_verdict_text
+from .output import console, score_text, session_score_text, stop_text
 
 
 def verdict_text(j: StoredJudgment, threshold: float) -> Text:

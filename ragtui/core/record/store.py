@@ -25,10 +25,10 @@ from ..dialogue.transcript import Utterance
 from ..errors import StoreError
 from ..metrics.base import Judgment
 from ..text_safety import fix_surrogates
-from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders
-from .ownership import Owner, owner_alive, this_process
 from . import dialogue_verdicts
 from .dialogue_verdicts import StoredDialogueJudgment
+from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders
+from .ownership import Owner, owner_alive, this_process
 from .schema import LATEST_VERSION, migrate, schema_version
 
 
