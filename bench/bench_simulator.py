@@ -239,6 +239,9 @@ def report(samples: list[dict], fake: bool) -> None:
         rechecked = [code_check(s["first"], [Utterance("bot", s["bot"])], language) for s in part]
         kinds = Counter(r.problem for r in rechecked if r is not None)
         print(f"  current code checks on the first attempts: {dict(kinds) or 'nothing found'}")
+        kept = [code_check(s["final"], [Utterance("bot", s["bot"])], language) for s in part]
+        kept_kinds = Counter(r.problem for r in kept if r is not None)
+        print(f"  current code checks on the kept messages: {dict(kept_kinds) or 'nothing found'}")
         if fake:
             print(
                 f"  script's truth: off-role before {share(part, 'first_truth', off)} after {share(part, 'final_truth', off)}; "

@@ -52,6 +52,7 @@ def customer_says(*texts: str, check: str = "yes"):
         ("Support: Please open Settings and tap Link.", "en", ANSWERED_AS_AGENT),
         ("Thank you for contacting Tsumugi! How can I help you today?", "en", ANSWERED_AS_AGENT),
         ("I am sorry to hear that. Please let me know if you can find any specific settings.", "en", ANSWERED_AS_AGENT),
+        ("I do not have access to the settings. Tell me more so I can assist you better.", "en", ANSWERED_AS_AGENT),
         ("1. Open Settings\n2. Tap Account\n3. Tap Link", "en", ANSWERED_AS_AGENT),
         ("1. 設定を開いてください\n2. アカウントを押してください\n3. 連携を押します", "ja", ANSWERED_AS_AGENT),
         (ANSWER, "en", ANSWERED_AS_AGENT),  # copied back

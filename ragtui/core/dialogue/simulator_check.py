@@ -70,6 +70,8 @@ AGENT_PHRASES = {
         "please let me know if",
         "apologize for the inconvenience",
         "sorry for the inconvenience",
+        "i can assist you",
+        "so i can help you",
     ),
     "ja": (
         "お問い合わせありがとうございます",
