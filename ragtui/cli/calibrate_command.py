@@ -24,11 +24,11 @@ from ..core.errors import RagtuiError
 from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, Metric, MetricSettings, build_metrics
 from ..core.metrics import calibration_store as calibration_db
 from ..core.metrics.calibration import CalibrationReport, Calibrator
+from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics
+from ..core.metrics.dialogue.agreement import DialogueAgreement, dialogue_agreement
 from ..core.metrics.fit import cross_validate, prompt_fingerprint
 from ..core.metrics.fit import fit as fit_scores
 from ..core.metrics.fit_store import save_fit
-from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics
-from ..core.metrics.dialogue.agreement import DialogueAgreement, dialogue_agreement
 from ..core.metrics.labelled import LabelledItem, LabelledSet, load_labelled, parse_field_options
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
