@@ -26,7 +26,7 @@ from ragtui.core.record.store import Store
 from ragtui.core.text_safety import csv_text, visible
 from ragtui.testing.fake_openai import Reply
 
-from .conftest import BOT, JUDGE, endpoint_toml, verdict
+from .conftest import BOT, JUDGE, check_answers, endpoint_toml, verdict
 
 HOSTILE = "Open \x1b]0;pwned\x07Settings\x1b[2J, then \x9b31mAccount\x1b[0m.\rdone"
 
@@ -225,6 +225,8 @@ def test_top_level_flags_reach_the_subcommand(config_file: Path, tmp_path: Path,
 
 def test_metric_results_show_in_the_table_and_gate_the_exit_status(config_file: Path, server, capsys):
     def judge(body: dict) -> Reply:
+        if "response_format" not in body:  # the rubric's yes/no checks
+            return check_answers(5)(body)
         if body["response_format"]["json_schema"]["name"] == "correctness":
             return Reply(json.dumps({"justification": "It contradicts the reference.", "score": 0}))
         return Reply(verdict(5))
