@@ -337,7 +337,7 @@ def test_message_for_unknown_session_is_refused(store: Store) -> None:
         store.add_message(12345, 1, "user", "scenario", "orphan")
 
 
-# -- dialogue judgments (schema 3) ------------------------------------------------------------
+# -- dialogue judgments (schema 6) ------------------------------------------------------------
 
 
 def dialogue_judgment(score: float | None, metric: str = "resolution", outcome: str = "resolved") -> Judgment:

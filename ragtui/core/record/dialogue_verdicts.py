@@ -1,4 +1,4 @@
-"""Dialogue judgments in SQLite (table from schema migration 3): verdicts on a whole session.
+"""Dialogue judgments in SQLite (table from schema migration 6): verdicts on a whole session.
 
 Versioned like turn judgments — judging a dialogue again adds version N+1 beside the earlier
 ones — and committed one by one as each metric finishes. ``latest_for_sessions`` is how other
