@@ -57,7 +57,9 @@ def embedded_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
         mp.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("embedded-state")))
         for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
             mp.delenv(name, raising=False)
-        config = Config(language="en")
+        # The smoke test covers one turn; the dialogue verdicts (several more calls) are measured
+        # on the embedded model by bench/bench_simulator.py instead of slowing every test run.
+        config = Config(language="en", dialogue_metrics=[])
         model = LocalModel(LocalModelSettings(ctx_size=4096, parallel=1))
         model.start()
     try:

@@ -36,7 +36,8 @@ async def test_full_dialogue_runs_three_turns_and_stores_everything(engine: Engi
     events = await collect(dialogue.run())
 
     per_turn = ["MessageDone", "MessageDone", "VerdictReady", "TurnDone"]
-    assert kinds(events) == ["DialogueStarted", *per_turn * 3, "DialogueDone"]
+    dialogue_verdicts = ["DialogueVerdictReady"] * 3  # resolution, retention, repetition
+    assert kinds(events) == ["DialogueStarted", *per_turn * 3, *dialogue_verdicts, "DialogueDone"]
     done = events[-1]
     assert isinstance(done, DialogueDone)
     assert (done.stop_reason, done.turns, done.score) == ("max_turns", 3, pytest.approx(0.8))

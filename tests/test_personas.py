@@ -181,3 +181,28 @@ def test_personas_are_listed_by_name(tmp_path):
     for name in ("in-a-hurry", "in", "angry"):
         save_persona(tmp_path, Persona(name, "en", "text"))
     assert [p.name for p in load_personas(tmp_path, "en")] == ["angry", "in", "in-a-hurry"]
+
+
+# -- patience and goal (optional, hand-editable) ------------------------------------------------
+
+
+def test_patience_and_goal_load_and_round_trip(tmp_path: Path) -> None:
+    text = VALID.format(name="hurried", temperature=0.7) + 'patience = 2\ngoal = "a fix in one step"\n'
+    persona = load_persona_file(write_persona(tmp_path / "en", "hurried", text))
+    assert (persona.patience, persona.goal) == (2, "a fix in one step")
+    saved = save_persona(tmp_path, persona)
+    assert load_persona_file(saved) == persona
+    plain = load_persona_file(write_persona(tmp_path / "en", "plain", VALID.format(name="plain", temperature=0.7)))
+    assert (plain.patience, plain.goal) == (None, "")
+    assert "patience" not in save_persona(tmp_path, plain).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "2.5", '"three"', "true", "51"])
+def test_impossible_patience_is_one_clear_line(tmp_path: Path, value: str) -> None:
+    text = VALID.format(name="odd", temperature=0.7) + f"patience = {value}\n"
+    path = write_persona(tmp_path / "en", "odd", text)
+    with pytest.raises(ConfigError) as error:
+        load_persona_file(path)
+    message = str(error.value)
+    assert str(path) in message and "patience must be a whole number of turns from 1 to 50" in message
+    assert "\n" not in message.split(" (")[0]

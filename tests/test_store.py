@@ -335,3 +335,60 @@ def test_message_for_unknown_session_is_refused(store: Store) -> None:
     """Foreign keys are enforced, so orphan messages cannot be written."""
     with pytest.raises(StoreError, match="record a message"):
         store.add_message(12345, 1, "user", "scenario", "orphan")
+
+
+# -- dialogue judgments (schema 6) ------------------------------------------------------------
+
+
+def dialogue_judgment(score: float | None, metric: str = "resolution", outcome: str = "resolved") -> Judgment:
+    details = {"outcome": outcome, "threshold": 1.0} if metric == "resolution" else {"threshold": 1.0}
+    return Judgment(metric=metric, score=score, details=details, error=None if score is not None else "unparsable")
+
+
+def test_dialogue_judgments_are_versioned_per_session_and_metric(store: Store) -> None:
+    sid = new_session(store)
+    first = store.add_dialogue_judgment(sid, dialogue_judgment(1.0))
+    second = store.add_dialogue_judgment(sid, dialogue_judgment(None))
+    other = store.add_dialogue_judgment(sid, dialogue_judgment(0.5, "retention"))
+    assert (first.version, second.version, other.version) == (1, 2, 1)
+    assert (first.outcome, second.outcome) == ("resolved", None)  # no outcome without a score
+    session = store.session(sid)
+    assert [j.version for j in session.dialogue_judgments] == [1, 2, 1]
+    latest = session.latest_dialogue_judgments()
+    assert latest["resolution"].version == 2 and latest["resolution"].score is None
+    assert latest["resolution"].error == "unparsable"
+
+
+def test_dialogue_scores_and_resolution_rate_for_a_run(store: Store) -> None:
+    from ragtui.core.record.dialogue_verdicts import resolution_rate
+
+    ids = [new_session(store) for _ in range(4)]
+    store.add_dialogue_judgment(ids[0], dialogue_judgment(1.0, outcome="resolved"))
+    store.add_dialogue_judgment(ids[1], dialogue_judgment(0.0, outcome="handed_over"))
+    store.add_dialogue_judgment(ids[2], dialogue_judgment(0.5, outcome="partly_resolved"))
+    store.add_dialogue_judgment(ids[2], dialogue_judgment(0.0, outcome="unresolved"))  # newer version wins
+    scores = store.dialogue_scores(ids)
+    assert scores[ids[2]]["resolution"].outcome == "unresolved" and scores[ids[3]] == {}
+    rate = resolution_rate(scores)
+    assert (rate.successes, rate.scored, rate.unscored, rate.rate) == (2, 3, 1, pytest.approx(2 / 3))
+
+
+def test_deleting_a_session_deletes_its_dialogue_judgments(store: Store) -> None:
+    sid = new_session(store)
+    store.add_dialogue_judgment(sid, dialogue_judgment(1.0))
+    store.delete_session(sid)
+    assert store.db.execute("SELECT COUNT(*) FROM dialogue_judgments").fetchone()[0] == 0
+
+
+def test_a_version_2_database_is_upgraded_keeping_its_sessions(tmp_path: Path) -> None:
+    from ragtui.core.record.schema import MIGRATIONS
+
+    path = tmp_path / "old.db"
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.executescript(MIGRATIONS[0] + MIGRATIONS[1] + "PRAGMA user_version = 2;")
+    store = Store.open(path)
+    sid = new_session(store)
+    store.add_message(sid, 1, "user", "simulator", "hi", sim_check={"retried": False})
+    assert store.session(sid).messages[0].sim_check == {"retried": False}
+    store.close()
+    assert user_version(path) == LATEST_VERSION

@@ -22,11 +22,14 @@ from ..core.config import Config
 from ..core.content.prompts import PromptSet
 from ..core.errors import RagtuiError
 from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, Metric, MetricSettings, build_metrics
+from ..core.metrics import calibration_store as calibration_db
 from ..core.metrics.calibration import CalibrationReport, Calibrator
+from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics
+from ..core.metrics.dialogue.agreement import DialogueAgreement, dialogue_agreement
 from ..core.metrics.fit import cross_validate, prompt_fingerprint
 from ..core.metrics.fit import fit as fit_scores
 from ..core.metrics.fit_store import save_fit
-from ..core.metrics.labelled import LabelledSet, load_labelled, parse_field_options
+from ..core.metrics.labelled import LabelledItem, LabelledSet, load_labelled, parse_field_options
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from .model_start import embedded_model
@@ -38,7 +41,7 @@ MIN_FIT_ITEMS = 10  # fewer and a 5-fold cross-validation has folds of one or tw
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("calibrate", help="measure a metric's agreement with human labels in a JSON/JSONL file")
-    parser.add_argument("metric", choices=KNOWN_METRICS, help="the metric to calibrate")
+    parser.add_argument("metric", choices=KNOWN_METRICS + DIALOGUE_METRICS, help="the metric to calibrate")
     parser.add_argument("data", type=Path, help="labelled JSON array or JSONL file")
     parser.add_argument(
         "--field",
@@ -54,6 +57,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         action="store_true",
         help="fit raw scores to the labels (isotonic; a threshold for binary metrics), report it on held-out "
         "folds, and store it for this judge model and prompt",
+    )
+    parser.add_argument(
+        "--split",
+        choices=("all", "choose", "report"),
+        default="all",
+        help="half of the items, alternating within each language: 'choose' to tune on, 'report' to report on",
     )
     parser.add_argument(
         "--on-error",
@@ -105,7 +114,8 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
     )
     if data.problems:
         report_problems(data, args.on_error)
-    items = data.items[: args.limit] if args.limit else data.items
+    items = split_items(data.items, args.split)
+    items = items[: args.limit] if args.limit else items
     if not items:
         raise RagtuiError(f"{args.data} has no usable items", "check the field names (--field NAME=KEY)")
     endpoint = resolve_endpoint(config, "judge", getattr(args, "model", None))
@@ -142,6 +152,15 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
             print_report(report, store.path)
             if args.fit:
                 fit_and_store(calibrator, items, store, args, endpoint.model)
+            if args.metric in DIALOGUE_METRICS and calibrator.run_id is not None:
+                outcomes = {
+                    item.key: (calibration_db.item_judgment(store, calibrator.run_id, item.key) or {}).get(
+                        "details", {}
+                    )
+                    for item in items
+                }
+                stored = calibration_db.stored_items(store, calibrator.run_id)
+                print_dialogue_agreement(dialogue_agreement(args.metric, items, stored, outcomes))
     finally:
         await pool.aclose()
     return 0
@@ -157,6 +176,10 @@ def _metrics_factory(config: Config, args: argparse.Namespace, client) -> object
     )
 
     def metrics_for(language: str) -> list[Metric]:
+        if language not in cache and args.metric in DIALOGUE_METRICS:
+            cache[language] = build_dialogue_metrics(  # type: ignore[assignment]
+                [args.metric], client, config.prompts, language, config.thresholds
+            )
         if language not in cache:
             prompts = PromptSet.load(config.prompts, language)
             cache[language] = build_metrics(
@@ -282,3 +305,38 @@ def print_report(report: CalibrationReport, db_path: Path | None) -> None:
             table.add_row(str(d.line), Text(d.key), f"{d.label:.2f}", f"{d.score:.2f}", Text(d.conclusion[:160]))
         console.print(table)
     console.print(Text(f"Results stored in {db_path} (calibration run #{report.run_id}).", style="dim"))
+
+
+def split_items(items: list[LabelledItem], split: str) -> list[LabelledItem]:
+    """``choose``: the 1st, 3rd, 5th… item of each language; ``report``: the 2nd, 4th…; so one
+    half can be used to tune prompts and thresholds and the other to report agreement."""
+    if split == "all":
+        return items
+    seen: dict[str, int] = {}
+    chosen = []
+    for item in items:
+        position = seen.get(item.language, 0)
+        seen[item.language] = position + 1
+        if (position % 2 == 0) == (split == "choose"):
+            chosen.append(item)
+    return chosen
+
+
+def print_dialogue_agreement(found: DialogueAgreement) -> None:
+    """What a dialogue metric adds to the report: pass/fail agreement, and for resolution the
+    outcome, per language."""
+    for language, stats in sorted(found.by_language.items()):
+        line = Text(f"{language}: {stats.scored} scored · Spearman {_fmt(stats.spearman)}")
+        line.append(f" · pass/fail agreement {_fmt(stats.pass_accuracy)} (kappa {_fmt(stats.pass_kappa)})")
+        if stats.outcome_total:
+            line.append(f" · outcome agreement {stats.outcome_matches}/{stats.outcome_total}")
+        console.print(line)
+    if found.confusion:
+        table = Table(title="Outcome: label (rows) × judged (columns)", title_justify="left")
+        names = list(found.outcome_names)
+        table.add_column("label")
+        for name in names:
+            table.add_column(name, justify="right")
+        for label in names:
+            table.add_row(label, *[str(found.confusion.get((label, judged), 0)) for judged in names])
+        console.print(table)

@@ -117,9 +117,10 @@ def config(args: argparse.Namespace, overrides: Overrides) -> int:
 
 def personas(args: argparse.Namespace, overrides: Overrides) -> int:
     cfg = bootstrap.load_effective_config(overrides)
-    table = Table("name", "temperature", "description")
+    table = Table("name", "temperature", "patience", "description")
     for p in load_personas(cfg.personas, cfg.language):
-        table.add_row(Text(p.name), f"{p.temperature:g}", Text(p.description))
+        patience = f"{p.patience} turns" if p.patience else "-"
+        table.add_row(Text(p.name), f"{p.temperature:g}", patience, Text(p.description))
     console.print(Text(f"Personas in {cfg.personas / cfg.language}"))
     console.print(table)
     return 0

@@ -23,10 +23,14 @@ if TYPE_CHECKING:
     from ..core.bootstrap import Overrides
 
 # ``--version`` and ``--help`` must answer at once: the command modules (openai, rich, the
-# engine) are imported only for the command that runs. These two define their own options, so
+# engine) are imported only for the command that runs. These define their own options, so
 # their module is imported when the command line names them; otherwise a stub lists them.
 LAZY_COMMANDS = {
     "calibrate": ("calibrate_command", "measure a metric's agreement with human labels in a JSON/JSONL file"),
+    "judge-dialogue": (
+        "judge_dialogue_command",
+        "judge stored dialogues as a whole (resolution, retention, repetition)",
+    ),
     "serve-bot": ("serve_bot", "serve the built-in RAG bot over HTTP (a reference bot to point ragtui at)"),
     "compare": ("compare_command", "compare two runs pair by pair (exit 1 on a regression)"),
     "runs": ("runs_command", "list runs with scores and trends"),

@@ -63,6 +63,8 @@ def stop_text(reason: str | None) -> Text:
         "error": "bold red",
         "cancelled": "yellow",
         "interrupted": "bold yellow",
+        "gave_up": "magenta",
+        "handed_over": "blue",
     }
     return Text(reason or "running", style=styles.get(reason or "", "dim"))
 

@@ -29,10 +29,12 @@ from ..core.errors import RagtuiError
 from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
+from ..core.record.dialogue_verdicts import resolution_rate
 from ..core.record.store import Store
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import write_text
 from ..core.runs.run_report import junit_xml, run_markdown
+from .dialogue_view import rate_text
 from .model_start import embedded_model
 from .output import console, console_err, say_discovered, score_text
 from .run_progress import RunProgress
@@ -191,14 +193,29 @@ def _write_reports(args: argparse.Namespace, store: Store, run_id: str, threshol
 
 def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int:
     rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
-    console.print(results_table(rows, config.thresholds))
+    dialogue = store.dialogue_scores([s.id for s in rows])
+    console.print(results_table(rows, config.thresholds, dialogue))
     for s in rows:
         if s.replay_note:
             console.print(Text(f"#{s.id} {s.scenario_id} × {s.persona_name}: {s.replay_note}", style="yellow"))
     scored = [s.score for s in rows if s.score is not None]
     summary = Text(f"run {run_id}: {len(rows)} dialogue(s), run score ")
     summary.append_text(score_text(sum(scored) / len(scored) if scored else None, config.threshold))
-    summary.append(f" (threshold {config.threshold:g}); stored in {store.path}")
+    summary.append(f" (threshold {config.threshold:g})")
+    if config.dialogue_metrics:
+        summary.append(" · ")
+        finished = {
+            s.id: dialogue.get(s.id, {})
+            for s in rows
+            if s.status == "finished" and s.stop_reason not in ("error", "cancelled")
+        }
+        summary.append_text(rate_text(resolution_rate(finished)))
+    customer = [m for s in rows for m in s.messages if m.role == "user"]
+    retried = sum(1 for m in customer if (m.sim_check or {}).get("retried"))
+    off_role = sum(1 for m in customer if m.source == "simulator_off_role")
+    if retried:
+        summary.append(f" · simulator asked again {retried}×, {off_role} message(s) still off-role", style="yellow")
+    summary.append(f"; stored in {store.path}")
     console.print(summary)
     resumable_count = sum(1 for s in rows if s.stop_label in RESUMABLE)
     if interrupted or resumable_count:

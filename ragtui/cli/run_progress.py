@@ -15,9 +15,11 @@ from rich.text import Text
 from ..core.dialogue.events import (
     DialogueDone,
     DialogueStarted,
+    DialogueVerdictReady,
     Event,
     Failure,
     MessageDone,
+    SimulatorRetry,
     StreamRestarted,
     TurnDone,
 )
@@ -55,6 +57,7 @@ class RunProgress:
         self.concurrency = concurrency
         self.finished = 0
         self.retries = 0  # broken streams tried again
+        self.outcomes: dict[int, str] = {}  # session → resolution outcome, for the per-dialogue line
         self.active: dict[int, _Active] = {}
         self.meter = StepMeter()
         self.progress = Progress(
@@ -119,6 +122,15 @@ class RunProgress:
             if sid in self.active:
                 self.active[sid].turn = event.turn
                 self.active[sid].note = ""
+        elif isinstance(event, SimulatorRetry):
+            if sid in self.active:
+                self.active[sid].note = f"customer asked again: {event.problem}"
+        elif isinstance(event, DialogueVerdictReady):
+            if sid in self.active:
+                self.active[sid].note = f"judging the dialogue: {event.judgment.metric}"
+            if event.judgment.metric == "resolution":
+                j = event.judgment
+                self.outcomes[sid] = "unscored" if j.score is None else str(j.details.get("outcome"))
         elif isinstance(event, TurnDone):
             self.progress.advance(self.turns_task)
             if sid in self.active:
@@ -138,6 +150,8 @@ class RunProgress:
                 line.append_text(stop_text(event.stop_reason))
                 line.append(", score ")
                 line.append_text(score_text(event.score, self.threshold))
+                if sid in self.outcomes:
+                    line.append(f", {self.outcomes[sid].replace('_', ' ')}")
                 self._say(line)
 
 

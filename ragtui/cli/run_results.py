@@ -6,7 +6,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.metrics import PRIMARY_METRIC
+from ..core.record.dialogue_verdicts import StoredDialogueJudgment
 from ..core.record.store import StoredSession
+from .dialogue_view import metric_cell, outcome_text
 from .output import score_text, session_score_text, stop_text
 
 
@@ -28,8 +30,15 @@ def metric_means(session: StoredSession, thresholds: dict[str, float]) -> dict[s
     return out
 
 
-def results_table(rows: list[StoredSession], thresholds: dict[str, float] | None = None) -> Table:
+def results_table(
+    rows: list[StoredSession],
+    thresholds: dict[str, float] | None = None,
+    dialogue: dict[int, dict[str, StoredDialogueJudgment]] | None = None,
+) -> Table:
+    """One row per dialogue; with ``dialogue`` (its newest dialogue verdicts) the outcome,
+    retention and repetition columns too."""
     thresholds = thresholds or {}
+    verdict_columns = dialogue is not None and any(dialogue.values())
     means = {s.id: metric_means(s, thresholds) for s in rows}
     extra = sorted({m for per in means.values() for m in per})
     table = Table(title="Results")
@@ -42,6 +51,7 @@ def results_table(rows: list[StoredSession], thresholds: dict[str, float] | None
         ("score", "right"),
         *((m, "right") for m in extra),
         ("stop", "left"),
+        *((("outcome", "left"), ("retain", "right"), ("repeat", "right")) if verdict_columns else ()),
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for s in rows:
@@ -58,8 +68,17 @@ def results_table(rows: list[StoredSession], thresholds: dict[str, float] | None
             session_score_text(s),
             *cells,
             stop_text(s.stop_label),
+            *(dialogue_cells((dialogue or {}).get(s.id, {})) if verdict_columns else ()),
         )
     return table
+
+
+def dialogue_cells(verdicts: dict[str, StoredDialogueJudgment]) -> list[Text]:
+    return [
+        outcome_text(verdicts.get("resolution"), with_score=False),
+        metric_cell(verdicts.get("retention")),
+        metric_cell(verdicts.get("repetition")),
+    ]
 
 
 def exit_status(rows: list[StoredSession], threshold: float, thresholds: dict[str, float] | None = None) -> int:

@@ -7,6 +7,7 @@ from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
 from ..core.record.store import PartialReply, StoredJudgment, StoredSession
+from .dialogue_view import dialogue_verdict_text
 from .output import console, score_text, session_score_text, stop_text
 
 
@@ -67,7 +68,13 @@ def print_session(session: StoredSession, *, all_versions: bool = False) -> None
     for message in session.messages:
         title = Text(f"turn {message.turn} · {'customer' if message.role == 'user' else 'bot'}")
         if message.role == "user":
-            title.append(f" ({message.source})", style="dim")
+            title.append(f" ({message.source})", style="bold red" if message.source == "simulator_off_role" else "dim")
+            check = message.sim_check or {}
+            if check.get("retried"):
+                first = check.get("first") or {}
+                title.append(
+                    f" · asked again after {first.get('problem')}: {first.get('why', '')}"[:120], style="yellow"
+                )
         if message.cut_by_limit:
             title.append(" · cut by the token limit", style="bold yellow")
         console.print(
@@ -95,6 +102,17 @@ def print_session(session: StoredSession, *, all_versions: bool = False) -> None
             )
     for partial in session.partials:
         console.print(partial_panel(partial))
+    dialogue = session.dialogue_judgments if all_versions else list(session.latest_dialogue_judgments().values())
+    if dialogue:
+        console.print(Text("Dialogue verdicts", style="bold"))
+        for j in dialogue:
+            failed = j.score is None and not j.skipped
+            passed = j.score is not None and j.score >= j.details.get("threshold", 1.0)
+            console.print(
+                Panel(dialogue_verdict_text(j), border_style="yellow" if failed else ("green" if passed else "red"))
+            )
+    elif session.status == "finished":
+        console.print(Text("No dialogue verdicts (turned off, or the dialogue did not finish normally).", style="dim"))
 
 
 def partial_panel(partial: PartialReply) -> Panel:

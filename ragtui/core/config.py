@@ -8,6 +8,8 @@ Layout of a config file (every key optional)::
     concurrency = 4
     top_k = 4
     metrics = ["rubric"]       # + answer_relevancy, answer_correctness, answerability, faithfulness, trust
+    dialogue_metrics = ["resolution", "retention", "repetition"]   # judged when a dialogue ends; [] = off
+    simulator_check = "model"  # check each simulated customer message: model | code | off
     database = "ragtui.db"     # relative paths are relative to the config file
     personas = "personas"
     scenarios = "sample_data/scenarios"
@@ -58,6 +60,8 @@ TOP_KEYS = {
     "concurrency",
     "top_k",
     "metrics",
+    "dialogue_metrics",
+    "simulator_check",
     "database",
     "personas",
     "scenarios",
@@ -80,7 +84,14 @@ DEFAULT_THRESHOLDS = {
     "answerability": 0.5,
     "faithfulness": 0.8,
     "trust": 1.0,
+    # Dialogue metrics: a dialogue passes only when every intent was met, every fact the customer
+    # gave was kept and no answer repeated an earlier one.
+    "resolution": 1.0,
+    "retention": 1.0,
+    "repetition": 1.0,
 }
+DEFAULT_DIALOGUE_METRICS = ("resolution", "retention", "repetition")
+SIMULATOR_CHECKS = ("model", "code", "off")
 RELEVANCY_KEYS = {"uncertainty_weight", "scale"}
 
 
@@ -125,6 +136,11 @@ class Config:
     concurrency: int = 4
     top_k: int = 4
     metrics: list[str] = field(default_factory=lambda: ["rubric"])
+    # Judged once per dialogue when it ends; [] turns them off.
+    dialogue_metrics: list[str] = field(default_factory=lambda: list(DEFAULT_DIALOGUE_METRICS))
+    # Checks on the simulated customer's messages: "model" (code, then a cheap yes/no by the
+    # simulator's model), "code" (code only) or "off".
+    simulator_check: str = "model"
     database: Path = field(default_factory=lambda: paths.data_dir() / "ragtui.db")
     personas: Path = field(default_factory=lambda: paths.bundled_dir("personas"))
     scenarios: Path = field(default_factory=lambda: paths.bundled_dir("sample_data") / "scenarios")
@@ -193,6 +209,21 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
     if "metrics" in data:
         metrics = get("metrics", list)
         config.metrics = [expect_type(m, str, f"{where}: metrics[]") for m in metrics]
+    if "dialogue_metrics" in data:
+        names = [expect_type(m, str, f"{where}: dialogue_metrics[]") for m in get("dialogue_metrics", list)]
+        unknown = [n for n in names if n not in DEFAULT_DIALOGUE_METRICS]
+        if unknown:
+            raise ConfigError(
+                f"{where}: dialogue_metrics has unknown metric {unknown[0]!r}",
+                f"known: {', '.join(DEFAULT_DIALOGUE_METRICS)}; [] turns them off",
+            )
+        config.dialogue_metrics = names
+    if "simulator_check" in data:
+        config.simulator_check = get("simulator_check", str)
+        if config.simulator_check not in SIMULATOR_CHECKS:
+            raise ConfigError(
+                f"{where}: simulator_check must be one of {', '.join(SIMULATOR_CHECKS)}, got {config.simulator_check!r}"
+            )
     for key in ("database", "personas", "scenarios", "knowledge", "prompts"):
         if key in data:
             setattr(config, key, (base / Path(get(key, str)).expanduser()).resolve())

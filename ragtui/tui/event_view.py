@@ -15,9 +15,11 @@ from rich.text import Text
 from ..core.dialogue.events import (
     DialogueDone,
     DialogueStarted,
+    DialogueVerdictReady,
     Event,
     Failure,
     MessageDone,
+    SimulatorRetry,
     StreamRestarted,
     TextDelta,
     TurnDone,
@@ -25,6 +27,7 @@ from ..core.dialogue.events import (
 )
 from ..core.dialogue.progress import StepMeter
 from ..core.record.store import StoredSession
+from .dialogue_text import dialogue_live_block
 from .formatting import score_text, verdict_text
 from .header import SessionHeader, SessionInfo
 from .panes import RolePane
@@ -35,7 +38,13 @@ CUT_BY_LIMIT = " · cut by the token limit"
 if TYPE_CHECKING:
     from .main_screen import MainScreen
 
-SOURCE_LABELS = {"scenario": "scenario", "simulator": "simulator", "operator": "typed by operator", "bot": "bot"}
+SOURCE_LABELS = {
+    "scenario": "scenario",
+    "simulator": "simulator",
+    "simulator_off_role": "simulator OFF-ROLE (still failing its check after one retry)",
+    "operator": "typed by operator",
+    "bot": "bot",
+}
 ROLES = ("user", "bot", "judge")
 
 
@@ -94,6 +103,13 @@ class EventView:
             )
             self.pane("judge").discard_live()
             self.pane("judge").add_block(text)
+        elif isinstance(event, SimulatorRetry):
+            self.pane("user").discard_live()
+            self.pane("user").add_note(f"Turn {event.turn}: customer asked again ({event.problem}: {event.why})")
+        elif isinstance(event, DialogueVerdictReady):
+            j = event.judgment
+            self.pane("judge").discard_live()
+            self.pane("judge").add_block(dialogue_live_block(j.metric, event.version, j.score, j.details, j.error))
         elif isinstance(event, TurnDone):
             info.score, info.judged = event.dialogue_score, info.judged + 1
             line = Text(f"Turn {event.turn} score ")

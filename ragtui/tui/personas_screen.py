@@ -186,12 +186,16 @@ class PersonasScreen(Screen[None]):
             temperature = float(raw)
         except ValueError:
             raise ConfigError(f"temperature must be a number between 0 and 2, got {raw!r}") from None
+        # patience and goal are edited in the file; the form keeps what the file has.
+        kept = next((p for p in self.personas if p.name == self.original), None)
         persona = Persona(
             name=self.query_one("#p-name", Input).value.strip(),
             language=self.language,
             persona=self.query_one("#p-text", TextArea).text,
             temperature=temperature,
             description=self.query_one("#p-description", Input).value.strip(),
+            patience=kept.patience if kept else None,
+            goal=kept.goal if kept else "",
         )
         persona.validate("persona")
         if persona.name != self.original and (self.folder / self.language / f"{persona.name}.toml").exists():

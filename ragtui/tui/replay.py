@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..core.dialogue.events import DialogueDone, DialogueStarted, Event, MessageDone, TurnDone, VerdictReady
+from ..core.dialogue.events import (
+    DialogueDone,
+    DialogueStarted,
+    DialogueVerdictReady,
+    Event,
+    MessageDone,
+    TurnDone,
+    VerdictReady,
+)
 from ..core.record.store import StoredJudgment, StoredSession
 
 PRIMARY_METRIC = "rubric"  # ragtui.core.metrics.PRIMARY_METRIC, without importing the metrics (start-up)
@@ -50,6 +58,8 @@ def session_events(session: StoredSession, *, ended: bool = True) -> Iterator[Ev
             dialogue = sum(scored) / len(scored) if scored else None
             below = primary.score is not None and primary.score < session.threshold
             yield TurnDone(session.id, message.turn, primary.score, below, dialogue)
+    for j in session.latest_dialogue_judgments().values():
+        yield DialogueVerdictReady(session.id, j.to_judgment(), j.id, j.version)
     if ended and session.status == "finished" and session.stop_reason:
         yield DialogueDone(
             session.id,

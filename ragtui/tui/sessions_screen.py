@@ -26,6 +26,8 @@ STOP_STYLES = {
     "cancelled": "yellow",
     "interrupted": "bold yellow",
     "paused: step failed": "red",
+    "gave_up": "magenta",
+    "handed_over": "blue",
 }
 
 

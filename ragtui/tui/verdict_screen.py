@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from ..core.errors import RagtuiError
 from ..core.record.store import StoredJudgment, StoredSession
+from .dialogue_text import dialogue_block
 from .formatting import detail_text, metric_text, score_text, version_column
 from .rejudge import judge_prompt_text, rejudge_turn
 from .rejudge_screen import RejudgeMemory, RejudgeRequest, RejudgeScreen
@@ -134,6 +135,15 @@ class VerdictScreen(Screen[None]):
             for judgment in others:
                 shown.append_text(metric_text(judgment, session.threshold))
                 shown.append("\n")
+        dialogue = session.latest_dialogue_judgments()
+        if dialogue and turn == max(m.turn for m in session.messages if m.role == "bot"):
+            # The verdict on the whole dialogue sits under its last turn.
+            shown.append("\n")
+            shown.append_text(
+                dialogue_block(
+                    [(j.metric, j.version, j.score, j.details, j.error) for j in dialogue.values()], full=True
+                )
+            )
         detail.update(shown)
         self._show_versions(versions, session.threshold)
         prompt = "\n\n".join(

@@ -66,7 +66,11 @@ async def test_auto_run_to_the_end_shows_scores_red_and_unscored(make_app, store
         assert "Turn 1 · rubric v1 · 1.00" in judge
         assert "Turn 2 · rubric v1 · 0.40  below 0.70" in judge
         assert "Turn 3 · rubric v1 · unscored" in judge
-        assert "0.00" not in judge  # an unscored turn is never shown as 0
+        assert "Turn 3 · rubric v1 · 0.00" not in judge  # an unscored turn is never shown as 0
+        # The dialogue verdict block under the last turn: the default judge reply suits only the
+        # rubric, so resolution is unscored (never 0); the bot said the same thing three times.
+        assert "resolution v1 · unscored" in judge
+        assert "repetition v1 · 0.00" in judge
         assert "finished: max_turns" in header(app)
         session = store.sessions()[0]
         assert (session.status, session.stop_reason, session.unscored_turns) == ("finished", "max_turns", 1)

@@ -19,7 +19,8 @@ from ..errors import ConfigError
 from ..toml_io import expect_type, read_toml, reject_unknown_keys
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
-KEYS = {"name", "language", "temperature", "description", "persona"}
+KEYS = {"name", "language", "temperature", "description", "persona", "patience", "goal"}
+MAX_PATIENCE = 50  # turns; more is no patience limit at all, only a typo
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,10 @@ class Persona:
     persona: str  # behaviour text given to the simulator
     temperature: float = 0.7
     description: str = ""
+    # Bot answers this customer waits for before giving up (stop reason ``gave_up``); None: no limit.
+    patience: int | None = None
+    # What counts as solved for this customer; the simulator is told it and ``resolution`` checks it.
+    goal: str = ""
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -45,6 +50,15 @@ class Persona:
             raise ConfigError(f"{where}: temperature must be between 0 and 2, got {self.temperature}")
         if not self.persona.strip():
             raise ConfigError(f"{where}: persona text is empty", "describe how this customer talks and behaves")
+        if self.patience is not None and (
+            isinstance(self.patience, bool)
+            or not isinstance(self.patience, int)
+            or not 1 <= self.patience <= MAX_PATIENCE
+        ):
+            raise ConfigError(
+                f"{where}: patience must be a whole number of turns from 1 to {MAX_PATIENCE}, got {self.patience!r}",
+                "leave it out for a customer who never gives up",
+            )
 
 
 def load_persona_file(path: Path) -> Persona:
@@ -60,6 +74,8 @@ def load_persona_file(path: Path) -> Persona:
         persona=expect_type(data["persona"], str, f"{where}: persona"),
         temperature=float(expect_type(data.get("temperature", 0.7), (int, float), f"{where}: temperature")),
         description=expect_type(data.get("description", ""), str, f"{where}: description"),
+        patience=_patience(data.get("patience"), where),
+        goal=expect_type(data.get("goal", ""), str, f"{where}: goal"),
     )
     persona.validate(where)
     if persona.name != path.stem:
@@ -67,6 +83,20 @@ def load_persona_file(path: Path) -> Persona:
             f"{where}: name {persona.name!r} differs from the file name", f"rename one to match {path.stem!r}"
         )
     return persona
+
+
+def _patience(value: object, where: str) -> int | None:
+    """An int, or None when absent. A float like 3.0 is accepted; 2.5, "three" or true are not."""
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(
+            f"{where}: patience must be a whole number of turns from 1 to {MAX_PATIENCE}, got {value!r}",
+            "leave it out for a customer who never gives up",
+        )
+    return value
 
 
 def load_personas(directory: Path, language: str) -> list[Persona]:
@@ -97,7 +127,8 @@ def pick_personas(personas: list[Persona], names: list[str] | None) -> list[Pers
 
 
 # The order a person writes a persona file in: short keys first, the long text last.
-FILE_ORDER = ("name", "language", "temperature", "description", "persona")
+# patience and goal are optional: written only when set, before the behaviour text block.
+FILE_ORDER = ("name", "language", "temperature", "description", "patience", "goal", "persona")
 
 
 def persona_toml(persona: Persona) -> str:
@@ -105,7 +136,7 @@ def persona_toml(persona: Persona) -> str:
     as a ``\"\"\"`` block without needless escapes. tomli-w writes the short values; its
     multi-line strings escape every ``"``, so the block is written here, escaping only what
     TOML requires, and checked by parsing it back (anything unusual falls back to tomli-w)."""
-    data = {k: v for k, v in persona.to_dict().items() if v != ""}
+    data = {k: v for k, v in persona.to_dict().items() if v != "" and v is not None}
     head = tomli_w.dumps({k: data[k] for k in FILE_ORDER if k in data and k != "persona"})
     body = _multiline_basic(persona.persona)
     text = head + f'persona = """\n{body}"""\n' if body is not None else ""

@@ -77,6 +77,34 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "verdicts": frozenset({"context", "statements"}),
         "retry": frozenset(),
     },
+    # Dialogue metrics (ragtui.core.metrics.dialogue): judged once, when a dialogue has ended.
+    "metric_resolution": {
+        "system": frozenset(),
+        "intents": frozenset({"customer"}),
+        "check": frozenset({"transcript", "intent"}),
+        "handover": frozenset({"transcript", "context", "unmet"}),
+        "retry": frozenset(),
+    },
+    "metric_retention": {
+        "system": frozenset(),
+        "facts": frozenset({"customer"}),
+        "check": frozenset({"fact", "turn", "transcript"}),
+        "retry": frozenset(),
+    },
+    "metric_repetition": {
+        "system": frozenset(),
+        "same": frozenset({"earlier", "later"}),
+        "retry": frozenset(),
+    },
+    # Checks on the simulated customer's messages, and the corrections for its one retry.
+    "simulator_check": {
+        "system": frozenset(),
+        "role": frozenset({"persona", "agent", "message"}),
+        "done": frozenset({"question", "answer"}),
+        "correction_agent": frozenset(),
+        "correction_persona": frozenset(),
+        "correction_done": frozenset(),
+    },
 }
 
 

@@ -18,6 +18,7 @@ from ..content.prompts import PromptSet
 from ..content.scenarios import Scenario
 from ..errors import ConfigError, RagtuiError
 from ..metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
+from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bundled_fallback
 from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
@@ -26,6 +27,7 @@ from ..record.store import Store, StoredSession
 from .events import Event
 from .replay import ReplayScript
 from .simulator import UserSimulator, is_done
+from .simulator_check import SimulatorChecker
 from .state_machine import Dialogue, Recovery
 
 
@@ -59,6 +61,18 @@ class Engine:
         self.metrics = self.metrics_for(config.metrics)
         # Set by whoever runs the embedded server: brings it back once if it dies mid-step.
         self.recover: Recovery | None = None
+        self.dialogue_metrics: list[DialogueMetric] = build_dialogue_metrics(
+            config.dialogue_metrics,
+            self.pool.client_for(self.endpoints["judge"]),
+            config.prompts,
+            self.language,
+            config.thresholds,
+        )
+        self.check_template = (
+            load_bundled_fallback(config.prompts, self.language, "simulator_check")
+            if config.simulator_check != "off"
+            else None
+        )
 
     def metrics_for(self, names: list[str]) -> list[Metric]:
         """The metrics for one dialogue (the config's, or a choice made in the TUI), built and
@@ -239,9 +253,14 @@ class Engine:
     def _dialogue(
         self, session_id: int, scenario: Scenario, persona: Persona, max_turns: int, metrics: list[Metric]
     ) -> Dialogue:
-        simulator = UserSimulator(
-            self.pool.client_for(self.endpoints["user"]), self.prompts.simulator, persona, scenario
-        )
+        user_client = self.pool.client_for(self.endpoints["user"])
+        simulator = UserSimulator(user_client, self.prompts.simulator, persona, scenario)
+        checker = None
+        if self.check_template is not None:
+            # The cheap check runs on the simulator's own endpoint: it is about the simulator's
+            # output, and it leaves the judge's requests to the verdicts.
+            client = user_client if self.config.simulator_check == "model" else None
+            checker = SimulatorChecker(client, self.check_template, persona)
         dialogue = Dialogue(
             session_id=session_id,
             store=self.store,
@@ -252,6 +271,8 @@ class Engine:
             max_turns=max_turns,
             threshold=self.config.threshold,
             reference=scenario.reference,
+            dialogue_metrics=self.dialogue_metrics,
+            checker=checker,
         )
         dialogue.recover = self.recover
         return dialogue

@@ -10,8 +10,10 @@ if TYPE_CHECKING:  # importing the metrics pulls in the LLM client; the TUI's fi
     from ..metrics.base import Judgment
 
 Role = Literal["user", "bot", "judge"]
-# replay_end: a replay's recording ran out and the simulator was not asked to take over.
-StopReason = Literal["done", "max_turns", "error", "cancelled", "replay_end"]
+# done: the customer wrote DONE (satisfied); gave_up: the persona's patience ran out;
+# handed_over: the bot transferred the customer to a person; replay_end: a replay's recording
+# ran out and the simulator was not asked to take over.
+StopReason = Literal["done", "max_turns", "error", "cancelled", "gave_up", "handed_over", "replay_end"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,28 @@ class VerdictReady:
 
 
 @dataclass(frozen=True)
+class SimulatorRetry:
+    """The simulated customer's message failed a check (``problem``: answered_as_agent,
+    left_persona, premature_done) and is being asked again once; its streamed text so far is void."""
+
+    session_id: int
+    turn: int
+    problem: str
+    why: str
+    rejected: str
+
+
+@dataclass(frozen=True)
+class DialogueVerdictReady:
+    """A dialogue metric judged the whole conversation; stored as ``version``."""
+
+    session_id: int
+    judgment: Judgment
+    judgment_id: int
+    version: int
+
+
+@dataclass(frozen=True)
 class TurnDone:
     session_id: int
     turn: int
@@ -96,4 +120,15 @@ class DialogueDone:
     error: str | None = None
 
 
-Event = DialogueStarted | TextDelta | StreamRestarted | MessageDone | VerdictReady | TurnDone | Failure | DialogueDone
+Event = (
+    DialogueStarted
+    | TextDelta
+    | StreamRestarted
+    | MessageDone
+    | SimulatorRetry
+    | VerdictReady
+    | TurnDone
+    | DialogueVerdictReady
+    | Failure
+    | DialogueDone
+)

@@ -36,8 +36,20 @@ class UserSimulator:
         self.persona = persona
         self.scenario = scenario
 
-    def messages(self, history: list[Utterance]) -> list[Message]:
-        system = self.template.render("system", persona=self.persona.persona.strip(), question=self.scenario.question)
+    def persona_text(self) -> str:
+        """The persona's behaviour, and its goal when it has one (what counts as solved)."""
+        text = self.persona.persona.strip()
+        if self.persona.goal.strip():
+            label = "解決とみなす条件" if self.persona.language == "ja" else "What counts as solved for you"
+            text += f"\n- {label}: {self.persona.goal.strip()}"
+        return text
+
+    def messages(self, history: list[Utterance], correction: str | None = None) -> list[Message]:
+        system = self.template.render("system", persona=self.persona_text(), question=self.scenario.question)
+        if correction:
+            # Added to the instructions, not as a chat line: the mirrored chat has no place
+            # for a third speaker, and the rejected attempt is left out so it is not copied.
+            system = f"{system.rstrip()}\n\n{correction}"
         messages: list[Message] = [
             {"role": "system", "content": system},
             {"role": "user", "content": self.template.parts["greeting"]},
@@ -47,9 +59,11 @@ class UserSimulator:
             messages.append({"role": role, "content": utterance.text})
         return messages
 
-    async def next_message(self, history: list[Utterance], on_delta: DeltaCallback | None = None) -> Completion:
+    async def next_message(
+        self, history: list[Utterance], on_delta: DeltaCallback | None = None, correction: str | None = None
+    ) -> Completion:
         completion = await self.client.complete(
-            self.messages(history), on_delta=on_delta, temperature=self.persona.temperature
+            self.messages(history, correction), on_delta=on_delta, temperature=self.persona.temperature
         )
         completion.text = completion.text.strip()
         return completion

@@ -27,30 +27,40 @@ import enum
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..bots.base import Bot
 from ..bots.call import BotCall, current_call
 from ..content.knowledge import Passage
 from ..errors import IncompleteReply, RagtuiError
 from ..metrics import PRIMARY_METRIC, Judgment, Metric, TurnContext
-from ..models.llm import stream_restarted
+from ..metrics.dialogue import DialogueMetric, context_from_session
+from ..models.llm import Completion, stream_restarted
 from ..record.store import SessionBusy, Store, StoredJudgment
 from .events import (
     DialogueDone,
     DialogueStarted,
+    DialogueVerdictReady,
     Event,
     Failure,
     MessageDone,
     Role,
+    SimulatorRetry,
     StopReason,
     StreamRestarted,
     TextDelta,
     TurnDone,
     VerdictReady,
 )
+from .handover import is_handover
 from .replay import ReplayEnded, ReplayScript
 from .simulator import UserSimulator, is_done
+from .simulator_check import SimulatorChecker
 from .transcript import Utterance
+
+# Stop reasons after which the dialogue is complete enough for dialogue verdicts.
+JUDGED_STOPS = frozenset({"done", "max_turns", "gave_up", "handed_over"})
+OFF_ROLE_SOURCE = "simulator_off_role"  # a customer message that failed its check twice
 
 log = logging.getLogger("ragtui")
 
@@ -86,6 +96,8 @@ class Dialogue:
         max_turns: int,
         threshold: float,
         reference: str | None = None,
+        dialogue_metrics: list[DialogueMetric] | None = None,
+        checker: SimulatorChecker | None = None,
     ) -> None:
         self.session_id = session_id
         self.store = store
@@ -96,6 +108,9 @@ class Dialogue:
         self.max_turns = max_turns
         self.threshold = threshold
         self.reference = reference
+        self.dialogue_metrics = dialogue_metrics or []
+        self.checker = checker
+        self.patience = simulator.persona.patience
         self.history: list[Utterance] = []
         self.turn = 0
         self.phase = Phase.USER
@@ -111,6 +126,8 @@ class Dialogue:
         self.pause_on_failure = False
         self.failed: str | None = None  # why the last step failed, while paused on a failure
         self._retrying = False  # the next judge step re-asks a judge whose verdict failed
+        self._handed_over = False
+        self._concluding: StopReason | None = None  # set while the dialogue verdicts run
 
     # -- public control --------------------------------------------------------------------
 
@@ -195,7 +212,8 @@ class Dialogue:
                 if single_step or self._pause_requested:
                     break
         except asyncio.CancelledError:
-            self._finish("cancelled", None, emit)
+            # Cancelled while the dialogue verdicts ran: the dialogue itself had ended.
+            self._finish(self._concluding or "cancelled", None, emit)
         except SessionBusy as exc:  # someone else's session: leave its record alone
             emit(Failure(self.session_id, self.turn, role, str(exc)))
         except IncompleteReply as exc:
@@ -267,7 +285,7 @@ class Dialogue:
     async def _advance(self, emit: Callable[[Event], None], user_text: str | None) -> None:
         if self.phase is Phase.BOT and self.turn > 1 and is_done(self.history[-1].text):
             # A stored DONE whose finish was never recorded (a crash in between).
-            self._finish("done", None, emit)
+            await self._conclude("done", emit)
         elif self.phase is Phase.USER:
             await self._customer_step(emit, user_text)
         elif self.phase is Phase.BOT:
@@ -280,12 +298,13 @@ class Dialogue:
         model = finish_reason = None
         attempts = 1
         usage: tuple[int | None, int | None, float | None] = (None, None, None)
+        sim_check: dict[str, object] | None = None
         replayed = None
         if user_text is None and self.replay is not None:
             try:
                 replayed = self._replayed(turn)
             except ReplayEnded:  # the recording ran out and the simulator may not take over
-                self._finish("replay_end", None, emit)
+                await self._conclude("replay_end", emit)
                 return
         if user_text is not None:
             text, source = user_text.strip(), "operator"
@@ -294,10 +313,8 @@ class Dialogue:
         elif turn == 1:
             text, source = self.simulator.scenario.question, "scenario"
         else:
-            completion = await self.simulator.next_message(
-                self.history, on_delta=lambda t: emit(TextDelta(self.session_id, turn, "user", t))
-            )
-            text, source, model = completion.text, "simulator", completion.model
+            completion, source, sim_check = await self._simulated_message(emit, turn)
+            text, model = completion.text, completion.model
             finish_reason, attempts = completion.finish_reason, completion.attempts
             usage = (completion.prompt_tokens, completion.completion_tokens, completion.latency_ms)
         message_id = self.store.add_message(
@@ -312,12 +329,13 @@ class Dialogue:
             latency_ms=usage[2],
             finish_reason=finish_reason,
             attempts=attempts,
+            sim_check=sim_check,
         )
         self.turn = turn
         self.history.append(Utterance("user", text))
         emit(MessageDone(self.session_id, turn, "user", text, message_id, source, finish_reason))
         if turn > 1 and is_done(text):
-            self._finish("done", None, emit)
+            await self._conclude("done", emit)
         else:
             self.phase = Phase.BOT
 
@@ -331,6 +349,34 @@ class Dialogue:
         finally:
             if len(self.replay.notes) != before and self.replay.note:
                 self.store.set_replay_note(self.session_id, self.replay.note)
+
+    async def _simulated_message(
+        self, emit: Callable[[Event], None], turn: int
+    ) -> tuple[Completion, str, dict[str, Any] | None]:
+        """The simulator's next message, checked; re-asked once with a correction when it fails.
+        Returns (completion, source, the check record)."""
+
+        def on_delta(text: str) -> None:
+            emit(TextDelta(self.session_id, turn, "user", text))
+
+        completion = await self.simulator.next_message(self.history, on_delta=on_delta)
+        if self.checker is None:
+            return completion, "simulator", None
+        first = await self.checker.check(completion.text, self.history)
+        if first.problem is None:
+            return completion, "simulator", {"first": first.to_dict(), "retried": False, "off_role": False}
+        emit(SimulatorRetry(self.session_id, turn, first.problem, first.why, completion.text))
+        retry = await self.simulator.next_message(
+            self.history, on_delta=on_delta, correction=self.checker.correction(first.problem)
+        )
+        second = await self.checker.check(retry.text, self.history)
+        record = {
+            "first": {**first.to_dict(), "text": completion.text},
+            "retried": True,
+            "retry": second.to_dict(),
+            "off_role": second.problem is not None,
+        }
+        return retry, OFF_ROLE_SOURCE if second.problem else "simulator", record
 
     async def _bot_step(self, emit: Callable[[Event], None]) -> None:
         turn = self.turn
@@ -354,6 +400,7 @@ class Dialogue:
         )
         self.history.append(Utterance("bot", answer.text))
         self._last_bot = _BotTurn(message_id, answer.text, answer.passages)
+        self._handed_over = is_handover(answer.text)
         emit(MessageDone(self.session_id, turn, "bot", answer.text, message_id, "bot", answer.finish_reason))
         self.phase = Phase.JUDGE
 
@@ -414,10 +461,53 @@ class Dialogue:
         dialogue_score, _ = self.store.refresh_score(self.session_id, PRIMARY_METRIC)
         below = turn_score is not None and turn_score < self.threshold
         emit(TurnDone(self.session_id, self.turn, turn_score, below, dialogue_score))
-        if self.turn >= self.max_turns:
-            self._finish("max_turns", None, emit)
+        stop = self._stop_after_turn()
+        if stop is not None:
+            await self._conclude(stop, emit)
         else:
             self.phase = Phase.USER
+
+    def _stop_after_turn(self) -> StopReason | None:
+        """Why the dialogue ends after this judged turn, if it does. A transfer ends it first;
+        the persona's patience before the run's turn limit, since it is the customer's reason."""
+        if self._handed_over:
+            return "handed_over"
+        if self.patience is not None and self.turn >= self.patience:
+            return "gave_up"
+        if self.turn >= self.max_turns:
+            return "max_turns"
+        return None
+
+    async def _conclude(self, reason: StopReason, emit: Callable[[Event], None]) -> None:
+        """End the dialogue: judge it as a whole, then finish with ``reason``."""
+        self._concluding = reason
+        await self.judge_dialogue(emit)
+        self._finish(reason, None, emit)
+
+    async def judge_dialogue(self, emit: Callable[[Event], None]) -> None:
+        """Run the dialogue metrics on the stored conversation; each verdict is stored as it
+        completes. A metric whose judge cannot be reached is recorded unscored, never skipped."""
+        if not self.dialogue_metrics:
+            return
+        session = self.store.session(self.session_id)
+        context = dataclasses.replace(context_from_session(session), stop_reason=self._concluding)
+        # Verdicts already stored (a resumed dialogue that stopped while judging): only the missing run.
+        recorded = {j.metric for j in session.dialogue_judgments}
+        for metric in self.dialogue_metrics:
+            if metric.name in recorded:
+                continue
+            try:
+                judgment = await metric.judge(
+                    context, on_delta=lambda t: emit(TextDelta(self.session_id, self.turn, "judge", t))
+                )
+            except RagtuiError as exc:
+                judgment = Judgment(metric=metric.name, score=None, details={"failed": True}, error=str(exc))
+            except Exception as exc:  # a bug in one verdict must not turn a finished dialogue into an error
+                log.exception("dialogue metric %s failed on session %s", metric.name, self.session_id)
+                error = f"internal error: {type(exc).__name__}: {exc}"
+                judgment = Judgment(metric=metric.name, score=None, details={"failed": True}, error=error)
+            stored = self.store.add_dialogue_judgment(self.session_id, judgment)
+            emit(DialogueVerdictReady(self.session_id, judgment, stored.id, stored.version))
 
     def _finish(self, reason: StopReason, error: str | None, emit: Callable[[Event], None]) -> DialogueDone:
         # Stopped mid-judging, the session score still counts every turn scored so far.
@@ -442,8 +532,9 @@ class Dialogue:
         if bots:
             last = bots[-1]
             self._last_bot = _BotTurn(last.id, last.text, last.passages)
+            self._handed_over = is_handover(last.text)
         last_message = session.messages[-1] if session.messages else None
-        if session.status == "finished" and session.stop_reason in ("done", "max_turns"):
+        if session.status == "finished" and session.stop_reason in ("done", "max_turns", "gave_up", "handed_over"):
             self.phase, self.stop_reason = Phase.FINISHED, session.stop_reason  # type: ignore[assignment]
         elif last_message is None:
             self.phase = Phase.USER

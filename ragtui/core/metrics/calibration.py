@@ -82,6 +82,14 @@ def context_for(item: LabelledItem) -> TurnContext:
     )
 
 
+def dialogue_context_for(item: LabelledItem) -> Any:
+    from .dialogue import context_from_messages
+
+    return context_from_messages(
+        [{"role": role, "text": text} for role, text in item.messages], item.language, list(item.passages)
+    )
+
+
 async def judge_with(metrics: list[Metric], target: str, context: TurnContext) -> Judgment:
     """Run ``metrics`` in order (derived ones see the earlier judgments) and return ``target``'s."""
     earlier: dict[str, Judgment] = {}
@@ -151,7 +159,11 @@ class Calibrator:
         """Judge one item and store it; transport errors propagate (the run can resume)."""
         assert self.run_id is not None
         started = time.perf_counter()
-        judgment = await judge_with(self.metrics_for(item.language), self.metric, context_for(item))
+        if item.messages:  # a whole dialogue, for a dialogue metric
+            metric = next(m for m in self.metrics_for(item.language) if m.name == self.metric)
+            judgment = await metric.judge(dialogue_context_for(item))  # type: ignore[arg-type]
+        else:
+            judgment = await judge_with(self.metrics_for(item.language), self.metric, context_for(item))
         elapsed = (time.perf_counter() - started) * 1000
         db.add_item(self.store, self.run_id, item.key, item.line, item.label, judgment, elapsed)
         return judgment

@@ -20,7 +20,7 @@ from typing import Any
 from ..config import LANGUAGES
 from ..errors import RagtuiError
 
-FIELDS = ("id", "question", "response", "reference", "context", "label", "language")
+FIELDS = ("id", "question", "response", "reference", "context", "label", "language", "messages")
 # The texts each metric cannot do without. Others are optional (e.g. no question for STS pairs).
 REQUIRED: dict[str, tuple[str, ...]] = {
     "rubric": ("question", "response"),
@@ -29,7 +29,19 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "answerability": ("question", "context"),
     "faithfulness": ("context", "response"),
     "trust": ("question", "response", "context"),
+    # Dialogue metrics judge a whole conversation: ``messages`` is a list of {role, content}.
+    "resolution": ("messages",),
+    "retention": ("messages",),
+    "repetition": ("messages",),
 }
+DIALOGUE_METRICS = frozenset({"resolution", "retention", "repetition"})
+# A labelled dialogue file may hold every label in one object, ``"labels": {"resolution": 0.5,
+# "outcome": "partly_resolved", "retention": 1, "repetition": 0.8}``. Its repetition label counts
+# repetition (1: the same answer in every turn); ragtui's score is 1 for *no* repetition, so that
+# label is inverted on load. A label named with --field is taken in ragtui's own direction.
+INVERTED_LABELS = frozenset({"repetition"})
+CUSTOMER_ROLES = frozenset({"user", "customer"})
+BOT_ROLES = frozenset({"assistant", "bot", "agent", "support"})
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,8 @@ class LabelledItem:
     # Earlier turns as (role, text), role "user" or "assistant" (the rubric set has multi-turn items).
     history: tuple[tuple[str, str], ...] = ()
     good: bool | None = None  # the rubric set's good/bad verdict, for the AUC between them
+    messages: tuple[tuple[str, str], ...] = ()  # dialogue metrics: (user | bot, text) in order
+    outcome: str | None = None  # resolution: the human outcome label, when the file has one
 
 
 @dataclass(frozen=True)
@@ -186,6 +200,8 @@ def _item(
         return value
 
     needed = REQUIRED[metric]
+    if metric in DIALOGUE_METRICS:
+        return _dialogue_item(record, line, metric, fields, label_max, language, text)
     question = text("question", "question" in needed) or ""
     response = text("response", "response" in needed) or ""
     reference = text("reference", "reference" in needed)
@@ -219,6 +235,43 @@ def _history(value: Any) -> tuple[tuple[str, str], ...]:
         else:
             return tuple(turns)
     raise _Problem('field \'history\' must be a list of {"role": "user"|"assistant", "content": text}')
+
+
+def _dialogue_item(
+    record: dict[str, Any], line: int, metric: str, fields: dict[str, str], label_max: float, language: str, text: Any
+) -> LabelledItem:
+    key = fields["messages"]
+    raw = record.get(key)
+    if not isinstance(raw, list) or not raw:
+        raise _Problem(f"missing field {key!r} (messages): a non-empty list of {{role, content}} objects")
+    messages: list[tuple[str, str]] = []
+    for index, message in enumerate(raw, start=1):
+        if not isinstance(message, dict):
+            raise _Problem(f"message {index} must be an object with role and content")
+        role = str(message.get("role", "")).strip().lower()
+        content = message.get("content", message.get("text"))
+        if role not in CUSTOMER_ROLES | BOT_ROLES:
+            raise _Problem(f"message {index} has role {role!r}; use user or assistant")
+        if not isinstance(content, str):
+            raise _Problem(f"message {index} has no text in content")
+        messages.append(("user" if role in CUSTOMER_ROLES else "bot", content))
+    passages = _passages(record, fields["context"], False)
+    labels = record.get("labels") if isinstance(record.get("labels"), dict) else {}
+    if fields["label"] == "label" and "label" not in record and metric in labels:
+        label = _label(labels, metric, False, label_max)
+        if metric in INVERTED_LABELS:
+            label = 1.0 - label
+    else:
+        label = _label(record, fields["label"], False, label_max)
+    outcome = labels.get("outcome") if isinstance(labels.get("outcome"), str) else None
+    item_language = text("language", False) or language
+    if item_language not in LANGUAGES:
+        raise _Problem(f"language must be one of {', '.join(LANGUAGES)}, got {item_language!r}")
+    raw_id = record.get(fields["id"])
+    key_text = str(raw_id) if isinstance(raw_id, (str, int)) else f"line {line}"
+    return LabelledItem(
+        key_text, line, label, item_language, passages=passages, messages=tuple(messages), outcome=outcome
+    )
 
 
 def _passages(record: dict[str, Any], key: str, required: bool) -> tuple[str, ...]:

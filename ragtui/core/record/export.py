@@ -7,6 +7,8 @@ text the token limit cut, e.g. ``assistant2``: kept, but a reader must know). A 
 rubric verdict as JSON; an unscored one says so and keeps the judge's raw reply.
 After those, one column per other metric and turn, ``<metric><N>`` (e.g. ``faithfulness1``),
 holding its newest score, ``unscored`` or ``skipped``; the seed's columns keep their places.
+Last, when any exported dialogue has dialogue verdicts: ``resolution``, ``outcome``,
+``retention`` and ``repetition`` — the newest verdict on the whole dialogue, one column each.
 
 Every text cell is neutralised against spreadsheet formula injection: a cell that begins with
 ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading apostrophe, which
@@ -74,7 +76,25 @@ def other_metrics(sessions: list[StoredSession]) -> list[str]:
     return [m for m in KNOWN_METRICS if m in used] + sorted(used - set(KNOWN_METRICS))
 
 
-def session_row(session: StoredSession, turns: int, metrics: list[str] | None = None) -> list[str]:
+DIALOGUE_COLUMNS = ("resolution", "outcome", "retention", "repetition")
+
+
+def dialogue_cells(session: StoredSession) -> list[str]:
+    latest = session.latest_dialogue_judgments()
+    cells = []
+    for column in DIALOGUE_COLUMNS:
+        if column == "outcome":
+            resolution = latest.get("resolution")
+            cells.append((resolution.outcome or "unscored") if resolution is not None else "")
+            continue
+        j = latest.get(column)
+        cells.append("" if j is None else ("skipped" if j.skipped else format_score(j.score)))
+    return cells
+
+
+def session_row(
+    session: StoredSession, turns: int, metrics: list[str] | None = None, dialogue: bool = False
+) -> list[str]:
     latest = session.latest_judgments()
     config = {
         "date": session.created_at,
@@ -106,16 +126,19 @@ def session_row(session: StoredSession, turns: int, metrics: list[str] | None = 
         " ".join(cut),
     ]
     extra = [metric_cell(latest.get((turn, m))) for m in metrics or [] for turn in range(1, turns + 1)]
+    if dialogue:
+        extra += dialogue_cells(session)
     return [safe_cell(c) for c in cells + scores + tail + extra]
 
 
-def header(turns: int, metrics: list[str] | None = None) -> list[str]:
+def header(turns: int, metrics: list[str] | None = None, dialogue: bool = False) -> list[str]:
     names = ["config"]
     for turn in range(1, turns + 1):
         names += [f"user{turn}", f"assistant{turn}", f"check{turn}"]
     names += [f"score{turn}" for turn in range(1, turns + 1)]
     names += ["score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit"]
-    return names + [f"{m}{turn}" for m in metrics or [] for turn in range(1, turns + 1)]
+    names += [f"{m}{turn}" for m in metrics or [] for turn in range(1, turns + 1)]
+    return names + (list(DIALOGUE_COLUMNS) if dialogue else [])
 
 
 def sessions_to_csv(sessions: list[StoredSession]) -> str:
@@ -123,9 +146,10 @@ def sessions_to_csv(sessions: list[StoredSession]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     metrics = other_metrics(sessions)
-    writer.writerow(header(turns, metrics))
+    dialogue = any(s.dialogue_judgments for s in sessions)
+    writer.writerow(header(turns, metrics, dialogue))
     for session in sessions:
-        writer.writerow(session_row(session, turns, metrics))
+        writer.writerow(session_row(session, turns, metrics, dialogue))
     return buffer.getvalue()
 
 

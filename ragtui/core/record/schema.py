@@ -196,6 +196,31 @@ MIGRATIONS: list[Migration] = [
     ALTER TABLE sessions ADD COLUMN replay_note TEXT;
     CREATE INDEX sessions_by_run ON sessions(run_id);
     """,
+    # 7: verdicts on a whole dialogue (resolution, retention, repetition), versioned per session
+    # and metric like turn judgments; and the simulator check of a customer message.
+    """
+    CREATE TABLE dialogue_judgments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        metric TEXT NOT NULL,
+        version INTEGER NOT NULL,        -- 1, 2, … per (session, metric): re-judging adds one
+        score REAL,                      -- 0–1; NULL when unscored or skipped
+        outcome TEXT,                    -- resolution only: resolved | partly_resolved | unresolved | handed_over
+        details TEXT,                    -- JSON: intents / facts / pairs, every step's trace
+        prompt TEXT NOT NULL,
+        raw_reply TEXT NOT NULL,
+        model TEXT,
+        error TEXT,
+        attempts INTEGER NOT NULL,
+        latency_ms REAL,
+        prompt_tokens INTEGER,
+        completion_tokens INTEGER,
+        created_at TEXT NOT NULL,
+        UNIQUE (session_id, metric, version)
+    );
+    -- JSON: the simulator check of a customer message
+    ALTER TABLE messages ADD COLUMN sim_check TEXT;
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -22,6 +22,8 @@ from ..content.knowledge import Passage
 from ..dialogue.transcript import Utterance
 from ..errors import StoreError
 from ..text_safety import fix_surrogates
+from . import dialogue_verdicts
+from .dialogue_verdicts import StoredDialogueJudgment
 from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders
 from .ownership import Owner, owner_alive, this_process
 from .schema import LATEST_VERSION, migrate, schema_version
@@ -52,6 +54,7 @@ class StoredMessage:
     created_at: str
     finish_reason: str | None = None  # "length": cut by the token limit, kept but marked
     attempts: int = 1
+    sim_check: dict[str, Any] | None = None  # customer messages: the simulator check, when one ran
 
     @property
     def cut_by_limit(self) -> bool:
@@ -149,6 +152,7 @@ class StoredSession:
     messages: list[StoredMessage] = field(default_factory=list)
     judgments: list[StoredJudgment] = field(default_factory=list)
     partials: list[PartialReply] = field(default_factory=list)
+    dialogue_judgments: list[StoredDialogueJudgment] = field(default_factory=list)  # every version
 
     @property
     def owner(self) -> Owner | None:
@@ -164,6 +168,10 @@ class StoredSession:
     def utterances(self) -> list[Utterance]:
         return [Utterance("user" if m.role == "user" else "bot", m.text) for m in self.messages]
 
+    def latest_dialogue_judgments(self) -> dict[str, StoredDialogueJudgment]:
+        """The newest dialogue verdict per metric (resolution, retention, repetition)."""
+        return dialogue_verdicts.latest(self.dialogue_judgments)
+
     def latest_judgments(self) -> dict[tuple[int, str], StoredJudgment]:
         """The newest version per (turn, metric)."""
         latest: dict[tuple[int, str], StoredJudgment] = {}
@@ -174,7 +182,7 @@ class StoredSession:
         return latest
 
 
-_JSON_FIELDS = {"scenario", "persona", "config", "metrics", "passages", "details", "prompt"}
+_JSON_FIELDS = {"scenario", "persona", "config", "metrics", "passages", "details", "prompt", "sim_check"}
 
 
 def _decode(row: dict[str, Any]) -> dict[str, Any]:
@@ -312,6 +320,7 @@ class Store:
         latency_ms: float | None = None,
         finish_reason: str | None = None,
         attempts: int = 1,
+        sim_check: dict[str, Any] | None = None,
     ) -> int:
         row = {
             "session_id": session_id,
@@ -327,6 +336,7 @@ class Store:
             "finish_reason": finish_reason,
             "attempts": attempts,
             "created_at": now(),
+            "sim_check": None if sim_check is None else json.dumps(sim_check, ensure_ascii=False),
         }
 
         def insert() -> int:
@@ -369,6 +379,10 @@ class Store:
 
         pk = self.write("record a judgment", insert)
         return self.judgment(pk)
+
+    def add_dialogue_judgment(self, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
+        """Store a verdict on the whole dialogue as the next version for its metric."""
+        return dialogue_verdicts.add(self, session_id, judgment)
 
     def refresh_score(self, session_id: int, metric: str) -> tuple[float | None, int]:
         """Recompute the dialogue score (mean of the latest scored ``metric`` per turn)."""
@@ -518,6 +532,7 @@ class Store:
             StoredJudgment(**{k: v for k, v in _decode(r).items() if k not in ("prompt_tokens", "completion_tokens")})
             for r in self.db["judgments"].rows_where("session_id = ?", [session_id], order_by="id")
         ]
+        session.dialogue_judgments = dialogue_verdicts.for_session(self, session_id)
         return session
 
     def latest_judgments_of(self, message_id: int) -> dict[str, StoredJudgment]:
@@ -529,6 +544,10 @@ class Store:
             )
             latest[judgment.metric] = judgment
         return latest
+
+    def dialogue_scores(self, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
+        """session id → dialogue metric → its newest verdict (score, outcome), in one query."""
+        return dialogue_verdicts.latest_for_sessions(self, session_ids)
 
     def judgment(self, judgment_id: int) -> StoredJudgment:
         row = next(iter(self.db["judgments"].rows_where("id = ?", [judgment_id])))

@@ -1,0 +1,119 @@
+"""Dialogue metrics: verdicts on a whole conversation, judged once it has ended.
+
+``resolution`` (was the problem solved, and the one-word outcome), ``retention`` (did the bot
+keep what the customer told it) and ``repetition`` (did it go round in circles). Each returns a
+``Judgment`` like the turn metrics and is stored as a versioned judgment of the session
+(``record.dialogue_verdicts``). They are on by default (``dialogue_metrics`` in the config).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ... import paths
+from ...config import DEFAULT_THRESHOLDS
+from ...content.knowledge import Passage
+from ...content.prompts import PromptTemplate, load_prompt, prompt_path
+from ...errors import ConfigError
+from ...models.llm import ChatClient
+from .base import DialogueContext, DialogueMetric, DialogueTurn
+from .repetition import Repetition
+from .resolution import OUTCOMES, SUCCESS_OUTCOMES, Resolution
+from .retention import Retention
+
+if TYPE_CHECKING:
+    from ...record.store import StoredSession
+
+DIALOGUE_METRICS = ("resolution", "retention", "repetition")
+
+
+def load_bundled_fallback(prompts_dir: Path | None, language: str, kind: str) -> PromptTemplate:
+    """The template from ``prompts_dir``; from the bundled prompts when that folder predates
+    this kind, so a customised prompts folder keeps working (its own file wins once it exists)."""
+    directory = prompts_dir or paths.bundled_dir("prompts")
+    if not prompt_path(directory, language, kind).is_file():
+        directory = paths.bundled_dir("prompts")
+    return load_prompt(directory, language, kind)
+
+
+def resolve_dialogue_names(names: list[str]) -> list[str]:
+    unknown = [n for n in names if n not in DIALOGUE_METRICS]
+    if unknown:
+        raise ConfigError(
+            f"unknown dialogue metric {unknown[0]!r}", f"known dialogue metrics: {', '.join(DIALOGUE_METRICS)}"
+        )
+    return [n for n in DIALOGUE_METRICS if n in names]
+
+
+def build_dialogue_metrics(
+    names: list[str],
+    judge: ChatClient,
+    prompts_dir: Path | None,
+    language: str,
+    thresholds: dict[str, float] | None = None,
+) -> list[DialogueMetric]:
+    """The dialogue metrics to run when a dialogue ends; templates validated here, up front."""
+    thresholds = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
+    metrics: list[DialogueMetric] = []
+    for name in resolve_dialogue_names(names):
+        template = load_bundled_fallback(prompts_dir, language, f"metric_{name}")
+        if name == "resolution":
+            metrics.append(Resolution(judge, template, thresholds[name]))
+        elif name == "retention":
+            metrics.append(Retention(judge, template, thresholds[name]))
+        else:
+            metrics.append(Repetition(judge, template, thresholds[name]))
+    return metrics
+
+
+def context_from_session(session: StoredSession) -> DialogueContext:
+    """The dialogue as stored: one ``DialogueTurn`` per turn, customer message and bot answer."""
+    by_turn: dict[int, dict[str, Any]] = {}
+    for message in session.messages:
+        slot = by_turn.setdefault(message.turn, {"customer": "", "bot": None, "passages": []})
+        if message.role == "user":
+            slot["customer"] = message.text
+        else:
+            slot["bot"] = message.text
+            slot["passages"] = list(message.passages)
+    turns = [DialogueTurn(turn, s["customer"], s["bot"], s["passages"]) for turn, s in sorted(by_turn.items())]
+    goal = session.persona.get("goal") if isinstance(session.persona, dict) else ""
+    return DialogueContext(turns, session.language, session.stop_reason, goal or "")
+
+
+def context_from_messages(
+    messages: list[dict[str, Any]], language: str, passages: list[str] | None = None
+) -> DialogueContext:
+    """A dialogue from plain ``{"role", "text"}`` records (a labelled file): customer lines open
+    a turn, bot lines answer it. ``passages`` are the knowledge the bot had, if given."""
+    turns: list[dict[str, Any]] = []
+    for message in messages:
+        if message["role"] == "user" or not turns or turns[-1]["bot"] is not None:
+            if message["role"] == "user":
+                turns.append({"customer": message["text"], "bot": None})
+                continue
+            turns.append({"customer": "", "bot": None})
+        turns[-1]["bot"] = message["text"]
+    shared = [Passage(f"context#{i}", "", text) for i, text in enumerate(passages or [], start=1)]
+    return DialogueContext(
+        [
+            DialogueTurn(i, t["customer"], t["bot"], shared if t["bot"] is not None else [])
+            for i, t in enumerate(turns, 1)
+        ],
+        language,
+    )
+
+
+__all__ = [
+    "DIALOGUE_METRICS",
+    "OUTCOMES",
+    "SUCCESS_OUTCOMES",
+    "DialogueContext",
+    "DialogueMetric",
+    "DialogueTurn",
+    "build_dialogue_metrics",
+    "context_from_messages",
+    "context_from_session",
+    "resolve_dialogue_names",
+]

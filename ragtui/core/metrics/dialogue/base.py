@@ -1,0 +1,76 @@
+"""What a dialogue metric receives: the whole conversation, turn by turn.
+
+Turn metrics look at one answer; dialogue metrics (``resolution``, ``retention``,
+``repetition``) look at the conversation as a whole, once it has ended. They return the same
+``Judgment`` as turn metrics — scored 0–1, or unscored with the reason — and are stored as
+versioned judgments of the session (``record.dialogue_verdicts``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ...content.knowledge import Passage
+from ...dialogue.simulator import is_done
+from ...models.llm import DeltaCallback
+from ..base import Judgment
+
+LABELS = {"ja": ("お客様", "サポート"), "en": ("Customer", "Support")}
+
+
+@dataclass(frozen=True)
+class DialogueTurn:
+    turn: int
+    customer: str  # the customer's message of this turn ("" when there is none)
+    bot: str | None  # the bot's answer; None when the bot never answered (a final DONE)
+    passages: list[Passage] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DialogueContext:
+    turns: list[DialogueTurn]
+    language: str
+    stop_reason: str | None = None
+    goal: str = ""  # the persona's "what counts as solved", when it has one
+
+    @property
+    def answered(self) -> list[DialogueTurn]:
+        """Turns the bot answered (with any text at all)."""
+        return [t for t in self.turns if t.bot is not None and t.bot.strip()]
+
+    def customer_lines(self) -> list[tuple[int, str]]:
+        """The customer's messages, without a closing DONE (it states no need)."""
+        return [(t.turn, t.customer) for t in self.turns if t.customer.strip() and not is_done(t.customer)]
+
+    def transcript(self, from_turn: int = 1) -> str:
+        customer, agent = LABELS.get(self.language, LABELS["en"])
+        lines = []
+        for t in self.turns:
+            if t.turn < from_turn:
+                continue
+            if t.customer.strip():
+                lines.append(f"[{t.turn}] {customer}: {t.customer.strip()}")
+            if t.bot is not None:
+                lines.append(f"[{t.turn}] {agent}: {t.bot.strip() or '(empty)'}")
+        return "\n".join(lines)
+
+    def customer_transcript(self) -> str:
+        customer = LABELS.get(self.language, LABELS["en"])[0]
+        return "\n".join(f"[{turn}] {customer}: {text.strip()}" for turn, text in self.customer_lines())
+
+    def passages(self) -> list[Passage]:
+        """Every passage the bot was given, once each, in order."""
+        seen: dict[tuple[str, str], Passage] = {}
+        for t in self.turns:
+            for p in t.passages:
+                seen.setdefault((p.doc_id, p.text), p)
+        return list(seen.values())
+
+
+class DialogueMetric(Protocol):
+    name: str
+
+    async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
+        """Judge the whole dialogue. Raises EndpointError when the judge cannot be reached."""
+        ...

@@ -1,0 +1,156 @@
+"""Dialogue judgments in SQLite (table from schema migration 7): verdicts on a whole session.
+
+Versioned like turn judgments — judging a dialogue again adds version N+1 beside the earlier
+ones — and committed one by one as each metric finishes. ``latest_for_sessions`` is how other
+views (the run summary, export, compare) read a dialogue's scores without loading transcripts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..metrics.base import Judgment
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+@dataclass
+class StoredDialogueJudgment:
+    id: int
+    session_id: int
+    metric: str
+    version: int
+    score: float | None
+    outcome: str | None
+    details: dict[str, Any] = field(default_factory=dict)
+    prompt: list[dict[str, str]] = field(default_factory=list)
+    raw_reply: str = ""
+    model: str | None = None
+    error: str | None = None
+    attempts: int = 0
+    latency_ms: float | None = None
+    created_at: str = ""
+
+    def to_judgment(self) -> Judgment:
+        """Back to the engine's form, e.g. to draw a stored verdict as the live one was drawn."""
+        return Judgment(
+            metric=self.metric,
+            score=self.score,
+            details=self.details,
+            prompt=self.prompt,
+            raw_reply=self.raw_reply,
+            model=self.model or "",
+            error=self.error,
+            attempts=self.attempts,
+            latency_ms=self.latency_ms,
+        )
+
+    @property
+    def skipped(self) -> bool:
+        return self.score is None and bool(self.details.get("skipped"))
+
+
+def _row(row: dict[str, Any]) -> StoredDialogueJudgment:
+    data = {k: v for k, v in row.items() if k not in ("prompt_tokens", "completion_tokens")}
+    data["details"] = json.loads(data["details"]) if data.get("details") else {}
+    data["prompt"] = json.loads(data["prompt"]) if data.get("prompt") else []
+    return StoredDialogueJudgment(**data)
+
+
+def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
+    from ..text_safety import fix_surrogates
+    from .store import now
+
+    def insert() -> int:
+        # One transaction (Store.write): the version is read under the write lock.
+        version = store.db.execute(
+            "SELECT COALESCE(MAX(version), 0) + 1 FROM dialogue_judgments WHERE session_id = ? AND metric = ?",
+            [session_id, judgment.metric],
+        ).fetchone()[0]
+        outcome = judgment.details.get("outcome") if judgment.score is not None else None
+        row = {
+            "session_id": session_id,
+            "metric": judgment.metric,
+            "version": version,
+            "score": judgment.score,
+            "outcome": outcome,
+            "details": json.dumps(judgment.details, ensure_ascii=False),
+            "prompt": json.dumps(judgment.prompt, ensure_ascii=False),
+            "raw_reply": fix_surrogates(judgment.raw_reply),
+            "model": judgment.model,
+            "error": judgment.error,
+            "attempts": judgment.attempts,
+            "latency_ms": judgment.latency_ms,
+            "prompt_tokens": judgment.prompt_tokens,
+            "completion_tokens": judgment.completion_tokens,
+            "created_at": now(),
+        }
+        return store.db["dialogue_judgments"].insert(row).last_pk
+
+    pk = store.write("record a dialogue judgment", insert)
+    return _row(next(iter(store.db["dialogue_judgments"].rows_where("id = ?", [pk]))))
+
+
+def for_session(store: Store, session_id: int) -> list[StoredDialogueJudgment]:
+    """Every version, oldest first."""
+    rows = store.db["dialogue_judgments"].rows_where("session_id = ?", [session_id], order_by="id")
+    return [_row(r) for r in rows]
+
+
+def latest(judgments: list[StoredDialogueJudgment]) -> dict[str, StoredDialogueJudgment]:
+    """The newest version per metric."""
+    out: dict[str, StoredDialogueJudgment] = {}
+    for j in judgments:
+        if j.metric not in out or j.version > out[j.metric].version:
+            out[j.metric] = j
+    return out
+
+
+def latest_for_sessions(store: Store, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
+    """session id → metric → newest dialogue judgment, for many sessions in one query."""
+    if not session_ids:
+        return {}
+    marks = ",".join("?" * len(session_ids))
+    rows = store.db.execute(
+        f"SELECT * FROM dialogue_judgments d WHERE d.session_id IN ({marks}) AND d.version = "
+        "(SELECT MAX(version) FROM dialogue_judgments e WHERE e.session_id = d.session_id AND e.metric = d.metric)",
+        list(session_ids),
+    )
+    columns = [c[0] for c in rows.description]
+    out: dict[int, dict[str, StoredDialogueJudgment]] = {sid: {} for sid in session_ids}
+    for values in rows.fetchall():
+        j = _row(dict(zip(columns, values, strict=True)))
+        out[j.session_id][j.metric] = j
+    return out
+
+
+# Outcomes that count as a success in a run's resolution rate: solved, or correctly handed to
+# the right contact when the knowledge base could not solve it.
+SUCCESS_OUTCOMES = frozenset({"resolved", "handed_over"})
+
+
+@dataclass(frozen=True)
+class ResolutionRate:
+    """A run's share of dialogues whose resolution outcome is a success; unscored dialogues are
+    counted apart, never as failures."""
+
+    successes: int
+    scored: int
+    unscored: int  # finished dialogues whose resolution verdict is unscored or missing
+
+    @property
+    def rate(self) -> float | None:
+        return self.successes / self.scored if self.scored else None
+
+
+def resolution_rate(latest_by_session: dict[int, dict[str, StoredDialogueJudgment]]) -> ResolutionRate:
+    outcomes = [verdicts.get("resolution") for verdicts in latest_by_session.values()]
+    scored = [j for j in outcomes if j is not None and j.score is not None]
+    return ResolutionRate(
+        successes=sum(1 for j in scored if j.outcome in SUCCESS_OUTCOMES),
+        scored=len(scored),
+        unscored=len(outcomes) - len(scored),
+    )
