@@ -18,7 +18,7 @@ from .. import __version__
 from ..core import paths
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
-from . import calibrate_command, commands, serve_bot
+from . import calibrate_command, commands, label_command, serve_bot
 from .output import error_line
 
 EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_ERROR = 0, 1, 2
@@ -111,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     scenarios.add_argument("--language", choices=("ja", "en"), default=KEEP)
 
     calibrate_command.add_parser(sub)
+    label_command.add_parsers(sub)
     serve_bot.add_parser(sub)
     return parser
 

@@ -52,6 +52,7 @@ CONFIG_FILE_NAMES = ("ragtui.toml",)
 ENDPOINT_KEYS = {"base_url", "model", "temperature", "api_key_env", "max_tokens", "timeout", "max_retries"}
 TOP_KEYS = {
     "language",
+    "labeller",
     "max_turns",
     "threshold",
     "concurrency",
@@ -134,6 +135,7 @@ class Config:
     thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     uncertainty_weight: float = 0.3  # answer_relevancy: weight of an "unsure" statement
     relevancy_scale: float = 1.0  # answer_relevancy: maximum of the scaled score
+    labeller: str | None = None  # the name stored with a person's labels; default: the OS user
     source: Path | None = None  # the file this came from, for messages
 
     def role(self, name: str) -> EndpointConfig:
@@ -177,6 +179,8 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
         config.language = get("language", str)
         if config.language not in LANGUAGES:
             raise ConfigError(f"{where}: language must be one of {', '.join(LANGUAGES)}, got {config.language!r}")
+    if "labeller" in data:
+        config.labeller = get("labeller", str).strip() or None
     for key in ("max_turns", "concurrency", "top_k"):
         if key in data:
             value = get(key, int)

@@ -186,6 +186,28 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX judge_fits_by_key ON judge_fits(metric, model, fingerprint);
     """,
+    # 6: people's labels of bot turns (``ragtui label``, the TUI's label key): their own 1–5 score
+    # and/or agree / disagree with one verdict version. A table of their own, never a judgment.
+    # One label per person, turn and metric: labelling again replaces that person's label.
+    """
+    CREATE TABLE labels (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        turn INTEGER NOT NULL,
+        metric TEXT NOT NULL,            -- the metric the label is about (rubric by default)
+        score INTEGER CHECK (score BETWEEN 1 AND 5),   -- the person's own grade; NULL: none given
+        agree INTEGER CHECK (agree IN (0, 1)),         -- with the verdict below; NULL: not said
+        judgment_id INTEGER REFERENCES judgments(id) ON DELETE SET NULL,
+        judgment_version INTEGER,        -- the verdict version the person saw
+        note TEXT,
+        labeller TEXT NOT NULL,          -- OS user name or the configured `labeller`
+        created_at TEXT NOT NULL,
+        CHECK (score IS NOT NULL OR agree IS NOT NULL),
+        UNIQUE (message_id, metric, labeller)
+    );
+    CREATE INDEX labels_by_session ON labels(session_id, turn);
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)
