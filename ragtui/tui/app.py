@@ -43,6 +43,8 @@ MAIN_COMMANDS = [
     ("Verdicts", "Criteria, comment, exact prompt, raw reply, passages, versions", "verdicts"),
     ("Re-judge a turn", "Same judge, another model, or an edited prompt", "rejudge"),
     ("Export CSV", "Export the open session to a CSV file", "export"),
+    ("Label turn", "Your own score, a note, agree/disagree with the judge, for the newest turn", "label"),
+    ("To label", "The unlabelled turns of this run, one key each", "label_queue"),
 ]
 
 

@@ -97,12 +97,15 @@ Main screen
   v        verdicts: criteria, comment, exact prompt, raw reply, passages, versions
   r        re-judge a bot turn: same judge, another model, or an edited prompt
   x        export the open session to CSV
+  l        label the newest bot turn: your own 1–5 score, a note, agree/disagree with the judge
+  u        to label: the unlabelled turns of this run; 1–5 / a / d label and move on, n / p
   o        sessions: open (read / continue) or delete stored sessions
   e        personas: list, create, edit, duplicate, delete
   ctrl+p   command palette: every action by name
   F1 / ?   this help          ctrl+q  quit (a running dialogue is cancelled cleanly)
 
 Scores
+  Labels are people's scores and opinions of the judge, kept apart from the verdicts.
   A turn scores Overall/5. Under the threshold it is red. A verdict the judge could not give
   is "unscored" — never 0 — and does not count in the dialogue score (the mean of the turns).
 

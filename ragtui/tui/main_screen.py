@@ -50,6 +50,8 @@ class MainScreen(SessionActions, Screen[None]):
         Binding("v", "verdicts", "Verdicts", tooltip="Verdict details, prompts, raw replies, passages"),
         Binding("r", "rejudge", "Re-judge", tooltip="Judge a bot turn again"),
         Binding("x", "export", "Export CSV", tooltip="Export the open session to CSV"),
+        Binding("l", "label", "Label", tooltip="Label the newest bot turn: your score, note, agree/disagree"),
+        Binding("u", "label_queue", "To label", tooltip="Unlabelled turns of this run, one key each"),
         Binding("escape", "hide_input", "Close input", show=False),
     ]
 
@@ -242,6 +244,29 @@ class MainScreen(SessionActions, Screen[None]):
             except RagtuiError as exc:
                 self.notify_plain(str(exc), "error")
             self.refresh_state()
+
+    def action_label(self) -> None:
+        from .label_dialog import label_newest_turn
+
+        if self.session_id is None:
+            self.notify_plain("No session open: open one with o to label its turns.", "warning")
+            return
+        label_newest_turn(
+            self.ragtui,
+            self.session_id,
+            lambda label: self.pane("judge").add_note(f"turn {label.turn}: your label {label.summary()}"),
+        )
+
+    def action_label_queue(self) -> None:
+        from .label_queue import LabelQueueScreen
+
+        run_id = None
+        if self.session_id is not None:
+            try:
+                run_id = self.ragtui.store.session(self.session_id).run_id
+            except RagtuiError:
+                run_id = None
+        self.app.push_screen(LabelQueueScreen(run_id))
 
     def action_export(self) -> None:
         if self.session_id is None:

@@ -20,8 +20,10 @@ from textual.widgets.option_list import Option
 
 from ..core.errors import RagtuiError
 from ..core.metrics import PRIMARY_METRIC
+from ..core.record.labels import Label, session_labels
 from ..core.record.store import StoredJudgment, StoredSession
 from .formatting import detail_text, metric_text, score_text, version_column
+from .label_dialog import open_label_dialog, verdict_summary
 from .rejudge import judge_prompt_text, rejudge_turn
 from .rejudge_screen import RejudgeRequest, RejudgeScreen
 from .safe_text import clean_text
@@ -35,6 +37,7 @@ MAX_COLUMNS = 4  # versions side by side; older ones are listed in the newest's 
 class VerdictScreen(Screen[None]):
     BINDINGS = [
         Binding("r", "rejudge", "Re-judge turn"),
+        Binding("l", "label", "Label turn", tooltip="Your own score, a note, agree/disagree with the verdict"),
         Binding("escape", "dismiss(None)", "Back"),
     ]
 
@@ -44,6 +47,7 @@ class VerdictScreen(Screen[None]):
         self.rejudge_on_open = rejudge
         self.session: StoredSession | None = None
         self.turn: int | None = None
+        self.labels: list[Label] = []
 
     @property
     def ragtui(self) -> RagtuiApp:
@@ -78,7 +82,8 @@ class VerdictScreen(Screen[None]):
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        title = Text(f"Session #{session.id} · verdicts · r: re-judge the chosen turn · Escape: back")
+        self.labels = session_labels(self.ragtui.store, self.session_id)
+        title = Text(f"Session #{session.id} · verdicts · r: re-judge · l: label the chosen turn · Escape: back")
         self.query_one("#verdict-title", Static).update(title)
         turns = sorted({m.turn for m in session.messages if m.role == "bot"})
         latest = session.latest_judgments()
@@ -90,6 +95,8 @@ class VerdictScreen(Screen[None]):
             label.append_text(score_text(j.score, session.threshold) if j else Text("not judged", style="dim"))
             if j and j.version > 1:
                 label.append(f" · v{j.version}", style="cyan")
+            if any(lab.turn == turn and lab.metric == PRIMARY_METRIC for lab in self.labels):
+                label.append(" · labelled", style="magenta")
             options.add_option(Option(label, id=str(turn)))
         if not turns:
             self.query_one("#verdict-detail", Static).update(Text("No bot answer yet in this session."))
@@ -127,6 +134,14 @@ class VerdictScreen(Screen[None]):
             for judgment in others:
                 shown.append_text(metric_text(judgment, session.threshold))
                 shown.append("\n")
+        labels = [lab for lab in self.labels if lab.turn == turn]
+        if labels:
+            # People's labels, set apart from the judge's verdicts above.
+            shown.append("\nPeople's labels (not verdicts)\n", style="bold underline magenta")
+            for lab in labels:
+                shown.append(clean_text(f"{lab.metric}: {lab.summary()} · {lab.created_at.replace('T', ' ')[:16]}"))
+                shown.append(clean_text(f" — {lab.note}") if lab.note else "")
+                shown.append("\n")
         detail.update(shown)
         self._show_versions(versions, session.threshold)
         prompt = "\n\n".join(
@@ -156,6 +171,16 @@ class VerdictScreen(Screen[None]):
             columns.append(column)
         if columns:
             box.mount_all(columns)
+
+    # -- labelling ---------------------------------------------------------------------------
+
+    def action_label(self) -> None:
+        if self.session is None or self.turn is None:
+            self.app.notify("No bot turn to label.", severity="warning", markup=False)
+            return
+        turn = self.turn
+        verdict = verdict_summary(self.session, turn)
+        open_label_dialog(self.ragtui, self.session_id, turn, verdict, lambda _label: self.load(keep_turn=turn))
 
     # -- re-judging --------------------------------------------------------------------------
 
