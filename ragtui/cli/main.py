@@ -18,7 +18,7 @@ from .. import __version__
 from ..core import paths
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
-from . import calibrate_command, commands, label_command, serve_bot
+from . import calibrate_command, commands, label_command, rejudge_command, serve_bot
 from .output import error_line
 
 EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_ERROR = 0, 1, 2
@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     calibrate_command.add_parser(sub)
     label_command.add_parsers(sub)
+    rejudge_command.add_parser(sub)
     serve_bot.add_parser(sub)
     return parser
 

@@ -208,6 +208,37 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX labels_by_session ON labels(session_id, turn);
     """,
+    # 4: bulk re-judging (``ragtui rejudge``). A job is one command's choice of run, metric, judge
+    # model and prompt: running the same command again resumes it. Batch jobs keep every request
+    # they wrote, so results (from the OpenAI Batch API or ``vllm run-batch``) are matched to their
+    # turn by custom_id, and a results file from another request set is refused.
+    """
+    CREATE TABLE rejudge_jobs (
+        id INTEGER PRIMARY KEY,
+        job_key TEXT NOT NULL,           -- run, metric, model, prompt, mode: resume only on a match
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        model TEXT NOT NULL,
+        prompt_version TEXT NOT NULL,
+        mode TEXT NOT NULL,              -- online | batch | batch-file
+        remote_id TEXT,                  -- the Batch API's batch id
+        status TEXT NOT NULL,            -- running | submitted | finished
+        note TEXT                        -- the last thing worth knowing (an expired batch, …)
+    );
+    CREATE INDEX rejudge_jobs_by_key ON rejudge_jobs(job_key);
+    CREATE TABLE rejudge_requests (
+        id INTEGER PRIMARY KEY,
+        job_id INTEGER NOT NULL REFERENCES rejudge_jobs(id) ON DELETE CASCADE,
+        custom_id TEXT NOT NULL UNIQUE,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        turn INTEGER NOT NULL,
+        body TEXT NOT NULL,              -- JSON: the exact chat request
+        judgment_id INTEGER REFERENCES judgments(id) ON DELETE SET NULL   -- once its result is stored
+    );
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)
