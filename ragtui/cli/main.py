@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="RUN",
         help="continue every interrupted or cancelled dialogue of run RUN ('last' for the newest run)",
     )
+    run.add_argument(
+        "--estimate", action="store_true", help="print the tokens (and cost) the run would use; call no model"
+    )
 
     sessions = sub.add_parser("sessions", help="list stored sessions")
     _common(sessions)

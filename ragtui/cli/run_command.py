@@ -24,10 +24,12 @@ from ..core.config import Config
 from ..core.content.personas import load_personas, pick_personas
 from ..core.content.scenarios import load_scenarios, pick_scenarios
 from ..core.dialogue.engine import Engine, new_run_id
+from ..core.dialogue.estimate import spent
 from ..core.dialogue.state_machine import Dialogue
 from ..core.errors import RagtuiError
 from ..core.models.endpoints import Endpoint
 from ..core.record.store import Store
+from .estimate_view import estimate_command, print_spent
 from .model_start import embedded_model
 from .output import console, console_err, score_text
 from .run_progress import RunProgress
@@ -38,6 +40,8 @@ RESUMABLE = ("interrupted", "cancelled")
 
 
 async def run(args: argparse.Namespace, overrides: Overrides) -> int:
+    if getattr(args, "estimate", False):
+        return estimate_command(args, overrides)
     config = bootstrap.load_effective_config(overrides)
     endpoints = bootstrap.endpoints_for(config, overrides)
     store = bootstrap.open_store(config)
@@ -157,6 +161,7 @@ def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int
             Text(f"Stopped: {resumable_count} dialogue(s) not finished. Continue with: ", style="yellow")
             + Text(f"ragtui run --resume {run_id}{where}", style="bold")
         )
+    print_spent(spent(store, run_id, config.prices))
     if rows:
         console.print(
             Text(f"Next: ragtui show {rows[0].id}   ·   ragtui export --run {run_id} --csv results.csv", style="dim")

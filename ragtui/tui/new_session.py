@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -42,8 +43,10 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         language: str,
         metrics: list[str] | None = None,
         selected: list[str] | None = None,
+        estimate: Callable[[Scenario, Persona, tuple[str, ...]], str] | None = None,
     ) -> None:
         super().__init__()
+        self.estimate = estimate  # tokens and cost of the chosen dialogue, without calling a model
         self.scenarios = scenarios
         self.personas = personas
         self.language = language
@@ -78,6 +81,7 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
                         )
             yield Label("…or a free question (replaces the scenario when not empty):")
             yield Input(placeholder="e.g. How do I change the e-mail address of my account?", id="free-question")
+            yield Static("", id="new-estimate", markup=False)
             yield Static("", id="new-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Start", variant="primary", id="start")
@@ -90,6 +94,21 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
             if options.option_count:
                 options.highlighted = 0
         self.query_one("#scenario-list").focus()
+        self._show_estimate()
+
+    @on(OptionList.OptionHighlighted)
+    @on(SelectionList.SelectedChanged)
+    def _show_estimate(self) -> None:
+        if self.estimate is None or not self.is_mounted:
+            return
+        scenario_index, persona_index = self._chosen("#scenario-list"), self._chosen("#persona-list")
+        if scenario_index is None or persona_index is None:
+            return
+        metrics: tuple[str, ...] = ()
+        if self.metric_names:
+            metrics = tuple(self.query_one("#metric-list", SelectionList).selected)
+        line = self.estimate(self.scenarios[scenario_index], self.personas[persona_index], metrics)
+        self.query_one("#new-estimate", Static).update(Text(line))
 
     def _chosen(self, list_id: str) -> int | None:
         return self.query_one(list_id, OptionList).highlighted

@@ -13,6 +13,7 @@ from ..core.content.scenarios import load_scenarios
 from ..core.errors import RagtuiError
 from ..core.metrics import KNOWN_METRICS
 from ..core.record.ownership import this_process
+from .estimate_text import session_estimator
 from .header import SessionInfo
 from .new_session import NewSessionRequest, NewSessionScreen
 
@@ -48,7 +49,12 @@ class SessionActions(_Base):
             self.notify_plain(str(exc), "error")
             return
         screen = NewSessionScreen(
-            scenarios, personas, engine.language, list(KNOWN_METRICS), [m.name for m in engine.metrics]
+            scenarios,
+            personas,
+            engine.language,
+            list(KNOWN_METRICS),
+            [m.name for m in engine.metrics],
+            estimate=session_estimator(self.ragtui),
         )
         self.app.push_screen(screen, self._start_session)
 
