@@ -219,3 +219,21 @@ def test_batch_file_then_ingest(ran: Path, config_file: Path, tmp_path: Path, ca
     assert main(["rejudge", "--config", str(config_file), "--ingest", str(results)]) == 0
     assert "4 result(s) were already stored" in capsys.readouterr().out
     assert len(versions(ran)) == 8
+
+
+def test_a_batch_left_waiting_is_polled_again_not_sent_twice(ran: Path, config_file: Path, server, monkeypatch, capsys):
+    from ragtui.cli import rejudge_command
+
+    server.batch.polls_before_done = 3
+
+    def interrupted(status) -> None:  # noqa: ANN001 - the operator presses Ctrl-C while it waits
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rejudge_command, "_print_status", interrupted)
+    assert rejudge(config_file, "--run", "last", "--batch", "--poll", "0") == 130
+    assert len(server.batch.batches) == 1 and len(versions(ran)) == 4
+    monkeypatch.undo()
+    assert rejudge(config_file, "--run", "last", "--batch", "--poll", "0") == 0
+    assert "resuming job" in capsys.readouterr().out
+    assert len(server.batch.batches) == 1  # the same batch, polled to the end
+    assert [v[2] for v in versions(ran)] == [1, 2] * 4
