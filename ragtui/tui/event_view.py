@@ -23,6 +23,7 @@ from ..core.dialogue.events import (
     VerdictReady,
 )
 from ..core.metrics import PRIMARY_METRIC
+from ..core.record.labels import session_labels
 from ..core.record.store import StoredSession
 from .formatting import judgment_text, score_text, verdict_text
 from .header import SessionHeader, SessionInfo
@@ -134,10 +135,13 @@ class EventView:
         for j in session.judgments:
             if j.metric == PRIMARY_METRIC:
                 versions[j.turn] = versions.get(j.turn, 0) + 1
-        for (turn, _metric), j in sorted(latest.items()):
+        labels = session_labels(self.screen.ragtui.store, session.id)
+        for (turn, metric), j in sorted(latest.items()):
             pane.add_block(judgment_text(j, session.threshold))
             if versions.get(turn, 0) > 1:
                 pane.add_note(f"turn {turn}: {versions[turn]} versions — v shows them side by side")
+            for label in (lab for lab in labels if lab.turn == turn and lab.metric == metric):
+                pane.add_note(f"turn {turn}: label {label.summary()} (a person's, not a verdict)")
         info.judged = sum(1 for (_t, m) in latest if m == PRIMARY_METRIC)
         info.score = session.score
         if session.status == "finished" and session.stop_reason:

@@ -49,6 +49,12 @@ async def test_main_screen_labels_the_newest_turn_and_refuses_a_bad_score(make_a
         assert any("Turn 3 labelled" in n for n in notifications(app))
         assert store.session(1).score is not None and len(store.session(1).judgments) == 3  # verdicts untouched
 
+        await pilot.press("o")  # reopened from the sessions browser, the label is shown by its verdict
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "turn 3: label 2/5 · disagrees with v1 · rita (a person's, not a verdict)" in pane_text(app, "judge")
+
 
 async def test_verdicts_screen_labels_the_chosen_turn_and_shows_it_apart(make_app, store: Store):
     app = make_app()
