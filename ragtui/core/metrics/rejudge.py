@@ -129,9 +129,11 @@ class RejudgePlan:
             )
 
     def rubric_template(self, language: str) -> PromptTemplate:
-        if self.templates is not None:
-            return self.templates[language]
-        return load_prompt(self.prompts_dir, language, "judge_rubric")
+        if self.templates is None:
+            self.templates = {}
+        if language not in self.templates:  # loaded once: a batch builds thousands of requests
+            self.templates[language] = load_prompt(self.prompts_dir, language, "judge_rubric")
+        return self.templates[language]
 
     def metric_for(self, client: ChatClient, language: str) -> Metric:
         if self.metric == PRIMARY_METRIC:
