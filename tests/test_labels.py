@@ -117,6 +117,8 @@ def test_cli_label_stores_the_configured_labeller(ran: Path, config_file: Path, 
         store.close()
     assert main(["labels", "list", "--run", "last", "--config", str(config_file)]) == 0
     assert "rita" in capsys.readouterr().out
+    assert main(["show", "1", "--config", str(config_file)]) == 0
+    assert "label (rubric): 4/5 · agrees with v1 · rita — ok" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

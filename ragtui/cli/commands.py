@@ -15,6 +15,7 @@ from ..core.content.scenarios import load_scenarios, scenario_file
 from ..core.errors import RagtuiError
 from ..core.models.endpoints import resolve_endpoints
 from ..core.record.export import write_csv
+from ..core.record.labels import session_labels
 from ..core.record.store import Store, StoredSession
 from .calibrate_command import calibrate
 from .doctor import doctor
@@ -70,7 +71,9 @@ def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
 
 def show(args: argparse.Namespace, overrides: Overrides) -> int:
     store = _store(overrides)
-    print_session(store.session(args.session), all_versions=args.all_versions)
+    print_session(
+        store.session(args.session), all_versions=args.all_versions, labels=session_labels(store, args.session)
+    )
     return 0
 
 
