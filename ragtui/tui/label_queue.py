@@ -46,6 +46,7 @@ class LabelQueueScreen(Screen[None]):
         self.queue: list[QueueTurn] = []
         self.index = 0
         self._sessions: dict[int, StoredSession] = {}
+        self._labels: dict[int, dict[int, Label]] = {}  # session → turn → your label (rubric)
 
     @property
     def ragtui(self) -> RagtuiApp:
@@ -78,9 +79,15 @@ class LabelQueueScreen(Screen[None]):
         return self._sessions[session_id]
 
     def my_label(self, item: QueueTurn) -> Label | None:
-        mine = labeller_of(self.ragtui)
-        labels = session_labels(self.ragtui.store, item.session_id)
-        return next((lab for lab in labels if lab.turn == item.turn and lab.labeller == mine), None)
+        # Cached per session and refreshed after each save: the title counts what is left
+        # over the whole queue on every key, which must stay quick for a run of 1,000 turns.
+        if item.session_id not in self._labels:
+            mine = labeller_of(self.ragtui)
+            labels = session_labels(self.ragtui.store, item.session_id)
+            self._labels[item.session_id] = {
+                lab.turn: lab for lab in labels if lab.labeller == mine and lab.metric == "rubric"
+            }
+        return self._labels[item.session_id].get(item.turn)
 
     def left(self) -> int:
         return sum(1 for item in self.queue if self.my_label(item) is None)
@@ -141,6 +148,7 @@ class LabelQueueScreen(Screen[None]):
             self.app.notify("Nothing to label.", severity="warning", markup=False)
             return
         if store_label(self.ragtui, item.session_id, item.turn, given) is not None:
+            self._labels.pop(item.session_id, None)
             self.advance()
 
     def advance(self) -> None:
@@ -171,4 +179,9 @@ class LabelQueueScreen(Screen[None]):
             self.app.notify("Nothing to label.", severity="warning", markup=False)
             return
         verdict = verdict_summary(self.session(item.session_id), item.turn)
-        open_label_dialog(self.ragtui, item.session_id, item.turn, verdict, lambda _label: self.advance())
+
+        def saved(_label: Label) -> None:
+            self._labels.pop(item.session_id, None)
+            self.advance()
+
+        open_label_dialog(self.ragtui, item.session_id, item.turn, verdict, saved)
