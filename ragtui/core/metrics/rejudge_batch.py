@@ -145,28 +145,27 @@ def ingest(store: Store, results: list[_Result], source: str, *, job_id: int | N
             )
     report = IngestReport()
     jobs: dict[int, RejudgeJob] = {}
-
-    def write() -> None:
-        with store.db.atomic():
-            for result in results:
-                request = requests[result.custom_id]
-                if request.judgment_id is not None:
-                    report.already += 1
-                    continue
-                if result.error and result.error.get("code") in EXPIRED_CODES:
-                    report.expired += 1
-                    continue
-                if request.job_id not in jobs:
-                    jobs[request.job_id] = rejudge_jobs.job(store, request.job_id)
-                judgment = _judgment(request, result, jobs[request.job_id])
-                report.failed += (judgment.error or "").startswith("batch request failed")
-                stored = store.add_judgment(request.session_id, request.message_id, request.turn, judgment)
-                store.db.execute("UPDATE rejudge_requests SET judgment_id = ? WHERE id = ?", [stored.id, request.id])
-                report.stored += 1
-                report.unscored += stored.score is None
-                report.sessions.add(request.session_id)
-
-    store._write("record batch results", write)
+    done = rejudge_jobs.judged_requests(store, wanted)
+    # Each verdict is its own write (Store.write), committed as it is stored: a crash part-way
+    # keeps what was stored, and the same file ingested again stores only the rest.
+    for result in results:
+        request = requests[result.custom_id]
+        if request.judgment_id is not None or result.custom_id in done:
+            report.already += 1
+            continue
+        if result.error and result.error.get("code") in EXPIRED_CODES:
+            report.expired += 1
+            continue
+        if request.job_id not in jobs:
+            jobs[request.job_id] = rejudge_jobs.job(store, request.job_id)
+        judgment = _judgment(request, result, jobs[request.job_id])
+        report.failed += (judgment.error or "").startswith("batch request failed")
+        stored = store.add_judgment(request.session_id, request.message_id, request.turn, judgment)
+        rejudge_jobs.mark_judged(store, request.id, stored.id)
+        done[result.custom_id] = stored.id
+        report.stored += 1
+        report.unscored += stored.score is None
+        report.sessions.add(request.session_id)
     for session_id in sorted(report.sessions):
         store.refresh_score(session_id, PRIMARY_METRIC)
     for job in jobs.values():
@@ -177,7 +176,13 @@ def ingest(store: Store, results: list[_Result], source: str, *, job_id: int | N
 
 def _judgment(request: BatchRequest, result: _Result, job: RejudgeJob) -> Judgment:
     messages = request.body.get("messages") or []
-    tag = {"job": job.id, "model": job.model, "prompt": job.prompt_version, "batch": job.mode}
+    tag = {
+        "job": job.id,
+        "request": request.custom_id,
+        "model": job.model,
+        "prompt": job.prompt_version,
+        "batch": job.mode,
+    }
     body = result.body or {}
     choices = body.get("choices") if isinstance(body.get("choices"), list) else []
     text = None

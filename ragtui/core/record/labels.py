@@ -121,15 +121,14 @@ def save_label(
         "created_at": now(),
     }
 
-    def upsert() -> int:
-        with store.db.atomic():
-            store.db.execute(
-                "DELETE FROM labels WHERE message_id = ? AND metric = ? AND labeller = ?",
-                [bot[0], metric, labeller],
-            )
-            return store.db["labels"].insert(row).last_pk
+    def upsert() -> int:  # one write transaction (Store.write): the old label goes with the new one
+        store.db.execute(
+            "DELETE FROM labels WHERE message_id = ? AND metric = ? AND labeller = ?",
+            [bot[0], metric, labeller],
+        )
+        return store.db["labels"].insert(row).last_pk
 
-    pk = store._write("record a label", upsert)
+    pk = store.write("record a label", upsert)
     found = store.db.execute(f"SELECT {_COLUMNS} FROM labels WHERE id = ?", [pk]).fetchone()
     return _label(found)
 

@@ -70,12 +70,12 @@ def create_job(
         "mode": mode,
         "status": "running",
     }
-    pk = store._write("record a re-judging job", lambda: store.db["rejudge_jobs"].insert(row).last_pk)
+    pk = store.write("record a re-judging job", lambda: store.db["rejudge_jobs"].insert(row).last_pk)
     return job(store, pk)
 
 
 def update_job(store: Store, job_id: int, **values: Any) -> None:
-    store._write(
+    store.write(
         "update a re-judging job",
         lambda: store.db["rejudge_jobs"].update(job_id, {**values, "updated_at": now()}),
     )
@@ -86,10 +86,9 @@ def add_requests(store: Store, job_id: int, requests: list[dict[str, Any]]) -> N
     rows = [{**r, "job_id": job_id, "body": json.dumps(r["body"], ensure_ascii=False)} for r in requests]
 
     def insert() -> None:
-        with store.db.atomic():
-            store.db["rejudge_requests"].insert_all(rows)
+        store.db["rejudge_requests"].insert_all(rows)
 
-    store._write("record batch requests", insert)
+    store.write("record batch requests", insert)
 
 
 def _request(row: tuple) -> BatchRequest:
@@ -114,6 +113,30 @@ def requests_by_custom_id(store: Store, custom_ids: list[str]) -> dict[str, Batc
         for row in store.db.execute(sql, chunk).fetchall():
             request = _request(row)
             found[request.custom_id] = request
+    return found
+
+
+def mark_judged(store: Store, request_id: int, judgment_id: int) -> None:
+    store.write(
+        "record a batch result",
+        lambda: store.db.execute("UPDATE rejudge_requests SET judgment_id = ? WHERE id = ?", [judgment_id, request_id]),
+    )
+
+
+def judged_requests(store: Store, custom_ids: list[str]) -> dict[str, int]:
+    """custom_id → the verdict stored from its result, found by the id the verdict carries.
+
+    A verdict and its request's mark are two transactions; reading the verdicts themselves
+    means a crash between them cannot make ingesting the same file again store a second one."""
+    found: dict[str, int] = {}
+    for start in range(0, len(custom_ids), 500):
+        chunk = custom_ids[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        sql = (
+            "SELECT json_extract(details, '$.rejudge.request'), id FROM judgments "
+            f"WHERE json_extract(details, '$.rejudge.request') IN ({marks})"
+        )
+        found.update({row[0]: row[1] for row in store.db.execute(sql, chunk).fetchall()})
     return found
 
 

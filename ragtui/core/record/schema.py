@@ -208,13 +208,13 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX labels_by_session ON labels(session_id, turn);
     """,
-    # 4: bulk re-judging (``ragtui rejudge``). A job is one command's choice of run, metric, judge
+    # 6: bulk re-judging (``ragtui rejudge``). A job is one command's choice of run, metric, judge
     # model and prompt: running the same command again resumes it. Batch jobs keep every request
     # they wrote, so results (from the OpenAI Batch API or ``vllm run-batch``) are matched to their
     # turn by custom_id, and a results file from another request set is refused.
     """
     CREATE TABLE rejudge_jobs (
-        id INTEGER PRIMARY KEY,
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
         job_key TEXT NOT NULL,           -- run, metric, model, prompt, mode: resume only on a match
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL,
@@ -229,7 +229,7 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX rejudge_jobs_by_key ON rejudge_jobs(job_key);
     CREATE TABLE rejudge_requests (
-        id INTEGER PRIMARY KEY,
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
         job_id INTEGER NOT NULL REFERENCES rejudge_jobs(id) ON DELETE CASCADE,
         custom_id TEXT NOT NULL UNIQUE,
         session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
