@@ -44,7 +44,8 @@ def test_estimate_reaches_no_model_and_exits_0(tmp_path: Path, capsys):
     out = capsys.readouterr().out
     assert "Estimate for 2 dialogue(s), 3.0 turn(s) each (up to max_turns (3)); no model was called." in out
     assert re.search(r"user\s+│ fake-user\s+│\s+4 │", out)  # the simulator speaks in turns 2 and 3
-    assert re.search(r"judge\s+│ fake-judge\s+│\s+6 │", out)
+    calls = re.search(r"judge\s+│ fake-judge\s+│\s+(\d+) │", out)
+    assert calls and int(calls.group(1)) >= 6 * 6  # six turns, each at least the six yes/no checks
     assert "assumed reply length" in out and "about $" in out
     assert not (tmp_path / "never.db").exists()
 

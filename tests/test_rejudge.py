@@ -14,7 +14,7 @@ from ragtui.cli.main import main
 from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
 
-from .conftest import JUDGE, endpoint_toml, verdict
+from .conftest import JUDGE, check_answers, check_line, endpoint_toml, verdict
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def rejudge(config_file: Path, *args: str) -> int:
 
 
 def test_online_rejudge_adds_a_version_to_every_turn_and_keeps_the_old(ran: Path, config_file: Path, server, capsys):
-    server.set_default(JUDGE, Reply(verdict(2)))
+    server.set_default(JUDGE, check_answers(2))
     assert rejudge(config_file, "--run", "last") == 0
     assert "Re-judged 4 turn(s)" in capsys.readouterr().out
     got = versions(ran)
@@ -75,12 +75,21 @@ def test_online_rejudge_adds_a_version_to_every_turn_and_keeps_the_old(ran: Path
 
 
 def test_an_interrupted_rejudge_resumes_where_it_stopped(ran: Path, config_file: Path, server, capsys):
-    server.script(JUDGE, Reply(verdict(3)), Reply(verdict(3)), Reply(status=500, error_message="judge down"))
+    state = {"turn": 0}
+
+    def down_after_two_turns(body: dict) -> Reply:
+        if "information needed" in check_line(body):  # every turn's checks start with this one
+            state["turn"] += 1
+        if state["turn"] > 2:
+            return Reply(status=500, error_message="judge down")
+        return check_answers(3)(body)
+
+    server.set_default(JUDGE, down_after_two_turns)
     assert rejudge(config_file, "--run", "last", "--concurrency", "1") == 2
     captured = capsys.readouterr()
     assert "judge down" in captured.err and "run the same command again to resume" in captured.err
     assert sum(1 for v in versions(ran) if v[2] == 2) == 2
-    server.set_default(JUDGE, Reply(verdict(5)))
+    server.set_default(JUDGE, check_answers(5))
     assert rejudge(config_file, "--run", "last", "--concurrency", "1") == 0
     assert "2 already re-judged" in capsys.readouterr().out
     got = versions(ran)
@@ -89,8 +98,9 @@ def test_an_interrupted_rejudge_resumes_where_it_stopped(ran: Path, config_file:
 
 
 def test_another_model_and_an_edited_prompt(ran: Path, config_file: Path, server, tmp_path: Path, capsys):
+    server.set_default("fake-judge-2", check_answers(4))
     assert rejudge(config_file, "--run", "last", "--model", "fake-judge-2") == 0
-    assert len(server.chat_requests("fake-judge-2")) == 4
+    assert len(server.chat_requests("fake-judge-2")) >= 4  # the yes/no checks of every turn
     source = Path(__file__).parent.parent / "prompts" / "en" / "judge_rubric.toml"
     edited = tmp_path / "judge.toml"
     edited.write_text(source.read_text(encoding="utf-8").replace('system = """', 'system = """EDITED. '), "utf-8")
@@ -126,14 +136,22 @@ def test_bad_input_is_one_line_and_changes_nothing(ran: Path, config_file: Path,
     assert dump(ran) == before
 
 
-def test_batch_api_end_to_end_sends_exactly_the_online_requests(ran: Path, config_file: Path, server, capsys):
-    online = [r for r in server.chat_requests(JUDGE)]  # the run's own verdicts, streamed
+def test_batch_api_end_to_end_sends_exactly_the_online_requests(
+    ran: Path, config_file: Path, server, tmp_path: Path, capsys
+):
+    # Batches send the whole-verdict rubric (judge_rubric.toml), which online is `--prompt`.
+    prompt = tmp_path / "judge.toml"
+    prompt.write_text((Path(__file__).parent.parent / "prompts" / "en" / "judge_rubric.toml").read_text("utf-8"))
+    before = len(server.chat_requests(JUDGE))
     server.set_default(JUDGE, Reply(verdict(3)))
+    assert rejudge(config_file, "--run", "last", "--prompt", str(prompt)) == 0
+    online = server.chat_requests(JUDGE)[before:]
+    capsys.readouterr()
     assert rejudge(config_file, "--run", "last", "--batch", "--poll", "0") == 0
     captured = capsys.readouterr()
     assert "batch in_progress" in captured.err and "batch completed: 4/4 done" in captured.err
     assert "Stored 4 verdict version(s) from the batch: 0 unscored" in captured.out
-    assert [v[3] for v in versions(ran) if v[2] == 2] == [pytest.approx(0.6)] * 4
+    assert [v[3] for v in versions(ran) if v[2] == 3] == [pytest.approx(0.6)] * 4
     batch = server.batch.bodies
     assert len(batch) == 4
     for body in batch:

@@ -23,10 +23,10 @@ from ..bots.builtin_rag import BuiltinRagBot
 from ..config import Config
 from ..content.knowledge import KnowledgeBase
 from ..content.personas import Persona
-from ..content.prompts import PromptSet
+from ..content.prompts import PromptSet, load_prompt
 from ..content.scenarios import Scenario
 from ..metrics.base import TurnContext
-from ..metrics.rubric import RubricJudge
+from ..metrics.rubric import CheckedRubricJudge
 from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient, Message
 from ..record.store import Store
@@ -34,7 +34,7 @@ from .simulator import UserSimulator
 from .transcript import Utterance
 
 # Reply lengths assumed when no past call of the model is stored (tokens).
-ASSUMED_OUTPUT = {"user": 40, "bot": 150, "judge": 250}
+ASSUMED_OUTPUT = {"user": 40, "bot": 150, "judge": 20}  # judge: per call (yes/no checks are short)
 # Model calls per verdict of each metric (several steps for the statement-based ones).
 CALLS_PER_VERDICT = {
     "rubric": 1,
@@ -157,7 +157,9 @@ class RunEstimator:
     ) -> Estimate:
         config, prompts, outputs = self.config, self.prompts, self.outputs
         nobody = cast(ChatClient, None)  # message builders only: no client is ever called
-        judge = RubricJudge(nobody, prompts.judge)
+        # The rubric a dialogue runs: yes/no checks (one call each, claims included), built here
+        # exactly as the judge builds them for the turn.
+        judge = CheckedRubricJudge(nobody, load_prompt(config.prompts, config.language, "judge_probes"))
         roles = {role: RoleTokens(role, model, basis=basis) for role, (model, basis) in self.bases.items()}
         whole_turns = max(1, math.ceil(self.turns))
         weight = self.turns / whole_turns  # a mean of 2.4 turns walks 3 and counts each at 0.8
@@ -178,8 +180,13 @@ class RunEstimator:
                     stand_in = " ".join(p.text for p in passages) or scenario.question
                     answer = _stand_in(stand_in, outputs.get("bot", ASSUMED_OUTPUT["bot"]))
                     context = TurnContext(turn, history[-1].text, answer, passages, history[:-1], config.language)
-                    judge_in = message_tokens(judge.messages(context)) * judge_calls
-                    _count(roles["judge"], judge_in, outputs["judge"] * judge_calls, weight, judge_calls)
+                    checks = [
+                        message_tokens(judge.messages(shown, check)) for _n, shown, check in judge.checks(context)
+                    ]
+                    # Other metrics' calls are counted at the mean size of a check's prompt.
+                    calls = len(checks) + judge_calls - 1
+                    judge_in = sum(checks) + (judge_calls - 1) * sum(checks) / max(1, len(checks))
+                    _count(roles["judge"], judge_in, outputs["judge"] * calls, weight, calls)
                     history.append(Utterance("bot", answer))
         result = Estimate(len(scenarios) * len(personas), self.turns, self.turns_basis, list(roles.values()))
         for role in result.roles:

@@ -24,6 +24,7 @@ from ..record import rejudge_jobs
 from ..record.store import Store, StoredJudgment, StoredSession
 from . import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings, build_metrics
 from .base import Metric, TurnContext
+from .fit_store import fitted_metrics
 from .rubric import RubricJudge
 
 
@@ -135,11 +136,17 @@ class RejudgePlan:
             self.templates[language] = load_prompt(self.prompts_dir, language, "judge_rubric")
         return self.templates[language]
 
-    def metric_for(self, client: ChatClient, language: str) -> Metric:
-        if self.metric == PRIMARY_METRIC:
+    def metric_for(self, client: ChatClient, language: str, store: Store | None = None) -> Metric:
+        """The judge a dialogue would use (with its fit, as the engine applies it); with
+        ``--prompt``, the whole-verdict rubric judge on the edited prompt, as the TUI's re-judge."""
+        if self.metric == PRIMARY_METRIC and self.prompt_file is not None:
             return RubricJudge(client, self.rubric_template(language))
         prompts = PromptSet.load(self.prompts_dir, language)
-        metrics = build_metrics([self.metric], client, prompts, settings=self.settings, include_primary=False)
+        metrics = build_metrics(
+            [self.metric], client, prompts, settings=self.settings, include_primary=self.metric == PRIMARY_METRIC
+        )
+        if store is not None:
+            metrics = fitted_metrics(metrics, store, self.endpoint.model)
         return next(m for m in metrics if m.name == self.metric)
 
 
@@ -172,7 +179,7 @@ async def rejudge_online(
         nonlocal stored_count
         language = target.context.language
         if language not in metrics:
-            metrics[language] = plan.metric_for(client, language)
+            metrics[language] = plan.metric_for(client, language, store)
         async with gate:
             judgment = await metrics[language].judge(target.context)
         judgment.details = {
