@@ -5,6 +5,9 @@
    requests with the openai client at the same concurrency. Prints ours / bare.
 2. Concurrency: with 100 ms before every reply, ``ragtui run --concurrency 16``; prints the
    wall time against the ideal (calls × latency / concurrency).
+3. Concurrency sweep (``--sweep``): 480 dialogues × 5 personas' scenarios at 200 ms per call,
+   concurrency 16, 64 and 256; prints wall / ideal and the CPU ragtui spent per call (user +
+   system time of the ``ragtui run`` process and its children, divided by the calls).
 
 Both sides run as separate processes, timed from start to exit, so the server (a thread of
 this process) never competes with them for the interpreter lock. Nothing here asserts: it
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -120,12 +124,37 @@ def latency(dialogues: int, concurrency: int, delay: float) -> None:
     print(f"  RATIO wall / ideal = {wall / ideal:.2f}x   (minus process start: {(wall - startup) / ideal:.2f}x)")
 
 
+def sweep(dialogues: int, levels: list[int], delay: float) -> None:
+    def slow(body: dict) -> Reply:
+        return dataclasses.replace(schema_responder(body), delay_first=delay)
+
+    print(f"[sweep] {delay * 1000:.0f} ms per call; wall / ideal and ragtui's CPU per call")
+    for concurrency in levels:
+        with FakeOpenAIServer(default=slow) as server, tempfile.TemporaryDirectory() as tmp:
+            config = write_workspace(Path(tmp), server.base_url, dialogues, concurrency)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            wall, _ = timed(ragtui_run(config, dialogues, concurrency))
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            calls = len(server.chat_requests())
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        ideal = calls * delay / concurrency
+        print(
+            f"  concurrency {concurrency:3}: {calls} calls, wall {wall:6.2f} s, ideal {ideal:5.2f} s -> "
+            f"RATIO {wall / ideal:5.2f}x; CPU {cpu:6.2f} s = {cpu / calls * 1000:.2f} ms per call"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dialogues", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=4, help="for the overhead comparison")
     parser.add_argument("--latency-dialogues", type=int, default=100)
+    parser.add_argument("--sweep", action="store_true", help="only the concurrency sweep (16, 64, 256 at 200 ms)")
+    parser.add_argument("--sweep-dialogues", type=int, default=480)
     args = parser.parse_args()
+    if args.sweep:
+        sweep(args.sweep_dialogues, [16, 64, 256], 0.2)
+        return
     overhead(args.dialogues, args.concurrency)
     latency(args.latency_dialogues, 16, 0.1)
 

@@ -42,7 +42,11 @@ MIN_FIT_ITEMS = 10  # fewer and a 5-fold cross-validation has folds of one or tw
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("calibrate", help="measure a metric's agreement with human labels in a JSON/JSONL file")
     parser.add_argument("metric", choices=KNOWN_METRICS + DIALOGUE_METRICS, help="the metric to calibrate")
-    parser.add_argument("data", type=Path, help="labelled JSON array or JSONL file")
+    parser.add_argument("data", type=Path, nargs="?", help="labelled JSON array or JSONL file")
+    parser.add_argument(
+        "--from-labels", action="store_true", help="agreement with the labels stored by `ragtui label` and the TUI"
+    )
+    parser.add_argument("--run", help="with --from-labels: only this run id ('last' for the newest run)")
     parser.add_argument(
         "--field",
         action="append",
@@ -82,6 +86,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
+    if args.from_labels or args.data is None:
+        from .labels_calibrate import calibrate_from_labels
+
+        return calibrate_from_labels(args, overrides)
+    if args.run:
+        raise RagtuiError("--run applies to --from-labels only", "drop --run, or add --from-labels")
     return asyncio.run(_calibrate(args, overrides))
 
 

@@ -15,6 +15,7 @@ from ..core.content.scenarios import load_scenarios, scenario_file
 from ..core.errors import RagtuiError
 from ..core.models.endpoints import resolve_endpoints
 from ..core.record.export import write_csv
+from ..core.record.labels import session_labels
 from ..core.record.lineage import lineage_lines
 from ..core.record.store import Store, StoredSession
 from .calibrate_command import calibrate
@@ -72,7 +73,7 @@ def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
 def show(args: argparse.Namespace, overrides: Overrides) -> int:
     store = _store(overrides)
     session = store.session(args.session)
-    print_session(session, all_versions=args.all_versions)
+    print_session(session, all_versions=args.all_versions, labels=session_labels(store, args.session))
     for line in lineage_lines(store, session):
         console.print(Text(line, style="cyan"))
     return 0

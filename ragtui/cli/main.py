@@ -31,6 +31,9 @@ LAZY_COMMANDS = {
         "judge_dialogue_command",
         "judge stored dialogues as a whole (resolution, retention, repetition)",
     ),
+    "label": ("label_command", "label a bot turn: your own 1–5 score and/or agree/disagree with the judge"),
+    "labels": ("label_command", "list or export people's labels"),
+    "rejudge": ("rejudge_command", "judge every bot turn of a run again (a new version; old ones kept)"),
     "serve-bot": ("serve_bot", "serve the built-in RAG bot over HTTP (a reference bot to point ragtui at)"),
     "compare": ("compare_command", "compare two runs pair by pair (exit 1 on a regression)"),
     "runs": ("runs_command", "list runs with scores and trends"),
@@ -111,6 +114,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="continue every interrupted or cancelled dialogue of run RUN ('last' for the newest run)",
     )
     add_report_arguments(run)
+    run.add_argument(
+        "--estimate", action="store_true", help="print the tokens (and cost) the run would use; call no model"
+    )
 
     sessions = sub.add_parser("sessions", help="list stored sessions")
     _common(sessions)
@@ -144,11 +150,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     scenarios.add_argument("--config", type=Path, default=KEEP)
     scenarios.add_argument("--language", choices=("ja", "en"), default=KEEP)
 
-    words = sys.argv[1:] if argv is None else argv
+    words = set(sys.argv[1:] if argv is None else argv)
+    named = {module for name, (module, _help) in LAZY_COMMANDS.items() if name in words}
     for name, (module, help_text) in LAZY_COMMANDS.items():
-        if name in words:
-            importlib.import_module(f".{module}", __package__).add_parser(sub)
-        else:
+        if module in named:
+            named.discard(module)  # one module may register several commands (label, labels)
+            loaded = importlib.import_module(f".{module}", __package__)
+            (getattr(loaded, "add_parsers", None) or loaded.add_parser)(sub)
+        elif not any(m == module and n in words for n, (m, _h) in LAZY_COMMANDS.items()):
             sub.add_parser(name, help=help_text, add_help=False)
     return parser
 

@@ -24,6 +24,7 @@ from ..core.config import Config
 from ..core.content.personas import load_personas, pick_personas
 from ..core.content.scenarios import load_scenarios, pick_scenarios
 from ..core.dialogue.engine import Engine, new_run_id
+from ..core.dialogue.estimate import spent
 from ..core.dialogue.state_machine import Dialogue
 from ..core.errors import RagtuiError
 from ..core.models.embedded import ServerRecovery
@@ -35,6 +36,7 @@ from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import write_text
 from ..core.runs.run_report import junit_xml, run_markdown
 from .dialogue_view import rate_text
+from .estimate_view import estimate_command, print_spent
 from .model_start import embedded_model
 from .output import console, console_err, say_discovered, score_text
 from .run_progress import RunProgress
@@ -56,6 +58,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
 
 
 async def run(args: argparse.Namespace, overrides: Overrides) -> int:
+    if getattr(args, "estimate", False):
+        return estimate_command(args, overrides)
     config = bootstrap.load_effective_config(overrides)
     _check_arguments(args)
     endpoints = bootstrap.endpoints_for(config, overrides)
@@ -224,6 +228,7 @@ def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int
             Text(f"Stopped: {resumable_count} dialogue(s) not finished. Continue with: ", style="yellow")
             + Text(f"ragtui run --resume {run_id}{where}", style="bold")
         )
+    print_spent(spent(store, run_id, config.prices))
     if rows:
         then = (
             f"ragtui compare previous {run_id}"

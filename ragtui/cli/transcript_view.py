@@ -6,6 +6,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
+from ..core.record.labels import Label
 from ..core.record.store import PartialReply, StoredJudgment, StoredSession
 from .dialogue_view import dialogue_verdict_text
 from .output import console, score_text, session_score_text, stop_text
@@ -46,7 +47,7 @@ def verdict_border(j: StoredJudgment, threshold: float) -> str:
     return "red" if j.score < j.details.get("threshold", threshold) else "green"
 
 
-def print_session(session: StoredSession, *, all_versions: bool = False) -> None:
+def print_session(session: StoredSession, *, all_versions: bool = False, labels: list[Label] | None = None) -> None:
     head = Text()
     head.append(f"Session {session.id}", style="bold")
     head.append(f"  scenario {session.scenario_id} · persona {session.persona_name} · {session.language}")
@@ -100,6 +101,11 @@ def print_session(session: StoredSession, *, all_versions: bool = False) -> None
                     border_style=verdict_border(j, session.threshold),
                 )
             )
+        for label in (lab for lab in labels or [] if lab.message_id == message.id):
+            line = Text(f"  label ({label.metric}): {label.summary()}", style="magenta")
+            if label.note:
+                line.append(f" — {label.note}")
+            console.print(line)
     for partial in session.partials:
         console.print(partial_panel(partial))
     dialogue = session.dialogue_judgments if all_versions else list(session.latest_dialogue_judgments().values())

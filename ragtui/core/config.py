@@ -55,6 +55,8 @@ CONFIG_FILE_NAMES = ("ragtui.toml",)
 ENDPOINT_KEYS = {"base_url", "model", "temperature", "api_key_env", "max_tokens", "timeout", "max_retries"}
 TOP_KEYS = {
     "language",
+    "prices",
+    "labeller",
     "max_turns",
     "threshold",
     "concurrency",
@@ -153,6 +155,9 @@ class Config:
     thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     uncertainty_weight: float = 0.3  # answer_relevancy: weight of an "unsure" statement
     relevancy_scale: float = 1.0  # answer_relevancy: maximum of the scaled score
+    # model → (input, output) price per million tokens, for `ragtui run --estimate` and run costs
+    prices: dict[str, tuple[float, float]] = field(default_factory=dict)
+    labeller: str | None = None  # the name stored with a person's labels; default: the OS user
     source: Path | None = None  # the file this came from, for messages
 
     def role(self, name: str) -> EndpointConfig:
@@ -196,6 +201,10 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
         config.language = get("language", str)
         if config.language not in LANGUAGES:
             raise ConfigError(f"{where}: language must be one of {', '.join(LANGUAGES)}, got {config.language!r}")
+    if "prices" in data:
+        config.prices = _parse_prices(get("prices", dict), f"{where}: [prices]")
+    if "labeller" in data:
+        config.labeller = get("labeller", str).strip() or None
     for key in ("max_turns", "concurrency", "top_k"):
         if key in data:
             value = get(key, int)
@@ -245,6 +254,24 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
     if "answer_relevancy" in data:
         _parse_relevancy(get("answer_relevancy", dict), f"{where}: [answer_relevancy]", config)
     return config
+
+
+def _parse_prices(table: dict[str, Any], where: str) -> dict[str, tuple[float, float]]:
+    """``"model" = { input = 0.15, output = 0.60 }``: prices per million tokens."""
+    prices: dict[str, tuple[float, float]] = {}
+    for model, entry in table.items():
+        entry = expect_type(entry, dict, f"{where} {model}")
+        reject_unknown_keys(entry, {"input", "output"}, f"{where} {model}")
+        pair = []
+        for key in ("input", "output"):
+            if key not in entry:
+                raise ConfigError(f"{where} {model}: missing {key}", "prices are per million tokens, e.g. input = 0.15")
+            value = float(expect_type(entry[key], (int, float), f"{where} {model}.{key}"))
+            if value < 0:
+                raise ConfigError(f"{where} {model}.{key} must be 0 or more, got {value:g}")
+            pair.append(value)
+        prices[model] = (pair[0], pair[1])
+    return prices
 
 
 def _parse_thresholds(table: dict[str, Any], where: str) -> dict[str, float]:

@@ -28,6 +28,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import email.parser
+import email.policy
 import http
 import itertools
 import json
@@ -181,6 +183,7 @@ class FakeOpenAIServer:
         self._thread: threading.Thread | None = None
         self._server: asyncio.Server | None = None
         self._connections: set[asyncio.Task[None]] = set()
+        self.batch = FakeBatchAPI(self)  # /v1/files and /v1/batches
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -303,6 +306,7 @@ class FakeOpenAIServer:
             self._model_defaults.clear()
             self._known_models.clear()
             self._global_default = self._initial_default
+        self.batch.clear()
 
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
@@ -379,6 +383,11 @@ class FakeOpenAIServer:
                 writer.write(_json_response(400, _error_payload(400, message), keep_alive))
             else:
                 return await self._chat(body, keep_alive, reader, writer)
+        elif self.batch.handles(request.path):
+            with self._lock:
+                status, payload, content_type = self.batch.answer(request)
+            headers = {"content-type": content_type, "content-length": str(len(payload))}
+            writer.write(_head(status, headers, keep_alive) + payload)
         elif request.method == "GET" and request.path.rstrip("/").endswith("/models"):
             models = [
                 {"id": model, "object": "model", "created": 0, "owned_by": "ragtui-fake"} for model in self._model_ids()
@@ -895,6 +904,217 @@ def _string(schema: dict[str, Any]) -> str:
     if "maxLength" in schema:
         text = text[: int(schema["maxLength"])]
     return text
+
+
+# -- the Batch API ---------------------------------------------------------------------------
+
+
+class FakeBatchAPI:
+    """OpenAI's Batch API on the fake server: ``POST /v1/files`` (multipart, purpose "batch"),
+    ``GET /v1/files/{id}/content``, ``POST /v1/batches`` and ``GET /v1/batches/{id}``.
+
+    Each request line is answered by the server's usual reply selection (scripts, defaults,
+    schema replies), non-streamed; a scripted error status becomes a line of the error file, as
+    the real API does. Knobs for the failure modes: ``polls_before_done`` (how many retrievals
+    report ``in_progress`` first), ``expire_after`` (only that many requests run, the batch
+    ``expired`` and the rest are in the error file as ``batch_expired``), ``validation_error``
+    (the batch ``failed`` before running anything). ``bodies`` are the request bodies it ran.
+    Called under the server's lock.
+    """
+
+    def __init__(self, server: FakeOpenAIServer) -> None:
+        self.server = server
+        self.clear()
+
+    def clear(self) -> None:
+        self.files: dict[str, dict[str, Any]] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
+        self.bodies: list[dict[str, Any]] = []
+        self.polls_before_done = 1
+        self.expire_after: int | None = None
+        self.validation_error: str | None = None
+        self._polls: dict[str, int] = {}
+
+    @staticmethod
+    def handles(path: str) -> bool:
+        parts = path.strip("/").split("/")
+        return "files" in parts or "batches" in parts
+
+    def answer(self, request: _HttpRequest) -> tuple[int, bytes, str]:
+        parts = request.path.strip("/").split("/")
+        try:
+            if request.method == "POST" and parts[-1] == "files":
+                return self._json(200, self._upload(request))
+            if request.method == "GET" and len(parts) >= 3 and parts[-3] == "files" and parts[-1] == "content":
+                stored = self.files.get(parts[-2])
+                if stored is None:
+                    return self._json(404, _error_payload(404, f"No such File object: {parts[-2]}"))
+                return 200, stored["content"], "application/octet-stream"
+            if request.method == "POST" and parts[-1] == "batches":
+                return self._json(200, self._create(_parse_json(request.body)))
+            if request.method == "GET" and len(parts) >= 2 and parts[-2] == "batches":
+                batch = self.batches.get(parts[-1])
+                if batch is None:
+                    return self._json(404, _error_payload(404, f"No such batch: {parts[-1]}"))
+                return self._json(200, self._advance(batch))
+        except ValueError as exc:
+            return self._json(400, _error_payload(400, str(exc)))
+        return self._json(404, _error_payload(404, f"Invalid URL ({request.method} {request.path})", "unknown_url"))
+
+    @staticmethod
+    def _json(status: int, payload: dict[str, Any]) -> tuple[int, bytes, str]:
+        return status, json.dumps(payload).encode(), "application/json"
+
+    def _new_id(self, prefix: str) -> str:
+        return f"{prefix}-fake{self.server._next_id()}"
+
+    def _store_file(self, content: bytes, filename: str, purpose: str) -> dict[str, Any]:
+        meta = {
+            "id": self._new_id("file"),
+            "object": "file",
+            "bytes": len(content),
+            "created_at": int(time.time()),
+            "filename": filename,
+            "purpose": purpose,
+            "status": "processed",
+        }
+        self.files[meta["id"]] = {**meta, "content": content}
+        return meta
+
+    def _upload(self, request: _HttpRequest) -> dict[str, Any]:
+        content_type = request.headers.get("content-type", "")
+        if "multipart/form-data" not in content_type:
+            raise ValueError("files must be uploaded as multipart/form-data")
+        message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+            b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + request.body
+        )
+        fields: dict[str, Any] = {}
+        filename = "upload.jsonl"
+        for part in message.iter_parts():
+            name = part.get_param("name", header="content-disposition")
+            if part.get_filename():
+                filename = part.get_filename()
+            fields[str(name)] = part.get_payload(decode=True)
+        if "file" not in fields or fields.get("purpose") != b"batch":
+            raise ValueError("expected a 'file' part and purpose 'batch'")
+        return self._store_file(fields["file"], filename, "batch")
+
+    def _create(self, body: Any) -> dict[str, Any]:
+        if not isinstance(body, dict) or body.get("input_file_id") not in self.files:
+            raise ValueError("input_file_id does not name an uploaded file")
+        if body.get("endpoint") != "/v1/chat/completions":
+            raise ValueError("only /v1/chat/completions batches are supported")
+        batch = {
+            "id": self._new_id("batch"),
+            "object": "batch",
+            "endpoint": body["endpoint"],
+            "errors": None,
+            "input_file_id": body["input_file_id"],
+            "completion_window": body.get("completion_window", "24h"),
+            "status": "validating",
+            "output_file_id": None,
+            "error_file_id": None,
+            "created_at": int(time.time()),
+            "request_counts": {"total": 0, "completed": 0, "failed": 0},
+            "metadata": body.get("metadata"),
+        }
+        self.batches[batch["id"]] = batch
+        self._polls[batch["id"]] = 0
+        return batch
+
+    def _advance(self, batch: dict[str, Any]) -> dict[str, Any]:
+        """Each retrieval moves the batch on: validating → in_progress (× polls) → done."""
+        if batch["status"] in ("completed", "expired", "failed", "cancelled"):
+            return batch
+        if self.validation_error is not None:
+            batch["status"] = "failed"
+            batch["errors"] = {
+                "object": "list",
+                "data": [{"code": "invalid_request", "message": self.validation_error, "line": 1}],
+            }
+            return batch
+        lines = [line for line in self.files[batch["input_file_id"]]["content"].decode().splitlines() if line.strip()]
+        batch["request_counts"]["total"] = len(lines)
+        self._polls[batch["id"]] += 1
+        if self._polls[batch["id"]] <= self.polls_before_done:
+            batch["status"] = "in_progress"
+            return batch
+        self._run(batch, [json.loads(line) for line in lines])
+        return batch
+
+    def _run(self, batch: dict[str, Any], requests: list[dict[str, Any]]) -> None:
+        output: list[dict[str, Any]] = []
+        errors: list[dict[str, Any]] = []
+        for index, line in enumerate(requests):
+            custom_id = line.get("custom_id")
+            if self.expire_after is not None and index >= self.expire_after:
+                message = "This request could not be executed before the completion window expired."
+                errors.append(
+                    {
+                        "id": self._new_id("batch_req"),
+                        "custom_id": custom_id,
+                        "response": None,
+                        "error": {"code": "batch_expired", "message": message},
+                    }
+                )
+                continue
+            body = line.get("body") or {}
+            self.bodies.append(body)
+            reply = self._reply(body)
+            if reply.status != 200:
+                response = {
+                    "status_code": reply.status,
+                    "request_id": "req-fake",
+                    "body": _error_payload(reply.status, reply.error_message),
+                }
+                errors.append(
+                    {"id": self._new_id("batch_req"), "custom_id": custom_id, "response": response, "error": None}
+                )
+                continue
+            completion = {
+                "id": f"chatcmpl-fake{self.server._next_id()}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": str(body.get("model", _DEFAULT_MODEL)),
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": reply.text, "refusal": None},
+                        "logprobs": None,
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": _usage(body, reply.text),
+            }
+            response = {"status_code": 200, "request_id": "req-fake", "body": completion}
+            output.append(
+                {"id": self._new_id("batch_req"), "custom_id": custom_id, "response": response, "error": None}
+            )
+        failed = sum(1 for e in errors if e["error"] is None)
+        batch["request_counts"] = {"total": len(requests), "completed": len(output), "failed": failed}
+        batch["status"] = (
+            "expired" if self.expire_after is not None and len(requests) > self.expire_after else "completed"
+        )
+        if output:
+            text = "".join(json.dumps(o) + "\n" for o in output).encode()
+            batch["output_file_id"] = self._store_file(text, "output.jsonl", "batch_output")["id"]
+        if errors:
+            text = "".join(json.dumps(e) + "\n" for e in errors).encode()
+            batch["error_file_id"] = self._store_file(text, "errors.jsonl", "batch_output")["id"]
+
+    def _reply(self, body: dict[str, Any]) -> Reply:
+        """``_select_reply`` without taking the server's lock, which the caller holds."""
+        model = body.get("model")
+        queue = self.server._queues.get(model) if isinstance(model, str) else None
+        if queue:
+            choice: Reply | Responder = queue.popleft()
+        elif isinstance(model, str) and model in self.server._model_defaults:
+            choice = self.server._model_defaults[model]
+        elif self.server._global_default is not None:
+            choice = self.server._global_default
+        else:
+            choice = schema_responder
+        return choice if isinstance(choice, Reply) else choice(body)
 
 
 # -- command line ------------------------------------------------------------------------------

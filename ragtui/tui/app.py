@@ -51,6 +51,8 @@ MAIN_COMMANDS = [
     ("Re-judge a turn", "Same judge, another model, or an edited prompt", "rejudge"),
     ("Export CSV", "Export the open session to a CSV file", "export"),
     ("Fork session", "Copy turns 1..N of the open session into a new one and continue it live", "fork"),
+    ("Label turn", "Your own score, a note, agree/disagree with the judge, for the newest turn", "label"),
+    ("To label", "The unlabelled turns of this run, one key each", "label_queue"),
 ]
 
 

@@ -155,6 +155,8 @@ Main screen
   r        re-judge a bot turn: same judge, another model, or an edited prompt
   x        export the open session to CSV (default folder: ragtui's data folder, exports/)
   f        fork the open session after turn N: a new session continues live from there
+  l        label the newest bot turn: your own 1–5 score, a note, agree/disagree with the judge
+  u        to label: the unlabelled turns of this run; 1–5 / a / d label and move on, n / p
   o        sessions: open (read / continue) or delete stored sessions
   e        personas: list, create, edit, duplicate, delete
   R        runs: scores and trends; Enter compares two runs, r replays one
@@ -172,6 +174,7 @@ Other screens
             leaving with unsaved edits asks: save, discard or stay
 
 Scores
+  Labels are people's scores and opinions of the judge, kept apart from the verdicts.
   A turn scores Overall/5. Under the threshold it is red. A verdict the judge could not give
   is "unscored" — never 0 — and does not count in the dialogue score (the mean of the turns).
 

@@ -26,6 +26,7 @@ from ..core.dialogue.events import (
     VerdictReady,
 )
 from ..core.dialogue.progress import StepMeter
+from ..core.record.labels import session_labels
 from ..core.record.store import StoredSession
 from .dialogue_text import dialogue_live_block
 from .formatting import score_text, verdict_text
@@ -151,6 +152,9 @@ class EventView:
         for partial in session.partials:
             pane = self.pane(partial.role if partial.role in ROLES else "bot")
             pane.add_error(f"turn {partial.turn}: partial reply, never completed — {partial.error}\n{partial.text}")
+        # People's labels, beside the verdicts they are about and never mistaken for one.
+        for label in session_labels(self.screen.ragtui.store, session.id):
+            self.pane("judge").add_note(f"turn {label.turn}: label {label.summary()} (a person's, not a verdict)")
         if ended and session.status == "interrupted":
             self.pane("judge").add_note(
                 "Interrupted: the process running it is gone. Continue it with s or a, or `ragtui run --resume`."

@@ -60,6 +60,8 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         Binding("r", "rejudge", "Re-judge", show=False, tooltip="Judge a bot turn again"),
         Binding("x", "export", "Export", tooltip="Export the open session to CSV"),
         Binding("f", "fork", "Fork", show=False, tooltip="Copy turns 1..N into a new session and continue it live"),
+        Binding("l", "label", "Label", tooltip="Label the newest bot turn: your score, note, agree/disagree"),
+        Binding("u", "label_queue", "To label", show=False, tooltip="Unlabelled turns of this run, one key each"),
         Binding("escape", "hide_input", "Close input", show=False),
     ]
 
@@ -287,6 +289,29 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         if self.session_id is not None and not self.running:
             self.reload_panes(ended=self.stopped is not None or self.dialogue is None or self.dialogue.finished)
             self.refresh_state()
+
+    def action_label(self) -> None:
+        from .label_dialog import label_newest_turn
+
+        if self.session_id is None:
+            self.notify_plain("No session open: open one with o to label its turns.", "warning")
+            return
+        label_newest_turn(
+            self.ragtui,
+            self.session_id,
+            lambda label: self.pane("judge").add_note(f"turn {label.turn}: your label {label.summary()}"),
+        )
+
+    def action_label_queue(self) -> None:
+        from .label_queue import LabelQueueScreen
+
+        run_id = None
+        if self.session_id is not None:
+            try:
+                run_id = self.ragtui.store.session(self.session_id).run_id
+            except RagtuiError:
+                run_id = None
+        self.app.push_screen(LabelQueueScreen(run_id))
 
     def reload_panes(self, *, ended: bool = True) -> None:
         if self.session_id is None:

@@ -7,6 +7,7 @@ the room that is left, and the start buttons are one line, always on screen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -49,9 +50,11 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         selected: list[str] | None = None,
         *,
         last: NewSessionRequest | None = None,
+        estimate: Callable[[Scenario, Persona, tuple[str, ...]], str] | None = None,
     ) -> None:
         super().__init__()
         self.last = last
+        self.estimate = estimate  # tokens and cost of the chosen dialogue, without calling a model
         self.scenarios = scenarios
         self.personas = personas
         self.language = language
@@ -88,6 +91,7 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
             yield Input(
                 placeholder="e.g. How do I change the e-mail address of my account?", id="free-question", compact=True
             )
+            yield Static("", id="new-estimate", markup=False)
             yield Static("", id="new-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", variant="primary", id="start", compact=True)
@@ -106,6 +110,21 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         if last is not None and last.scenario.id == "adhoc":
             self.query_one("#free-question", Input).value = last.scenario.question
         self.query_one("#scenario-list").focus()
+        self._show_estimate()
+
+    @on(OptionList.OptionHighlighted)
+    @on(SelectionList.SelectedChanged)
+    def _show_estimate(self) -> None:
+        if self.estimate is None or not self.is_mounted:
+            return
+        scenario_index, persona_index = self._chosen("#scenario-list"), self._chosen("#persona-list")
+        if scenario_index is None or persona_index is None:
+            return
+        metrics: tuple[str, ...] = ()
+        if self.metric_names:
+            metrics = tuple(self.query_one("#metric-list", SelectionList).selected)
+        line = self.estimate(self.scenarios[scenario_index], self.personas[persona_index], metrics)
+        self.query_one("#new-estimate", Static).update(Text(line))
 
     def _chosen(self, list_id: str) -> int | None:
         return self.query_one(list_id, OptionList).highlighted

@@ -12,11 +12,11 @@ import tomllib
 
 from ..core.content.prompts import PromptTemplate, load_prompt, parse_prompt
 from ..core.dialogue.engine import Engine
-from ..core.dialogue.transcript import Utterance
 from ..core.errors import ConfigError, RagtuiError
-from ..core.metrics import PRIMARY_METRIC, TurnContext
+from ..core.metrics import PRIMARY_METRIC
+from ..core.metrics.rejudge import turn_context
 from ..core.metrics.rubric import RubricJudge
-from ..core.record.store import StoredJudgment, StoredSession
+from ..core.record.store import StoredJudgment
 
 
 def parse_judge_prompt(toml_text: str, language: str) -> PromptTemplate:
@@ -35,29 +35,6 @@ def judge_prompt_text(engine: Engine, language: str) -> str:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RagtuiError(f"cannot read {path}: {exc.strerror}") from None
-
-
-def turn_context(session: StoredSession, turn: int) -> tuple[int, TurnContext]:
-    """The bot message id of ``turn`` and what the judge saw for it, rebuilt from the store."""
-    bot = next((m for m in reversed(session.messages) if m.role == "bot" and m.turn == turn), None)
-    if bot is None:
-        raise RagtuiError(f"session {session.id} has no bot answer in turn {turn}")
-    index = session.messages.index(bot)
-    question = next((m for m in reversed(session.messages[:index]) if m.role == "user"), None)
-    if question is None:
-        raise RagtuiError(f"session {session.id} has no customer message before the bot answer of turn {turn}")
-    earlier = session.messages[: session.messages.index(question)]
-    history = [Utterance("user" if m.role == "user" else "bot", m.text) for m in earlier]
-    context = TurnContext(
-        turn=turn,
-        question=question.text,
-        response=bot.text,
-        passages=bot.passages,
-        history=history,
-        language=session.language,
-        reference=session.scenario.get("reference"),
-    )
-    return bot.id, context
 
 
 async def rejudge_turn(

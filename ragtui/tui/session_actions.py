@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..core.errors import RagtuiError
 from ..core.record.lineage import lineage_lines
 from ..core.record.ownership import this_process
+from .estimate_text import session_estimator
 from .header import SessionInfo
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ class SessionActions(_Base):
             list(KNOWN_METRICS),
             list(last.metrics) if last else [m.name for m in engine.metrics],
             last=last,
+            estimate=session_estimator(self.ragtui),
         )
         self.app.push_screen(screen, self._start_session)
 

@@ -19,9 +19,11 @@ from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane, 
 from textual.widgets.option_list import Option
 
 from ..core.errors import RagtuiError
+from ..core.record.labels import Label, session_labels
 from ..core.record.store import StoredJudgment, StoredSession
 from .dialogue_text import dialogue_block
 from .formatting import detail_text, metric_text, score_text, version_column
+from .label_dialog import open_label_dialog, verdict_summary
 from .rejudge import judge_prompt_text, rejudge_turn
 from .rejudge_screen import RejudgeMemory, RejudgeRequest, RejudgeScreen
 from .replay import PRIMARY_METRIC
@@ -42,6 +44,7 @@ class VerdictScreen(Screen[None]):
         Binding("left_square_bracket", "tab(-1)", "Prev tab"),
         Binding("right_square_bracket", "tab(1)", "Next tab"),
         *[Binding(str(n), f"show_tab({n - 1})", f"Tab {n}", show=False) for n in range(1, len(TABS) + 1)],
+        Binding("l", "label", "Label turn", tooltip="Your own score, a note, agree/disagree with the verdict"),
         Binding("escape", "dismiss(None)", "Back"),
     ]
 
@@ -51,6 +54,7 @@ class VerdictScreen(Screen[None]):
         self.rejudge_on_open = rejudge
         self.session: StoredSession | None = None
         self.turn: int | None = None
+        self.labels: list[Label] = []
 
     @property
     def ragtui(self) -> RagtuiApp:
@@ -86,7 +90,8 @@ class VerdictScreen(Screen[None]):
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        title = Text(f"Session #{session.id} · verdicts · ↑/↓ turn · [ ] or 1–5 tab · r re-judge · Escape back")
+        self.labels = session_labels(self.ragtui.store, self.session_id)
+        title = Text(f"Session #{session.id} · verdicts · ↑/↓ turn · [ ] or 1–5 tab · r re-judge · l label · Esc back")
         self.query_one("#verdict-title", Static).update(title)
         turns = sorted({m.turn for m in session.messages if m.role == "bot"})
         latest = session.latest_judgments()
@@ -98,6 +103,8 @@ class VerdictScreen(Screen[None]):
             label.append_text(score_text(j.score, session.threshold) if j else Text("not judged", style="dim"))
             if j and j.version > 1:
                 label.append(f" · v{j.version}", style="cyan")
+            if any(lab.turn == turn and lab.metric == PRIMARY_METRIC for lab in self.labels):
+                label.append(" · labelled", style="magenta")
             options.add_option(Option(label, id=str(turn)))
         if not turns:
             self.query_one("#verdict-detail", Static).update(Text("No bot answer yet in this session."))
@@ -144,6 +151,14 @@ class VerdictScreen(Screen[None]):
                     [(j.metric, j.version, j.score, j.details, j.error) for j in dialogue.values()], full=True
                 )
             )
+        labels = [lab for lab in self.labels if lab.turn == turn]
+        if labels:
+            # People's labels, set apart from the judge's verdicts above.
+            shown.append("\nPeople's labels (not verdicts)\n", style="bold underline magenta")
+            for lab in labels:
+                shown.append(clean_text(f"{lab.metric}: {lab.summary()} · {lab.created_at.replace('T', ' ')[:16]}"))
+                shown.append(clean_text(f" — {lab.note}") if lab.note else "")
+                shown.append("\n")
         detail.update(shown)
         self._show_versions(versions, session.threshold)
         prompt = "\n\n".join(
@@ -187,6 +202,16 @@ class VerdictScreen(Screen[None]):
             columns.append(column)
         if columns:
             box.mount_all(columns)
+
+    # -- labelling ---------------------------------------------------------------------------
+
+    def action_label(self) -> None:
+        if self.session is None or self.turn is None:
+            self.app.notify("No bot turn to label.", severity="warning", markup=False)
+            return
+        turn = self.turn
+        verdict = verdict_summary(self.session, turn)
+        open_label_dialog(self.ragtui, self.session_id, turn, verdict, lambda _label: self.load(keep_turn=turn))
 
     # -- re-judging --------------------------------------------------------------------------
 

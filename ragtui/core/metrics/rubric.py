@@ -93,14 +93,25 @@ class RubricJudge:
         )
         return [{"role": "system", "content": self.template.parts["system"]}, {"role": "user", "content": user}]
 
+    def request_options(self) -> dict[str, Any]:
+        """What the judge asks besides the messages; batch request files use the same."""
+        return {"json_schema": SCHEMA, "max_tokens": JUDGE_MAX_TOKENS}
+
+    def judgment_from_reply(self, messages: list[Message], completion: Completion) -> Judgment:
+        """A reply that came back without this client (a batch result): parsed as ``judge``
+        parses a first attempt. There is no correction round, so a bad reply is unscored."""
+        try:
+            verdict = parse_verdict(completion.text)
+        except ReplyParseError as exc:
+            return self._judgment(None, {}, messages, [completion], f"judge reply could not be parsed: {exc}")
+        return self._judgment(verdict["scores"]["overall"] / 5, verdict, messages, [completion], None)
+
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         messages = self.messages(context)
         completions: list[Completion] = []
         error = ""
         for attempt in (1, 2):
-            completion = await self.client.complete(
-                messages, json_schema=SCHEMA, max_tokens=JUDGE_MAX_TOKENS, on_delta=on_delta
-            )
+            completion = await self.client.complete(messages, **self.request_options(), on_delta=on_delta)
             completions.append(completion)
             try:
                 verdict = parse_verdict(completion.text)

@@ -69,6 +69,31 @@ class Completion:
     logprobs_dropped: bool = False
 
 
+def chat_options(
+    endpoint: Endpoint,
+    *,
+    temperature: float | None = None,
+    max_tokens: int | None = None,
+    json_schema: dict[str, Any] | None = None,
+    top_logprobs: int | None = None,
+) -> dict[str, Any]:
+    """A chat request's options besides model, messages and streaming. Shared by the streamed
+    call and by batch request files (``ragtui rejudge --batch``), so both ask exactly the same."""
+    options: dict[str, Any] = {"temperature": endpoint.temperature if temperature is None else temperature}
+    limit = max_tokens or endpoint.max_tokens
+    if limit:
+        options["max_tokens"] = limit
+    if json_schema is not None:
+        options["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": json_schema.get("title", "reply"), "schema": json_schema, "strict": True},
+        }
+    if top_logprobs:
+        options["logprobs"] = True
+        options["top_logprobs"] = top_logprobs
+    return options
+
+
 class ChatClient:
     """A role's view of one endpoint. Cheap to create; share the ``AsyncOpenAI`` via ``ClientPool``."""
 
@@ -97,21 +122,16 @@ class ChatClient:
         """Stream a chat completion, calling ``on_delta`` per text fragment; return the whole.
         ``on_chunk`` sees every raw chunk (the OpenAI-compatible bot reads citations there).
         ``top_logprobs`` asks for that many alternatives per token (``Completion.logprobs``)."""
-        options: dict[str, Any] = {
-            "temperature": self.endpoint.temperature if temperature is None else temperature,
+        options = {
+            **chat_options(
+                self.endpoint,
+                temperature=temperature,
+                max_tokens=max_tokens,
+                json_schema=json_schema,
+                top_logprobs=top_logprobs,
+            ),
             "stream_options": {"include_usage": True},
         }
-        limit = max_tokens or self.endpoint.max_tokens
-        if limit:
-            options["max_tokens"] = limit
-        if json_schema is not None:
-            options["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": json_schema.get("title", "reply"), "schema": json_schema, "strict": True},
-            }
-        if top_logprobs:
-            options["logprobs"] = True
-            options["top_logprobs"] = top_logprobs
         attempts = 0
         while True:
             sent = {k: v for k, v in options.items() if k not in self._dropped}

@@ -221,6 +221,59 @@ MIGRATIONS: list[Migration] = [
     -- JSON: the simulator check of a customer message
     ALTER TABLE messages ADD COLUMN sim_check TEXT;
     """,
+    # 8: people's labels of bot turns (``ragtui label``, the TUI's label key): their own 1–5 score
+    # and/or agree / disagree with one verdict version. A table of their own, never a judgment.
+    # One label per person, turn and metric: labelling again replaces that person's label.
+    """
+    CREATE TABLE labels (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        turn INTEGER NOT NULL,
+        metric TEXT NOT NULL,            -- the metric the label is about (rubric by default)
+        score INTEGER CHECK (score BETWEEN 1 AND 5),   -- the person's own grade; NULL: none given
+        agree INTEGER CHECK (agree IN (0, 1)),         -- with the verdict below; NULL: not said
+        judgment_id INTEGER REFERENCES judgments(id) ON DELETE SET NULL,
+        judgment_version INTEGER,        -- the verdict version the person saw
+        note TEXT,
+        labeller TEXT NOT NULL,          -- OS user name or the configured `labeller`
+        created_at TEXT NOT NULL,
+        CHECK (score IS NOT NULL OR agree IS NOT NULL),
+        UNIQUE (message_id, metric, labeller)
+    );
+    CREATE INDEX labels_by_session ON labels(session_id, turn);
+    """,
+    # 9: bulk re-judging (``ragtui rejudge``). A job is one command's choice of run, metric, judge
+    # model and prompt: running the same command again resumes it. Batch jobs keep every request
+    # they wrote, so results (from the OpenAI Batch API or ``vllm run-batch``) are matched to their
+    # turn by custom_id, and a results file from another request set is refused.
+    """
+    CREATE TABLE rejudge_jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_key TEXT NOT NULL,           -- run, metric, model, prompt, mode: resume only on a match
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        model TEXT NOT NULL,
+        prompt_version TEXT NOT NULL,
+        mode TEXT NOT NULL,              -- online | batch | batch-file
+        remote_id TEXT,                  -- the Batch API's batch id
+        status TEXT NOT NULL,            -- running | submitted | finished
+        note TEXT                        -- the last thing worth knowing (an expired batch, …)
+    );
+    CREATE INDEX rejudge_jobs_by_key ON rejudge_jobs(job_key);
+    CREATE TABLE rejudge_requests (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id INTEGER NOT NULL REFERENCES rejudge_jobs(id) ON DELETE CASCADE,
+        custom_id TEXT NOT NULL UNIQUE,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        turn INTEGER NOT NULL,
+        body TEXT NOT NULL,              -- JSON: the exact chat request
+        judgment_id INTEGER REFERENCES judgments(id) ON DELETE SET NULL   -- once its result is stored
+    );
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -1,0 +1,76 @@
+"""``ragtui run --estimate`` and the tokens a run spent: per-role token tables with their cost."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.table import Table
+from rich.text import Text
+
+from ..core import bootstrap
+from ..core.bootstrap import Overrides
+from ..core.content.personas import load_personas, pick_personas
+from ..core.content.scenarios import load_scenarios, pick_scenarios
+from ..core.dialogue.estimate import Estimate, RoleTokens, estimate_run
+from ..core.record.store import Store
+from .output import console
+
+
+def _cost(value: float | None) -> str:
+    return "no price" if value is None else f"${value:,.4f}"
+
+
+def tokens_table(title: str, roles: list[RoleTokens]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for name in ("role", "model", "calls", "tokens in", "tokens out", "cost"):
+        table.add_column(name, justify="left" if name in ("role", "model") else "right")
+    for r in roles:
+        table.add_row(
+            r.role, Text(r.model), f"{r.calls:,.0f}", f"{r.tokens_in:,.0f}", f"{r.tokens_out:,.0f}", _cost(r.cost)
+        )
+    return table
+
+
+def print_estimate(estimate: Estimate) -> None:
+    console.print(
+        Text(
+            f"Estimate for {estimate.dialogues} dialogue(s), {estimate.turns_per_dialogue:.1f} turn(s) each "
+            f"({estimate.turns_basis}); no model was called.",
+            style="bold",
+        ),
+        soft_wrap=True,
+    )
+    console.print(tokens_table("Planned tokens per role", estimate.roles))
+    for r in estimate.roles:
+        console.print(Text(f"  {r.role}: input from the prompts; output per call: {r.basis}", style="dim"))
+    total_in = sum(r.tokens_in for r in estimate.roles)
+    total_out = sum(r.tokens_out for r in estimate.roles)
+    line = f"Total: {total_in:,.0f} tokens in, {total_out:,.0f} out"
+    cost = estimate.cost
+    line += f", about {_cost(cost)}" if cost is not None else " (set [prices] in the config for a cost)"
+    console.print(Text(line), soft_wrap=True)
+
+
+def estimate_command(args: argparse.Namespace, overrides: Overrides) -> int:
+    """Everything ``ragtui run`` would plan, counted from files and the database only."""
+    config = bootstrap.load_effective_config(overrides)
+    endpoints = bootstrap.endpoints_for(config, overrides)
+    personas = pick_personas(load_personas(config.personas, config.language), args.persona)
+    scenarios = pick_scenarios(load_scenarios(config.scenarios, config.language), args.scenario)
+    # An existing database gives past usage; none is created just to estimate.
+    store = Store.open(config.database) if config.database.exists() else None
+    try:
+        print_estimate(estimate_run(config, endpoints, scenarios, personas, store, config.metrics))
+    finally:
+        if store is not None:
+            store.close()
+    return 0
+
+
+def print_spent(roles: list[RoleTokens]) -> None:
+    if not roles:
+        return
+    console.print(tokens_table("Tokens spent", roles))
+    costs = [r.cost for r in roles]
+    if all(c is not None for c in costs):
+        console.print(Text(f"Cost: {_cost(sum(c for c in costs if c is not None))}"))

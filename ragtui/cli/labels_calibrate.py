@@ -1,0 +1,108 @@
+"""``ragtui calibrate METRIC --from-labels [--run RUN]``: the judge's agreement with the labels
+people stored for their own conversations, per judge model and prompt version.
+
+Reads only the database: no model is called. Re-judge a run (``ragtui rejudge``) with another
+model or prompt and run this again to see which judge agrees more with your people.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.table import Table
+from rich.text import Text
+
+from ..core import bootstrap
+from ..core.bootstrap import Overrides
+from ..core.errors import RagtuiError
+from ..core.metrics import MetricSettings
+from ..core.metrics.label_agreement import LabelAgreementReport, label_agreement
+from ..core.record.labelled_turns import labelled_turns
+from .output import console
+
+
+def calibrate_from_labels(args: argparse.Namespace, overrides: Overrides) -> int:
+    if not args.from_labels:
+        raise RagtuiError("calibrate needs a labelled file, or --from-labels", "see `ragtui calibrate --help`")
+    if args.data is not None:
+        raise RagtuiError(
+            f"--from-labels reads the stored labels, not {args.data}", "drop the file, or drop --from-labels"
+        )
+    config = bootstrap.load_effective_config(overrides)
+    store = bootstrap.open_store(config)
+    try:
+        from .label_command import run_id_of
+
+        run_id = run_id_of(store, args.run)
+        thresholds = MetricSettings.from_config(config).thresholds
+        turns = labelled_turns(store, args.metric, run_id, thresholds)
+        if not turns:
+            where = f" in run {run_id}" if run_id else ""
+            raise RagtuiError(
+                f"no {args.metric} labels{where} in {store.path}",
+                "label turns with `ragtui label SESSION TURN --score N` or the TUI's l key",
+            )
+        print_label_report(label_agreement(args.metric, turns), run_id)
+    finally:
+        store.close()
+    return 0
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def print_label_report(report: LabelAgreementReport, run_id: str | None) -> None:
+    scope = f"run {run_id}" if run_id else "every run"
+    console.print(
+        Text(
+            f"{report.metric} against people's labels · {scope} · {report.labels} label(s): "
+            f"{report.score_labels} with a score, {report.agree_labels} agree/disagree",
+            style="bold",
+        ),
+        soft_wrap=True,
+    )
+    for v in report.versions:
+        # Lines rather than one wide table: model names are long and terminals narrow.
+        head = Text("judge ", style="bold")
+        head.append(v.model, style="bold cyan")
+        head.append(f" · prompt {v.prompt} · {v.turns} labelled turn(s) judged, {v.unscored} unscored")
+        console.print(head, soft_wrap=True)
+        interval = "" if v.interval is None else f" (95% CI {v.interval[0]:.3f} – {v.interval[1]:.3f})"
+        console.print(
+            Text(f"  scores: Spearman {_fmt(v.spearman)}{interval} · MAE {_fmt(v.mae)} · n={v.score_pairs}"),
+            soft_wrap=True,
+        )
+        b = v.binary
+        console.print(
+            Text(
+                f"  agree/disagree: accuracy {_fmt(b.accuracy if b else None)} · "
+                f"Cohen's kappa {_fmt(b.kappa if b else None)} · n={v.pass_pairs}"
+            ),
+            soft_wrap=True,
+        )
+    for v in report.versions:
+        if not v.worst:
+            continue
+        worst = Table(title=f"Most disagreement · {v.model} · prompt {v.prompt}", title_justify="left")
+        for name in ("session", "turn", "by", "label", "judge", "gap", "note"):
+            worst.add_column(name, justify="right" if name in ("session", "turn", "judge", "gap") else "left")
+        for d in v.worst:
+            worst.add_row(
+                str(d.session_id),
+                str(d.turn),
+                Text(d.labeller),
+                d.label,
+                f"{d.score:.2f}",
+                f"{d.gap:.2f}",
+                Text(d.note),
+            )
+        console.print(worst)
+    console.print(
+        Text(
+            "Scores: Spearman between the judge's score and the person's 1–5 (MAE on score / 5). "
+            "Agree/disagree: the person's implied pass/fail vs each judge version's, at the threshold.",
+            style="dim",
+        ),
+        soft_wrap=True,
+    )

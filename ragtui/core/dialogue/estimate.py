@@ -1,0 +1,242 @@
+"""Tokens (and cost) of a planned run before it starts — and what a finished run spent.
+
+Nothing here calls a model. Input tokens come from the real prompts: each planned dialogue is
+walked turn by turn through the same message builders the engine uses (the simulator's, the
+built-in bot's with its real retrieval, the rubric judge's), with the replies not yet written
+stood in by text of the expected length. Output tokens per call are the mean of past calls of
+the same model in this database, or an assumed reply length when there are none. Turns per
+dialogue are the mean of past dialogues with the same ``max_turns`` and customer model, else
+``max_turns`` (an upper bound: customers who say DONE end early).
+
+Token counts use a character heuristic (about 4 characters per token for ASCII text, 1.5 for
+other scripts, plus 4 per chat message): close for English on GPT-style tokenizers, rough for
+Japanese, and it says so in the README.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import cast
+
+from ..bots.builtin_rag import BuiltinRagBot
+from ..config import Config
+from ..content.knowledge import KnowledgeBase
+from ..content.personas import Persona
+from ..content.prompts import PromptSet, load_prompt
+from ..content.scenarios import Scenario
+from ..metrics.base import TurnContext
+from ..metrics.rubric import CheckedRubricJudge
+from ..models.endpoints import Endpoint
+from ..models.llm import ChatClient, Message
+from ..record.store import Store
+from .simulator import UserSimulator
+from .transcript import Utterance
+
+# Reply lengths assumed when no past call of the model is stored (tokens).
+ASSUMED_OUTPUT = {"user": 40, "bot": 150, "judge": 20}  # judge: per call (yes/no checks are short)
+# Model calls per verdict of each metric (several steps for the statement-based ones).
+CALLS_PER_VERDICT = {
+    "rubric": 1,
+    "answer_relevancy": 3,
+    "answer_correctness": 1,
+    "answerability": 1,
+    "faithfulness": 2,
+    "trust": 0,
+}
+MESSAGE_OVERHEAD = 4  # role markers and separators of one chat message
+
+
+def approx_tokens(text: str) -> int:
+    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    return math.ceil(ascii_chars / 4 + (len(text) - ascii_chars) / 1.5)
+
+
+def message_tokens(messages: list[Message]) -> int:
+    return sum(approx_tokens(m.get("content", "")) + MESSAGE_OVERHEAD for m in messages)
+
+
+@dataclass
+class RoleTokens:
+    role: str
+    model: str
+    calls: float = 0.0
+    tokens_in: float = 0.0
+    tokens_out: float = 0.0
+    basis: str = ""  # where the output figure came from
+    cost: float | None = None  # None: no price for the model
+
+    def add_cost(self, prices: dict[str, tuple[float, float]]) -> None:
+        price = price_for(prices, self.model)
+        if price is not None:
+            self.cost = (self.tokens_in * price[0] + self.tokens_out * price[1]) / 1_000_000
+
+
+@dataclass
+class Estimate:
+    dialogues: int
+    turns_per_dialogue: float
+    turns_basis: str
+    roles: list[RoleTokens] = field(default_factory=list)
+
+    @property
+    def cost(self) -> float | None:
+        costs = [r.cost for r in self.roles]
+        return None if not costs or any(c is None for c in costs) else sum(c for c in costs if c is not None)
+
+
+def price_for(prices: dict[str, tuple[float, float]], model: str) -> tuple[float, float] | None:
+    """The configured (input, output) price per million tokens of ``model`` (exact name first,
+    then a dated variant of a configured name: "gpt-4o-mini-2024-07-18" → "gpt-4o-mini")."""
+    if model in prices:
+        return prices[model]
+    matches = [name for name in prices if model.startswith(name + "-")]
+    return prices[max(matches, key=len)] if matches else None
+
+
+_MODEL_MATCH = "(model = ? OR model LIKE ? || '-%')"
+
+
+def _past(store: Store, sql: str, model: str, *extra: object) -> tuple[float | None, int]:
+    row = store.db.execute(sql, [*extra, model, model]).fetchone()
+    return (row[0], int(row[1])) if row and row[1] else (None, 0)
+
+
+def past_output(store: Store, role: str, model: str, metric: str = "rubric") -> tuple[float | None, int]:
+    """Mean completion tokens per call of ``model`` in ``role``, and how many calls it is from."""
+    if role == "judge":
+        sql = (
+            "SELECT AVG(completion_tokens * 1.0 / attempts), COUNT(*) FROM judgments "
+            f"WHERE completion_tokens IS NOT NULL AND metric = ? AND {_MODEL_MATCH}"
+        )
+        return _past(store, sql, model, metric)
+    source = "simulator" if role == "user" else "bot"
+    sql = (
+        "SELECT AVG(completion_tokens), COUNT(*) FROM messages "
+        f"WHERE completion_tokens IS NOT NULL AND source = ? AND {_MODEL_MATCH}"
+    )
+    return _past(store, sql, model, source)
+
+
+def past_turns(store: Store, max_turns: int, user_model: str) -> tuple[float | None, int]:
+    sql = (
+        "SELECT AVG(s.turns), COUNT(*) FROM sessions s WHERE s.max_turns = ? "
+        "AND s.stop_reason IN ('done', 'max_turns') AND EXISTS (SELECT 1 FROM messages m "
+        f"WHERE m.session_id = s.id AND m.source = 'simulator' AND {_MODEL_MATCH.replace('model', 'm.model')})"
+    )
+    return _past(store, sql, user_model, max_turns)
+
+
+class RunEstimator:
+    """Everything an estimate needs that does not depend on the planned dialogues, loaded once
+    (the TUI's new-session dialog estimates again for every scenario and persona it shows)."""
+
+    def __init__(self, config: Config, endpoints: dict[str, Endpoint], store: Store | None, metrics: list[str]) -> None:
+        self.config = config
+        self.prompts = PromptSet.load(config.prompts, config.language)
+        builtin = config.bot.type == "builtin" and "bot" in endpoints
+        self.knowledge = KnowledgeBase.from_folder(config.knowledge, config.language) if builtin else None
+        self.metrics = metrics
+        self.outputs: dict[str, float] = {}
+        self.bases: dict[str, tuple[str, str]] = {}  # role → (model, basis of its output figure)
+        for role in ("user", "bot", "judge"):
+            if role == "bot" and not builtin:
+                continue  # the team's own bot: its tokens are not ragtui's to count
+            model = endpoints[role].model
+            mean, calls = past_output(store, role, model) if store is not None else (None, 0)
+            self.outputs[role] = mean if mean is not None else ASSUMED_OUTPUT[role]
+            self.bases[role] = (model, f"mean of {calls} past call(s)" if mean is not None else "assumed reply length")
+        self.turns, self.turns_basis = float(config.max_turns), f"up to max_turns ({config.max_turns})"
+        if store is not None:
+            mean_turns, sessions = past_turns(store, config.max_turns, endpoints["user"].model)
+            if mean_turns is not None:
+                self.turns, self.turns_basis = mean_turns, f"mean of {sessions} past dialogue(s)"
+
+    def estimate(
+        self, scenarios: list[Scenario], personas: list[Persona], metrics: list[str] | None = None
+    ) -> Estimate:
+        config, prompts, outputs = self.config, self.prompts, self.outputs
+        nobody = cast(ChatClient, None)  # message builders only: no client is ever called
+        # The rubric a dialogue runs: yes/no checks (one call each, claims included), built here
+        # exactly as the judge builds them for the turn.
+        judge = CheckedRubricJudge(nobody, load_prompt(config.prompts, config.language, "judge_probes"))
+        roles = {role: RoleTokens(role, model, basis=basis) for role, (model, basis) in self.bases.items()}
+        whole_turns = max(1, math.ceil(self.turns))
+        weight = self.turns / whole_turns  # a mean of 2.4 turns walks 3 and counts each at 0.8
+        chosen = self.metrics if metrics is None else metrics
+        judge_calls = sum(CALLS_PER_VERDICT.get(m, 1) for m in dict.fromkeys(["rubric", *chosen]))
+        for scenario in scenarios:
+            for persona in personas:
+                simulator = UserSimulator(nobody, prompts.simulator, persona, scenario)
+                bot = BuiltinRagBot(nobody, prompts.bot, self.knowledge, config.top_k) if self.knowledge else None
+                history = [Utterance("user", scenario.question)]
+                for turn in range(1, whole_turns + 1):
+                    if turn > 1:
+                        _count(roles["user"], message_tokens(simulator.messages(history)), outputs["user"], weight)
+                        history.append(Utterance("user", _stand_in(scenario.question, outputs["user"])))
+                    passages = bot.retrieve(history) if bot is not None else []
+                    if bot is not None:
+                        _count(roles["bot"], message_tokens(bot.messages(history, passages)), outputs["bot"], weight)
+                    stand_in = " ".join(p.text for p in passages) or scenario.question
+                    answer = _stand_in(stand_in, outputs.get("bot", ASSUMED_OUTPUT["bot"]))
+                    context = TurnContext(turn, history[-1].text, answer, passages, history[:-1], config.language)
+                    checks = [
+                        message_tokens(judge.messages(shown, check)) for _n, shown, check in judge.checks(context)
+                    ]
+                    # Other metrics' calls are counted at the mean size of a check's prompt.
+                    calls = len(checks) + judge_calls - 1
+                    judge_in = sum(checks) + (judge_calls - 1) * sum(checks) / max(1, len(checks))
+                    _count(roles["judge"], judge_in, outputs["judge"] * calls, weight, calls)
+                    history.append(Utterance("bot", answer))
+        result = Estimate(len(scenarios) * len(personas), self.turns, self.turns_basis, list(roles.values()))
+        for role in result.roles:
+            role.add_cost(config.prices)
+        return result
+
+
+def estimate_run(
+    config: Config,
+    endpoints: dict[str, Endpoint],
+    scenarios: list[Scenario],
+    personas: list[Persona],
+    store: Store | None,
+    metrics: list[str],
+) -> Estimate:
+    return RunEstimator(config, endpoints, store, metrics).estimate(scenarios, personas)
+
+
+def _count(role: RoleTokens, tokens_in: float, tokens_out: float, weight: float, calls: int = 1) -> None:
+    role.calls += calls * weight
+    role.tokens_in += tokens_in * weight
+    role.tokens_out += tokens_out * weight
+
+
+def _stand_in(text: str, tokens: float) -> str:
+    """Text of about ``tokens`` tokens made from ``text``, standing in for a reply not yet written."""
+    if not text:
+        text = "reply"
+    per_copy = max(1, approx_tokens(text))
+    copies = math.ceil(tokens / per_copy)
+    joined = " ".join([text] * copies)
+    ratio = min(1.0, tokens / max(1, approx_tokens(joined)))
+    return joined[: max(1, int(len(joined) * ratio))]
+
+
+def spent(store: Store, run_id: str, prices: dict[str, tuple[float, float]]) -> list[RoleTokens]:
+    """Tokens a stored run actually used, per role and model, with the cost where priced."""
+    rows = store.db.execute(
+        "SELECT CASE m.source WHEN 'simulator' THEN 'user' ELSE 'bot' END, m.model, COUNT(*), "
+        "SUM(m.prompt_tokens), SUM(m.completion_tokens) FROM messages m JOIN sessions s ON s.id = m.session_id "
+        "WHERE s.run_id = ? AND m.source IN ('simulator', 'bot') AND m.model IS NOT NULL "
+        "GROUP BY 1, 2 "
+        "UNION ALL SELECT 'judge', j.model, SUM(j.attempts), SUM(j.prompt_tokens), SUM(j.completion_tokens) "
+        "FROM judgments j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? GROUP BY 1, 2",
+        [run_id, run_id],
+    ).fetchall()
+    out: list[RoleTokens] = []
+    order = {"user": 0, "bot": 1, "judge": 2}
+    for role, model, calls, tokens_in, tokens_out in sorted(rows, key=lambda r: (order[r[0]], r[1] or "")):
+        used = RoleTokens(role, model or "unknown", calls, tokens_in or 0, tokens_out or 0, "stored usage")
+        used.add_cost(prices)
+        out.append(used)
+    return out

@@ -1,0 +1,44 @@
+"""The new-session dialog's estimate line: tokens per role and cost of the chosen dialogue.
+
+Counted from the prompts and past usage in the database (``core/dialogue/estimate.py``); no
+model is called. The estimator is built on first use and kept, so moving through the lists
+only walks one planned dialogue.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..core.content.personas import Persona
+from ..core.content.scenarios import Scenario
+from ..core.dialogue.estimate import RunEstimator
+from ..core.errors import RagtuiError
+
+if TYPE_CHECKING:
+    from .app import RagtuiApp
+
+Estimator = Callable[[Scenario, Persona, tuple[str, ...]], str]
+
+
+def session_estimator(app: RagtuiApp) -> Estimator | None:
+    engine = app.engine
+    if engine is None:
+        return None
+    built: list[RunEstimator] = []
+
+    def estimate(scenario: Scenario, persona: Persona, metrics: tuple[str, ...]) -> str:
+        try:
+            if not built:
+                config = dataclasses.replace(engine.config, language=engine.language)
+                built.append(RunEstimator(config, engine.endpoints, app.store, []))
+            result = built[0].estimate([scenario], [persona], list(metrics))
+        except (RagtuiError, OSError) as exc:
+            return f"Estimate unavailable: {exc}"
+        parts = [f"{r.role} {r.tokens_in:,.0f} in / {r.tokens_out:,.0f} out" for r in result.roles]
+        cost = result.cost
+        money = f" · about ${cost:,.4f}" if cost is not None else " · set [prices] for a cost"
+        return f"Estimate ({result.turns_per_dialogue:.1f} turns): " + " · ".join(parts) + money
+
+    return estimate

@@ -1,0 +1,22 @@
+"""The new-session dialog shows the chosen dialogue's token estimate, without calling a model."""
+
+from __future__ import annotations
+
+from ragtui.tui.new_session import NewSessionScreen
+
+from .conftest import SIZE, static_text
+
+
+async def test_the_new_session_dialog_shows_an_estimate_that_follows_the_choice(make_app, server):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        before = len(server.requests)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewSessionScreen)
+        first = static_text(app, "#new-estimate")
+        assert first.startswith("Estimate (3.0 turns): user ") and "judge " in first and "set [prices]" in first
+        await pilot.press("down")  # another scenario: another estimate
+        await pilot.pause()
+        assert static_text(app, "#new-estimate") != first
+        assert len(server.requests) == before  # no model was asked
