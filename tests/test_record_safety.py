@@ -8,7 +8,6 @@ import contextlib
 import csv
 import hashlib
 import io
-import json
 import sqlite3
 from pathlib import Path
 
@@ -24,9 +23,9 @@ from ragtui.core.errors import ConfigError
 from ragtui.core.record import schema
 from ragtui.core.record.store import Store
 from ragtui.core.text_safety import csv_text, visible
-from ragtui.testing.fake_openai import Reply
+from ragtui.testing.fake_openai import Reply, level_reply
 
-from .conftest import BOT, JUDGE, endpoint_toml, verdict
+from .conftest import BOT, JUDGE, check_answers, endpoint_toml
 
 HOSTILE = "Open \x1b]0;pwned\x07Settings\x1b[2J, then \x9b31mAccount\x1b[0m.\rdone"
 
@@ -224,10 +223,12 @@ def test_top_level_flags_reach_the_subcommand(config_file: Path, tmp_path: Path,
 
 
 def test_metric_results_show_in_the_table_and_gate_the_exit_status(config_file: Path, server, capsys):
+    rubric = check_answers(5)
+
     def judge(body: dict) -> Reply:
-        if body["response_format"]["json_schema"]["name"] == "correctness":
-            return Reply(json.dumps({"justification": "It contradicts the reference.", "score": 0}))
-        return Reply(verdict(5))
+        if body["messages"][-1]["content"].strip().endswith("Rating:"):  # answer_correctness
+            return level_reply({"0": 1.0})
+        return rubric(body)
 
     server.set_default(JUDGE, judge)
     args = ["run", "--config", str(config_file), "-s", "id-linking", "-p", "calm"]
