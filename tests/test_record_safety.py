@@ -8,7 +8,6 @@ import contextlib
 import csv
 import hashlib
 import io
-import json
 import sqlite3
 from pathlib import Path
 
@@ -227,7 +226,7 @@ def test_metric_results_show_in_the_table_and_gate_the_exit_status(config_file: 
     rubric = check_answers(5)
 
     def judge(body: dict) -> Reply:
-        if "say the same thing" in json.dumps(body["messages"]):  # answer_correctness: contradicts
+        if body["messages"][-1]["content"].strip().endswith("Rating:"):  # answer_correctness
             return level_reply({"0": 1.0})
         return rubric(body)
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from ragtui.core.record.store import Store
 from ragtui.testing.synthetic_runs import write_dialogue
 
-from .test_snapshots import SIZE, pin_time, steady
+from .test_snapshots import SIZES, pin_time, steady
 
 
 def three_runs(store: Store) -> None:
@@ -18,17 +19,19 @@ def three_runs(store: Store) -> None:
     pin_time(store)
 
 
-def test_runs_screen(snap_compare, make_app, store: Store):
+@pytest.mark.parametrize("size", SIZES)
+def test_runs_screen(snap_compare, make_app, store: Store, size):
     three_runs(store)
 
     async def run_before(pilot: Pilot) -> None:
         await pilot.press("R")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
 
-def test_compare_screen(snap_compare, make_app, store: Store):
+@pytest.mark.parametrize("size", SIZES)
+def test_compare_screen(snap_compare, make_app, store: Store, size):
     three_runs(store)
 
     async def run_before(pilot: Pilot) -> None:
@@ -37,4 +40,4 @@ def test_compare_screen(snap_compare, make_app, store: Store):
         await pilot.press("down", "enter")  # b compared with a
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
