@@ -10,7 +10,6 @@ from typing import Any
 
 from rich.text import Text
 
-from ..core.metrics.dialogue.explain import explain_dialogue
 from .formatting import score_text
 from .safe_text import clean_text
 
@@ -44,6 +43,8 @@ def dialogue_block(
     verdicts: list[tuple[str, int, float | None, dict[str, Any], str | None]], full: bool = False
 ) -> Text:
     """The block for a finished dialogue; ``full`` adds every intent, fact and answer pair."""
+    from ..core.metrics.dialogue.explain import explain_dialogue  # the metrics: not at start-up
+
     text = Text("Dialogue verdict\n", style="bold underline")
     for metric, version, score, details, error in verdicts:
         text.append_text(dialogue_line(metric, version, score, details, error))

@@ -11,15 +11,15 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..core.content.personas import Persona
-from ..core.content.scenarios import Scenario
-from ..core.dialogue.estimate import RunEstimator
 from ..core.errors import RagtuiError
 
 if TYPE_CHECKING:
+    from ..core.content.personas import Persona
+    from ..core.content.scenarios import Scenario
+    from ..core.dialogue.estimate import RunEstimator
     from .app import RagtuiApp
 
-Estimator = Callable[[Scenario, Persona, tuple[str, ...]], str]
+Estimator = Callable[["Scenario", "Persona", tuple[str, ...]], str]
 
 
 def session_estimator(app: RagtuiApp) -> Estimator | None:
@@ -32,6 +32,8 @@ def session_estimator(app: RagtuiApp) -> Estimator | None:
         try:
             if not built:
                 config = dataclasses.replace(engine.config, language=engine.language)
+                from ..core.dialogue.estimate import RunEstimator  # the engine: not at start-up
+
                 built.append(RunEstimator(config, engine.endpoints, app.store, []))
             result = built[0].estimate([scenario], [persona], list(metrics))
         except (RagtuiError, OSError) as exc:

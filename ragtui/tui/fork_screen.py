@@ -16,7 +16,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ..core.bots.factory import build_bot
 from ..core.content.personas import Persona, load_personas
 from ..core.errors import RagtuiError
 from ..core.record.lineage import lineage_lines
@@ -127,6 +126,8 @@ class ForkActions(_Base):
             endpoint = dataclasses.replace(engine.endpoints["bot"], model=request.bot_model)
             roles = {role: e.public() for role, e in {**engine.endpoints, "bot": endpoint}.items()}
             try:
+                from ..core.bots.factory import build_bot  # the LLM client: not at start-up
+
                 bot = build_bot(
                     self.ragtui.config,
                     {**engine.endpoints, "bot": endpoint},

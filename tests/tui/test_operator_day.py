@@ -22,7 +22,7 @@ from ragtui.tui.rejudge_screen import RejudgeScreen
 from ragtui.tui.too_small import TooSmallScreen
 from ragtui.tui.verdict_screen import VerdictScreen
 
-from ..conftest import JUDGE, verdict
+from ..conftest import JUDGE, check_answers, check_line, verdict
 from .conftest import notifications, pane_text, settle
 
 SMALL = (80, 24)
@@ -144,7 +144,21 @@ async def test_persona_list_is_sorted_by_name(make_app, tui_config: Config):
 
 
 async def test_cancel_while_judging_keeps_the_score_and_continuing_runs_the_rest(make_app, store: Store, server):
-    server.script(JUDGE, Reply(verdict(2)), Reply(verdict(4), hang=True))
+    # Turn 1's checks add up to overall 2 (score 0.40); turn 2's first check hangs once.
+    state = {"turn": 0, "hung": False}
+    turn_one, turn_two = check_answers(2), check_answers(4)
+
+    def judge(body: dict) -> Reply:
+        if "information needed" in check_line(body):  # every turn's checks start with this one
+            state["turn"] += 1
+        if state["turn"] < 2:
+            return turn_one(body)
+        if not state["hung"]:
+            state["hung"] = True
+            return Reply("yes", hang=True)
+        return turn_two(body)
+
+    server.set_default(JUDGE, judge)
     app = make_app()
     async with app.run_test(size=(140, 40)) as pilot:
         await run_session(pilot, "ctrl+s")

@@ -11,9 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..metrics.base import Judgment
-
 if TYPE_CHECKING:
+    from ..metrics.base import Judgment
     from .store import Store
 
 
@@ -36,6 +35,8 @@ class StoredDialogueJudgment:
 
     def to_judgment(self) -> Judgment:
         """Back to the engine's form, e.g. to draw a stored verdict as the live one was drawn."""
+        from ..metrics.base import Judgment  # the metrics pull in the LLM client: not at start-up
+
         return Judgment(
             metric=self.metric,
             score=self.score,
