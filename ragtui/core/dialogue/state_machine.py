@@ -36,7 +36,7 @@ from ..errors import IncompleteReply, RagtuiError
 from ..metrics import PRIMARY_METRIC, Judgment, Metric, TurnContext
 from ..metrics.dialogue import DialogueMetric, context_from_session
 from ..models.llm import Completion, stream_restarted
-from ..record.store import SessionBusy, Store, StoredJudgment
+from ..record.store import SessionBusy, Store
 from .events import (
     DialogueDone,
     DialogueStarted,
@@ -425,7 +425,7 @@ class Dialogue:
         for metric in self.metrics:
             # Retrying after a pause on a failure: the judge that failed is asked again.
             if metric.name in recorded and not (retry and recorded[metric.name].details.get("failed")):
-                earlier[metric.name] = _as_judgment(recorded[metric.name])
+                earlier[metric.name] = recorded[metric.name].to_judgment()
                 if metric.name == PRIMARY_METRIC:
                     turn_score = recorded[metric.name].score
                 continue
@@ -542,17 +542,3 @@ class Dialogue:
             self.phase = Phase.BOT  # or, after a stored DONE, the finish (see _advance)
         else:
             self.phase = Phase.JUDGE  # judges what is missing, then closes the turn
-
-
-def _as_judgment(stored: StoredJudgment) -> Judgment:
-    return Judgment(
-        metric=stored.metric,
-        score=stored.score,
-        details=stored.details,
-        prompt=stored.prompt,
-        raw_reply=stored.raw_reply,
-        model=stored.model or "",
-        error=stored.error,
-        attempts=stored.attempts,
-        latency_ms=stored.latency_ms,
-    )
