@@ -49,6 +49,21 @@ class Judgment:
     def scored(self) -> bool:
         return self.score is not None
 
+    @classmethod
+    def from_stored(cls, stored: Any) -> Judgment:
+        """A verdict read back from the store (a turn's or a dialogue's), in the engine's form."""
+        return cls(
+            metric=stored.metric,
+            score=stored.score,
+            details=stored.details,
+            prompt=stored.prompt,
+            raw_reply=stored.raw_reply,
+            model=stored.model or "",
+            error=stored.error,
+            attempts=stored.attempts,
+            latency_ms=stored.latency_ms,
+        )
+
 
 class Metric(Protocol):
     name: str

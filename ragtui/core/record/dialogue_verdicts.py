@@ -37,17 +37,7 @@ class StoredDialogueJudgment:
         """Back to the engine's form, e.g. to draw a stored verdict as the live one was drawn."""
         from ..metrics.base import Judgment  # the metrics pull in the LLM client: not at start-up
 
-        return Judgment(
-            metric=self.metric,
-            score=self.score,
-            details=self.details,
-            prompt=self.prompt,
-            raw_reply=self.raw_reply,
-            model=self.model or "",
-            error=self.error,
-            attempts=self.attempts,
-            latency_ms=self.latency_ms,
-        )
+        return Judgment.from_stored(self)
 
     @property
     def skipped(self) -> bool:

@@ -106,17 +106,7 @@ class StoredJudgment:
         """Back to the engine's form, e.g. for a derived metric that reads a stored one."""
         from ..metrics.base import Judgment
 
-        return Judgment(
-            metric=self.metric,
-            score=self.score,
-            details=self.details,
-            prompt=self.prompt,
-            raw_reply=self.raw_reply,
-            model=self.model or "",
-            error=self.error,
-            attempts=self.attempts,
-            latency_ms=self.latency_ms,
-        )
+        return Judgment.from_stored(self)
 
 
 @dataclass
