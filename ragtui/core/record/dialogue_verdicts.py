@@ -52,8 +52,7 @@ def _row(row: dict[str, Any]) -> StoredDialogueJudgment:
 
 
 def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
-    from ..text_safety import fix_surrogates
-    from .store import now
+    from .store import judgment_columns
 
     def insert() -> int:
         # One transaction (Store.write): the version is read under the write lock.
@@ -62,23 +61,7 @@ def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudg
             [session_id, judgment.metric],
         ).fetchone()[0]
         outcome = judgment.details.get("outcome") if judgment.score is not None else None
-        row = {
-            "session_id": session_id,
-            "metric": judgment.metric,
-            "version": version,
-            "score": judgment.score,
-            "outcome": outcome,
-            "details": json.dumps(judgment.details, ensure_ascii=False),
-            "prompt": json.dumps(judgment.prompt, ensure_ascii=False),
-            "raw_reply": fix_surrogates(judgment.raw_reply),
-            "model": judgment.model,
-            "error": judgment.error,
-            "attempts": judgment.attempts,
-            "latency_ms": judgment.latency_ms,
-            "prompt_tokens": judgment.prompt_tokens,
-            "completion_tokens": judgment.completion_tokens,
-            "created_at": now(),
-        }
+        row = {"session_id": session_id, "version": version, "outcome": outcome, **judgment_columns(judgment)}
         return store.db["dialogue_judgments"].insert(row).last_pk
 
     pk = store.write("record a dialogue judgment", insert)

@@ -38,6 +38,24 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def judgment_columns(judgment: Judgment) -> dict[str, Any]:
+    """The columns a verdict row shares, turn or dialogue: what was judged, sent and answered."""
+    return {
+        "metric": judgment.metric,
+        "score": judgment.score,
+        "details": json.dumps(judgment.details, ensure_ascii=False),
+        "prompt": json.dumps(judgment.prompt, ensure_ascii=False),
+        "raw_reply": fix_surrogates(judgment.raw_reply),
+        "model": judgment.model,
+        "error": judgment.error,
+        "attempts": judgment.attempts,
+        "latency_ms": judgment.latency_ms,
+        "prompt_tokens": judgment.prompt_tokens,
+        "completion_tokens": judgment.completion_tokens,
+        "created_at": now(),
+    }
+
+
 @dataclass
 class StoredMessage:
     id: int
@@ -351,19 +369,8 @@ class Store:
                 "session_id": session_id,
                 "message_id": message_id,
                 "turn": turn,
-                "metric": judgment.metric,
                 "version": version,
-                "score": judgment.score,
-                "details": json.dumps(judgment.details, ensure_ascii=False),
-                "prompt": json.dumps(judgment.prompt, ensure_ascii=False),
-                "raw_reply": fix_surrogates(judgment.raw_reply),
-                "model": judgment.model,
-                "error": judgment.error,
-                "attempts": judgment.attempts,
-                "latency_ms": judgment.latency_ms,
-                "prompt_tokens": judgment.prompt_tokens,
-                "completion_tokens": judgment.completion_tokens,
-                "created_at": now(),
+                **judgment_columns(judgment),
             }
             return self.db["judgments"].insert(row).last_pk
 
