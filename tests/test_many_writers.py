@@ -101,7 +101,7 @@ def test_a_lock_that_outlives_the_wait_names_who_holds_it(tmp_path: Path, monkey
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
-        monkeypatch.setattr(locking, "BUSY_RETRIES", 0)
+        monkeypatch.setattr(locking, "LOCK_PATIENCE_S", 0.3)
         store.db.conn.execute("PRAGMA busy_timeout = 50")
         with pytest.raises(StoreError) as info:
             store.create_session(
@@ -118,6 +118,55 @@ def test_a_lock_that_outlives_the_wait_names_who_holds_it(tmp_path: Path, monkey
         store.close()
     message = str(info.value)
     assert str(db) in message and f"pid {holder.pid}" in message and "disk space" not in message
+
+
+def test_a_write_told_locked_at_once_keeps_trying_until_the_holder_lets_go(tmp_path: Path):
+    """Some conflicts fail without SQLite's own wait (busy timeout 0 here stands in for them):
+    the write is retried on the clock, so it lands once the other process commits."""
+    db = tmp_path / "held.db"
+    store = Store.open(db)
+    store.db.conn.execute("PRAGMA busy_timeout = 0")
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys\n"
+            f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+            "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); sys.stdin.readline()\n"
+            "c.execute('COMMIT'); print('released', flush=True)\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    begins: list[str] = []
+
+    def on_statement(sql: str) -> None:
+        if sql.startswith("BEGIN IMMEDIATE"):
+            begins.append(sql)
+            if len(begins) == 6:  # the other process lets go while this one is retrying
+                assert holder.stdin is not None and holder.stdout is not None
+                holder.stdin.write("go\n")
+                holder.stdin.flush()
+                assert holder.stdout.readline().strip() == "released"
+
+    store.db.conn.set_trace_callback(on_statement)
+    try:
+        session_id = store.create_session(
+            scenario={"id": "x", "question": "q"},
+            persona={"name": "calm"},
+            config={},
+            language="en",
+            max_turns=1,
+            threshold=0.7,
+            metrics=[],
+        )
+    finally:
+        store.db.conn.set_trace_callback(None)
+        holder.communicate("", timeout=30)
+        store.close()
+    assert len(begins) == 6 and rows(db, "SELECT id FROM sessions") == [(session_id,)]
 
 
 def _start_slow_run(config_file: Path, server: FakeOpenAIServer) -> subprocess.Popen[str]:

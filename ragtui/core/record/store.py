@@ -24,7 +24,7 @@ from ..errors import StoreError
 from ..text_safety import fix_surrogates
 from . import dialogue_verdicts
 from .dialogue_verdicts import StoredDialogueJudgment
-from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders
+from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders, retry_while_busy
 from .ownership import Owner, owner_alive, this_process
 from .schema import LATEST_VERSION, migrate, schema_version
 
@@ -250,12 +250,10 @@ class Store:
                     "upgrade ragtui, or use another --db; the file was not changed",
                 )
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-            if not memory:
-                # WAL lets the TUI read a database that a `ragtui run` is writing.
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = OFF")  # table rebuilds in migrations need it off
-            migrate(conn)
+            # Processes opening a fresh file at once race to set WAL mode and to migrate; the
+            # loser of such a race can be told "locked" without SQLite's wait, so retry it.
+            retry_while_busy(lambda: _prepare(conn, memory=memory))
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as exc:
             raise _store_error(f"cannot use database {path}", exc, None if memory else path) from None
@@ -580,13 +578,24 @@ def _owner_columns() -> dict[str, Any]:
     return {"owner_pid": me.pid, "owner_host": me.host, "owner_started": me.started, "heartbeat_at": now()}
 
 
+def _prepare(conn: sqlite3.Connection, *, memory: bool) -> None:
+    if not memory:
+        # WAL lets the TUI read a database that a `ragtui run` is writing.
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+    migrate(conn)
+
+
 def _store_error(what: str, exc: sqlite3.Error, path: Path | None) -> StoreError:
-    """One line: what failed, and — for a lock that outlived every wait — who holds the file."""
+    """One line: what failed, and — for a lock that outlived every wait — how long it waited,
+    the SQLite error behind it, and who holds the file."""
     if is_busy(exc):
         holders = lock_holders(path)
         held = f"; open in {', '.join(holders)}" if holders else ""
+        waited = getattr(exc, "waited_s", BUSY_TIMEOUT_S)
+        code = getattr(exc, "sqlite_errorname", None)
         return StoreError(
-            f"{what}: another process kept it locked for over {BUSY_TIMEOUT_S:g} s{held}",
+            f"{what}: another process kept it locked ({code or 'busy'}, waited {waited:.1f} s){held}",
             "let that process finish or stop it, then try again",
         )
     return StoreError(f"{what}: {exc}", "check the path, free disk space and permissions, or choose another --db")
