@@ -17,6 +17,7 @@ import tomli_w
 from ..config import LANGUAGES
 from ..errors import ConfigError
 from ..toml_io import expect_type, read_toml, reject_unknown_keys
+from .picking import pick_named
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 KEYS = {"name", "language", "temperature", "description", "persona", "patience", "goal"}
@@ -115,15 +116,7 @@ def load_personas(directory: Path, language: str) -> list[Persona]:
 
 def pick_personas(personas: list[Persona], names: list[str] | None) -> list[Persona]:
     """The named personas (all when ``names`` is empty); an unknown name lists the known ones."""
-    if not names:
-        return personas
-    by_name = {p.name: p for p in personas}
-    chosen = []
-    for name in names:
-        if name not in by_name:
-            raise ConfigError(f"unknown persona {name!r}", f"known personas: {', '.join(sorted(by_name)) or 'none'}")
-        chosen.append(by_name[name])
-    return chosen
+    return pick_named(personas, names, lambda p: p.name, "persona")
 
 
 # The order a person writes a persona file in: short keys first, the long text last.

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..config import LANGUAGES
 from ..errors import ConfigError
 from ..toml_io import expect_type, read_toml, reject_unknown_keys
+from .picking import pick_named
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 KEYS = {"id", "question", "reference", "tags", "language"}
@@ -79,15 +80,7 @@ def load_scenarios(location: Path, language: str) -> list[Scenario]:
 
 
 def pick_scenarios(scenarios: list[Scenario], ids: list[str] | None) -> list[Scenario]:
-    if not ids:
-        return scenarios
-    by_id = {s.id: s for s in scenarios}
-    chosen = []
-    for sid in ids:
-        if sid not in by_id:
-            raise ConfigError(f"unknown scenario {sid!r}", f"known scenarios: {', '.join(by_id)}")
-        chosen.append(by_id[sid])
-    return chosen
+    return pick_named(scenarios, ids, lambda s: s.id, "scenario")
 
 
 def adhoc_scenario(question: str, language: str) -> Scenario:
