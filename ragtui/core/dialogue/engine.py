@@ -119,8 +119,19 @@ class Engine:
                 f"scenario {scenario.id!r} ({scenario.language}) and persona {persona.name!r} ({persona.language}) "
                 f"must both be in the run's language ({self.language})"
             )
-        max_turns = max_turns or self.config.max_turns
         chosen = self.metrics if metrics is None else self.metrics_for(metrics)
+        return self._created_dialogue(scenario, persona, max_turns or self.config.max_turns, chosen, run_id)
+
+    def _created_dialogue(
+        self,
+        scenario: Scenario,
+        persona: Persona,
+        max_turns: int,
+        metrics: list[Metric],
+        run_id: str | None,
+        replay_of: int | None = None,
+    ) -> Dialogue:
+        """A new session in the store, and its dialogue, owned by this process."""
         session_id = self.store.create_session(
             scenario=scenario.to_dict(),
             persona=persona.to_dict(),
@@ -128,10 +139,11 @@ class Engine:
             language=self.language,
             max_turns=max_turns,
             threshold=self.config.threshold,
-            metrics=[m.name for m in chosen],
+            metrics=[m.name for m in metrics],
             run_id=run_id,
+            replay_of=replay_of,
         )
-        dialogue = self._dialogue(session_id, scenario, persona, max_turns, chosen)
+        dialogue = self._dialogue(session_id, scenario, persona, max_turns, metrics)
         dialogue._claimed = True  # created with this process as its owner
         return dialogue
 
@@ -182,19 +194,7 @@ class Engine:
             )
         max_turns = max_turns or source.max_turns
         metrics = self.metrics_for(source.metrics) if source.metrics else self.metrics
-        session_id = self.store.create_session(
-            scenario=scenario.to_dict(),
-            persona=persona.to_dict(),
-            config=self.public_config(),
-            language=self.language,
-            max_turns=max_turns,
-            threshold=self.config.threshold,
-            metrics=[m.name for m in metrics],
-            run_id=run_id,
-            replay_of=source.id,
-        )
-        dialogue = self._dialogue(session_id, scenario, persona, max_turns, metrics)
-        dialogue._claimed = True  # created with this process as its owner
+        dialogue = self._created_dialogue(scenario, persona, max_turns, metrics, run_id, replay_of=source.id)
         customer = sorted((m.turn, m.text) for m in source.messages if m.role == "user")
         dialogue.replay = ReplayScript(source.id, [text for _turn, text in customer], then_simulate)
         return dialogue
