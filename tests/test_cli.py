@@ -147,6 +147,9 @@ def test_sessions_show_and_export_after_a_run(config_file: Path, tmp_path: Path,
     shown = capsys.readouterr().out
     assert "[bold red]not markup[/]" in shown  # shown as typed, not interpreted
     assert "overall 4" in shown
+    # Each of the rubric's yes/no checks is listed once per verdict, with its P(yes).
+    question = "Is the RESPONSE polite and respectful?"
+    assert shown.count(question) == shown.count("rubric v1") == 2
 
     out_csv = tmp_path / "out.csv"
     assert run_cli("export", "--run", "last", "--csv", str(out_csv), "--config", str(config_file)) == 0

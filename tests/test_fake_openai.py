@@ -30,7 +30,7 @@ from collections.abc import Iterator
 import openai
 import pytest
 
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, schema_responder
+from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, demo_responder, schema_responder
 
 API_KEY = "sk-test-key"
 USER = [{"role": "user", "content": "hello there"}]
@@ -386,3 +386,24 @@ def test_invalid_json_body_is_a_400(server: FakeOpenAIServer) -> None:
         assert json.loads(response.read())["error"]["type"] == "invalid_request_error"
     finally:
         connection.close()
+
+
+def test_the_standalone_servers_demo_answers_judge_checks_with_probabilities() -> None:
+    """`python -m ragtui.testing.fake_openai` serves demo_responder: a one-token check that asks
+    for logprobs gets a yes/no distribution (deterministic per request), anything else the
+    schema responder's reply."""
+    check = {
+        "messages": [{"role": "user", "content": "Does the reply answer the question? Answer yes or no:"}],
+        "max_tokens": 1,
+        "logprobs": True,
+        "top_logprobs": 5,
+    }
+    first, again = demo_responder(check), demo_responder(check)
+    assert first.logprobs == again.logprobs and first.logprobs is not None
+    token, top = first.logprobs[0]
+    assert set(top) == {"yes", "no"} and token in top
+    assert abs(sum(math.exp(lp) for lp in top.values()) - 1.0) < 1e-9
+    other = demo_responder({**check, "messages": [{"role": "user", "content": "Another turn. yes or no?"}]})
+    assert other.logprobs is not None and other.logprobs[0][1] != top
+    chat = {"messages": [{"role": "user", "content": "How do I reset my password?"}]}
+    assert demo_responder(chat).text == schema_responder(chat).text

@@ -30,6 +30,7 @@ import asyncio
 import dataclasses
 import email.parser
 import email.policy
+import hashlib
 import http
 import itertools
 import json
@@ -781,6 +782,35 @@ def schema_responder(body: dict) -> Reply:
     return Reply(text=f"Reply to: {snippet}" if snippet else "ok")
 
 
+def demo_responder(body: dict) -> Reply:
+    """:func:`schema_responder`, plus answers to one-token level questions (a judge's yes/no or
+    digit checks asking for logprobs), so a demo run against the standalone server is scored.
+
+    The answer's distribution is a deterministic function of the request's messages: the same
+    turn gets the same score every time, different turns different ones. It means nothing about
+    the reply's quality — it only lets every screen and report show scores."""
+    wants_level = bool(body.get("logprobs")) and (body.get("max_tokens") or body.get("max_completion_tokens")) == 1
+    if not wants_level:
+        return schema_responder(body)
+    text = json.dumps(body.get("messages"), ensure_ascii=False, sort_keys=True)
+    seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    asked = text.lower()
+    if "はい" in asked:
+        labels = ["はい", "いいえ"]
+    elif "yes" in asked:
+        labels = ["yes", "no"]
+    else:
+        labels = [str(level) for level in range(6)]
+    if len(labels) == 2:
+        p_first = 0.35 + 0.6 * (seed % 1000) / 1000  # P(yes) between 0.35 and 0.95
+        weights = [p_first, 1.0 - p_first]
+    else:
+        peak = 2 + seed % 4  # a level from 2 to 5, with some mass on its neighbours
+        weights = [0.7 if level == peak else 0.3 / 5 for level in range(6)]
+    top = {label: math.log(weight) for label, weight in zip(labels, weights, strict=True)}
+    return Reply(logprobs=[(max(top, key=top.__getitem__), top)])
+
+
 _STRING_FORMATS = {
     "date-time": "2024-01-01T00:00:00Z",
     "date": "2024-01-01",
@@ -1121,7 +1151,7 @@ class FakeBatchAPI:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Serve :func:`schema_responder` replies until Ctrl-C, for manual runs of ragtui and
+    """Serve :func:`demo_responder` replies until Ctrl-C, for manual runs of ragtui and
     for benchmarks that need a process-level endpoint."""
     parser = argparse.ArgumentParser(
         prog="python -m ragtui.testing.fake_openai",
@@ -1133,7 +1163,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     def responder(body: dict) -> Reply:
-        return dataclasses.replace(schema_responder(body), delay_first=args.latency)
+        return dataclasses.replace(demo_responder(body), delay_first=args.latency)
 
     server = FakeOpenAIServer(args.host, args.port, default=responder).start()
     print(server.base_url, flush=True)

@@ -43,7 +43,8 @@ def _metric_lines(metric: str, details: dict[str, Any]) -> list[str]:
         ]
     if metric == "answerability" and "level_question" in details:
         return distribution_lines(details["level_question"])
-    if metric == "rubric" and "probes" in details:
+    if metric == "rubric" and "probes" in details and not details.get("steps"):
+        # The checked rubric stores these same lines as its steps, which the views show.
         return probe_lines(details["probes"])
     if metric == "trust":
         checks = details.get("checks") or {}
