@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import socket
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,8 @@ def test_estimate_reaches_no_model_and_exits_0(tmp_path: Path, capsys):
     assert main(["run", "--estimate", "--config", str(config), "-s", "outage", "-p", "calm", "-p", "angry"]) == 0
     out = capsys.readouterr().out
     assert "Estimate for 2 dialogue(s), 3.0 turn(s) each (up to max_turns (3)); no model was called." in out
-    assert re.search(r"user\s+│ fake-user\s+│\s+4 │", out)  # the simulator speaks in turns 2 and 3
+    # The simulator speaks in turns 2 and 3, and each of its messages gets a model check.
+    assert re.search(r"user\s+│ fake-user\s+│\s+8 │", out)
     calls = re.search(r"judge\s+│ fake-judge\s+│\s+(\d+) │", out)
     assert calls and int(calls.group(1)) >= 6 * 6  # six turns, each at least the six yes/no checks
     assert "assumed reply length" in out and "about $" in out
@@ -77,6 +79,15 @@ def test_a_run_reports_what_it_spent_and_the_next_estimate_learns_from_it(server
     finally:
         store.close()
     assert set(actual) == set(planned) == {"user", "bot", "judge"}
+    # Every call is counted: 8 simulated customer messages and the model check of each; the
+    # turn verdicts' calls and the dialogue verdicts' calls.
+    assert actual["user"].calls == 16
+    db = sqlite3.connect(config.database)
+    verdict_calls = sum(
+        db.execute(f"SELECT SUM(attempts) FROM {table}").fetchone()[0] for table in ("judgments", "dialogue_judgments")
+    )
+    assert db.execute("SELECT SUM(attempts) FROM dialogue_judgments").fetchone()[0] > 0
+    assert actual["judge"].calls == verdict_calls
     for role in planned:
         assert planned[role].calls == actual[role].calls
         assert planned[role].tokens_out == pytest.approx(actual[role].tokens_out)  # past mean × calls

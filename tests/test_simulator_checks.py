@@ -100,6 +100,10 @@ async def test_off_role_message_is_asked_again_once_and_the_retry_kept(engine, s
     stored = engine.store.session(message.session_id).messages[2]
     assert stored.sim_check["retried"] and not stored.sim_check["off_role"]
     assert stored.sim_check["first"]["text"].startswith("Support:")
+    # The calls behind the stored message are counted: the rejected first try (caught in code)
+    # and the model check of the retry, with the tokens the server reported.
+    usage = stored.sim_check["extra_usage"]
+    assert usage["calls"] == 2 and usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
     # The retry carried the correction in the simulator's instructions.
     simulator_calls = [b for b in server.chat_requests(USER) if "response_format" not in b]
     assert "You are the CUSTOMER" in simulator_calls[1]["messages"][0]["content"]

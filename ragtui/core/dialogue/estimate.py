@@ -45,6 +45,11 @@ CALLS_PER_VERDICT = {
     "trust": 0,
 }
 MESSAGE_OVERHEAD = 4  # role markers and separators of one chat message
+# With no past run to learn from: the model check of each simulated customer message (calls,
+# tokens in, tokens out), and each model-judged dialogue metric (a step listing intents or facts,
+# then about two checks), whose prompts hold the transcript.
+ASSUMED_CHECK = (1.0, 300.0, 15.0)
+ASSUMED_DIALOGUE_CALLS = {"resolution": 3, "retention": 3, "repetition": 0}
 
 
 def approx_tokens(text: str) -> int:
@@ -151,6 +156,11 @@ class RunEstimator:
             mean_turns, sessions = past_turns(store, config.max_turns, endpoints["user"].model)
             if mean_turns is not None:
                 self.turns, self.turns_basis = mean_turns, f"mean of {sessions} past dialogue(s)"
+        checked = config.simulator_check == "model"
+        past_check = past_check_usage(store, endpoints["user"].model) if store is not None and checked else None
+        self.check = past_check or (ASSUMED_CHECK if checked else (0.0, 0.0, 0.0))
+        past_verdicts = past_dialogue_usage(store, endpoints["judge"].model) if store is not None else None
+        self.dialogue_verdicts = past_verdicts  # (calls, in, out) per dialogue; None: from the transcript
 
     def estimate(
         self, scenarios: list[Scenario], personas: list[Persona], metrics: list[str] | None = None
@@ -188,10 +198,51 @@ class RunEstimator:
                     judge_in = sum(checks) + (judge_calls - 1) * sum(checks) / max(1, len(checks))
                     _count(roles["judge"], judge_in, outputs["judge"] * calls, weight, calls)
                     history.append(Utterance("bot", answer))
+                if whole_turns > 1:  # each simulated customer message is checked
+                    calls, check_in, check_out = self.check
+                    _count(roles["user"], check_in * calls, check_out * calls, self.turns - 1, 0)
+                    roles["user"].calls += calls * (self.turns - 1)
+                self._count_dialogue_verdicts(roles["judge"], history)
         result = Estimate(len(scenarios) * len(personas), self.turns, self.turns_basis, list(roles.values()))
         for role in result.roles:
             role.add_cost(config.prices)
         return result
+
+    def _count_dialogue_verdicts(self, judge: RoleTokens, history: list[Utterance]) -> None:
+        """The verdicts on the whole dialogue when it ends: as past dialogues of this judge
+        cost, else each model-judged metric's assumed calls with the transcript in each prompt."""
+        if self.dialogue_verdicts is not None:
+            calls, tokens_in, tokens_out = self.dialogue_verdicts
+        else:
+            calls = float(sum(ASSUMED_DIALOGUE_CALLS.get(m, 0) for m in self.config.dialogue_metrics))
+            transcript = sum(approx_tokens(u.text) + MESSAGE_OVERHEAD for u in history)
+            tokens_in, tokens_out = calls * (transcript + 200), calls * self.outputs["judge"]
+        _count(judge, tokens_in, tokens_out, 1.0, 0)
+        judge.calls += calls
+
+
+def past_check_usage(store: Store, model: str) -> tuple[float, float, float] | None:
+    """Mean calls and tokens a simulated customer message cost besides itself (its checks, a
+    rejected first try), over past messages of ``model``; None when there are none."""
+    row = store.db.execute(
+        "SELECT AVG(json_extract(sim_check, '$.extra_usage.calls')), "
+        "AVG(json_extract(sim_check, '$.extra_usage.prompt_tokens')), "
+        "AVG(json_extract(sim_check, '$.extra_usage.completion_tokens')) FROM messages "
+        "WHERE role = 'user' AND model = ? AND json_extract(sim_check, '$.extra_usage.calls') IS NOT NULL",
+        [model],
+    ).fetchone()
+    return None if row[0] is None else (float(row[0]), float(row[1] or 0), float(row[2] or 0))
+
+
+def past_dialogue_usage(store: Store, model: str) -> tuple[float, float, float] | None:
+    """Mean calls and tokens of the dialogue verdicts per past dialogue judged by ``model``."""
+    row = store.db.execute(
+        "SELECT AVG(calls), AVG(tokens_in), AVG(tokens_out) FROM (SELECT session_id, SUM(attempts) AS calls, "
+        "SUM(COALESCE(prompt_tokens, 0)) AS tokens_in, SUM(COALESCE(completion_tokens, 0)) AS tokens_out "
+        "FROM dialogue_judgments WHERE model = ? AND attempts > 0 GROUP BY session_id)",
+        [model],
+    ).fetchone()
+    return None if row[0] is None else (float(row[0]), float(row[1] or 0), float(row[2] or 0))
 
 
 def estimate_run(
@@ -224,19 +275,32 @@ def _stand_in(text: str, tokens: float) -> str:
 
 def spent(store: Store, run_id: str, prices: dict[str, tuple[float, float]]) -> list[RoleTokens]:
     """Tokens a stored run actually used, per role and model, with the cost where priced."""
+    # Every model call of the run: the messages a model wrote (a customer message also carries
+    # the calls of its checks and of a rejected first try), turn verdicts and dialogue verdicts.
+    extra = "COALESCE(json_extract(m.sim_check, '$.extra_usage.{}'), 0)"
     rows = store.db.execute(
-        "SELECT CASE m.source WHEN 'simulator' THEN 'user' ELSE 'bot' END, m.model, COUNT(*), "
-        "SUM(m.prompt_tokens), SUM(m.completion_tokens) FROM messages m JOIN sessions s ON s.id = m.session_id "
-        "WHERE s.run_id = ? AND m.source IN ('simulator', 'bot') AND m.model IS NOT NULL "
-        "GROUP BY 1, 2 "
+        f"SELECT m.role, m.model, SUM(1 + {extra.format('calls')}), "
+        f"SUM(COALESCE(m.prompt_tokens, 0) + {extra.format('prompt_tokens')}), "
+        f"SUM(COALESCE(m.completion_tokens, 0) + {extra.format('completion_tokens')}) "
+        "FROM messages m JOIN sessions s ON s.id = m.session_id "
+        "WHERE s.run_id = ? AND m.model IS NOT NULL GROUP BY 1, 2 "
         "UNION ALL SELECT 'judge', j.model, SUM(j.attempts), SUM(j.prompt_tokens), SUM(j.completion_tokens) "
-        "FROM judgments j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? GROUP BY 1, 2",
+        "FROM (SELECT session_id, model, attempts, prompt_tokens, completion_tokens FROM judgments "
+        "UNION ALL SELECT session_id, model, attempts, prompt_tokens, completion_tokens FROM dialogue_judgments "
+        "WHERE attempts > 0) j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? GROUP BY 1, 2",
         [run_id, run_id],
     ).fetchall()
+    merged: dict[tuple[str, str], list[int]] = {}
+    for role, model, calls, tokens_in, tokens_out in rows:
+        totals = merged.setdefault((role, model or "unknown"), [0, 0, 0])
+        for index, value in enumerate((calls, tokens_in, tokens_out)):
+            totals[index] += value or 0
     out: list[RoleTokens] = []
     order = {"user": 0, "bot": 1, "judge": 2}
-    for role, model, calls, tokens_in, tokens_out in sorted(rows, key=lambda r: (order[r[0]], r[1] or "")):
-        used = RoleTokens(role, model or "unknown", calls, tokens_in or 0, tokens_out or 0, "stored usage")
+    for (role, model), (calls, tokens_in, tokens_out) in sorted(
+        merged.items(), key=lambda r: (order[r[0][0]], r[0][1])
+    ):
+        used = RoleTokens(role, model, calls, tokens_in, tokens_out, "stored usage")
         used.add_cost(prices)
         out.append(used)
     return out

@@ -26,7 +26,7 @@ from ..content.personas import Persona
 from ..content.prompts import PromptTemplate
 from ..errors import RagtuiError
 from ..metrics.json_reply import ReplyParseError, extract_json_object, lower_keys
-from ..models.llm import ChatClient
+from ..models.llm import ChatClient, Completion
 from ..text_similarity import dice, normalise
 from .simulator import is_done
 from .transcript import Utterance
@@ -107,6 +107,7 @@ class CheckResult:
     by: str = ""  # "code" | "model" | "" (passed)
     model: dict[str, Any] | None = None  # the model check's parsed reply, or its error
     checks: list[str] = field(default_factory=list)  # which checks ran
+    usage: dict[str, int] | None = None  # the model check's call: calls, prompt and completion tokens
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -201,6 +202,7 @@ class SimulatorChecker:
                 max_tokens=CHECK_MAX_TOKENS,
                 temperature=0.0,
             )
+            result.usage = call_usage(completion)
             data = lower_keys(extract_json_object(completion.text))
             verdict = str(data.get(field_name, "")).strip().lower()
             if verdict not in ("yes", "no"):
@@ -214,6 +216,16 @@ class SimulatorChecker:
         if verdict == "no":
             result.problem, result.why, result.by = problem, reason or f"model check: {field_name} = no", "model"
         return result
+
+
+def call_usage(*completions: Completion) -> dict[str, int]:
+    """What some calls cost, in the shape the record keeps for calls that are no message of
+    their own (a rejected simulator message, the checks): counted in the run's tokens spent."""
+    return {
+        "calls": sum(c.attempts for c in completions),
+        "prompt_tokens": sum(c.prompt_tokens or 0 for c in completions),
+        "completion_tokens": sum(c.completion_tokens or 0 for c in completions),
+    }
 
 
 def _schema(field_name: str) -> dict[str, Any]:

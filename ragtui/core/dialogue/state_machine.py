@@ -55,7 +55,7 @@ from .events import (
 from .handover import is_handover
 from .replay import ReplayEnded, ReplayScript
 from .simulator import UserSimulator, is_done
-from .simulator_check import SimulatorChecker
+from .simulator_check import CheckResult, SimulatorChecker, call_usage
 from .transcript import Utterance
 
 # Stop reasons after which the dialogue is complete enough for dialogue verdicts.
@@ -364,7 +364,8 @@ class Dialogue:
             return completion, "simulator", None
         first = await self.checker.check(completion.text, self.history)
         if first.problem is None:
-            return completion, "simulator", {"first": first.to_dict(), "retried": False, "off_role": False}
+            record = {"first": first.to_dict(), "retried": False, "off_role": False}
+            return completion, "simulator", {**record, "extra_usage": _extra_usage([first])}
         emit(SimulatorRetry(self.session_id, turn, first.problem, first.why, completion.text))
         retry = await self.simulator.next_message(
             self.history, on_delta=on_delta, correction=self.checker.correction(first.problem)
@@ -375,6 +376,8 @@ class Dialogue:
             "retried": True,
             "retry": second.to_dict(),
             "off_role": second.problem is not None,
+            # The message stored is the retry: the rejected first message cost calls too.
+            "extra_usage": _extra_usage([first, second], rejected=completion),
         }
         return retry, OFF_ROLE_SOURCE if second.problem else "simulator", record
 
@@ -542,3 +545,12 @@ class Dialogue:
             self.phase = Phase.BOT  # or, after a stored DONE, the finish (see _advance)
         else:
             self.phase = Phase.JUDGE  # judges what is missing, then closes the turn
+
+
+def _extra_usage(checks: list[CheckResult], rejected: Completion | None = None) -> dict[str, int]:
+    """Calls behind a customer message besides the one stored: the checks that used a model,
+    and a first message that was rejected and asked again."""
+    parts = [check.usage for check in checks if check.usage]
+    if rejected is not None:
+        parts.append(call_usage(rejected))
+    return {key: sum(part[key] for part in parts) for key in ("calls", "prompt_tokens", "completion_tokens")}
