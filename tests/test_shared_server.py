@@ -28,7 +28,7 @@ from ragtui.core.dialogue.events import DialogueDone, Failure, MessageDone
 from ragtui.core.errors import RagtuiError
 from ragtui.core.models.embedded import ServerRecovery, attach
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.models.local_model import LocalModel, LocalModelSettings, slots_for, wait_gone
+from ragtui.core.models.local_model import LocalModel, LocalModelSettings, default_threads, slots_for, wait_gone
 from ragtui.core.models.server_registry import Registry, ServerState, process_start_time
 from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import FakeOpenAIServer
@@ -373,3 +373,11 @@ def test_bad_keep_alive_names_the_key(tmp_path: Path, value: str) -> None:
     with pytest.raises(ConfigError, match=r"\[embedded\] keep_alive") as info:
         load_config(path)
     assert str(path) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("load", "cpus", "threads"),
+    [(0.2, 2, 2), (1.4, 2, 2), (1.6, 2, 1), (6.0, 2, 1), (9.0, 1, 1), (3.0, 8, 8), (7.8, 8, 7)],
+)
+def test_the_embedded_server_takes_a_thread_fewer_on_a_busy_machine(load, cpus, threads):
+    assert default_threads(load=load, cpus=cpus) == threads

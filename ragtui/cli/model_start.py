@@ -59,6 +59,9 @@ def embedded_model(config: Config, endpoints: dict[str, Endpoint]) -> Iterator[L
         with progress:
             model = start_embedded(config, endpoints, report)
         how = "started" if model.started_here else "shared with other ragtui processes"
+        state = model.state
+        if state is not None:  # fewer threads than CPUs: the machine was busy when it started
+            how += f", {state.threads} thread{'s' if state.threads != 1 else ''}"
         console_err.print(Text(f"Embedded model ready on {model.base_url}, {how} (log: {log_path()})", style="dim"))
         yield model
     finally:

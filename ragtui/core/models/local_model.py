@@ -286,8 +286,9 @@ class LocalModel:
         log, log_offset = _open_log()
         ready_file = self.registry.dir / f"ready.{os.getpid()}-{id(self):x}.json"
         ready_file.unlink(missing_ok=True)
+        threads = s.threads or default_threads()
         try:
-            self._proc = self._spawn(model, port, token, ready_file, log)
+            self._proc = self._spawn(model, port, token, ready_file, log, threads)
         finally:
             log.close()  # the child holds its own descriptor
         try:
@@ -301,7 +302,7 @@ class LocalModel:
                 token=token,
                 model=str(model.resolve()),
                 parallel=s.parallel,
-                threads=s.threads or default_threads(),
+                threads=threads,
                 ctx_size=s.ctx_size,
                 log=str(log_path()),
                 started=time.time(),
@@ -317,7 +318,9 @@ class LocalModel:
             ready_file.unlink(missing_ok=True)
         return state
 
-    def _spawn(self, model: Path, port: int, token: str, ready_file: Path, log: IO[bytes]) -> subprocess.Popen[bytes]:
+    def _spawn(
+        self, model: Path, port: int, token: str, ready_file: Path, log: IO[bytes], threads: int
+    ) -> subprocess.Popen[bytes]:
         s = self.settings
         options = {
             "--model": model,
@@ -326,7 +329,7 @@ class LocalModel:
             "--port": port,
             "--ctx-size": s.ctx_size,
             "--parallel": s.parallel,
-            "--threads": s.threads or default_threads(),
+            "--threads": threads,
             "--poll": s.poll,
             "--cache-ram-mib": s.cache_ram_mib,
             "--ready-file": ready_file,
@@ -489,12 +492,23 @@ def wait_gone(pid: int, start: int, timeout: float) -> bool:
     return not process_alive(pid, start)
 
 
-def default_threads() -> int:
-    """Every usable CPU. Measured on an idle 2-core machine (bench/bench_embedded.py): two
-    threads give ~45 prompt and ~10 generated tokens/s, one thread ~28 and ~6. llama.cpp's
-    threads busy-wait, though: on cores shared with other heavy work two threads fell to ~1
-    token/s while one kept ~5, so ``[embedded] threads = 1`` is the setting for busy machines."""
-    return _usable_cpus()
+def default_threads(load: float | None = None, cpus: int | None = None) -> int:
+    """Every usable CPU on a quiet machine; one fewer when other work already keeps them busy.
+
+    Measured on an idle 2-core machine (bench/bench_embedded.py): two threads give ~45 prompt
+    and ~10 generated tokens/s, one thread ~28 and ~6. llama.cpp's threads wait for each other
+    at every step, though, and on cores shared with other heavy work two threads fell to 0.35
+    generated tokens/s while one kept ~5. So the 1-minute load average at start decides:
+    ``load`` within half a CPU of ``cpus`` means busy. ``[embedded] threads`` overrides it."""
+    cpus = _usable_cpus() if cpus is None else cpus
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:  # not every system reports it
+            load = 0.0
+    if cpus > 1 and load >= cpus - 0.5:
+        return cpus - 1
+    return cpus
 
 
 def _usable_cpus() -> int:
