@@ -125,7 +125,7 @@ class EmbeddedConfig:
     model_path: Path | None = None  # None: the bundled Qwen2.5-Coder-1.5B GGUF
     ctx_size: int = 8192
     port: int = 0  # 0: a free port
-    threads: int = 0  # 0: every usable CPU (see local_model.default_threads)
+    threads: int = 0  # 0: automatic — every usable CPU, one fewer when busy (local_model.default_threads)
     parallel: int = 0  # request slots; 0: sized for `concurrency` (see local_model.slots_for)
     keep_alive: float = 0.0  # seconds the shared server stays up after the last ragtui exits
 
