@@ -10,10 +10,11 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 
-from ..core.content.prompts import PromptTemplate, load_prompt, parse_prompt
+from ..core.content.prompts import PromptSet, PromptTemplate, parse_prompt
 from ..core.dialogue.engine import Engine
 from ..core.errors import ConfigError, RagtuiError
-from ..core.metrics import PRIMARY_METRIC
+from ..core.metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
+from ..core.metrics.fit_store import fitted_metrics
 from ..core.metrics.rejudge import turn_context
 from ..core.metrics.rubric import RubricJudge
 from ..core.record.store import StoredJudgment
@@ -52,17 +53,24 @@ async def rejudge_turn(
     endpoint = engine.endpoints["judge"]
     if model:
         endpoint = dataclasses.replace(endpoint, model=model)
+    client = engine.pool.client_for(endpoint)
+    judge: Metric
     if template is None:
-        # The session's own language: a Japanese session is re-judged with the Japanese prompt.
-        if session.language == engine.language:
-            template = engine.prompts.judge
-        else:
-            template = load_prompt(engine.config.prompts, session.language, "judge_rubric")
-    judge = RubricJudge(engine.pool.client_for(endpoint), template)
+        # The judge a dialogue runs (its yes/no checks, and the fit stored for this judge model),
+        # in the session's own language: versions of one turn then compare like with like.
+        prompts = engine.prompts if session.language == engine.language else None
+        if prompts is None:
+            prompts = PromptSet.load(engine.config.prompts, session.language)
+        settings = MetricSettings.from_config(engine.config)
+        metrics = build_metrics([PRIMARY_METRIC], client, prompts, settings=settings)
+        judge = next(m for m in fitted_metrics(metrics, store, endpoint.model) if m.name == PRIMARY_METRIC)
+    else:
+        # An edited judge_rubric.toml is the whole-verdict judge's prompt.
+        judge = RubricJudge(client, template)
     judgment = await judge.judge(context)
     judgment.details = {
         **judgment.details,
-        "rejudge": {"model": endpoint.model, "edited_prompt": template.path is None},
+        "rejudge": {"model": endpoint.model, "edited_prompt": template is not None and template.path is None},
     }
     stored = store.add_judgment(session_id, message_id, turn, judgment)
     store.refresh_score(session_id, PRIMARY_METRIC)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import json
 import os
 import shutil
 import sys
@@ -27,7 +26,7 @@ from ..core.dialogue.engine import Engine
 from ..core.models.endpoints import resolve_endpoints
 from ..core.paths import bundled_dir
 from ..core.record.store import Store
-from ..testing.fake_openai import FakeOpenAIServer, Reply
+from ..testing.fake_openai import FakeOpenAIServer, Reply, Responder, level_reply, schema_responder
 from .app import RagtuiApp
 
 SIZE = (150, 48)
@@ -64,75 +63,108 @@ BOT_3 = """You're in the right place to fix it: the empty account you are in is 
 From then on "Continue with Apple" opens your usual account with all your posts."""
 
 
-def verdict(scores: tuple[int, int, int, int, int, int], steps: list[str], conclusion: str) -> str:
-    names = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
-    return json.dumps({"steps": steps, "conclusion": conclusion, **dict(zip(names, scores, strict=True))})
+# The judge's yes/no checks, found by a phrase of their question (prompts/en/judge_probes.toml);
+# every other question is one of the per-claim checks ("Is the SENTENCE supported…").
+CHECK_CUES = {
+    "context_answers": "information needed",
+    "says_unknown": "not known",
+    "addresses": "deal with what",
+    "complete": "every part",
+    "other_company": "another company",
+    "polite": "polite",
+}
+# P(yes) of each check for each bot answer: turn 1 correct but a little short, turn 2 a
+# deflection to "contact support" (the failing turn), turn 3 correct and complete.
+CHECKS = {
+    BOT_1: {
+        "context_answers": 0.96,
+        "says_unknown": 0.03,
+        "addresses": 0.93,
+        "complete": 0.74,
+        "other_company": 0.04,
+        "polite": 0.81,
+        "claim": 0.9,
+    },
+    BOT_2: {
+        "context_answers": 0.91,
+        "says_unknown": 0.22,
+        "addresses": 0.12,
+        "complete": 0.05,
+        "other_company": 0.06,
+        "polite": 0.88,
+        "claim": 0.55,
+    },
+    BOT_3: {
+        "context_answers": 0.97,
+        "says_unknown": 0.02,
+        "addresses": 0.96,
+        "complete": 0.93,
+        "other_company": 0.03,
+        "polite": 0.86,
+        "claim": 0.94,
+    },
+}
+# The other judge model, asked again about turn 2: a little kinder to the deflection.
+CHECKS_OTHER = {**CHECKS, BOT_2: {**CHECKS[BOT_2], "addresses": 0.31, "complete": 0.12, "claim": 0.7}}
 
 
-JUDGE_1 = verdict(
-    (5, 5, 4, 5, 4, 4),
-    [
-        "The customer gets 'already linked to another Tsumugi ID' and believes they have only one account.",
-        "The passage on linking errors says each Apple account links to one Tsumugi ID, often one made with 'Continue with...'.",
-        "The answer gives that cause and the unlink-then-link steps with the right menu paths.",
-        "It covers the only-login-method case: add an email address and password first.",
-        "It does not acknowledge the customer's frustration, and step 2 packs two actions into one.",
-    ],
-    "Correct and nearly complete; the tone could be warmer for an angry customer.",
-)
-JUDGE_2 = verdict(
-    (3, 2, 1, 3, 4, 2),
-    [
-        "The customer is now inside an empty Tsumugi ID after 'Continue with Apple' and is angry.",
-        "The passages say this empty ID holds the Apple link and explain how to unlink it there.",
-        "The answer ignores the passages and only sends the customer to support, which this customer resents.",
-        "No step the customer can follow is given, so the problem stays unsolved.",
-        "The apology is generic and does not address what the customer said.",
-    ],
-    "Deflects to support instead of answering from the passages.",
-)
-JUDGE_2_OTHER = verdict(
-    (3, 2, 2, 3, 4, 3),
-    [
-        "The customer is stuck in an empty account created by 'Continue with Apple'.",
-        "The knowledge base covers this exact case (linking errors), but the answer does not use it.",
-        "Sending the customer to the Help Center is not wrong, just unhelpful here.",
-    ],
-    "Polite but unhelpful: no concrete steps.",
-)
-JUDGE_3 = verdict(
-    (5, 5, 5, 5, 5, 5),
-    [
-        "The customer asks what exactly to tap while inside the empty account.",
-        "The answer identifies the empty account as the one holding the Apple link, as the passage explains.",
-        "It orders the steps correctly: add a login method, unlink Apple, then link it from the usual account.",
-        "Every menu path matches the knowledge base.",
-        "It is short, direct and answers the question asked.",
-    ],
-    "Correct, complete and actionable.",
-)
+def check_judge(answers: dict[str, dict[str, float]], default: dict[str, float] | None = None) -> Responder:
+    """A judge that answers each yes/no check with P(yes) from ``answers`` (by the bot answer the
+    check is about); requests with a JSON schema (dialogue verdicts) get a valid generic reply."""
+
+    def respond(body: dict) -> Reply:
+        if "response_format" in body:
+            return schema_responder(body)
+        text = " ".join(str(m.get("content", "")) for m in body.get("messages", []))
+        # The answer under judgment is the newest one in the prompt (earlier turns come before it).
+        found = [(text.rfind(answer[:80]), table) for answer, table in answers.items() if answer[:80] in text]
+        table = max(found, key=lambda pair: pair[0])[1] if found else default or {}
+        lines = str(body["messages"][-1].get("content", "")).strip().splitlines()
+        question = lines[-2] if len(lines) > 1 else ""
+        name = next((n for n, cue in CHECK_CUES.items() if cue in question), "claim")
+        p = table.get(name, 0.95)  # the context_answers check shows no answer: the KB has it
+        return level_reply({"yes": p, "no": 1 - p})
+
+    return respond
+
+
+def customer(lines: list[str]) -> Responder:
+    """The simulated customer's scripted lines; the simulator's own checks pass (JSON schema)."""
+    queue = iter(lines)
+
+    def respond(body: dict) -> Reply:
+        if "response_format" in body:
+            return schema_responder(body)
+        return Reply(next(queue, "Thanks. DONE"), chunk_chars=6)
+
+    return respond
 
 
 def script_showcase(server: FakeOpenAIServer) -> None:
     stream = {"chunk_chars": 6}
-    server.script(CUSTOMER, Reply(CUSTOMER_2, **stream), Reply(CUSTOMER_3, **stream))
+    server.set_default(CUSTOMER, customer([CUSTOMER_2, CUSTOMER_3]))
     server.script(BOT, Reply(BOT_1, **stream), Reply(BOT_2, **stream), Reply(BOT_3, **stream))
-    server.script(JUDGE, Reply(JUDGE_1), Reply(JUDGE_2), Reply(JUDGE_3))
-    server.script(OTHER_JUDGE, Reply(JUDGE_2_OTHER))
+    server.set_default(JUDGE, check_judge(CHECKS))
+    server.set_default(OTHER_JUDGE, check_judge(CHECKS_OTHER))
 
 
 def background_defaults(server: FakeOpenAIServer) -> None:
     """Plain replies for the earlier sessions listed in the sessions browser."""
-    customer = itertools.cycle(
+    lines = itertools.cycle(
         ["I tried that and the email still doesn't arrive. What now?", "OK, that worked. Thank you! DONE"]
     )
-    scores = itertools.cycle([5, 4, 3, 4, 2, 5, 4])
+    levels = itertools.cycle([0.9, 0.75, 0.5, 0.8, 0.3, 0.95, 0.7])
 
-    def judge(_body: dict) -> Reply:
-        score = next(scores)
-        return Reply(verdict((score,) * 6, ["Checked the answer against the passages."], "As expected."))
+    def judge(body: dict) -> Reply:
+        if "response_format" in body:
+            return schema_responder(body)
+        p = next(levels)
+        return level_reply({"yes": p, "no": 1 - p})
 
-    server.set_default(CUSTOMER, lambda _b: Reply(next(customer)))
+    def simulated(body: dict) -> Reply:
+        return schema_responder(body) if "response_format" in body else Reply(next(lines))
+
+    server.set_default(CUSTOMER, simulated)
     server.set_default(BOT, Reply("Open Settings > Account and follow the steps under the matching section."))
     server.set_default(JUDGE, judge)
 

@@ -88,7 +88,9 @@ async def test_verdict_detail_and_rejudge_store_and_show_a_new_version(make_app,
         assert store.session(1).score == pytest.approx((0.8 + 0.8 + 0.4) / 3)
         columns = [str(c.query_one("Static").render()) for c in app.screen.query(".version")]
         assert len(columns) == 2
-        assert "score 0.80 → 0.40" in columns[1] and "correctness 5.0 → 2" in columns[1]
+        # The re-judge runs the dialogue's own judge (the yes/no checks), so criteria compare.
+        assert "score 0.80 → 0.40" in columns[1] and "overall 4.0 → 2.0" in columns[1]
+        assert all("P(yes)" in c for c in columns)
         assert any("v2 scores 0.40 (was 0.80)" in n for n in notifications(app))
 
         # Another model: the request goes to that model, and the version records it.
