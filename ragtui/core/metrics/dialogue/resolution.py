@@ -24,8 +24,9 @@ from ...models.llm import ChatClient, DeltaCallback
 from ..base import Judgment
 from ..json_reply import ReplyParseError
 from ..rubric import format_passages
-from ..steps import StepFailed, StepRunner, bounded_text, choice
+from ..steps import StepFailed, bounded_text, choice
 from .base import DialogueContext
+from .stepwise import StepwiseDialogueMetric
 from .texts import dtext
 
 MAX_INTENTS = 5
@@ -95,21 +96,17 @@ def outcome_for(satisfied: list[bool], handed_over: bool) -> str:
     return "partly_resolved" if any(satisfied) else "unresolved"
 
 
-class Resolution:
+class Resolution(StepwiseDialogueMetric):
     name = "resolution"
 
     def __init__(self, client: ChatClient, template: PromptTemplate, threshold: float = 0.7) -> None:
-        self.client = client
-        self.template = template
-        self.threshold = threshold
+        super().__init__(client, template, threshold)
 
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
-        runner = StepRunner(self.name, self.client, self.template, max_tokens=500)
+        runner, base, unanswered = self.begin(context)
+        if unanswered is not None:
+            return unanswered
         lang = context.language
-        base: dict[str, Any] = {"threshold": self.threshold}
-        if not context.answered:
-            why = dtext(lang, "no_answer")
-            return runner.judgment(None, {**base, "no_answer": True, "conclusion": why}, why)
         lines = context.customer_lines()
         transcript = context.transcript()
         try:

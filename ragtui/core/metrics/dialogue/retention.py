@@ -20,8 +20,9 @@ from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
 from ..base import Judgment
 from ..json_reply import ReplyParseError, as_int_in_range
-from ..steps import StepFailed, StepRunner, bounded_text, choice
+from ..steps import StepFailed, bounded_text, choice
 from .base import DialogueContext
+from .stepwise import StepwiseDialogueMetric
 from .texts import dtext
 
 MAX_FACTS = 6
@@ -92,21 +93,17 @@ def parse_check(data: dict[str, Any]) -> dict[str, str]:
     }
 
 
-class Retention:
+class Retention(StepwiseDialogueMetric):
     name = "retention"
 
     def __init__(self, client: ChatClient, template: PromptTemplate, threshold: float = 1.0) -> None:
-        self.client = client
-        self.template = template
-        self.threshold = threshold
+        super().__init__(client, template, threshold)
 
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
-        runner = StepRunner(self.name, self.client, self.template, max_tokens=500)
+        runner, base, unanswered = self.begin(context)
+        if unanswered is not None:
+            return unanswered
         lang = context.language
-        base: dict[str, Any] = {"threshold": self.threshold}
-        if not context.answered:
-            why = dtext(lang, "no_answer")
-            return runner.judgment(None, {**base, "no_answer": True, "conclusion": why}, why)
         answered_turns = [t.turn for t in context.answered]
         # Only facts some answer could have used: given at or before the last answered turn.
         turns = [turn for turn, _ in context.customer_lines() if turn <= max(answered_turns)]

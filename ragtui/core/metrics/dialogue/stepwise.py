@@ -1,0 +1,33 @@
+"""What the judged dialogue metrics (resolution, retention) share: their set-up, and the
+answer for a dialogue in which the bot never answered — unscored with that reason, never 0."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...content.prompts import PromptTemplate
+from ...models.llm import ChatClient
+from ..base import Judgment
+from ..steps import StepRunner
+from .base import DialogueContext
+from .texts import dtext
+
+
+class StepwiseDialogueMetric:
+    name = ""
+    max_tokens = 500  # a step's JSON reply: short reasons and verdicts, room for Japanese
+
+    def __init__(self, client: ChatClient, template: PromptTemplate, threshold: float) -> None:
+        self.client = client
+        self.template = template
+        self.threshold = threshold
+
+    def begin(self, context: DialogueContext) -> tuple[StepRunner, dict[str, Any], Judgment | None]:
+        """The step runner, the details every verdict starts from, and — when the bot never
+        answered — the finished (unscored) verdict."""
+        runner = StepRunner(self.name, self.client, self.template, max_tokens=self.max_tokens)
+        base: dict[str, Any] = {"threshold": self.threshold}
+        if context.answered:
+            return runner, base, None
+        why = dtext(context.language, "no_answer")
+        return runner, base, runner.judgment(None, {**base, "no_answer": True, "conclusion": why}, why)
