@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...content.prompts import PromptTemplate
-from ...models.llm import ChatClient, DeltaCallback
+from ...models.llm import DeltaCallback
 from ..base import Judgment
 from ..json_reply import ReplyParseError
 from ..rubric import format_passages
@@ -98,9 +97,6 @@ def outcome_for(satisfied: list[bool], handed_over: bool) -> str:
 
 class Resolution(StepwiseDialogueMetric):
     name = "resolution"
-
-    def __init__(self, client: ChatClient, template: PromptTemplate, threshold: float = 0.7) -> None:
-        super().__init__(client, template, threshold)
 
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
         runner, base, unanswered = self.begin(context)

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...content.prompts import PromptTemplate
-from ...models.llm import ChatClient, DeltaCallback
+from ...models.llm import DeltaCallback
 from ..base import Judgment
 from ..json_reply import ReplyParseError, as_int_in_range
 from ..steps import StepFailed, bounded_text, choice
@@ -96,8 +95,7 @@ def parse_check(data: dict[str, Any]) -> dict[str, str]:
 class Retention(StepwiseDialogueMetric):
     name = "retention"
 
-    def __init__(self, client: ChatClient, template: PromptTemplate, threshold: float = 1.0) -> None:
-        super().__init__(client, template, threshold)
+    default_threshold = 1.0  # every fact kept
 
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
         runner, base, unanswered = self.begin(context)

@@ -15,12 +15,13 @@ from .texts import dtext
 
 class StepwiseDialogueMetric:
     name = ""
+    default_threshold = 0.7
     max_tokens = 500  # a step's JSON reply: short reasons and verdicts, room for Japanese
 
-    def __init__(self, client: ChatClient, template: PromptTemplate, threshold: float) -> None:
+    def __init__(self, client: ChatClient, template: PromptTemplate, threshold: float | None = None) -> None:
         self.client = client
         self.template = template
-        self.threshold = threshold
+        self.threshold = self.default_threshold if threshold is None else threshold
 
     def begin(self, context: DialogueContext) -> tuple[StepRunner, dict[str, Any], Judgment | None]:
         """The step runner, the details every verdict starts from, and — when the bot never
