@@ -247,8 +247,8 @@ async def test_versions_list_every_changed_criterion_and_count_the_older_ones(ma
         await run_session(pilot)
         await pilot.press("v")
         await pilot.pause()
-        for overall in (2, 3, 1, 2):  # versions 2–5 of turn 3
-            server.script(JUDGE, Reply(verdict(overall)))
+        for overall in (2, 3, 1, 2):  # versions 2–5 of turn 3, by the dialogue's own yes/no-check judge
+            server.set_default(JUDGE, check_answers(overall))
             await pilot.press("r")
             await pilot.pause()
             await pilot.press("ctrl+s")
@@ -259,7 +259,7 @@ async def test_versions_list_every_changed_criterion_and_count_the_older_ones(ma
         older = str(screen.query_one("#older-versions").render())
         assert "1 older version" in older and "v1" in older
         newest = str(screen.query("#versions Static").last().render())
-        assert "overall 1 → 2" in newest
+        assert "overall 1.0 → 2.0" in newest
 
 
 # -- friction ------------------------------------------------------------------------------
