@@ -5,6 +5,8 @@ resume, through the fake server's Batch API, and as a request file for `vllm run
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
+from ragtui.testing.fake_openai import Reply, completion_body
 
 from .conftest import JUDGE, check_answers, check_line, endpoint_toml, verdict
 
@@ -136,10 +138,98 @@ def test_bad_input_is_one_line_and_changes_nothing(ran: Path, config_file: Path,
     assert dump(ran) == before
 
 
-def test_batch_api_end_to_end_sends_exactly_the_online_requests(
+CHECK_ID = re.compile(r"^ragtui-(\d+)-(\d+)-(\d\d)-([a-z_]+)$")
+STREAMING = ("stream", "stream_options")
+
+
+def newest(db: Path, version: int) -> list:
+    """The rubric verdicts of ``version``, in session and turn order."""
+    store = Store.open(db)
+    try:
+        found = [j for s in store.sessions() for j in store.session(s.id).judgments if j.version == version]
+    finally:
+        store.close()
+    return sorted((j for j in found if j.metric == "rubric"), key=lambda j: (j.session_id, j.turn))
+
+
+def same_verdict(judgment) -> dict:
+    """What must be equal between an online and a batch verdict of the same turn: everything
+    but the job tag and the latency (a batch does not report one)."""
+    details = {k: v for k, v in judgment.details.items() if k != "rejudge"}
+    return {
+        "score": judgment.score,
+        "details": details,
+        "prompt": judgment.prompt,
+        "raw_reply": judgment.raw_reply,
+        "model": judgment.model,
+        "error": judgment.error,
+        "attempts": judgment.attempts,
+    }
+
+
+def test_batch_asks_every_online_check_and_ingests_the_online_verdict(ran: Path, config_file: Path, server, capsys):
+    server.set_default(JUDGE, check_answers(3, polite=0.7))
+    # A fit for this judge and prompt: the online re-judgment applies it, so must the batch's.
+    from ragtui.core.config import load_config
+    from ragtui.core.metrics.fit import Fit, cross_validate, prompt_fingerprint
+    from ragtui.core.metrics.fit_store import save_fit
+    from ragtui.core.metrics.rejudge import checked_rubric
+
+    fingerprint = prompt_fingerprint(checked_rubric(load_config(config_file).prompts, "en"))
+    store = Store.open(ran)
+    try:
+        stored_fit = Fit("rubric", JUDGE, fingerprint, "isotonic", [0.5, 1.0], [0.3, 0.9])
+        save_fit(store, stored_fit, cross_validate(False, [0.4, 0.6, 0.5], [0.0, 1.0, 0.5]), "data.jsonl", None)
+    finally:
+        store.close()
+    before = len(server.chat_requests(JUDGE))
+    assert rejudge(config_file, "--run", "last") == 0
+    online = server.chat_requests(JUDGE)[before:]
+    capsys.readouterr()
+    assert rejudge(config_file, "--run", "last", "--batch", "--poll", "0") == 0
+    captured = capsys.readouterr()
+    batch = server.batch.bodies
+    assert "batch in_progress" in captured.err and f"batch completed: {len(batch)}/{len(batch)} done" in captured.err
+    assert "Stored 4 verdict version(s) from the batch: 0 unscored" in captured.out
+
+    # One request per check the online judge asked — the six probes and one per claim of each
+    # answer — each equal to the online request minus streaming, and asking for log-probabilities.
+    assert len(batch) == len(online) > 4 * 6
+    unstreamed = [{k: v for k, v in r.items() if k not in STREAMING} for r in online]
+    assert sorted(map(json.dumps, batch)) == sorted(map(json.dumps, unstreamed))
+    assert all(b["logprobs"] is True and b["top_logprobs"] == 20 and b["max_tokens"] == 1 for b in batch)
+    assert all("stream" not in b and "stream_options" not in b for b in batch)
+    uploaded = next(f for f in server.batch.files.values() if f["purpose"] == "batch")["content"].decode()
+    ids = [json.loads(line)["custom_id"] for line in uploaded.splitlines()]
+    parts = [CHECK_ID.match(i) for i in ids]
+    assert all(parts) and len(set(ids)) == len(ids)
+    assert len({(m[1], m[2]) for m in parts}) == 4  # one job, four turns (bot message ids)
+    assert {m[4] for m in parts} >= {"context_answers", "says_unknown", "addresses", "complete", "polite", "claim"}
+
+    # The ingested verdict of every turn is the online verdict of the same answers.
+    online_verdicts, batch_verdicts = newest(ran, 2), newest(ran, 3)
+    assert [j.score for j in batch_verdicts] == [pytest.approx(j.score) for j in online_verdicts]
+    assert all(j.score is not None for j in batch_verdicts)
+    assert [same_verdict(j) for j in batch_verdicts] == [same_verdict(j) for j in online_verdicts]
+    assert all(j.details["probes"][0]["source"] == "probability" for j in batch_verdicts)
+    assert all(j.details["fit"]["kind"] == "isotonic" for j in batch_verdicts)
+    tokens = (
+        "SELECT prompt_tokens, completion_tokens FROM judgments WHERE metric = 'rubric' AND version = ? "
+        "ORDER BY session_id, turn"
+    )
+    conn = sqlite3.connect(ran)
+    try:
+        assert conn.execute(tokens, [3]).fetchall() == conn.execute(tokens, [2]).fetchall()
+    finally:
+        conn.close()
+    assert {j.details["rejudge"]["batch"] for j in batch_verdicts} == {"batch"}
+
+
+def test_a_batch_with_an_edited_prompt_sends_the_online_whole_verdict_requests(
     ran: Path, config_file: Path, server, tmp_path: Path, capsys
 ):
-    # Batches send the whole-verdict rubric (judge_rubric.toml), which online is `--prompt`.
+    # With --prompt, online re-judging runs the whole-verdict rubric (one request a turn): so does
+    # its batch; a request the batch never ran stays pending and goes out with the next batch.
     prompt = tmp_path / "judge.toml"
     prompt.write_text((Path(__file__).parent.parent / "prompts" / "en" / "judge_rubric.toml").read_text("utf-8"))
     before = len(server.chat_requests(JUDGE))
@@ -147,38 +237,58 @@ def test_batch_api_end_to_end_sends_exactly_the_online_requests(
     assert rejudge(config_file, "--run", "last", "--prompt", str(prompt)) == 0
     online = server.chat_requests(JUDGE)[before:]
     capsys.readouterr()
-    assert rejudge(config_file, "--run", "last", "--batch", "--poll", "0") == 0
+    server.batch.expire_after = 3
+    assert rejudge(config_file, "--run", "last", "--prompt", str(prompt), "--batch", "--poll", "0") == 0
     captured = capsys.readouterr()
-    assert "batch in_progress" in captured.err and "batch completed: 4/4 done" in captured.err
-    assert "Stored 4 verdict version(s) from the batch: 0 unscored" in captured.out
+    assert "Stored 3 verdict version(s) from the batch: 0 unscored" in captured.out
+    assert "1 request(s) did not run" in captured.err
+    server.batch.expire_after = None
+    assert rejudge(config_file, "--run", "last", "--prompt", str(prompt), "--batch", "--poll", "0") == 0
+    assert "Stored 1 verdict version(s)" in capsys.readouterr().out
     assert [v[3] for v in versions(ran) if v[2] == 3] == [pytest.approx(0.6)] * 4
     batch = server.batch.bodies
-    assert len(batch) == 4
+    assert len(batch) == 4 and all(b["response_format"] for b in batch)
     for body in batch:
         same = next(r for r in online if r["messages"] == body["messages"])
-        assert {k: v for k, v in same.items() if k not in ("stream", "stream_options")} == body
+        assert {k: v for k, v in same.items() if k not in STREAMING} == body
 
 
-def test_batch_failures_are_unscored_and_an_expired_batch_resumes(ran: Path, config_file: Path, server, capsys):
-    server.script(JUDGE, Reply(status=500, error_message="overloaded"), Reply("not json"))
-    server.batch.expire_after = 3
+def test_failed_expired_and_unparsable_checks_leave_the_turn_unscored(ran: Path, config_file: Path, server, capsys):
+    state = {"turn": 0}
+
+    def answers(body: dict) -> Reply:
+        line = check_line(body)
+        if "information needed" in line:  # every turn's checks start with this one
+            state["turn"] += 1
+        if state["turn"] == 1 and "polite" in line:
+            return Reply(status=500, error_message="overloaded")
+        if state["turn"] == 2 and "every part" in line:
+            return Reply("(unparsable)")
+        return check_answers(4)(body)
+
+    server.set_default(JUDGE, answers)
+    requests = Path(config_file.parent / "count.jsonl")
+    assert rejudge(config_file, "--run", "last", "--model", "other", "--batch-file", str(requests)) == 0
+    total = len(requests.read_text(encoding="utf-8").splitlines())
+    server.batch.expire_after = total - 2  # the last turn's last two checks never run
     assert rejudge(config_file, "--run", "last", "--batch", "--poll", "0") == 0
     captured = capsys.readouterr()
-    assert "Stored 3 verdict version(s) from the batch: 2 unscored (1 request(s) failed)" in captured.out
-    assert "1 request(s) did not run" in captured.err
-    store = Store.open(ran)
-    try:
-        newest = [j for s in store.sessions() for j in store.session(s.id).judgments if j.version == 2]
-    finally:
-        store.close()
-    errors = sorted(j.error or "" for j in newest if j.score is None)
-    assert errors[0].startswith("batch request failed: HTTP 500: overloaded")
-    assert errors[1].startswith("judge reply could not be parsed")
+    assert (
+        "Stored 4 verdict version(s) from the batch: 3 unscored "
+        "(1 with a request that failed, 1 with checks that did not run)" in captured.out
+    )
+    errors = [j.error for j in newest(ran, 2)]
+    assert errors[0].startswith("the polite check is unscored: batch request failed: HTTP 500: overloaded")
+    assert errors[1].startswith("the complete check is unscored: the reply names no allowed level")
+    assert errors[2] is None
+    assert "check is unscored: it did not run (batch_expired" in errors[3]
+    assert "(2 of the turn's" in errors[3]
+    assert [j.score for j in newest(ran, 2)][2] == pytest.approx(0.8)
 
-    server.batch.expire_after = None
+    # Nothing is left pending: the same command again sends nothing and stores nothing.
+    batches = len(server.batch.batches)
     assert rejudge(config_file, "--run", "last", "--batch", "--poll", "0") == 0
-    assert "Stored 1 verdict version(s)" in capsys.readouterr().out
-    assert [v[2] for v in versions(ran)] == [1, 2] * 4
+    assert len(server.batch.batches) == batches and len(versions(ran)) == 8
 
 
 def test_a_batch_that_fails_validation_stores_nothing(ran: Path, config_file: Path, server, capsys):
@@ -190,53 +300,124 @@ def test_a_batch_that_fails_validation_stores_nothing(ran: Path, config_file: Pa
     assert dump(ran) == before
 
 
+def vllm_results(lines: list[dict], responder) -> str:
+    """What `vllm run-batch` writes for ``lines``: one result per request, in another order, the
+    completion carrying the log-probabilities the request asked for."""
+    return "".join(
+        json.dumps(
+            {
+                "id": f"r{i}",
+                "custom_id": line["custom_id"],
+                "response": {
+                    "status_code": 200,
+                    "request_id": f"q{i}",
+                    "body": completion_body(line["body"], responder(line["body"]), f"cmpl-{i}"),
+                },
+                "error": None,
+            }
+        )
+        + "\n"
+        for i, line in enumerate(reversed(lines))
+    )
+
+
 def test_batch_file_then_ingest(ran: Path, config_file: Path, tmp_path: Path, capsys):
     requests = tmp_path / "requests.jsonl"
     assert rejudge(config_file, "--run", "last", "--batch-file", str(requests)) == 0
-    assert "Wrote 4 request(s)" in capsys.readouterr().out
     lines = [json.loads(line) for line in requests.read_text(encoding="utf-8").splitlines()]
-    assert len(lines) == 4 and all(line["url"] == "/v1/chat/completions" for line in lines)
-    assert all("stream" not in line["body"] and line["body"]["response_format"] for line in lines)
+    assert f"Wrote {len(lines)} request(s) for 4 turn(s), one per yes/no check" in capsys.readouterr().out
+    assert all(line["url"] == "/v1/chat/completions" and CHECK_ID.match(line["custom_id"]) for line in lines)
+    assert all("stream" not in line["body"] and line["body"]["logprobs"] is True for line in lines)
 
-    # What `vllm run-batch` writes: one result per request, in any order.
     results = tmp_path / "results.jsonl"
-    results.write_text(
-        "".join(
-            json.dumps(
-                {
-                    "id": f"r{i}",
-                    "custom_id": line["custom_id"],
-                    "response": {
-                        "status_code": 200,
-                        "request_id": f"q{i}",
-                        "body": {
-                            "model": "vllm-judge",
-                            "choices": [{"index": 0, "message": {"role": "assistant", "content": verdict(1)}}],
-                            "usage": {"prompt_tokens": 10, "completion_tokens": 5},
-                        },
-                    },
-                    "error": None,
-                }
-            )
-            + "\n"
-            for i, line in enumerate(reversed(lines))
-        ),
-        encoding="utf-8",
-    )
+    results.write_text(vllm_results(lines, check_answers(2)), encoding="utf-8")
     stranger = tmp_path / "stranger.jsonl"
     stranger.write_text(results.read_text(encoding="utf-8").replace(lines[0]["custom_id"], "someone-else-7"), "utf-8")
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(results.read_text(encoding="utf-8") * 2, "utf-8")
     before = dump(ran)
-    assert main(["rejudge", "--config", str(config_file), "--ingest", str(stranger)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "'someone-else-7' is not one of the requests" in err
-    assert dump(ran) == before
+    for bad, message in ((stranger, "'someone-else-7' is not one of the requests"), (twice, "was already answered")):
+        assert main(["rejudge", "--config", str(config_file), "--ingest", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err and "nothing was stored" in err
+        assert dump(ran) == before
 
-    assert main(["rejudge", "--config", str(config_file), "--ingest", str(results)]) == 0
+    # A file missing one check of the first turn: that turn is unscored, naming it; the rest scored.
+    first_turn = CHECK_ID.match(lines[0]["custom_id"])[2]
+    dropped = next(line for line in lines if CHECK_ID.match(line["custom_id"])[2] == first_turn)
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text(vllm_results([line for line in lines if line is not dropped], check_answers(2)), "utf-8")
+    assert main(["rejudge", "--config", str(config_file), "--ingest", str(partial)]) == 0
     assert "Stored 4 verdict version(s)" in capsys.readouterr().out
-    assert [v[3] for v in versions(ran) if v[2] == 2] == [pytest.approx(0.2)] * 4
-    assert main(["rejudge", "--config", str(config_file), "--ingest", str(results)]) == 0
-    assert "4 result(s) were already stored" in capsys.readouterr().out
+    got = newest(ran, 2)
+    assert sorted(j.score is None for j in got) == [False, False, False, True]
+    missing = next(j for j in got if j.score is None)
+    assert f"no result for it in {partial}" in missing.error and "unscored" in missing.error
+    assert [j.score for j in got if j.score is not None] == [pytest.approx(0.4)] * 3
+
+    # The whole file afterwards, or the same one again: nothing new.
+    for again in (results, partial):
+        assert main(["rejudge", "--config", str(config_file), "--ingest", str(again)]) == 0
+        assert "Stored 0 verdict version(s)" in capsys.readouterr().out
     assert len(versions(ran)) == 8
+
+
+def test_a_crash_mid_ingest_never_stores_a_verdict_twice(ran: Path, config_file: Path, tmp_path: Path, monkeypatch):
+    from ragtui.core.config import load_config
+    from ragtui.core.metrics.rejudge_batch import ingest, parse_results
+    from ragtui.core.record import rejudge_jobs
+
+    requests = tmp_path / "requests.jsonl"
+    assert rejudge(config_file, "--run", "last", "--batch-file", str(requests)) == 0
+    lines = [json.loads(line) for line in requests.read_text(encoding="utf-8").splitlines()]
+    content = vllm_results(lines, check_answers(5))
+    prompts = load_config(config_file).prompts
+    marked = {"n": 0}
+    real_mark = rejudge_jobs.mark_turn_judged
+
+    def dies_on_the_second_mark(*args) -> None:  # noqa: ANN002 - the process dies here
+        marked["n"] += 1
+        if marked["n"] == 2:
+            raise KeyboardInterrupt  # after the second turn's verdict, before its requests' mark
+        real_mark(*args)
+
+    monkeypatch.setattr(rejudge_jobs, "mark_turn_judged", dies_on_the_second_mark)
+    store = Store.open(ran)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ingest(store, parse_results(content, "r.jsonl"), "r.jsonl", prompts_dir=prompts)
+    finally:
+        store.close()
+    assert sum(1 for v in versions(ran) if v[2] == 2) == 2
+    monkeypatch.undo()
+    store = Store.open(ran)
+    try:
+        report = ingest(store, parse_results(content, "r.jsonl"), "r.jsonl", prompts_dir=prompts)
+        assert (report.stored, report.already) == (2, 2)
+        assert not rejudge_jobs.job_requests(store, 1, pending_only=True)
+    finally:
+        store.close()
+    assert [v[2] for v in versions(ran)] == [1, 2] * 4 and all(v[3] == pytest.approx(1.0) for v in versions(ran)[1::2])
+
+
+def test_ingest_refuses_requests_the_judge_would_no_longer_ask(ran: Path, config_file: Path, tmp_path: Path, capsys):
+    requests = tmp_path / "requests.jsonl"
+    assert rejudge(config_file, "--run", "last", "--batch-file", str(requests)) == 0
+    lines = [json.loads(line) for line in requests.read_text(encoding="utf-8").splitlines()]
+    results = tmp_path / "results.jsonl"
+    results.write_text(vllm_results(lines, check_answers(2)), encoding="utf-8")
+    edited = tmp_path / "prompts"
+    shutil.copytree(Path(__file__).parent.parent / "prompts", edited)
+    probes = edited / "en" / "judge_probes.toml"
+    probes.write_text(probes.read_text(encoding="utf-8").replace('system = """', 'system = """EDITED. '), "utf-8")
+    other = tmp_path / "other.toml"
+    other.write_text(f'prompts = "{edited}"\n' + config_file.read_text(encoding="utf-8"), "utf-8")
+    capsys.readouterr()
+    before = dump(ran)
+    assert main(["rejudge", "--config", str(other), "--ingest", str(results)]) == 2
+    err = capsys.readouterr().err
+    assert "are not the ones the judge asks now" in err and "nothing was stored" in err
+    assert dump(ran) == before
 
 
 def test_a_batch_left_waiting_is_polled_again_not_sent_twice(ran: Path, config_file: Path, server, monkeypatch, capsys):

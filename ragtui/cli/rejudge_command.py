@@ -67,7 +67,7 @@ def rejudge(args: argparse.Namespace, overrides: Overrides) -> int:
         if args.ingest is not None:
             if args.run or args.prompt or args.model:
                 raise RagtuiError("--ingest takes only the results file", "the requests it answers are in the database")
-            return _ingest(store, args.ingest)
+            return _ingest(store, args.ingest, config.prompts)
         if not args.run:
             raise RagtuiError("rejudge needs --run RUN (or --run last), or --ingest RESULTS")
         from .commands import _run_id
@@ -109,8 +109,12 @@ def rejudge(args: argparse.Namespace, overrides: Overrides) -> int:
         )
         if mode == "batch-file":
             plan_requests(store, plan, job, targets)
-            written = write_batch_file(store, job, args.batch_file)
-            console.print(Text(f"Wrote {written} request(s) to {args.batch_file} ({what})."), soft_wrap=True)
+            written, turns = write_batch_file(store, job, args.batch_file)
+            each = "one per yes/no check" if plan.checks_batched else "one per turn"
+            console.print(
+                Text(f"Wrote {written} request(s) for {turns} turn(s), {each}, to {args.batch_file} ({what})."),
+                soft_wrap=True,
+            )
             console.print(
                 Text(
                     f"Next: vllm run-batch -i {args.batch_file} -o results.jsonl --model {endpoint.model}"
@@ -212,10 +216,15 @@ def _print_status(status: BatchStatus) -> None:
 
 def _print_ingest(report: IngestReport, source: str) -> None:
     line = f"Stored {report.stored} verdict version(s) from the {source}: {report.unscored} unscored"
+    why = []
     if report.failed:
-        line += f" ({report.failed} request(s) failed)"
+        why.append(f"{report.failed} with a request that failed")
+    if report.not_run:
+        why.append(f"{report.not_run} with checks that did not run")
+    if why:
+        line += f" ({', '.join(why)})"
     if report.already:
-        line += f"; {report.already} result(s) were already stored"
+        line += f"; {report.already} turn(s) were already stored"
     console.print(Text(line + "."), soft_wrap=True)
     if report.expired:
         console_err.print(
@@ -228,11 +237,11 @@ def _print_ingest(report: IngestReport, source: str) -> None:
         )
 
 
-def _ingest(store: Store, path: Path) -> int:
+def _ingest(store: Store, path: Path, prompts_dir: Path) -> int:
     try:
         content = path.read_bytes()
     except OSError as exc:
         raise RagtuiError(f"cannot read results file {path}: {exc.strerror}", "check the path") from None
-    report = ingest(store, parse_results(content, str(path)), str(path))
+    report = ingest(store, parse_results(content, str(path)), str(path), prompts_dir=prompts_dir)
     _print_ingest(report, str(path))
     return 0

@@ -429,30 +429,7 @@ class FakeOpenAIServer:
             return keep_alive and completed
         if reply.cut_after_chunks is not None:
             return False  # drop the connection without a response
-        model = str(body.get("model", _DEFAULT_MODEL))
-        text = _reply_text(reply)
-        wants = bool(body.get("logprobs")) and reply.logprobs is not None
-        completion = {
-            "id": f"chatcmpl-fake{self._next_id()}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": model,
-            "system_fingerprint": "fp_fake",
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": text, "refusal": None},
-                    "logprobs": _openai_logprobs(reply.logprobs or [])
-                    if wants and reply.logprobs_shape == "openai"
-                    else None,
-                    "finish_reason": "stop",
-                }
-            ],
-            "usage": _usage(body, text),
-            **reply.extra,
-        }
-        if wants and reply.logprobs_shape == "llamacpp":
-            completion["completion_probabilities"] = _llamacpp_probs(reply.logprobs or [])
+        completion = completion_body(body, reply, f"chatcmpl-fake{self._next_id()}")
         writer.write(_json_response(200, completion, keep_alive, reply.headers))
         await writer.drain()
         return keep_alive
@@ -558,6 +535,36 @@ class FakeOpenAIServer:
         pending.append(_chunk(b"data: [DONE]\n\n") + b"0\r\n\r\n")
         await flush()
         return True
+
+
+def completion_body(body: dict, reply: Reply, completion_id: str) -> dict[str, Any]:
+    """A whole (non-streamed) chat completion answering ``body`` with ``reply``: what the chat
+    endpoint sends without ``stream`` and what a Batch API result carries, log-probabilities
+    (in ``reply.logprobs_shape``) included when the request asks for them."""
+    text = _reply_text(reply)
+    wants = bool(body.get("logprobs")) and reply.logprobs is not None
+    completion = {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": str(body.get("model", _DEFAULT_MODEL)),
+        "system_fingerprint": "fp_fake",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text, "refusal": None},
+                "logprobs": _openai_logprobs(reply.logprobs or [])
+                if wants and reply.logprobs_shape == "openai"
+                else None,
+                "finish_reason": reply.finish_reason,
+            }
+        ],
+        "usage": _usage(body, text),
+        **reply.extra,
+    }
+    if wants and reply.logprobs_shape == "llamacpp":
+        completion["completion_probabilities"] = _llamacpp_probs(reply.logprobs or [])
+    return completion
 
 
 def _reply_text(reply: Reply) -> str:
@@ -949,6 +956,8 @@ class FakeBatchAPI:
     report ``in_progress`` first), ``expire_after`` (only that many requests run, the batch
     ``expired`` and the rest are in the error file as ``batch_expired``), ``validation_error``
     (the batch ``failed`` before running anything). ``bodies`` are the request bodies it ran.
+    A result's completion is the one the chat endpoint sends unstreamed, so a request asking for
+    ``logprobs`` gets the reply's log-probabilities, as from the streaming endpoint.
     Called under the server's lock.
     """
 
@@ -1101,21 +1110,8 @@ class FakeBatchAPI:
                     {"id": self._new_id("batch_req"), "custom_id": custom_id, "response": response, "error": None}
                 )
                 continue
-            completion = {
-                "id": f"chatcmpl-fake{self.server._next_id()}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": str(body.get("model", _DEFAULT_MODEL)),
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": reply.text, "refusal": None},
-                        "logprobs": None,
-                        "finish_reason": "stop",
-                    }
-                ],
-                "usage": _usage(body, reply.text),
-            }
+            # The same completion the chat endpoint sends unstreamed, log-probabilities included.
+            completion = completion_body(body, reply, f"chatcmpl-fake{self.server._next_id()}")
             response = {"status_code": 200, "request_id": "req-fake", "body": completion}
             output.append(
                 {"id": self._new_id("batch_req"), "custom_id": custom_id, "response": response, "error": None}

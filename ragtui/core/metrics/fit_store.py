@@ -72,7 +72,10 @@ class FittedMetric:
         return getattr(self.inner, name)
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
-        judgment = await self.inner.judge(context, on_delta)
+        return self.apply(await self.inner.judge(context, on_delta))
+
+    def apply(self, judgment: Judgment) -> Judgment:
+        """The fit applied to a judgment of the inner metric (also one built from batch results)."""
         if judgment.score is None:
             return judgment
         fitted = self.fit.apply(judgment.score)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message
 from .base import Judgment
@@ -30,6 +31,23 @@ class LevelAnswer:
         return self.completions[-1].text if self.completions else ""
 
 
+def level_options() -> dict[str, Any]:
+    """The options of every level question besides its messages. Temperature 0: with
+    probabilities read, sampling only matters for the fallback value, and there the likeliest
+    level is the honest one. Batch request files (``rejudge_batch``) send exactly these."""
+    return {"temperature": 0.0, "max_tokens": MAX_TOKENS, "top_logprobs": TOP_LOGPROBS}
+
+
+def answer_from(messages: list[Message], completion: Completion, levels: Mapping[str, float]) -> LevelAnswer:
+    """The answer one reply gives, however it arrived (streamed, or a batch result)."""
+    return LevelAnswer(read_levels(completion, levels), messages, [completion])
+
+
+def no_answer(messages: list[Message], why: str) -> LevelAnswer:
+    """A question that got no reply at all (a batch request that failed or never ran)."""
+    return LevelAnswer(Graded(None, "none", error=why), messages, [])
+
+
 async def ask_level(
     client: ChatClient,
     messages: list[Message],
@@ -38,17 +56,11 @@ async def ask_level(
     retry: str | None = None,
     on_delta: DeltaCallback | None = None,
 ) -> LevelAnswer:
-    # Temperature 0: with probabilities read, sampling only matters for the fallback value,
-    # and there the likeliest level is the honest one.
-    completion = await client.complete(
-        messages, temperature=0.0, max_tokens=MAX_TOKENS, top_logprobs=TOP_LOGPROBS, on_delta=on_delta
-    )
-    answer = LevelAnswer(read_levels(completion, levels), messages, [completion])
+    completion = await client.complete(messages, **level_options(), on_delta=on_delta)
+    answer = answer_from(messages, completion, levels)
     if answer.graded.value is None and retry:
         again = [*messages, {"role": "assistant", "content": completion.text}, {"role": "user", "content": retry}]
-        completion = await client.complete(
-            again, temperature=0.0, max_tokens=MAX_TOKENS, top_logprobs=TOP_LOGPROBS, on_delta=on_delta
-        )
+        completion = await client.complete(again, **level_options(), on_delta=on_delta)
         answer = LevelAnswer(read_levels(completion, levels), again, [*answer.completions, completion])
     return answer
 

@@ -12,8 +12,9 @@ import asyncio
 import hashlib
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from ..content.prompts import PromptSet, PromptTemplate, load_prompt, parse_prompt
 from ..dialogue.transcript import Utterance
@@ -25,7 +26,7 @@ from ..record.store import Store, StoredJudgment, StoredSession
 from . import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings, build_metrics
 from .base import Metric, TurnContext
 from .fit_store import fitted_metrics
-from .rubric import RubricJudge
+from .rubric import CheckedRubricJudge, RubricJudge
 
 
 def turn_context(session: StoredSession, turn: int) -> tuple[int, TurnContext]:
@@ -103,6 +104,7 @@ class RejudgePlan:
     prompt_file: Path | None = None
     prompt_text: str | None = None
     templates: dict[str, PromptTemplate] | None = None  # from --prompt, per language
+    judges: dict[str, CheckedRubricJudge] = field(default_factory=dict)  # per language, for batches
 
     @property
     def prompt_version(self) -> str:
@@ -113,6 +115,10 @@ class RejudgePlan:
 
     def job_key(self, mode: str) -> str:
         parts = [self.run_id, self.metric, self.endpoint.model, self.prompt_version, mode, str(self.prompts_dir)]
+        if mode != "online" and self.checks_batched:
+            # Batches of the yes/no checks are another request set than the whole-verdict
+            # batches ragtui wrote before them: a job of those is not resumed with these.
+            parts.append("checks")
         return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
 
     def check(self) -> None:
@@ -141,13 +147,48 @@ class RejudgePlan:
         ``--prompt``, the whole-verdict rubric judge on the edited prompt, as the TUI's re-judge."""
         if self.metric == PRIMARY_METRIC and self.prompt_file is not None:
             return RubricJudge(client, self.rubric_template(language))
-        prompts = PromptSet.load(self.prompts_dir, language)
-        metrics = build_metrics(
-            [self.metric], client, prompts, settings=self.settings, include_primary=self.metric == PRIMARY_METRIC
+        return dialogue_metric(
+            self.metric, self.prompts_dir, language, self.endpoint.model, self.settings, client, store
         )
-        if store is not None:
-            metrics = fitted_metrics(metrics, store, self.endpoint.model)
-        return next(m for m in metrics if m.name == self.metric)
+
+    @property
+    def checks_batched(self) -> bool:
+        """Whether a batch of this job asks the yes/no checks (one request per check) rather
+        than the whole-verdict rubric of ``--prompt`` (one request per turn)."""
+        return self.metric == PRIMARY_METRIC and self.prompt_file is None
+
+    def checked_judge(self, language: str) -> CheckedRubricJudge:
+        """The dialogue's rubric judge without a client: what a batch asks, check by check."""
+        if language not in self.judges:  # built once per language: a batch asks thousands of checks
+            self.judges[language] = checked_rubric(self.prompts_dir, language)
+        return self.judges[language]
+
+
+def dialogue_metric(
+    metric: str,
+    prompts_dir: Path,
+    language: str,
+    model: str,
+    settings: MetricSettings | None = None,
+    client: ChatClient | None = None,
+    store: Store | None = None,
+) -> Metric:
+    """``metric`` as a dialogue builds it (``build_metrics``), wrapped in its fit for ``model``
+    when ``store`` holds one (as the engine does). Without a client it can build requests and
+    verdicts from replies obtained elsewhere (a batch), but not ask anything itself."""
+    prompts = PromptSet.load(prompts_dir, language)
+    judge = client if client is not None else cast(ChatClient, None)
+    metrics = build_metrics([metric], judge, prompts, settings=settings, include_primary=metric == PRIMARY_METRIC)
+    if store is not None:
+        metrics = fitted_metrics(metrics, store, model)
+    return next(m for m in metrics if m.name == metric)
+
+
+def checked_rubric(prompts_dir: Path, language: str) -> CheckedRubricJudge:
+    metric = dialogue_metric(PRIMARY_METRIC, prompts_dir, language, "")
+    if not isinstance(metric, CheckedRubricJudge):
+        raise RagtuiError(f"the {PRIMARY_METRIC} metric of a dialogue is not the yes/no-check judge")
+    return metric
 
 
 @dataclass(frozen=True)

@@ -1,21 +1,30 @@
 """Re-judging a run in bulk through a batch: the OpenAI Batch API, or ``vllm run-batch``.
 
-Requests are built by the same code as an online judgment — the rubric judge's messages and
-options (``RubricJudge.messages`` / ``request_options``) and the chat client's option builder
-(``llm.chat_options``) — minus streaming, which batches do not do. Each request is stored with
-its ``custom_id`` before it leaves, so results are matched to their turn and a results file from
-another request set is refused before anything is stored.
+A batch asks exactly what an online re-judgment of the same job asks, without streaming:
 
-Results become verdict versions like online ones: a reply is parsed as a first attempt (a batch
-has no correction round, so an unparsable reply is *unscored* with the raw reply kept); a
-request that failed (an HTTP error in the results) is unscored with the error; a request the
-batch never ran (it expired) stays pending and goes out again with the next batch.
+- the dialogue's rubric (``CheckedRubricJudge``): **one request per yes/no check** of a turn —
+  the six probes and one per claim of the answer — with ``logprobs``/``top_logprobs``, built by
+  the judge's own ``questions`` and ``request_options`` and the chat client's ``chat_options``.
+  No check depends on another's answer (the claims are the answer's sentences, split in code),
+  so one batch holds every check of every turn: there is no second round. A ``custom_id`` names
+  job × turn (bot message id) × check (its position and name): ``ragtui-7-123-06-claim``.
+- with ``--prompt``, the whole-verdict ``RubricJudge`` on the edited prompt: one request a turn.
+
+Each request is stored with its ``custom_id`` before it leaves, so results are matched to their
+turn whatever their order, and a results file from another request set is refused before
+anything is stored. A turn's check results are combined by the judge's own ``verdict`` (the
+function an online judgment ends with) into one verdict version, with the judge's fit applied
+when one matches. A check that failed (an HTTP error), did not run (the batch expired) or has
+no result in a file that answers the turn's other checks makes the turn *unscored*, naming the
+check and why — never a 0. Whole-verdict replies are parsed as a first attempt (a batch has no
+correction round); requests a batch never ran stay pending and go out with the next batch.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,13 +35,18 @@ import openai
 from ..content.prompts import PromptTemplate
 from ..errors import EndpointError, RagtuiError
 from ..models.llm import ChatClient, Completion, chat_options
+from ..models.token_logprobs import from_chunk
 from ..record import rejudge_jobs
 from ..record.rejudge_jobs import BatchRequest, RejudgeJob
-from ..record.store import Store
+from ..record.store import Store, StoredSession
+from ..text_safety import fix_surrogates
 from . import PRIMARY_METRIC
-from .base import Judgment
-from .rejudge import RejudgePlan, Target
-from .rubric import RubricJudge
+from .base import Judgment, Metric
+from .fit_store import FittedMetric
+from .level_question import LevelAnswer, answer_from, no_answer
+from .probability import YES_NO
+from .rejudge import RejudgePlan, Target, dialogue_metric, turn_context
+from .rubric import CheckedRubricJudge, RubricJudge
 
 BATCH_URL = "/v1/chat/completions"
 EXPIRED_CODES = {"batch_expired", "batch_cancelled"}
@@ -47,7 +61,7 @@ def check_batchable(plan: RejudgePlan) -> None:
 
 
 def request_body(plan: RejudgePlan, target: Target) -> dict[str, Any]:
-    """The exact chat request an online judgment of ``target`` would send, without streaming."""
+    """The whole-verdict request an online ``--prompt`` judgment of ``target`` sends, unstreamed."""
     judge = RubricJudge(cast(ChatClient, None), plan.rubric_template(target.context.language))
     messages = judge.messages(target.context)
     return {
@@ -57,20 +71,44 @@ def request_body(plan: RejudgePlan, target: Target) -> dict[str, Any]:
     }
 
 
-def plan_requests(store: Store, plan: RejudgePlan, job: RejudgeJob, targets: list[Target]) -> int:
-    """Store a request for every target that has none in this job yet; return how many were added."""
-    known = {r.message_id for r in rejudge_jobs.job_requests(store, job.id)}
-    rows = [
-        {
-            "custom_id": f"ragtui-{job.id}-{t.message_id}",
-            "session_id": t.session_id,
-            "message_id": t.message_id,
-            "turn": t.turn,
-            "body": request_body(plan, t),
-        }
-        for t in targets
-        if t.message_id not in known
+def check_bodies(plan: RejudgePlan, target: Target) -> list[tuple[str, dict[str, Any]]]:
+    """(check name, request body) for every yes/no check an online judgment of ``target`` asks,
+    in the order it asks them; each body is that call's minus ``stream``/``stream_options``."""
+    judge = plan.checked_judge(target.context.language)
+    options = chat_options(plan.endpoint, **judge.request_options())
+    return [
+        (q.name, {"model": plan.endpoint.model, "messages": q.messages, **options})
+        for q in judge.questions(target.context)
     ]
+
+
+def turn_key(job_id: int, message_id: int) -> str:
+    """The custom_id of a whole-verdict request; the prefix of a turn's check requests."""
+    return f"ragtui-{job_id}-{message_id}"
+
+
+def check_id(job_id: int, message_id: int, index: int, name: str) -> str:
+    return f"{turn_key(job_id, message_id)}-{index:02d}-{name}"
+
+
+_CHECK_ID = re.compile(r"^ragtui-(\d+)-(\d+)-(\d+)-([a-z_]+)$")
+
+
+def plan_requests(store: Store, plan: RejudgePlan, job: RejudgeJob, targets: list[Target]) -> int:
+    """Store the requests of every target that has none in this job yet; return how many."""
+    known = {r.message_id for r in rejudge_jobs.job_requests(store, job.id)}
+    rows: list[dict[str, Any]] = []
+    for t in targets:
+        if t.message_id in known:
+            continue
+        where = {"session_id": t.session_id, "message_id": t.message_id, "turn": t.turn}
+        if plan.checks_batched:
+            rows += [
+                {"custom_id": check_id(job.id, t.message_id, i, name), **where, "body": body}
+                for i, (name, body) in enumerate(check_bodies(plan, t))
+            ]
+        else:
+            rows.append({"custom_id": turn_key(job.id, t.message_id), **where, "body": request_body(plan, t)})
     if rows:
         rejudge_jobs.add_requests(store, job.id, rows)
     return len(rows)
@@ -90,11 +128,12 @@ def batch_jsonl(requests: list[BatchRequest]) -> bytes:
 
 @dataclass
 class IngestReport:
-    stored: int = 0
-    unscored: int = 0
-    failed: int = 0  # requests that came back as an error (stored as unscored)
-    expired: int = 0  # never ran: left pending
-    already: int = 0  # results that were ingested before
+    stored: int = 0  # verdict versions stored (one per turn)
+    unscored: int = 0  # of them unscored
+    failed: int = 0  # of them with a request that came back as an error
+    not_run: int = 0  # of them with checks that did not run or have no result
+    expired: int = 0  # requests that never ran and stay pending (sent again by the same command)
+    already: int = 0  # turns (or whole-verdict results) ingested before
     sessions: set[int] = field(default_factory=set)
 
 
@@ -131,10 +170,25 @@ def parse_results(content: bytes | str, source: str) -> list[_Result]:
     return results
 
 
-def ingest(store: Store, results: list[_Result], source: str, *, job_id: int | None = None) -> IngestReport:
-    """Store each result as a verdict version, after checking that every one is ours."""
+@dataclass
+class _Verdict:
+    """One turn's verdict built from its results, not yet stored."""
+
+    request: BatchRequest  # the turn's first request (session, message, turn, job)
+    key: str  # what the stored verdict carries as ``details.rejudge.request``
+    judgment: Judgment | None  # None: the request never ran and stays pending
+    failed: bool = False
+    not_run: bool = False
+
+
+def ingest(
+    store: Store, results: list[_Result], source: str, *, prompts_dir: Path, job_id: int | None = None
+) -> IngestReport:
+    """Store one verdict version per turn the results answer, after checking every result is
+    ours and every turn's verdict can be built: a bad file stores nothing."""
     wanted = sorted({r.custom_id for r in results})
     requests = rejudge_jobs.requests_by_custom_id(store, wanted)
+    seen: dict[str, int] = {}
     for result in results:
         request = requests.get(result.custom_id)
         if request is None or (job_id is not None and request.job_id != job_id):
@@ -143,28 +197,38 @@ def ingest(store: Store, results: list[_Result], source: str, *, job_id: int | N
                 "ragtui wrote for this database",
                 "ingest the results of a file written by `ragtui rejudge --batch-file` here; nothing was stored",
             )
-    report = IngestReport()
+        if result.custom_id in seen:
+            raise RagtuiError(
+                f"{source} line {result.line}: custom_id {result.custom_id!r} was already answered on line "
+                f"{seen[result.custom_id]}",
+                "pass one results file as the batch wrote it; nothing was stored",
+            )
+        seen[result.custom_id] = result.line
     jobs: dict[int, RejudgeJob] = {}
-    done = rejudge_jobs.judged_requests(store, wanted)
-    # Each verdict is its own write (Store.write), committed as it is stored: a crash part-way
-    # keeps what was stored, and the same file ingested again stores only the rest.
-    for result in results:
-        request = requests[result.custom_id]
-        if request.judgment_id is not None or result.custom_id in done:
-            report.already += 1
-            continue
-        if result.error and result.error.get("code") in EXPIRED_CODES:
-            report.expired += 1
-            continue
+    for request in requests.values():
         if request.job_id not in jobs:
             jobs[request.job_id] = rejudge_jobs.job(store, request.job_id)
-        judgment = _judgment(request, result, jobs[request.job_id])
-        report.failed += (judgment.error or "").startswith("batch request failed")
-        stored = store.add_judgment(request.session_id, request.message_id, request.turn, judgment)
-        rejudge_jobs.mark_judged(store, request.id, stored.id)
-        done[result.custom_id] = stored.id
+    builder = _Builder(store, requests, jobs, source, prompts_dir)
+    verdicts = builder.build(results)
+    builder.mark_late()
+    report = IngestReport(already=builder.already)
+    # Each verdict is its own write (Store.write), committed as it is stored; the turn's requests
+    # are marked after it. A crash between the two is harmless: the verdict carries its key and
+    # the same file ingested again finds it (``judged_requests``) and stores only the rest.
+    for verdict in verdicts:
+        request = verdict.request
+        if verdict.judgment is None:
+            report.expired += 1
+            continue
+        stored = store.add_judgment(request.session_id, request.message_id, request.turn, verdict.judgment)
+        if _CHECK_ID.match(request.custom_id):
+            rejudge_jobs.mark_turn_judged(store, request.job_id, request.message_id, stored.id)
+        else:
+            rejudge_jobs.mark_judged(store, request.id, stored.id)
         report.stored += 1
         report.unscored += stored.score is None
+        report.failed += verdict.failed
+        report.not_run += verdict.not_run
         report.sessions.add(request.session_id)
     for session_id in sorted(report.sessions):
         store.refresh_score(session_id, PRIMARY_METRIC)
@@ -174,44 +238,184 @@ def ingest(store: Store, results: list[_Result], source: str, *, job_id: int | N
     return report
 
 
-def _judgment(request: BatchRequest, result: _Result, job: RejudgeJob) -> Judgment:
-    messages = request.body.get("messages") or []
-    tag = {
-        "job": job.id,
-        "request": request.custom_id,
-        "model": job.model,
-        "prompt": job.prompt_version,
-        "batch": job.mode,
-    }
+class _Builder:
+    """Builds the verdicts of one results file without writing anything (``mark_late`` writes the
+    marks a crash left out)."""
+
+    def __init__(
+        self,
+        store: Store,
+        requests: dict[str, BatchRequest],
+        jobs: dict[int, RejudgeJob],
+        source: str,
+        prompts_dir: Path,
+    ) -> None:
+        self.store = store
+        self.requests = requests
+        self.jobs = jobs
+        self.source = source
+        self.prompts_dir = prompts_dir
+        self.already = 0
+        self._sessions: dict[int, StoredSession] = {}
+        self._judges: dict[tuple[str, str], Metric] = {}
+        self._turn_rows: dict[int, dict[int, list[BatchRequest]]] = {}
+        self._late_marks: list[tuple[int, int, int]] = []
+
+    def build(self, results: list[_Result]) -> list[_Verdict]:
+        verdicts: list[_Verdict] = []
+        turns: dict[tuple[int, int], dict[str, _Result]] = {}
+        singles: list[_Result] = []
+        for result in results:
+            request = self.requests[result.custom_id]
+            if _CHECK_ID.match(result.custom_id):
+                turns.setdefault((request.job_id, request.message_id), {})[result.custom_id] = result
+            else:
+                singles.append(result)
+        keys = [turn_key(job, message) for job, message in turns] + [r.custom_id for r in singles]
+        done = rejudge_jobs.judged_requests(self.store, keys)
+        for result in singles:
+            request = self.requests[result.custom_id]
+            if request.judgment_id is not None or result.custom_id in done:
+                self.already += 1
+            elif result.error and result.error.get("code") in EXPIRED_CODES:
+                verdicts.append(_Verdict(request, result.custom_id, None))  # stays pending
+            else:
+                judgment = _whole_verdict(request, result, self.jobs[request.job_id])
+                failed = (judgment.error or "").startswith("batch request failed")
+                verdicts.append(_Verdict(request, result.custom_id, judgment, failed=failed))
+        for (job_id, message_id), got in turns.items():
+            key = turn_key(job_id, message_id)
+            rows = self._rows(job_id, message_id)
+            if any(r.judgment_id is not None for r in rows) or key in done:
+                self.already += 1
+                if key in done and any(r.judgment_id is None for r in rows):
+                    self._late_marks.append((job_id, message_id, done[key]))
+                continue
+            verdicts.append(self._turn(rows, got, key))
+        return verdicts
+
+    def mark_late(self) -> None:
+        """Marks a crash left out: the turn's verdict was stored, its requests not yet marked."""
+        for job_id, message_id, judgment_id in self._late_marks:
+            rejudge_jobs.mark_turn_judged(self.store, job_id, message_id, judgment_id)
+
+    def _rows(self, job_id: int, message_id: int) -> list[BatchRequest]:
+        """The turn's check requests in the order the judge asks them."""
+        if job_id not in self._turn_rows:
+            by_turn: dict[int, list[BatchRequest]] = {}
+            for row in rejudge_jobs.job_requests(self.store, job_id):
+                if _CHECK_ID.match(row.custom_id):
+                    by_turn.setdefault(row.message_id, []).append(row)
+            self._turn_rows[job_id] = by_turn
+        return sorted(self._turn_rows[job_id][message_id], key=lambda r: _check_index(r.custom_id))
+
+    def _judge(self, language: str, model: str) -> Metric:
+        """The dialogue's rubric judge with the fit the online re-judgment would apply."""
+        if (language, model) not in self._judges:
+            self._judges[language, model] = dialogue_metric(
+                PRIMARY_METRIC, self.prompts_dir, language, model, store=self.store
+            )
+        return self._judges[language, model]
+
+    def _turn(self, rows: list[BatchRequest], got: dict[str, _Result], key: str) -> _Verdict:
+        first = rows[0]
+        job = self.jobs[first.job_id]
+        if first.session_id not in self._sessions:
+            self._sessions[first.session_id] = self.store.session(first.session_id)
+        _message_id, context = turn_context(self._sessions[first.session_id], first.turn)
+        metric = self._judge(context.language, job.model)
+        judge = metric.inner if isinstance(metric, FittedMetric) else metric
+        if not isinstance(judge, CheckedRubricJudge):
+            raise RagtuiError(f"{self.source}: the rubric judge is not the yes/no-check judge", "nothing was stored")
+        questions = judge.questions(context)
+        if [q.messages for q in questions] != [r.body.get("messages") for r in rows]:
+            raise RagtuiError(
+                f"{self.source}: the checks of session {first.session_id} turn {first.turn} are not the ones the "
+                "judge asks now (its prompts or the stored turn changed since the requests were written)",
+                "ingest with the config (`prompts`) that wrote the requests; nothing was stored",
+            )
+        answers: list[LevelAnswer] = []
+        failed: list[str] = []
+        not_run: list[str] = []
+        for question, row in zip(questions, rows, strict=True):
+            result = got.get(row.custom_id)
+            completion = _completion(row, result, job) if result is not None else None
+            if completion is not None:
+                answers.append(answer_from(question.messages, completion, YES_NO))
+                continue
+            if result is None:
+                why = f"no result for it in {self.source}"
+                not_run.append(question.name)
+            elif result.error and result.error.get("code") in EXPIRED_CODES:
+                why = f"it did not run ({_failure(result)})"
+                not_run.append(question.name)
+            else:
+                why = f"batch request failed: {_failure(result)}"
+                failed.append(question.name)
+            answers.append(no_answer(question.messages, why))
+        # The online judge's own combination: same probes, same grade, same "first unscored check".
+        judgment = judge.verdict(context, answers)
+        if isinstance(metric, FittedMetric):
+            judgment = metric.apply(judgment)
+        unanswered = len(failed) + len(not_run)
+        if judgment.error and unanswered > 1:
+            judgment.error += f" ({unanswered} of the turn's {len(rows)} checks got no answer)"
+        judgment.latency_ms = None  # a batch does not say how long one request took
+        judgment.details = {**judgment.details, "rejudge": _tag(job, key)}
+        return _Verdict(first, key, judgment, failed=bool(failed), not_run=bool(not_run))
+
+
+def _check_index(custom_id: str) -> int:
+    match = _CHECK_ID.match(custom_id)
+    return int(match.group(3)) if match else 0
+
+
+def _tag(job: RejudgeJob, key: str) -> dict[str, Any]:
+    return {"job": job.id, "request": key, "model": job.model, "prompt": job.prompt_version, "batch": job.mode}
+
+
+def _completion(request: BatchRequest, result: _Result, job: RejudgeJob) -> Completion | None:
+    """A successful result as the chat client would have returned it, log-probabilities
+    included; None for a result that carries no reply."""
     body = result.body or {}
     choices = body.get("choices") if isinstance(body.get("choices"), list) else []
-    text = None
-    if result.status == 200 and choices and isinstance(choices[0], dict):
-        text = (choices[0].get("message") or {}).get("content")
+    if result.status != 200 or not choices or not isinstance(choices[0], dict):
+        return None
+    message = choices[0].get("message")
+    text = message.get("content") if isinstance(message, dict) else None
     if not isinstance(text, str):
+        return None
+    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    finish = choices[0].get("finish_reason")
+    return Completion(
+        text=fix_surrogates(text),
+        model=str(body.get("model") or request.body.get("model") or job.model),
+        prompt_tokens=usage.get("prompt_tokens"),
+        completion_tokens=usage.get("completion_tokens"),
+        latency_ms=0.0,
+        finish_reason=finish if isinstance(finish, str) else None,
+        logprobs=from_chunk(body),
+    )
+
+
+def _whole_verdict(request: BatchRequest, result: _Result, job: RejudgeJob) -> Judgment:
+    messages = request.body.get("messages") or []
+    completion = _completion(request, result, job)
+    if completion is None:
         why = _failure(result)
-        judgment = Judgment(
+        return Judgment(
             metric=PRIMARY_METRIC,
             score=None,
-            details={"rejudge": tag},
+            details={"rejudge": _tag(job, request.custom_id)},
             prompt=messages,
             raw_reply=json.dumps({"batch_error": why}, ensure_ascii=False),
             model=str(request.body.get("model") or job.model),
             error=f"batch request failed: {why}",
             attempts=1,
         )
-        return judgment
-    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
-    completion = Completion(
-        text=text,
-        model=str(body.get("model") or request.body.get("model") or job.model),
-        prompt_tokens=usage.get("prompt_tokens"),
-        completion_tokens=usage.get("completion_tokens"),
-        latency_ms=0.0,
-    )
     judgment = RubricJudge(cast(ChatClient, None), cast(PromptTemplate, None)).judgment_from_reply(messages, completion)
     judgment.latency_ms = None  # a batch does not say how long one request took
-    judgment.details = {**judgment.details, "rejudge": tag}
+    judgment.details = {**judgment.details, "rejudge": _tag(job, request.custom_id)}
     return judgment
 
 
@@ -304,7 +508,7 @@ async def run_batch(
             if file_id:
                 content = await client.files.content(file_id)
                 results += parse_results(content.read(), f"batch {remote_id} file {file_id}")
-        report = ingest(store, results, f"batch {remote_id}", job_id=job.id)
+        report = ingest(store, results, f"batch {remote_id}", prompts_dir=plan.prompts_dir, job_id=job.id)
         left = rejudge_jobs.job_requests(store, job.id, pending_only=True)
         report.expired = max(report.expired, len(left))
         note = f"batch {remote_id} {batch.status}" + (f"; {len(left)} request(s) did not run" if left else "")
@@ -318,8 +522,8 @@ async def run_batch(
         await client.close()
 
 
-def write_batch_file(store: Store, job: RejudgeJob, path: Path) -> int:
-    """Write the job's pending requests for ``vllm run-batch``; return how many."""
+def write_batch_file(store: Store, job: RejudgeJob, path: Path) -> tuple[int, int]:
+    """Write the job's pending requests for ``vllm run-batch``; return how many, and for how many turns."""
     pending = rejudge_jobs.job_requests(store, job.id, pending_only=True)
     temporary = path.with_name(path.name + ".tmp")
     try:
@@ -328,4 +532,4 @@ def write_batch_file(store: Store, job: RejudgeJob, path: Path) -> int:
     except OSError as exc:
         raise RagtuiError(f"cannot write {path}: {exc.strerror}", "choose another path") from None
     rejudge_jobs.update_job(store, job.id, status="submitted")
-    return len(pending)
+    return len(pending), len({r.message_id for r in pending})

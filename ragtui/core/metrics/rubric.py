@@ -8,6 +8,7 @@ with a short correction; if it still fails the judgment is *unscored* with the r
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..content.knowledge import Passage
@@ -17,7 +18,7 @@ from ..models.llm import ChatClient, Completion, DeltaCallback, Message
 from .base import Judgment, TurnContext
 from .explain import probe_lines
 from .json_reply import ReplyParseError, as_int_in_range, extract_json_object, lower_keys
-from .level_question import LevelAnswer, ask_level, judgment_from
+from .level_question import LevelAnswer, ask_level, judgment_from, level_options
 from .probability import YES_NO, fold_yes_no
 from .rubric_probes import PROBES, Combined, combine, split_claims
 
@@ -215,26 +216,53 @@ class CheckedRubricJudge:
         user = f"{shown}\n{check.strip()}\n{self.template.parts['answer'].strip()}"
         return [{"role": "system", "content": self.template.parts["system"]}, {"role": "user", "content": user}]
 
+    def questions(self, context: TurnContext) -> list[CheckQuestion]:
+        """Every check of the turn as the request it sends, in the order they are asked."""
+        return [
+            CheckQuestion(name, shown, check, self.messages(shown, check))
+            for name, shown, check in self.checks(context)
+        ]
+
+    def request_options(self) -> dict[str, Any]:
+        """What every check asks besides its messages; batch request files send the same."""
+        return level_options()
+
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         answers: list[LevelAnswer] = []
+        for question in self.questions(context):
+            answer = await ask_level(self.client, question.messages, YES_NO, on_delta=on_delta)
+            answers.append(answer)
+            if answer.graded.value is None:
+                break  # the turn is unscored whatever the other checks say: don't spend them
+        return self.verdict(context, answers)
+
+    def verdict(self, context: TurnContext, answers: list[LevelAnswer]) -> Judgment:
+        """The verdict from the checks' answers, in ``questions`` order — however they were asked
+        (streamed one by one here, or read back from a batch's results). The first unscored
+        check makes the turn unscored, naming it; otherwise ``combine`` gives the grade."""
+        questions = self.questions(context)
         probes: list[dict[str, Any]] = []
         values: dict[str, float] = {}
         claims: list[float] = []
-        for name, shown, check in self.checks(context):
-            answer = await ask_level(self.client, self.messages(shown, check), YES_NO, on_delta=on_delta)
+        asked: list[LevelAnswer] = []
+        for question, answer in zip(questions, answers, strict=False):
             graded = fold_yes_no(answer.graded)
-            answers.append(answer)
-            question = " ".join(check.split())
-            if name == "claim":
-                question += " — " + " ".join(shown.rsplit("###", 1)[-1].split())
-            probes.append({"check": name, "question": question, **graded.to_dict()})
+            asked.append(answer)
+            text = " ".join(question.check.split())
+            if question.name == "claim":
+                text += " — " + " ".join(question.shown.rsplit("###", 1)[-1].split())
+            probes.append({"check": question.name, "question": text, **graded.to_dict()})
             if graded.value is None:
-                error = f"the {name} check is unscored: {graded.error}"
-                return judgment_from(self.name, answers, None, {"probes": probes, "steps": probe_lines(probes)}, error)
-            if name == "claim":
+                error = f"the {question.name} check is unscored: {graded.error}"
+                return judgment_from(self.name, asked, None, {"probes": probes, "steps": probe_lines(probes)}, error)
+            if question.name == "claim":
                 claims.append(graded.value)
             else:
-                values[name] = graded.value
+                values[question.name] = graded.value
+        if len(asked) < len(questions):
+            missing = questions[len(asked)].name
+            error = f"the {missing} check is unscored: it was not asked"
+            return judgment_from(self.name, asked, None, {"probes": probes, "steps": probe_lines(probes)}, error)
         combined = combine(values, claims)
         details = {
             "scores": combined.scores,
@@ -243,7 +271,17 @@ class CheckedRubricJudge:
             "probes": probes,
             "overall": combined.overall,
         }
-        return judgment_from(self.name, answers, combined.overall / 5, details)
+        return judgment_from(self.name, asked, combined.overall / 5, details)
+
+
+@dataclass(frozen=True)
+class CheckQuestion:
+    """One yes/no check of a turn: its name, the text it is shown, its question, its request."""
+
+    name: str
+    shown: str
+    check: str
+    messages: list[Message]
 
 
 def _conclusion(combined: Combined, values: dict[str, float], language: str) -> str:

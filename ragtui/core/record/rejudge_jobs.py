@@ -123,8 +123,20 @@ def mark_judged(store: Store, request_id: int, judgment_id: int) -> None:
     )
 
 
+def mark_turn_judged(store: Store, job_id: int, message_id: int, judgment_id: int) -> None:
+    """Every request of one turn of a job (its yes/no checks) answered by one verdict."""
+    store.write(
+        "record a batch result",
+        lambda: store.db.execute(
+            "UPDATE rejudge_requests SET judgment_id = ? WHERE job_id = ? AND message_id = ?",
+            [judgment_id, job_id, message_id],
+        ),
+    )
+
+
 def judged_requests(store: Store, custom_ids: list[str]) -> dict[str, int]:
-    """custom_id → the verdict stored from its result, found by the id the verdict carries.
+    """custom_id (or a turn's key, for its checks) → the verdict stored from its results, found
+    by the id the verdict carries.
 
     A verdict and its request's mark are two transactions; reading the verdicts themselves
     means a crash between them cannot make ingesting the same file again store a second one."""
