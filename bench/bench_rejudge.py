@@ -2,8 +2,11 @@
 
 1. Re-judge 1,000 stored turns: ``ragtui rejudge --run bench`` online at concurrency 16 with
    200 ms before every judge reply, against ``--batch`` through the fake server's Batch API.
-   Prints wall time, peak memory (of the ragtui process) and HTTP requests, and the online
-   wall time against its ideal (calls × latency / concurrency).
+   Both ask the dialogue's rubric: one yes/no check per call (six probes and one per claim of
+   the answer), answered with log-probabilities. Prints wall time, peak memory (of the ragtui
+   process), HTTP requests and judge calls, the request file's size, and the online wall time
+   against its ideal (calls × latency / concurrency). The machine's load average is printed
+   before and after: on a shared machine the walls depend on it.
 2. Estimate vs actual: ``ragtui run --estimate`` for every English sample scenario × 2 personas,
    before any run (assumed reply lengths) and after one run (past usage), against the tokens a
    second identical run reported. Prints estimate / actual per role. The fake server counts
@@ -32,7 +35,7 @@ from ragtui.core.metrics.base import Judgment
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.paths import bundled_dir
 from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, schema_responder
+from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
 
 VERDICT = (
     '{"steps": ["checked the passages"], "conclusion": "fine", "understanding": 4, "relevance": 4, '
@@ -90,9 +93,18 @@ def stored_turns(db: Path, turns: int, per_session: int = 4) -> None:
     store.close()
 
 
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
+
+
 def rejudge(turns: int, concurrency: int, delay: float) -> None:
     def slow(body: dict) -> Reply:
+        if body.get("logprobs"):  # a yes/no check of the rubric: one token, with its alternatives
+            return level_reply({"yes": 0.9, "no": 0.1}, delay_first=delay)
         return Reply(VERDICT, delay_first=delay)
+
+    print(f"[rejudge] before: {load()}", flush=True)
 
     with FakeOpenAIServer(default=slow) as server, tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -109,23 +121,34 @@ def rejudge(turns: int, concurrency: int, delay: float) -> None:
         before = len(server.requests)
         online, online_mb, _ = run_measured([*base, "--concurrency", str(concurrency)])
         online_requests = len(server.requests) - before
+        online_calls = len(server.chat_requests("bench-judge"))
 
         before = len(server.requests)
         batch, batch_mb, _ = run_measured([*base, "--model", "bench-judge-2", "--batch", "--poll", "0.5"])
         batch_requests = len(server.requests) - before
         batched = len(server.batch.bodies)
+        uploaded = sum(len(f["content"]) for f in server.batch.files.values() if f["purpose"] == "batch")
+        store = Store.open(folder / "bench.db")
+        scored = store.db.execute(
+            "SELECT version, COUNT(*), SUM(score IS NULL) FROM judgments WHERE version > 1 GROUP BY version"
+        ).fetchall()
+        store.close()
 
-    ideal = turns * delay / concurrency
-    print(f"[rejudge] {turns} stored turns; judge replies after {delay * 1000:.0f} ms online")
+    ideal = online_calls * delay / concurrency
+    print(f"[rejudge] {turns} stored turns; every judge call answered after {delay * 1000:.0f} ms online")
     print(
         f"  online, concurrency {concurrency}: {online:6.2f} s, peak {online_mb:5.0f} MB, {online_requests} HTTP requests"
+        f" ({online_calls} yes/no checks, {online_calls / turns:.1f} a turn)"
     )
     print(f"    ideal (calls x latency / concurrency) {ideal:.2f} s -> RATIO wall / ideal = {online / ideal:.2f}x")
     print(
-        f"  batch API:            {batch:6.2f} s, peak {batch_mb:5.0f} MB, {batch_requests} HTTP requests ({batched} judged in the batch)"
+        f"  batch API:            {batch:6.2f} s, peak {batch_mb:5.0f} MB, {batch_requests} HTTP requests"
+        f" ({batched} checks in the batch, request file {uploaded / 1e6:.1f} MB)"
     )
     print("    (the fake Batch API answers at once; a real one takes minutes to hours, at half the price)")
     print(f"  RATIO batch / online wall = {batch / online:.2f}x; process start alone {startup:.2f} s")
+    print(f"  verdict versions stored (version, turns, unscored): {scored}")
+    print(f"[rejudge] after: {load()}", flush=True)
 
 
 def estimate_vs_actual(personas: list[str]) -> None:

@@ -179,6 +179,7 @@ class _Verdict:
     judgment: Judgment | None  # None: the request never ran and stays pending
     failed: bool = False
     not_run: bool = False
+    request_ids: list[int] = field(default_factory=list)  # every request the verdict answers
 
 
 def ingest(
@@ -221,10 +222,7 @@ def ingest(
             report.expired += 1
             continue
         stored = store.add_judgment(request.session_id, request.message_id, request.turn, verdict.judgment)
-        if _CHECK_ID.match(request.custom_id):
-            rejudge_jobs.mark_turn_judged(store, request.job_id, request.message_id, stored.id)
-        else:
-            rejudge_jobs.mark_judged(store, request.id, stored.id)
+        rejudge_jobs.mark_turn_judged(store, verdict.request_ids or [request.id], stored.id)
         report.stored += 1
         report.unscored += stored.score is None
         report.failed += verdict.failed
@@ -259,7 +257,7 @@ class _Builder:
         self._sessions: dict[int, StoredSession] = {}
         self._judges: dict[tuple[str, str], Metric] = {}
         self._turn_rows: dict[int, dict[int, list[BatchRequest]]] = {}
-        self._late_marks: list[tuple[int, int, int]] = []
+        self._late_marks: list[tuple[list[int], int]] = []
 
     def build(self, results: list[_Result]) -> list[_Verdict]:
         verdicts: list[_Verdict] = []
@@ -277,6 +275,8 @@ class _Builder:
             request = self.requests[result.custom_id]
             if request.judgment_id is not None or result.custom_id in done:
                 self.already += 1
+                if request.judgment_id is None:
+                    self._late_marks.append(([request.id], done[result.custom_id]))
             elif result.error and result.error.get("code") in EXPIRED_CODES:
                 verdicts.append(_Verdict(request, result.custom_id, None))  # stays pending
             else:
@@ -289,25 +289,27 @@ class _Builder:
             if any(r.judgment_id is not None for r in rows) or key in done:
                 self.already += 1
                 if key in done and any(r.judgment_id is None for r in rows):
-                    self._late_marks.append((job_id, message_id, done[key]))
+                    self._late_marks.append(([r.id for r in rows], done[key]))
                 continue
             verdicts.append(self._turn(rows, got, key))
         return verdicts
 
     def mark_late(self) -> None:
         """Marks a crash left out: the turn's verdict was stored, its requests not yet marked."""
-        for job_id, message_id, judgment_id in self._late_marks:
-            rejudge_jobs.mark_turn_judged(self.store, job_id, message_id, judgment_id)
+        for request_ids, judgment_id in self._late_marks:
+            rejudge_jobs.mark_turn_judged(self.store, request_ids, judgment_id)
 
     def _rows(self, job_id: int, message_id: int) -> list[BatchRequest]:
-        """The turn's check requests in the order the judge asks them."""
+        """The turn's check requests in the order the judge asks them; the bodies of those this
+        file answers (the others' are not needed: they are reported missing)."""
         if job_id not in self._turn_rows:
             by_turn: dict[int, list[BatchRequest]] = {}
-            for row in rejudge_jobs.job_requests(self.store, job_id):
+            for row in rejudge_jobs.job_requests(self.store, job_id, bodies=False):
                 if _CHECK_ID.match(row.custom_id):
                     by_turn.setdefault(row.message_id, []).append(row)
             self._turn_rows[job_id] = by_turn
-        return sorted(self._turn_rows[job_id][message_id], key=lambda r: _check_index(r.custom_id))
+        rows = [self.requests.get(r.custom_id, r) for r in self._turn_rows[job_id][message_id]]
+        return sorted(rows, key=lambda r: _check_index(r.custom_id))
 
     def _judge(self, language: str, model: str) -> Metric:
         """The dialogue's rubric judge with the fit the online re-judgment would apply."""
@@ -328,7 +330,9 @@ class _Builder:
         if not isinstance(judge, CheckedRubricJudge):
             raise RagtuiError(f"{self.source}: the rubric judge is not the yes/no-check judge", "nothing was stored")
         questions = judge.questions(context)
-        if [q.messages for q in questions] != [r.body.get("messages") for r in rows]:
+        if len(questions) != len(rows) or any(
+            r.custom_id in got and q.messages != r.body.get("messages") for q, r in zip(questions, rows, strict=False)
+        ):
             raise RagtuiError(
                 f"{self.source}: the checks of session {first.session_id} turn {first.turn} are not the ones the "
                 "judge asks now (its prompts or the stored turn changed since the requests were written)",
@@ -361,8 +365,9 @@ class _Builder:
         if judgment.error and unanswered > 1:
             judgment.error += f" ({unanswered} of the turn's {len(rows)} checks got no answer)"
         judgment.latency_ms = None  # a batch does not say how long one request took
+        judgment.model = judgment.model or str(first.body.get("model") or job.model)  # no check came back
         judgment.details = {**judgment.details, "rejudge": _tag(job, key)}
-        return _Verdict(first, key, judgment, failed=bool(failed), not_run=bool(not_run))
+        return _Verdict(first, key, judgment, bool(failed), bool(not_run), [r.id for r in rows])
 
 
 def _check_index(custom_id: str) -> int:

@@ -97,8 +97,11 @@ def _request(row: tuple) -> BatchRequest:
     return BatchRequest(*values)
 
 
-def job_requests(store: Store, job_id: int, *, pending_only: bool = False) -> list[BatchRequest]:
-    sql = f"SELECT {_REQUEST_COLUMNS} FROM rejudge_requests WHERE job_id = ?"
+def job_requests(store: Store, job_id: int, *, pending_only: bool = False, bodies: bool = True) -> list[BatchRequest]:
+    """The job's requests in the order written; ``bodies=False`` leaves each body ``{}`` (a big
+    batch's bodies are megabytes of JSON the caller may not need)."""
+    columns = _REQUEST_COLUMNS if bodies else _REQUEST_COLUMNS.replace("body", "'{}'")
+    sql = f"SELECT {columns} FROM rejudge_requests WHERE job_id = ?"
     if pending_only:
         sql += " AND judgment_id IS NULL"
     return [_request(r) for r in store.db.execute(sql + " ORDER BY id", [job_id]).fetchall()]
@@ -116,20 +119,14 @@ def requests_by_custom_id(store: Store, custom_ids: list[str]) -> dict[str, Batc
     return found
 
 
-def mark_judged(store: Store, request_id: int, judgment_id: int) -> None:
-    store.write(
-        "record a batch result",
-        lambda: store.db.execute("UPDATE rejudge_requests SET judgment_id = ? WHERE id = ?", [judgment_id, request_id]),
-    )
-
-
-def mark_turn_judged(store: Store, job_id: int, message_id: int, judgment_id: int) -> None:
-    """Every request of one turn of a job (its yes/no checks) answered by one verdict."""
+def mark_turn_judged(store: Store, request_ids: list[int], judgment_id: int) -> None:
+    """Every request of one turn (its yes/no checks) answered by one verdict, by row id: a
+    batch marks thousands of turns, and ``rejudge_requests`` has no index but its key."""
+    marks = ", ".join("?" * len(request_ids))
     store.write(
         "record a batch result",
         lambda: store.db.execute(
-            "UPDATE rejudge_requests SET judgment_id = ? WHERE job_id = ? AND message_id = ?",
-            [judgment_id, job_id, message_id],
+            f"UPDATE rejudge_requests SET judgment_id = ? WHERE id IN ({marks})", [judgment_id, *request_ids]
         ),
     )
 
