@@ -14,7 +14,7 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply, completion_body
+from ragtui.testing.fake_openai import Reply, completion_body, level_reply
 
 from .conftest import JUDGE, check_answers, check_line, endpoint_toml, verdict
 
@@ -223,6 +223,31 @@ def test_batch_asks_every_online_check_and_ingests_the_online_verdict(ran: Path,
     finally:
         conn.close()
     assert {j.details["rejudge"]["batch"] for j in batch_verdicts} == {"batch"}
+
+
+def plain_yes_no(body: dict) -> Reply:
+    """A server that sends no log-probabilities: the sampled word only."""
+    return Reply("no" if "another company" in check_line(body) else "yes")
+
+
+def llamacpp_shaped(body: dict) -> Reply:
+    """Older llama.cpp: the alternatives as ``completion_probabilities`` beside the choices."""
+    return level_reply(
+        {"yes": 0.3, "no": 0.7} if "every part" in check_line(body) else {"yes": 0.8, "no": 0.2}, "llamacpp"
+    )
+
+
+@pytest.mark.parametrize(("responder", "source"), [(plain_yes_no, "sampled"), (llamacpp_shaped, "probability")])
+def test_batch_verdicts_equal_online_ones_whatever_the_servers_probabilities(
+    ran: Path, config_file: Path, server, responder, source
+):
+    server.set_default(JUDGE, responder)
+    assert rejudge(config_file, "--run", "last") == 0
+    assert rejudge(config_file, "--run", "last", "--batch", "--poll", "0") == 0
+    online, batch = newest(ran, 2), newest(ran, 3)
+    assert all(j.score is not None for j in batch)
+    assert {p["source"] for j in batch for p in j.details["probes"]} == {source}
+    assert [same_verdict(j) for j in batch] == [same_verdict(j) for j in online]
 
 
 def test_a_batch_with_an_edited_prompt_sends_the_online_whole_verdict_requests(
