@@ -23,8 +23,11 @@ def write_dialogue(
     customer: Callable[[int], str] | None = None,
     threshold: float = 0.7,
     extra_metric: str | None = None,
+    verdicts: dict[str, tuple[float | None, str | None]] | None = None,
 ) -> int:
-    """One finished dialogue whose rubric turn scores are ``scores`` (None: unscored)."""
+    """One finished dialogue whose rubric turn scores are ``scores`` (None: unscored);
+    ``verdicts``: dialogue metric → (score, outcome), a None score stored unscored and the
+    outcome "skipped" as a skipped verdict."""
     session_id = store.create_session(
         scenario={"id": scenario, "question": f"{scenario}?", "language": language},
         persona={"name": persona, "language": language, "persona": "p"},
@@ -44,6 +47,16 @@ def write_dialogue(
         store.add_judgment(session_id, bot_id, turn, Judgment("rubric", score, details, raw_reply="x", error=error))
         if extra_metric:
             store.add_judgment(session_id, bot_id, turn, Judgment(extra_metric, score, {}, raw_reply="x"))
+    for metric, (score, outcome) in (verdicts or {}).items():
+        info: dict = {"threshold": 1.0}
+        problem = None
+        if outcome == "skipped":
+            info, problem = {"skipped": True}, "one bot answer: nothing to repeat"
+        elif score is None:
+            problem = "judge reply was not JSON"
+        elif outcome:
+            info["outcome"] = outcome
+        store.add_dialogue_judgment(session_id, Judgment(metric, score, info, raw_reply="x", error=problem))
     store.refresh_score(session_id, "rubric")
     store.set_status(session_id, "finished", "max_turns")
     return session_id
