@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from ragtui.core.metrics.base import Judgment
 from ragtui.core.record.store import Store
 from ragtui.core.runs.compare import compare_runs
 from ragtui.core.runs.compare_report import comparison_csv, comparison_junit, comparison_markdown, summary_lines
 from ragtui.core.runs.dialogue_compare import verdict_flag
 from ragtui.core.runs.dialogues import VerdictScore
+from ragtui.core.runs.listing import list_runs
 from ragtui.testing.synthetic_runs import write_dialogue
 
 from .test_compare import assert_junit_shape
@@ -135,3 +137,22 @@ def test_a_run_without_dialogue_verdicts_is_missing_not_zero(db: Store):
         "resolution: neither run has dialogue verdicts (dialogue_metrics off, or runs older than them)"
     ]
     assert "dialogue flag" not in comparison_markdown(c)
+
+
+def test_runs_listing_has_the_resolution_rate_and_its_trend(db: Store):
+    write_dialogue(db, "old", "refund", "calm", [0.8])  # no dialogue verdicts: missing, not 0
+    runs_with_verdicts(db)
+    write_dialogue(db, "c", "refund", "calm", [0.8], verdicts={"resolution": (None, None)})
+    rows = {r.run_id: r for r in list_runs(db)}
+    assert rows["old"].resolution is None and rows["old"].resolution_rate is None
+    assert rows["a"].resolution_rate == pytest.approx(0.5)
+    b = rows["b"].resolution
+    assert b is not None and (b.successes, b.scored, b.unscored) == (1, 3, 1)
+    c = rows["c"].resolution
+    assert c is not None and c.rate is None and c.unscored == 1  # unscored, never 0
+    assert rows["b"].resolution_trend == [pytest.approx(0.5), pytest.approx(1 / 3)]  # a, b: the same set
+    # A newer verdict of the same dialogue replaces the older one in the rate.
+    session = next(s for s in db.sessions(run_id="c"))
+    db.add_dialogue_judgment(session.id, Judgment("resolution", 1.0, {"outcome": "resolved"}, raw_reply="x"))
+    c = {r.run_id: r for r in list_runs(db)}["c"].resolution
+    assert c is not None and (c.successes, c.scored, c.unscored) == (1, 1, 0)

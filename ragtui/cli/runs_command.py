@@ -1,4 +1,5 @@
-"""``ragtui runs``: every run with its score, pass rate and a trend over runs of the same set."""
+"""``ragtui runs``: every run with its score, resolution rate, pass rate and their trends over
+runs of the same set."""
 
 from __future__ import annotations
 
@@ -39,10 +40,12 @@ def runs_table(rows: list[RunSummary]) -> Table:
         ("lang", "left", True),
         ("n", "right", True),
         ("score", "right", True),
+        ("resolved", "right", True),
         ("pass", "right", True),
         ("unsc", "right", True),
         ("bot · models", "left", False),
         ("trend", "left", True),
+        ("res. trend", "left", True),
     ):
         table.add_column(name, justify=justify, no_wrap=no_wrap)  # type: ignore[arg-type]
     for r in rows:
@@ -53,12 +56,23 @@ def runs_table(rows: list[RunSummary]) -> Table:
             r.language,
             str(r.dialogues),
             score(r.score),
+            resolution_cell(r),
             f"{r.pass_rate:.0%}",
             str(r.unscored),
             Text(f"{r.bot} · {models}"),
             Text(sparkline(r.trend[-TREND_WIDTH:]), style="cyan"),
+            Text(sparkline(r.resolution_trend[-TREND_WIDTH:]), style="magenta"),
         )
     return table
+
+
+def resolution_cell(r: RunSummary) -> Text:
+    """``67%``; ``unscored`` when no verdict could be scored; ``–`` when the run has none."""
+    if r.resolution is None:
+        return Text("–", style="dim")
+    if r.resolution.rate is None:
+        return Text("unscored", style="yellow")
+    return Text(f"{r.resolution.rate:.0%}")
 
 
 def runs(args: argparse.Namespace, overrides: Overrides) -> int:
@@ -91,7 +105,7 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
     console.print(
         Text(
             "trend: run scores of the runs with the same scenarios × personas, oldest first (0–1 scale); "
-            "per pair: ragtui runs --pairs RUN",
+            "res. trend: their resolution rates (– no dialogue verdicts); per pair: ragtui runs --pairs RUN",
             style="dim",
         )
     )
