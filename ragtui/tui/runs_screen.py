@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Sparkline, Static
 
 from ..core.dialogue.engine import new_run_id
-from ..core.dialogue.events import DialogueDone
+from ..core.dialogue.events import DialogueDone, DialogueVerdictStarted
 from ..core.errors import RagtuiError
 from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
 from ..core.runs.replay_plan import plan_replay
@@ -195,6 +195,11 @@ class RunsScreen(Screen[None]):
             if isinstance(event, DialogueDone):
                 done += 1
                 status.update(f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues")
+            elif isinstance(event, DialogueVerdictStarted):  # the slow part after a last turn: say so
+                status.update(
+                    f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
+                    f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
+                )
         noted = sum(1 for s in self.ragtui.store.sessions(run_id=new_run) if s.replay_note)
         note = f"; {noted} could not reuse the whole recording (see each session)" if noted else ""
         status.update(f"Replay {new_run} finished: {done} dialogue(s){note}. Enter compares it with {run_id}.")
