@@ -32,6 +32,15 @@ if TYPE_CHECKING:
 HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · Escape: back"
 
 
+def _resolution_cell(r: RunSummary) -> Text:
+    """The run's resolution rate; ``unscored`` (never 0%) or ``–`` when it has no dialogue verdicts."""
+    if r.resolution is None:
+        return Text("–", justify="right", style="dim")
+    if r.resolution.rate is None:
+        return Text("unscored", justify="right", style="yellow")
+    return Text(f"{r.resolution.rate:.0%}", justify="right")
+
+
 class RunsScreen(Screen[None]):
     DEFAULT_CSS = """
     RunsScreen #runs { height: 1fr; }
@@ -70,7 +79,19 @@ class RunsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#runs", DataTable)
-        table.add_columns("run", "started", "lang", "dialogues", "score", "pass", "unscored", "bot · models", "trend")
+        table.add_columns(
+            "run",
+            "started",
+            "lang",
+            "dialogues",
+            "score",
+            "resolved",
+            "pass",
+            "unscored",
+            "bot · models",
+            "trend",
+            "res. trend",
+        )
         self.action_reload()
         table.focus()
 
@@ -91,10 +112,12 @@ class RunsScreen(Screen[None]):
                 r.language,
                 Text(str(r.dialogues), justify="right"),
                 Text(score(r.score), justify="right"),
+                _resolution_cell(r),
                 Text(f"{r.pass_rate:.0%}", justify="right"),
                 Text(str(r.unscored), justify="right"),
                 Text(one_line(f"{r.bot} · {models}", 40)),
                 Text(sparkline(r.trend[-16:]), style="cyan"),
+                Text(sparkline(r.resolution_trend[-16:]), style="magenta"),
                 key=r.run_id,
             )
         if not self.runs:
