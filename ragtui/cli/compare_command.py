@@ -142,7 +142,7 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
     if has_verdicts(comparison):
         console.print(verdicts_table(comparison))
     for line in summary_lines(comparison):
-        console.print(Text(line))
+        console.print(Text(line), soft_wrap=True)  # one line each, whatever the width: grep-able in CI logs
     for side, dialogues in (("base", comparison.only_in_base), ("new", comparison.only_in_new)):
         if dialogues:
             names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:10])
