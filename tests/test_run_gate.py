@@ -82,6 +82,8 @@ def test_the_gate_from_the_config_and_its_bad_values(config_file: Path, server, 
     config_file.write_text(with_keys("min_resolution_rate = 0.75\n"), encoding="utf-8")
     assert run(config_file, server=server) == 1
     assert "exit 1: resolution rate 50% (1/2) < min_resolution_rate 75%" in capsys.readouterr().out
+    assert main(["config", "--config", str(config_file)]) == 0
+    assert '"min_resolution_rate": 0.75' in capsys.readouterr().out  # `ragtui config` shows the gate
 
     config_file.write_text(with_keys("min_resolution_rate = 1.5\n"), encoding="utf-8")
     assert run(config_file) == 2
