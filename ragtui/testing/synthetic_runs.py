@@ -63,11 +63,31 @@ def write_dialogue(
 
 
 def write_run(
-    store: Store, run_id: str, dialogues: int, *, seed: int, shift: float = 0.0, turns: int = 3, personas: int = 5
+    store: Store,
+    run_id: str,
+    dialogues: int,
+    *,
+    seed: int,
+    shift: float = 0.0,
+    turns: int = 3,
+    personas: int = 5,
+    dialogue_verdicts: bool = False,
 ) -> None:
     """``dialogues`` dialogues over scenarios s0… × personas p0…, scores drawn from ``seed``
-    and moved by ``shift``, through the store's own writes."""
+    and moved by ``shift``, through the store's own writes; with ``dialogue_verdicts`` each
+    also gets a resolution (resolved in about 70%, 1 in 20 unscored), retention and repetition."""
     rng = random.Random(seed)
     for i in range(dialogues):
         scores: TurnScores = [min(1.0, max(0.0, rng.gauss(0.72 + shift, 0.15))) for _ in range(turns)]
-        write_dialogue(store, run_id, f"s{i // personas}", f"p{i % personas}", scores)
+        verdicts = None
+        if dialogue_verdicts:
+            draw = rng.random()
+            resolution = (
+                (None, None) if draw < 0.05 else (1.0, "resolved") if draw < 0.75 + shift else (0.5, "partly_resolved")
+            )
+            verdicts = {
+                "resolution": resolution,
+                "retention": (rng.choice((1.0, 0.5)), None),
+                "repetition": (1.0, None),
+            }
+        write_dialogue(store, run_id, f"s{i // personas}", f"p{i % personas}", scores, verdicts=verdicts)
