@@ -126,7 +126,11 @@ def test_metric_failures_are_in_the_junit_and_markdown_like_in_the_exit_status(
     assert suite is not None and suite.get("failures") == "1"
     failure = next(suite.iter("testcase")).find("failure")
     assert failure is not None and failure.get("message") == "answer_correctness 0.00 < 0.7"
-    assert "failure: answer_correctness 0.00 &lt; 0.7" in md.read_text(encoding="utf-8")
+    text = md.read_text(encoding="utf-8")
+    assert "failure: answer_correctness 0.00 &lt; 0.7" in text
+    # Its own column, as in the terminal's table.
+    assert "| scenario × persona | turns | score | answer_correctness | stop |" in text
+    assert "| id-linking × calm | 2 | 1.00 | 0.00 | max_turns |" in text
 
 
 def test_a_replay_reports_its_dialogue_verdicts(config_file: Path, server, tmp_path: Path, capsys):

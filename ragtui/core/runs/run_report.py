@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
 from ..record.store import StoredSession
-from .gate import GateResult, metric_problems
+from .gate import GateResult, metric_means, metric_problems
 from .report_text import md_cell, score
 
 # XML 1.0 forbids most control characters; a bot reply may contain them.
@@ -209,20 +209,25 @@ def run_markdown(
     out = [f"### ragtui run `{md_cell(run_id)}`", "", head, ""]
     if gate is not None and gate.resolution_problem:
         out += [f"🔴 {md_cell(gate.resolution_problem)}", ""]
-    extra = " outcome | retention | repetition |" if verdicts else ""
+    # The metrics asked for with --metric get a column each, as in the terminal's table.
+    means = {s.id: metric_means(s, thresholds or {}) for s in sessions}
+    metrics = sorted({m for per in means.values() for m in per})
+    metric_heads = "".join(f" {md_cell(m)} |" for m in metrics)
+    verdict_heads = " outcome | retention | repetition |" if verdicts else ""
     out += [
-        "| scenario × persona | turns | score | stop |" + extra + " result |",
-        "|---|---:|---:|---|" + ("---|---:|---:|" if verdicts else "") + "---|",
+        f"| scenario × persona | turns | score |{metric_heads} stop |{verdict_heads} result |",
+        "|---|---:|---:|" + "---:|" * len(metrics) + "---|" + ("---|---:|---:|" if verdicts else "") + "---|",
     ]
     for s, o in zip(sessions, results, strict=True):
         result = "pass" if o.kind == "passed" else f"{o.kind}: {o.message}"
+        metric_cells = "".join(f" {score(means[s.id][m][0])} |" if m in means[s.id] else " – |" for m in metrics)
         cells = ""
         if verdicts:
             latest = s.latest_dialogue_judgments()
             cells = " " + " | ".join(verdict_word(latest.get(m)) for m in ("resolution", "retention", "repetition"))
             cells += " |"
         out.append(
-            f"| {md_cell(f'{s.scenario_id} × {s.persona_name}')} | {s.turns} | {score(s.score)} | "
+            f"| {md_cell(f'{s.scenario_id} × {s.persona_name}')} | {s.turns} | {score(s.score)} |{metric_cells} "
             f"{md_cell(s.stop_reason or s.status)} |{cells} {md_cell(result[:200])} |"
         )
     return "\n".join(out) + "\n"
