@@ -4,14 +4,15 @@
    written into a real SQLite file: wall time and peak RSS of the whole process, against
    ``ragtui export --run`` of one of those runs (a command that reads the same dialogues) and
    against a process that only imports the CLI. In-process: ``compare_runs`` alone, with its
-   peak Python allocation (tracemalloc).
+   peak Python allocation (tracemalloc). With ``--dialogue-verdicts`` every dialogue also has
+   its three dialogue verdicts (resolution, retention, repetition), as a default run does.
 2. Replay: ``ragtui run`` of M dialogues against the fake server (zero latency), then
    ``ragtui run --replay last`` of the same M, then the plain run again; prints the replay's
    wall time as a ratio to the mean of the two plain runs.
 
 Processes are timed from start to exit; the fake server is a thread of this process. Nothing
 here asserts: it prints figures. Usage: ``python bench/bench_compare.py [--dialogues 1000]
-[--replay-dialogues 100]``.
+[--replay-dialogues 100] [--dialogue-verdicts]``.
 """
 
 from __future__ import annotations
@@ -59,13 +60,13 @@ def measured(*args: str) -> tuple[float, float, float]:
     return elapsed, cpu, kb / 1024
 
 
-def bench_compare(dialogues: int) -> None:
+def bench_compare(dialogues: int, dialogue_verdicts: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db_path = Path(tmp) / "compare.db"
         store = Store.open(db_path)
         started = time.perf_counter()
-        write_run(store, "bench-base", dialogues, seed=1)
-        write_run(store, "bench-new", dialogues, seed=2, shift=0.03)
+        write_run(store, "bench-base", dialogues, seed=1, dialogue_verdicts=dialogue_verdicts)
+        write_run(store, "bench-new", dialogues, seed=2, shift=0.03, dialogue_verdicts=dialogue_verdicts)
         written = time.perf_counter() - started
         started, cpu_started = time.perf_counter(), time.process_time()
         comparison = compare_runs(store, "bench-base", "bench-new")
@@ -85,8 +86,15 @@ def bench_compare(dialogues: int) -> None:
     interval = comparison.interval
     assert interval is not None
     print(
-        f"[compare] 2 runs x {dialogues} dialogues x 3 turns in a {size_mb:.1f} MB SQLite file (written in {written:.1f} s)"
+        f"[compare] 2 runs x {dialogues} dialogues x 3 turns{' + 3 dialogue verdicts' if dialogue_verdicts else ''} "
+        f"in a {size_mb:.1f} MB SQLite file (written in {written:.1f} s)"
     )
+    if comparison.resolution is not None and not comparison.resolution.base_missing:
+        r = comparison.resolution
+        print(
+            f"  resolution: {r.base.successes}/{r.base.scored} → {r.new.successes}/{r.new.scored}, "
+            f"{comparison.resolution_regressions} resolution regressions"
+        )
     print(
         f"  result: {len(comparison.pairs)} pairs, {comparison.regressions} regressions, {comparison.fixes} fixed, "
         f"mean delta {interval.mean:+.3f} [{interval.low:+.3f}, {interval.high:+.3f}]"
@@ -147,8 +155,9 @@ def main() -> None:
     parser.add_argument("--dialogues", type=int, default=1000)
     parser.add_argument("--replay-dialogues", type=int, default=100)
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--dialogue-verdicts", action="store_true", help="give every dialogue its dialogue verdicts")
     args = parser.parse_args()
-    bench_compare(args.dialogues)
+    bench_compare(args.dialogues, args.dialogue_verdicts)
     if args.replay_dialogues > 0:
         bench_replay(args.replay_dialogues, args.concurrency)
 

@@ -15,6 +15,7 @@ from ragtui.testing.fake_openai import Reply
 from ragtui.testing.synthetic_runs import write_dialogue
 
 from .conftest import BOT, JUDGE, USER, check_answers, endpoint_toml
+from .dialogue_judge import by_schema
 from .test_compare import assert_junit_shape
 
 
@@ -115,3 +116,49 @@ def test_show_prints_the_lineage(config_file: Path, server, tmp_path: Path, caps
     assert "replay of session 1's customer messages" in capsys.readouterr().out
     assert cli(config_file, "show", "1") == 0
     assert "replayed by: 2" in capsys.readouterr().out
+
+
+def test_compare_shows_dialogue_verdicts_and_fails_on_a_resolution_regression(
+    config_file: Path, server, tmp_path: Path, capsys
+):
+    from .test_dialogue_cli import judge_two_dialogues
+
+    server.set_default(JUDGE, judge_two_dialogues())  # id-linking resolved, useless not
+    assert cli(config_file, "run", "-s", "id-linking", "-s", "useless", "-p", "calm") == 0
+    server.set_default(  # the same turn scores; now neither dialogue is resolved
+        JUDGE,
+        by_schema(
+            intents={"intents": ["link an account"]},
+            intent_check={"reason": "never answered", "satisfied": "no"},
+            handover_check={"reason": "no contact", "handed_over": "no"},
+            facts={"facts": []},
+        ),
+    )
+    assert cli(config_file, "run", "--replay", "last") == 0  # the rate does not gate by default
+    capsys.readouterr()
+    junit, md, table = tmp_path / "cmp.xml", tmp_path / "cmp.md", tmp_path / "cmp.csv"
+    args = ["--junit", str(junit), "--markdown", str(md), "--csv", str(table)]
+    assert cli(config_file, "compare", "previous", "last", *args) == 1
+    out = capsys.readouterr().out
+    assert "Dialogue verdicts, base → new" in out
+    assert "resolution rate 50% (1/2) → 0% (0/2); mean Δ -0.500" in out
+    assert "0 score regression(s), 1 resolution regression(s)" in out
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None and suite.get("tests") == "2" and suite.get("failures") == "1"
+    assert "🔴 resolution regression" in md.read_text(encoding="utf-8")
+    assert "resolution_flag" in table.read_text(encoding="utf-8-sig")
+
+
+def test_compare_with_a_run_without_dialogue_verdicts_says_missing(config_file: Path, server, capsys):
+    text = config_file.read_text(encoding="utf-8")
+    config_file.write_text(text.replace("max_turns = 2", "max_turns = 2\ndialogue_metrics = []"), encoding="utf-8")
+    assert cli(config_file, "run", "-s", "id-linking", "-p", "calm") == 0
+    config_file.write_text(text, encoding="utf-8")
+    assert cli(config_file, "run", "--replay", "last") == 0
+    capsys.readouterr()
+    assert cli(config_file, "compare", "previous", "last") == 0  # missing is no regression
+    captured = capsys.readouterr()
+    lines = [line for line in captured.out.splitlines() if "no dialogue verdicts" in line]
+    assert len(lines) == 1 and "so its resolution is missing" in lines[0]
+    assert "Traceback" not in captured.out + captured.err
+    assert "missing →" in captured.out  # the base's verdict cell: missing, not 0

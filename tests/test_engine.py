@@ -11,6 +11,7 @@ from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import (
     DialogueDone,
     DialogueStarted,
+    DialogueVerdictStarted,
     Failure,
     MessageDone,
     TextDelta,
@@ -36,8 +37,16 @@ async def test_full_dialogue_runs_three_turns_and_stores_everything(engine: Engi
     events = await collect(dialogue.run())
 
     per_turn = ["MessageDone", "MessageDone", "VerdictReady", "TurnDone"]
-    dialogue_verdicts = ["DialogueVerdictReady"] * 3  # resolution, retention, repetition
+    # resolution, retention, repetition: each a step that starts and ends (progress displays)
+    dialogue_verdicts = ["DialogueVerdictStarted", "DialogueVerdictReady"] * 3
     assert kinds(events) == ["DialogueStarted", *per_turn * 3, *dialogue_verdicts, "DialogueDone"]
+    started = [e for e in events if isinstance(e, DialogueVerdictStarted)]
+    assert [(e.metric, e.index, e.total, e.turn) for e in started] == [
+        ("resolution", 1, 3, 3),
+        ("retention", 2, 3, 3),
+        ("repetition", 3, 3, 3),
+    ]
+    assert {e.label for e in started} == {f"{scenario.id} × {persona.name}"}
     done = events[-1]
     assert isinstance(done, DialogueDone)
     assert (done.stop_reason, done.turns, done.score) == ("max_turns", 3, pytest.approx(0.8))

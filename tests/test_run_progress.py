@@ -9,12 +9,22 @@ from pathlib import Path
 
 from ragtui.cli.main import main
 from ragtui.cli.run_progress import format_seconds
-from ragtui.core.dialogue.events import DialogueDone, DialogueStarted, MessageDone, TextDelta, TurnDone, VerdictReady
-from ragtui.core.dialogue.progress import StepMeter
+from ragtui.core.dialogue.events import (
+    DialogueDone,
+    DialogueStarted,
+    DialogueVerdictReady,
+    DialogueVerdictStarted,
+    MessageDone,
+    TextDelta,
+    TurnDone,
+    VerdictReady,
+)
+from ragtui.core.dialogue.progress import StepMeter, verdict_started_line
 from ragtui.core.metrics.base import Judgment
 from ragtui.testing.fake_openai import Reply
 
-from .conftest import BOT, USER, endpoint_toml
+from .conftest import BOT, JUDGE, USER, endpoint_toml
+from .test_dialogue_cli import judge_two_dialogues
 
 STEP_LINE = re.compile(
     r"^#(\d+) (\S+) × (\S+) · turn (\d)/(\d) · (customer|bot|judge) · (\d+) tokens · (\d+\.\d) s.*· ETA"
@@ -94,3 +104,56 @@ def test_run_without_a_terminal_prints_one_line_per_step(server, tmp_path: Path,
     assert bot_tokens == {math.ceil(len("Open Settings, then Linked accounts.") / 4)}  # streamed pieces
     assert int(steps[2][6]) == math.ceil(len("Where do I find that setting?") / 4)
     assert "ETA after the first full turn" in out and re.search(r"ETA ≤ \d+ s", out)
+
+
+def test_dialogue_verdicts_are_steps_of_their_own() -> None:
+    clock = Clock()
+    meter = StepMeter(clock=clock)
+    meter.observe(DialogueStarted(7, "id-linking", "calm"))
+    feed_turn(meter, clock, 7, 1, bot_tokens=20)
+    feed_turn(meter, clock, 7, 2, bot_tokens=20)
+    started = DialogueVerdictStarted(7, 2, "resolution", "id-linking × calm", 1, 3)
+    assert verdict_started_line(started) == "#7 id-linking × calm · dialogue verdict 1/3 resolution · started"
+    assert meter.observe(started) is None
+    clock.now += 1.0
+    for _ in range(5):  # the judge streams its steps' replies under the dialogue's last turn
+        clock.now += 1.0
+        meter.observe(TextDelta(7, 2, "judge", "{"))
+    assert meter.live[7].describe(clock.now).startswith("judging the dialogue: resolution (1/3) · 5 tok")
+    eta_before = meter.eta(2, 1, 1)
+    done = meter.observe(DialogueVerdictReady(7, Judgment(metric="resolution", score=1.0), 1, 1))
+    assert done is not None and done.verdict == "resolution" and done.tokens == 5 and abs(done.seconds - 6.0) < 1e-9
+    assert done.line("id-linking × calm") == (
+        "#7 id-linking × calm · dialogue verdict 1/3 resolution · done · 5 tokens · 6.0 s (0.8 tok/s)"
+    )
+    assert 7 not in meter.live and meter.mean("judge") == 2.0  # a verdict is not a turn's judge step
+    # A waiting dialogue will take its verdicts too: the ETA counts the measured 6 s for each.
+    assert eta_before is not None and abs((meter.eta(2, 1, 1) or 0) - (eta_before + 6.0)) < 1e-6
+    # The verdicts not measured yet count nothing (no invented figure); a stored verdict shown again is no step.
+    meter.observe(DialogueVerdictStarted(7, 2, "retention", "id-linking × calm", 2, 3))
+    assert meter.observe(DialogueVerdictReady(7, Judgment(metric="repetition", score=1.0), 2, 1)) is None
+
+
+def test_run_without_a_terminal_prints_each_dialogue_verdict(server, tmp_path: Path, capsys) -> None:
+    config = tmp_path / "ragtui.toml"
+    config.write_text('language = "en"\nmax_turns = 1\ndatabase = "runs.db"\n' + endpoint_toml(server.base_url))
+    server.set_default(JUDGE, judge_two_dialogues())
+    assert main(["run", "--config", str(config), "-s", "id-linking", "-p", "calm"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    verdicts = [line for line in lines if "dialogue verdict" in line]
+    pattern = re.compile(
+        r"^#1 id-linking × calm · dialogue verdict (\d)/3 (\w+) · (started|done)( · \d+ tokens · \d+\.\d s.*)? · ETA"
+    )
+    found = [(m.group(1), m.group(2), m.group(3)) for line in verdicts if (m := pattern.match(line))]
+    assert found == [
+        ("1", "resolution", "started"),
+        ("1", "resolution", "done"),
+        ("2", "retention", "started"),
+        ("2", "retention", "done"),
+        ("3", "repetition", "started"),
+        ("3", "repetition", "done"),
+    ]
+    # After the last turn's judge step and before the dialogue's end line.
+    last_judge = max(i for i, line in enumerate(lines) if " · turn 1/1 · judge · " in line)
+    end = next(i for i, line in enumerate(lines) if line.startswith("[1/1] #1"))
+    assert last_judge < lines.index(verdicts[0]) and lines.index(verdicts[-1]) < end

@@ -103,6 +103,8 @@ def config(args: argparse.Namespace, overrides: Overrides) -> int:
         "concurrency": cfg.concurrency,
         "top_k": cfg.top_k,
         "metrics": cfg.metrics,
+        "dialogue_metrics": cfg.dialogue_metrics,
+        "min_resolution_rate": cfg.min_resolution_rate,
         "thresholds": {"rubric": cfg.threshold, **cfg.thresholds},
         "database": str(cfg.database),
         "personas": str(cfg.personas),

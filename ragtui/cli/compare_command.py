@@ -1,4 +1,5 @@
-"""``ragtui compare BASE NEW``: did the bot get better? Exit 0 no regression, 1 at least one."""
+"""``ragtui compare BASE NEW``: did the bot get better? Exit 0 no regression, 1 at least one
+(of a pair's score or of its resolution), 2 an error."""
 
 from __future__ import annotations
 
@@ -12,7 +13,16 @@ from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
 from ..core.runs.compare import Comparison, Pair, compare_runs
-from ..core.runs.compare_report import comparison_csv, comparison_markdown, ordered, summary_lines
+from ..core.runs.compare_report import (
+    comparison_csv,
+    comparison_junit,
+    comparison_markdown,
+    has_verdicts,
+    ordered,
+    summary_lines,
+    verdict_cell,
+)
+from ..core.runs.dialogue_compare import VERDICT_METRICS
 from ..core.runs.report_text import delta, score, write_text
 from ..core.runs.resolve import resolve_run
 from .output import console
@@ -33,6 +43,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("new", help="the run being judged: a run id, a unique prefix, `last` or `previous`")
     parser.add_argument("--csv", type=Path, metavar="FILE", help="also write one row per pair to FILE")
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write a table for a pull-request comment")
+    parser.add_argument(
+        "--junit",
+        type=Path,
+        metavar="FILE",
+        help="also write JUnit XML: one test case per pair, failing on a regression",
+    )
     parser.add_argument("--turns", action="store_true", help="print the turn-by-turn scores of every pair")
     parser.set_defaults(handler=compare)
 
@@ -46,6 +62,38 @@ def _turns_text(pair: Pair) -> Text:
         if not row.same_customer:
             text.append("*", style="yellow")  # the customers said different things here
     return text
+
+
+VERDICT_HEADS = {"resolution": "resolution base→new", "retention": "retain", "repetition": "repeat"}
+
+
+def _verdict_text(pair: Pair, metric: str) -> Text:
+    """``resolved 1.00 → unresolved 0.50``; unscored and missing in yellow, never a number."""
+    base, new = pair.verdicts(metric)
+    text = Text()
+    for i, v in enumerate((base, new)):
+        if i:
+            text.append("→" if metric != "resolution" else " → ")
+        if v is None or v.score is None:
+            words = verdict_cell(v)
+        else:  # the outcome alone for resolution: its score is in --csv and --markdown
+            words = (v.outcome or "?").replace("_", " ") if metric == "resolution" else f"{v.score:.2f}"
+        style = "yellow" if v is None or v.score is None else ("green" if v.status == "pass" else "red")
+        text.append(words, style=style)
+    return text
+
+
+def verdicts_table(c: Comparison) -> Table:
+    """The pairs' dialogue verdicts, base → new, in a table of their own so that the score table
+    keeps fitting an 80-column terminal."""
+    table = Table(title="Dialogue verdicts, base → new")
+    for name in ("scenario × persona", *(VERDICT_HEADS[m] for m in VERDICT_METRICS), "dialogue flag"):
+        table.add_column(name)
+    for p in ordered(c.pairs):
+        flag = p.dialogue_flag
+        style = FLAG_STYLES.get(flag.rsplit(" ", 1)[-1] if flag.endswith(("regression", "fixed")) else flag, "yellow")
+        table.add_row(Text(p.label), *(_verdict_text(p, m) for m in VERDICT_METRICS), Text(flag, style=style))
+    return table
 
 
 def comparison_table(c: Comparison, turns: bool) -> Table:
@@ -78,7 +126,7 @@ def comparison_table(c: Comparison, turns: bool) -> Table:
 
 def compare(args: argparse.Namespace, overrides: Overrides) -> int:
     store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
-    for path in (args.csv, args.markdown):
+    for path in (args.csv, args.markdown, args.junit):
         if path is not None and not path.parent.is_dir():
             raise RagtuiError(f"cannot write {path}: folder {path.parent} does not exist", "create it first")
     comparison = compare_runs(store, resolve_run(store, args.base), resolve_run(store, args.new))
@@ -88,9 +136,13 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         reports.append((args.csv, comparison_csv(comparison), "utf-8-sig"))
     if args.markdown:
         reports.append((args.markdown, comparison_markdown(comparison), "utf-8"))
+    if args.junit:
+        reports.append((args.junit, comparison_junit(comparison), "utf-8"))
     console.print(comparison_table(comparison, args.turns))
+    if has_verdicts(comparison):
+        console.print(verdicts_table(comparison))
     for line in summary_lines(comparison):
-        console.print(Text(line))
+        console.print(Text(line), soft_wrap=True)  # one line each, whatever the width: grep-able in CI logs
     for side, dialogues in (("base", comparison.only_in_base), ("new", comparison.only_in_new)):
         if dialogues:
             names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:10])
@@ -98,6 +150,8 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
     for path, text, encoding in reports:
         write_text(path, text, encoding=encoding)
         console.print(Text(f"Wrote {path}", style="dim"))
-    verdict = "no regression" if comparison.exit_status == 0 else f"{comparison.regressions} regression(s)"
+    verdict = "no regression"
+    if comparison.exit_status:
+        verdict = f"{comparison.regressions} score regression(s), {comparison.resolution_regressions} resolution regression(s)"
     console.print(Text(verdict, style="bold green" if comparison.exit_status == 0 else "bold red"))
     return comparison.exit_status

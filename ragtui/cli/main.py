@@ -107,6 +107,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     run.add_argument("--concurrency", type=int, help="dialogues at once (default 4)")
     run.add_argument("--threshold", type=float, help="turn score under which a turn fails (default 0.7)")
     run.add_argument("--metric", action="append", default=[], dest="metrics", help="metric to run (repeatable)")
+    run.add_argument(
+        "--min-resolution-rate",
+        type=float,
+        metavar="RATE",
+        help="exit 1 when the run's resolution rate is under RATE, 0–1 (default: the config's, 0 = off)",
+    )
     run.add_argument("--no-check", action="store_true", help="skip the endpoint reachability check")
     run.add_argument(
         "--resume",
@@ -173,6 +179,7 @@ def overrides_from(args: argparse.Namespace) -> Overrides:
         max_turns=getattr(args, "max_turns", None),
         concurrency=getattr(args, "concurrency", None),
         threshold=getattr(args, "threshold", None),
+        min_resolution_rate=getattr(args, "min_resolution_rate", None),
         metrics=getattr(args, "metrics", None) or [],
     )
 

@@ -30,8 +30,8 @@ from ..core.errors import RagtuiError
 from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
-from ..core.record.dialogue_verdicts import resolution_rate
-from ..core.record.store import Store
+from ..core.record.store import Store, StoredSession
+from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import write_text
 from ..core.runs.run_report import junit_xml, run_markdown
@@ -40,7 +40,7 @@ from .estimate_view import estimate_command, print_spent
 from .model_start import embedded_model
 from .output import console, console_err, say_discovered, score_text
 from .run_progress import RunProgress
-from .run_results import exit_status, results_table
+from .run_results import results_table
 
 EXIT_INTERRUPTED = 130
 RESUMABLE = ("interrupted", "cancelled")
@@ -177,27 +177,29 @@ async def _run(
                     task.uncancel()
     finally:
         await engine.aclose()
-    code = _report(store, config, run_id, interrupted)
-    _write_reports(args, store, run_id, config.threshold)
+    rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
+    gate = run_gate(rows, config.threshold, config.thresholds, config.min_resolution_rate)
+    code = _report(store, config, run_id, rows, gate, interrupted)
+    _write_reports(args, run_id, rows, config, gate)
     return 128 + signal.SIGTERM if signals else code
 
 
-def _write_reports(args: argparse.Namespace, store: Store, run_id: str, threshold: float) -> None:
+def _write_reports(
+    args: argparse.Namespace, run_id: str, rows: list[StoredSession], config: Config, gate: GateResult
+) -> None:
     junit, markdown = getattr(args, "junit", None), getattr(args, "markdown", None)
-    if not junit and not markdown:
-        return
-    rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
     if junit:
-        write_text(junit, junit_xml(run_id, rows))
+        write_text(junit, junit_xml(run_id, rows, config.thresholds, gate))
         console.print(Text(f"Wrote JUnit XML to {junit}", style="dim"))
     if markdown:
-        write_text(markdown, run_markdown(run_id, rows, threshold))
+        write_text(markdown, run_markdown(run_id, rows, config.threshold, config.thresholds, gate))
         console.print(Text(f"Wrote the Markdown summary to {markdown}", style="dim"))
 
 
-def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int:
-    rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
-    dialogue = store.dialogue_scores([s.id for s in rows])
+def _report(
+    store: Store, config: Config, run_id: str, rows: list[StoredSession], gate: GateResult, interrupted: bool
+) -> int:
+    dialogue = {s.id: s.latest_dialogue_judgments() for s in rows}
     console.print(results_table(rows, config.thresholds, dialogue))
     for s in rows:
         if s.replay_note:
@@ -206,14 +208,11 @@ def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int
     summary = Text(f"run {run_id}: {len(rows)} dialogue(s), run score ")
     summary.append_text(score_text(sum(scored) / len(scored) if scored else None, config.threshold))
     summary.append(f" (threshold {config.threshold:g})")
-    if config.dialogue_metrics:
+    if config.dialogue_metrics or gate.resolution is not None:
         summary.append(" · ")
-        finished = {
-            s.id: dialogue.get(s.id, {})
-            for s in rows
-            if s.status == "finished" and s.stop_reason not in ("error", "cancelled")
-        }
-        summary.append_text(rate_text(resolution_rate(finished)))
+        summary.append_text(rate_text(gate.resolution or run_resolution(rows)))
+        if config.min_resolution_rate > 0:
+            summary.append(f" (min {config.min_resolution_rate:.0%})")
     customer = [m for s in rows for m in s.messages if m.role == "user"]
     retried = sum(1 for m in customer if (m.sim_check or {}).get("retried"))
     off_role = sum(1 for m in customer if m.source == "simulator_off_role")
@@ -236,7 +235,12 @@ def _report(store: Store, config: Config, run_id: str, interrupted: bool) -> int
             else f"ragtui export --run {run_id} --csv results.csv"
         )
         console.print(Text(f"Next: ragtui show {rows[0].id}   ·   {then}", style="dim"))
-    sys.stdout.flush()
     if interrupted:
+        sys.stdout.flush()
         return EXIT_INTERRUPTED
-    return exit_status(rows, config.threshold, config.thresholds)
+    if gate.status:
+        console.print(Text(f"exit {gate.status}: " + "; ".join(gate.reasons[:6]), style="bold red"), soft_wrap=True)
+        if len(gate.reasons) > 6:
+            console.print(Text(f"… and {len(gate.reasons) - 6} more reason(s)", style="red"))
+    sys.stdout.flush()
+    return gate.status

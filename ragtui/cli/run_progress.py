@@ -1,6 +1,7 @@
 """Live progress of ``ragtui run``: on a terminal, per dialogue the role streaming now with its
 tokens and tokens/s and the run's ETA; one plain line per finished step and per finished
-dialogue otherwise (CI logs)."""
+dialogue otherwise (CI logs), and for each dialogue verdict a line when it starts and one when
+it is done, since one can take a minute on a small local model."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..core.dialogue.events import (
     DialogueDone,
     DialogueStarted,
     DialogueVerdictReady,
+    DialogueVerdictStarted,
     Event,
     Failure,
     MessageDone,
@@ -23,7 +25,7 @@ from ..core.dialogue.events import (
     StreamRestarted,
     TurnDone,
 )
-from ..core.dialogue.progress import StepMeter
+from ..core.dialogue.progress import StepMeter, verdict_started_line
 from .output import console, score_text, stop_text
 
 
@@ -125,9 +127,12 @@ class RunProgress:
         elif isinstance(event, SimulatorRetry):
             if sid in self.active:
                 self.active[sid].note = f"customer asked again: {event.problem}"
-        elif isinstance(event, DialogueVerdictReady):
+        elif isinstance(event, DialogueVerdictStarted):
             if sid in self.active:
-                self.active[sid].note = f"judging the dialogue: {event.judgment.metric}"
+                self.active[sid].note = ""  # the step itself says what is being judged
+            if not self.live:
+                self._say(Text(f"{verdict_started_line(event)} · {self.eta_text()}"))
+        elif isinstance(event, DialogueVerdictReady):
             if event.judgment.metric == "resolution":
                 j = event.judgment
                 self.outcomes[sid] = "unscored" if j.score is None else str(j.details.get("outcome"))

@@ -1,4 +1,5 @@
-"""``ragtui runs``: every run with its score, pass rate and a trend over runs of the same set."""
+"""``ragtui runs``: every run with its score, resolution rate, pass rate and their trends over
+runs of the same set."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def runs_table(rows: list[RunSummary]) -> Table:
-    table = Table(title=None)
+    table = Table(title=None, pad_edge=False)  # ten columns: every cell of width counts
     # Ids, dates, scores and sparklines stay whole; the bot and its models may wrap.
     for name, justify, no_wrap in (
         ("run", "left", True),
@@ -39,6 +40,7 @@ def runs_table(rows: list[RunSummary]) -> Table:
         ("lang", "left", True),
         ("n", "right", True),
         ("score", "right", True),
+        ("resol.", "right", True),
         ("pass", "right", True),
         ("unsc", "right", True),
         ("bot · models", "left", False),
@@ -53,12 +55,31 @@ def runs_table(rows: list[RunSummary]) -> Table:
             r.language,
             str(r.dialogues),
             score(r.score),
+            resolution_cell(r),
             f"{r.pass_rate:.0%}",
             str(r.unscored),
             Text(f"{r.bot} · {models}"),
-            Text(sparkline(r.trend[-TREND_WIDTH:]), style="cyan"),
+            trend_text(r),
         )
     return table
+
+
+def trend_text(r: RunSummary) -> Text:
+    """Run scores, then resolution rates when any run of the set has them: ``▅▆▇ · ██▇``."""
+    text = Text(sparkline(r.trend[-TREND_WIDTH:]), style="cyan")
+    if any(v is not None for v in r.resolution_trend):
+        text.append(" · ", style="dim")
+        text.append(sparkline(r.resolution_trend[-TREND_WIDTH:]), style="magenta")
+    return text
+
+
+def resolution_cell(r: RunSummary) -> Text:
+    """``67%``; ``unscored`` when no verdict could be scored; ``–`` when the run has none."""
+    if r.resolution is None:
+        return Text("–", style="dim")
+    if r.resolution.rate is None:
+        return Text("unscored", style="yellow")
+    return Text(f"{r.resolution.rate:.0%}")
 
 
 def runs(args: argparse.Namespace, overrides: Overrides) -> int:
@@ -90,8 +111,8 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
             console.print(Text(f"↻ {r.run_id} is a replay of {r.replay_of_run}", style="dim"))
     console.print(
         Text(
-            "trend: run scores of the runs with the same scenarios × personas, oldest first (0–1 scale); "
-            "per pair: ragtui runs --pairs RUN",
+            "trend: run scores · resolution rates of the runs with the same scenarios × personas, oldest first "
+            "(0–1 scale; resol. – : no dialogue verdicts); per pair: ragtui runs --pairs RUN",
             style="dim",
         )
     )

@@ -24,6 +24,7 @@ class Overrides:
     max_turns: int | None = None
     concurrency: int | None = None
     threshold: float | None = None
+    min_resolution_rate: float | None = None
     metrics: list[str] = field(default_factory=list)
 
 
@@ -47,6 +48,15 @@ def load_effective_config(overrides: Overrides) -> Config:
         config.threshold = overrides.threshold
     if overrides.metrics:
         config.metrics = overrides.metrics
+    if overrides.min_resolution_rate is not None:
+        if not 0.0 <= overrides.min_resolution_rate <= 1.0:
+            raise ConfigError(f"--min-resolution-rate must be between 0 and 1, got {overrides.min_resolution_rate:g}")
+        if overrides.min_resolution_rate > 0 and "resolution" not in config.dialogue_metrics:
+            raise ConfigError(
+                "--min-resolution-rate needs the resolution verdict, but the config's dialogue_metrics leaves it out",
+                'add "resolution" to dialogue_metrics',
+            )
+        config.min_resolution_rate = overrides.min_resolution_rate
     return config
 
 

@@ -9,6 +9,7 @@ Layout of a config file (every key optional)::
     top_k = 4
     metrics = ["rubric"]       # + answer_relevancy, answer_correctness, answerability, faithfulness, trust
     dialogue_metrics = ["resolution", "retention", "repetition"]   # judged when a dialogue ends; [] = off
+    min_resolution_rate = 0.0  # `ragtui run` exits 1 when the run's resolution rate is under it; 0 = off
     simulator_check = "model"  # check each simulated customer message: model | code | off
     database = "ragtui.db"     # relative paths are relative to the config file
     personas = "personas"
@@ -63,6 +64,7 @@ TOP_KEYS = {
     "top_k",
     "metrics",
     "dialogue_metrics",
+    "min_resolution_rate",
     "simulator_check",
     "database",
     "personas",
@@ -140,6 +142,10 @@ class Config:
     metrics: list[str] = field(default_factory=lambda: ["rubric"])
     # Judged once per dialogue when it ends; [] turns them off.
     dialogue_metrics: list[str] = field(default_factory=lambda: list(DEFAULT_DIALOGUE_METRICS))
+    # The run's resolution rate under which `ragtui run` exits 1. Off (0) by default: the
+    # resolution verdict's agreement with people is not measured well enough yet to fail a
+    # pipeline on its own, and a run that used to pass must not start failing on an upgrade.
+    min_resolution_rate: float = 0.0
     # Checks on the simulated customer's messages: "model" (code, then a cheap yes/no by the
     # simulator's model), "code" (code only) or "off".
     simulator_check: str = "model"
@@ -227,6 +233,18 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
                 f"known: {', '.join(DEFAULT_DIALOGUE_METRICS)}; [] turns them off",
             )
         config.dialogue_metrics = names
+    if "min_resolution_rate" in data:
+        config.min_resolution_rate = float(get("min_resolution_rate", (int, float)))
+        if not 0.0 <= config.min_resolution_rate <= 1.0:
+            raise ConfigError(
+                f"{where}: min_resolution_rate must be between 0 and 1, got {config.min_resolution_rate:g}",
+                "0 turns the gate off; 0.8 fails a run in which fewer than 80% of dialogues were resolved",
+            )
+    if config.min_resolution_rate > 0 and "resolution" not in config.dialogue_metrics:
+        raise ConfigError(
+            f"{where}: min_resolution_rate needs the resolution verdict, but dialogue_metrics leaves it out",
+            'add "resolution" to dialogue_metrics, or set min_resolution_rate = 0',
+        )
     if "simulator_check" in data:
         config.simulator_check = get("simulator_check", str)
         if config.simulator_check not in SIMULATOR_CHECKS:

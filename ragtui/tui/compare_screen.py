@@ -1,5 +1,6 @@
-"""Two runs side by side: the pairs table (Enter opens one pair), and a pair's two dialogues
-turn-aligned, customer, bot and score for each turn."""
+"""Two runs side by side: the pairs table (Enter opens one pair) with the dialogue verdicts'
+resolution and flag, and a pair's two dialogues turn-aligned, customer, bot and score for
+each turn, then both dialogue verdicts."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ..core.errors import RagtuiError
 from ..core.metrics import PRIMARY_METRIC
 from ..core.record.store import StoredSession
 from ..core.runs.compare import Comparison, Pair, compare_runs
-from ..core.runs.compare_report import ordered, summary_lines
+from ..core.runs.compare_report import has_verdicts, ordered, summary_lines, verdict_pair
 from ..core.runs.report_text import delta, score
 from .safe_text import one_line
 
@@ -55,13 +56,23 @@ class CompareScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#pairs", DataTable)
-        table.add_columns("scenario × persona", "base", "new", "Δ", "customer diverges", "flag")
         try:
             self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run)
         except RagtuiError as exc:
+            table.add_columns("scenario × persona", "base", "new", "Δ", "customer diverges", "flag")
             self.query_one("#compare-summary", Static).update(Text(str(exc), style="bold red"))
             self.app.notify(str(exc), severity="error", markup=False)
             return
+        verdicts = has_verdicts(c)
+        table.add_columns(
+            "scenario × persona",
+            "base",
+            "new",
+            "Δ",
+            "customer diverges",
+            "flag",
+            *(("resolution base → new", "dialogue flag") if verdicts else ()),
+        )
         summary = Text("\n".join(summary_lines(c)))
         for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
             if dialogues:
@@ -78,6 +89,7 @@ class CompareScreen(Screen[None]):
                 Text(delta(d), justify="right", style="red" if (d or 0) < 0 else "green" if (d or 0) > 0 else ""),
                 "–" if p.diverges_at is None else f"turn {p.diverges_at}",
                 Text(p.flag, style=FLAG_STYLES.get(p.flag, "yellow")),
+                *(_dialogue_cells(p) if verdicts else ()),
                 key=str(index),
             )
         table.focus()
@@ -98,6 +110,34 @@ class CompareScreen(Screen[None]):
     @on(DataTable.RowSelected, "#pairs")
     def _selected(self) -> None:
         self.action_open_pair()
+
+
+def _dialogue_cells(p: Pair) -> list[Text]:
+    """The resolution of both runs and the pair's dialogue flag; unscored and missing in yellow."""
+    flag = p.dialogue_flag
+    last = flag.rsplit(" ", 1)[-1]
+    style = FLAG_STYLES.get(last if last in ("regression", "fixed") else flag, "yellow")
+    return [Text(one_line(verdict_pair(p, "resolution"), 50)), Text(flag, style=style)]
+
+
+def _verdicts_text(session: StoredSession) -> Text:
+    """A side's dialogue verdicts under its last turn: outcome and scores, or unscored / none."""
+    latest = session.latest_dialogue_judgments()
+    if not latest:
+        return Text("no dialogue verdicts", style="dim")
+    text = Text("dialogue verdicts", style="bold")
+    for metric in ("resolution", "retention", "repetition"):
+        j = latest.get(metric)
+        if j is None:
+            continue
+        text.append(f"\n{metric} ")
+        if j.score is None:
+            text.append("skipped" if j.skipped else "unscored", style="cyan" if j.skipped else "yellow")
+        elif metric == "resolution":
+            text.append(f"{(j.outcome or '?').replace('_', ' ')} {j.score:.2f}")
+        else:
+            text.append(f"{j.score:.2f}")
+    return text
 
 
 def _side(session: StoredSession, turn: int, other: StoredSession) -> Text:
@@ -153,4 +193,11 @@ class PairScreen(Screen[None]):
                     Static(_side(self.new, turn, self.base), markup=False, classes="new"),
                     classes="turn-row",
                 )
+            yield Static(Text(f"The dialogue as a whole — {p.dialogue_flag}"), classes="turn-head", markup=False)
+            yield Horizontal(
+                Static(_verdicts_text(self.base), markup=False, classes="base"),
+                Static(_verdicts_text(self.new), markup=False, classes="new"),
+                classes="turn-row",
+                id="pair-verdicts",
+            )
         yield Footer()

@@ -79,7 +79,8 @@ class EventView:
         info = self.header.info
         self.meter.observe(event)
         step = self.meter.live.get(event.session_id)
-        info.live = step.describe(self.meter.clock()) if step is not None and step.tokens else ""
+        # A dialogue verdict is named from its start: its first token can be a minute away.
+        info.live = step.describe(self.meter.clock()) if step is not None and (step.tokens or step.verdict) else ""
         if isinstance(event, TextDelta):
             self.pane(event.role).add_delta(event.turn, event.text)
             if step is not None and step.tokens % 8 == 1:

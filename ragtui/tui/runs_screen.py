@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Sparkline, Static
 
 from ..core.dialogue.engine import new_run_id
-from ..core.dialogue.events import DialogueDone
+from ..core.dialogue.events import DialogueDone, DialogueVerdictStarted
 from ..core.errors import RagtuiError
 from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
 from ..core.runs.replay_plan import plan_replay
@@ -30,6 +30,15 @@ if TYPE_CHECKING:
     from .app import RagtuiApp
 
 HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · Escape: back"
+
+
+def _resolution_cell(r: RunSummary) -> Text:
+    """The run's resolution rate; ``unscored`` (never 0%) or ``–`` when it has no dialogue verdicts."""
+    if r.resolution is None:
+        return Text("–", justify="right", style="dim")
+    if r.resolution.rate is None:
+        return Text("unscored", justify="right", style="yellow")
+    return Text(f"{r.resolution.rate:.0%}", justify="right")
 
 
 class RunsScreen(Screen[None]):
@@ -70,7 +79,19 @@ class RunsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#runs", DataTable)
-        table.add_columns("run", "started", "lang", "dialogues", "score", "pass", "unscored", "bot · models", "trend")
+        table.add_columns(
+            "run",
+            "started",
+            "lang",
+            "dialogues",
+            "score",
+            "resolved",
+            "pass",
+            "unscored",
+            "bot · models",
+            "trend",
+            "res. trend",
+        )
         self.action_reload()
         table.focus()
 
@@ -91,10 +112,12 @@ class RunsScreen(Screen[None]):
                 r.language,
                 Text(str(r.dialogues), justify="right"),
                 Text(score(r.score), justify="right"),
+                _resolution_cell(r),
                 Text(f"{r.pass_rate:.0%}", justify="right"),
                 Text(str(r.unscored), justify="right"),
                 Text(one_line(f"{r.bot} · {models}", 40)),
                 Text(sparkline(r.trend[-16:]), style="cyan"),
+                Text(sparkline(r.resolution_trend[-16:]), style="magenta"),
                 key=r.run_id,
             )
         if not self.runs:
@@ -195,6 +218,11 @@ class RunsScreen(Screen[None]):
             if isinstance(event, DialogueDone):
                 done += 1
                 status.update(f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues")
+            elif isinstance(event, DialogueVerdictStarted):  # the slow part after a last turn: say so
+                status.update(
+                    f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
+                    f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
+                )
         noted = sum(1 for s in self.ragtui.store.sessions(run_id=new_run) if s.replay_note)
         note = f"; {noted} could not reuse the whole recording (see each session)" if noted else ""
         status.update(f"Replay {new_run} finished: {done} dialogue(s){note}. Enter compares it with {run_id}.")

@@ -10,7 +10,7 @@ from ragtui.testing.fake_openai import Reply
 from ragtui.tui.main_screen import MainScreen
 from ragtui.tui.new_session import NewSessionScreen
 
-from ..conftest import BOT, JUDGE, turns_judged
+from ..conftest import BOT, JUDGE, check_answers, turns_judged
 from .conftest import SIZE, notifications, pane_text, settle
 
 
@@ -175,3 +175,30 @@ async def test_quitting_mid_run_cancels_cleanly_and_the_session_continues(make_a
     session = store.session(session.id)
     assert (session.status, session.stop_reason) == ("finished", "max_turns")
     assert [m.role for m in session.messages] == ["user", "bot"] * 3
+
+
+async def test_the_header_names_the_dialogue_verdict_being_judged(make_app, store: Store, server):
+    """After the last turn the dialogue verdicts can take a minute on a small model: the header
+    says which one is running from its start, as it does for a turn's steps."""
+    rubric = check_answers(4)
+
+    def judge(body: dict) -> Reply:
+        title = ((body.get("response_format") or {}).get("json_schema") or {}).get("name", "")
+        return Reply(hang=True) if title == "intents" else rubric(body)  # resolution's first step never ends
+
+    server.set_default(JUDGE, judge)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot, "ctrl+r", wait=False)  # start and auto-run to the end
+        for _ in range(400):  # wait for the hung step, not for a fixed time
+            if "judging the dialogue: resolution (1/3)" in header(app):
+                break
+            await pilot.pause(0.05)
+        assert "judging the dialogue: resolution (1/3)" in header(app)
+        session = store.sessions()[0]
+        assert len({j.turn for j in store.session(session.id).judgments}) == 3  # every turn was judged
+        assert "judging the dialogue" not in pane_text(app, "judge")  # progress, not part of the record
+        await pilot.press("c")
+        await settle(pilot)
+        assert "judging the dialogue" not in header(app)
+        assert "finished" in header(app)  # cancelled while concluding: its turns are all judged

@@ -148,3 +148,49 @@ async def test_fork_an_open_session_as_another_persona(make_app, store: Store, s
         await pilot.press("down", "enter")
         await pilot.pause()
         assert f"forks: {fork.id} (after turn 1)" in static_text(app, "#status")
+
+
+async def test_runs_and_compare_screens_show_the_dialogue_verdicts(make_app, store: Store):
+    resolved = {"resolution": (1.0, "resolved"), "retention": (1.0, None)}
+    write_dialogue(store, "20260101-run-a", "id-linking", "calm", [0.8], verdicts=resolved)
+    write_dialogue(store, "20260101-run-a", "outage", "calm", [0.8], verdicts=resolved)
+    write_dialogue(store, "20260102-run-b", "id-linking", "calm", [0.8], verdicts={"resolution": (0.0, "unresolved")})
+    write_dialogue(store, "20260102-run-b", "outage", "calm", [0.8], verdicts={"resolution": (None, None)})
+    write_dialogue(store, "20260103-run-c", "id-linking", "calm", [0.8])  # no dialogue verdicts at all
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        rows = cell_texts(app.screen.query_one("#runs", DataTable))
+        # Resolution rate next to the score: missing (–), 0% of one scored (one unscored, never 0), 100%.
+        assert rows[0].startswith("20260103-run-c") and " 0.80 – " in rows[0]
+        assert rows[1].startswith("20260102-run-b") and " 0.80 0% " in rows[1]
+        assert rows[2].startswith("20260101-run-a") and " 0.80 100% " in rows[2]
+        assert rows[1].rstrip().endswith("█▁")  # the resolution trend of run-a's set: 100% then 0%
+
+        await pilot.press("down", "enter")  # run-b against the run before it, run-a
+        await pilot.pause()
+        assert isinstance(app.screen, CompareScreen)
+        summary = static_text(app, "#compare-summary")
+        assert "resolution rate 100% (2/2) → 0% (0/1), 1 unscored" in summary
+        pairs = cell_texts(app.screen.query_one("#pairs", DataTable))
+        assert pairs[0].startswith("id-linking × calm") and pairs[0].endswith(
+            "resolved 1.00 → unresolved 0.00 resolution regression"
+        )
+        assert pairs[1].endswith("resolved 1.00 → unscored unscored in new")  # never 0, never a regression
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PairScreen)
+        verdicts = app.screen.query_one("#pair-verdicts")
+        base_side, new_side = (str(s.render()) for s in verdicts.query(Static))
+        assert "resolution resolved 1.00" in base_side and "retention 1.00" in base_side
+        assert "resolution unresolved 0.00" in new_side
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+
+        await pilot.press("up", "enter")  # run-c, whose dialogues have no verdicts, against run-b
+        await pilot.pause()
+        summary = static_text(app, "#compare-summary")
+        assert "run 20260103-run-c has no dialogue verdicts, so its resolution is missing" in summary
+        pairs = cell_texts(app.screen.query_one("#pairs", DataTable))
+        assert pairs[0].endswith("unresolved 0.00 → missing missing in new")

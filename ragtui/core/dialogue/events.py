@@ -81,6 +81,22 @@ class SimulatorRetry:
 
 
 @dataclass(frozen=True)
+class DialogueVerdictStarted:
+    """A dialogue metric (resolution, retention, repetition) starts judging the whole
+    conversation, after its last turn: a step of its own for progress displays, which can take a
+    minute on a small local model. ``DialogueVerdictReady`` is the same step finished. ``turn``
+    is the dialogue's last turn (the judge's streamed text carries it); ``label`` names the
+    dialogue (scenario × persona) for a log line read without the run's table."""
+
+    session_id: int
+    turn: int
+    metric: str
+    label: str
+    index: int = 1  # this metric's place among the dialogue metrics being run, 1-based
+    total: int = 1
+
+
+@dataclass(frozen=True)
 class DialogueVerdictReady:
     """A dialogue metric judged the whole conversation; stored as ``version``."""
 
@@ -128,6 +144,7 @@ Event = (
     | SimulatorRetry
     | VerdictReady
     | TurnDone
+    | DialogueVerdictStarted
     | DialogueVerdictReady
     | Failure
     | DialogueDone

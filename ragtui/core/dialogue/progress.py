@@ -1,7 +1,9 @@
 """What a dialogue is doing right now, and how long the rest will take: measured from events.
 
 ``StepMeter`` follows the engine's event stream and knows, per dialogue, the step streaming now
-(role, turn, tokens so far, tokens/s) and every finished step (tokens, seconds). From the
+(role, turn, tokens so far, tokens/s) and every finished step (tokens, seconds). After a
+dialogue's last turn, each dialogue verdict (resolution, retention, repetition) is a step of
+its own, from ``DialogueVerdictStarted`` to ``DialogueVerdictReady``. From the
 finished steps it estimates the run's remaining time. The CLI's live view, its one line per
 step without a terminal, and the TUI header all read it; nothing here is a view.
 
@@ -18,6 +20,8 @@ from dataclasses import dataclass, field
 from .events import (
     DialogueDone,
     DialogueStarted,
+    DialogueVerdictReady,
+    DialogueVerdictStarted,
     Event,
     Failure,
     MessageDone,
@@ -45,6 +49,8 @@ class LiveStep:
     tokens: int = 0
     first_token: float | None = None
     usage_tokens: int = 0  # completion tokens reported by finished judge calls of this step
+    verdict: str | None = None  # a dialogue verdict step: its metric
+    verdict_of: str = ""  # "2/3": its place among the dialogue's verdicts
 
     def rate(self, now: float) -> float | None:
         """Tokens per second since the first token (None until there are two to measure)."""
@@ -53,8 +59,10 @@ class LiveStep:
         return (self.tokens - 1) / (now - self.first_token)
 
     def describe(self, now: float) -> str:
-        """``bot answering · 57 tok · 9.8 tok/s``."""
+        """``bot answering · 57 tok · 9.8 tok/s``; ``judging the dialogue: resolution (1/3) · 12 tok``."""
         text = ROLE_DOING[self.role]
+        if self.verdict:
+            text = f"judging the dialogue: {self.verdict} ({self.verdict_of})"
         if self.tokens:
             text += f" · {self.tokens} tok"
             rate = self.rate(now)
@@ -70,13 +78,25 @@ class StepDone:
     role: Role
     tokens: int
     seconds: float
+    verdict: str | None = None  # a dialogue verdict step: its metric
+    verdict_of: str = ""
 
     def line(self, label: str = "", max_turns: int | None = None) -> str:
-        """One log line: ``#12 id-linking × calm · turn 1/3 · bot · 143 tokens · 14.2 s``."""
-        turn = f"turn {self.turn}/{max_turns}" if max_turns else f"turn {self.turn}"
+        """One log line: ``#12 id-linking × calm · turn 1/3 · bot · 143 tokens · 14.2 s``, or for a
+        dialogue verdict ``#12 id-linking × calm · dialogue verdict 1/3 resolution · done · 30 tokens · 41.0 s``."""
         head = f"#{self.session_id} {label}".rstrip()
         rate = f" ({self.tokens / self.seconds:.1f} tok/s)" if self.seconds > 0 and self.tokens else ""
+        if self.verdict:
+            what = f"dialogue verdict {self.verdict_of} {self.verdict} · done"
+            return f"{head} · {what} · {self.tokens} tokens · {self.seconds:.1f} s{rate}"
+        turn = f"turn {self.turn}/{max_turns}" if max_turns else f"turn {self.turn}"
         return f"{head} · {turn} · {ROLE_NAMES[self.role]} · {self.tokens} tokens · {self.seconds:.1f} s{rate}"
+
+
+def verdict_started_line(event: DialogueVerdictStarted) -> str:
+    """``#12 id-linking × calm · dialogue verdict 1/3 resolution · started``."""
+    head = f"#{event.session_id} {event.label}".rstrip()
+    return f"{head} · dialogue verdict {event.index}/{event.total} {event.metric} · started"
 
 
 @dataclass
@@ -86,6 +106,8 @@ class StepMeter:
     seconds: dict[str, list[float]] = field(default_factory=lambda: {role: [] for role in ROLES})
     first_start: float | None = None
     busy_seconds: float = 0.0  # sum of finished steps' durations (≥ wall time when they overlap)
+    verdict_seconds: dict[str, list[float]] = field(default_factory=dict)  # per dialogue metric
+    verdicts_done: dict[int, set[str]] = field(default_factory=dict)  # per dialogue, those finished
 
     def observe(self, event: Event) -> StepDone | None:
         """Follow one event; returns the step it finished, if any."""
@@ -108,6 +130,11 @@ class StepMeter:
             step = self.live.get(sid)
             if step is not None and event.judgment.completion_tokens:
                 step.usage_tokens += event.judgment.completion_tokens
+        elif isinstance(event, DialogueVerdictStarted):
+            step = self._begin(sid, event.turn, "judge", now)
+            step.verdict, step.verdict_of = event.metric, f"{event.index}/{event.total}"
+        elif isinstance(event, DialogueVerdictReady):
+            return self._finish_verdict(sid, event, now)
         elif isinstance(event, MessageDone):
             finished = self._finish(sid, event.turn, event.role, now, counted=event.source in ("simulator", "bot"))
             self._begin(sid, event.turn, NEXT_ROLE[event.role], now)
@@ -118,6 +145,8 @@ class StepMeter:
             return finished
         elif isinstance(event, DialogueDone | Failure):
             self.live.pop(sid, None)
+            if isinstance(event, DialogueDone):
+                self.verdicts_done.pop(sid, None)
         return None
 
     def _begin(self, sid: int, turn: int, role: Role, now: float) -> LiveStep:
@@ -137,6 +166,25 @@ class StepMeter:
         tokens = max(step.tokens, step.usage_tokens)
         return StepDone(sid, turn, role, tokens, seconds)
 
+    def _finish_verdict(self, sid: int, event: DialogueVerdictReady, now: float) -> StepDone | None:
+        metric = event.judgment.metric
+        self.verdicts_done.setdefault(sid, set()).add(metric)
+        step = self.live.get(sid)
+        if step is None or step.verdict != metric:
+            return None  # e.g. a stored verdict drawn again: no step was measured
+        del self.live[sid]
+        seconds = now - step.started
+        self.verdict_seconds.setdefault(metric, []).append(seconds)
+        self.busy_seconds += seconds
+        tokens = max(step.tokens, step.usage_tokens + (event.judgment.completion_tokens or 0))
+        return StepDone(sid, step.turn, "judge", tokens, seconds, metric, step.verdict_of)
+
+    def verdicts_mean(self, sid: int | None = None) -> float:
+        """Seconds the dialogue verdicts measured so far take per dialogue (those of ``sid`` not
+        finished yet, when given); 0 before any was measured."""
+        done = self.verdicts_done.get(sid, set()) if sid is not None else set()
+        return sum(sum(v) / len(v) for metric, v in self.verdict_seconds.items() if v and metric not in done)
+
     def mean(self, role: str) -> float | None:
         values = self.seconds.get(role) or []
         return sum(values) / len(values) if values else None
@@ -151,13 +199,20 @@ class StepMeter:
             return None
         now = self.clock()
         full_turn = sum(means.values())  # type: ignore[arg-type]
-        work = waiting * (means["bot"] + means["judge"] + (max_turns - 1) * full_turn)  # type: ignore[operator]
-        for step in self.live.values():
+        verdicts = self.verdicts_mean()  # the dialogue verdicts after each dialogue's last turn
+        work = waiting * (means["bot"] + means["judge"] + (max_turns - 1) * full_turn + verdicts)  # type: ignore[operator]
+        for sid, step in self.live.items():
+            if step.verdict is not None:
+                mean = self.verdict_seconds.get(step.verdict)
+                spent = now - step.started
+                work += max((sum(mean) / len(mean) if mean else 0.0) - spent, 0.0)
+                work += self.verdicts_mean(sid) - (sum(mean) / len(mean) if mean else 0.0)
+                continue
             if step.turn > max_turns:
                 continue  # its last turn is done; it is finishing
             left = max((means[step.role] or 0.0) - (now - step.started), 0.0)
             left += sum(means[role] or 0.0 for role in LATER_IN_TURN[step.role])
-            work += left + (max_turns - step.turn) * full_turn
+            work += left + (max_turns - step.turn) * full_turn + self.verdicts_mean(sid)
         wall = now - self.first_start
         overlap = self.busy_seconds / wall if wall > 0 else 1.0
         overlap = min(max(overlap, 1.0), float(max(concurrency, 1)))

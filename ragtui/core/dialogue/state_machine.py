@@ -41,6 +41,7 @@ from .events import (
     DialogueDone,
     DialogueStarted,
     DialogueVerdictReady,
+    DialogueVerdictStarted,
     Event,
     Failure,
     MessageDone,
@@ -496,9 +497,10 @@ class Dialogue:
         context = dataclasses.replace(context_from_session(session), stop_reason=self._concluding)
         # Verdicts already stored (a resumed dialogue that stopped while judging): only the missing run.
         recorded = {j.metric for j in session.dialogue_judgments}
-        for metric in self.dialogue_metrics:
-            if metric.name in recorded:
-                continue
+        pending = [m for m in self.dialogue_metrics if m.name not in recorded]
+        label = f"{self.simulator.scenario.id} × {self.simulator.persona.name}"
+        for index, metric in enumerate(pending, start=1):
+            emit(DialogueVerdictStarted(self.session_id, self.turn, metric.name, label, index, len(pending)))
             try:
                 judgment = await metric.judge(
                     context, on_delta=lambda t: emit(TextDelta(self.session_id, self.turn, "judge", t))

@@ -7,6 +7,9 @@ Flags, per pair:
 - ``unscored in base`` / ``unscored in new`` / ``unscored in both``: no score to compare, when
   neither of the above applies.
 A pair with a flag of neither kind is "same": both pass or both fail.
+
+Dialogue verdicts (resolution, retention, repetition) get flags of their own per pair
+(``dialogue_compare``); a resolution regression fails the comparison like a score regression.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from ..errors import RagtuiError
 from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
 from ..record.store import Store
 from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
-from .dialogues import PairKey, RunDialogue, keyed, load_run
+from .dialogue_compare import VERDICT_METRICS, ResolutionComparison, compare_resolution, verdict_flag
+from .dialogues import PairKey, RunDialogue, VerdictScore, keyed, load_run
 
 
 @dataclass
@@ -87,6 +91,42 @@ class Pair:
         base, new = self.base.metric_mean(metric), self.new.metric_mean(metric)
         return None if base is None or new is None else new - base
 
+    def verdicts(self, metric: str) -> tuple[VerdictScore | None, VerdictScore | None]:
+        return self.base.verdicts.get(metric), self.new.verdicts.get(metric)
+
+    def verdict_flag(self, metric: str) -> str:
+        return verdict_flag(*self.verdicts(metric))
+
+    def verdict_delta(self, metric: str) -> float | None:
+        base, new = self.verdicts(metric)
+        if base is None or new is None or base.score is None or new.score is None:
+            return None
+        return new.score - base.score
+
+    def dialogue_flags(self) -> dict[str, str]:
+        """Per dialogue metric present in either run, its flag (``same`` ones included)."""
+        present = {m for m in VERDICT_METRICS if m in self.base.verdicts or m in self.new.verdicts}
+        return {m: self.verdict_flag(m) for m in VERDICT_METRICS if m in present}
+
+    @property
+    def dialogue_flag(self) -> str:
+        """One word for the pair's dialogue verdicts: the resolution's flag first, then any other
+        metric's regression or fix (``retention regression``); ``missing`` with no verdict at all."""
+        flags = self.dialogue_flags()
+        if not flags:
+            return "missing"
+        resolution = flags.get("resolution", "missing in both")
+        if resolution in ("regression", "fixed"):
+            return f"resolution {resolution}"
+        for metric, flag in flags.items():
+            if flag in ("regression", "fixed"):
+                return f"{metric} {flag}"
+        return resolution if resolution != "same" else "same"
+
+    @property
+    def resolution_regression(self) -> bool:
+        return self.verdict_flag("resolution") == "regression"
+
 
 @dataclass
 class Comparison:
@@ -98,11 +138,24 @@ class Comparison:
     only_in_new: list[RunDialogue]
     interval: Interval | None  # mean delta of the run score over pairs scored in both
     metric_deltas: dict[str, Interval | None] = field(default_factory=dict)
+    resolution: ResolutionComparison | None = None
     seed: int = SEED
     resamples: int = RESAMPLES
 
     def count(self, flag: str) -> int:
         return sum(1 for p in self.pairs if p.flag == flag)
+
+    def verdict_count(self, metric: str, flag: str) -> int:
+        return sum(1 for p in self.pairs if p.verdict_flag(metric) == flag)
+
+    @property
+    def resolution_regressions(self) -> int:
+        return self.verdict_count("resolution", "regression")
+
+    @property
+    def failing_pairs(self) -> int:
+        """Pairs that fail the comparison: a score regression, a resolution regression, or both."""
+        return sum(1 for p in self.pairs if p.flag == "regression" or p.resolution_regression)
 
     @property
     def regressions(self) -> int:
@@ -118,8 +171,10 @@ class Comparison:
 
     @property
     def exit_status(self) -> int:
-        """0 no regression, 1 at least one (the caller maps errors to 2)."""
-        return 1 if self.regressions else 0
+        """0 no regression, 1 at least one — of the score or of the resolution (the caller maps
+        errors to 2). Retention and repetition are flagged but do not fail a comparison: they
+        explain a resolution change rather than decide one."""
+        return 1 if self.regressions or self.resolution_regressions else 0
 
     def mean_score(self, side: str) -> float | None:
         scores = [getattr(p, side).score for p in self.pairs if getattr(p, side).score is not None]
@@ -165,6 +220,13 @@ def compare_runs(store: Store, base_run: str, new_run: str, *, seed: int = SEED)
         )
         for m in metrics
     }
+    resolution = compare_resolution(
+        [p.base for p in pairs],
+        [p.new for p in pairs],
+        base_missing=not any(d.verdicts for d in base_dialogues),
+        new_missing=not any(d.verdicts for d in new_dialogues),
+        seed=seed,
+    )
     return Comparison(
         base_run=base_run,
         new_run=new_run,
@@ -174,5 +236,6 @@ def compare_runs(store: Store, base_run: str, new_run: str, *, seed: int = SEED)
         only_in_new=[d for k, d in new_keyed.items() if k not in base_keyed],
         interval=paired_bootstrap(deltas, seed=seed),
         metric_deltas=metric_deltas,
+        resolution=resolution,
         seed=seed,
     )

@@ -1,47 +1,113 @@
-"""A comparison as Markdown (fit for a pull-request comment) and as CSV (one row per pair)."""
+"""A comparison as Markdown (fit for a pull-request comment), CSV (one row per pair) and JUnit
+XML (one test case per pair: a score or resolution regression is a failing test case)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
 
+from ..record.dialogue_verdicts import ResolutionRate
 from ..record.export import safe_cell
 from .compare import Comparison, Pair
+from .dialogue_compare import VERDICT_METRICS
+from .dialogues import VerdictScore
 from .report_text import delta, interval_text, md_cell, score
+from .run_report import xml_safe
 
 FLAG_ORDER = {"regression": 0, "fixed": 1, "unscored in new": 2, "unscored in both": 3, "unscored in base": 4}
 FLAG_MARKS = {"regression": "🔴 regression", "fixed": "🟢 fixed"}
 
 
 def ordered(pairs: list[Pair]) -> list[Pair]:
-    """What needs attention first: regressions, fixes, unscored, then the biggest drops."""
-    return sorted(pairs, key=lambda p: (FLAG_ORDER.get(p.flag, 9), p.delta if p.delta is not None else 0.0))
+    """What needs attention first: regressions (of the score or the resolution), fixes,
+    unscored, then the biggest drops."""
+
+    def rank(p: Pair) -> int:
+        return 0 if p.resolution_regression else FLAG_ORDER.get(p.flag, 9)
+
+    return sorted(pairs, key=lambda p: (rank(p), p.delta if p.delta is not None else 0.0))
+
+
+def verdict_cell(v: VerdictScore | None) -> str:
+    """One side's dialogue verdict: ``resolved 1.00``, ``0.50``, ``unscored``, ``skipped`` or ``missing``."""
+    return "missing" if v is None else v.words()
+
+
+def verdict_pair(p: Pair, metric: str) -> str:
+    base, new = p.verdicts(metric)
+    return f"{verdict_cell(base)} → {verdict_cell(new)}"
+
+
+def rate_cell(rate: ResolutionRate) -> str:
+    if rate.rate is None:
+        return "unscored" + (f" ({rate.unscored} without a scored verdict)" if rate.unscored else "")
+    text = f"{rate.rate:.0%} ({rate.successes}/{rate.scored})"
+    return text + (f", {rate.unscored} unscored" if rate.unscored else "")
+
+
+def resolution_lines(c: Comparison) -> list[str]:
+    """The resolution rates of both runs and their paired difference; one line naming the run
+    when a run has no dialogue verdicts at all."""
+    r = c.resolution
+    if r is None:
+        return []
+    if r.base_missing and r.new_missing:
+        return ["resolution: neither run has dialogue verdicts (dialogue_metrics off, or runs older than them)"]
+    for run_id, missing in ((c.base_run, r.base_missing), (c.new_run, r.new_missing)):
+        if missing:
+            return [
+                f"resolution: run {run_id} has no dialogue verdicts, so its resolution is missing "
+                f"(judge them with `ragtui judge-dialogue --run {run_id}`)"
+            ]
+    counts = ", ".join(
+        f"{m} {c.verdict_count(m, 'regression')} regression(s) / {c.verdict_count(m, 'fixed')} fixed"
+        for m in VERDICT_METRICS
+        if any(m in p.base.verdicts or m in p.new.verdicts for p in c.pairs)
+    )
+    lines = [f"resolution rate {rate_cell(r.base)} → {rate_cell(r.new)}; {interval_text(r.interval)}"]
+    if counts:
+        lines.append(f"dialogue verdicts: {counts}")
+    return lines
 
 
 def summary_lines(c: Comparison) -> list[str]:
     lines = [
         f"run score {score(c.mean_score('base'))} → {score(c.mean_score('new'))}; {interval_text(c.interval)}",
+        *resolution_lines(c)[:1],
         f"{len(c.pairs)} pair(s): {c.regressions} regression(s), {c.fixes} fixed, {c.unscored} unscored in one "
         f"or both; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}",
+        *resolution_lines(c)[1:],
     ]
     for metric, interval in c.metric_deltas.items():
         lines.append(f"{metric}: {interval_text(interval)}")
     return lines
 
 
+def has_verdicts(c: Comparison) -> bool:
+    return any(p.base.verdicts or p.new.verdicts for p in c.pairs)
+
+
 def comparison_markdown(c: Comparison) -> str:
     out = [f"### ragtui compare `{md_cell(c.base_run)}` → `{md_cell(c.new_run)}`", ""]
     first, *rest = summary_lines(c)
     out += [f"**{first}**", ""] + [f"- {line}" for line in rest] + [""]
+    verdicts = has_verdicts(c)
+    extra_head = " resolution | retention | repetition | dialogue flag |" if verdicts else ""
     out += [
-        "| scenario × persona | base | new | Δ | customer diverges | flag |",
-        "|---|---:|---:|---:|---|---|",
+        "| scenario × persona | base | new | Δ | customer diverges | flag |" + extra_head,
+        "|---|---:|---:|---:|---|---|" + ("---|---|---|---|" if verdicts else ""),
     ]
     for p in ordered(c.pairs):
         diverges = p.diverges_at
+        extra = ""
+        if verdicts:
+            cells = [verdict_pair(p, m) for m in VERDICT_METRICS]
+            extra = " " + " | ".join(cells) + f" | {_dialogue_mark(p.dialogue_flag)} |"
         out.append(
             f"| {md_cell(p.label)} | {score(p.base.score)} | {score(p.new.score)} | {delta(p.delta)} | "
-            f"{'–' if diverges is None else f'turn {diverges}'} | {FLAG_MARKS.get(p.flag, p.flag)} |"
+            f"{'–' if diverges is None else f'turn {diverges}'} | {FLAG_MARKS.get(p.flag, p.flag)} |{extra}"
         )
     for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
         if dialogues:
@@ -50,6 +116,14 @@ def comparison_markdown(c: Comparison) -> str:
             out += ["", f"Only in {side}: {names}{more}"]
     out += ["", f"_Pairs matched by scenario × persona; interval from {c.resamples} resamples, seed {c.seed}._", ""]
     return "\n".join(out)
+
+
+def _dialogue_mark(flag: str) -> str:
+    if flag.endswith("regression"):
+        return f"🔴 {flag}"
+    if flag.endswith("fixed"):
+        return f"🟢 {flag}"
+    return flag
 
 
 def comparison_csv(c: Comparison) -> str:
@@ -62,6 +136,11 @@ def comparison_csv(c: Comparison) -> str:
     head += ["base_status", "new_status", "flag", "customer_diverges_at"]
     head += [f"{side}{t}" for t in range(1, turns + 1) for side in ("base_turn", "new_turn")]
     head += [f"{m}_delta" for m in metrics]
+    # Dialogue verdicts: scores empty when unscored, skipped or missing (the flag says which).
+    head += ["base_outcome", "new_outcome"]
+    head += [f"{side}_{m}" for m in VERDICT_METRICS for side in ("base", "new")] + [
+        f"{m}_flag" for m in VERDICT_METRICS
+    ]
     writer.writerow(head)
     for p in ordered(c.pairs):
         scenario, persona, n = p.key
@@ -73,6 +152,12 @@ def comparison_csv(c: Comparison) -> str:
             r = by_turn.get(t)
             row += ["", ""] if r is None else [_num(r.base_score), _num(r.new_score)]
         row += [_num(p.metric_delta(m)) for m in metrics]
+        base_res, new_res = p.verdicts("resolution")
+        row += [_outcome(base_res), _outcome(new_res)]
+        for m in VERDICT_METRICS:
+            base_v, new_v = p.verdicts(m)
+            row += [_num(base_v.score if base_v else None), _num(new_v.score if new_v else None)]
+        row += [p.verdict_flag(m) for m in VERDICT_METRICS]
         writer.writerow([_cell(cell) for cell in row])
     for side, dialogues in (("only in base", c.only_in_base), ("only in new", c.only_in_new)):
         for d in dialogues:
@@ -82,6 +167,51 @@ def comparison_csv(c: Comparison) -> str:
             row += [d.status if in_base else "", "" if in_base else d.status, side]
             writer.writerow([_cell(cell) for cell in row])
     return buffer.getvalue()
+
+
+def _outcome(v: VerdictScore | None) -> str:
+    if v is None:
+        return "missing"
+    return v.status if v.score is None else (v.outcome or "")
+
+
+def comparison_junit(c: Comparison) -> str:
+    """One test case per pair; a failure when its score or its resolution regressed (the rule of
+    the exit status), with both sides' scores and verdicts in the message."""
+    failing = [p for p in c.pairs if p.flag == "regression" or p.resolution_regression]
+    attrs = {"tests": str(len(c.pairs)), "failures": str(len(failing)), "errors": "0", "skipped": "0", "time": "0.000"}
+    root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")  # when compared; UTC without offset, as JUnit wants
+    suite = ET.SubElement(
+        root, "testsuite", {"name": xml_safe(f"ragtui compare {c.base_run} → {c.new_run}"), **attrs, "timestamp": now}
+    )
+    props = ET.SubElement(suite, "properties")
+    for name, value in (("base_run", c.base_run), ("new_run", c.new_run)):
+        ET.SubElement(props, "property", {"name": name, "value": xml_safe(value)})
+    for p in c.pairs:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            {"classname": xml_safe(f"ragtui.compare.{p.key[0]}"), "name": xml_safe(p.label), "time": "0.000"},
+        )
+        what = []
+        if p.flag == "regression":
+            what.append(f"score regression {score(p.base.score)} → {score(p.new.score)}")
+        if p.resolution_regression:
+            what.append(f"resolution regression {verdict_pair(p, 'resolution')}")
+        if what:
+            failure = ET.SubElement(case, "failure", {"message": xml_safe("; ".join(what)), "type": "regression"})
+            failure.text = xml_safe(
+                f"sessions #{p.base.session_id} → #{p.new.session_id}; "
+                + "; ".join(f"{m} {verdict_pair(p, m)}" for m in VERDICT_METRICS)
+            )
+        out = ET.SubElement(case, "system-out")
+        out.text = xml_safe(
+            f"score {score(p.base.score)} → {score(p.new.score)} ({p.flag}) · "
+            + " · ".join(f"{m} {verdict_pair(p, m)} ({p.verdict_flag(m)})" for m in VERDICT_METRICS)
+        )
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
 def _num(value: float | None) -> float | str:

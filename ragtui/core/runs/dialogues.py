@@ -9,10 +9,42 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..config import DEFAULT_THRESHOLDS
 from ..metrics import PRIMARY_METRIC
+from ..record.dialogue_verdicts import SUCCESS_OUTCOMES
 from ..record.store import Store
 
 PairKey = tuple[str, str, int]  # scenario, persona, occurrence (1 unless a run repeats a pair)
+
+
+@dataclass(frozen=True)
+class VerdictScore:
+    """The newest verdict of one dialogue metric, reduced to what comparison needs."""
+
+    metric: str
+    score: float | None
+    outcome: str | None
+    skipped: bool = False
+    threshold: float | None = None
+
+    @property
+    def status(self) -> str:
+        """pass | fail | unscored | skipped. A resolution passes when it is a success (resolved or
+        correctly handed over), as in the run's resolution rate; the others at their pass mark."""
+        if self.score is None:
+            return "skipped" if self.skipped else "unscored"
+        if self.metric == "resolution":
+            return "pass" if self.outcome in SUCCESS_OUTCOMES else "fail"
+        mark = self.threshold if self.threshold is not None else DEFAULT_THRESHOLDS.get(self.metric, 1.0)
+        return "pass" if self.score >= mark else "fail"
+
+    def words(self) -> str:
+        """``resolved 1.00`` / ``0.50`` / ``unscored`` / ``skipped``."""
+        if self.score is None:
+            return self.status
+        if self.metric == "resolution":
+            return f"{(self.outcome or '?').replace('_', ' ')} {self.score:.2f}"
+        return f"{self.score:.2f}"
 
 
 @dataclass
@@ -29,6 +61,7 @@ class RunDialogue:
     customer: dict[int, str] = field(default_factory=dict)  # turn → customer message
     bot: dict[int, str] = field(default_factory=dict)  # turn → bot answer
     judgments: dict[tuple[int, str], float | None] = field(default_factory=dict)  # newest per (turn, metric)
+    verdicts: dict[str, VerdictScore] = field(default_factory=dict)  # newest dialogue verdict per metric
 
     @property
     def status(self) -> str:
@@ -71,6 +104,20 @@ def load_run(store: Store, run_id: str) -> list[RunDialogue]:
         [run_id],
     ):
         by_id[session_id].judgments[(turn, metric)] = score
+    # Dialogue verdicts: only the columns needed (not prompts or raw replies), newest version last.
+    for session_id, metric, score, outcome, threshold, skipped in db.execute(
+        "SELECT d.session_id, d.metric, d.score, d.outcome, json_extract(d.details, '$.threshold'), "
+        "json_extract(d.details, '$.skipped') FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
+        "WHERE s.run_id = ? ORDER BY d.session_id, d.metric, d.version",
+        [run_id],
+    ):
+        by_id[session_id].verdicts[metric] = VerdictScore(
+            metric,
+            score,
+            outcome,
+            skipped=score is None and bool(skipped),
+            threshold=float(threshold) if isinstance(threshold, int | float) else None,
+        )
     return list(by_id.values())
 
 

@@ -11,6 +11,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from ..record.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
 from ..record.store import Store
 
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -43,10 +44,38 @@ class RunSummary:
     pairs: int  # distinct scenario × persona pairs
     replay_of_run: str | None = None
     trend: list[float | None] = field(default_factory=list)  # run scores of this set, up to this run
+    # Newest resolution verdict per dialogue; None: no dialogue of the run has one (missing).
+    resolution: ResolutionRate | None = None
+    resolution_trend: list[float | None] = field(default_factory=list)  # resolution rates of this set
 
     @property
     def pass_rate(self) -> float:
         return self.passed / self.dialogues if self.dialogues else 0.0
+
+    @property
+    def resolution_rate(self) -> float | None:
+        return self.resolution.rate if self.resolution is not None else None
+
+
+def resolution_by_run(store: Store) -> dict[str, ResolutionRate]:
+    """run id → its resolution rate from each dialogue's newest resolution verdict; runs with
+    no resolution verdict at all are absent (missing, which is not unscored)."""
+    newest: dict[int, tuple[str, float | None, str | None]] = {}
+    for run_id, session_id, score, outcome in store.db.execute(
+        "SELECT s.run_id, d.session_id, d.score, d.outcome FROM dialogue_judgments d "
+        "JOIN sessions s ON s.id = d.session_id WHERE d.metric = 'resolution' AND s.run_id IS NOT NULL "
+        "ORDER BY d.session_id, d.version"
+    ):
+        newest[session_id] = (run_id, score, outcome)  # the newest version is the last one seen
+    counts: dict[str, list[int]] = {}
+    for run_id, score, outcome in newest.values():
+        c = counts.setdefault(run_id, [0, 0, 0])
+        if score is None:
+            c[2] += 1
+        else:
+            c[1] += 1
+            c[0] += outcome in SUCCESS_OUTCOMES
+    return {run_id: ResolutionRate(*c) for run_id, c in counts.items()}
 
 
 def list_runs(store: Store) -> list[RunSummary]:
@@ -76,12 +105,16 @@ def list_runs(store: Store) -> list[RunSummary]:
         marks = ",".join("?" * len(chunk))
         for sid, config in db.execute(f"SELECT id, config FROM sessions WHERE id IN ({marks})", chunk):
             configs[sid] = json.loads(config)
+    resolutions = resolution_by_run(store)
     out: list[RunSummary] = []
     history: dict[str, list[float | None]] = {}
+    rate_history: dict[str, list[float | None]] = {}
     for run_id, started, count, avg, passed, unscored, languages, first_id in rows:
         config = configs.get(first_id, {})
         key = hashlib.sha1(json.dumps(sorted(pairs.get(run_id, ())), ensure_ascii=False).encode()).hexdigest()[:8]
         history.setdefault(key, []).append(avg)
+        resolution = resolutions.get(run_id)
+        rate_history.setdefault(key, []).append(resolution.rate if resolution is not None else None)
         out.append(
             RunSummary(
                 run_id=run_id,
@@ -97,6 +130,8 @@ def list_runs(store: Store) -> list[RunSummary]:
                 pairs=len(pairs.get(run_id, ())),
                 replay_of_run=replays.get(run_id),
                 trend=list(history[key]),
+                resolution=resolution,
+                resolution_trend=list(rate_history[key]),
             )
         )
     return out

@@ -5,7 +5,10 @@ junit``) and Jenkins (``junit`` step) read: ``testsuites`` > ``testsuite`` (name
 failures, errors, skipped, time, timestamp) > ``testcase`` (classname, name, time) with at
 most one ``failure``, ``error`` or ``skipped`` child. A dialogue under the threshold or with no
 score is a failure whose message names the turns, their scores and the judge's conclusions;
-a dialogue that ended in error is an error; a cancelled one is skipped.
+so is one whose ``--metric`` metric fails its pass mark (the exit status's rule, ``gate``);
+a dialogue that ended in error is an error; a cancelled one is skipped. With
+``min_resolution_rate`` set, one more test case stands for the run's resolution rate.
+Every test case's output carries the dialogue verdicts (outcome, retention, repetition).
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ..metrics import PRIMARY_METRIC
+from ..record.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
 from ..record.store import StoredSession
+from .gate import GateResult, metric_means, metric_problems
 from .report_text import md_cell, score
 
 # XML 1.0 forbids most control characters; a bot reply may contain them.
@@ -51,7 +56,26 @@ def _timestamp(sessions: list[StoredSession]) -> str:
         return ""
 
 
-def outcome(session: StoredSession) -> Outcome:
+def verdict_word(j: StoredDialogueJudgment | None) -> str:
+    """A dialogue verdict in one word: ``resolved 1.00``, ``0.50``, ``unscored``, ``skipped``, ``–``."""
+    if j is None:
+        return "–"
+    if j.score is None:
+        return "skipped" if j.skipped else "unscored"
+    if j.metric == "resolution":
+        return f"{(j.outcome or '?').replace('_', ' ')} {j.score:.2f}"
+    return f"{j.score:.2f}"
+
+
+def dialogue_verdicts_line(session: StoredSession) -> str:
+    """``resolution resolved 1.00 · retention 0.50 · repetition skipped``; "" without verdicts."""
+    latest = session.latest_dialogue_judgments()
+    return " · ".join(
+        f"{m} {verdict_word(latest.get(m))}" for m in ("resolution", "retention", "repetition") if m in latest
+    )
+
+
+def outcome(session: StoredSession, thresholds: dict[str, float] | None = None) -> Outcome:
     if session.stop_reason == "error":
         return Outcome("error", f"the dialogue ended in error at turn {session.turns}", session.error or "")
     if session.stop_reason == "cancelled" or session.status != "finished":
@@ -66,24 +90,35 @@ def outcome(session: StoredSession) -> Outcome:
         elif j.score < session.threshold:
             conclusion = j.details.get("conclusion") or ""
             bad.append(f"turn {turn}: {j.score:.2f} < {session.threshold:g}: {conclusion}".rstrip(": "))
+    metrics = metric_problems(session, thresholds or {})
     if session.score is None:
-        return Outcome("failure", "no turn could be scored", "\n".join(bad))
+        return Outcome("failure", "no turn could be scored", "\n".join(bad + metrics))
     if session.score < session.threshold:
         first = bad[0] if bad else ""
         return Outcome(
             "failure",
             f"score {session.score:.2f} < threshold {session.threshold:g}; {first}".rstrip("; "),
-            "\n".join(bad),
+            "\n".join(bad + metrics),
         )
+    if metrics:
+        return Outcome("failure", "; ".join(metrics), "\n".join(metrics + bad))
     return Outcome("passed", "", "\n".join(bad))
 
 
-def junit_xml(run_id: str, sessions: list[StoredSession]) -> str:
-    outcomes = [(s, outcome(s)) for s in sessions]
+def junit_xml(
+    run_id: str,
+    sessions: list[StoredSession],
+    thresholds: dict[str, float] | None = None,
+    gate: GateResult | None = None,
+) -> str:
+    outcomes = [(s, outcome(s, thresholds)) for s in sessions]
+    rate_case = gate is not None and gate.min_resolution_rate > 0
     counts = {kind: sum(1 for _s, o in outcomes if o.kind == kind) for kind in ("failure", "error", "skipped")}
+    if rate_case and gate is not None and gate.resolution_problem:
+        counts["failure"] += 1
     total_time = sum(_seconds(s) for s in sessions)
     attrs = {
-        "tests": str(len(sessions)),
+        "tests": str(len(sessions) + (1 if rate_case else 0)),
         "failures": str(counts["failure"]),
         "errors": str(counts["error"]),
         "skipped": str(counts["skipped"]),
@@ -113,32 +148,86 @@ def junit_xml(run_id: str, sessions: list[StoredSession]) -> str:
                 child.set("type", {"failure": "below_threshold", "error": "dialogue_error"}[result.kind])
                 child.text = xml_safe(result.detail)
         out = ET.SubElement(case, "system-out")
+        verdicts = dialogue_verdicts_line(session)
         out.text = xml_safe(
             f"score {score(session.score)} · stop {session.stop_reason} · {session.turns} turn(s) · "
-            f"unscored turns {session.unscored_turns}"
+            f"unscored turns {session.unscored_turns}" + (f"\ndialogue verdicts: {verdicts}" if verdicts else "")
         )
+    if rate_case and gate is not None:
+        _rate_case(suite, run_id, gate)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def run_markdown(run_id: str, sessions: list[StoredSession], threshold: float) -> str:
+def _rate_case(suite: ET.Element, run_id: str, gate: GateResult) -> None:
+    """The run's resolution rate as one test case: it fails when the exit status fails on it."""
+    rate = gate.resolution
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        {"classname": "ragtui.run", "name": xml_safe(f"resolution rate of run {run_id}"), "time": "0.000"},
+    )
+    if gate.resolution_problem:
+        failure = ET.SubElement(case, "failure", {"message": xml_safe(gate.resolution_problem)})
+        failure.set("type", "below_min_resolution_rate")
+    out = ET.SubElement(case, "system-out")
+    out.text = xml_safe(f"{rate_words(rate)}; min_resolution_rate {gate.min_resolution_rate:g}")
+
+
+def rate_words(rate: ResolutionRate | None) -> str:
+    """``resolution rate 67% (2/3 resolved or handed over), 1 unscored``."""
+    if rate is None:
+        return "resolution rate: no dialogue verdicts"
+    text = (
+        "resolution rate unscored"
+        if rate.rate is None
+        else f"resolution rate {rate.rate:.0%} ({rate.successes}/{rate.scored} resolved or handed over)"
+    )
+    return text + (f", {rate.unscored} unscored" if rate.unscored else "")
+
+
+def run_markdown(
+    run_id: str,
+    sessions: list[StoredSession],
+    threshold: float,
+    thresholds: dict[str, float] | None = None,
+    gate: GateResult | None = None,
+) -> str:
     scored = [s.score for s in sessions if s.score is not None]
     run_score = sum(scored) / len(scored) if scored else None
-    results = [outcome(s) for s in sessions]
+    results = [outcome(s, thresholds) for s in sessions]
     passed = sum(1 for o in results if o.kind == "passed")
-    out = [
-        f"### ragtui run `{md_cell(run_id)}`",
-        "",
+    verdicts = any(s.dialogue_judgments for s in sessions)
+    head = (
         f"**run score {score(run_score)}** (threshold {threshold:g}) · {passed}/{len(sessions)} passed · "
-        f"{len(sessions) - len(scored)} unscored",
-        "",
-        "| scenario × persona | turns | score | stop | result |",
-        "|---|---:|---:|---|---|",
+        f"{len(sessions) - len(scored)} unscored"
+    )
+    if gate is not None and (verdicts or gate.min_resolution_rate > 0):
+        head += f" · {rate_words(gate.resolution)}"
+        if gate.min_resolution_rate > 0:
+            head += f" (min {gate.min_resolution_rate:.0%})"
+    out = [f"### ragtui run `{md_cell(run_id)}`", "", head, ""]
+    if gate is not None and gate.resolution_problem:
+        out += [f"🔴 {md_cell(gate.resolution_problem)}", ""]
+    # The metrics asked for with --metric get a column each, as in the terminal's table.
+    means = {s.id: metric_means(s, thresholds or {}) for s in sessions}
+    metrics = sorted({m for per in means.values() for m in per})
+    metric_heads = "".join(f" {md_cell(m)} |" for m in metrics)
+    verdict_heads = " outcome | retention | repetition |" if verdicts else ""
+    out += [
+        f"| scenario × persona | turns | score |{metric_heads} stop |{verdict_heads} result |",
+        "|---|---:|---:|" + "---:|" * len(metrics) + "---|" + ("---|---:|---:|" if verdicts else "") + "---|",
     ]
     for s, o in zip(sessions, results, strict=True):
         result = "pass" if o.kind == "passed" else f"{o.kind}: {o.message}"
+        metric_cells = "".join(f" {score(means[s.id][m][0])} |" if m in means[s.id] else " – |" for m in metrics)
+        cells = ""
+        if verdicts:
+            latest = s.latest_dialogue_judgments()
+            cells = " " + " | ".join(verdict_word(latest.get(m)) for m in ("resolution", "retention", "repetition"))
+            cells += " |"
         out.append(
-            f"| {md_cell(f'{s.scenario_id} × {s.persona_name}')} | {s.turns} | {score(s.score)} | "
-            f"{md_cell(s.stop_reason or s.status)} | {md_cell(result[:200])} |"
+            f"| {md_cell(f'{s.scenario_id} × {s.persona_name}')} | {s.turns} | {score(s.score)} |{metric_cells} "
+            f"{md_cell(s.stop_reason or s.status)} |{cells} {md_cell(result[:200])} |"
         )
     return "\n".join(out) + "\n"

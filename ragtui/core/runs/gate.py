@@ -1,0 +1,118 @@
+"""The gate of ``ragtui run``: whether a finished run passes, and every reason it does not.
+
+One place decides, so the exit status, the JUnit report and the Markdown summary never
+disagree: a dialogue fails on its rubric score (under the threshold, or no score at all — a
+gate never passes without evidence) and on every other metric the run asked for
+(``--metric``); the run fails on its resolution rate when ``min_resolution_rate`` is set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..metrics import PRIMARY_METRIC
+from ..record.dialogue_verdicts import ResolutionRate, resolution_rate
+from ..record.store import StoredSession
+
+GATED_STOPS = ("error", "cancelled")
+
+
+def metric_means(session: StoredSession, thresholds: dict[str, float]) -> dict[str, tuple[float | None, float | None]]:
+    """Per metric other than the rubric (``--metric``): the mean of its newest scored verdict
+    per turn (None when no turn could be scored) and its pass mark. Skipped verdicts (not
+    applicable to the turn) count neither way."""
+    latest = session.latest_judgments()
+    out: dict[str, tuple[float | None, float | None]] = {}
+    for metric in session.metrics:
+        if metric == PRIMARY_METRIC:
+            continue
+        verdicts = [j for (_, m), j in sorted(latest.items()) if m == metric and not j.details.get("skipped")]
+        if not verdicts:
+            continue
+        scores = [j.score for j in verdicts if j.score is not None]
+        mark = verdicts[-1].details.get("threshold", thresholds.get(metric))
+        out[metric] = (sum(scores) / len(scores) if scores else None, mark)
+    return out
+
+
+def metric_problems(session: StoredSession, thresholds: dict[str, float]) -> list[str]:
+    """Why the ``--metric`` metrics fail this dialogue: ``faithfulness 0.40 < 0.8``."""
+    problems = []
+    for metric, (mean, mark) in metric_means(session, thresholds).items():
+        if mean is None:
+            problems.append(f"{metric} unscored")
+        elif mark is not None and mean < mark:
+            problems.append(f"{metric} {mean:.2f} < {mark:g}")
+    return problems
+
+
+def judged(session: StoredSession) -> bool:
+    """A dialogue the gate counts: finished, not cancelled or in error (those are reported apart)."""
+    return session.status == "finished" and session.stop_reason not in GATED_STOPS
+
+
+def run_resolution(sessions: list[StoredSession]) -> ResolutionRate:
+    """The run's resolution rate over the dialogues the gate counts (newest verdict each)."""
+    return resolution_rate({s.id: s.latest_dialogue_judgments() for s in sessions if judged(s)})
+
+
+@dataclass
+class GateResult:
+    status: int  # 0 pass, 1 fail, 2 a dialogue ended in error
+    reasons: list[str] = field(default_factory=list)  # one line each, for the terminal and reports
+    resolution: ResolutionRate | None = None  # when the run has dialogue verdicts
+    min_resolution_rate: float = 0.0
+    resolution_problem: str | None = None  # why the resolution gate fails, when it does
+
+
+def resolution_reason(rate: ResolutionRate, minimum: float) -> str | None:
+    """Why the resolution gate fails, or None. An unscored verdict is no evidence either way:
+    it is never counted as unresolved, but the gate cannot pass on it (as for turn scores)."""
+    if minimum <= 0:
+        return None
+    if rate.rate is None:
+        return (
+            f"resolution rate unscored (no dialogue has a scored resolution verdict; min_resolution_rate {minimum:g})"
+        )
+    if rate.rate < minimum:
+        return f"resolution rate {rate.rate:.0%} ({rate.successes}/{rate.scored}) < min_resolution_rate {minimum:.0%}"
+    if rate.unscored:
+        return f"{rate.unscored} dialogue(s) without a scored resolution verdict (min_resolution_rate {minimum:.0%})"
+    return None
+
+
+def run_gate(
+    sessions: list[StoredSession],
+    threshold: float,
+    thresholds: dict[str, float] | None = None,
+    min_resolution_rate: float = 0.0,
+) -> GateResult:
+    """2 if any dialogue ended in error; else 1 if any dialogue fails (see the module) or the
+    resolution rate is under ``min_resolution_rate``; else 0. Cancelled and interrupted
+    dialogues count neither way: the run table and the resume hint show them."""
+    thresholds = thresholds or {}
+    counted = [s for s in sessions if judged(s)]
+    resolution = run_resolution(sessions) if any(s.dialogue_judgments for s in counted) else None
+    result = GateResult(0, resolution=resolution, min_resolution_rate=min_resolution_rate)
+    errors = [s for s in sessions if s.stop_reason == "error"]
+    if errors:
+        result.status = 2
+        result.reasons.append(f"{len(errors)} dialogue(s) ended in error")
+    under = sum(1 for s in counted if s.score is not None and s.score < threshold)
+    unscored = sum(1 for s in counted if s.score is None)
+    if under:
+        result.reasons.append(f"{under} dialogue(s) scored under the threshold {threshold:g}")
+    if unscored:
+        result.reasons.append(f"{unscored} dialogue(s) could not be scored")
+    for s in counted:
+        for problem in metric_problems(s, thresholds):
+            result.reasons.append(f"#{s.id} {s.scenario_id} × {s.persona_name}: {problem}")
+    if min_resolution_rate > 0 and counted:
+        result.resolution_problem = resolution_reason(
+            resolution or ResolutionRate(0, 0, len(counted)), min_resolution_rate
+        )
+        if result.resolution_problem:
+            result.reasons.append(result.resolution_problem)
+    if result.status == 0 and result.reasons:
+        result.status = 1
+    return result
