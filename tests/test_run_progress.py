@@ -39,13 +39,13 @@ class Clock:
         return self.now
 
 
-def feed_turn(meter: StepMeter, clock: Clock, sid: int, turn: int, bot_tokens: int) -> list:
+def feed_turn(meter: StepMeter, clock: Clock, sid: int, turn: int, bot_tokens: int, source: str = "simulator") -> list:
     done = []
     if turn > 1:
         for _ in range(3):
             clock.now += 0.5
             meter.observe(TextDelta(sid, turn, "user", "x"))
-        done.append(meter.observe(MessageDone(sid, turn, "user", "xxx", 1, "simulator")))
+        done.append(meter.observe(MessageDone(sid, turn, "user", "xxx", 1, source)))
     else:
         assert meter.observe(MessageDone(sid, 1, "user", "question", 1, "scenario")) is None
     clock.now += 1.0  # time to the first token
@@ -76,6 +76,16 @@ def test_meter_measures_each_step_and_estimates_the_rest() -> None:
     assert bot.line("id-linking × calm", 3) == "#7 id-linking × calm · turn 2/3 · bot · 20 tokens · 3.0 s (6.7 tok/s)"
     meter.observe(DialogueDone(7, "max_turns", 0.8, 2, 0))
     assert 7 not in meter.live
+
+
+def test_an_off_role_customer_message_is_still_a_measured_step() -> None:
+    clock = Clock()
+    meter = StepMeter(clock=clock)
+    meter.observe(DialogueStarted(7, "id-linking", "calm"))
+    feed_turn(meter, clock, 7, 1, bot_tokens=20)
+    user, _bot, _judge = feed_turn(meter, clock, 7, 2, bot_tokens=20, source="simulator_off_role")
+    assert user is not None and user.role == "user" and abs(user.seconds - 1.5) < 1e-9
+    assert meter.eta(3, 1, 1) is not None
 
 
 def test_format_seconds() -> None:

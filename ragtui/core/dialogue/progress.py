@@ -136,7 +136,10 @@ class StepMeter:
         elif isinstance(event, DialogueVerdictReady):
             return self._finish_verdict(sid, event, now)
         elif isinstance(event, MessageDone):
-            finished = self._finish(sid, event.turn, event.role, now, counted=event.source in ("simulator", "bot"))
+            # Model-written steps are measured, off-role customer messages too (they took the
+            # time); a scenario's opening question, a replayed or typed message is not a step.
+            written = event.source in ("simulator", "simulator_off_role", "bot")
+            finished = self._finish(sid, event.turn, event.role, now, counted=written)
             self._begin(sid, event.turn, NEXT_ROLE[event.role], now)
             return finished
         elif isinstance(event, TurnDone):
