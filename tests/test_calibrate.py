@@ -216,10 +216,9 @@ def test_shipped_labelled_set_is_valid_and_bilingual():
 
 def test_calibrating_the_shipped_faithfulness_set(config_file, server, capsys):
     def judge(body: dict) -> Reply:
-        name = body["response_format"]["json_schema"]["name"]
-        if name == "statements":
+        if "response_format" in body:  # the statements step
             return Reply(json.dumps({"statements": ["one claim"]}))
-        return Reply(json.dumps({"verdicts": [{"reason": "r", "verdict": "supported"}]}))
+        return level_reply({"yes": 0.9, "no": 0.1})  # each claim's check
 
     server.set_default(JUDGE, judge)
     assert calibrate(config_file, "faithfulness", str(LABELLED / "faithfulness.jsonl")) == 0

@@ -113,3 +113,34 @@ def test_prices_are_checked_and_matched_to_dated_model_names(tmp_path: Path):
     bad.write_text("[prices]\ngpt-4o = { input = 1 }\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="missing output"):
         load_config(bad)
+
+
+def test_statement_metrics_add_one_check_per_sentence_of_the_answer(tmp_path: Path):
+    """answer_relevancy: statements + one check per statement + reason; faithfulness: claims +
+    one check per claim. The statements are counted as the stand-in answer's sentences."""
+    from ragtui.core.content.personas import load_personas
+    from ragtui.core.content.scenarios import load_scenarios
+    from ragtui.core.dialogue.estimate import MAX_STATEMENTS, statement_count
+
+    assert statement_count("Open Settings. Tap Account > Linked services. Ok.") == 2  # "Ok." is too short
+    assert statement_count("x" * 30) == 1
+    config_file = tmp_path / "ragtui.toml"
+    config_file.write_text(
+        'language = "en"\nmax_turns = 1\n' + endpoint_toml(f"http://127.0.0.1:{closed_port()}/v1"), encoding="utf-8"
+    )
+    config = load_config(config_file)
+    endpoints = resolve_endpoints(config)
+    scenarios = [s for s in load_scenarios(config.scenarios, "en") if s.id == "outage"]
+    personas = [p for p in load_personas(config.personas, "en") if p.name == "calm"]
+
+    def judge_calls(metrics: list[str]) -> float:
+        roles = {r.role: r for r in estimate_run(config, endpoints, scenarios, personas, None, metrics).roles}
+        return roles["judge"].calls
+
+    rubric = judge_calls([])
+    relevancy = judge_calls(["answer_relevancy"]) - rubric
+    faithfulness = judge_calls(["faithfulness"]) - rubric
+    both = judge_calls(["answer_relevancy", "faithfulness"]) - rubric
+    statements = relevancy - 2
+    assert 1 <= statements <= MAX_STATEMENTS
+    assert faithfulness == 1 + statements and both == relevancy + faithfulness

@@ -17,14 +17,17 @@ from ragtui.testing.fake_openai import Reply, level_reply
 
 from .conftest import JUDGE, check_answers, endpoint_toml, verdict
 
+# P(yes) of each statement's check: relevancy (0.9 + 0.4) / 2 = 0.65, faithfulness (0.8 + 0.2) / 2.
+STATEMENT_P = {
+    ("### STATEMENT ###", "Go to Settings > Account > Linked services."): 0.9,
+    ("### STATEMENT ###", "Tap Link."): 0.4,
+    ("### CLAIM ###", "Go to Settings > Account > Linked services."): 0.8,
+    ("### CLAIM ###", "Tap Link."): 0.2,
+}
 # One scripted reply per step, chosen by the schema the judge request carries.
 STEP_REPLIES: dict[str, dict] = {
     "rubric_verdict": json.loads(verdict(4)),
     "statements": {"statements": ["Go to Settings > Account > Linked services.", "Tap Link."]},
-    "verdicts_relevancy": {"verdicts": [{"reason": "r", "verdict": "yes"}, {"reason": "r", "verdict": "unsure"}]},
-    "verdicts_faithfulness": {
-        "verdicts": [{"reason": "r", "verdict": "supported"}, {"reason": "r", "verdict": "unsupported"}]
-    },
     "reason": {"reason": "One statement answers directly."},
     "correctness": {"justification": "Same steps.", "score": 4},
     "answerability": {"supporting_span": "Linked services", "explanation": "It is there.", "answerable": 1},
@@ -39,6 +42,9 @@ def step_responder(fail: set[str] | None = None):
     def respond(body: dict) -> Reply:
         if "response_format" not in body:  # a one-token level question, scored by probabilities
             user = body["messages"][-1]["content"]
+            for (heading, statement), p in STATEMENT_P.items():
+                if f"{heading}\n{statement}\n" in user:  # a relevancy / faithfulness statement check
+                    return level_reply({"yes": p, "no": 1.0 - p})
             if user.strip().endswith("Answer yes or no:"):  # one of the rubric's yes/no checks
                 if "rubric_verdict" in (fail or set()):
                     return Reply(status=500, error_message="judge exploded")
@@ -51,9 +57,6 @@ def step_responder(fail: set[str] | None = None):
         name = spec["name"]
         if name in (fail or set()):
             return Reply(status=500, error_message="judge exploded")
-        if name == "verdicts":
-            enum = spec["schema"]["properties"]["verdicts"]["items"]["properties"]["verdict"]["enum"]
-            name = "verdicts_faithfulness" if "supported" in enum else "verdicts_relevancy"
         return Reply(json.dumps(STEP_REPLIES[name]))
 
     return respond
@@ -96,7 +99,7 @@ async def test_every_metric_judges_every_turn_and_trust_comes_last(suite_engine:
     assert len(session.judgments) == 12
     assert session.score == pytest.approx(0.8)  # the rubric alone makes the turn score
     stored = next(j for j in session.judgments if j.metric == "answer_relevancy")
-    assert [s["step"] for s in stored.details["trace"]] == ["statements", "verdicts", "reason"]
+    assert [s["step"] for s in stored.details["trace"]] == ["statements", "check 1", "check 2", "reason"]
     assert stored.prompt == stored.details["trace"][-1]["prompt"]
 
 
@@ -177,7 +180,7 @@ def test_run_metric_faithfulness_then_show_and_export(config_file: Path, tmp_pat
 
     shown = main_show(1, args, capsys) + main_show(2, args, capsys)
     assert "faithfulness v1: 0.50" in shown
-    assert "[unsupported] Tap Link." in shown and "1 of 2 statements are supported" in shown
+    assert "P(yes) ██          20%  Tap Link." in shown and "1 of 2 statements are likely supported" in shown
     assert "answer_correctness v1: 0.80" in shown and "level 4.00/5" in shown and "100%" in shown
     assert "skipped: no reference answer for this scenario" in shown
 

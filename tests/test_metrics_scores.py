@@ -13,7 +13,6 @@ from ragtui.core.content.knowledge import Passage
 from ragtui.core.content.prompts import PromptSet
 from ragtui.core.errors import ConfigError
 from ragtui.core.metrics import MetricSettings, build_metrics, resolve_names
-from ragtui.core.metrics.answer_relevancy import RelevancyOptions, relevancy_score
 from ragtui.core.metrics.base import Judgment, TurnContext
 from ragtui.core.metrics.examples import load_examples
 from ragtui.core.metrics.trust import Trust
@@ -39,10 +38,6 @@ def statements(*items: str) -> Reply:
     return Reply(json.dumps({"statements": list(items)}))
 
 
-def verdicts(*pairs: str) -> Reply:
-    return Reply(json.dumps({"verdicts": [{"reason": f"because {v}", "verdict": v} for v in pairs]}))
-
-
 @pytest.fixture
 async def metric(config):
     """A factory: metric(name, **settings) → that metric on the fake judge, English prompts."""
@@ -55,74 +50,6 @@ async def metric(config):
 
     yield make
     await pool.aclose()
-
-
-# -- answer relevancy ------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("labels", "weight", "expected"),
-    [(["yes", "yes", "no"], 0.3, 2 / 3), (["yes", "unsure", "no", "no"], 0.3, 1.3 / 4), (["unsure"], 0.5, 0.5)],
-)
-def test_relevancy_arithmetic(labels, weight, expected):
-    assert relevancy_score(labels, weight) == pytest.approx(expected)
-
-
-async def test_relevancy_runs_three_steps_and_scores_in_code(metric, server):
-    server.script(
-        JUDGE,
-        statements("Open Settings > Account > Linked services.", "Tap Link.", "We love cats."),
-        verdicts("yes", "unsure", "no"),
-        Reply(json.dumps({"reason": "Two statements help, one is off topic."})),
-    )
-    j = await metric("answer_relevancy").judge(CONTEXT)
-    assert j.score == pytest.approx((1 + 0.3) / 3)
-    assert j.details["counts"] == {"yes": 1, "unsure": 1, "no": 1}
-    assert j.details["reason"] == j.details["conclusion"] == "Two statements help, one is off topic."
-    assert [s["step"] for s in j.details["trace"]] == ["statements", "verdicts", "reason"]
-    # Every prompt sent is stored; the verdict schema pins one verdict per statement.
-    requests = server.chat_requests(JUDGE)
-    assert j.details["trace"][1]["prompt"] == requests[1]["messages"]
-    schema = requests[1]["response_format"]["json_schema"]["schema"]
-    assert schema["properties"]["verdicts"]["minItems"] == schema["properties"]["verdicts"]["maxItems"] == 3
-    assert "3. We love cats." in requests[1]["messages"][-1]["content"]
-    assert requests[2]["messages"][-1]["content"].count("0.43") == 1  # the code's score is given to the reason step
-    assert j.prompt == requests[2]["messages"] and j.attempts == 3
-
-
-async def test_relevancy_options_weight_and_scale(metric, server):
-    server.script(JUDGE, statements("a", "b"), verdicts("unsure", "yes"), Reply(json.dumps({"reason": "ok"})))
-    settings = MetricSettings(relevancy=RelevancyOptions(uncertainty_weight=0.5, scale=10))
-    j = await metric("answer_relevancy", settings).judge(CONTEXT)
-    assert j.score == pytest.approx(0.75) and j.details["scaled_score"] == pytest.approx(7.5)
-
-
-async def test_relevancy_wrong_verdict_count_retries_then_unscored(metric, server):
-    server.script(JUDGE, statements("a", "b"), verdicts("yes"), verdicts("yes", "maybe"))
-    j = await metric("answer_relevancy").judge(CONTEXT)
-    assert j.score is None and "verdicts step" in (j.error or "")
-    assert j.details["failed_step"] == "verdicts"
-    assert j.raw_reply == json.dumps(
-        {"verdicts": [{"reason": "because yes", "verdict": "yes"}, {"reason": "because maybe", "verdict": "maybe"}]}
-    )
-    assert len(j.details["trace"][1]["replies"]) == 2
-
-
-async def test_relevancy_empty_answer_is_zero_without_a_call(metric, server):
-    j = await metric("answer_relevancy").judge(TurnContext(1, "q?", "   ", [], [], "en"))
-    assert j.score == 0.0 and j.details["empty_answer"] and server.chat_requests(JUDGE) == []
-
-
-async def test_relevancy_no_statements_judges_the_whole_answer(metric, server):
-    server.script(JUDGE, statements(), verdicts("yes"), Reply(json.dumps({"reason": "direct"})))
-    j = await metric("answer_relevancy").judge(CONTEXT)
-    assert j.score == 1.0 and j.details["statements"] == [CONTEXT.response] and "statements_fallback" in j.details
-
-
-async def test_relevancy_keeps_the_score_when_only_the_reason_fails(metric, server):
-    server.script(JUDGE, statements("a"), verdicts("yes"), Reply("nope"), Reply("still nope"))
-    j = await metric("answer_relevancy").judge(CONTEXT)
-    assert j.score == 1.0 and j.error is None and "could not be parsed" in j.details["reason"]
 
 
 # -- answer correctness ----------------------------------------------------------------------
@@ -192,36 +119,6 @@ async def test_answerability_without_passages_is_zero_without_a_call(metric, ser
 
     j = await metric("answerability").judge(replace(CONTEXT, passages=[]))
     assert j.score == 0.0 and j.details["no_passages"] and server.chat_requests(JUDGE) == []
-
-
-# -- faithfulness ----------------------------------------------------------------------------
-
-
-async def test_faithfulness_counts_supported_claims_and_lists_the_rest(metric, server):
-    server.script(
-        JUDGE,
-        statements("Linked services is under Settings > Account.", "Tap Link.", "Tsumugi loves cats."),
-        verdicts("supported", "supported", "unsupported"),
-    )
-    j = await metric("faithfulness").judge(CONTEXT)
-    assert j.score == pytest.approx(2 / 3)
-    assert j.details["unsupported"] == ["Tsumugi loves cats."]
-    assert "Tsumugi loves cats." in j.details["conclusion"]
-
-
-async def test_faithfulness_no_claims_is_one(metric, server):
-    server.script(JUDGE, statements())
-    j = await metric("faithfulness").judge(CONTEXT)
-    assert j.score == 1.0 and j.details["no_claims"]
-
-
-async def test_faithfulness_claims_without_passages_are_unsupported(metric, server):
-    from dataclasses import replace
-
-    server.script(JUDGE, statements("a claim"))
-    j = await metric("faithfulness").judge(replace(CONTEXT, passages=[]))
-    assert j.score == 0.0 and j.details["unsupported"] == ["a claim"]
-    assert len(server.chat_requests(JUDGE)) == 1  # no verdict call: nothing to ground them in
 
 
 # -- trust -----------------------------------------------------------------------------------

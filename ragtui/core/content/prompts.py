@@ -57,9 +57,12 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
     "metric_answer_relevancy": {
         "system": frozenset(),
         "statements": frozenset({"question", "response"}),
-        "verdicts": frozenset({"question", "statements"}),
         "reason": frozenset({"question", "score", "verdicts"}),
         "retry": frozenset(),
+        # One yes/no question per statement, scored from P(yes) (metrics/statement_checks.py).
+        "check_system": frozenset(),
+        "check": frozenset({"question", "statement"}),
+        "check_retry": frozenset(),
     },
     "metric_answer_correctness": {
         "system": frozenset(),
@@ -74,8 +77,10 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
     "metric_faithfulness": {
         "system": frozenset(),
         "statements": frozenset({"question", "response"}),
-        "verdicts": frozenset({"context", "statements"}),
         "retry": frozenset(),
+        "check_system": frozenset(),
+        "check": frozenset({"context", "statement"}),
+        "check_retry": frozenset(),
     },
     # Dialogue metrics (ragtui.core.metrics.dialogue): judged once, when a dialogue has ended.
     "metric_resolution": {

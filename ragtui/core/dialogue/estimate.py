@@ -25,8 +25,10 @@ from ..content.knowledge import KnowledgeBase
 from ..content.personas import Persona
 from ..content.prompts import PromptSet, load_prompt
 from ..content.scenarios import Scenario
+from ..metrics.answer_relevancy import MAX_STATEMENTS
 from ..metrics.base import TurnContext
 from ..metrics.rubric import CheckedRubricJudge
+from ..metrics.rubric_probes import MIN_CLAIM_CHARS, SENTENCE_END
 from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient, Message
 from ..record.store import Store
@@ -35,15 +37,19 @@ from .transcript import Utterance
 
 # Reply lengths assumed when no past call of the model is stored (tokens).
 ASSUMED_OUTPUT = {"user": 40, "bot": 150, "judge": 20}  # judge: per call (yes/no checks are short)
-# Model calls per verdict of each metric (several steps for the statement-based ones).
+# Model calls per verdict of each metric besides its per-statement checks: relevancy splits the
+# answer and explains the score (2), faithfulness lists the claims (1).
 CALLS_PER_VERDICT = {
     "rubric": 1,
-    "answer_relevancy": 3,
+    "answer_relevancy": 2,
     "answer_correctness": 1,
     "answerability": 1,
-    "faithfulness": 2,
+    "faithfulness": 1,
     "trust": 0,
 }
+# Metrics that also ask one yes/no check per statement of the answer (``statement_checks.py``);
+# the statements are counted as the stand-in answer's sentences, at most ``MAX_STATEMENTS``.
+PER_STATEMENT = ("answer_relevancy", "faithfulness")
 MESSAGE_OVERHEAD = 4  # role markers and separators of one chat message
 # With no past run to learn from: the model check of each simulated customer message (calls,
 # tokens in, tokens out), and each model-judged dialogue metric (a step listing intents or facts,
@@ -174,7 +180,9 @@ class RunEstimator:
         whole_turns = max(1, math.ceil(self.turns))
         weight = self.turns / whole_turns  # a mean of 2.4 turns walks 3 and counts each at 0.8
         chosen = self.metrics if metrics is None else metrics
-        judge_calls = sum(CALLS_PER_VERDICT.get(m, 1) for m in dict.fromkeys(["rubric", *chosen]))
+        run_metrics = list(dict.fromkeys(["rubric", *chosen]))
+        judge_calls = sum(CALLS_PER_VERDICT.get(m, 1) for m in run_metrics)
+        per_statement = sum(1 for m in run_metrics if m in PER_STATEMENT)
         for scenario in scenarios:
             for persona in personas:
                 simulator = UserSimulator(nobody, prompts.simulator, persona, scenario)
@@ -194,8 +202,9 @@ class RunEstimator:
                         message_tokens(judge.messages(shown, check)) for _n, shown, check in judge.checks(context)
                     ]
                     # Other metrics' calls are counted at the mean size of a check's prompt.
-                    calls = len(checks) + judge_calls - 1
-                    judge_in = sum(checks) + (judge_calls - 1) * sum(checks) / max(1, len(checks))
+                    statements = min(MAX_STATEMENTS, max(1, statement_count(answer))) * per_statement
+                    calls = len(checks) + judge_calls - 1 + statements
+                    judge_in = sum(checks) + (calls - len(checks)) * sum(checks) / max(1, len(checks))
                     _count(roles["judge"], judge_in, outputs["judge"] * calls, weight, calls)
                     history.append(Utterance("bot", answer))
                 if whole_turns > 1:  # each simulated customer message is checked
@@ -254,6 +263,12 @@ def estimate_run(
     metrics: list[str],
 ) -> Estimate:
     return RunEstimator(config, endpoints, store, metrics).estimate(scenarios, personas)
+
+
+def statement_count(answer: str) -> int:
+    """How many statements the judge is likely to split ``answer`` into: its sentences (the
+    rubric's claim split, without its cap)."""
+    return sum(1 for s in SENTENCE_END.split(answer) if s and len(s.strip()) >= MIN_CLAIM_CHARS)
 
 
 def _count(role: RoleTokens, tokens_in: float, tokens_out: float, weight: float, calls: int = 1) -> None:

@@ -1,15 +1,20 @@
 """Answer relevancy (seed 001): does each statement of the answer address the question?
 
-Steps, each one judge call, each stored in ``details["trace"]``:
-1. ``statements`` — split the answer into self-contained statements.
-2. ``verdicts`` — per statement ``yes`` (addresses the question), ``unsure`` (partly) or ``no``
-   (unrelated), each with a reason. The schema fixes the array to one entry per statement.
+Steps, each recorded in ``details["trace"]``:
+1. ``statements`` — split the answer into self-contained statements (one JSON call).
+2. ``check N`` — per statement, one yes/no question: "does this statement help answer the
+   question?", answered with one token whose probabilities the judge returns; the statement's
+   score is P(yes) (``statement_checks.py``; the sampled yes/no, marked, when the endpoint gives
+   no probabilities).
 3. ``reason`` — a short explanation of the score, written after the score is known.
 
-The score is computed here, never by the model: (yes + uncertainty_weight × unsure) / n, in
-0–1; ``details["scaled_score"]`` multiplies it by ``scale`` (the seed's option) for display.
+The score is computed here, never by the model: the mean P(yes) over the statements, in 0–1 —
+the seed's (yes + weight × unsure) / n with the judge's own uncertainty in place of a fixed
+weight for "unsure" (a statement the judge half believes relevant counts about half).
+``details["scaled_score"]`` multiplies it by ``scale`` (the seed's option) for display.
 Defined results: an empty answer scores 0 without a judge call (it answers nothing); a
-non-empty answer from which the judge extracts no statement is judged as one statement.
+non-empty answer from which the judge extracts no statement is judged as one statement; a
+statement whose check cannot be scored leaves the judgment unscored, with the reason.
 Relevancy is not correctness: a confident wrong answer on topic scores high.
 """
 
@@ -23,18 +28,20 @@ from ..models.llm import ChatClient, DeltaCallback
 from .base import Judgment, TurnContext
 from .examples import Example
 from .json_reply import ReplyParseError
-from .steps import StepFailed, StepRunner, bounded_text, choice, numbered
+from .statement_checks import CheckUnscored, StatementCheck, check_statements, mean_p, scoring_source
+from .steps import StepFailed, StepRunner, bounded_text
 from .texts import text
 
 MAX_STATEMENTS = 10
 MAX_STATEMENT_CHARS = 200
-MAX_REASON_CHARS = 200
-VERDICTS = ("yes", "unsure", "no")
 
 
 @dataclass(frozen=True)
 class RelevancyOptions:
-    uncertainty_weight: float = 0.3  # what an "unsure" statement counts for (seed default)
+    # The seed's weight of an "unsure" verdict. Statements are now scored by P(yes), which
+    # carries the judge's uncertainty itself, so this no longer changes the score; it is kept
+    # so configurations that set it still load.
+    uncertainty_weight: float = 0.3
     scale: float = 1.0  # the seed's maximum score; only ``scaled_score`` uses it
 
 
@@ -61,33 +68,6 @@ REASON_SCHEMA: dict[str, Any] = {
 }
 
 
-def verdicts_schema(count: int, verdicts: tuple[str, ...] = VERDICTS) -> dict[str, Any]:
-    """One ``{reason, verdict}`` per statement, in order; the reason comes first so the model
-    thinks before it decides."""
-    return {
-        "title": "verdicts",
-        "type": "object",
-        "properties": {
-            "verdicts": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "reason": {"type": "string", "maxLength": MAX_REASON_CHARS},
-                        "verdict": {"type": "string", "enum": list(verdicts)},
-                    },
-                    "required": ["reason", "verdict"],
-                    "additionalProperties": False,
-                },
-                "minItems": count,
-                "maxItems": count,
-            }
-        },
-        "required": ["verdicts"],
-        "additionalProperties": False,
-    }
-
-
 def parse_statements(data: dict[str, Any]) -> list[str]:
     items = data.get("statements")
     if not isinstance(items, list):
@@ -96,38 +76,13 @@ def parse_statements(data: dict[str, Any]) -> list[str]:
     return [s for s in statements if s]
 
 
-def verdicts_parser(count: int, allowed: tuple[str, ...] = VERDICTS) -> Any:
-    def parse(data: dict[str, Any]) -> list[dict[str, str]]:
-        items = data.get("verdicts")
-        if not isinstance(items, list):
-            raise ReplyParseError("verdicts is missing or not a list")
-        if len(items) != count:
-            raise ReplyParseError(f"expected {count} verdicts, one per statement, got {len(items)}")
-        out = []
-        for index, item in enumerate(items, start=1):
-            if not isinstance(item, dict):
-                raise ReplyParseError(f"verdict {index} is not an object")
-            item = {str(k).lower(): v for k, v in item.items()}
-            out.append(
-                {
-                    "verdict": choice(item.get("verdict"), f"verdict {index}", allowed),
-                    "reason": bounded_text(item.get("reason", ""), f"reason {index}", MAX_REASON_CHARS),
-                }
-            )
-        return out
-
-    return parse
-
-
 def parse_reason(data: dict[str, Any]) -> str:
     return bounded_text(data.get("reason"), "reason", 300, allow_empty=False)
 
 
-def relevancy_score(verdicts: list[str], uncertainty_weight: float) -> float:
-    """(yes + weight × unsure) / n; the caller guarantees n ≥ 1."""
-    yes = verdicts.count("yes")
-    unsure = verdicts.count("unsure")
-    return (yes + uncertainty_weight * unsure) / len(verdicts)
+def listing(checks: list[StatementCheck]) -> str:
+    """The statements with their P(yes), as the reason step and the verdict show them."""
+    return "\n".join(f"{i}. P(yes) {c.graded.value:.2f} — {c.statement}" for i, c in enumerate(checks, start=1))
 
 
 class AnswerRelevancy:
@@ -151,11 +106,7 @@ class AnswerRelevancy:
         runner = StepRunner(self.name, self.client, self.template, self.examples)
         lang = context.language
         question = context.question.strip() or text(lang, "no_question")
-        base: dict[str, Any] = {
-            "threshold": self.threshold,
-            "uncertainty_weight": self.options.uncertainty_weight,
-            "scale": self.options.scale,
-        }
+        base: dict[str, Any] = {"threshold": self.threshold, "scale": self.options.scale}
         if not context.response.strip():
             reason = text(lang, "empty_answer")
             details = {**base, "statements": [], "verdicts": [], "reason": reason, "conclusion": reason}
@@ -168,39 +119,35 @@ class AnswerRelevancy:
                 parse_statements,
                 on_delta,
             )
-            fallback = not statements
-            if fallback:
-                statements = [context.response.strip()[: MAX_STATEMENT_CHARS * 2]]
-            verdicts = await runner.run(
-                "verdicts",
-                {"question": question, "statements": numbered(statements)},
-                verdicts_schema(len(statements)),
-                verdicts_parser(len(statements)),
-                on_delta,
-            )
-            score = relevancy_score([v["verdict"] for v in verdicts], self.options.uncertainty_weight)
-            listing = "\n".join(
-                f"{i}. [{v['verdict']}] {s} — {v['reason']}"
-                for i, (s, v) in enumerate(zip(statements, verdicts, strict=True), start=1)
-            )
         except StepFailed as exc:
             return runner.judgment(None, {**base, "failed_step": exc.step}, str(exc))
+        fallback = not statements
+        if fallback:
+            statements = [context.response.strip()[: MAX_STATEMENT_CHARS * 2]]
+        try:
+            checks = await check_statements(
+                runner, statements, lambda s: {"question": question, "statement": s}, lang, on_delta
+            )
+        except CheckUnscored as exc:
+            details = {**base, "statements": statements, "failed_step": f"check {exc.index}", "conclusion": str(exc)}
+            return runner.judgment(None, details, str(exc))
+        score = mean_p(checks)
         try:
             reason = await runner.run(
                 "reason",
-                {"question": question, "score": f"{score:.2f}", "verdicts": listing},
+                {"question": question, "score": f"{score:.2f}", "verdicts": listing(checks)},
                 REASON_SCHEMA,
                 parse_reason,
                 on_delta,
             )
         except StepFailed as exc:
-            # The score rests on the verdicts, which parsed; only its explanation is missing.
+            # The score rests on the checks, which were read; only its explanation is missing.
             reason = f"({exc})"
         details = {
             **base,
             "statements": statements,
-            "verdicts": [{"statement": s, **v} for s, v in zip(statements, verdicts, strict=True)],
-            "counts": {name: sum(v["verdict"] == name for v in verdicts) for name in VERDICTS},
+            "verdicts": [c.to_dict("yes", "no") for c in checks],
+            "scoring": scoring_source(checks),
             "scaled_score": round(score * self.options.scale, 4),
             "reason": reason,
             "conclusion": reason,

@@ -93,22 +93,39 @@ def probe_lines(probes: Any) -> list[str]:
 
 
 def _verdicts(details: dict[str, Any]) -> list[str]:
-    return [
-        f"[{v.get('verdict')}] {v.get('statement')}" + (f" — {v['reason']}" if v.get("reason") else "")
-        for v in details.get("verdicts") or []
-        if isinstance(v, dict)
-    ]
+    """Each statement with its P(yes) as a bar (verdicts stored before probabilities: the
+    sampled verdict and its reason)."""
+    lines = []
+    for v in details.get("verdicts") or []:
+        if not isinstance(v, dict):
+            continue
+        p = v.get("p_yes")
+        if isinstance(p, int | float) and "reason" not in v:
+            mark = " (sampled)" if v.get("source") == "sampled" else ""
+            lines.append(f"P(yes) {bar(float(p))} {p:4.0%}{mark}  {v.get('statement')}")
+        else:
+            lines.append(
+                f"[{v.get('verdict')}] {v.get('statement')}" + (f" — {v['reason']}" if v.get("reason") else "")
+            )
+    if str(details.get("failed_step", "")).startswith("check") and details.get("conclusion"):
+        lines.append(f"unscored: {details['conclusion']}")
+    return lines
 
 
 def _relevancy(details: dict[str, Any]) -> list[str]:
     lines = _verdicts(details)
+    verdicts = [v for v in details.get("verdicts") or [] if isinstance(v, dict)]
     counts = details.get("counts")
-    if isinstance(counts, dict) and lines:
+    scale = details.get("scale", 1)
+    scaled = f" × scale {scale:g} = {details.get('scaled_score')}" if scale != 1 else ""
+    if verdicts and all(isinstance(v.get("p_yes"), int | float) for v in verdicts) and "counts" not in details:
+        mean = sum(float(v["p_yes"]) for v in verdicts) / len(verdicts)
+        lines.append(f"score = mean P(yes) of {len(verdicts)} statement(s) = {mean:.2f}{scaled}")
+    elif isinstance(counts, dict) and lines:
         weight = details.get("uncertainty_weight", 0.3)
         total = sum(counts.values())
         lines.append(
-            f"score = (yes {counts.get('yes', 0)} + {weight:g} × unsure {counts.get('unsure', 0)}) / {total}"
-            + (f" × scale {details['scale']:g} = {details.get('scaled_score')}" if details.get("scale", 1) != 1 else "")
+            f"score = (yes {counts.get('yes', 0)} + {weight:g} × unsure {counts.get('unsure', 0)}) / {total}{scaled}"
         )
     if details.get("statements_fallback"):
         lines.append(str(details["statements_fallback"]))

@@ -1,17 +1,21 @@
 """Faithfulness (seed 002): is what the answer states grounded in the bot's passages?
 
-Steps, each stored in ``details["trace"]``:
+Steps, each recorded in ``details["trace"]``:
 1. ``statements`` — the answer's factual claims (greetings, apologies and "I don't know" are
-   not claims and are left out).
-2. ``verdicts`` — per claim, the passage evidence (or why there is none), then ``supported`` or
-   ``unsupported``; the schema fixes the array to one entry per claim.
+   not claims and are left out); one JSON call.
+2. ``check N`` — per claim, one yes/no question with the passages: "is this claim supported by
+   the context?", answered with one token; the claim's score is P(supported) read from the
+   judge's probabilities (``statement_checks.py``; the sampled yes/no, marked, without them).
 
-Score = supported / claims, computed here; the unsupported claims are listed in
-``details["unsupported"]``. Defined results, explained in ``details["conclusion"]``:
+Score = the mean P(supported) over the claims, computed here (the seed's supported / claims
+with each claim counted by the judge's belief instead of one sampled verdict). Claims under
+P 0.5 are listed in ``details["unsupported"]``. Defined results, explained in
+``details["conclusion"]``:
 - no claims (an empty answer, or only a greeting or an honest "I don't know") → 1.0, with
   ``no_claims``: nothing in it is ungrounded. (An honest refusal must not count as a
   hallucination; the statements step that found no claim stays in the trace for review.)
-- claims but no passages → 0.0 without a verdict call: nothing could ground them.
+- claims but no passages → 0.0 without a check: nothing could ground them.
+- a claim whose check cannot be scored → the judgment is unscored, with the reason.
 """
 
 from __future__ import annotations
@@ -19,14 +23,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..models.llm import DeltaCallback
-from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements, verdicts_parser, verdicts_schema
+from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements
 from .answerability import has_passages
 from .base import Judgment, TurnContext
 from .rubric import format_passages
-from .steps import JudgeMetric, StepFailed, StepRunner, numbered
+from .statement_checks import YES_AT, CheckUnscored, check_statements, mean_p, scoring_source
+from .steps import JudgeMetric, StepFailed, StepRunner
 from .texts import text
-
-VERDICTS = ("supported", "unsupported")
 
 
 class Faithfulness(JudgeMetric):
@@ -57,31 +60,35 @@ class Faithfulness(JudgeMetric):
                 details = {
                     **base,
                     "statements": statements,
-                    "verdicts": [{"statement": s, "verdict": "unsupported", "reason": reason} for s in statements],
+                    "verdicts": [
+                        {"statement": s, "verdict": "unsupported", "p_yes": 0.0, "reason": reason} for s in statements
+                    ],
                     "unsupported": statements,
                     "no_passages": True,
                     "conclusion": reason,
                 }
                 return runner.judgment(0.0, details)
-            verdicts = await runner.run(
-                "verdicts",
-                {"context": format_passages(context.passages, lang), "statements": numbered(statements)},
-                verdicts_schema(len(statements), VERDICTS),
-                verdicts_parser(len(statements), VERDICTS),
-                on_delta,
-            )
         except StepFailed as exc:
             return runner.judgment(None, {**base, "failed_step": exc.step}, str(exc))
-        supported = [s for s, v in zip(statements, verdicts, strict=True) if v["verdict"] == "supported"]
-        unsupported = [s for s, v in zip(statements, verdicts, strict=True) if v["verdict"] != "supported"]
-        score = len(supported) / len(statements)
-        conclusion = text(lang, "faithful", supported=len(supported), total=len(statements))
+        passages = format_passages(context.passages, lang)
+        try:
+            checks = await check_statements(
+                runner, statements, lambda s: {"context": passages, "statement": s}, lang, on_delta
+            )
+        except CheckUnscored as exc:
+            details = {**base, "statements": statements, "failed_step": f"check {exc.index}", "conclusion": str(exc)}
+            return runner.judgment(None, details, str(exc))
+        supported = [c.statement for c in checks if (c.p_yes or 0.0) >= YES_AT]
+        unsupported = [c.statement for c in checks if (c.p_yes or 0.0) < YES_AT]
+        score = mean_p(checks)
+        conclusion = text(lang, "faithful_p", p=score, supported=len(supported), total=len(statements))
         if unsupported:
             conclusion += text(lang, "unsupported", items=" / ".join(unsupported))
         details = {
             **base,
             "statements": statements,
-            "verdicts": [{"statement": s, **v} for s, v in zip(statements, verdicts, strict=True)],
+            "verdicts": [c.to_dict("supported", "unsupported") for c in checks],
+            "scoring": scoring_source(checks),
             "supported": supported,
             "unsupported": unsupported,
             "conclusion": conclusion,

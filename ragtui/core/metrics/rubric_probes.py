@@ -26,13 +26,13 @@ from dataclasses import dataclass
 PROBES = ("context_answers", "says_unknown", "addresses", "complete", "other_company", "polite")
 MAX_CLAIMS = 4
 MIN_CLAIM_CHARS = 12  # "Hello!" or "ありがとうございます。" carries no checkable fact
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
+SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
 
 
 def split_claims(response: str) -> list[str]:
     """The response's sentences worth checking against the context: the longest ``MAX_CLAIMS``,
     in their original order (long sentences carry the facts; greetings are short)."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(response) if s and len(s.strip()) >= MIN_CLAIM_CHARS]
+    sentences = [s.strip() for s in SENTENCE_END.split(response) if s and len(s.strip()) >= MIN_CLAIM_CHARS]
     keep = set(sorted(range(len(sentences)), key=lambda i: -len(sentences[i]))[:MAX_CLAIMS])
     return [s for i, s in enumerate(sentences) if i in keep]
 
