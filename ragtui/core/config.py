@@ -30,7 +30,7 @@ Layout of a config file (every key optional)::
     faithfulness = 0.8
 
     [answer_relevancy]         # seed 001's options
-    uncertainty_weight = 0.3   # what an "unsure" statement counts for
+    uncertainty_weight = 0.3   # accepted; no effect since statements are scored by P(yes)
     scale = 1                  # maximum of the displayed (scaled) score
 
 Secrets are read from the environment at resolve time and are never part of ``Config``.
@@ -159,7 +159,7 @@ class Config:
     embedded: EmbeddedConfig = field(default_factory=EmbeddedConfig)
     bot: BotConfig = field(default_factory=BotConfig)  # the bot under test; see bot_config.py
     thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
-    uncertainty_weight: float = 0.3  # answer_relevancy: weight of an "unsure" statement
+    uncertainty_weight: float = 0.3  # answer_relevancy: accepted, no effect (statements are scored by P(yes))
     relevancy_scale: float = 1.0  # answer_relevancy: maximum of the scaled score
     # model → (input, output) price per million tokens, for `ragtui run --estimate` and run costs
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
