@@ -41,6 +41,7 @@ from judge_variants import (  # noqa: E402
     ANSWER_FIRST,
     VARIANTS,
     Variant,
+    ja_probes_variant,
     pair_user,
     qa_user,
 )
@@ -173,6 +174,8 @@ async def judge_turn(client: ChatClient, variant: Variant, item: dict) -> dict:
         )
     if variant.name == "r-checks":
         judge = CheckedRubricJudge(client, load_prompt(prompts, lang, "judge_probes"))
+    elif variant.name.startswith("r-checks-ja-"):
+        judge = CheckedRubricJudge(client, ja_probes_variant(load_prompt(prompts, "ja", "judge_probes"), variant.name))
     elif variant.name == "r-checks-en-questions":
         judge = CheckedRubricJudge(client, load_prompt(prompts, "en", "judge_probes"))
     else:

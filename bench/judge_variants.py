@@ -8,7 +8,7 @@ probability) unless named ``*-reasoning``; the shipped metrics use the variant t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragtui.core.metrics.probability import SCALE_0_5, SCALE_1_5, YES_NO
 
@@ -152,6 +152,21 @@ VARIANTS += [
     Variant("r-checks-v1-whole-turn", "rubric", {}, {}, 5.0, 1.0),
     # Japanese turns checked with the English questions (as English instructions helped JSTS).
     Variant("r-checks-en-questions", "rubric", {}, {}, 5.0, 1.0),
+    # Japanese checks with the options named the other way round (いいえ first): is the lean to
+    # いいえ an order effect of the answer cue?
+    Variant("r-checks-ja-no-first", "rubric", {}, {}, 5.0, 1.0),
+    # Japanese questions, answered with the English words yes / no.
+    Variant("r-checks-ja-yes-no-words", "rubric", {}, {}, 5.0, 1.0),
     Variant("r-whole-score-first", "rubric", RUBRIC_WHOLE_FIRST, SCALE_1_5, 5.0, 1.0),
     Variant("r-whole-reasoning", "rubric", {}, {}, 5.0, 1.0),
 ]
+
+
+def ja_probes_variant(template, name: str):
+    """The Japanese check template rewritten for the ``r-checks-ja-*`` variants."""
+    parts = dict(template.parts)
+    if name == "r-checks-ja-no-first":
+        parts = {k: v.replace("「はい」か「いいえ」", "「いいえ」か「はい」") for k, v in parts.items()}
+    elif name == "r-checks-ja-yes-no-words":
+        parts = {k: v.replace("「はい」か「いいえ」で答えてください", "Answer yes or no") for k, v in parts.items()}
+    return replace(template, parts=parts)
