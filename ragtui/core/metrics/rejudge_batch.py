@@ -460,7 +460,7 @@ def _client(plan: RejudgePlan) -> openai.AsyncOpenAI:
 
 
 def _where(plan: RejudgePlan) -> str:
-    return ChatClient(plan.endpoint, cast(openai.AsyncOpenAI, None)).where
+    return ChatClient(plan.endpoint, None).where
 
 
 async def run_batch(

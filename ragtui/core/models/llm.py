@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-import openai
+import httpx
 
 from ..errors import EndpointError, IncompleteReply
 from ..redaction import redact_url
 from ..text_safety import fix_surrogates
+from . import sse
 from .endpoints import Endpoint
 from .token_logprobs import TokenLogprob, from_chunk
 
@@ -95,9 +96,9 @@ def chat_options(
 
 
 class ChatClient:
-    """A role's view of one endpoint. Cheap to create; share the ``AsyncOpenAI`` via ``ClientPool``."""
+    """A role's view of one endpoint. Cheap to create; share the connection pool via ``ClientPool``."""
 
-    def __init__(self, endpoint: Endpoint, client: openai.AsyncOpenAI, dropped: set[str] | None = None) -> None:
+    def __init__(self, endpoint: Endpoint, client: httpx.AsyncClient | None, dropped: set[str] | None = None) -> None:
         self.endpoint = endpoint
         self._client = client
         # Options this server rejected once; not sent again (see module docstring). Shared by
@@ -141,9 +142,11 @@ class ChatClient:
                 completion.attempts = attempts
                 completion.logprobs_dropped = bool(top_logprobs) and "logprobs" not in sent
                 return completion
-            except openai.BadRequestError as exc:
+            except sse.StatusError as exc:
+                if exc.status != 400:
+                    raise self._error(exc) from None
                 attempts -= 1  # not a fault of the stream: the request changes and goes again
-                droppable = _droppable(sent, _brief(exc, 2000))
+                droppable = _droppable(sent, f"{exc.message} {exc.body[:2000]}")
                 if not droppable:
                     raise self._error(exc) from None
                 # Drop the option the error names, else the most exotic, and try again;
@@ -173,11 +176,9 @@ class ChatClient:
         on_delta: DeltaCallback | None,
         on_chunk: Callable[[dict[str, Any]], None] | None = None,
     ) -> Completion:
-        # The request goes through the client's generic ``post`` (its documented route for
-        # any endpoint) with chunks kept as plain dicts: the typed ``chat.completions.create``
-        # spends more CPU converting each request and each chunk than ragtui spends on
-        # everything else per call (bench/bench_engine.py shows it). Retries, auth, timeouts
-        # and error types are still the client's.
+        # httpx and a minimal SSE reader (sse.py), chunks kept as plain dicts: the openai
+        # client's request building, decoder and per-chunk machinery cost more CPU than
+        # ragtui spends on everything else per call (bench/bench_engine.py shows it).
         started = time.perf_counter()
         first: float | None = None
         parts: list[str] = []
@@ -186,49 +187,42 @@ class ChatClient:
         model = self.endpoint.model
         finish: str | None = None
         body = {"model": self.endpoint.model, "messages": messages, "stream": True, **options}
+        url = (self.endpoint.base_url or "").rstrip("/") + "/chat/completions"
         try:
-            stream = await self._client.post(
-                "/chat/completions", body=body, cast_to=object, stream=True, stream_cls=_ChunkStream
-            )
-        except openai.BadRequestError:
-            raise
-        except (openai.APIError, OSError, ValueError) as exc:
+            stream = await sse.open_stream(self._client, url, self.endpoint.api_key, body, self.endpoint.max_retries)
+        except sse.StatusError as exc:
+            if exc.status == 400:
+                raise  # complete() may drop an option and ask again
             raise self._error(exc) from None
-        except Exception as exc:
-            if not _is_transport_error(exc):
-                raise
+        except sse.TransportError as exc:
             raise self._error(exc) from None
         # From here on the request was accepted: whatever breaks is a broken stream, retried.
+        wants_logprobs = "logprobs" in options
         try:
-            async with stream:
-                async for chunk in stream:
-                    if not isinstance(chunk, dict):
+            async for chunk in stream:
+                if on_chunk is not None:
+                    on_chunk(chunk)
+                usage = chunk.get("usage") or usage
+                if wants_logprobs:
+                    logprobs += from_chunk(chunk)
+                model = chunk.get("model") or model
+                for choice in chunk.get("choices") or ():
+                    if not isinstance(choice, dict):
                         continue
-                    if on_chunk is not None:
-                        on_chunk(chunk)
-                    usage = chunk.get("usage") or usage
-                    if "logprobs" in options:
-                        logprobs += from_chunk(chunk)
-                    model = chunk.get("model") or model
-                    for choice in chunk.get("choices") or ():
-                        if not isinstance(choice, dict):
-                            continue
-                        finish = choice.get("finish_reason") or finish
-                        delta = choice.get("delta")
-                        text = delta.get("content") if isinstance(delta, dict) else None
-                        if isinstance(text, str) and text:
-                            text = fix_surrogates(text)
-                            if first is None:
-                                first = time.perf_counter()
-                            parts.append(text)
-                            if on_delta is not None:
-                                on_delta(text)
-        except (openai.APIError, OSError, ValueError) as exc:
+                    finish = choice.get("finish_reason") or finish
+                    delta = choice.get("delta")
+                    text = delta.get("content") if isinstance(delta, dict) else None
+                    if isinstance(text, str) and text:
+                        text = fix_surrogates(text)
+                        if first is None:
+                            first = time.perf_counter()
+                        parts.append(text)
+                        if on_delta is not None:
+                            on_delta(text)
+        except sse.StreamBroken as exc:
             raise _StreamFault(self._fault(exc, parts), "".join(parts)) from None
-        except Exception as exc:
-            if not _is_transport_error(exc):
-                raise
-            raise _StreamFault(self._fault(exc, parts), "".join(parts)) from None
+        finally:
+            await stream.aclose()
         if finish is None and not stream.saw_done:
             received = sum(map(len, parts))
             raise _StreamFault(
@@ -247,47 +241,39 @@ class ChatClient:
             logprobs=logprobs,
         )
 
-    def _fault(self, exc: Exception, parts: list[str]) -> str:
+    def _fault(self, exc: sse.StreamBroken, parts: list[str]) -> str:
         received = sum(map(len, parts))
-        if isinstance(exc, ValueError):
+        if exc.kind == "malformed":
             return f"sent a malformed stream after {received} characters: {_brief(exc)}"
-        if isinstance(exc, openai.APIError) and not isinstance(exc, openai.APIConnectionError):
+        if exc.kind == "error":
             return f"reported an error mid-stream after {received} characters: {_brief(exc)}"
         return f"broke off the reply after {received} characters"
 
-    def _error(self, exc: Exception, received: int = 0) -> EndpointError:
-        """Translate a client exception into one line a support engineer can act on."""
+    def _error(self, exc: Exception) -> EndpointError:
+        """Translate a failed request into one line a support engineer can act on."""
         where = self.where
-        if isinstance(exc, openai.APITimeoutError) or "Timeout" in type(exc).__name__:
-            return EndpointError(
-                f"{where} did not answer within {self.endpoint.timeout:g} s",
-                "check the server, or raise timeout in the role's config",
-            )
-        if isinstance(exc, openai.APIConnectionError) or _is_transport_error(exc):
-            if received:
+        if isinstance(exc, sse.TransportError):
+            if exc.timed_out:
                 return EndpointError(
-                    f"{where} broke off the reply after {received} characters", "check the server's log"
+                    f"{where} did not answer within {self.endpoint.timeout:g} s",
+                    "check the server, or raise timeout in the role's config",
                 )
             return EndpointError(f"cannot reach {where}", "is the server running and the URL right?")
-        if isinstance(exc, openai.AuthenticationError):
+        status = getattr(exc, "status", None)
+        if status in (401, 403):
             return EndpointError(
-                f"{where} rejected the API key from ${self.endpoint.api_key_env}", "check the key in that variable"
+                f"{where} rejected the API key from ${self.endpoint.api_key_env} ({status})",
+                "check the key in that variable",
             )
-        if isinstance(exc, openai.NotFoundError):
+        if status == 404:
             return EndpointError(f"{where} answered 404: {_brief(exc)}", "check the model name and the base URL (…/v1)")
-        if isinstance(exc, openai.RateLimitError):
+        if status == 429:
             return EndpointError(
                 f"{where} is rate limiting (429) after {self.endpoint.max_retries} retries",
                 "lower --concurrency or raise max_retries",
             )
-        if isinstance(exc, openai.APIStatusError):
-            return EndpointError(f"{where} answered {exc.status_code}: {_brief(exc)}")
-        if isinstance(exc, ValueError):
-            return EndpointError(
-                f"{where} sent a malformed stream: {_brief(exc)}", "is this an OpenAI-compatible endpoint?"
-            )
-        if received:
-            return EndpointError(f"{where} broke off the reply after {received} characters: {_brief(exc)}")
+        if status is not None:
+            return EndpointError(f"{where} answered {status}: {_brief(exc)}")
         return EndpointError(f"{where} failed: {_brief(exc)}")
 
 
@@ -304,25 +290,6 @@ def _droppable(sent: dict[str, Any], message: str) -> str | None:
     return (named or candidates or [None])[0]
 
 
-class _ChunkStream(openai.AsyncStream[dict[str, Any]]):
-    """The client's SSE stream of plain-dict chunks, noting whether ``[DONE]`` arrived (the
-    client swallows it, and a stream that merely stops looks the same otherwise)."""
-
-    saw_done = False
-
-    async def _iter_events(self) -> AsyncIterator[Any]:
-        async for event in super()._iter_events():
-            if event.data.startswith("[DONE]"):
-                self.saw_done = True
-            yield event
-
-
-def _is_transport_error(exc: BaseException) -> bool:
-    """httpx/httpx2/httpcore errors raised while reading a stream are not wrapped by the
-    client; recognise them by module so ragtui does not depend on which one is installed."""
-    return any(cls.__module__.split(".")[0] in ("httpx", "httpx2", "httpcore") for cls in type(exc).__mro__)
-
-
 def _brief(exc: Exception, limit: int = 200) -> str:
     """A bounded, single-line rendering of an error (server bodies can be huge)."""
     text = " ".join(str(getattr(exc, "message", None) or exc).split())
@@ -330,26 +297,22 @@ def _brief(exc: Exception, limit: int = 200) -> str:
 
 
 class ClientPool:
-    """One ``AsyncOpenAI`` (one connection pool) per distinct endpoint, shared by dialogues."""
+    """One httpx connection pool per distinct endpoint, shared by dialogues."""
 
     def __init__(self) -> None:
-        self._clients: dict[tuple[str, str, float, int], openai.AsyncOpenAI] = {}
+        self._clients: dict[tuple[str, float], httpx.AsyncClient] = {}
         self._dropped: dict[str, set[str]] = {}
 
     def client_for(self, endpoint: Endpoint) -> ChatClient:
         if endpoint.base_url is None:
             raise EndpointError(f"the {endpoint.role} role uses the embedded model, which is not started")
-        key = (endpoint.base_url, endpoint.api_key, endpoint.timeout, endpoint.max_retries)
+        # The key and the retry count travel with each request, so one pool serves them all.
+        key = (endpoint.base_url, endpoint.timeout)
         if key not in self._clients:
-            self._clients[key] = openai.AsyncOpenAI(
-                base_url=endpoint.base_url,
-                api_key=endpoint.api_key,
-                timeout=endpoint.timeout,
-                max_retries=endpoint.max_retries,
-            )
+            self._clients[key] = sse.new_client(endpoint.timeout)
         return ChatClient(endpoint, self._clients[key], self._dropped.setdefault(endpoint.base_url, set()))
 
     async def aclose(self) -> None:
         for client in self._clients.values():
-            await client.close()
+            await client.aclose()
         self._clients.clear()

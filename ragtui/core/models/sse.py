@@ -1,0 +1,196 @@
+"""POST a streamed chat completion with httpx and read its server-sent events as plain dicts.
+
+The openai package's client costs more CPU per call than ragtui spends on everything else when
+hundreds of dialogues run at once (bench/bench_engine.py): request building, its SSE decoder and
+its per-event machinery run for every chunk. A chat stream needs little of it: one POST, then
+``data:`` lines holding one JSON object each and a final ``[DONE]``. This module does exactly
+that, plus what the client did that ragtui relies on: connection pooling, the bearer key in a
+header (never logged), timeouts, and retrying connection failures, 408/409/429 and 5xx answers
+with backoff (honouring ``retry-after-ms`` / ``retry-after``) *before* the stream begins. Faults
+after it began are the caller's (``llm.ChatClient`` retries the whole reply).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+INITIAL_BACKOFF_S = 0.5
+MAX_BACKOFF_S = 8.0
+
+
+class StatusError(Exception):
+    """The server answered with an HTTP error status instead of a stream."""
+
+    def __init__(self, status: int, message: str, body: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.body = body  # the raw answer, for naming a rejected option (never shown whole)
+
+
+class TransportError(Exception):
+    """No answer: the connection failed (``timed_out`` when the time limit ran out)."""
+
+    def __init__(self, message: str, *, timed_out: bool) -> None:
+        super().__init__(message)
+        self.message = message
+        self.timed_out = timed_out
+
+
+class StreamBroken(Exception):
+    """The stream began and then broke: cut, malformed, or an error event mid-way."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind  # "cut", "malformed" or "error"
+        self.message = message
+
+
+def new_client(timeout: float) -> httpx.AsyncClient:
+    """One connection pool per endpoint; as many keep-alive connections as dialogues run."""
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=1024)
+    return httpx.AsyncClient(timeout=httpx.Timeout(timeout), limits=limits, follow_redirects=False)
+
+
+class EventStream:
+    """An open chat stream: iterate for chunk dicts; ``saw_done`` tells whether ``[DONE]`` came."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self._response = response
+        self.saw_done = False
+
+    async def aclose(self) -> None:
+        await self._response.aclose()
+
+    async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+        buffer = b""
+        data: list[bytes] = []
+        event = b""
+        try:
+            async for block in self._response.aiter_bytes():
+                if self.saw_done:
+                    continue  # read the body to its end (at once, here) so the connection is reused
+                buffer += block
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    if line.endswith(b"\r"):
+                        line = line[:-1]
+                    if line:
+                        field, _, value = line.partition(b":")
+                        if value.startswith(b" "):
+                            value = value[1:]
+                        if field == b"data":
+                            data.append(value)
+                        elif field == b"event":
+                            event = value
+                        continue  # comments (":…") and other fields carry nothing for us
+                    if not data:
+                        continue
+                    payload = b"\n".join(data)
+                    data.clear()
+                    kind, event = event, b""
+                    if payload.startswith(b"[DONE]"):
+                        self.saw_done = True
+                        break
+                    chunk = _decode(payload)
+                    if kind == b"error" or "error" in chunk:
+                        raise StreamBroken("error", _error_text(chunk.get("error", chunk)))
+                    yield chunk
+        except httpx.HTTPError as exc:
+            if self.saw_done:
+                return  # the reply was whole; only the connection's tail went wrong
+            if isinstance(exc, httpx.TimeoutException):
+                raise StreamBroken("cut", "timed out mid-stream") from None
+            raise StreamBroken("cut", type(exc).__name__) from None
+
+
+def _decode(payload: bytes) -> dict[str, Any]:
+    try:
+        chunk = json.loads(payload)
+    except ValueError as exc:
+        raise StreamBroken("malformed", f"not JSON: {exc}") from None
+    if not isinstance(chunk, dict):
+        raise StreamBroken("malformed", f"a chunk is a JSON {type(chunk).__name__}, not an object")
+    return chunk
+
+
+async def open_stream(
+    client: httpx.AsyncClient, url: str, api_key: str, body: dict[str, Any], max_retries: int
+) -> EventStream:
+    """POST ``body`` and return the open stream once the server answered 200; retry what is
+    worth retrying up to ``max_retries`` times; else raise StatusError or TransportError."""
+    headers = {"Authorization": f"Bearer {api_key}", "Accept": "text/event-stream"}
+    content = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    headers["Content-Type"] = "application/json"
+    attempt = 0
+    while True:
+        wait: float | None = None
+        try:
+            request = client.build_request("POST", url, content=content, headers=headers)
+            response = await client.send(request, stream=True)
+        except httpx.TimeoutException as exc:
+            failure: Exception = TransportError(type(exc).__name__, timed_out=True)
+        except httpx.HTTPError as exc:
+            failure = TransportError(type(exc).__name__, timed_out=False)
+        else:
+            if response.status_code == 200:
+                return EventStream(response)
+            try:
+                await response.aread()
+            except httpx.HTTPError:
+                pass
+            finally:
+                await response.aclose()
+            failure = StatusError(response.status_code, _status_message(response), response.text)
+            if response.status_code not in RETRYABLE_STATUS and response.status_code < 500:
+                raise failure
+            wait = _retry_after(response.headers)
+        if attempt >= max_retries:
+            raise failure
+        attempt += 1
+        if wait is None:
+            wait = min(INITIAL_BACKOFF_S * 2 ** (attempt - 1), MAX_BACKOFF_S) * (1 - 0.25 * random.random())
+        await asyncio.sleep(wait)
+
+
+def _retry_after(headers: httpx.Headers) -> float | None:
+    """The server's requested pause, when it names a sensible one (0 < s ≤ 60)."""
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            seconds = float(value) * scale
+        except ValueError:
+            continue
+        if 0 < seconds <= 60:
+            return seconds
+    return None
+
+
+def _status_message(response: httpx.Response) -> str:
+    """The error's own message when the body is OpenAI-shaped JSON, else the body's text."""
+    text = response.text
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return text.strip() or response.reason_phrase
+    if isinstance(body, dict) and "error" in body:
+        return _error_text(body["error"])
+    return text.strip()
+
+
+def _error_text(error: Any) -> str:
+    if isinstance(error, dict):
+        message = error.get("message")
+        if isinstance(message, str) and message:
+            return message
+        return json.dumps(error, ensure_ascii=False)
+    return str(error)
