@@ -25,8 +25,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-
 from ..errors import EndpointError, IncompleteReply
 from ..redaction import redact_url
 from ..text_safety import fix_surrogates
@@ -98,9 +96,9 @@ def chat_options(
 class ChatClient:
     """A role's view of one endpoint. Cheap to create; share the connection pool via ``ClientPool``."""
 
-    def __init__(self, endpoint: Endpoint, client: httpx.AsyncClient | None, dropped: set[str] | None = None) -> None:
+    def __init__(self, endpoint: Endpoint, lanes: sse.Lanes | None, dropped: set[str] | None = None) -> None:
         self.endpoint = endpoint
-        self._client = client
+        self._lanes = lanes
         # Options this server rejected once; not sent again (see module docstring). Shared by
         # every ChatClient of the same server through ClientPool.
         self._dropped = dropped if dropped is not None else set()
@@ -189,7 +187,10 @@ class ChatClient:
         body = {"model": self.endpoint.model, "messages": messages, "stream": True, **options}
         url = (self.endpoint.base_url or "").rstrip("/") + "/chat/completions"
         try:
-            stream = await sse.open_stream(self._client, url, self.endpoint.api_key, body, self.endpoint.max_retries)
+            assert self._lanes is not None, "a ChatClient made without a pool cannot call"
+            stream = await sse.open_stream(
+                self._lanes.pick(), url, self.endpoint.api_key, body, self.endpoint.max_retries
+            )
         except sse.StatusError as exc:
             if exc.status == 400:
                 raise  # complete() may drop an option and ask again
@@ -297,10 +298,10 @@ def _brief(exc: Exception, limit: int = 200) -> str:
 
 
 class ClientPool:
-    """One httpx connection pool per distinct endpoint, shared by dialogues."""
+    """The connection pools of each distinct endpoint (``sse.Lanes``), shared by dialogues."""
 
     def __init__(self) -> None:
-        self._clients: dict[tuple[str, float], httpx.AsyncClient] = {}
+        self._lanes: dict[tuple[str, float], sse.Lanes] = {}
         self._dropped: dict[str, set[str]] = {}
 
     def client_for(self, endpoint: Endpoint) -> ChatClient:
@@ -308,11 +309,11 @@ class ClientPool:
             raise EndpointError(f"the {endpoint.role} role uses the embedded model, which is not started")
         # The key and the retry count travel with each request, so one pool serves them all.
         key = (endpoint.base_url, endpoint.timeout)
-        if key not in self._clients:
-            self._clients[key] = sse.new_client(endpoint.timeout)
-        return ChatClient(endpoint, self._clients[key], self._dropped.setdefault(endpoint.base_url, set()))
+        if key not in self._lanes:
+            self._lanes[key] = sse.Lanes(endpoint.timeout)
+        return ChatClient(endpoint, self._lanes[key], self._dropped.setdefault(endpoint.base_url, set()))
 
     async def aclose(self) -> None:
-        for client in self._clients.values():
-            await client.aclose()
-        self._clients.clear()
+        for lanes in self._lanes.values():
+            await lanes.aclose()
+        self._lanes.clear()
