@@ -421,6 +421,8 @@ class Dialogue:
             reference=self.reference,
         )
         turn_score: float | None = None
+        dialogue_score: float | None = None
+        scored = False
         turn = self.turn
         earlier: dict[str, Judgment] = {}
         # Verdicts already stored for this answer (a resumed dialogue): only the missing run.
@@ -455,14 +457,21 @@ class Dialogue:
                     attempts=getattr(exc, "attempts", 1),
                 )
             earlier[metric.name] = judgment
-            stored = self.store.add_judgment(self.session_id, bot.message_id, self.turn, judgment)
+            if metric.name == PRIMARY_METRIC:
+                # The verdict and the session score it changes are one commit.
+                stored, dialogue_score = self.store.add_scored_judgment(
+                    self.session_id, bot.message_id, self.turn, judgment, PRIMARY_METRIC
+                )
+                scored = True
+            else:
+                stored = self.store.add_judgment(self.session_id, bot.message_id, self.turn, judgment)
             emit(VerdictReady(self.session_id, self.turn, judgment, stored.id, stored.version))
             if metric.name == PRIMARY_METRIC:
                 if failed is not None:
-                    self.store.refresh_score(self.session_id, PRIMARY_METRIC)
                     raise failed
                 turn_score = judgment.score
-        dialogue_score, _ = self.store.refresh_score(self.session_id, PRIMARY_METRIC)
+        if not scored:  # resumed with the primary verdict already stored: score from the record
+            dialogue_score, _ = self.store.refresh_score(self.session_id, PRIMARY_METRIC)
         below = turn_score is not None and turn_score < self.threshold
         emit(TurnDone(self.session_id, self.turn, turn_score, below, dialogue_score))
         stop = self._stop_after_turn()
@@ -516,13 +525,11 @@ class Dialogue:
 
     def _finish(self, reason: StopReason, error: str | None, emit: Callable[[Event], None]) -> DialogueDone:
         # Stopped mid-judging, the session score still counts every turn scored so far.
-        self.store.refresh_score(self.session_id, PRIMARY_METRIC)
-        self.store.set_status(self.session_id, "finished", reason, error)
-        session = self.store.session(self.session_id)
+        score, unscored = self.store.finish(self.session_id, PRIMARY_METRIC, reason, error)
         self.phase = Phase.FINISHED
         self.stop_reason = reason
         self._claimed = False
-        done = DialogueDone(self.session_id, reason, session.score, self.turn, session.unscored_turns, error)
+        done = DialogueDone(self.session_id, reason, score, self.turn, unscored, error)
         emit(done)
         return done
 

@@ -52,7 +52,7 @@ def _row(row: dict[str, Any]) -> StoredDialogueJudgment:
 
 
 def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
-    from .store import judgment_columns
+    from .store import insert_row, judgment_columns
 
     def insert() -> int:
         # One transaction (Store.write): the version is read under the write lock.
@@ -62,7 +62,7 @@ def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudg
         ).fetchone()[0]
         outcome = judgment.details.get("outcome") if judgment.score is not None else None
         row = {"session_id": session_id, "version": version, "outcome": outcome, **judgment_columns(judgment)}
-        return store.db["dialogue_judgments"].insert(row).last_pk
+        return insert_row(store.db.conn, "dialogue_judgments", row)
 
     pk = store.write("record a dialogue judgment", insert)
     return _row(next(iter(store.db["dialogue_judgments"].rows_where("id = ?", [pk]))))

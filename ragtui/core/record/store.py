@@ -42,6 +42,16 @@ if TYPE_CHECKING:  # the metrics package pulls in the LLM client: not needed to 
     from ..metrics.base import Judgment
 
 
+def insert_row(conn: sqlite3.Connection, table: str, row: dict[str, Any]) -> int:
+    """INSERT one row of scalars; its id. Plain SQL on the hot path: sqlite-utils' ``insert``
+    looks the table and its columns up again on every call (several queries per row).
+    ``table`` and the keys are ragtui's own names, never user input."""
+    columns = ", ".join(row)
+    marks = ", ".join("?" * len(row))
+    cursor = conn.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(row.values()))
+    return int(cursor.lastrowid or 0)
+
+
 class Store:
     def __init__(self, db: sqlite_utils.Database | sqlite3.Connection, path: Path | None) -> None:
         self._db = db
@@ -141,7 +151,7 @@ class Store:
         }
         lineage = {"parent_session_id": parent_session_id, "fork_turn": fork_turn, "replay_of": replay_of}
         row.update({k: v for k, v in lineage.items() if v is not None})
-        return self.write("create a session", lambda: self.db["sessions"].insert(row).last_pk)
+        return self.write("create a session", lambda: insert_row(self.db.conn, "sessions", row))
 
     def add_message(
         self,
@@ -178,9 +188,9 @@ class Store:
         }
 
         def insert() -> int:
-            pk = self.db["messages"].insert(row).last_pk
+            pk = insert_row(self.db.conn, "messages", row)
             stamp = now()
-            self.db.execute(
+            self.db.conn.execute(
                 "UPDATE sessions SET updated_at = ?, heartbeat_at = ?, turns = MAX(turns, ?) WHERE id = ?",
                 [stamp, stamp, turn, session_id],
             )
@@ -189,23 +199,37 @@ class Store:
         return self.write("record a message", insert)
 
     def add_judgment(self, session_id: int, message_id: int, turn: int, judgment: Judgment) -> StoredJudgment:
-        def insert() -> int:
-            # One transaction (see write): the version is read under the write lock.
-            version = self.db.execute(
-                "SELECT COALESCE(MAX(version), 0) + 1 FROM judgments WHERE message_id = ? AND metric = ?",
-                [message_id, judgment.metric],
-            ).fetchone()[0]
-            row = {
-                "session_id": session_id,
-                "message_id": message_id,
-                "turn": turn,
-                "version": version,
-                **judgment_columns(judgment),
-            }
-            return self.db["judgments"].insert(row).last_pk
-
-        pk = self.write("record a judgment", insert)
+        pk = self.write("record a judgment", lambda: self._insert_judgment(session_id, message_id, turn, judgment))
         return self.judgment(pk)
+
+    def add_scored_judgment(
+        self, session_id: int, message_id: int, turn: int, judgment: Judgment, metric: str
+    ) -> tuple[StoredJudgment, float | None]:
+        """Store a verdict and refresh the session's ``metric`` score in one transaction (one
+        commit for the step); returns the stored verdict and the new dialogue score."""
+
+        def insert() -> tuple[int, float | None]:
+            pk = self._insert_judgment(session_id, message_id, turn, judgment)
+            return pk, self._refresh_score(session_id, metric)[0]
+
+        pk, score = self.write("record a judgment", insert)
+        return self.judgment(pk), score
+
+    def _insert_judgment(self, session_id: int, message_id: int, turn: int, judgment: Judgment) -> int:
+        # Inside a write transaction (see write): the version is read under the write lock.
+        conn = self.db.conn
+        version = conn.execute(
+            "SELECT COALESCE(MAX(version), 0) + 1 FROM judgments WHERE message_id = ? AND metric = ?",
+            [message_id, judgment.metric],
+        ).fetchone()[0]
+        row = {
+            "session_id": session_id,
+            "message_id": message_id,
+            "turn": turn,
+            "version": version,
+            **judgment_columns(judgment),
+        }
+        return insert_row(conn, "judgments", row)
 
     def add_dialogue_judgment(self, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
         """Store a verdict on the whole dialogue as the next version for its metric."""
@@ -213,10 +237,14 @@ class Store:
 
     def refresh_score(self, session_id: int, metric: str) -> tuple[float | None, int]:
         """Recompute the dialogue score (mean of the latest scored ``metric`` per turn)."""
-        # Runs after every judged turn, so it reads only the scores, not the whole session.
+        return self.write("update the session score", lambda: self._refresh_score(session_id, metric))
+
+    def _refresh_score(self, session_id: int, metric: str) -> tuple[float | None, int]:
+        # Runs after every judged turn, inside its write: it reads only the scores.
+        conn = self.db.conn
         latest = [
             row[0]
-            for row in self.db.execute(
+            for row in conn.execute(
                 "SELECT j.score FROM judgments j WHERE j.session_id = ? AND j.metric = ? AND j.version = "
                 "(SELECT MAX(version) FROM judgments k WHERE k.session_id = j.session_id "
                 "AND k.turn = j.turn AND k.metric = j.metric)",
@@ -226,23 +254,35 @@ class Store:
         scores = [value for value in latest if value is not None]
         score = sum(scores) / len(scores) if scores else None
         unscored = len(latest) - len(scores)
-        self.write(
-            "update the session score",
-            lambda: self.db["sessions"].update(
-                session_id, {"score": score, "unscored_turns": unscored, "updated_at": now()}
-            ),
+        conn.execute(
+            "UPDATE sessions SET score = ?, unscored_turns = ?, updated_at = ? WHERE id = ?",
+            [score, unscored, now(), session_id],
         )
         return score, unscored
 
     def set_status(
         self, session_id: int, status: str, stop_reason: str | None = None, error: str | None = None
     ) -> None:
-        self.write(
-            "update the session",
-            lambda: self.db["sessions"].update(
-                session_id, {"status": status, "stop_reason": stop_reason, "error": error, "updated_at": now()}
-            ),
+        self.write("update the session", lambda: self._set_status(session_id, status, stop_reason, error))
+
+    def _set_status(self, session_id: int, status: str, stop_reason: str | None, error: str | None) -> None:
+        self.db.conn.execute(
+            "UPDATE sessions SET status = ?, stop_reason = ?, error = ?, updated_at = ? WHERE id = ?",
+            [status, stop_reason, error, now(), session_id],
         )
+
+    def finish(
+        self, session_id: int, metric: str, stop_reason: str, error: str | None = None
+    ) -> tuple[float | None, int]:
+        """Refresh the ``metric`` score and close the session, in one transaction: a finished
+        session never shows a stale score. Returns (score, unscored turns)."""
+
+        def close() -> tuple[float | None, int]:
+            result = self._refresh_score(session_id, metric)
+            self._set_status(session_id, "finished", stop_reason, error)
+            return result
+
+        return self.write("finish the session", close)
 
     def add_partial(self, session_id: int, turn: int, role: str, text: str, error: str, attempts: int) -> None:
         """Keep what arrived of a reply whose stream failed for good, apart from the messages."""
@@ -255,7 +295,7 @@ class Store:
             "attempts": attempts,
             "created_at": now(),
         }
-        self.write("record a partial reply", lambda: self.db["partial_replies"].insert(row))
+        self.write("record a partial reply", lambda: insert_row(self.db.conn, "partial_replies", row))
 
     def claim(self, session_id: int) -> None:
         """Make this process the session's owner, to continue it; refuse when another live
