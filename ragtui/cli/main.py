@@ -60,6 +60,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _shard(value: str) -> tuple[int, int]:
+    from .run_workers import parse_shard
+
+    return parse_shard(value)
+
+
 def error_line(message: str) -> None:
     from .output import error_line as write
 
@@ -114,6 +120,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="exit 1 when the run's resolution rate is under RATE, 0–1 (default: the config's, 0 = off)",
     )
     run.add_argument("--no-check", action="store_true", help="skip the endpoint reachability check")
+    run.add_argument("--workers", type=int, default=1, help="processes sharing the run and the database (default 1)")
+    run.add_argument("--run-id", help=argparse.SUPPRESS)  # set by --workers for its worker processes
+    run.add_argument("--shard", type=_shard, help=argparse.SUPPRESS)  # I/N: this worker's share
     run.add_argument(
         "--resume",
         metavar="RUN",

@@ -41,6 +41,7 @@ from .model_start import embedded_model
 from .output import console, console_err, say_discovered, score_text
 from .run_progress import RunProgress
 from .run_results import results_table
+from .run_workers import check_workers, run_workers
 
 EXIT_INTERRUPTED = 130
 RESUMABLE = ("interrupted", "cancelled")
@@ -63,8 +64,9 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     _check_arguments(args)
     endpoints = bootstrap.endpoints_for(config, overrides)
+    workers = check_workers(args, any(e.base_url is None for e in endpoints.values()))
     say_discovered(endpoints)
-    store = bootstrap.open_store(config)
+    store = bootstrap.open_store(config)  # made and migrated here, before any worker opens it
     if getattr(args, "replay", None):
         # Validated before any dialogue starts: bad input writes nothing.
         plan = plan_replay(store, config, args.replay, args.scenario, args.persona, overrides.language)
@@ -84,13 +86,39 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     if not personas:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2
-    run_id = new_run_id()
+    if workers > 1:
+        return await _run_with_workers(args, config, endpoints, store, workers)
+    run_id = getattr(args, "run_id", None) or new_run_id()
+    shard = getattr(args, "shard", None)
 
     def fresh(engine: Engine) -> list[Dialogue]:
-        return [engine.new_dialogue(s, p, run_id=run_id) for s in scenarios for p in personas]
+        plan = [(s, p) for s in scenarios for p in personas]
+        if shard is not None:  # a worker of `--workers N`: dialogues i, i+N, i+2N, …
+            plan = plan[shard[0] :: shard[1]]
+        return [engine.new_dialogue(s, p, run_id=run_id) for s, p in plan]
 
     with embedded_model(config, endpoints) as model:
         return await _run(args, config, endpoints, store, run_id, fresh, model)
+
+
+async def _run_with_workers(
+    args: argparse.Namespace, config: Config, endpoints: dict[str, Endpoint], store: Store, workers: int
+) -> int:
+    """Start the worker processes (run_workers.py), then report the whole run from the database."""
+    if not args.no_check:
+        await bootstrap.check_reachable(endpoints)
+    for role, endpoint in endpoints.items():
+        console.print(Text(f"{role:>5}: {endpoint.label}", style="dim"))
+    run_id = new_run_id()
+    statuses, stopped = await run_workers(args, run_id, workers, config.concurrency, store.path)
+    failed = [(i, code) for i, code in enumerate(statuses) if code not in (0, 1, 2, EXIT_INTERRUPTED)]
+    for index, code in failed:
+        console_err.print(Text(f"worker {index} exited with status {code}; its unfinished dialogues are resumable"))
+    code = _report_run(args, store, config, run_id, stopped)
+    if stopped or code == EXIT_INTERRUPTED:
+        return EXIT_INTERRUPTED
+    # A worker that died leaves the run incomplete: never a pass.
+    return max(code, 2) if failed else code
 
 
 def resumable(store: Store, run: str) -> tuple[str, list[int]]:
@@ -177,11 +205,20 @@ async def _run(
                     task.uncancel()
     finally:
         await engine.aclose()
+    if getattr(args, "shard", None) is not None:
+        # A worker of `--workers N`: the process that started it reports the whole run.
+        return 128 + signal.SIGTERM if signals else EXIT_INTERRUPTED if interrupted else 0
+    code = _report_run(args, store, config, run_id, interrupted)
+    return 128 + signal.SIGTERM if signals else code
+
+
+def _report_run(args: argparse.Namespace, store: Store, config: Config, run_id: str, interrupted: bool) -> int:
+    """The whole run's table, summary and reports, read from the database; the exit status."""
     rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
     gate = run_gate(rows, config.threshold, config.thresholds, config.min_resolution_rate)
     code = _report(store, config, run_id, rows, gate, interrupted)
     _write_reports(args, run_id, rows, config, gate)
-    return 128 + signal.SIGTERM if signals else code
+    return code
 
 
 def _write_reports(
