@@ -6,8 +6,10 @@
 2. Concurrency: with 100 ms before every reply, ``ragtui run --concurrency 16``; prints the
    wall time against the ideal (calls × latency / concurrency).
 3. Concurrency sweep (``--sweep``): 480 dialogues × 5 personas' scenarios at 200 ms per call,
-   concurrency 16, 64 and 256; prints wall / ideal and the CPU ragtui spent per call (user +
-   system time of the ``ragtui run`` process and its children, divided by the calls).
+   concurrency 16, 64 and 256, each as one ``ragtui run`` and as ``ragtui run --workers 2``;
+   prints wall / ideal and the CPU spent per call (user + system time of the process and its
+   children, divided by the calls), against a baseline measured in the same run: the very same
+   requests replayed by a bare openai client at the same concurrency (bench/bare_loop.py).
 
 Both sides run as separate processes, timed from start to exit, so the server (a thread of
 this process) never competes with them for the interpreter lock. Nothing here asserts: it
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -90,7 +93,7 @@ def overhead(dialogues: int, concurrency: int) -> None:
         bare_cmd += ["--requests", str(requests), "--concurrency", str(concurrency)]
         bare, out = timed(bare_cmd)
         bare_loop_only = json.loads(out)["seconds"]
-        raw, out = timed([*bare_cmd, "--raw"])
+        raw, out = timed([*bare_cmd, "--sse"])
         raw_loop_only = json.loads(out)["seconds"]
     sessions = -(-dialogues // len(PERSONAS)) * len(PERSONAS)
     print(
@@ -98,10 +101,10 @@ def overhead(dialogues: int, concurrency: int) -> None:
     )
     print(f"  ragtui run (whole process):      {ours:7.2f} s   ({sessions / ours:6.1f} dialogues/s)")
     print(f"  bare loop, typed client route:   {bare:7.2f} s   (loop alone {bare_loop_only:.2f} s)")
-    print(f"  bare loop, ragtui's raw route:   {raw:7.2f} s   (loop alone {raw_loop_only:.2f} s)")
+    print(f"  bare loop, ragtui's httpx route: {raw:7.2f} s   (loop alone {raw_loop_only:.2f} s)")
     print(f"  process start: ragtui --version {startup:.2f} s, python -c 'import openai' {baseline_start:.2f} s")
     print(f"  RATIO ours / bare (typed client) = {ours / bare:.2f}x")
-    print(f"  RATIO ours / bare (same raw route) = {ours / raw:.2f}x   <- ragtui's own overhead")
+    print(f"  RATIO ours / bare (same httpx route) = {ours / raw:.2f}x   <- ragtui's own overhead")
 
 
 def latency(dialogues: int, concurrency: int, delay: float) -> None:
@@ -124,24 +127,55 @@ def latency(dialogues: int, concurrency: int, delay: float) -> None:
     print(f"  RATIO wall / ideal = {wall / ideal:.2f}x   (minus process start: {(wall - startup) / ideal:.2f}x)")
 
 
-def sweep(dialogues: int, levels: list[int], delay: float) -> None:
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measured(command: list[str]) -> tuple[float, float, str]:
+    """Wall time, CPU (user + system of the process and every child it waited for), stdout."""
+    before = cpu_of_children()
+    wall, out = timed(command)
+    return wall, cpu_of_children() - before, out
+
+
+def sweep(dialogues: int, levels: list[int], delay: float, workers: int) -> None:
     def slow(body: dict) -> Reply:
         return dataclasses.replace(schema_responder(body), delay_first=delay)
 
-    print(f"[sweep] {delay * 1000:.0f} ms per call; wall / ideal and ragtui's CPU per call")
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"[sweep] {delay * 1000:.0f} ms per call; load average at start {load} on {os.cpu_count()} cores")
+    print("  baseline: the same requests replayed by a bare openai client (typed route), same concurrency")
     for concurrency in levels:
         with FakeOpenAIServer(default=slow) as server, tempfile.TemporaryDirectory() as tmp:
             config = write_workspace(Path(tmp), server.base_url, dialogues, concurrency)
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            wall, _ = timed(ragtui_run(config, dialogues, concurrency))
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            command = ragtui_run(config, dialogues, concurrency)
+            single, single_cpu, _ = measured(command)
             calls = len(server.chat_requests())
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            requests = Path(tmp) / "requests.json"
+            requests.write_text(json.dumps(server.chat_requests()), encoding="utf-8")
+            (Path(tmp) / "bench.db").unlink(missing_ok=True)
+            many, many_cpu, _ = measured([*command, "--workers", str(workers)])
+            many_calls = len(server.chat_requests()) - calls
+            bare_cmd = [sys.executable, str(HERE / "bare_loop.py"), "--base-url", server.base_url]
+            bare_cmd += ["--requests", str(requests), "--concurrency", str(concurrency)]
+            bare, bare_cpu, _ = measured(bare_cmd)
         ideal = calls * delay / concurrency
-        print(
-            f"  concurrency {concurrency:3}: {calls} calls, wall {wall:6.2f} s, ideal {ideal:5.2f} s -> "
-            f"RATIO {wall / ideal:5.2f}x; CPU {cpu:6.2f} s = {cpu / calls * 1000:.2f} ms per call"
-        )
+        base_ms = bare_cpu / calls * 1000
+        print(f"  concurrency {concurrency:3}: {calls} calls, ideal {ideal:5.2f} s")
+        rows = [
+            ("ragtui run", single, single_cpu, calls),
+            (f"ragtui run --workers {workers}", many, many_cpu, many_calls),
+            ("bare client (baseline)", bare, bare_cpu, calls),
+        ]
+        for name, wall, cpu, n in rows:
+            per_call = cpu / n * 1000
+            print(
+                f"    {name:<24} wall {wall:6.2f} s  RATIO wall/ideal {wall / ideal:5.2f}x   "
+                f"CPU {per_call:5.2f} ms/call  RATIO CPU/baseline {per_call / base_ms:5.2f}x"
+            )
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"  load average at end {load}")
 
 
 def main() -> None:
@@ -151,9 +185,11 @@ def main() -> None:
     parser.add_argument("--latency-dialogues", type=int, default=100)
     parser.add_argument("--sweep", action="store_true", help="only the concurrency sweep (16, 64, 256 at 200 ms)")
     parser.add_argument("--sweep-dialogues", type=int, default=480)
+    parser.add_argument("--sweep-levels", default="16,64,256", help="concurrency levels of the sweep")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes for the sweep's --workers runs")
     args = parser.parse_args()
     if args.sweep:
-        sweep(args.sweep_dialogues, [16, 64, 256], 0.2)
+        sweep(args.sweep_dialogues, [int(x) for x in args.sweep_levels.split(",")], 0.2, args.workers)
         return
     overhead(args.dialogues, args.concurrency)
     latency(args.latency_dialogues, 16, 0.1)
