@@ -51,7 +51,8 @@ class Engine:
         self.endpoints = endpoints
         self.store = store
         self.language = language or config.language
-        self.pool = pool or ClientPool()
+        # About four concurrent calls per httpx pool (see models/sse.py Lanes).
+        self.pool = pool or ClientPool(lanes=max(16, config.concurrency // 4))
         # Loading validates every template up front: a bad prompt fails before any dialogue.
         self.prompts = PromptSet.load(config.prompts, self.language)
         self._knowledge: KnowledgeBase | None = None

@@ -300,7 +300,8 @@ def _brief(exc: Exception, limit: int = 200) -> str:
 class ClientPool:
     """The connection pools of each distinct endpoint (``sse.Lanes``), shared by dialogues."""
 
-    def __init__(self) -> None:
+    def __init__(self, lanes: int = sse.Lanes.COUNT) -> None:
+        self._count = lanes
         self._lanes: dict[tuple[str, float], sse.Lanes] = {}
         self._dropped: dict[str, set[str]] = {}
 
@@ -310,7 +311,7 @@ class ClientPool:
         # The key and the retry count travel with each request, so one pool serves them all.
         key = (endpoint.base_url, endpoint.timeout)
         if key not in self._lanes:
-            self._lanes[key] = sse.Lanes(endpoint.timeout)
+            self._lanes[key] = sse.Lanes(endpoint.timeout, self._count)
         return ChatClient(endpoint, self._lanes[key], self._dropped.setdefault(endpoint.base_url, set()))
 
     async def aclose(self) -> None:

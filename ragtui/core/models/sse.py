@@ -57,8 +57,9 @@ class Lanes:
     """Several httpx connection pools for one endpoint, used in turn, request by request.
 
     httpx's pool looks at every connection it holds on each request and each release, so one
-    pool with 256 keep-alive connections spends more CPU per call than the call itself; sixteen
-    pools of sixteen do not. Connections stay alive between calls in every pool."""
+    pool with 256 keep-alive connections spends more CPU per call than the call itself; many
+    pools of a few connections do not (the engine asks for one per four concurrent dialogues).
+    Connections stay alive between calls in every pool."""
 
     COUNT = 16
 
