@@ -280,7 +280,7 @@ async def run(args: argparse.Namespace) -> list[dict]:
                     else:
                         from ragtui.core.models.embedded import attach
 
-                        attach(endpoints, model.base_url or "")
+                        attach(endpoints, model.base_url or "", model.token)  # the server wants its token
                 store = Store.open(config.database)
                 engine = Engine(config, endpoints, store)
                 scenarios = load_scenarios(config.scenarios, language)[: args.scenarios]
