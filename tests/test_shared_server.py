@@ -28,7 +28,15 @@ from ragtui.core.dialogue.events import DialogueDone, Failure, MessageDone
 from ragtui.core.errors import RagtuiError
 from ragtui.core.models.embedded import ServerRecovery, attach
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.models.local_model import LocalModel, LocalModelSettings, default_threads, slots_for, wait_gone
+from ragtui.core.models.local_model import (
+    LocalModel,
+    LocalModelSettings,
+    busy_cpus,
+    cpu_share,
+    default_threads,
+    slots_for,
+    wait_gone,
+)
 from ragtui.core.models.server_registry import Registry, ServerState, process_start_time
 from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import FakeOpenAIServer
@@ -381,3 +389,9 @@ def test_bad_keep_alive_names_the_key(tmp_path: Path, value: str) -> None:
 )
 def test_the_embedded_server_takes_a_thread_fewer_on_a_busy_machine(load, cpus, threads):
     assert default_threads(load=load, cpus=cpus) == threads
+
+
+def test_the_busy_share_comes_from_two_cpu_time_readings():
+    assert cpu_share(((1_000, 4_000), (1_150, 4_200))) == pytest.approx(0.75)
+    assert cpu_share(((1_000, 4_000), (1_000, 4_000))) == 0.0  # no time passed: not busy
+    assert 0.0 <= busy_cpus(sample_s=0.01) <= (os.cpu_count() or 1)

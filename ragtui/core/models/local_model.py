@@ -498,17 +498,52 @@ def default_threads(load: float | None = None, cpus: int | None = None) -> int:
     Measured on an idle 2-core machine (bench/bench_embedded.py): two threads give ~45 prompt
     and ~10 generated tokens/s, one thread ~28 and ~6. llama.cpp's threads wait for each other
     at every step, though, and on cores shared with other heavy work two threads fell to 0.35
-    generated tokens/s while one kept ~5. So the 1-minute load average at start decides:
-    ``load`` within half a CPU of ``cpus`` means busy. ``[embedded] threads`` overrides it."""
+    generated tokens/s while one kept ~5. So the CPUs busy right now decide (``busy_cpus``, a
+    quarter-second sample: the 1-minute load average would still count a ragtui run that just
+    ended): within half a CPU of ``cpus`` means busy. ``[embedded] threads`` overrides it."""
     cpus = _usable_cpus() if cpus is None else cpus
     if load is None:
-        try:
-            load = os.getloadavg()[0]
-        except OSError:  # not every system reports it
-            load = 0.0
+        load = busy_cpus()
     if cpus > 1 and load >= cpus - 0.5:
         return cpus - 1
     return cpus
+
+
+def busy_cpus(sample_s: float = 0.25) -> float:
+    """How many CPUs' worth of work the machine is doing now: two readings of /proc/stat
+    ``sample_s`` apart; where there is no /proc/stat, the 1-minute load average."""
+    first = _cpu_times()
+    if first is None:
+        try:
+            return os.getloadavg()[0]
+        except OSError:  # not every system reports it
+            return 0.0
+    time.sleep(sample_s)
+    second = _cpu_times()
+    if second is None:
+        return 0.0
+    return cpu_share((first, second)) * (os.cpu_count() or 1)
+
+
+def cpu_share(readings: tuple[tuple[int, int], tuple[int, int]]) -> float:
+    """The busy share (0–1) of all CPUs between two (busy, total) jiffy readings."""
+    (busy_a, total_a), (busy_b, total_b) = readings
+    total = total_b - total_a
+    return 0.0 if total <= 0 else max(0.0, min(1.0, (busy_b - busy_a) / total))
+
+
+def _cpu_times() -> tuple[int, int] | None:
+    """(busy, total) jiffies of all CPUs from the first line of /proc/stat."""
+    try:
+        with open("/proc/stat", encoding="ascii") as handle:
+            fields = [int(v) for v in handle.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    if len(fields) < 5:
+        return None
+    idle = fields[3] + fields[4]  # idle and iowait
+    total = sum(fields[:8])  # user … steal; guest time is already inside user
+    return total - idle, total
 
 
 def _usable_cpus() -> int:
