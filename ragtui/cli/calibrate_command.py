@@ -12,7 +12,6 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -33,7 +32,7 @@ from ..core.metrics.labelled import LabelledItem, LabelledSet, load_labelled, pa
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from .model_start import embedded_model
-from .output import console, console_err
+from .output import console, console_err, item_progress
 
 MAX_PROBLEMS_SHOWN = 20
 MIN_FIT_ITEMS = 10  # fewer and a 5-fold cross-validation has folds of one or two items
@@ -201,16 +200,7 @@ def _metrics_factory(config: Config, args: argparse.Namespace, client) -> object
 
 
 async def _judge_all(calibrator: Calibrator, pending: list) -> None:  # type: ignore[type-arg]
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[note]}", style="yellow"),
-        console=console_err,
-        transient=True,
-    )
+    progress = item_progress()
     unscored = 0
     done = 0
     try:

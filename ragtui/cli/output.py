@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.segment import Segment
 from rich.text import Text
 
 from ..core.text_safety import visible
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 class SafeConsole(Console):
@@ -76,3 +80,28 @@ def say_discovered(endpoints: dict) -> None:  # dict[str, Endpoint]
     note = discovery_note(endpoints)
     if note:
         console_err.print(Text(note, style="dim"))
+
+
+def item_progress() -> Progress:
+    """The bar of long per-item work (calibrating, re-judging): done/total, elapsed, time left,
+    and a note (e.g. the unscored count); on stderr, gone when finished."""
+    # Imported here: every command imports this module, few draw a bar.
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[note]}", style="yellow"),
+        console=console_err,
+        transient=True,
+    )

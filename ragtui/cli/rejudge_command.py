@@ -13,7 +13,6 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
 from ..core import bootstrap
@@ -36,7 +35,7 @@ from ..core.models.llm import ClientPool
 from ..core.record import rejudge_jobs
 from ..core.record.store import Store
 from .model_start import embedded_model
-from .output import console, console_err
+from .output import console, console_err, item_progress
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -158,16 +157,7 @@ async def _online(store, config, plan, job, targets, resumed, what, concurrency)
         rejudge_jobs.update_job(store, job.id, status="finished")
         console.print(Text("Nothing left to re-judge in this job."))
         return 0
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[note]}", style="yellow"),
-        console=console_err,
-        transient=True,
-    )
+    progress = item_progress()
     scores: list[float] = []
     unscored = 0
     pool = ClientPool()
