@@ -209,8 +209,7 @@ class RunEstimator:
                     history.append(Utterance("bot", answer))
                 if whole_turns > 1:  # each simulated customer message is checked
                     calls, check_in, check_out = self.check
-                    _count(roles["user"], check_in * calls, check_out * calls, self.turns - 1, 0)
-                    roles["user"].calls += calls * (self.turns - 1)
+                    _count(roles["user"], check_in * calls, check_out * calls, self.turns - 1, calls)
                 self._count_dialogue_verdicts(roles["judge"], history)
         result = Estimate(len(scenarios) * len(personas), self.turns, self.turns_basis, list(roles.values()))
         for role in result.roles:
@@ -226,8 +225,7 @@ class RunEstimator:
             calls = float(sum(ASSUMED_DIALOGUE_CALLS.get(m, 0) for m in self.config.dialogue_metrics))
             transcript = sum(approx_tokens(u.text) + MESSAGE_OVERHEAD for u in history)
             tokens_in, tokens_out = calls * (transcript + 200), calls * self.outputs["judge"]
-        _count(judge, tokens_in, tokens_out, 1.0, 0)
-        judge.calls += calls
+        _count(judge, tokens_in, tokens_out, 1.0, calls)
 
 
 def past_check_usage(store: Store, model: str) -> tuple[float, float, float] | None:
@@ -271,7 +269,7 @@ def statement_count(answer: str) -> int:
     return sum(1 for s in SENTENCE_END.split(answer) if s and len(s.strip()) >= MIN_CLAIM_CHARS)
 
 
-def _count(role: RoleTokens, tokens_in: float, tokens_out: float, weight: float, calls: int = 1) -> None:
+def _count(role: RoleTokens, tokens_in: float, tokens_out: float, weight: float, calls: float = 1) -> None:
     role.calls += calls * weight
     role.tokens_in += tokens_in * weight
     role.tokens_out += tokens_out * weight
@@ -299,22 +297,16 @@ def spent(store: Store, run_id: str, prices: dict[str, tuple[float, float]]) -> 
         f"SUM(COALESCE(m.completion_tokens, 0) + {extra.format('completion_tokens')}) "
         "FROM messages m JOIN sessions s ON s.id = m.session_id "
         "WHERE s.run_id = ? AND m.model IS NOT NULL GROUP BY 1, 2 "
-        "UNION ALL SELECT 'judge', j.model, SUM(j.attempts), SUM(j.prompt_tokens), SUM(j.completion_tokens) "
+        "UNION ALL SELECT 'judge', COALESCE(NULLIF(j.model, ''), 'unknown'), SUM(j.attempts), "
+        "SUM(COALESCE(j.prompt_tokens, 0)), SUM(COALESCE(j.completion_tokens, 0)) "
         "FROM (SELECT session_id, model, attempts, prompt_tokens, completion_tokens FROM judgments "
         "UNION ALL SELECT session_id, model, attempts, prompt_tokens, completion_tokens FROM dialogue_judgments "
         "WHERE attempts > 0) j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? GROUP BY 1, 2",
         [run_id, run_id],
     ).fetchall()
-    merged: dict[tuple[str, str], list[int]] = {}
-    for role, model, calls, tokens_in, tokens_out in rows:
-        totals = merged.setdefault((role, model or "unknown"), [0, 0, 0])
-        for index, value in enumerate((calls, tokens_in, tokens_out)):
-            totals[index] += value or 0
     out: list[RoleTokens] = []
     order = {"user": 0, "bot": 1, "judge": 2}
-    for (role, model), (calls, tokens_in, tokens_out) in sorted(
-        merged.items(), key=lambda r: (order[r[0][0]], r[0][1])
-    ):
+    for role, model, calls, tokens_in, tokens_out in sorted(rows, key=lambda r: (order[r[0]], r[1])):
         used = RoleTokens(role, model, calls, tokens_in, tokens_out, "stored usage")
         used.add_cost(prices)
         out.append(used)
