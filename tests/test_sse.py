@@ -115,3 +115,22 @@ async def test_a_status_error_is_one_line_naming_the_endpoint_and_never_the_key(
         await complete(raw, retries=0)
     text = str(caught.value)
     assert "bot endpoint" in text and "answered 500: kaboom" in text and "sk-raw" not in text
+
+
+async def test_a_stream_cut_at_any_byte_is_never_a_shorter_complete_reply(raw: RawServer):
+    """The connection ends cleanly after every possible prefix of a good stream: the reply is
+    either the whole text (once the finish chunk arrived whole) or an IncompleteReply whose
+    partial is a prefix of it — never a cut text passed off as complete."""
+    body = sse(chunk("Open Settings, "), chunk("then Account, "), chunk("and choose Reset."), chunk(finish="stop"))
+    whole = "Open Settings, then Account, and choose Reset."
+    finish_end = body.index(b"data: [DONE]")  # the finish chunk's event ends just before [DONE]
+    for cut in range(len(body) + 1):
+        raw.replies.append((200, {}, [body[:cut]] if cut else []))
+        try:
+            reply = await complete(raw, retries=0)
+        except IncompleteReply as incomplete:
+            assert whole.startswith(incomplete.partial), cut
+            assert cut < finish_end, cut  # a stream that said finish_reason whole is complete
+        else:
+            assert (reply.text, reply.finish_reason) == (whole, "stop"), cut
+            assert cut >= finish_end - 1, cut
