@@ -19,6 +19,7 @@ from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, level_reply
+from ragtui.testing.rubric_checks import check_line, check_name
 
 from .bot_servers import FaultyServer
 
@@ -42,30 +43,14 @@ def check_answers(overall: float, **forced: float):
     base = (overall - 1) / 4
     complete, addresses = ((base - 0.6) / 0.4, 1.0) if base >= 0.6 else (0.0, base / 0.6)
     values = {"says_unknown": 0.0, "other_company": 0.0, "complete": complete, "addresses": addresses, **forced}
-    cues = {
-        "says_unknown": "not known",
-        "other_company": "another company",
-        "complete": "every part",
-        "addresses": "deal with what",
-        "context_answers": "information needed",
-        "polite": "polite",
-    }
 
     def respond(body: dict) -> Reply:
         if "response_format" in body:  # the whole-verdict judge (re-judging with an edited prompt)
             return Reply(verdict(round(overall)))
-        text = check_line(body)
-        name = next((n for n, cue in cues.items() if cue in text), "claim")
-        p = values.get(name, 1.0)
+        p = values.get(check_name(body), 1.0)
         return level_reply({"yes": p, "no": 1 - p} if 0 < p < 1 else {"yes" if p >= 1 else "no": 1.0})
 
     return respond
-
-
-def check_line(body: dict) -> str:
-    """The check a rubric request asks (the line before the answer cue)."""
-    lines = body["messages"][-1]["content"].strip().splitlines()
-    return lines[-2] if len(lines) > 1 else ""
 
 
 def turns_judged(*overalls: float | None):

@@ -27,6 +27,7 @@ from ..core.models.endpoints import resolve_endpoints
 from ..core.paths import bundled_dir
 from ..core.record.store import Store
 from ..testing.fake_openai import FakeOpenAIServer, Reply, Responder, level_reply, schema_responder
+from ..testing.rubric_checks import check_name
 from .app import RagtuiApp
 
 SIZE = (150, 48)
@@ -63,16 +64,6 @@ BOT_3 = """You're in the right place to fix it: the empty account you are in is 
 From then on "Continue with Apple" opens your usual account with all your posts."""
 
 
-# The judge's yes/no checks, found by a phrase of their question (prompts/en/judge_probes.toml);
-# every other question is one of the per-claim checks ("Is the SENTENCE supported…").
-CHECK_CUES = {
-    "context_answers": "information needed",
-    "says_unknown": "not known",
-    "addresses": "deal with what",
-    "complete": "every part",
-    "other_company": "another company",
-    "polite": "polite",
-}
 # P(yes) of each check for each bot answer: turn 1 correct but a little short, turn 2 a
 # deflection to "contact support" (the failing turn), turn 3 correct and complete.
 CHECKS = {
@@ -119,10 +110,7 @@ def check_judge(answers: dict[str, dict[str, float]], default: dict[str, float] 
         # The answer under judgment is the newest one in the prompt (earlier turns come before it).
         found = [(text.rfind(answer[:80]), table) for answer, table in answers.items() if answer[:80] in text]
         table = max(found, key=lambda pair: pair[0])[1] if found else default or {}
-        lines = str(body["messages"][-1].get("content", "")).strip().splitlines()
-        question = lines[-2] if len(lines) > 1 else ""
-        name = next((n for n, cue in CHECK_CUES.items() if cue in question), "claim")
-        p = table.get(name, 0.95)  # the context_answers check shows no answer: the KB has it
+        p = table.get(check_name(body), 0.95)  # the context_answers check shows no answer: the KB has it
         return level_reply({"yes": p, "no": 1 - p})
 
     return respond
