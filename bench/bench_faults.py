@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.paths import bundled_dir
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, schema_responder
+from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, demo_responder
 
 PERSONAS = ["angry", "calm", "beginner", "elderly", "skeptical"]
 END = " [end]"  # every scripted customer and bot reply ends with it: a stored one without it was cut
@@ -59,8 +59,8 @@ class FaultyResponder:
             return Reply(status=429, headers={"retry-after-ms": "20"})
         if fault == "500":
             return Reply(status=500, error_message="upstream failed", headers={"retry-after-ms": "20"})
-        if body.get("response_format"):
-            reply = schema_responder(body)
+        if body.get("response_format") or body.get("logprobs"):  # structured steps, the judge's checks
+            reply = demo_responder(body)
         else:
             reply = Reply(CUSTOMER if body.get("model") == "bench-user" else ANSWER)
         reply.chunk_chars = 12
