@@ -34,8 +34,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import openai
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from judge_variants import (  # noqa: E402
     ANSWER_FIRST,
@@ -51,11 +49,12 @@ from ragtui.core.content.prompts import load_prompt  # noqa: E402
 from ragtui.core.dialogue.transcript import Utterance  # noqa: E402
 from ragtui.core.metrics import agreement  # noqa: E402
 from ragtui.core.metrics.base import TurnContext  # noqa: E402
+from ragtui.core.metrics.check_bias import CheckBias  # noqa: E402
 from ragtui.core.metrics.level_question import ask_level  # noqa: E402
 from ragtui.core.metrics.probability import SCALE_1_5, TOP_LOGPROBS, read_levels  # noqa: E402
 from ragtui.core.metrics.rubric import CheckedRubricJudge, RubricJudge  # noqa: E402
 from ragtui.core.models.endpoints import Endpoint  # noqa: E402
-from ragtui.core.models.llm import ChatClient  # noqa: E402
+from ragtui.core.models.llm import ChatClient, ClientPool  # noqa: E402
 from ragtui.core.paths import bundled_dir  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -154,6 +153,10 @@ def turn_context(item: dict) -> TurnContext:
     return TurnContext(1, turn["question"], turn["response"], passages, history, item["language"])
 
 
+BIAS: dict[str, CheckBias] = {}  # language → the judge's content-free P(yes) per check
+BIAS_LOCK = asyncio.Lock()
+
+
 async def judge_turn(client: ChatClient, variant: Variant, item: dict) -> dict:
     """The rubric variants: the shipped checks, one whole score-first grade, or the earlier
     whole verdict with written reasoning (prompts/<lang>/judge_rubric.toml)."""
@@ -174,6 +177,13 @@ async def judge_turn(client: ChatClient, variant: Variant, item: dict) -> dict:
         )
     if variant.name == "r-checks":
         judge = CheckedRubricJudge(client, load_prompt(prompts, lang, "judge_probes"))
+    elif variant.name == "r-checks-debiased":
+        judge = CheckedRubricJudge(client, load_prompt(prompts, lang, "judge_probes"))
+        async with BIAS_LOCK:  # measured once per language, not once per concurrent item
+            if lang not in BIAS:
+                BIAS[lang] = await judge.measure_bias(lang)
+                print(f"content-free P(yes), {lang}: {BIAS[lang].priors}", flush=True)
+        judge.bias = BIAS[lang]
     elif variant.name.startswith("r-checks-ja-"):
         judge = CheckedRubricJudge(client, ja_probes_variant(load_prompt(prompts, "ja", "judge_probes"), variant.name))
     elif variant.name == "r-checks-en-questions":
@@ -363,13 +373,17 @@ async def run(args: argparse.Namespace, base_url: str, model: str) -> None:
     sets = {name: split(items) for name, items in load_sets(args.data).items()}
     results = load_results(args.out)
     chosen = [v for v in VARIANTS if not args.variants or v.name in args.variants.split(",")]
-    endpoint = Endpoint(role="judge", base_url=base_url, model=model, temperature=0.0, api_key_env="")
-    client = ChatClient(
-        endpoint,
-        openai.AsyncOpenAI(
-            base_url=base_url, api_key=os.environ.get("RAGTUI_EMBEDDED_TOKEN") or "none", timeout=300, max_retries=2
-        ),
+    endpoint = Endpoint(
+        role="judge",
+        base_url=base_url,
+        model=model,
+        temperature=0.0,
+        api_key_env="",
+        api_key=os.environ.get("RAGTUI_EMBEDDED_TOKEN") or "none",
+        timeout=300,
     )
+    pool = ClientPool()
+    client = pool.client_for(endpoint)
     limit = asyncio.Semaphore(args.concurrency)
     with args.out.open("a", encoding="utf-8") as out:
 

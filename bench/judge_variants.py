@@ -157,6 +157,8 @@ VARIANTS += [
     Variant("r-checks-ja-no-first", "rubric", {}, {}, 5.0, 1.0),
     # Japanese questions, answered with the English words yes / no.
     Variant("r-checks-ja-yes-no-words", "rubric", {}, {}, 5.0, 1.0),
+    # The shipped checks read against each check's content-free P(yes) (metrics/check_bias.py).
+    Variant("r-checks-debiased", "rubric", {}, {}, 5.0, 1.0),
     Variant("r-whole-score-first", "rubric", RUBRIC_WHOLE_FIRST, SCALE_1_5, 5.0, 1.0),
     Variant("r-whole-reasoning", "rubric", {}, {}, 5.0, 1.0),
 ]

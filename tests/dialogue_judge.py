@@ -1,12 +1,15 @@
 """A scripted judge for the dialogue metrics: replies chosen by the JSON schema's title, each
-title's replies served in order (the last one repeats), so a test states what every step says."""
+title's replies served in order (the last one repeats), so a test states what every step says.
+Resolution's one-token steps keep their old titles (``intent_check``, ``handover_check``): a
+scripted ``{"satisfied": "yes"}`` is answered as the one word yes, a number as P(yes)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 
-from ragtui.testing.fake_openai import Reply
+from ragtui.testing.fake_openai import Reply, level_reply
+from ragtui.testing.rubric_checks import dialogue_step
 
 from .conftest import check_answers, verdict
 
@@ -20,6 +23,12 @@ def by_schema(**replies: object) -> Callable[[dict], Reply]:
     rubric = check_answers(4)
 
     def respond(body: dict) -> Reply:
+        step = dialogue_step(body) if "response_format" not in body else None
+        if step is not None:
+            queue = queues.get(step)
+            if not queue:
+                return Reply(f"no scripted reply for {step!r}")
+            return yes_no_reply(queue.pop(0) if len(queue) > 1 else queue[0])
         if "response_format" not in body:
             return rubric(body)
         fmt = body.get("response_format") or {}
@@ -33,3 +42,14 @@ def by_schema(**replies: object) -> Callable[[dict], Reply]:
         return Reply(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
 
     return respond
+
+
+def yes_no_reply(value: object) -> Reply:
+    """A one-token yes/no answer: from a scripted step dict (its yes/no field), a P(yes), or text."""
+    if isinstance(value, dict):
+        answer = next((v for k, v in value.items() if k != "reason"), "no")
+        value = 1.0 if answer == "yes" else 0.0
+    if isinstance(value, int | float):
+        p = float(value)
+        return level_reply({"yes": p, "no": 1 - p} if 0 < p < 1 else {"yes" if p >= 1 else "no": 1.0})
+    return Reply(str(value))

@@ -13,7 +13,8 @@ from ragtui.cli.calibrate_command import split_items
 from ragtui.cli.main import main
 from ragtui.core.metrics.labelled import load_labelled, parse_field_options
 from ragtui.core.paths import bundled_dir
-from ragtui.testing.fake_openai import Reply
+from ragtui.testing.fake_openai import Reply, level_reply
+from ragtui.testing.rubric_checks import dialogue_step
 
 from .conftest import JUDGE
 
@@ -112,16 +113,15 @@ def test_calibrate_repetition_reports_agreement_without_a_judge(config_file: Pat
 
 def test_calibrate_resolution_prints_the_outcome_table(config_file: Path, dialogues: Path, server, capsys):
     def judge(body: dict) -> Reply:
-        name = body["response_format"]["json_schema"]["name"]
         prompt = body["messages"][-1]["content"]
-        if name == "intents":
+        if "response_format" in body:  # the intents step
             return Reply(json.dumps({"intents": [line for line in prompt.splitlines() if "question" in line][:2]}))
-        if name == "handover_check":
-            return Reply(json.dumps({"reason": "none", "handed_over": "no"}))
+        if dialogue_step(body) == "handover_check":
+            return level_reply({"no": 1.0})
         # An intent is met when the conversation has the word Link or Refunds for it.
         intent = prompt.split("### INTENT ###")[-1]
         met = "Link" in prompt and ("question 1" in intent or "Refunds" not in prompt and "confirm" in prompt)
-        return Reply(json.dumps({"reason": "r", "satisfied": "yes" if met else "no"}))
+        return level_reply({"yes" if met else "no": 1.0})
 
     server.set_default(JUDGE, judge)
     assert main(["calibrate", "resolution", str(dialogues), "--config", str(config_file)]) == 0

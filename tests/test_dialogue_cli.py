@@ -37,6 +37,8 @@ def judge_two_dialogues() -> object:
 
 def test_run_show_export_and_judge_again(config_file: Path, tmp_path: Path, server, capsys):
     server.set_default(JUDGE, judge_two_dialogues())
+    # Retention is off by default; this run asks for all three verdicts.
+    config_file.write_text('dialogue_metrics = ["resolution", "retention", "repetition"]\n' + config_file.read_text())
     args = ["--config", str(config_file)]
     assert main(["run", *args, "-s", "id-linking", "-s", "useless", "-p", "calm"]) == 0
     out = capsys.readouterr().out
@@ -47,7 +49,7 @@ def test_run_show_export_and_judge_again(config_file: Path, tmp_path: Path, serv
     assert main(["show", "1", *args]) == 0
     shown = capsys.readouterr().out
     assert "Dialogue verdicts" in shown
-    assert "resolution v1: resolved 1.00" in shown and "[met] link an account — steps given" in shown
+    assert "resolution v1: resolved 1.00" in shown and "[met] P █████ 100% link an account" in shown
     assert "retention v1: 1.00" in shown and "[kept] turn 1: uses the app" in shown
     # The default bot says the same thing every turn: a repeat found by similarity alone.
     assert "repetition v1: 0.00" in shown and "REPEATS (by similarity)" in shown

@@ -152,18 +152,33 @@ def test_run_without_a_terminal_prints_each_dialogue_verdict(server, tmp_path: P
     lines = capsys.readouterr().out.splitlines()
     verdicts = [line for line in lines if "dialogue verdict" in line]
     pattern = re.compile(
-        r"^#1 id-linking × calm · dialogue verdict (\d)/3 (\w+) · (started|done)( · \d+ tokens · \d+\.\d s.*)? · ETA"
+        r"^#1 id-linking × calm · dialogue verdict (\d)/2 (\w+) · (started|done)( · \d+ tokens · \d+\.\d s.*)? · ETA"
     )
     found = [(m.group(1), m.group(2), m.group(3)) for line in verdicts if (m := pattern.match(line))]
     assert found == [
         ("1", "resolution", "started"),
         ("1", "resolution", "done"),
-        ("2", "retention", "started"),
-        ("2", "retention", "done"),
-        ("3", "repetition", "started"),
-        ("3", "repetition", "done"),
-    ]
+        ("2", "repetition", "started"),
+        ("2", "repetition", "done"),
+    ]  # retention is off by default
     # After the last turn's judge step and before the dialogue's end line.
     last_judge = max(i for i, line in enumerate(lines) if " · turn 1/1 · judge · " in line)
     end = next(i for i, line in enumerate(lines) if line.startswith("[1/1] #1"))
     assert last_judge < lines.index(verdicts[0]) and lines.index(verdicts[-1]) < end
+
+
+def test_long_item_work_without_a_terminal_prints_a_line_every_few_seconds_and_at_the_end(capsys):
+    from ragtui.cli.output import LineProgress
+
+    now = [0.0]
+    progress = LineProgress(clock=lambda: now[0])
+    with progress:
+        task = progress.add_task("judging", total=4, note="")
+        for _ in range(3):
+            now[0] += 4.0
+            progress.update(task, advance=1, note="1 unscored")
+        now[0] += 4.0
+        progress.update(task, advance=1)
+    lines = capsys.readouterr().err.splitlines()
+    # 12 s in, 3 of 4 done: the first line once 10 s passed, with what is left; then the last.
+    assert lines == ["judging 3/4 · 12 s · about 4 s left · 1 unscored", "judging 4/4 · 16 s"]

@@ -22,7 +22,6 @@ from ..core.runs.compare_report import (
     summary_lines,
     verdict_cell,
 )
-from ..core.runs.dialogue_compare import VERDICT_METRICS
 from ..core.runs.report_text import delta, score, write_text
 from ..core.runs.resolve import resolve_run
 from .output import console
@@ -87,12 +86,13 @@ def verdicts_table(c: Comparison) -> Table:
     """The pairs' dialogue verdicts, base → new, in a table of their own so that the score table
     keeps fitting an 80-column terminal."""
     table = Table(title="Dialogue verdicts, base → new")
-    for name in ("scenario × persona", *(VERDICT_HEADS[m] for m in VERDICT_METRICS), "dialogue flag"):
+    metrics = c.verdict_metrics
+    for name in ("scenario × persona", *(VERDICT_HEADS[m] for m in metrics), "dialogue flag"):
         table.add_column(name)
     for p in ordered(c.pairs):
         flag = p.dialogue_flag
         style = FLAG_STYLES.get(flag.rsplit(" ", 1)[-1] if flag.endswith(("regression", "fixed")) else flag, "yellow")
-        table.add_row(Text(p.label), *(_verdict_text(p, m) for m in VERDICT_METRICS), Text(flag, style=style))
+        table.add_row(Text(p.label), *(_verdict_text(p, m) for m in metrics), Text(flag, style=style))
     return table
 
 

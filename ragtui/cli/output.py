@@ -11,7 +11,8 @@ styling travels separately from the text (control segments and styles), so it st
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -82,9 +83,13 @@ def say_discovered(endpoints: dict) -> None:  # dict[str, Endpoint]
         console_err.print(Text(note, style="dim"))
 
 
-def item_progress() -> Progress:
+def item_progress() -> Progress | LineProgress:
     """The bar of long per-item work (calibrating, re-judging): done/total, elapsed, time left,
-    and a note (e.g. the unscored count); on stderr, gone when finished."""
+    and a note (e.g. the unscored count); on stderr, gone when finished. Without a terminal (CI
+    logs) a plain line instead, at most every ``LineProgress.EVERY_S`` seconds and at the end,
+    so a log is never silent for minutes."""
+    if not console_err.is_terminal:
+        return LineProgress()
     # Imported here: every command imports this module, few draw a bar.
     from rich.progress import (
         BarColumn,
@@ -105,3 +110,51 @@ def item_progress() -> Progress:
         console=console_err,
         transient=True,
     )
+
+
+class LineProgress:
+    """``item_progress`` for a log: "judging 5/22 · 1 min 10 s · about 3 min 20 s left · note"."""
+
+    EVERY_S = 10.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._tasks: dict[int, dict] = {}
+
+    def __enter__(self) -> LineProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: int, note: str = "") -> int:
+        now = self._clock()
+        task = len(self._tasks)
+        self._tasks[task] = {"description": description, "total": total, "done": 0, "start": now, "last": now}
+        return task
+
+    def update(self, task: int, advance: int = 0, note: str = "") -> None:
+        t = self._tasks[task]
+        t["done"] += advance
+        now = self._clock()
+        if t["done"] < t["total"] and now - t["last"] < self.EVERY_S:
+            return
+        t["last"] = now
+        elapsed = now - t["start"]
+        parts = [f"{t['description']} {t['done']}/{t['total']}", format_seconds(elapsed)]
+        if 0 < t["done"] < t["total"]:
+            parts.append(f"about {format_seconds(elapsed / t['done'] * (t['total'] - t['done']))} left")
+        if note:
+            parts.append(note)
+        console_err.print(Text(" · ".join(parts)), soft_wrap=True)
+
+
+def format_seconds(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"

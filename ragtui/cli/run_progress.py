@@ -26,7 +26,7 @@ from ..core.dialogue.events import (
     TurnDone,
 )
 from ..core.dialogue.progress import StepMeter, verdict_started_line
-from .output import console, score_text, stop_text
+from .output import console, format_seconds, score_text, stop_text
 
 
 @dataclass
@@ -158,14 +158,3 @@ class RunProgress:
                 if sid in self.outcomes:
                     line.append(f", {self.outcomes[sid].replace('_', ' ')}")
                 self._say(line)
-
-
-def format_seconds(seconds: float) -> str:
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes} min {seconds:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"

@@ -21,6 +21,8 @@ def results_table(
     retention and repetition columns too."""
     thresholds = thresholds or {}
     verdict_columns = dialogue is not None and any(dialogue.values())
+    # Retention is off by default: its column only when some dialogue has the verdict.
+    with_retention = verdict_columns and any("retention" in v for v in (dialogue or {}).values())
     means = {s.id: metric_means(s, thresholds) for s in rows}
     extra = sorted({m for per in means.values() for m in per})
     table = Table(title="Results")
@@ -33,7 +35,9 @@ def results_table(
         ("score", "right"),
         *((m, "right") for m in extra),
         ("stop", "left"),
-        *((("outcome", "left"), ("retain", "right"), ("repeat", "right")) if verdict_columns else ()),
+        *((("outcome", "left"),) if verdict_columns else ()),
+        *((("retain", "right"),) if with_retention else ()),
+        *((("repeat", "right"),) if verdict_columns else ()),
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for s in rows:
@@ -50,14 +54,14 @@ def results_table(
             session_score_text(s),
             *cells,
             stop_text(s.stop_label),
-            *(dialogue_cells((dialogue or {}).get(s.id, {})) if verdict_columns else ()),
+            *(dialogue_cells((dialogue or {}).get(s.id, {}), with_retention) if verdict_columns else ()),
         )
     return table
 
 
-def dialogue_cells(verdicts: dict[str, StoredDialogueJudgment]) -> list[Text]:
+def dialogue_cells(verdicts: dict[str, StoredDialogueJudgment], with_retention: bool = True) -> list[Text]:
     return [
         outcome_text(verdicts.get("resolution"), with_score=False),
-        metric_cell(verdicts.get("retention")),
+        *([metric_cell(verdicts.get("retention"))] if with_retention else []),
         metric_cell(verdicts.get("repetition")),
     ]

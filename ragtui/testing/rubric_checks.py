@@ -25,3 +25,17 @@ def check_name(body: dict) -> str:
     """Which check a request asks: a name of ``CHECK_CUES``, or "claim"."""
     question = check_line(body)
     return next((name for name, cue in CHECK_CUES.items() if cue in question), "claim")
+
+
+# The resolution metric's one-token steps, by the task line their request carries
+# (prompts/<lang>/metric_resolution.toml): the step's old JSON schema title names them.
+DIALOGUE_STEP_CUES = {
+    "intent_check": ("Task: CHECK", "作業：CHECK"),
+    "handover_check": ("Task: HANDOVER", "作業：HANDOVER"),
+}
+
+
+def dialogue_step(body: dict) -> str | None:
+    """Which one-token resolution step a request asks ("intent_check", "handover_check"), or None."""
+    content = str(body["messages"][-1].get("content", ""))
+    return next((name for name, cues in DIALOGUE_STEP_CUES.items() if any(c in content for c in cues)), None)

@@ -194,9 +194,9 @@ async def test_the_header_names_the_dialogue_verdict_being_judged(make_app, stor
         await start_session(pilot, "ctrl+r", wait=False)  # start and auto-run to the end
         # Wait for the hung step, not for a fixed time: the deadline only bounds a broken run.
         deadline = time.monotonic() + 300
-        while "judging the dialogue: resolution (1/3)" not in header(app) and time.monotonic() < deadline:
+        while "judging the dialogue: resolution (1/2)" not in header(app) and time.monotonic() < deadline:
             await pilot.pause(0.05)
-        assert "judging the dialogue: resolution (1/3)" in header(app)
+        assert "judging the dialogue: resolution (1/2)" in header(app)
         session = store.sessions()[0]
         assert len({j.turn for j in store.session(session.id).judgments}) == 3  # every turn was judged
         assert "judging the dialogue" not in pane_text(app, "judge")  # progress, not part of the record

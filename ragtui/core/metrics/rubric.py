@@ -16,6 +16,7 @@ from ..content.prompts import PromptTemplate
 from ..dialogue.transcript import format_history
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message
 from .base import Judgment, TurnContext
+from .check_bias import CONTENT_FREE, CheckBias, content_free_turn
 from .explain import probe_lines
 from .json_reply import ReplyParseError, as_int_in_range, extract_json_object, lower_keys
 from .level_question import LevelAnswer, ask_level, judgment_from, level_options
@@ -164,9 +165,11 @@ class CheckedRubricJudge:
 
     name = "rubric"
 
-    def __init__(self, client: ChatClient, template: PromptTemplate) -> None:
+    def __init__(self, client: ChatClient, template: PromptTemplate, bias: CheckBias | None = None) -> None:
         self.client = client
         self.template = template
+        # Each check's content-free P(yes) (``check_bias``): when set, answers are read against it.
+        self.bias = bias
 
     def turn_text(self, context: TurnContext) -> str:
         """The whole turn as one block (what a whole-turn grade sees)."""
@@ -227,6 +230,25 @@ class CheckedRubricJudge:
         """What every check asks besides its messages; batch request files send the same."""
         return level_options()
 
+    def content_free_questions(self, language: str) -> list[CheckQuestion]:
+        """Every kind of check once, about a turn with no content (one claim of "N/A")."""
+        turn = content_free_turn(language)
+        questions = [q for q in self.questions(turn) if q.name != "claim"]
+        shown = self.template.render("on_claim", context=CONTENT_FREE, claim=CONTENT_FREE)
+        check = self.template.parts["claim"]
+        return [*questions, CheckQuestion("claim", shown, check, self.messages(shown, check))]
+
+    async def measure_bias(self, language: str) -> CheckBias:
+        """The judge's prior for every check in ``language``: its P(yes) on a content-free turn.
+        A check the judge gave no probability for keeps its answers as they are."""
+        priors: dict[str, float] = {}
+        for question in self.content_free_questions(language):
+            answer = await ask_level(self.client, question.messages, YES_NO)
+            graded = fold_yes_no(answer.graded)
+            if graded.value is not None and graded.source == "probability":
+                priors[question.name] = graded.value
+        return CheckBias(language, priors)
+
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         answers: list[LevelAnswer] = []
         for question in self.questions(context):
@@ -251,14 +273,19 @@ class CheckedRubricJudge:
             text = " ".join(question.check.split())
             if question.name == "claim":
                 text += " — " + " ".join(question.shown.rsplit("###", 1)[-1].split())
-            probes.append({"check": question.name, "question": text, **graded.to_dict()})
+            probe = {"check": question.name, "question": text, **graded.to_dict()}
+            probes.append(probe)
             if graded.value is None:
                 error = f"the {question.name} check is unscored: {graded.error}"
                 return judgment_from(self.name, asked, None, {"probes": probes, "steps": probe_lines(probes)}, error)
+            value = graded.value
+            if self.bias is not None and question.name in self.bias.priors:
+                value = self.bias.apply(question.name, value)
+                probe.update(value=value, raw=graded.value, prior=self.bias.priors[question.name])
             if question.name == "claim":
-                claims.append(graded.value)
+                claims.append(value)
             else:
-                values[question.name] = graded.value
+                values[question.name] = value
         if len(asked) < len(questions):
             missing = questions[len(asked)].name
             error = f"the {missing} check is unscored: it was not asked"

@@ -20,6 +20,8 @@ from ..models.llm import ChatClient, Completion, DeltaCallback, Message
 from .base import Judgment
 from .examples import Example
 from .json_reply import ReplyParseError, extract_json_object, lower_keys
+from .level_question import ask_level
+from .probability import YES_NO, fold_yes_no
 
 T = TypeVar("T")
 
@@ -117,6 +119,25 @@ class StepRunner:
             record.result = result
             return result
         raise StepFailed(step, record.error or "unknown")
+
+    async def ask_yes_no(self, step: str, values: dict[str, str], on_delta: DeltaCallback | None = None) -> float:
+        """A one-token yes/no step: P(yes) from the judge's probabilities (the sampled answer
+        when the endpoint gives none), asked again once with ``retry`` when the reply is neither;
+        raises ``StepFailed`` when it still is. No written reason: a reason costs most of a
+        verdict's time on a small local model and did not make its answer agree more with people."""
+        messages = self.messages(step, values)
+        record = StepRecord(step, messages)
+        self.trace.append(record)
+        answer = await ask_level(self.client, messages, YES_NO, retry=self.template.parts["retry"], on_delta=on_delta)
+        self.completions.extend(answer.completions)
+        record.replies = [c.text for c in answer.completions]
+        record.prompt = answer.messages
+        graded = fold_yes_no(answer.graded)
+        if graded.value is None:
+            record.error = graded.error or "the reply was neither yes nor no"
+            raise StepFailed(step, record.error)
+        record.result = graded.to_dict()
+        return graded.value
 
     def judgment(self, score: float | None, details: dict[str, Any], error: str | None = None) -> Judgment:
         """The judgment with every step's record in ``details["trace"]``; ``prompt`` and

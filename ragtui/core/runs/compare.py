@@ -145,6 +145,11 @@ class Comparison:
     def count(self, flag: str) -> int:
         return sum(1 for p in self.pairs if p.flag == flag)
 
+    @property
+    def verdict_metrics(self) -> tuple[str, ...]:
+        """The dialogue metrics some pair has a verdict of (retention is off by default)."""
+        return tuple(m for m in VERDICT_METRICS if any(m in p.base.verdicts or m in p.new.verdicts for p in self.pairs))
+
     def verdict_count(self, metric: str, flag: str) -> int:
         return sum(1 for p in self.pairs if p.verdict_flag(metric) == flag)
 

@@ -94,16 +94,17 @@ def comparison_markdown(c: Comparison) -> str:
     first, *rest = summary_lines(c)
     out += [f"**{first}**", ""] + [f"- {line}" for line in rest] + [""]
     verdicts = has_verdicts(c)
-    extra_head = " resolution | retention | repetition | dialogue flag |" if verdicts else ""
+    metrics = c.verdict_metrics
+    extra_head = "".join(f" {m} |" for m in metrics) + " dialogue flag |" if verdicts else ""
     out += [
         "| scenario × persona | base | new | Δ | customer diverges | flag |" + extra_head,
-        "|---|---:|---:|---:|---|---|" + ("---|---|---|---|" if verdicts else ""),
+        "|---|---:|---:|---:|---|---|" + ("---|" * (len(metrics) + 1) if verdicts else ""),
     ]
     for p in ordered(c.pairs):
         diverges = p.diverges_at
         extra = ""
         if verdicts:
-            cells = [verdict_pair(p, m) for m in VERDICT_METRICS]
+            cells = [verdict_pair(p, m) for m in metrics]
             extra = " " + " | ".join(cells) + f" | {_dialogue_mark(p.dialogue_flag)} |"
         out.append(
             f"| {md_cell(p.label)} | {score(p.base.score)} | {score(p.new.score)} | {delta(p.delta)} | "

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import DEFAULT_DIALOGUE_METRICS
+from ..config import DIALOGUE_METRICS
 from ..record.dialogue_verdicts import ResolutionRate
 from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .dialogues import RunDialogue, VerdictScore
 
-VERDICT_METRICS: tuple[str, ...] = tuple(DEFAULT_DIALOGUE_METRICS)
+VERDICT_METRICS: tuple[str, ...] = tuple(DIALOGUE_METRICS)
 
 
 def verdict_flag(base: VerdictScore | None, new: VerdictScore | None) -> str:

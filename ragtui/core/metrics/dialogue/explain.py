@@ -6,18 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..explain import bar
+
 
 def explain_dialogue(metric: str, details: dict[str, Any]) -> list[str]:
     if metric == "resolution":
         lines = [
-            f"[{'met' if i.get('satisfied') else 'NOT met'}] {i.get('intent')}"
+            f"[{'met' if i.get('satisfied') else 'NOT met'}]{_p(i)} {i.get('intent')}"
             + (f" ({i['source']})" if i.get("source") not in (None, "customer") else "")
             + (f" — {i['reason']}" if i.get("reason") else "")
             for i in details.get("intents") or []
         ]
         handover = details.get("handover")
         if isinstance(handover, dict):
-            lines.append(f"handed over: {handover.get('handed_over')} — {handover.get('reason', '')}")
+            why = f" — {handover['reason']}" if handover.get("reason") else ""
+            lines.append(f"handed over: {handover.get('handed_over')}{_p(handover)}{why}")
         return lines
     if metric == "retention":
         return [
@@ -33,3 +36,9 @@ def explain_dialogue(metric: str, details: dict[str, Any]) -> list[str]:
             for p in details.get("pairs") or []
         ]
     return []
+
+
+def _p(item: dict[str, Any]) -> str:
+    """The P(yes) of a one-token check as a small bar (verdicts stored before had a reason)."""
+    p = item.get("p")
+    return f" P {bar(p, 5)} {p:4.0%}" if isinstance(p, int | float) else ""

@@ -18,14 +18,40 @@ from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
 from ...text_similarity import covered_share, dice
 from ..base import Judgment
-from ..steps import StepFailed, StepRunner
+from ..steps import StepFailed, StepRunner, bounded_text, choice
 from .base import DialogueContext
-from .resolution import yes_no_parser, yes_no_schema
 from .texts import dtext
 
 REPEAT_AT = 0.6  # similarity at or above: the same answer again
 NEW_BELOW = 0.3  # similarity below (and few repeated sentences): something new
 SENTENCES_REPEAT_AT = 0.6  # share of sentences already said that makes an answer a repeat
+MAX_REASON_CHARS = 200
+
+
+def yes_no_schema(title: str, field_name: str) -> dict[str, Any]:
+    """``{reason, <field>: yes|no}``: the reason first, so the model thinks before it decides."""
+    return {
+        "title": title,
+        "type": "object",
+        "properties": {
+            "reason": {"type": "string", "maxLength": MAX_REASON_CHARS},
+            field_name: {"type": "string", "enum": ["yes", "no"]},
+        },
+        "required": ["reason", field_name],
+        "additionalProperties": False,
+    }
+
+
+def yes_no_parser(field_name: str) -> Any:
+    def parse(data: dict[str, Any]) -> dict[str, str]:
+        return {
+            field_name: choice(data.get(field_name), field_name, ("yes", "no")),
+            "reason": bounded_text(data.get("reason", ""), "reason", MAX_REASON_CHARS),
+        }
+
+    return parse
+
+
 SAME_SCHEMA = yes_no_schema("repeat_check", "repeats")
 
 
