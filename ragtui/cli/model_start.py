@@ -9,7 +9,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn
 from rich.text import Text
 
 from ..core.config import Config
-from ..core.models.embedded import needs_embedded, start_embedded
+from ..core.models.embedded import judge_caveat, needs_embedded, start_embedded
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel, log_path
 from .output import console_err
@@ -33,6 +33,9 @@ def embedded_model(config: Config, endpoints: dict[str, Endpoint]) -> Iterator[L
         yield None
         return
     console_err.print(Text("No endpoint configured: using the embedded offline model (demo quality).", style="yellow"))
+    caveat = judge_caveat(endpoints, config.language)
+    if caveat:
+        console_err.print(Text(caveat, style="yellow"), soft_wrap=True)
     progress = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),

@@ -88,9 +88,11 @@ DEFAULT_THRESHOLDS = {
     "answerability": 0.5,
     "faithfulness": 0.8,
     "trust": 1.0,
-    # Dialogue metrics: a dialogue passes only when every intent was met, every fact the customer
-    # gave was kept and no answer repeated an earlier one.
-    "resolution": 1.0,
+    # Dialogue metrics: a dialogue passes when the judge is on the whole sure its intents were met
+    # (resolution is the mean P(met) of its intents: 0.75 is where the labelled dialogues' own
+    # pass/fail agreement is measured), every fact the customer gave was kept and no answer
+    # repeated an earlier one.
+    "resolution": 0.75,
     "retention": 1.0,
     "repetition": 1.0,
 }

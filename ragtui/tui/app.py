@@ -179,6 +179,11 @@ class RagtuiApp(App[None]):
         self._say_problem()
         if note and self.engine is not None:
             self.notify(note, title="Model endpoint", timeout=10, markup=False)
+        from ..core.models.embedded import judge_caveat
+
+        caveat = judge_caveat(endpoints, self.config.language)
+        if caveat and self.engine is not None:
+            self.notify(caveat, title="Judge", severity="warning", timeout=15, markup=False)
 
     # -- terminal size -----------------------------------------------------------------------
 

@@ -23,6 +23,19 @@ def needs_embedded(endpoints: dict[str, Endpoint]) -> bool:
     return any(e.embedded and e.base_url is None for e in endpoints.values())
 
 
+def judge_caveat(endpoints: dict[str, Endpoint], language: str) -> str | None:
+    """What a user must know before reading the embedded judge's Japanese turn scores: on
+    ragtui's own held-out labelled turns they rank against people's (README, "Judge calibration")."""
+    judge = endpoints.get("judge")
+    if judge is None or not judge.embedded or language != "ja":
+        return None
+    return (
+        "The embedded judge's Japanese turn scores do not agree with people's: on ragtui's held-out "
+        "labelled Japanese turns they rank good answers below bad ones (README, Judge calibration). "
+        "Read them as demo figures, or point the judge role at a stronger model."
+    )
+
+
 def start_embedded(config: Config, endpoints: dict[str, Endpoint], progress: StageProgress | None = None) -> LocalModel:
     """Start the embedded model and point every embedded role at it. The caller stops it."""
     if importlib.util.find_spec("xllamacpp") is None:
