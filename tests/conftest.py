@@ -150,3 +150,11 @@ def scenario(config: Config):
 @pytest.fixture
 def persona(config: Config):
     return next(p for p in load_personas(config.personas, "en") if p.name == "calm")
+
+
+def interruptible() -> None:
+    """``preexec_fn`` of a child the test interrupts with SIGINT: a shell that starts the test run
+    in the background (``… &``) ignores SIGINT, and the children would inherit that."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

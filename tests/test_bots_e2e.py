@@ -29,7 +29,7 @@ from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
 
 from .bot_servers import FaultyServer
-from .conftest import BOT, JUDGE, USER, check_answers
+from .conftest import BOT, JUDGE, USER, check_answers, interruptible
 
 TOKEN = "tok-NEVER-STORED-987654"
 
@@ -130,7 +130,9 @@ def test_serve_bot_process_answers_and_stops_on_ctrl_c(server: FakeOpenAIServer,
     )
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     command = [sys.executable, "-m", "ragtui", "serve-bot", "--port", "0", "--config", str(path)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible
+    )
     try:
         assert process.stdout is not None
         line = process.stdout.readline()

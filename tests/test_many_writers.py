@@ -18,7 +18,7 @@ from ragtui.core.record import locking
 from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
 
-from .conftest import BOT, endpoint_toml
+from .conftest import BOT, endpoint_toml, interruptible
 
 PERSONAS = ["-p", "calm", "-p", "angry"]
 
@@ -36,7 +36,12 @@ def config_file(server: FakeOpenAIServer, tmp_path: Path) -> Path:
 def ragtui(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
     return subprocess.Popen(
-        [sys.executable, "-m", "ragtui", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-m", "ragtui", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=interruptible,
     )
 
 
