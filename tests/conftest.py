@@ -47,8 +47,7 @@ def check_answers(overall: float, **forced: float):
     def respond(body: dict) -> Reply:
         if "response_format" in body:  # the whole-verdict judge (re-judging with an edited prompt)
             return Reply(verdict(round(overall)))
-        p = values.get(check_name(body), 1.0)
-        return level_reply({"yes": p, "no": 1 - p} if 0 < p < 1 else {"yes" if p >= 1 else "no": 1.0})
+        return yes_no_reply(values.get(check_name(body), 1.0))
 
     return respond
 
@@ -158,3 +157,8 @@ def interruptible() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def yes_no_reply(p: float) -> Reply:
+    """A one-token yes/no answer with P(yes) = ``p`` (a certain answer carries one token only)."""
+    return level_reply({"yes": p, "no": 1 - p} if 0 < p < 1 else {"yes" if p >= 1 else "no": 1.0})

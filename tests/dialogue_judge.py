@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ragtui.testing.fake_openai import Reply, level_reply
+from ragtui.testing.fake_openai import Reply
 from ragtui.testing.rubric_checks import dialogue_step
 
-from .conftest import check_answers, verdict
+from .conftest import check_answers, verdict, yes_no_reply
 
 
 def by_schema(**replies: object) -> Callable[[dict], Reply]:
@@ -28,7 +28,7 @@ def by_schema(**replies: object) -> Callable[[dict], Reply]:
             queue = queues.get(step)
             if not queue:
                 return Reply(f"no scripted reply for {step!r}")
-            return yes_no_reply(queue.pop(0) if len(queue) > 1 else queue[0])
+            return step_reply(queue.pop(0) if len(queue) > 1 else queue[0])
         if "response_format" not in body:
             return rubric(body)
         fmt = body.get("response_format") or {}
@@ -44,12 +44,11 @@ def by_schema(**replies: object) -> Callable[[dict], Reply]:
     return respond
 
 
-def yes_no_reply(value: object) -> Reply:
-    """A one-token yes/no answer: from a scripted step dict (its yes/no field), a P(yes), or text."""
+def step_reply(value: object) -> Reply:
+    """A one-token step's answer: from a scripted step dict (its yes/no field), a P(yes), or text."""
     if isinstance(value, dict):
         answer = next((v for k, v in value.items() if k != "reason"), "no")
         value = 1.0 if answer == "yes" else 0.0
     if isinstance(value, int | float):
-        p = float(value)
-        return level_reply({"yes": p, "no": 1 - p} if 0 < p < 1 else {"yes" if p >= 1 else "no": 1.0})
+        return yes_no_reply(float(value))
     return Reply(str(value))

@@ -93,6 +93,14 @@ async def test_resolution_all_met_skips_the_handover_step(dmetric, server):
     assert len(server.chat_requests(JUDGE)) == 2
 
 
+async def test_a_check_answered_with_neither_yes_nor_no_twice_leaves_resolution_unscored(dmetric, server):
+    server.set_default(JUDGE, by_schema(intents={"intents": ["link Google"]}, intent_check="Let me think about it."))
+    j = await dmetric("resolution").judge(dialogue(("How do I link Google?", LINK)))
+    assert j.score is None and j.details["failed_step"] == "check" and "check step" in (j.error or "")
+    # Asked once more with the template's retry text, then given up: never a guessed 0.
+    assert len(server.chat_requests(JUDGE)) == 3
+
+
 async def test_resolution_correct_handover_is_its_own_outcome(dmetric, server):
     server.set_default(
         JUDGE,

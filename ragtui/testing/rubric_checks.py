@@ -36,6 +36,7 @@ DIALOGUE_STEP_CUES = {
 
 
 def dialogue_step(body: dict) -> str | None:
-    """Which one-token resolution step a request asks ("intent_check", "handover_check"), or None."""
-    content = str(body["messages"][-1].get("content", ""))
+    """Which one-token resolution step a request asks ("intent_check", "handover_check"), or None.
+    A retry carries the step's request before the correction, so every user message counts."""
+    content = " ".join(str(m.get("content", "")) for m in body["messages"] if m.get("role") == "user")
     return next((name for name, cues in DIALOGUE_STEP_CUES.items() if any(c in content for c in cues)), None)
