@@ -392,3 +392,23 @@ def test_a_version_2_database_is_upgraded_keeping_its_sessions(tmp_path: Path) -
     assert store.session(sid).messages[0].sim_check == {"retried": False}
     store.close()
     assert user_version(path) == LATEST_VERSION
+
+
+def test_a_run_read_in_full_equals_its_sessions_read_one_by_one(store: Store) -> None:
+    ids = [new_session(store) for _ in range(3)]
+    other = new_session(store, run_id="run-2")
+    for n, sid in enumerate([*ids, other]):
+        store.add_message(sid, 1, "user", "scenario", f"question {n}")
+        bot = store.add_message(sid, 1, "bot", "bot", f"answer {n}", model="fake-bot")
+        store.add_judgment(sid, bot, 1, judgment(0.5 + n / 10))
+        store.add_judgment(sid, bot, 1, judgment(None))  # a second version
+        store.add_dialogue_judgment(sid, dialogue_judgment(1.0))
+    store.add_partial(ids[1], 2, "bot", "half an ans", "the stream broke", 3)
+
+    whole = store.run_sessions("run-1")
+
+    assert [s.id for s in whole] == ids  # oldest first, only that run's
+    assert whole == [store.session(sid) for sid in ids]
+    assert [len(s.messages) for s in whole] == [2, 2, 2] and [len(s.judgments) for s in whole] == [2, 2, 2]
+    assert [len(s.partials) for s in whole] == [0, 1, 0] and all(len(s.dialogue_judgments) == 1 for s in whole)
+    assert store.run_sessions("no-such-run") == []

@@ -83,7 +83,7 @@ def export(args: argparse.Namespace, overrides: Overrides) -> int:
     store = _store(overrides)
     chosen = [store.session(sid) for sid in args.sessions]
     if args.run:
-        chosen += [store.session(s.id) for s in reversed(store.sessions(run_id=_run_id(store, args.run)))]
+        chosen += store.run_sessions(_run_id(store, args.run))
     if not chosen:
         raise RagtuiError("nothing to export", "name session ids, or --run RUN_ID (or --run last)")
     write_csv(chosen, args.csv, store.path)

@@ -220,10 +220,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import asyncio
 
+        if args.command == "run":
+            # Only what a run needs: `--workers` starts a process per worker.
+            from .run_command import run
+
+            return asyncio.run(run(args, overrides))
         from . import commands
 
-        if args.command in ("run", "doctor"):
-            return asyncio.run(getattr(commands, args.command)(args, overrides))
+        if args.command == "doctor":
+            return asyncio.run(commands.doctor(args, overrides))
         handler = getattr(args, "handler", None) or getattr(commands, args.command)
         return handler(args, overrides)
     except RagtuiError as exc:

@@ -214,7 +214,7 @@ async def _run(
 
 def _report_run(args: argparse.Namespace, store: Store, config: Config, run_id: str, interrupted: bool) -> int:
     """The whole run's table, summary and reports, read from the database; the exit status."""
-    rows = [store.session(s.id) for s in reversed(store.sessions(run_id=run_id))]
+    rows = store.run_sessions(run_id)
     gate = run_gate(rows, config.threshold, config.thresholds, config.min_resolution_rate)
     code = _report(store, config, run_id, rows, gate, interrupted)
     _write_reports(args, run_id, rows, config, gate)

@@ -26,7 +26,10 @@ from ..core.dialogue.events import (
     TurnDone,
 )
 from ..core.dialogue.progress import StepMeter, verdict_started_line
+from ..core.text_safety import visible
 from .output import console, format_seconds, score_text, stop_text
+
+ETA_EVERY = 1.0  # seconds between two estimates of the time left
 
 
 @dataclass
@@ -62,6 +65,7 @@ class RunProgress:
         self.outcomes: dict[int, str] = {}  # session → resolution outcome, for the per-dialogue line
         self.active: dict[int, _Active] = {}
         self.meter = StepMeter()
+        self._eta: tuple[float, str] | None = None  # (when worked out, text)
         self.progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
         )
@@ -84,9 +88,16 @@ class RunProgress:
             self.live.__exit__(None, None, None)
 
     def eta_text(self) -> str:
-        waiting = max(self.total - self.finished - len(self.active), 0)
-        eta = self.meter.eta(self.max_turns, waiting, self.concurrency)
-        return "ETA after the first full turn" if eta is None else f"ETA ≤ {format_seconds(eta)}"
+        # The estimate walks every live dialogue; a run of hundreds at once finishes steps by
+        # the hundred a second, so it is worked out at most every ETA_EVERY seconds.
+        now = self.meter.clock()
+        if self._eta is None or now - self._eta[0] >= ETA_EVERY:
+            waiting = max(self.total - self.finished - len(self.active), 0)
+            eta = self.meter.eta(self.max_turns, waiting, self.concurrency)
+            text = "ETA after the first full turn" if eta is None else f"ETA ≤ {format_seconds(eta)}"
+            self._eta = (now, text) if eta is not None else None
+            return text
+        return self._eta[1]
 
     def _render(self) -> Group:
         now = self.meter.clock()
@@ -105,8 +116,14 @@ class RunProgress:
         return Group(header, self.progress, rows)
 
     def _say(self, text: Text) -> None:
-        # soft_wrap: a log line stays one line (grep-able), whatever the terminal width.
-        (self.live.console if self.live else console).print(text, soft_wrap=True)
+        if self.live:
+            # soft_wrap: a log line stays one line (grep-able), whatever the terminal width.
+            self.live.console.print(text, soft_wrap=True)
+        else:
+            # A log without a terminal: the plain line, made visible like every console line
+            # (a run of thousands of steps writes thousands; Rich's rendering cost more than
+            # the step's HTTP exchange).
+            console.file.write(visible(text.plain, keep_newlines=False) + "\n")
         console.file.flush()  # CI logs read this line by line
 
     def handle(self, event: Event) -> None:

@@ -13,13 +13,14 @@ import re
 
 # C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
 _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROLS_BUT_NEWLINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def fix_surrogates(text: str) -> str:
     """Surrogate pairs become their character and a lone surrogate U+FFFD, instead of failing
     every later encode (SQLite, the terminal, the CSV) and losing the whole answer."""
-    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+    if not _SURROGATE.search(text):
         return text
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 

@@ -100,13 +100,30 @@ def verdict_started_line(event: DialogueVerdictStarted) -> str:
 
 
 @dataclass
+class _Mean:
+    """A running mean: the ETA is asked after every step of runs with thousands of steps, so it
+    must not re-add every measured duration each time."""
+
+    total: float = 0.0
+    count: int = 0
+
+    def add(self, seconds: float) -> None:
+        self.total += seconds
+        self.count += 1
+
+    @property
+    def value(self) -> float | None:
+        return self.total / self.count if self.count else None
+
+
+@dataclass
 class StepMeter:
     clock: Callable[[], float] = time.monotonic
     live: dict[int, LiveStep] = field(default_factory=dict)
-    seconds: dict[str, list[float]] = field(default_factory=lambda: {role: [] for role in ROLES})
+    seconds: dict[str, _Mean] = field(default_factory=lambda: {role: _Mean() for role in ROLES})
     first_start: float | None = None
     busy_seconds: float = 0.0  # sum of finished steps' durations (≥ wall time when they overlap)
-    verdict_seconds: dict[str, list[float]] = field(default_factory=dict)  # per dialogue metric
+    verdict_seconds: dict[str, _Mean] = field(default_factory=dict)  # per dialogue metric
     verdicts_done: dict[int, set[str]] = field(default_factory=dict)  # per dialogue, those finished
 
     def observe(self, event: Event) -> StepDone | None:
@@ -164,7 +181,7 @@ class StepMeter:
         if step is None or not counted:
             return None  # the scenario's question or an operator's line: no model call
         seconds = now - step.started
-        self.seconds[role].append(seconds)
+        self.seconds[role].add(seconds)
         self.busy_seconds += seconds
         tokens = max(step.tokens, step.usage_tokens)
         return StepDone(sid, turn, role, tokens, seconds)
@@ -177,7 +194,7 @@ class StepMeter:
             return None  # e.g. a stored verdict drawn again: no step was measured
         del self.live[sid]
         seconds = now - step.started
-        self.verdict_seconds.setdefault(metric, []).append(seconds)
+        self.verdict_seconds.setdefault(metric, _Mean()).add(seconds)
         self.busy_seconds += seconds
         tokens = max(step.tokens, step.usage_tokens + (event.judgment.completion_tokens or 0))
         return StepDone(sid, step.turn, "judge", tokens, seconds, metric, step.verdict_of)
@@ -186,11 +203,15 @@ class StepMeter:
         """Seconds the dialogue verdicts measured so far take per dialogue (those of ``sid`` not
         finished yet, when given); 0 before any was measured."""
         done = self.verdicts_done.get(sid, set()) if sid is not None else set()
-        return sum(sum(v) / len(v) for metric, v in self.verdict_seconds.items() if v and metric not in done)
+        return sum(m.value or 0.0 for metric, m in self.verdict_seconds.items() if metric not in done)
 
     def mean(self, role: str) -> float | None:
-        values = self.seconds.get(role) or []
-        return sum(values) / len(values) if values else None
+        measured = self.seconds.get(role)
+        return measured.value if measured else None
+
+    def verdict_mean(self, metric: str) -> float:
+        measured = self.verdict_seconds.get(metric)
+        return (measured.value or 0.0) if measured else 0.0
 
     def eta(self, max_turns: int, waiting: int, concurrency: int) -> float | None:
         """Seconds until every dialogue has run ``max_turns`` turns (an upper bound: a customer
@@ -206,10 +227,9 @@ class StepMeter:
         work = waiting * (means["bot"] + means["judge"] + (max_turns - 1) * full_turn + verdicts)  # type: ignore[operator]
         for sid, step in self.live.items():
             if step.verdict is not None:
-                mean = self.verdict_seconds.get(step.verdict)
-                spent = now - step.started
-                work += max((sum(mean) / len(mean) if mean else 0.0) - spent, 0.0)
-                work += self.verdicts_mean(sid) - (sum(mean) / len(mean) if mean else 0.0)
+                mean = self.verdict_mean(step.verdict)
+                work += max(mean - (now - step.started), 0.0)
+                work += self.verdicts_mean(sid) - mean
                 continue
             if step.turn > max_turns:
                 continue  # its last turn is done; it is finishing

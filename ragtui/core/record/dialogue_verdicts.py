@@ -74,6 +74,14 @@ def for_session(store: Store, session_id: int) -> list[StoredDialogueJudgment]:
     return [_row(r) for r in rows]
 
 
+def for_run(store: Store, run_id: str) -> list[StoredDialogueJudgment]:
+    """Every version of every session of a run, oldest first."""
+    rows = store.db["dialogue_judgments"].rows_where(
+        "session_id IN (SELECT id FROM sessions WHERE run_id = ?)", [run_id], order_by="id"
+    )
+    return [_row(r) for r in rows]
+
+
 def latest(judgments: list[StoredDialogueJudgment]) -> dict[str, StoredDialogueJudgment]:
     """The newest version per metric."""
     out: dict[str, StoredDialogueJudgment] = {}

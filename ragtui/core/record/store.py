@@ -404,6 +404,25 @@ class Store:
         session.dialogue_judgments = dialogue_verdicts.for_session(self, session_id)
         return session
 
+    def run_sessions(self, run_id: str) -> list[StoredSession]:
+        """Every session of a run in full, oldest first: like ``session`` for each, but in one
+        query per table (a run of hundreds of dialogues is reported the moment it ends)."""
+        sessions = list(reversed(self.sessions(run_id=run_id)))
+        by_id = {s.id: s for s in sessions}
+        if not by_id:
+            return []
+        where = "session_id IN (SELECT id FROM sessions WHERE run_id = ?)"
+        for r in self.db["partial_replies"].rows_where(where, [run_id], order_by="id"):
+            by_id[r["session_id"]].partials.append(PartialReply(**r))
+        for r in self.db["messages"].rows_where(where, [run_id], order_by="id"):
+            by_id[r["session_id"]].messages.append(StoredMessage(**decode_row(r)))
+        for r in self.db["judgments"].rows_where(where, [run_id], order_by="id"):
+            data = {k: v for k, v in decode_row(r).items() if k not in ("prompt_tokens", "completion_tokens")}
+            by_id[r["session_id"]].judgments.append(StoredJudgment(**data))
+        for j in dialogue_verdicts.for_run(self, run_id):
+            by_id[j.session_id].dialogue_judgments.append(j)
+        return sessions
+
     def latest_judgments_of(self, message_id: int) -> dict[str, StoredJudgment]:
         """The newest judgment per metric of one bot message."""
         latest: dict[str, StoredJudgment] = {}

@@ -47,7 +47,7 @@ def plan_replay(
     language: str | None = None,
 ) -> ReplayPlan:
     run_id = resolve_run(store, ref)
-    sessions = list(reversed(store.sessions(run_id=run_id)))
+    sessions = store.run_sessions(run_id)  # in full: the replay re-sends their customer messages
     if scenario_ids:
         sessions = [s for s in sessions if s.scenario_id in scenario_ids]
     if persona_names:
@@ -69,4 +69,4 @@ def plan_replay(
             + ", ".join(missing),
             "restore them, or replay only the others with -s",
         )
-    return ReplayPlan(run_id, languages[0], [store.session(s.id) for s in sessions], current)
+    return ReplayPlan(run_id, languages[0], sessions, current)
