@@ -4,7 +4,8 @@ Reads a JSON list of request bodies and sends them with ``concurrency`` workers,
 streamed and read to the end, exactly as ragtui sends them, but with none of ragtui's work
 (prompts, retrieval, parsing, SQLite). Three routes: the openai client's typed
 ``chat.completions.create`` (what most code uses), its generic ``post`` with dict chunks
-(``--raw``), and ragtui's own httpx + SSE reader (``--sse``, models/sse.py). Prints the wall time
+(``--raw``), and ragtui's own route (``--sse``: models/sse.py's reader over the lean HTTP/1.1
+client of models/http1.py, as ragtui takes it to a plain-http endpoint). Prints the wall time
 in seconds as JSON.
 """
 
@@ -21,7 +22,7 @@ import openai
 async def replay_sse(base_url: str, bodies: list[dict], concurrency: int) -> float:
     from ragtui.core.models import sse
 
-    lanes = sse.Lanes(600.0)
+    lanes = sse.Lanes(600.0, base_url=base_url)  # the route ragtui takes to this URL
     queue: asyncio.Queue[dict] = asyncio.Queue()
     for body in bodies:
         queue.put_nowait(body)

@@ -101,10 +101,10 @@ def overhead(dialogues: int, concurrency: int) -> None:
     )
     print(f"  ragtui run (whole process):      {ours:7.2f} s   ({sessions / ours:6.1f} dialogues/s)")
     print(f"  bare loop, typed client route:   {bare:7.2f} s   (loop alone {bare_loop_only:.2f} s)")
-    print(f"  bare loop, ragtui's httpx route: {raw:7.2f} s   (loop alone {raw_loop_only:.2f} s)")
+    print(f"  bare loop, ragtui's own route:   {raw:7.2f} s   (loop alone {raw_loop_only:.2f} s)")
     print(f"  process start: ragtui --version {startup:.2f} s, python -c 'import openai' {baseline_start:.2f} s")
     print(f"  RATIO ours / bare (typed client) = {ours / bare:.2f}x")
-    print(f"  RATIO ours / bare (same httpx route) = {ours / raw:.2f}x   <- ragtui's own overhead")
+    print(f"  RATIO ours / bare (same route) = {ours / raw:.2f}x   <- ragtui's own overhead")
 
 
 def latency(dialogues: int, concurrency: int, delay: float) -> None:

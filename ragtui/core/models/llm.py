@@ -311,7 +311,7 @@ class ClientPool:
         # The key and the retry count travel with each request, so one pool serves them all.
         key = (endpoint.base_url, endpoint.timeout)
         if key not in self._lanes:
-            self._lanes[key] = sse.Lanes(endpoint.timeout, self._count)
+            self._lanes[key] = sse.Lanes(endpoint.timeout, self._count, endpoint.base_url)
         return ChatClient(endpoint, self._lanes[key], self._dropped.setdefault(endpoint.base_url, set()))
 
     async def aclose(self) -> None:

@@ -1,4 +1,8 @@
-"""POST a streamed chat completion with httpx and read its server-sent events as plain dicts.
+"""POST a streamed chat completion and read its server-sent events as plain dicts.
+
+The POST goes over the lean HTTP/1.1 client of ``http1.py`` to a plain-http endpoint (the
+cluster-inside-the-network case, where per-call CPU decides throughput), over httpx otherwise
+(TLS, proxies).
 
 The openai package's client costs more CPU per call than ragtui spends on everything else when
 hundreds of dialogues run at once (bench/bench_engine.py): request building, its SSE decoder and
@@ -19,6 +23,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+
+from . import http1
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 INITIAL_BACKOFF_S = 0.5
@@ -63,8 +69,13 @@ class Lanes:
 
     COUNT = 16
 
-    def __init__(self, timeout: float, count: int = COUNT) -> None:
-        tls = httpx.create_ssl_context()  # one for all: loading the CA bundle is slow
+    def __init__(self, timeout: float, count: int = COUNT, base_url: str | None = None) -> None:
+        # Plain http:// without a proxy: one lean HTTP/1.1 pool (http1.py) instead.
+        target = http1.plain_http_target(base_url) if base_url else None
+        self._plain = http1.Http1Pool(*target, timeout) if target else None
+        if self._plain is not None:
+            count = 0
+        tls = httpx.create_ssl_context() if count else None  # one for all: loading the CA bundle is slow
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=1024)
         self._clients = [
             httpx.AsyncClient(timeout=httpx.Timeout(timeout), limits=limits, follow_redirects=False, verify=tls)
@@ -72,11 +83,15 @@ class Lanes:
         ]
         self._next = 0
 
-    def pick(self) -> httpx.AsyncClient:
+    def pick(self) -> httpx.AsyncClient | http1.Http1Pool:
+        if self._plain is not None:
+            return self._plain
         self._next += 1
         return self._clients[self._next % len(self._clients)]
 
     async def aclose(self) -> None:
+        if self._plain is not None:
+            await self._plain.aclose()
         for client in self._clients:
             await client.aclose()
 
@@ -84,7 +99,7 @@ class Lanes:
 class EventStream:
     """An open chat stream: iterate for chunk dicts; ``saw_done`` tells whether ``[DONE]`` came."""
 
-    def __init__(self, response: httpx.Response) -> None:
+    def __init__(self, response: httpx.Response | http1.Http1Response) -> None:
         self._response = response
         self.saw_done = False
 
@@ -125,10 +140,10 @@ class EventStream:
                     if kind == b"error" or "error" in chunk:
                         raise StreamBroken("error", _error_text(chunk.get("error", chunk)))
                     yield chunk
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, http1.Http1Error) as exc:
             if self.saw_done:
                 return  # the reply was whole; only the connection's tail went wrong
-            if isinstance(exc, httpx.TimeoutException):
+            if isinstance(exc, httpx.TimeoutException) or getattr(exc, "timed_out", False):
                 raise StreamBroken("cut", "timed out mid-stream") from None
             raise StreamBroken("cut", type(exc).__name__) from None
 
@@ -144,7 +159,7 @@ def _decode(payload: bytes) -> dict[str, Any]:
 
 
 async def open_stream(
-    client: httpx.AsyncClient, url: str, api_key: str, body: dict[str, Any], max_retries: int
+    client: httpx.AsyncClient | http1.Http1Pool, url: str, api_key: str, body: dict[str, Any], max_retries: int
 ) -> EventStream:
     """POST ``body`` and return the open stream once the server answered 200; retry what is
     worth retrying up to ``max_retries`` times; else raise StatusError or TransportError."""
@@ -155,18 +170,19 @@ async def open_stream(
     while True:
         wait: float | None = None
         try:
-            request = client.build_request("POST", url, content=content, headers=headers)
-            response = await client.send(request, stream=True)
+            response = await _post(client, url, headers, content)
         except httpx.TimeoutException as exc:
             failure: Exception = TransportError(type(exc).__name__, timed_out=True)
         except httpx.HTTPError as exc:
             failure = TransportError(type(exc).__name__, timed_out=False)
+        except http1.Http1Error as exc:
+            failure = TransportError(exc.message, timed_out=exc.timed_out)
         else:
             if response.status_code == 200:
                 return EventStream(response)
             try:
                 await response.aread()
-            except httpx.HTTPError:
+            except (httpx.HTTPError, http1.Http1Error):
                 pass
             finally:
                 await response.aclose()
@@ -182,7 +198,16 @@ async def open_stream(
         await asyncio.sleep(wait)
 
 
-def _retry_after(headers: httpx.Headers) -> float | None:
+async def _post(
+    client: httpx.AsyncClient | http1.Http1Pool, url: str, headers: dict[str, str], content: bytes
+) -> httpx.Response | http1.Http1Response:
+    if isinstance(client, http1.Http1Pool):
+        return await client.post(url, headers, content)
+    request = client.build_request("POST", url, content=content, headers=headers)
+    return await client.send(request, stream=True)
+
+
+def _retry_after(headers: httpx.Headers | dict[str, str]) -> float | None:
     """The server's requested pause, when it names a sensible one (0 < s ≤ 60)."""
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         value = headers.get(name)
@@ -197,7 +222,7 @@ def _retry_after(headers: httpx.Headers) -> float | None:
     return None
 
 
-def _status_message(response: httpx.Response) -> str:
+def _status_message(response: httpx.Response | http1.Http1Response) -> str:
     """The error's own message when the body is OpenAI-shaped JSON, else the body's text."""
     text = response.text
     try:
