@@ -197,3 +197,20 @@ async def test_a_whole_chat_stream_through_the_lean_client_reuses_its_connection
         assert texts == ["Tap Settings, then Link."] * 2
         assert len(lanes.pick()._idle) == 1  # one kept-alive connection served both
         await lanes.aclose()
+
+
+async def test_a_no_content_answer_has_no_body_to_wait_for() -> None:
+    async def no_content(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while True:
+            try:
+                await read_request(reader)
+            except asyncio.IncompleteReadError:
+                return
+            writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
+            await writer.drain()
+
+    async for port, connections in raw_server(no_content):
+        pool = Http1Pool("127.0.0.1", port, timeout=5)
+        assert [await post(pool, port) for _ in range(2)] == [(204, b"")] * 2
+        assert len(connections) == 1
+        await pool.aclose()

@@ -175,6 +175,8 @@ class Http1Response:
         self._chunked = "chunked" in self.headers.get("transfer-encoding", "").lower()
         length = self.headers.get("content-length")
         self._length = int(length) if length is not None and length.isdigit() and not self._chunked else None
+        if self.status_code in (204, 304):  # never a body, whatever the headers say
+            self._chunked, self._length = False, 0
         self._keep = self.headers.get("connection", "").lower() != "close" and version != "HTTP/1.0"
         self.content = b""
 
