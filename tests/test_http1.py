@@ -81,16 +81,23 @@ async def post(pool: Http1Pool, port: int) -> tuple[int, bytes]:
     return response.status_code, await response.aread()
 
 
-async def test_keep_alive_reuses_one_connection_for_sequential_requests() -> None:
-    async def answer_each(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+def answering_each(response: bytes) -> Handler:
+    """A keep-alive handler: every request on the connection gets ``response``."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         while True:
             try:
                 await read_request(reader)
             except asyncio.IncompleteReadError:
                 return
-            writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + CHUNKED)
+            writer.write(response)
             await writer.drain()
 
+    return handle
+
+
+async def test_keep_alive_reuses_one_connection_for_sequential_requests() -> None:
+    answer_each = answering_each(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + CHUNKED)
     async for port, connections in raw_server(answer_each):
         pool = Http1Pool("127.0.0.1", port, timeout=5)
         assert [await post(pool, port) for _ in range(3)] == [(200, b"hello world")] * 3
@@ -200,16 +207,7 @@ async def test_a_whole_chat_stream_through_the_lean_client_reuses_its_connection
 
 
 async def test_a_no_content_answer_has_no_body_to_wait_for() -> None:
-    async def no_content(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        while True:
-            try:
-                await read_request(reader)
-            except asyncio.IncompleteReadError:
-                return
-            writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
-            await writer.drain()
-
-    async for port, connections in raw_server(no_content):
+    async for port, connections in raw_server(answering_each(b"HTTP/1.1 204 No Content\r\n\r\n")):
         pool = Http1Pool("127.0.0.1", port, timeout=5)
         assert [await post(pool, port) for _ in range(2)] == [(204, b"")] * 2
         assert len(connections) == 1
