@@ -144,3 +144,28 @@ def test_statement_metrics_add_one_check_per_sentence_of_the_answer(tmp_path: Pa
     statements = relevancy - 2
     assert 1 <= statements <= MAX_STATEMENTS
     assert faithfulness == 1 + statements and both == relevancy + faithfulness
+
+
+def test_customer_messages_kept_off_role_still_teach_the_estimate_their_length(server, tmp_path: Path):
+    """An off-role customer message was still written by the simulator's model: its length
+    counts for the next estimate instead of the assumed one."""
+    config_file = tmp_path / "ragtui.toml"
+    config_file.write_text(
+        'language = "en"\nmax_turns = 2\ndatabase = "runs.db"\n' + endpoint_toml(server.base_url), encoding="utf-8"
+    )
+    assert main(["run", "--config", str(config_file), "-s", "outage", "-p", "calm"]) == 0
+    db = sqlite3.connect(tmp_path / "runs.db")
+    with db:
+        db.execute("UPDATE messages SET source = 'simulator_off_role' WHERE source = 'simulator'")
+    written = db.execute(
+        "SELECT AVG(completion_tokens), COUNT(*) FROM messages WHERE source = 'simulator_off_role'"
+    ).fetchone()
+    assert written[1] == 1
+    config = load_config(config_file)
+    store = Store.open(config.database)
+    try:
+        from ragtui.core.dialogue.estimate import past_output
+
+        assert past_output(store, "user", resolve_endpoints(config)["user"].model) == (written[0], 1)
+    finally:
+        store.close()

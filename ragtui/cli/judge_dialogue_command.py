@@ -40,8 +40,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         dest="dialogue_metric",
         help="dialogue metric to run (repeatable; default: all three)",
     )
-    parser.add_argument("--config", type=Path, help="config TOML")
-    parser.add_argument("--db", type=Path, help="SQLite database")
+    parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML")
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite database")
     parser.add_argument("--model", help="judge model name (overrides the config)")
     parser.set_defaults(handler=judge_dialogue)
 

@@ -33,8 +33,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "--metric", choices=KNOWN_METRICS, default=DEFAULT_METRIC, help="the metric the label is about (default rubric)"
     )
     label.add_argument("--by", help="labeller name (default: the config's `labeller`, else your OS user name)")
-    label.add_argument("--config", type=Path)
-    label.add_argument("--db", type=Path)
+    # SUPPRESS: an unset flag must not erase the same flag given before the subcommand.
+    label.add_argument("--config", type=Path, default=argparse.SUPPRESS)
+    label.add_argument("--db", type=Path, default=argparse.SUPPRESS)
     label.set_defaults(handler=label_turn)
 
     labels = sub.add_parser("labels", help="list or export stored labels")
@@ -45,8 +46,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     for parser in (listing, export):
         parser.add_argument("--run", help="only this run id ('last' for the newest run)")
         parser.add_argument("--metric", choices=KNOWN_METRICS, help="only labels about this metric")
-        parser.add_argument("--config", type=Path)
-        parser.add_argument("--db", type=Path)
+        parser.add_argument("--config", type=Path, default=argparse.SUPPRESS)
+        parser.add_argument("--db", type=Path, default=argparse.SUPPRESS)
     listing.set_defaults(handler=list_labels)
     export.set_defaults(handler=export_labels)
 

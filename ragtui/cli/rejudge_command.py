@@ -50,8 +50,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     how.add_argument("--batch-file", type=Path, metavar="FILE", help="only write the requests JSONL (vllm run-batch)")
     how.add_argument("--ingest", type=Path, metavar="RESULTS", help="read a results JSONL of a --batch-file")
     parser.add_argument("--poll", type=float, default=30.0, metavar="SECONDS", help="--batch: seconds between polls")
-    parser.add_argument("--config", type=Path)
-    parser.add_argument("--db", type=Path)
+    parser.add_argument("--config", type=Path, default=argparse.SUPPRESS)
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS)
     parser.set_defaults(handler=rejudge)
 
 

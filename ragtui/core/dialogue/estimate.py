@@ -33,6 +33,7 @@ from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient, Message
 from ..record.store import Store
 from .simulator import UserSimulator
+from .simulator_check import OFF_ROLE_SOURCE
 from .transcript import Utterance
 
 # Reply lengths assumed when no past call of the model is stored (tokens).
@@ -121,12 +122,13 @@ def past_output(store: Store, role: str, model: str, metric: str = "rubric") -> 
             f"WHERE completion_tokens IS NOT NULL AND metric = ? AND {_MODEL_MATCH}"
         )
         return _past(store, sql, model, metric)
-    source = "simulator" if role == "user" else "bot"
+    # A customer message kept as off-role was written by the simulator's model all the same.
+    sources = ("simulator", OFF_ROLE_SOURCE) if role == "user" else ("bot", "bot")
     sql = (
         "SELECT AVG(completion_tokens), COUNT(*) FROM messages "
-        f"WHERE completion_tokens IS NOT NULL AND source = ? AND {_MODEL_MATCH}"
+        f"WHERE completion_tokens IS NOT NULL AND source IN (?, ?) AND {_MODEL_MATCH}"
     )
-    return _past(store, sql, model, source)
+    return _past(store, sql, model, *sources)
 
 
 def past_turns(store: Store, max_turns: int, user_model: str) -> tuple[float | None, int]:

@@ -56,12 +56,11 @@ from .events import (
 from .handover import is_handover
 from .replay import ReplayEnded, ReplayScript
 from .simulator import UserSimulator, is_done
-from .simulator_check import CheckResult, SimulatorChecker, call_usage
+from .simulator_check import OFF_ROLE_SOURCE, CheckResult, SimulatorChecker, call_usage
 from .transcript import Utterance
 
 # Stop reasons after which the dialogue is complete enough for dialogue verdicts.
 JUDGED_STOPS = frozenset({"done", "max_turns", "gave_up", "handed_over"})
-OFF_ROLE_SOURCE = "simulator_off_role"  # a customer message that failed its check twice
 
 log = logging.getLogger("ragtui")
 
