@@ -7,53 +7,19 @@ views (the run summary, export, compare) read a dialogue's scores without loadin
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .rows import StoredDialogueJudgment, decode_dialogue_row, insert_row, judgment_columns
 
 if TYPE_CHECKING:
     from ..metrics.base import Judgment
     from .store import Store
 
-
-@dataclass
-class StoredDialogueJudgment:
-    id: int
-    session_id: int
-    metric: str
-    version: int
-    score: float | None
-    outcome: str | None
-    details: dict[str, Any] = field(default_factory=dict)
-    prompt: list[dict[str, str]] = field(default_factory=list)
-    raw_reply: str = ""
-    model: str | None = None
-    error: str | None = None
-    attempts: int = 0
-    latency_ms: float | None = None
-    created_at: str = ""
-
-    def to_judgment(self) -> Judgment:
-        """Back to the engine's form, e.g. to draw a stored verdict as the live one was drawn."""
-        from ..metrics.base import Judgment  # the metrics pull in the LLM client: not at start-up
-
-        return Judgment.from_stored(self)
-
-    @property
-    def skipped(self) -> bool:
-        return self.score is None and bool(self.details.get("skipped"))
-
-
-def _row(row: dict[str, Any]) -> StoredDialogueJudgment:
-    data = {k: v for k, v in row.items() if k not in ("prompt_tokens", "completion_tokens")}
-    data["details"] = json.loads(data["details"]) if data.get("details") else {}
-    data["prompt"] = json.loads(data["prompt"]) if data.get("prompt") else []
-    return StoredDialogueJudgment(**data)
+__all__ = ["StoredDialogueJudgment", "add", "for_run", "for_session", "latest_for_sessions", "resolution_rate"]
 
 
 def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
-    from .store import insert_row, judgment_columns
-
     def insert() -> int:
         # One transaction (Store.write): the version is read under the write lock.
         version = store.db.execute(
@@ -65,13 +31,13 @@ def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudg
         return insert_row(store.db.conn, "dialogue_judgments", row)
 
     pk = store.write("record a dialogue judgment", insert)
-    return _row(next(iter(store.db["dialogue_judgments"].rows_where("id = ?", [pk]))))
+    return decode_dialogue_row(next(iter(store.db["dialogue_judgments"].rows_where("id = ?", [pk]))))
 
 
 def for_session(store: Store, session_id: int) -> list[StoredDialogueJudgment]:
     """Every version, oldest first."""
     rows = store.db["dialogue_judgments"].rows_where("session_id = ?", [session_id], order_by="id")
-    return [_row(r) for r in rows]
+    return [decode_dialogue_row(r) for r in rows]
 
 
 def for_run(store: Store, run_id: str) -> list[StoredDialogueJudgment]:
@@ -79,16 +45,7 @@ def for_run(store: Store, run_id: str) -> list[StoredDialogueJudgment]:
     rows = store.db["dialogue_judgments"].rows_where(
         "session_id IN (SELECT id FROM sessions WHERE run_id = ?)", [run_id], order_by="id"
     )
-    return [_row(r) for r in rows]
-
-
-def latest(judgments: list[StoredDialogueJudgment]) -> dict[str, StoredDialogueJudgment]:
-    """The newest version per metric."""
-    out: dict[str, StoredDialogueJudgment] = {}
-    for j in judgments:
-        if j.metric not in out or j.version > out[j.metric].version:
-            out[j.metric] = j
-    return out
+    return [decode_dialogue_row(r) for r in rows]
 
 
 def latest_for_sessions(store: Store, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
@@ -104,7 +61,7 @@ def latest_for_sessions(store: Store, session_ids: list[int]) -> dict[int, dict[
     columns = [c[0] for c in rows.description]
     out: dict[int, dict[str, StoredDialogueJudgment]] = {sid: {} for sid in session_ids}
     for values in rows.fetchall():
-        j = _row(dict(zip(columns, values, strict=True)))
+        j = decode_dialogue_row(dict(zip(columns, values, strict=True)))
         out[j.session_id][j.metric] = j
     return out
 

@@ -1,9 +1,11 @@
 """The rows of the record as the rest of ragtui reads them: sessions, messages, partial replies
-and versioned judgments, decoded from their SQLite columns. Reading a row never changes it."""
+and versioned judgments (of turns and of whole dialogues), decoded from their SQLite columns,
+and the plain INSERT that writes one. Reading a row never changes it."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -12,8 +14,6 @@ from ..content.knowledge import Passage
 from ..dialogue.transcript import Utterance
 from ..errors import StoreError
 from ..text_safety import fix_surrogates
-from . import dialogue_verdicts
-from .dialogue_verdicts import StoredDialogueJudgment
 from .ownership import Owner, owner_alive
 
 if TYPE_CHECKING:
@@ -40,6 +40,60 @@ def judgment_columns(judgment: Judgment) -> dict[str, Any]:
         "completion_tokens": judgment.completion_tokens,
         "created_at": now(),
     }
+
+
+def insert_row(conn: sqlite3.Connection, table: str, row: dict[str, Any]) -> int:
+    """INSERT one row of scalars; its id. Plain SQL on the hot path: sqlite-utils' ``insert``
+    looks the table and its columns up again on every call (several queries per row).
+    ``table`` and the keys are ragtui's own names, never user input."""
+    columns = ", ".join(row)
+    marks = ", ".join("?" * len(row))
+    cursor = conn.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(row.values()))
+    return int(cursor.lastrowid or 0)
+
+
+@dataclass
+class StoredDialogueJudgment:
+    id: int
+    session_id: int
+    metric: str
+    version: int
+    score: float | None
+    outcome: str | None
+    details: dict[str, Any] = field(default_factory=dict)
+    prompt: list[dict[str, str]] = field(default_factory=list)
+    raw_reply: str = ""
+    model: str | None = None
+    error: str | None = None
+    attempts: int = 0
+    latency_ms: float | None = None
+    created_at: str = ""
+
+    def to_judgment(self) -> Judgment:
+        """Back to the engine's form, e.g. to draw a stored verdict as the live one was drawn."""
+        from ..metrics.base import Judgment  # the metrics pull in the LLM client: not at start-up
+
+        return Judgment.from_stored(self)
+
+    @property
+    def skipped(self) -> bool:
+        return self.score is None and bool(self.details.get("skipped"))
+
+
+def decode_dialogue_row(row: dict[str, Any]) -> StoredDialogueJudgment:
+    data = {k: v for k, v in row.items() if k not in ("prompt_tokens", "completion_tokens")}
+    data["details"] = json.loads(data["details"]) if data.get("details") else {}
+    data["prompt"] = json.loads(data["prompt"]) if data.get("prompt") else []
+    return StoredDialogueJudgment(**data)
+
+
+def latest_per_metric(judgments: list[StoredDialogueJudgment]) -> dict[str, StoredDialogueJudgment]:
+    """The newest version per metric."""
+    out: dict[str, StoredDialogueJudgment] = {}
+    for j in judgments:
+        if j.metric not in out or j.version > out[j.metric].version:
+            out[j.metric] = j
+    return out
 
 
 @dataclass
@@ -164,7 +218,7 @@ class StoredSession:
 
     def latest_dialogue_judgments(self) -> dict[str, StoredDialogueJudgment]:
         """The newest dialogue verdict per metric (resolution, retention, repetition)."""
-        return dialogue_verdicts.latest(self.dialogue_judgments)
+        return latest_per_metric(self.dialogue_judgments)
 
     def latest_judgments(self) -> dict[tuple[int, str], StoredJudgment]:
         """The newest version per (turn, metric)."""

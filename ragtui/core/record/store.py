@@ -20,16 +20,17 @@ from ..content.knowledge import Passage
 from ..errors import StoreError
 from ..text_safety import fix_surrogates
 from . import dialogue_verdicts
-from .dialogue_verdicts import StoredDialogueJudgment
 from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders, retry_while_busy
 from .ownership import this_process
 from .rows import (  # re-exported: the record's row types are imported from here across ragtui
     PartialReply,
     SessionBusy,
+    StoredDialogueJudgment,
     StoredJudgment,
     StoredMessage,
     StoredSession,
     decode_row,
+    insert_row,
     judgment_columns,
     now,
     session_from_row,
@@ -40,16 +41,6 @@ if TYPE_CHECKING:  # the metrics package pulls in the LLM client: not needed to 
     import sqlite_utils
 
     from ..metrics.base import Judgment
-
-
-def insert_row(conn: sqlite3.Connection, table: str, row: dict[str, Any]) -> int:
-    """INSERT one row of scalars; its id. Plain SQL on the hot path: sqlite-utils' ``insert``
-    looks the table and its columns up again on every call (several queries per row).
-    ``table`` and the keys are ragtui's own names, never user input."""
-    columns = ", ".join(row)
-    marks = ", ".join("?" * len(row))
-    cursor = conn.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(row.values()))
-    return int(cursor.lastrowid or 0)
 
 
 class Store:
