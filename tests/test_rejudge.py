@@ -123,7 +123,7 @@ def test_another_model_and_an_edited_prompt(ran: Path, config_file: Path, server
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--run", "nope"], "no sessions in run nope"),
+        (["--run", "nope"], "no run 'nope' in database"),
         (["--run", "last", "--metric", "trust"], "trust is derived"),
         (["--run", "last", "--metric", "faithfulness", "--batch"], "re-judge the rubric only"),
         (["--run", "last", "--prompt", "missing.toml"], "cannot read judge prompt missing.toml"),

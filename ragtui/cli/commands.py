@@ -18,6 +18,7 @@ from ..core.record.export import write_csv
 from ..core.record.labels import session_labels
 from ..core.record.lineage import lineage_lines
 from ..core.record.store import Store, StoredSession
+from ..core.runs.resolve import resolve_run
 from .calibrate_command import calibrate
 from .doctor import doctor
 from .output import console, say_discovered, session_score_text, stop_text
@@ -29,15 +30,6 @@ __all__ = ["doctor", "run", "sessions", "show", "export", "config", "personas", 
 
 def _store(overrides: Overrides) -> Store:
     return bootstrap.open_store(bootstrap.load_effective_config(overrides))
-
-
-def _run_id(store: Store, run: str) -> str:
-    if run != "last":
-        return run
-    latest = store.latest_run_id()
-    if latest is None:
-        raise RagtuiError(f"database {store.path} has no runs yet", "start one with `ragtui run`")
-    return latest
 
 
 def sessions_table(rows: list[StoredSession]) -> Table:
@@ -61,7 +53,7 @@ def sessions_table(rows: list[StoredSession]) -> Table:
 
 def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
     store = _store(overrides)
-    run_id = _run_id(store, args.run) if args.run else None
+    run_id = resolve_run(store, args.run) if args.run else None
     rows = store.sessions(limit=args.limit, run_id=run_id)
     if not rows:
         console.print(Text(f"No sessions in {store.path}. Start one with `ragtui run`."))
@@ -83,7 +75,7 @@ def export(args: argparse.Namespace, overrides: Overrides) -> int:
     store = _store(overrides)
     chosen = [store.session(sid) for sid in args.sessions]
     if args.run:
-        chosen += store.run_sessions(_run_id(store, args.run))
+        chosen += store.run_sessions(resolve_run(store, args.run))
     if not chosen:
         raise RagtuiError("nothing to export", "name session ids, or --run RUN_ID (or --run last)")
     write_csv(chosen, args.csv, store.path)

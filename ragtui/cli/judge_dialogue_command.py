@@ -22,6 +22,7 @@ from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics, co
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.record.dialogue_verdicts import resolution_rate
+from ..core.runs.resolve import resolve_run
 from .dialogue_view import dialogue_verdict_text, rate_text
 from .model_start import embedded_model
 from .output import console
@@ -55,8 +56,7 @@ async def _judge(args: argparse.Namespace, overrides: Overrides) -> int:
     store = bootstrap.open_store(config)
     ids = list(args.sessions)
     if args.run:
-        run = store.latest_run_id() if args.run == "last" else args.run
-        ids += [s.id for s in reversed(store.sessions(run_id=run))] if run else []
+        ids += [s.id for s in reversed(store.sessions(run_id=resolve_run(store, args.run)))]
     if not ids:
         raise RagtuiError("no sessions to judge", "name session ids, or --run RUN_ID (or --run last)")
     sessions = [store.session(sid) for sid in dict.fromkeys(ids)]  # unknown ids fail before any call

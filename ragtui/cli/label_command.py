@@ -17,6 +17,8 @@ from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.metrics import KNOWN_METRICS
 from ..core.record.labels import DEFAULT_METRIC, default_labeller, labels_where, save_label
+from ..core.record.store import Store
+from ..core.runs.resolve import resolve_run
 from .output import console
 
 
@@ -74,10 +76,9 @@ def label_turn(args: argparse.Namespace, overrides: Overrides) -> int:
     return 0
 
 
-def run_id_of(store, run: str | None) -> str | None:  # type: ignore[no-untyped-def]
-    from .commands import _run_id
-
-    return _run_id(store, run) if run else None
+def run_id_of(store: Store, run: str | None) -> str | None:
+    """The run a ``--run`` names (an id, a unique prefix, ``last``, ``previous``); None: every run."""
+    return resolve_run(store, run) if run else None
 
 
 def list_labels(args: argparse.Namespace, overrides: Overrides) -> int:

@@ -18,6 +18,7 @@ from ..core.errors import RagtuiError
 from ..core.metrics import MetricSettings
 from ..core.metrics.label_agreement import LabelAgreementReport, label_agreement
 from ..core.record.labelled_turns import labelled_turns
+from ..core.runs.resolve import resolve_run
 from .output import console
 
 
@@ -31,9 +32,7 @@ def calibrate_from_labels(args: argparse.Namespace, overrides: Overrides) -> int
     config = bootstrap.load_effective_config(overrides)
     store = bootstrap.open_store(config)
     try:
-        from .label_command import run_id_of
-
-        run_id = run_id_of(store, args.run)
+        run_id = resolve_run(store, args.run) if args.run else None
         thresholds = MetricSettings.from_config(config).thresholds
         turns = labelled_turns(store, args.metric, run_id, thresholds)
         if not turns:

@@ -34,6 +34,7 @@ from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.record import rejudge_jobs
 from ..core.record.store import Store
+from ..core.runs.resolve import resolve_run
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 
@@ -69,9 +70,7 @@ def rejudge(args: argparse.Namespace, overrides: Overrides) -> int:
             return _ingest(store, args.ingest, config.prompts)
         if not args.run:
             raise RagtuiError("rejudge needs --run RUN (or --run last), or --ingest RESULTS")
-        from .commands import _run_id
-
-        run_id = _run_id(store, args.run)
+        run_id = resolve_run(store, args.run)
         endpoint = resolve_endpoint(config, "judge", args.model)
         plan = RejudgePlan(
             run_id=run_id,
