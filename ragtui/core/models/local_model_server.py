@@ -109,6 +109,8 @@ def _params(args: argparse.Namespace, token: str | None):  # -> xllamacpp.Common
     params.cpuparams.poll = args.poll
     params.cpuparams_batch.poll = args.poll
     params.n_gpu_layers = 0
+    # No extra buffer types = no repacking of the weights at load (see LocalModelSettings.repack).
+    params.no_extra_bufts = not args.repack
     params.cache_prompt = True  # server default for requests: reuse the slot's KV prefix
     params.n_cache_reuse = 256  # also reuse shifted chunks ≥ 256 tokens (dialogue histories)
     params.cache_ram_mib = args.cache_ram_mib  # host-RAM prompt cache; default 8 GiB is too much
@@ -156,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--poll", type=int, default=50)
     parser.add_argument("--cache-ram-mib", type=int, default=1024)
+    parser.add_argument("--repack", type=int, choices=(0, 1), default=0)
     parser.add_argument("--ready-file", required=True, type=Path)
     parser.add_argument("--registry", required=True, type=Path)
     parser.add_argument("--keep-alive", type=float, default=0.0)
