@@ -23,6 +23,7 @@ import dataclasses
 import json
 import os
 import resource
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.paths import bundled_dir
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, schema_responder
+from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, demo_responder
 
 PERSONAS = ["angry", "calm", "beginner", "elderly", "skeptical"]
 HERE = Path(__file__).resolve().parent
@@ -81,7 +82,7 @@ def ragtui_run(config: Path, dialogues: int, concurrency: int) -> list[str]:
 
 
 def overhead(dialogues: int, concurrency: int) -> None:
-    with FakeOpenAIServer() as server, tempfile.TemporaryDirectory() as tmp:
+    with FakeOpenAIServer(default=demo_responder) as server, tempfile.TemporaryDirectory() as tmp:
         config = write_workspace(Path(tmp), server.base_url, dialogues, concurrency)
         startup, _ = timed([sys.executable, "-m", "ragtui", "--version"])
         ours, _ = timed(ragtui_run(config, dialogues, concurrency))
@@ -109,7 +110,7 @@ def overhead(dialogues: int, concurrency: int) -> None:
 
 def latency(dialogues: int, concurrency: int, delay: float) -> None:
     def slow(body: dict) -> Reply:
-        return dataclasses.replace(schema_responder(body), delay_first=delay)
+        return dataclasses.replace(demo_responder(body), delay_first=delay)
 
     with FakeOpenAIServer(default=slow) as server, tempfile.TemporaryDirectory() as tmp:
         config = write_workspace(Path(tmp), server.base_url, dialogues, concurrency)
@@ -139,9 +140,17 @@ def measured(command: list[str]) -> tuple[float, float, str]:
     return wall, cpu_of_children() - before, out
 
 
+def turns_scored(db: Path) -> tuple[int, int]:
+    """Scored turn verdicts and all of them: an unscored turn stops its checks early, so a
+    benchmark whose judge cannot be scored would measure fewer calls than a real run makes."""
+    with sqlite3.connect(db) as conn:
+        scored, judged = conn.execute("SELECT COUNT(score), COUNT(*) FROM judgments").fetchone()
+    return int(scored), int(judged)
+
+
 def sweep(dialogues: int, levels: list[int], delay: float, workers: int) -> None:
     def slow(body: dict) -> Reply:
-        return dataclasses.replace(schema_responder(body), delay_first=delay)
+        return dataclasses.replace(demo_responder(body), delay_first=delay)
 
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"[sweep] {delay * 1000:.0f} ms per call; load average at start {load} on {os.cpu_count()} cores")
@@ -152,6 +161,7 @@ def sweep(dialogues: int, levels: list[int], delay: float, workers: int) -> None
             command = ragtui_run(config, dialogues, concurrency)
             single, single_cpu, _ = measured(command)
             calls = len(server.chat_requests())
+            scored, judged = turns_scored(Path(tmp) / "bench.db")
             requests = Path(tmp) / "requests.json"
             requests.write_text(json.dumps(server.chat_requests()), encoding="utf-8")
             (Path(tmp) / "bench.db").unlink(missing_ok=True)
@@ -162,7 +172,7 @@ def sweep(dialogues: int, levels: list[int], delay: float, workers: int) -> None
             bare, bare_cpu, _ = measured(bare_cmd)
         ideal = calls * delay / concurrency
         base_ms = bare_cpu / calls * 1000
-        print(f"  concurrency {concurrency:3}: {calls} calls, ideal {ideal:5.2f} s")
+        print(f"  concurrency {concurrency:3}: {calls} calls, ideal {ideal:5.2f} s, turns scored {scored} of {judged}")
         rows = [
             ("ragtui run", single, single_cpu, calls),
             (f"ragtui run --workers {workers}", many, many_cpu, many_calls),

@@ -191,3 +191,15 @@ def test_non_utf8_document_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="UTF-8") as info:
         KnowledgeBase.from_folder(tmp_path, "en")
     assert str(path) in str(info.value)
+
+
+def test_a_repeated_question_is_answered_the_same_and_a_new_document_is_seen(tmp_path: Path):
+    (tmp_path / "a.md").write_text("# Refunds\nRefunds take five business days.\n", encoding="utf-8")
+    kb = KnowledgeBase.from_folder(tmp_path, "en")
+    first = kb.search("how long do refunds take")
+    again = kb.search("how long do refunds take")
+    assert first == again and first is not again and [p.doc_id for p in first] == ["a.md"]
+    again.clear()  # a caller's list is its own
+    assert kb.search("how long do refunds take") == first
+    kb.add("b.md", "# Refund policy\nRefunds for yearly plans take ten days.\n")
+    assert {p.doc_id for p in kb.search("how long do refunds take")} == {"a.md", "b.md"}

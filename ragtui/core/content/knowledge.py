@@ -99,6 +99,9 @@ def query_terms(query: str) -> list[str]:
     return unique[:MAX_QUERY_TERMS]
 
 
+MAX_KEPT_ANSWERS = 4096  # distinct (query, k) answers kept by a KnowledgeBase
+
+
 class KnowledgeBase:
     """An in-memory FTS5 index over a folder of Markdown files (built in milliseconds)."""
 
@@ -109,6 +112,10 @@ class KnowledgeBase:
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute("CREATE VIRTUAL TABLE passages USING fts5(title, body, doc_id UNINDEXED, tokenize='trigram')")
         self.documents = 0
+        # Many dialogues ask the same question (every persona opens with the scenario's), and an
+        # FTS5 query costs more than the rest of a bot turn's work: answers are kept until the
+        # index changes. Passages are frozen, so sharing them is safe.
+        self._answers: dict[tuple[str, int], tuple[Passage, ...]] = {}
 
     @classmethod
     def from_folder(cls, folder: Path, language: str) -> KnowledgeBase:
@@ -135,6 +142,7 @@ class KnowledgeBase:
             [(title, body, doc_id) for body in passages],
         )
         self.documents += 1
+        self._answers.clear()
 
     def search(self, query: str, k: int = 4) -> list[Passage]:
         """Top-``k`` passages for ``query`` by bm25 (title weighted double)."""
@@ -142,10 +150,16 @@ class KnowledgeBase:
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        rows = self._db.execute(
-            "SELECT doc_id, title, body, bm25(passages, 2.0, 1.0) AS rank FROM passages "
-            "WHERE passages MATCH ? ORDER BY rank LIMIT ?",
-            (match, k),
-        ).fetchall()
-        # bm25() is lower-is-better and negative; flip it so a bigger score means a better match.
-        return [Passage(doc_id, title, body, -rank) for doc_id, title, body, rank in rows]
+        found = self._answers.get((match, k))
+        if found is None:
+            rows = self._db.execute(
+                "SELECT doc_id, title, body, bm25(passages, 2.0, 1.0) AS rank FROM passages "
+                "WHERE passages MATCH ? ORDER BY rank LIMIT ?",
+                (match, k),
+            ).fetchall()
+            # bm25() is lower-is-better and negative; flip it so a bigger score means a better match.
+            found = tuple(Passage(doc_id, title, body, -rank) for doc_id, title, body, rank in rows)
+            if len(self._answers) >= MAX_KEPT_ANSWERS:
+                self._answers.clear()  # a long run of distinct questions: start over, never grow unbounded
+            self._answers[(match, k)] = found
+        return list(found)
