@@ -13,7 +13,7 @@ from ..core.content.personas import load_personas, pick_personas
 from ..core.content.scenarios import load_scenarios, pick_scenarios
 from ..core.dialogue.estimate import Estimate, RoleTokens, estimate_run
 from ..core.record.store import Store
-from .output import console
+from .output import console, print_table
 
 
 def _cost(value: float | None) -> str:
@@ -70,7 +70,7 @@ def estimate_command(args: argparse.Namespace, overrides: Overrides) -> int:
 def print_spent(roles: list[RoleTokens]) -> None:
     if not roles:
         return
-    console.print(tokens_table("Tokens spent", roles))
+    print_table(tokens_table("Tokens spent", roles))
     costs = [r.cost for r in roles]
     if all(c is not None for c in costs):
         console.print(Text(f"Cost: {_cost(sum(c for c in costs if c is not None))}"))

@@ -38,7 +38,7 @@ from ..core.runs.run_report import junit_xml, run_markdown
 from .dialogue_view import rate_text
 from .estimate_view import estimate_command, print_spent
 from .model_start import embedded_model
-from .output import console, console_err, say_discovered, score_text
+from .output import console, console_err, print_table, say_discovered, score_text
 from .run_progress import RunProgress
 from .run_results import results_table
 from .run_workers import check_workers, run_workers
@@ -237,7 +237,7 @@ def _report(
     store: Store, config: Config, run_id: str, rows: list[StoredSession], gate: GateResult, interrupted: bool
 ) -> int:
     dialogue = {s.id: s.latest_dialogue_judgments() for s in rows}
-    console.print(results_table(rows, config.thresholds, dialogue))
+    print_table(results_table(rows, config.thresholds, dialogue))
     for s in rows:
         if s.replay_note:
             console.print(Text(f"#{s.id} {s.scenario_id} × {s.persona_name}: {s.replay_note}", style="yellow"))
