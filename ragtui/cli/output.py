@@ -68,7 +68,8 @@ def print_table(table: Table) -> None:
 
 def _plain(cell: object) -> str:
     text = cell.plain if isinstance(cell, Text) else str(cell)
-    return " ".join(text.split())  # one line per row
+    # Measured as it will be drawn: controls made visible first, one line per row.
+    return " ".join(visible(text, keep_newlines=False).split())
 
 
 def error_line(message: str) -> None:
