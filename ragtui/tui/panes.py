@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -221,6 +222,14 @@ class RolePane(VerticalScroll):
     def _catch_up(self, tries: int) -> None:
         if self._following and self.scroll_y < self.max_scroll_y:
             self._scroll_to_end(tries)
+
+    def watch_virtual_size(self, size: Size) -> None:
+        # The content's height is known only once its layout ran, which on a busy machine can
+        # come more refreshes after the text than the catch-ups above wait for: whenever the
+        # scrollable size changes, a following pane goes to the end (after this refresh, when
+        # the scroll limits match the new size).
+        if self._following:
+            self._follow()
 
     def clear(self) -> None:
         self._live, self._buffer, self._cleaner = None, [], StreamCleaner()

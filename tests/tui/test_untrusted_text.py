@@ -86,3 +86,21 @@ async def test_streamed_chunks_keep_their_full_height_without_a_layout_per_updat
             shown = str(chunk.render())
             wanted = len(Text(shown).wrap(app.console, chunk.size.width))
             assert chunk.size.height == wanted
+
+
+async def test_a_following_pane_reaches_the_end_when_content_grows_later(make_app):
+    """The content's height can become known refreshes after the text arrived (a busy machine,
+    a huge reply): a pane that is following must still end at the newest text."""
+    from textual.widgets import Static
+
+    from ragtui.tui.panes import RolePane
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.screen.query_one("#pane-bot", RolePane)
+        assert pane._following and pane.max_scroll_y == 0
+        # Content that grows without the pane being told: only the size change can tell it.
+        await pane.mount(Static("\n".join(f"line {i}" for i in range(300)), markup=False))
+        await pilot.pause()
+        await pilot.pause()
+        assert pane.max_scroll_y > 0 and pane.scroll_y == pane.max_scroll_y
