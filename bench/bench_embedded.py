@@ -340,25 +340,28 @@ def read_rates(base_url: str, model: str, token: str) -> tuple[float, float]:
 
 
 def weight_layouts(settings: LocalModelSettings, rounds: int) -> None:
-    """Weight repacking on and off, alternated ``rounds`` times: load time and the two rates.
-    The baseline is repacking on (llama.cpp's own default); ratios are off / on."""
-    figures: dict[bool, list[tuple[float, float, float]]] = {True: [], False: []}
+    """Weight repacking on and off, alternated ``rounds`` times: load time, the two rates and
+    the server's resident memory after the request. The baseline is repacking on (llama.cpp's
+    own default); ratios are off / on."""
+    figures: dict[bool, list[tuple[float, ...]]] = {True: [], False: []}
     for _ in range(rounds):
         for repack in (True, False):
             started = time.perf_counter()
             with LocalModel(dataclasses.replace(settings, repack=repack)) as model:
                 ready = time.perf_counter() - started
-                figures[repack].append((ready, *read_rates(model.base_url or "", model.model_name, model.token or "")))
+                rates = read_rates(model.base_url or "", model.model_name, model.token or "")
+                figures[repack].append((ready, *rates, (model.rss_bytes() or 0) / 1e9))
     median = {k: [statistics.median(column) for column in zip(*rows, strict=True)] for k, rows in figures.items()}
     for repack in (True, False):
-        ready, prompt, output = median[repack]
+        ready, prompt, output, rss = median[repack]
         print(
-            f"  repack {'on ' if repack else 'off'}: ready {ready:.1f} s, prompt {prompt:.1f} tok/s, output {output:.1f} tok/s"
+            f"  repack {'on ' if repack else 'off'}: ready {ready:.1f} s, prompt {prompt:.1f} tok/s, "
+            f"output {output:.1f} tok/s, server RSS {rss:.2f} GB"
         )
-    (r_on, p_on, o_on), (r_off, p_off, o_off) = median[True], median[False]
+    (r_on, p_on, o_on, m_on), (r_off, p_off, o_off, m_off) = median[True], median[False]
     print(
         f"  RATIO off / on (median of {rounds}): ready {r_off / r_on:.2f}x, prompt {p_off / p_on:.2f}x, "
-        f"output {o_off / o_on:.2f}x  [{load()}]"
+        f"output {o_off / o_on:.2f}x, memory {m_off / max(m_on, 1e-9):.2f}x  [{load()}]"
     )
 
 
