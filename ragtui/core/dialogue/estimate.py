@@ -123,10 +123,11 @@ def past_output(store: Store, role: str, model: str, metric: str = "rubric") -> 
         )
         return _past(store, sql, model, metric)
     # A customer message kept as off-role was written by the simulator's model all the same.
-    sources = ("simulator", OFF_ROLE_SOURCE) if role == "user" else ("bot", "bot")
+    sources = ("simulator", OFF_ROLE_SOURCE) if role == "user" else ("bot",)
+    marks = ", ".join("?" * len(sources))
     sql = (
         "SELECT AVG(completion_tokens), COUNT(*) FROM messages "
-        f"WHERE completion_tokens IS NOT NULL AND source IN (?, ?) AND {_MODEL_MATCH}"
+        f"WHERE completion_tokens IS NOT NULL AND source IN ({marks}) AND {_MODEL_MATCH}"
     )
     return _past(store, sql, model, *sources)
 
