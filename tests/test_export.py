@@ -113,8 +113,28 @@ def test_header() -> None:
         "unscored_turns",
         "session_id",
         "cut_by_token_limit",
+        "run",
+        "scenario",
+        "persona",
+        "language",
+        "date",
+        "customer_model",
+        "bot_model",
+        "judge_model",
+        "check1_json",
+        "check2_json",
+        "check3_json",
     ]
-    assert header(0) == ["config", "score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit"]
+    assert header(0) == ["config", "score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit"] + [
+        "run",
+        "scenario",
+        "persona",
+        "language",
+        "date",
+        "customer_model",
+        "bot_model",
+        "judge_model",
+    ]
 
 
 def test_sessions_to_csv_layout(sessions: list[StoredSession]) -> None:
@@ -129,7 +149,8 @@ def test_sessions_to_csv_layout(sessions: list[StoredSession]) -> None:
     assert row["assistant1"] == "Go to Settings, then Linked services."
     assert row["user2"] == "'+1 that did not work, line two\nline three"
     assert row["score1"] == "0.75"
-    assert json.loads(row["check1"]) == {"overall": 4, "comment": "fine", "score": 0.75, "version": 2}
+    assert row["check1"] == "0.75 (4.0/5)"  # short and readable; the JSON has its own column
+    assert json.loads(row["check1_json"]) == {"overall": 4, "comment": "fine", "score": 0.75, "version": 2}
     assert row["score"] == "0.75"
     assert row["stop_reason"] == "done"
     assert row["unscored_turns"] == "1"
@@ -150,9 +171,9 @@ def test_unscored_turn_is_never_zero(sessions: list[StoredSession]) -> None:
     """An unscored verdict says "unscored" and keeps the judge's reply; it is not exported as 0."""
     head, first, _ = parse(sessions_to_csv(sessions))
     row = dict(zip(head, first, strict=True))
-    assert "unscored" in row["check2"]
-    assert "Sorry, I will not answer in JSON." in row["check2"]
-    check = json.loads(row["check2"])
+    assert row["check2"] == "unscored: no JSON object"
+    assert "Sorry, I will not answer in JSON." in row["check2_json"]
+    check = json.loads(row["check2_json"])
     assert check == {
         "status": "unscored",
         "error": "no JSON object",
@@ -170,6 +191,7 @@ def test_shorter_and_unjudged_sessions(sessions: list[StoredSession]) -> None:
     assert row["check1"] == ""
     assert row["score1"] == ""
     assert (row["user2"], row["assistant2"], row["check2"], row["score2"]) == ("", "", "", "")
+    assert (row["check1_json"], row["check2_json"]) == ("", "")
     assert row["score"] == "unscored"
     assert row["stop_reason"] == "running"
     assert row["unscored_turns"] == "0"
@@ -207,10 +229,30 @@ def test_write_csv_to_directory_fails_cleanly(sessions: list[StoredSession], tmp
     target.mkdir()
     with pytest.raises(RagtuiError) as info:
         write_csv(sessions, target)
-    assert str(target) in str(info.value)
-    assert info.value.hint == "choose another path"
+    assert str(target) in str(info.value) and "--csv" in str(info.value)
+    assert "nothing was written" in info.value.hint
 
 
 def test_write_csv_to_missing_folder_fails_cleanly(sessions: list[StoredSession], tmp_path: Path) -> None:
-    with pytest.raises(RagtuiError, match="cannot write"):
+    with pytest.raises(RagtuiError, match="does not exist"):
         write_csv(sessions, tmp_path / "no" / "such" / "out.csv")
+    assert not (tmp_path / "no").exists()
+
+
+def test_plain_columns_for_a_spreadsheet(store: Store, sessions: list[StoredSession]) -> None:
+    """Run, scenario, persona, language, date and each role's model are plain cells, not only
+    inside the config JSON; the check cell is one readable line with the conclusion."""
+    store.db.execute("UPDATE sessions SET run_id = 'r-42' WHERE id = ?", (sessions[0].id,))
+    store.db.commit()
+    bot = next(m for m in sessions[1].messages if m.role == "bot")
+    details = {"overall": 2.4, "conclusion": "Partly answers;\nmisses the steps."}
+    store.add_judgment(sessions[1].id, bot.id, 1, Judgment(metric="rubric", score=0.48, details=details))
+    head, first, second = parse(sessions_to_csv([store.session(sessions[0].id), store.session(sessions[1].id)]))
+    row = dict(zip(head, first, strict=True))
+    assert (row["run"], row["scenario"], row["persona"], row["language"]) == ("r-42", "id-linking", "calm", "en")
+    assert row["date"] == sessions[0].created_at
+    assert (row["customer_model"], row["bot_model"], row["judge_model"]) == ("fake-user", "fake-bot", "j")
+    other = dict(zip(head, second, strict=True))
+    assert other["persona"] == "angry" and other["run"] == ""
+    assert other["check1"] == "0.48 (2.4/5): Partly answers; misses the steps."
+    assert json.loads(other["check1_json"])["conclusion"] == "Partly answers;\nmisses the steps."

@@ -137,7 +137,7 @@ def test_export_onto_the_database_fails_and_leaves_it_intact(config_file: Path, 
     before = sha256(db)
     assert cli("export", "1", "--db", str(db), "--csv", str(db)) == 2
     err = capsys.readouterr().err
-    assert "refusing to write the CSV" in err and str(db) in err
+    assert "refusing to write --csv to" in err and str(db) in err
     assert sha256(db) == before and Store.open(db).session(1).turns == 1
 
 

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
-from ..core.errors import RagtuiError
+from ..core.output_file import check_output, write_output
 from ..core.runs.compare import Comparison, Pair, compare_runs
 from ..core.runs.compare_report import (
     comparison_csv,
@@ -22,7 +22,7 @@ from ..core.runs.compare_report import (
     summary_lines,
     verdict_cell,
 )
-from ..core.runs.report_text import delta, score, write_text
+from ..core.runs.report_text import delta, score
 from ..core.runs.resolve import resolve_run
 from .output import console
 
@@ -126,18 +126,19 @@ def comparison_table(c: Comparison, turns: bool) -> Table:
 
 def compare(args: argparse.Namespace, overrides: Overrides) -> int:
     store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
-    for path in (args.csv, args.markdown, args.junit):
-        if path is not None and not path.parent.is_dir():
-            raise RagtuiError(f"cannot write {path}: folder {path.parent} does not exist", "create it first")
+    outputs = {"--csv": args.csv, "--markdown": args.markdown, "--junit": args.junit}
+    for option, path in outputs.items():
+        if path is not None:  # refused before any work: never the database, never a missing folder
+            check_output(path, option=option, database=store.path)
     comparison = compare_runs(store, resolve_run(store, args.base), resolve_run(store, args.new))
     # Reports are built before anything is written, so an error leaves no half-written file.
     reports = []
     if args.csv:
-        reports.append((args.csv, comparison_csv(comparison), "utf-8-sig"))
+        reports.append(("--csv", args.csv, comparison_csv(comparison), "utf-8-sig"))
     if args.markdown:
-        reports.append((args.markdown, comparison_markdown(comparison), "utf-8"))
+        reports.append(("--markdown", args.markdown, comparison_markdown(comparison), "utf-8"))
     if args.junit:
-        reports.append((args.junit, comparison_junit(comparison), "utf-8"))
+        reports.append(("--junit", args.junit, comparison_junit(comparison), "utf-8"))
     console.print(comparison_table(comparison, args.turns))
     if has_verdicts(comparison):
         console.print(verdicts_table(comparison))
@@ -147,9 +148,9 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         if dialogues:
             names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:10])
             console.print(Text(f"only in {side}: {names}" + (" …" if len(dialogues) > 10 else ""), style="yellow"))
-    for path, text, encoding in reports:
-        write_text(path, text, encoding=encoding)
-        console.print(Text(f"Wrote {path}", style="dim"))
+    for option, path, text, encoding in reports:
+        written = write_output(path, text, option=option, database=store.path, encoding=encoding)
+        console.print(Text(f"Wrote {written}", style="dim"))
     verdict = "no regression"
     if comparison.exit_status:
         verdict = f"{comparison.regressions} score regression(s), {comparison.resolution_regressions} resolution regression(s)"

@@ -108,7 +108,9 @@ def export_labels(args: argparse.Namespace, overrides: Overrides) -> int:
     from ..core.record.label_export import write_labels_jsonl
 
     store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
-    written, left_out = write_labels_jsonl(store, args.jsonl, metric=args.metric, run_id=run_id_of(store, args.run))
+    written, left_out = write_labels_jsonl(
+        store, args.jsonl, metric=args.metric, run_id=run_id_of(store, args.run), database=store.path
+    )
     console.print(Text(f"Wrote {written} labelled turn(s) to {args.jsonl}"))
     if left_out:
         console.print(

@@ -32,6 +32,7 @@ from ..core.metrics.rejudge_batch import (
 )
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
+from ..core.output_file import check_output
 from ..core.record import rejudge_jobs
 from ..core.record.store import Store
 from ..core.runs.resolve import resolve_run
@@ -85,6 +86,8 @@ def rejudge(args: argparse.Namespace, overrides: Overrides) -> int:
         if args.prompt is not None:
             plan.prompt_text, plan.templates = read_prompt_file(args.prompt, {t.context.language for t in targets})
         mode = "batch" if args.batch else "batch-file" if args.batch_file else "online"
+        if args.batch_file is not None:  # refused before a job is stored: never a database, never a missing folder
+            check_output(args.batch_file, option="--batch-file", database=store.path)
         if mode != "online":
             check_batchable(plan)
             if endpoint.embedded and mode == "batch":

@@ -15,6 +15,7 @@ import contextlib
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from rich.text import Text
 
@@ -30,10 +31,10 @@ from ..core.errors import RagtuiError
 from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
+from ..core.output_file import check_output, write_output
 from ..core.record.store import Store, StoredSession
 from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.replay_plan import plan_replay
-from ..core.runs.report_text import write_text
 from ..core.runs.run_report import junit_xml, run_markdown
 from .dialogue_view import rate_text
 from .estimate_view import estimate_command, print_spent
@@ -47,11 +48,11 @@ EXIT_INTERRUPTED = 130
 RESUMABLE = ("interrupted", "cancelled")
 
 
-def _check_arguments(args: argparse.Namespace) -> None:
+def _check_arguments(args: argparse.Namespace, database: Path) -> None:
     """Flags that cannot work are refused before anything runs or is written."""
-    for path in (getattr(args, "junit", None), getattr(args, "markdown", None)):
-        if path is not None and not path.parent.is_dir():
-            raise RagtuiError(f"cannot write {path}: folder {path.parent} does not exist", "create it first")
+    for option, path in (("--junit", getattr(args, "junit", None)), ("--markdown", getattr(args, "markdown", None))):
+        if path is not None:  # never the database, never a missing folder: found now, not after the run
+            check_output(path, option=option, database=database)
     if getattr(args, "then_simulate", False) and not getattr(args, "replay", None):
         raise RagtuiError("--then-simulate only applies to a replay", "add --replay RUN")
     if getattr(args, "replay", None) and getattr(args, "resume", None):
@@ -62,7 +63,7 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     if getattr(args, "estimate", False):
         return estimate_command(args, overrides)
     config = bootstrap.load_effective_config(overrides)
-    _check_arguments(args)
+    _check_arguments(args, config.database)
     endpoints = bootstrap.endpoints_for(config, overrides)
     workers = check_workers(args, any(e.base_url is None for e in endpoints.values()))
     say_discovered(endpoints)
@@ -217,19 +218,20 @@ def _report_run(args: argparse.Namespace, store: Store, config: Config, run_id: 
     rows = store.run_sessions(run_id)
     gate = run_gate(rows, config.threshold, config.thresholds, config.min_resolution_rate)
     code = _report(store, config, run_id, rows, gate, interrupted)
-    _write_reports(args, run_id, rows, config, gate)
+    _write_reports(args, run_id, rows, config, gate, store.path)
     return code
 
 
 def _write_reports(
-    args: argparse.Namespace, run_id: str, rows: list[StoredSession], config: Config, gate: GateResult
+    args: argparse.Namespace, run_id: str, rows: list[StoredSession], config: Config, gate: GateResult, database: Path
 ) -> None:
     junit, markdown = getattr(args, "junit", None), getattr(args, "markdown", None)
     if junit:
-        write_text(junit, junit_xml(run_id, rows, config.thresholds, gate))
+        write_output(junit, junit_xml(run_id, rows, config.thresholds, gate), option="--junit", database=database)
         console.print(Text(f"Wrote JUnit XML to {junit}", style="dim"))
     if markdown:
-        write_text(markdown, run_markdown(run_id, rows, config.threshold, config.thresholds, gate))
+        text = run_markdown(run_id, rows, config.threshold, config.thresholds, gate)
+        write_output(markdown, text, option="--markdown", database=database)
         console.print(Text(f"Wrote the Markdown summary to {markdown}", style="dim"))
 
 

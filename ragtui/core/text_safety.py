@@ -9,6 +9,7 @@ CSV carries the same visible form, leaving only tab and newline as controls.
 
 from __future__ import annotations
 
+import json
 import re
 
 # C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
@@ -47,3 +48,16 @@ def visible(text: str, *, keep_newlines: bool = True) -> str:
 def csv_text(text: str) -> str:
     """A CSV cell's text: no C0/C1 control but tab and newline (a lone CR becomes a newline)."""
     return visible(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+# JSON escapes C0 controls itself; these it would write raw with ensure_ascii=False. Line and
+# paragraph separators too: some JSONL readers split lines on them.
+_JSON_RAW_CONTROLS = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_line(value: object) -> str:
+    """One JSON text for a JSONL file: readable UTF-8, but every control character that a
+    terminal or an editor would act on written as a ``\\uXXXX`` escape. Parsing it gives back the
+    exact text (unlike ``visible``): the file is data for other tools, not a view."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

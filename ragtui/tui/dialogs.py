@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from ..core.errors import RagtuiError
+from ..core.output_file import check_output
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -88,12 +89,21 @@ class ExportScreen(ModalScreen[Path | None]):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 
-    def __init__(self, default: Path, write: Callable[[Path], None], warning: str | None = None) -> None:
+    OPTION = "the Export dialog's file"  # how output-guard messages name this field
+
+    def __init__(
+        self,
+        default: Path,
+        write: Callable[[Path], None],
+        warning: str | None = None,
+        database: Path | None = None,
+    ) -> None:
         super().__init__()
         self.default = default
         self._confirmed: Path | None = None  # the existing file the user agreed to overwrite
         self.write = write
         self.warning = warning
+        self.database = database
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -121,6 +131,12 @@ class ExportScreen(ModalScreen[Path | None]):
         if path.is_dir():
             self._error(f"{path} is a folder: add a file name.")
             return
+        if path != self.default:  # ragtui makes its own exports folder; a typed folder must exist
+            try:  # refused before "overwrite?": a database is never offered for overwriting
+                check_output(path, option=self.OPTION, database=self.database)
+            except RagtuiError as exc:
+                self._error(str(exc))
+                return
         if path.exists() and path != self._confirmed:
             # Ask before overwriting: a second Export on the same name confirms.
             self._confirmed = path

@@ -337,13 +337,17 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             warning = "This session is not finished: the file will hold what is recorded so far."
         session_id = self.session_id
         self.app.push_screen(
-            ExportScreen(default, lambda path: self._export(session_id, path), warning),
+            ExportScreen(
+                default, lambda path: self._export(session_id, path, default), warning, self.ragtui.store.path
+            ),
             lambda path: path and self.notify_plain(f"Exported session #{session_id} to {path}"),
         )
 
-    def _export(self, session_id: int, path: Path) -> None:
+    def _export(self, session_id: int, path: Path, default: Path) -> None:
         """Write the CSV; raises RagtuiError, which the dialog shows without closing."""
         from ..core.record.export import write_csv
+        from .dialogs import ExportScreen
 
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_csv([self.ragtui.store.session(session_id)], path, self.ragtui.store.path)
+        if path.parent == default.parent:  # ragtui's own exports folder; a folder the user typed must exist
+            path.parent.mkdir(parents=True, exist_ok=True)
+        write_csv([self.ragtui.store.session(session_id)], path, self.ragtui.store.path, option=ExportScreen.OPTION)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input
 
 from ragtui.core.record.store import Store
@@ -54,11 +55,13 @@ async def test_export_never_writes_over_the_database(make_app, store: Store):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await run_session(pilot)
-        await export_to(pilot, store.path)  # exists: asks first
-        await pilot.press("enter")
-        await pilot.pause()
-        # Said in the dialog, which stays open with the path kept so it can be corrected.
-        assert "refusing to write the CSV" in str(app.screen.query_one("#export-error").render())
+        await export_to(pilot, store.path)  # refused at once: a database is never offered for overwriting
+        # Said in the dialog, which stays open with the path kept so it can be corrected; the
+        # message names the dialog's field, not a command-line flag.
+        error = str(app.screen.query_one("#export-error").render())
+        assert "refusing to write the Export dialog's file" in error and "database in use" in error
+        assert "exists" not in error and "--csv" not in error
+        assert isinstance(app.screen, ExportScreen)
     assert store.path.read_bytes()[:100] == before and len(store.sessions()) == 1
 
 
@@ -136,3 +139,68 @@ async def test_sigterm_quits_like_ctrl_q_and_records_cancelled(make_app, store: 
         await app.workers.wait_for_complete()
     session = store.sessions()[0]
     assert (session.status, session.stop_reason) == ("finished", "cancelled")
+
+
+def _team_database(folder: Path) -> Path:
+    import contextlib
+    import sqlite3
+
+    other = folder / "team.sqlite"
+    with contextlib.closing(sqlite3.connect(other)) as conn:
+        conn.execute("CREATE TABLE keep (x)")
+        conn.commit()
+    return other
+
+
+@pytest.mark.parametrize("which", ["database", "symlink to the database", "database -wal", "another SQLite file"])
+async def test_export_dialog_refuses_every_database(make_app, store: Store, tmp_path: Path, which: str):
+    """The dialog uses the same guard as every command-line output option."""
+    assert store.path is not None
+    link = tmp_path / "harmless.csv"
+    link.symlink_to(store.path)
+    target = {
+        "database": store.path,
+        "symlink to the database": link,
+        "database -wal": store.path.with_name(store.path.name + "-wal"),
+        "another SQLite file": _team_database(tmp_path),
+    }[which]
+    before = target.read_bytes() if target.exists() and not target.is_symlink() else None
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await run_session(pilot)
+        await export_to(pilot, target)
+        assert isinstance(app.screen, ExportScreen)
+        error = static_text(app, "#export-error")
+        assert "refusing to write the Export dialog's file" in error and "--csv" not in error
+        await pilot.press("enter")  # pressing again never turns into "overwrite"
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)
+    if before is not None and which == "another SQLite file":
+        assert target.read_bytes() == before
+    assert len(store.sessions()) == 1
+
+
+async def test_export_dialog_on_a_full_disk_keeps_the_old_file(make_app, tmp_path: Path, monkeypatch):
+    import errno
+    import os
+
+    from ragtui.core import output_file
+
+    target = tmp_path / "session.csv"
+    target.write_text("last week's export\n" * 500, encoding="utf-8")
+
+    def full_disk(handle, data: bytes) -> None:  # noqa: ANN001
+        handle.write(data[:4096])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(output_file, "_write_all", full_disk)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await run_session(pilot)
+        await export_to(pilot, target)  # exists: asks first
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)  # still open, the message says why
+        assert "No space left on device" in static_text(app, "#export-error")
+    assert target.read_text(encoding="utf-8") == "last week's export\n" * 500
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []

@@ -36,10 +36,11 @@ from ..content.prompts import PromptTemplate
 from ..errors import EndpointError, RagtuiError
 from ..models.llm import ChatClient, Completion, chat_options
 from ..models.token_logprobs import from_chunk
+from ..output_file import write_output
 from ..record import rejudge_jobs
 from ..record.rejudge_jobs import BatchRequest, RejudgeJob
 from ..record.store import Store, StoredSession
-from ..text_safety import fix_surrogates
+from ..text_safety import fix_surrogates, json_line
 from . import PRIMARY_METRIC
 from .base import Judgment, Metric
 from .fit_store import FittedMetric
@@ -117,8 +118,7 @@ def plan_requests(store: Store, plan: RejudgePlan, job: RejudgeJob, targets: lis
 def batch_jsonl(requests: list[BatchRequest]) -> bytes:
     """The request file both the Batch API and ``vllm run-batch`` read."""
     lines = [
-        json.dumps({"custom_id": r.custom_id, "method": "POST", "url": BATCH_URL, "body": r.body}, ensure_ascii=False)
-        for r in requests
+        json_line({"custom_id": r.custom_id, "method": "POST", "url": BATCH_URL, "body": r.body}) for r in requests
     ]
     return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
 
@@ -530,11 +530,6 @@ async def run_batch(
 def write_batch_file(store: Store, job: RejudgeJob, path: Path) -> tuple[int, int]:
     """Write the job's pending requests for ``vllm run-batch``; return how many, and for how many turns."""
     pending = rejudge_jobs.job_requests(store, job.id, pending_only=True)
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        temporary.write_bytes(batch_jsonl(pending))
-        temporary.replace(path)
-    except OSError as exc:
-        raise RagtuiError(f"cannot write {path}: {exc.strerror}", "choose another path") from None
+    write_output(path, batch_jsonl(pending), option="--batch-file", database=store.path)
     rejudge_jobs.update_job(store, job.id, status="submitted")
     return len(pending), len({r.message_id for r in pending})

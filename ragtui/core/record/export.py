@@ -1,14 +1,20 @@
-"""CSV export: one row per dialogue, in the seed spreadsheet's layout.
+"""CSV export: one row per dialogue, in the seed spreadsheet's layout, plus plain columns.
 
 Columns: ``config`` (JSON: date, persona, scenario, models), then ``user1, assistant1,
-check1, user2, …`` up to the widest dialogue, then ``score1…N`` (turn scores), ``score``,
-``stop_reason``, ``unscored_turns``, ``session_id`` and ``cut_by_token_limit`` (the cells whose
-text the token limit cut, e.g. ``assistant2``: kept, but a reader must know). A ``checkN`` cell holds the newest
-rubric verdict as JSON; an unscored one says so and keeps the judge's raw reply.
-After those, one column per other metric and turn, ``<metric><N>`` (e.g. ``faithfulness1``),
-holding its newest score, ``unscored`` or ``skipped``; the seed's columns keep their places.
-Last, when any exported dialogue has dialogue verdicts: ``resolution``, ``outcome``,
-``retention`` and ``repetition`` — the newest verdict on the whole dialogue, one column each.
+check1, user2, …`` up to the widest dialogue — the seed's columns in the seed's order — then
+``score1…N`` (turn scores), ``score``, ``stop_reason``, ``unscored_turns``, ``session_id`` and
+``cut_by_token_limit`` (the cells whose text the token limit cut, e.g. ``assistant2``: kept,
+but a reader must know). Then plain columns a spreadsheet can filter and sort on: ``run``,
+``scenario``, ``persona``, ``language``, ``date`` and each role's model (``customer_model``,
+``bot_model``, ``judge_model``).
+
+A ``checkN`` cell is short and readable: the newest rubric verdict's score and its one-line
+conclusion (``0.80 (4.0/5): …``), or ``unscored: <why>``. The whole verdict as JSON — every
+check, the judge's raw reply when it could not be read — is in ``checkN_json`` at the end.
+After the plain columns, one column per other metric and turn, ``<metric><N>`` (e.g.
+``faithfulness1``), holding its newest score, ``unscored`` or ``skipped``. When any exported
+dialogue has dialogue verdicts: ``resolution``, ``outcome``, ``retention`` and ``repetition`` —
+the newest verdict on the whole dialogue, one column each. ``checkN_json`` columns come last.
 
 Every text cell is neutralised against spreadsheet formula injection: a cell that begins with
 ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading apostrophe, which
@@ -17,8 +23,8 @@ tab and newline: escape sequences and other controls in model text are written v
 (``␛[31m``); the database keeps the raw text. Only complete messages are exported: a reply whose
 stream never completed is a partial record and never appears as an answer.
 
-``write_csv`` never destroys: it refuses to write over the database being read, or over any
-SQLite file.
+``write_csv`` writes through the output guard (``core/output_file``): never over the database
+being read or any SQLite file, and atomically, so a failed write keeps the old file.
 """
 
 from __future__ import annotations
@@ -28,8 +34,8 @@ import io
 import json
 from pathlib import Path
 
-from ..errors import RagtuiError
 from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
+from ..output_file import write_output
 from ..text_safety import csv_text
 from .store import StoredJudgment, StoredSession
 
@@ -44,6 +50,27 @@ def safe_cell(value: object) -> str:
 
 def format_score(score: float | None) -> str:
     return "unscored" if score is None else f"{score:.2f}"
+
+
+CHECK_SUMMARY_CHARS = 200  # a cell a person reads in a spreadsheet row; the JSON column has it all
+
+
+def check_summary(judgment: StoredJudgment | None) -> str:
+    """The verdict in one short line: score (and the 1–5 overall) and the judge's conclusion."""
+    if judgment is None:
+        return ""
+    if judgment.score is None:
+        why = judgment.error or "the judge's reply could not be read"
+        return _one_line(f"unscored: {why}")
+    overall = judgment.details.get("overall")
+    scale = f" ({float(overall):.1f}/5)" if isinstance(overall, int | float) else ""
+    conclusion = str(judgment.details.get("conclusion") or "").strip()
+    return _one_line(f"{judgment.score:.2f}{scale}" + (f": {conclusion}" if conclusion else ""))
+
+
+def _one_line(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= CHECK_SUMMARY_CHARS else flat[: CHECK_SUMMARY_CHARS - 1] + "…"
 
 
 def check_cell(judgment: StoredJudgment | None) -> str:
@@ -77,6 +104,9 @@ def other_metrics(sessions: list[StoredSession]) -> list[str]:
 
 
 DIALOGUE_COLUMNS = ("resolution", "outcome", "retention", "repetition")
+# The record's role names → the column a spreadsheet user looks for.
+MODEL_ROLES = {"customer_model": "user", "bot_model": "bot", "judge_model": "judge"}
+PLAIN_COLUMNS = ("run", "scenario", "persona", "language", "date", *MODEL_ROLES)
 
 
 def dialogue_cells(session: StoredSession) -> list[str]:
@@ -107,12 +137,14 @@ def session_row(
     }
     cells = [json.dumps(config, ensure_ascii=False)]
     scores: list[str] = []
+    verdicts: list[str] = []
     for turn in range(1, turns + 1):
         user = next((m.text for m in session.messages if m.turn == turn and m.role == "user"), "")
         bot = next((m.text for m in session.messages if m.turn == turn and m.role == "bot"), "")
         judgment = latest.get((turn, PRIMARY_METRIC))
-        cells += [user, bot, check_cell(judgment)]
+        cells += [user, bot, check_summary(judgment)]
         scores.append("" if judgment is None else format_score(judgment.score))
+        verdicts.append(check_cell(judgment))
     cut = [
         f"{'user' if m.role == 'user' else 'assistant'}{m.turn}"
         for m in session.messages
@@ -125,10 +157,13 @@ def session_row(
         str(session.id),
         " ".join(cut),
     ]
+    models = config["models"]
+    plain = [session.run_id or "", session.scenario_id, session.persona_name, session.language, session.created_at]
+    plain += [models.get(role) or "" for role in MODEL_ROLES.values()]
     extra = [metric_cell(latest.get((turn, m))) for m in metrics or [] for turn in range(1, turns + 1)]
     if dialogue:
         extra += dialogue_cells(session)
-    return [safe_cell(c) for c in cells + scores + tail + extra]
+    return [safe_cell(c) for c in cells + scores + tail + plain + extra + verdicts]
 
 
 def header(turns: int, metrics: list[str] | None = None, dialogue: bool = False) -> list[str]:
@@ -137,8 +172,10 @@ def header(turns: int, metrics: list[str] | None = None, dialogue: bool = False)
         names += [f"user{turn}", f"assistant{turn}", f"check{turn}"]
     names += [f"score{turn}" for turn in range(1, turns + 1)]
     names += ["score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit"]
+    names += list(PLAIN_COLUMNS)
     names += [f"{m}{turn}" for m in metrics or [] for turn in range(1, turns + 1)]
-    return names + (list(DIALOGUE_COLUMNS) if dialogue else [])
+    names += list(DIALOGUE_COLUMNS) if dialogue else []
+    return names + [f"check{turn}_json" for turn in range(1, turns + 1)]
 
 
 def sessions_to_csv(sessions: list[StoredSession]) -> str:
@@ -153,45 +190,9 @@ def sessions_to_csv(sessions: list[StoredSession]) -> str:
     return buffer.getvalue()
 
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
-def check_target(path: Path, database: Path | None) -> None:
-    """Refuse an output path that would destroy a database: the one being read (or its WAL
-    files), or any other SQLite file."""
-    where = Path(path)
-    if database is not None:
-        db = Path(database)
-        for name in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
-            if _same_file(where, name):
-                raise RagtuiError(
-                    f"refusing to write the CSV to {where}: that is the database being exported from",
-                    "choose another --csv file; nothing was written",
-                )
-    try:
-        with where.open("rb") as handle:
-            magic = handle.read(len(SQLITE_MAGIC))
-    except OSError:
-        return  # missing (it will be created) or not a file (write_csv says why)
-    if magic == SQLITE_MAGIC:
-        raise RagtuiError(
-            f"refusing to write the CSV to {where}: it is a SQLite database",
-            "choose another --csv file; nothing was written",
-        )
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.exists() and b.exists() and a.samefile(b)
-    except OSError:
-        return a.resolve() == b.resolve()
-
-
-def write_csv(sessions: list[StoredSession], path: Path, database: Path | None = None) -> None:
-    check_target(path, database)
-    text = sessions_to_csv(sessions)
-    try:
-        # utf-8-sig: Excel opens Japanese text correctly only with the BOM.
-        path.write_text(text, encoding="utf-8-sig", newline="")
-    except OSError as exc:
-        raise RagtuiError(f"cannot write {path}: {exc.strerror}", "choose another path") from None
+def write_csv(
+    sessions: list[StoredSession], path: Path, database: Path | None = None, *, option: str = "--csv"
+) -> Path:
+    """Write the sessions' CSV through the output guard; return the path written."""
+    # utf-8-sig: Excel opens Japanese text correctly only with the BOM.
+    return write_output(path, sessions_to_csv(sessions), option=option, database=database, encoding="utf-8-sig")

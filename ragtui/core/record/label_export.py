@@ -14,12 +14,12 @@ counted.
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 from ..errors import RagtuiError
+from ..output_file import write_output
+from ..text_safety import json_line
 from .labelled_turns import LabelledTurn, labelled_turns
 from .store import Store
 
@@ -57,7 +57,13 @@ def export_record(turn: LabelledTurn) -> dict[str, Any] | None:
 
 
 def write_labels_jsonl(
-    store: Store, path: Path, *, metric: str | None = None, run_id: str | None = None
+    store: Store,
+    path: Path,
+    *,
+    metric: str | None = None,
+    run_id: str | None = None,
+    option: str = "--jsonl",
+    database: Path | None = None,
 ) -> tuple[int, int]:
     """Write the file (whole or not at all); return (lines written, labels left out)."""
     metrics = [metric] if metric else _labelled_metrics(store)
@@ -69,15 +75,10 @@ def write_labels_jsonl(
             if record is None:
                 left_out += 1
             else:
-                lines.append(json.dumps(record, ensure_ascii=False))
+                lines.append(json_line(record))
     if not lines and not left_out:
         raise RagtuiError("no labels to export", "label turns first: `ragtui label SESSION TURN --score N`")
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        temporary.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise RagtuiError(f"cannot write {path}: {exc.strerror}", "choose another path") from None
+    write_output(path, "".join(line + "\n" for line in lines), option=option, database=database)
     return len(lines), left_out
 
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ..errors import RagtuiError
 from .bootstrap import Interval
 
 
@@ -30,10 +27,3 @@ def md_cell(text: object) -> str:
     or becoming HTML in a pull-request comment."""
     value = " ".join(str(text).split())
     return value.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def write_text(path: Path, text: str, *, encoding: str = "utf-8") -> None:
-    try:
-        path.write_text(text, encoding=encoding, newline="")
-    except OSError as exc:
-        raise RagtuiError(f"cannot write {path}: {exc.strerror}", "choose another path") from None
