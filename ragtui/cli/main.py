@@ -39,7 +39,7 @@ LAZY_COMMANDS = {
     "runs": ("runs_command", "list runs with scores and trends"),
 }
 
-EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_ERROR = 0, 1, 2
+EXIT_ERROR = 2  # 0: passed, 1: a gate failed (the commands return those themselves)
 log = logging.getLogger("ragtui")
 
 

@@ -75,10 +75,6 @@ class JsonPath:
             expect_name = False
         return cls(source, tuple(steps))
 
-    @property
-    def has_wildcard(self) -> bool:
-        return any(isinstance(step, Wildcard) for step in self.steps)
-
     def find(self, document: Any) -> list[Any]:
         """Every value the path reaches, in document order; empty when it reaches nothing."""
         current = [document]

@@ -34,7 +34,6 @@ from .transcript import Utterance
 ANSWERED_AS_AGENT = "answered_as_agent"
 LEFT_PERSONA = "left_persona"
 PREMATURE_DONE = "premature_done"
-PROBLEMS = (ANSWERED_AS_AGENT, LEFT_PERSONA, PREMATURE_DONE)
 OFF_ROLE_SOURCE = "simulator_off_role"  # the source of a customer message that failed its check twice
 CORRECTION_KEYS = {
     ANSWERED_AS_AGENT: "correction_agent",

@@ -59,9 +59,6 @@ from .simulator import UserSimulator, is_done
 from .simulator_check import OFF_ROLE_SOURCE, CheckResult, SimulatorChecker, call_usage
 from .transcript import Utterance
 
-# Stop reasons after which the dialogue is complete enough for dialogue verdicts.
-JUDGED_STOPS = frozenset({"done", "max_turns", "gave_up", "handed_over"})
-
 log = logging.getLogger("ragtui")
 
 Recovery = Callable[[RagtuiError], Awaitable[str | None]]

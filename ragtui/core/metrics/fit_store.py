@@ -51,15 +51,6 @@ def find_fit(store: Store, metric: str, model: str, fingerprint: str) -> Fit | N
     )
 
 
-def fits_for_other_judges(store: Store, metric: str, model: str, fingerprint: str) -> int:
-    """How many fits exist for this metric but another model or prompt (never applied)."""
-    row = store.db.execute(
-        "SELECT COUNT(*) FROM judge_fits WHERE metric = ? AND NOT (model = ? AND fingerprint = ?)",
-        [metric, model, fingerprint],
-    ).fetchone()
-    return int(row[0])
-
-
 class FittedMetric:
     """A metric whose raw score is mapped through a fit; the raw score stays in the details."""
 

@@ -97,12 +97,6 @@ class Pair:
     def verdict_flag(self, metric: str) -> str:
         return verdict_flag(*self.verdicts(metric))
 
-    def verdict_delta(self, metric: str) -> float | None:
-        base, new = self.verdicts(metric)
-        if base is None or new is None or base.score is None or new.score is None:
-            return None
-        return new.score - base.score
-
     def dialogue_flags(self) -> dict[str, str]:
         """Per dialogue metric present in either run, its flag (``same`` ones included)."""
         present = {m for m in VERDICT_METRICS if m in self.base.verdicts or m in self.new.verdicts}
@@ -156,11 +150,6 @@ class Comparison:
     @property
     def resolution_regressions(self) -> int:
         return self.verdict_count("resolution", "regression")
-
-    @property
-    def failing_pairs(self) -> int:
-        """Pairs that fail the comparison: a score regression, a resolution regression, or both."""
-        return sum(1 for p in self.pairs if p.flag == "regression" or p.resolution_regression)
 
     @property
     def regressions(self) -> int:

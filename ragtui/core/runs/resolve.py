@@ -5,8 +5,6 @@ from __future__ import annotations
 from ..errors import RagtuiError
 from ..record.store import Store
 
-ALIASES = ("last", "previous")
-
 
 def resolve_run(store: Store, ref: str) -> str:
     """The run id ``ref`` names; a RagtuiError naming the database when it names none."""
