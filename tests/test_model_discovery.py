@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -12,7 +13,7 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.config import Config
-from ragtui.core.errors import ConfigError
+from ragtui.core.errors import ConfigError, EndpointError
 from ragtui.core.models.endpoints import discovery_note, resolve_endpoints
 
 
@@ -79,10 +80,15 @@ def test_a_server_listing_no_models_keeps_the_clear_error(bare_config, empty_mod
         resolve_endpoints(bare_config)
 
 
-def test_an_unreachable_server_keeps_the_clear_error(bare_config, monkeypatch):
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
-    with pytest.raises(ConfigError, match="no model named .*GET /models failed.*OPENAI_MODEL"):
+def test_an_unreachable_server_is_named_before_anything_about_models(bare_config, monkeypatch):
+    with socket.socket() as s:  # a port nothing listens on: bound, then released
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    refused = f"cannot reach the user endpoint .*connection refused at 127.0.0.1:{port}"
+    with pytest.raises(EndpointError, match=refused) as caught:
         resolve_endpoints(bare_config)
+    assert "no model" not in str(caught.value) and "--model" not in str(caught.value)
 
 
 def test_config_command_works_with_only_a_base_url(server, monkeypatch, capsys, tmp_path):

@@ -8,7 +8,7 @@ from rich.text import Text
 from ..core.metrics.dialogue.explain import explain_dialogue
 from ..core.metrics.explain import status_word
 from ..core.record.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
-from .output import score_text
+from .output import model_label, score_text
 
 OUTCOME_STYLES = {
     "resolved": "green",
@@ -63,7 +63,7 @@ def dialogue_verdict_text(j: StoredDialogueJudgment) -> Text:
         outcome_text(j) if j.metric == "resolution" else score_text(j.score, j.details.get("threshold", 1.0))
     )
     if j.model:
-        text.append(f"  ({j.model})", style="dim")
+        text.append(f"  ({model_label(j.model, j.served_model)})", style="dim")
     if j.score is None:
         text.append(f"\n{j.error or 'unscored'}", style="yellow")
         if j.raw_reply:

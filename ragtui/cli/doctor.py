@@ -4,6 +4,7 @@ model's state, and what to do about anything that is wrong. Exit 0 when all is w
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import os
 import time
@@ -14,13 +15,14 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
-from ..core.bots.probe import aprobe_bot
+from ..core.bots.probe import BotProbeResult, aprobe_bot
 from ..core.config import Config
 from ..core.errors import RagtuiError
-from ..core.models.endpoints import Endpoint
+from ..core.models.endpoints import Endpoint, resolve_each
 from ..core.models.llm import ClientPool
 from ..core.models.local_model import LocalModel, available_memory, log_path
 from ..core.models.local_model_file import find_chunks, verified_cached_model
+from ..core.models.preflight import CHECK_RETRIES, check_endpoint, checked
 from .bot_probe_view import print_bot_probe
 from .model_start import embedded_model
 from .output import console, say_discovered
@@ -100,17 +102,22 @@ def _ago(seconds: float) -> str:
     return f"{seconds // 3600} h"
 
 
-async def probe(endpoint: Endpoint, pool: ClientPool) -> Check:
-    """One tiny chat completion: proves the URL, the key and the model name together."""
-    client = pool.client_for(endpoint)
+async def probe(endpoint: Endpoint, pool: ClientPool, listed: dict[tuple[str, str], bool] | None = None) -> Check:
+    """What is wrong with the endpoint itself (``preflight``), then one tiny chat completion:
+    proves the URL, the key and the model name together. A failed request is retried at most
+    once: a gateway has usually retried its upstream already."""
     started = time.perf_counter()
     try:
-        reply = await client.complete([{"role": "user", "content": "Reply with the word OK."}], max_tokens=8)
+        await check_endpoint(endpoint, pool, listed=listed)
+        reply = await checked(endpoint, pool).complete(
+            [{"role": "user", "content": "Reply with the word OK."}], max_tokens=8
+        )
     except RagtuiError as exc:
         return Check(f"{endpoint.role}: answers", False, exc.message, exc.hint)
     seconds = time.perf_counter() - started
     said = " ".join(reply.text.split())[:40]
-    return Check(f"{endpoint.role}: answers", True, f"in {seconds:.1f} s ({reply.model}): {said!r}")
+    model = f"{reply.served_model} answering for {reply.model}" if reply.served_model else reply.model
+    return Check(f"{endpoint.role}: answers", True, f"in {seconds:.1f} s ({model}): {said!r}")
 
 
 def render(title: str, checks: list[Check]) -> None:
@@ -128,15 +135,17 @@ async def doctor(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     config_line = f"config: {config.source or 'none (defaults and environment)'} · database: {config.database}"
     console.print(Text(config_line, style="dim"))
-    endpoints = bootstrap.endpoints_for(config, overrides)
+    # Every role is resolved and checked, whatever the others do: one run shows all that is wrong.
+    resolved = resolve_each(config, overrides.model)
+    endpoints = {role: e for role, e in resolved.items() if isinstance(e, Endpoint)}
     say_discovered(endpoints)
-    render(
-        "Roles",
-        [
-            Check(role, True, f"{e.label} at {e.public()['base_url']} (key: ${e.api_key_env})")
-            for role, e in endpoints.items()
-        ],
-    )
+    roles = [
+        Check(role, True, f"{e.label} at {e.public()['base_url']} (key: ${e.api_key_env})")
+        if isinstance(e, Endpoint)
+        else Check(role, False, e.message, e.hint)
+        for role, e in resolved.items()
+    ]
+    render("Roles", roles)
     checks: list[Check] = []
     if any(e.embedded for e in endpoints.values()):
         checks = embedded_checks(config)
@@ -150,21 +159,29 @@ async def doctor(args: argparse.Namespace, overrides: Overrides) -> int:
         pool = ClientPool()
         try:
             seen: dict[tuple[str | None, str], Check] = {}
+            listed: dict[tuple[str, str], bool] = {}
             for endpoint in endpoints.values():
                 key = (endpoint.base_url, endpoint.model)
                 if key not in seen:
-                    seen[key] = await probe(endpoint, pool)
+                    seen[key] = await probe(endpoint, pool, listed)
                     results.append(seen[key])
                 else:
                     results.append(Check(f"{endpoint.role}: answers", seen[key].ok, "same endpoint and model as above"))
         finally:
             await pool.aclose()
-        render("Endpoints", results)
+        if results:
+            render("Endpoints", results)
         # The bot under test, asked one question: the raw response and what the mapping took.
         console.print(Text("Bot under test", style="bold"))
-        bot = await aprobe_bot(config, endpoints)
+        if isinstance(resolved.get("bot"), RagtuiError):
+            bot = BotProbeResult(config.bot.type, "", error="not asked: its role's endpoint is wrong (see Roles)")
+        else:  # at most one retry here too: a doctor must answer quickly
+            quick = {
+                r: dataclasses.replace(e, max_retries=min(e.max_retries, CHECK_RETRIES)) for r, e in endpoints.items()
+            }
+            bot = await aprobe_bot(config, quick)
         print_bot_probe(bot)
-    healthy = all(c.ok for c in results) and bot.ok
+    healthy = all(c.ok for c in roles + results) and bot.ok
     console.print(
         Text("All good." if healthy else "Something needs fixing: see FAIL above.", style="green" if healthy else "red")
     )

@@ -107,6 +107,11 @@ def stop_text(reason: str | None) -> Text:
     return Text(reason or "running", style=styles.get(reason or "", "dim"))
 
 
+def model_label(model: str, served: str | None) -> str:
+    """The model asked for, and the one that answered when the answer named another."""
+    return f"{model} → answered by {served}" if served and served != model else model
+
+
 def say_discovered(endpoints: dict) -> None:  # dict[str, Endpoint]
     """When a role's model was found on its server (none was named), say which, on stderr."""
     from ..core.models.endpoints import discovery_note

@@ -9,7 +9,7 @@ from ..core.metrics.explain import explain_lines, status_word
 from ..core.record.labels import Label
 from ..core.record.store import PartialReply, StoredJudgment, StoredSession
 from .dialogue_view import dialogue_verdict_text
-from .output import console, score_text, session_score_text, stop_text
+from .output import console, model_label, score_text, session_score_text, stop_text
 
 
 def verdict_text(j: StoredJudgment, threshold: float) -> Text:
@@ -22,7 +22,7 @@ def verdict_text(j: StoredJudgment, threshold: float) -> Text:
         return text
     text.append_text(score_text(j.score, threshold))
     if j.model:
-        text.append(f"  ({j.model})", style="dim")
+        text.append(f"  ({model_label(j.model, j.served_model)})", style="dim")
     if j.score is None:
         text.append(f"\n{j.error or 'unscored'}", style="yellow")
         text.append("\nraw reply: ", style="dim")
@@ -63,6 +63,9 @@ def print_session(session: StoredSession, *, all_versions: bool = False, labels:
         console.print(Text(f"continue it with: ragtui run --resume {session.run_id}", style="dim"))
     models = {role: info.get("model") for role, info in session.config.get("roles", {}).items()}
     console.print(Text("models: " + ", ".join(f"{r}={m}" for r, m in models.items()), style="dim"))
+    served = sorted({(m.model, m.served_model) for m in session.messages if m.model and m.served_model})
+    if served:  # a gateway answered with another model than the one asked for
+        console.print(Text("answered by: " + ", ".join(model_label(m, s) for m, s in served), style="dim"))
     if session.error:
         console.print(Text(f"error: {session.error}", style="bold red"))
     latest = session.latest_judgments()

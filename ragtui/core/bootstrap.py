@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import LANGUAGES, Config, load_config
-from .errors import ConfigError, EndpointError
+from .errors import ConfigError
 from .models.endpoints import Endpoint, resolve_endpoints
 from .record.store import Store
-from .redaction import redact_url
 
 
 @dataclass
@@ -69,33 +68,9 @@ def open_store(config: Config) -> Store:
 
 
 async def check_reachable(endpoints: dict[str, Endpoint], timeout: float = 5.0) -> None:
-    """Ask each distinct endpoint for ``/models`` once, so a dead URL or a rejected key fails
-    the batch with one clear line instead of one failure per dialogue. Servers without a
-    ``/models`` route (some gateways) are fine: any HTTP answer proves the server is there."""
-    import httpx  # here, not at the top: the TUI's first frame must not wait for it
+    """Check each distinct endpoint before a batch (``models/preflight.py``), so a dead URL, a
+    rejected key, a gateway's 400 or a web page where the API should be fails the batch with one
+    clear line instead of one failure per dialogue."""
+    from .models.preflight import check_endpoints  # the HTTP client: not before the TUI's first frame
 
-    seen: set[tuple[str, str]] = set()
-    async with httpx.AsyncClient(timeout=timeout) as client:
-        for role, endpoint in endpoints.items():
-            if endpoint.base_url is None or (endpoint.base_url, endpoint.api_key) in seen:
-                continue
-            seen.add((endpoint.base_url, endpoint.api_key))
-            url = redact_url(endpoint.base_url)
-            try:
-                response = await client.get(
-                    endpoint.base_url + "/models", headers={"Authorization": f"Bearer {endpoint.api_key}"}
-                )
-            except httpx.TimeoutException:
-                raise EndpointError(
-                    f"the {role} endpoint {url} did not answer within {timeout:g} s", "is the server up?"
-                ) from None
-            except httpx.HTTPError as exc:
-                raise EndpointError(
-                    f"cannot reach the {role} endpoint {url}: {type(exc).__name__}",
-                    "is the server running and the base URL right (it usually ends in /v1)?",
-                ) from None
-            if response.status_code in (401, 403):
-                raise EndpointError(
-                    f"the {role} endpoint {url} rejected the API key from ${endpoint.api_key_env} ({response.status_code})",
-                    "check the key in that variable",
-                )
+    await check_endpoints(endpoints, timeout)

@@ -106,6 +106,14 @@ class Reply:
     """``"openai"``: ``choices[].logprobs.content[]`` with ``top_logprobs`` (OpenAI and current
     llama.cpp); ``"llamacpp"``: older llama.cpp's top-level ``completion_probabilities`` with
     ``probs: [{tok_str, prob}]`` (plain probabilities)."""
+    model: str | None = None
+    """The ``model`` field the answer names; by default the one requested. A gateway answering
+    for an alias names the model that answered (``gpt-4o-mini-2024-07-18`` for ``gpt-4o-mini``)."""
+    raw: str | None = None
+    """Send this text as the whole body, with ``status`` and ``content_type``, instead of a
+    stream or a JSON error: the HTML page of a web server or login portal, a proxy's plain text."""
+    content_type: str = "text/html; charset=utf-8"
+    """The content type of a ``raw`` body."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Extra top-level fields of the response, as servers with retrieval add (``citations``,
     ``context``): merged into a non-streamed completion; streamed, sent as one more chunk with
@@ -178,6 +186,7 @@ class FakeOpenAIServer:
         self._queues: dict[str, deque[Reply | Responder]] = {}
         self._model_defaults: dict[str, Reply | Responder] = {}
         self._known_models: dict[str, None] = {}  # an insertion-ordered set
+        self._models_reply: Reply | None = None  # what GET /models answers instead of the list
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -284,6 +293,21 @@ class FakeOpenAIServer:
                 self._model_defaults[model] = reply
                 self._known_models[model] = None
 
+    def set_models_reply(self, reply: Reply | None) -> None:
+        """Make ``GET /models`` answer ``reply`` (its ``status`` with a JSON error, or its
+        ``raw`` body) instead of the model list; None restores the list."""
+        with self._lock:
+            self._models_reply = reply
+
+    def answer_everything(self, reply: Reply) -> None:
+        """Every request, chat and ``GET /models`` alike, answers ``reply``: a server that is
+        not an OpenAI-compatible API at all, or a gateway refusing every key."""
+        with self._lock:
+            self._queues.clear()
+            self._model_defaults.clear()
+            self._global_default = reply
+            self._models_reply = reply
+
     def chat_requests(self, model: str | None = None) -> list[dict]:
         """Bodies of the chat-completion requests received so far, oldest first, optionally
         only those for ``model``."""
@@ -306,6 +330,7 @@ class FakeOpenAIServer:
             self._queues.clear()
             self._model_defaults.clear()
             self._known_models.clear()
+            self._models_reply = None
             self._global_default = self._initial_default
         self.batch.clear()
 
@@ -389,6 +414,8 @@ class FakeOpenAIServer:
                 status, payload, content_type = self.batch.answer(request)
             headers = {"content-type": content_type, "content-length": str(len(payload))}
             writer.write(_head(status, headers, keep_alive) + payload)
+        elif request.method == "GET" and request.path.rstrip("/").endswith("/models") and self._models_reply:
+            writer.write(_plain_response(self._models_reply, keep_alive))
         elif request.method == "GET" and request.path.rstrip("/").endswith("/models"):
             models = [
                 {"id": model, "object": "model", "created": 0, "owned_by": "ragtui-fake"} for model in self._model_ids()
@@ -419,9 +446,8 @@ class FakeOpenAIServer:
             return False
         if reply.delay_first > 0:
             await asyncio.sleep(reply.delay_first)
-        if reply.status != 200:
-            payload = _error_payload(reply.status, reply.error_message)
-            writer.write(_json_response(reply.status, payload, keep_alive, reply.headers))
+        if reply.raw is not None or reply.status != 200:
+            writer.write(_plain_response(reply, keep_alive))
             await writer.drain()
             return keep_alive
         if body.get("stream"):
@@ -442,7 +468,7 @@ class FakeOpenAIServer:
             "id": f"chatcmpl-fake{self._next_id()}",
             "object": "chat.completion.chunk",
             "created": int(time.time()),
-            "model": str(body.get("model", _DEFAULT_MODEL)),
+            "model": reply.model or str(body.get("model", _DEFAULT_MODEL)),
             "system_fingerprint": "fp_fake",
         }
 
@@ -547,7 +573,7 @@ def completion_body(body: dict, reply: Reply, completion_id: str) -> dict[str, A
         "id": completion_id,
         "object": "chat.completion",
         "created": int(time.time()),
-        "model": str(body.get("model", _DEFAULT_MODEL)),
+        "model": reply.model or str(body.get("model", _DEFAULT_MODEL)),
         "system_fingerprint": "fp_fake",
         "choices": [
             {
@@ -680,6 +706,17 @@ def _json_response(
     data = json.dumps(payload).encode()
     headers = {"content-type": "application/json", "content-length": str(len(data))}
     return _head(status, headers, keep_alive, extra) + data
+
+
+def _plain_response(reply: Reply, keep_alive: bool) -> bytes:
+    """A reply that is no stream: its ``raw`` body, else OpenAI's JSON error for its status."""
+    if reply.raw is None:
+        return _json_response(
+            reply.status, _error_payload(reply.status, reply.error_message), keep_alive, reply.headers
+        )
+    data = reply.raw.encode()
+    headers = {"content-type": reply.content_type, "content-length": str(len(data))}
+    return _head(reply.status, headers, keep_alive, reply.headers) + data
 
 
 def _chunk(data: bytes) -> bytes:

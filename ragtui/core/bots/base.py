@@ -20,6 +20,7 @@ class BotAnswer:
     latency_ms: float | None = None
     finish_reason: str | None = None  # "length": the bot's token limit cut the answer
     attempts: int = 1  # tries its stream took (a broken stream is retried)
+    served_model: str | None = None  # the model the answer named, when not ``model`` (a gateway's alias)
 
 
 class Bot(Protocol):

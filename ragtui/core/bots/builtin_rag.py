@@ -62,4 +62,5 @@ class BuiltinRagBot:
             latency_ms=completion.latency_ms,
             finish_reason=completion.finish_reason,
             attempts=completion.attempts,
+            served_model=completion.served_model,
         )

@@ -99,6 +99,7 @@ class OpenAIBot:
             latency_ms=completion.latency_ms,
             finish_reason=completion.finish_reason,
             attempts=completion.attempts,
+            served_model=completion.served_model,
         )
         return Exchange(answer, 200, collector.last_chunk or "", "text/event-stream")
 

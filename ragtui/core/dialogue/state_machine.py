@@ -292,7 +292,7 @@ class Dialogue:
 
     async def _customer_step(self, emit: Callable[[Event], None], user_text: str | None) -> None:
         turn = self.turn + 1
-        model = finish_reason = None
+        model = finish_reason = served = None
         attempts = 1
         usage: tuple[int | None, int | None, float | None] = (None, None, None)
         sim_check: dict[str, object] | None = None
@@ -311,7 +311,7 @@ class Dialogue:
             text, source = self.simulator.scenario.question, "scenario"
         else:
             completion, source, sim_check = await self._simulated_message(emit, turn)
-            text, model = completion.text, completion.model
+            text, model, served = completion.text, completion.model, completion.served_model
             finish_reason, attempts = completion.finish_reason, completion.attempts
             usage = (completion.prompt_tokens, completion.completion_tokens, completion.latency_ms)
         message_id = self.store.add_message(
@@ -327,6 +327,7 @@ class Dialogue:
             finish_reason=finish_reason,
             attempts=attempts,
             sim_check=sim_check,
+            served_model=served,
         )
         self.turn = turn
         self.history.append(Utterance("user", text))
@@ -397,6 +398,7 @@ class Dialogue:
             latency_ms=answer.latency_ms,
             finish_reason=answer.finish_reason,
             attempts=answer.attempts,
+            served_model=answer.served_model,
         )
         self.history.append(Utterance("bot", answer.text))
         self._last_bot = _BotTurn(message_id, answer.text, answer.passages)

@@ -44,6 +44,7 @@ class Judgment:
     latency_ms: float | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    served_model: str | None = None  # the model the answer named, when not ``model`` (a gateway's alias)
 
     @property
     def scored(self) -> bool:
@@ -62,6 +63,7 @@ class Judgment:
             error=stored.error,
             attempts=stored.attempts,
             latency_ms=stored.latency_ms,
+            served_model=getattr(stored, "served_model", None),
         )
 
 

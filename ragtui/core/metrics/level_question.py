@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..models.llm import ChatClient, Completion, DeltaCallback, Message
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
 from .base import Judgment
 from .probability import TOP_LOGPROBS, Graded, read_levels
 
@@ -83,6 +83,7 @@ def judgment_from(
         prompt=last.messages if last else [],
         raw_reply=last.reply if last else "",
         model=completions[-1].model if completions else "",
+        served_model=served_by(completions),
         error=error,
         attempts=len(completions),
         latency_ms=sum(c.latency_ms for c in completions) if completions else None,

@@ -14,7 +14,7 @@ from typing import Any
 from ..content.knowledge import Passage
 from ..content.prompts import PromptTemplate
 from ..dialogue.transcript import format_history
-from ..models.llm import ChatClient, Completion, DeltaCallback, Message
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
 from .base import Judgment, TurnContext
 from .check_bias import CONTENT_FREE, CheckBias, content_free_turn
 from .explain import probe_lines
@@ -145,6 +145,7 @@ class RubricJudge:
             prompt=messages,
             raw_reply=last.text,
             model=last.model,
+            served_model=served_by(completions),
             error=error,
             attempts=len(completions),
             latency_ms=sum(c.latency_ms for c in completions),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..content.prompts import PromptTemplate
-from ..models.llm import ChatClient, Completion, DeltaCallback, Message
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
 from .base import Judgment
 from .examples import Example
 from .json_reply import ReplyParseError, extract_json_object, lower_keys
@@ -151,6 +151,7 @@ class StepRunner:
             prompt=last.prompt if last else [],
             raw_reply=last.replies[-1] if last and last.replies else "",
             model=completions[-1].model if completions else "",
+            served_model=served_by(completions),
             error=error,
             attempts=len(completions),
             latency_ms=sum(c.latency_ms for c in completions) if completions else None,

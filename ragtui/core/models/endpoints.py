@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..config import DEFAULT_TEMPERATURES, Config
-from ..errors import ConfigError
+from ..errors import ConfigError, EndpointError, RagtuiError
 from ..redaction import redact_url
+from .http_answer import models_answer, transport_error, url_problem
 
 OPENAI_URL = "https://api.openai.com/v1"
 EMBEDDED_MODEL = "qwen2.5-coder-1.5b-instruct"
@@ -63,8 +64,22 @@ def resolve_endpoints(config: Config, model_override: str | None = None) -> dict
     role is left out when ``[bot]`` names a bot of the team's own: nothing calls it then, and
     it must not need a model name or start the embedded model."""
     roles = [r for r in config.roles if r != "bot" or config.bot.type == "builtin"]
-    served: dict[str, list[str] | str] = {}  # one GET /models per server, not one per role
+    served: Served = {}  # one GET /models per server, not one per role
     return {role: resolve_endpoint(config, role, model_override, served) for role in roles}
+
+
+def resolve_each(config: Config, model_override: str | None = None) -> dict[str, Endpoint | RagtuiError]:
+    """Like ``resolve_endpoints``, but every role is tried and a role that fails keeps its error
+    (``ragtui doctor`` diagnoses them all instead of stopping at the first)."""
+    roles = [r for r in config.roles if r != "bot" or config.bot.type == "builtin"]
+    served: Served = {}
+    resolved: dict[str, Endpoint | RagtuiError] = {}
+    for role in roles:
+        try:
+            resolved[role] = resolve_endpoint(config, role, model_override, served)
+        except RagtuiError as exc:
+            resolved[role] = exc
+    return resolved
 
 
 def discovery_note(endpoints: dict[str, Endpoint]) -> str | None:
@@ -78,9 +93,15 @@ def discovery_note(endpoints: dict[str, Endpoint]) -> str | None:
     )
 
 
-def served_models(base_url: str, api_key: str, timeout: float = 3.0) -> list[str] | str:
-    """The model ids ``GET {base_url}/models`` lists, or a short reason it could not be read.
-    Local servers (llama.cpp, vLLM, Ollama) list the models they serve there."""
+# base URL → its GET /models outcome: the ids, a reason it proves nothing, or (error, the role it was raised for)
+Served = dict[str, "list[str] | str | tuple[EndpointError, str]"]
+
+
+def served_models(base_url: str, api_key: str, role: str, key_env: str, timeout: float = 3.0) -> list[str] | str:
+    """The model ids ``GET {base_url}/models`` lists (local servers such as llama.cpp, vLLM and
+    Ollama list the models they serve there), or a short reason the answer proves nothing.
+    Raises the EndpointError that says what is wrong with the endpoint itself (refused
+    connection, rejected key, an HTML page): that comes before anything about models."""
     import httpx  # only when a model has to be discovered: keeps start-up light
 
     try:
@@ -88,22 +109,22 @@ def served_models(base_url: str, api_key: str, timeout: float = 3.0) -> list[str
             base_url.rstrip("/") + "/models", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout
         )
     except httpx.HTTPError as exc:
-        return f"GET /models failed: {type(exc).__name__}"
-    if response.status_code != 200:
-        return f"GET /models answered {response.status_code}"
-    try:
-        data = response.json().get("data")
-        ids = [str(item["id"]) for item in data if isinstance(item, dict) and item.get("id")]
-    except (ValueError, AttributeError, TypeError, KeyError):
-        return "GET /models did not return a model list"
-    return list(dict.fromkeys(ids))
+        raise transport_error(role, base_url, exc, timeout) from None
+    content_type = response.headers.get("content-type") or ""
+    return models_answer(role, base_url, key_env, response.status_code, content_type, response.text, api_key)
 
 
-def _discover(base_url: str, api_key: str, role: str, where: str, served: dict[str, list[str] | str]) -> str:
-    """The model to use when none is named: the server's only one, else a ConfigError."""
+def _discover(base_url: str, api_key: str, role: str, key_env: str, where: str, served: Served) -> str:
+    """The model to use when none is named: the server's only one, else an error."""
     if base_url not in served:
-        served[base_url] = served_models(base_url, api_key)
+        try:
+            served[base_url] = served_models(base_url, api_key, role, key_env)
+        except EndpointError as exc:
+            served[base_url] = (exc, role)
     found = served[base_url]
+    if isinstance(found, tuple):  # the endpoint itself is wrong: say so, in this role's name
+        error, first = found
+        raise EndpointError(error.message.replace(f"the {first} endpoint", f"the {role} endpoint", 1), error.hint)
     url = redact_url(base_url)
     if isinstance(found, list) and len(found) == 1:
         return found[0]
@@ -121,7 +142,7 @@ def _discover(base_url: str, api_key: str, role: str, where: str, served: dict[s
 
 
 def resolve_endpoint(
-    config: Config, role: str, model_override: str | None = None, served: dict[str, list[str] | str] | None = None
+    config: Config, role: str, model_override: str | None = None, served: Served | None = None
 ) -> Endpoint:
     settings = config.role(role)
     where = f"{config.source}: [roles.{role}]" if config.source else f"role {role!r}"
@@ -129,6 +150,13 @@ def resolve_endpoint(
     env_key_set = bool(os.environ.get("OPENAI_API_KEY"))
     base_url = settings.base_url or env_url or (OPENAI_URL if env_key_set else None)
     embedded = base_url is None
+    problem = None if base_url is None else url_problem(base_url)
+    if problem is not None:
+        origin = f"base_url in {config.source or 'the config'}" if settings.base_url else "OPENAI_BASE_URL"
+        raise ConfigError(
+            f"the {role} role's base URL {problem}",
+            f"write it in full, e.g. http://localhost:8080/v1 ({origin})",
+        )
     model = model_override or settings.model or os.environ.get("OPENAI_MODEL") or None
     key_env = settings.api_key_env or "OPENAI_API_KEY"
     api_key = os.environ.get(key_env) or ""
@@ -145,7 +173,9 @@ def resolve_endpoint(
         model = EMBEDDED_MODEL
     elif model is None:
         # Most local servers serve one model and say which: use it rather than refuse.
-        model = _discover(base_url or "", api_key or PLACEHOLDER_KEY, role, where, {} if served is None else served)
+        model = _discover(
+            base_url or "", api_key or PLACEHOLDER_KEY, role, key_env, where, {} if served is None else served
+        )
         discovered = True
     return Endpoint(
         role=role,

@@ -4,8 +4,13 @@ Endpoints differ in what they accept. OpenAI takes ``json_schema`` response form
 gateways and older servers reject it, or reject ``stream_options`` or ``logprobs``. Rather than
 asking the user to know this, the client drops an unsupported option after a 400, remembers that
 for the endpoint, and tries again. (A judge asked for token log-probabilities then falls back to
-the sampled value and marks it so: see ``metrics/probability.py``.) Transport failures become an ``EndpointError`` whose message names
+the sampled value and marks it so: see ``metrics/probability.py``.) Only an option the 400's text
+names is dropped: any other 400 (a gateway's "No connected db.", a wrong model) is final and
+reported with the server's text. Transport failures become an ``EndpointError`` whose message names
 the role, the URL and what to do.
+
+``Completion.model`` is the model asked for; ``served_model`` the one the answer names in its
+``model`` field when that differs (a gateway's alias resolved to a dated model, a fallback).
 
 A streamed reply counts only when the stream ended properly: a choice's ``finish_reason``, or
 ``[DONE]``. A stream cut mid-way, one with a malformed chunk, or one that simply stops is
@@ -30,6 +35,7 @@ from ..redaction import redact_url
 from ..text_safety import fix_surrogates
 from . import sse
 from .endpoints import Endpoint
+from .http_answer import HTML_HINT, host_port, key_hint, quoted
 from .token_logprobs import TokenLogprob, from_chunk
 
 Message = dict[str, str]
@@ -66,6 +72,12 @@ class Completion:
     # the endpoint sent none (``logprobs_dropped``: it rejected the option and was asked without).
     logprobs: list[TokenLogprob] = field(default_factory=list)
     logprobs_dropped: bool = False
+    served_model: str | None = None  # the model the answer names, when not the one asked for
+
+
+def served_by(completions: list[Completion]) -> str | None:
+    """The model the newest of ``completions`` that named another one says answered, if any."""
+    return next((c.served_model for c in reversed(completions) if c.served_model), None)
 
 
 def chat_options(
@@ -141,13 +153,13 @@ class ChatClient:
                 completion.logprobs_dropped = bool(top_logprobs) and "logprobs" not in sent
                 return completion
             except sse.StatusError as exc:
-                if exc.status != 400:
+                if exc.status != 400 or exc.html:
                     raise self._error(exc) from None
                 attempts -= 1  # not a fault of the stream: the request changes and goes again
                 droppable = _droppable(sent, f"{exc.message} {exc.body[:2000]}")
                 if not droppable:
                     raise self._error(exc) from None
-                # Drop the option the error names, else the most exotic, and try again;
+                # Drop the option the error names and try again;
                 # remember it for this endpoint. logprobs and top_logprobs go together.
                 self._dropped.add(droppable)
                 if droppable == "logprobs":
@@ -183,6 +195,7 @@ class ChatClient:
         logprobs: list[TokenLogprob] = []
         usage: dict[str, Any] = {}
         model = self.endpoint.model
+        served: str | None = None
         finish: str | None = None
         body = {"model": self.endpoint.model, "messages": messages, "stream": True, **options}
         url = (self.endpoint.base_url or "").rstrip("/") + "/chat/completions"
@@ -195,7 +208,7 @@ class ChatClient:
             if exc.status == 400:
                 raise  # complete() may drop an option and ask again
             raise self._error(exc) from None
-        except sse.TransportError as exc:
+        except (sse.TransportError, sse.NotAnAPI) as exc:
             raise self._error(exc) from None
         # From here on the request was accepted: whatever breaks is a broken stream, retried.
         wants_logprobs = "logprobs" in options
@@ -206,7 +219,9 @@ class ChatClient:
                 usage = chunk.get("usage") or usage
                 if wants_logprobs:
                     logprobs += from_chunk(chunk)
-                model = chunk.get("model") or model
+                named = chunk.get("model")
+                if served is None and isinstance(named, str) and named and named != model:
+                    served = named  # the first chunk naming another model: a gateway may restamp later ones
                 for choice in chunk.get("choices") or ():
                     if not isinstance(choice, dict):
                         continue
@@ -222,6 +237,8 @@ class ChatClient:
                             on_delta(text)
         except sse.StreamBroken as exc:
             raise _StreamFault(self._fault(exc, parts), "".join(parts)) from None
+        except sse.NotAnAPI as exc:
+            raise self._error(exc) from None
         finally:
             await stream.aclose()
         if finish is None and not stream.saw_done:
@@ -240,6 +257,7 @@ class ChatClient:
             first_token_ms=None if first is None else (first - started) * 1000,
             finish_reason=finish,
             logprobs=logprobs,
+            served_model=served,
         )
 
     def _fault(self, exc: sse.StreamBroken, parts: list[str]) -> str:
@@ -250,45 +268,82 @@ class ChatClient:
             return f"reported an error mid-stream after {received} characters: {_brief(exc)}"
         return f"broke off the reply after {received} characters"
 
+    async def check(self) -> None:
+        """Open a chat stream with a one-word prompt, read its first event and hang up: proves
+        the URL answers as an OpenAI-compatible chat API, the key and the model, for next to no
+        tokens. Raises the EndpointError a real call would."""
+        body = {"model": self.endpoint.model, "messages": [{"role": "user", "content": "Say OK."}], "stream": True}
+        url = (self.endpoint.base_url or "").rstrip("/") + "/chat/completions"
+        assert self._lanes is not None, "a ChatClient made without a pool cannot call"
+        try:
+            stream = await sse.open_stream(
+                self._lanes.pick(), url, self.endpoint.api_key, body, self.endpoint.max_retries
+            )
+            try:
+                async for _chunk in stream:
+                    break
+            finally:
+                await stream.aclose()
+        except (sse.StatusError, sse.TransportError, sse.NotAnAPI) as exc:
+            raise self._error(exc) from None
+        except sse.StreamBroken:
+            pass  # the server answered with a stream: what follows is a run's business
+
     def _error(self, exc: Exception) -> EndpointError:
-        """Translate a failed request into one line a support engineer can act on."""
+        """Translate a failed request into one line a support engineer can act on, quoting the
+        server's own error text (behind a gateway it is often the only clue to *which* part failed)."""
         where = self.where
+        url = self.endpoint.base_url or ""
         if isinstance(exc, sse.TransportError):
             if exc.timed_out:
                 return EndpointError(
                     f"{where} did not answer within {self.endpoint.timeout:g} s",
                     "check the server, or raise timeout in the role's config",
                 )
-            return EndpointError(f"cannot reach {where}", "is the server running and the URL right?")
-        status = getattr(exc, "status", None)
-        if status in (401, 403):
+            refused = "refused" in exc.message.lower()
+            why = f"connection refused at {host_port(url)}" if refused else f"{exc.message} ({host_port(url)})"
+            return EndpointError(f"cannot reach {where}: {why}", "is the server running and the URL right?")
+        if isinstance(exc, sse.NotAnAPI) or getattr(exc, "html", False):
+            status = getattr(exc, "status", 200)
             return EndpointError(
-                f"{where} rejected the API key from ${self.endpoint.api_key_env} ({status})",
-                "check the key in that variable",
+                f"{where} answered{'' if status == 200 else f' {status}'} with an HTML page, "
+                "not an OpenAI-compatible API",
+                HTML_HINT,
             )
+        status = getattr(exc, "status", None)
+        said = quoted(getattr(exc, "message", "") or "")
+        if status in (401, 403):
+            return EndpointError(f"{where} refused the request ({status}){said}", key_hint(self.endpoint.api_key_env))
         if status == 404:
-            return EndpointError(f"{where} answered 404: {_brief(exc)}", "check the model name and the base URL (…/v1)")
+            return EndpointError(f"{where} answered 404{said}", "check the model name and the base URL (…/v1)")
         if status == 429:
             return EndpointError(
-                f"{where} is rate limiting (429) after {self.endpoint.max_retries} retries",
+                f"{where} is rate limiting (429) after {self.endpoint.max_retries} retries{said}",
                 "lower --concurrency or raise max_retries",
             )
+        if status == 400:
+            return EndpointError(
+                f"{where} answered 400{said}",
+                f"the server refused the request (a gateway also answers 400 to a wrong key in ${self.endpoint.api_key_env})",
+            )
         if status is not None:
-            return EndpointError(f"{where} answered {status}: {_brief(exc)}")
+            retried = " (the server had already retried it)" if getattr(exc, "gateway_retried", False) else ""
+            return EndpointError(f"{where} answered {status}{retried}{said}", "check the server's log")
         return EndpointError(f"{where} failed: {_brief(exc)}")
 
 
-# Options a 400 may be blamed on, most exotic first when the error names none
+# Options a 400 may be blamed on, in the order tried when the error names several
 # (``top_logprobs`` goes with ``logprobs``).
 _DROPPABLE = ("response_format", "logprobs", "stream_options")
 
 
 def _droppable(sent: dict[str, Any], message: str) -> str | None:
-    """The option to drop after a 400: the one the error names, else the most exotic sent."""
+    """The option to drop after a 400: one the error names; None when it names none (the 400
+    is then about something else, and sending the request again would only repeat it)."""
     candidates = [k for k in _DROPPABLE if k in sent]
     lowered = message.lower()
     named = [k for k in candidates if k in lowered or (k == "response_format" and "schema" in lowered)]
-    return (named or candidates or [None])[0]
+    return (named or [None])[0]
 
 
 def _brief(exc: Exception, limit: int = 200) -> str:

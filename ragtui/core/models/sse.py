@@ -12,6 +12,12 @@ that, plus what the client did that ragtui relies on: connection pooling, the be
 header (never logged), timeouts, and retrying connection failures, 408/409/429 and 5xx answers
 with backoff (honouring ``retry-after-ms`` / ``retry-after``) *before* the stream begins. Faults
 after it began are the caller's (``llm.ChatClient`` retries the whole reply).
+
+Retries never stack on a gateway's own: an answer saying the server already retried (LiteLLM's
+``x-litellm-attempted-retries``, or ``LiteLLM Retried: N times`` in its error text) or asking not
+to be retried (``x-should-retry: false``) is final. Any other 4xx but 408/409/429 is final too:
+a 400 is the same 400 when sent again. An HTML page where the stream should be is ``NotAnAPI``,
+never retried: the URL reaches a web server, not the API.
 """
 
 from __future__ import annotations
@@ -19,12 +25,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 
 from . import http1
+from .http_answer import is_html, server_text
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 INITIAL_BACKOFF_S = 0.5
@@ -32,13 +40,26 @@ MAX_BACKOFF_S = 8.0
 
 
 class StatusError(Exception):
-    """The server answered with an HTTP error status instead of a stream."""
+    """The server answered with an HTTP error status instead of a stream. ``message`` is the
+    server's own error text, sanitised and short ('' when it sent none)."""
 
-    def __init__(self, status: int, message: str, body: str = "") -> None:
+    def __init__(
+        self, status: int, message: str, body: str = "", *, html: bool = False, gateway_retried: bool = False
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.body = body  # the raw answer, for naming a rejected option (never shown whole)
+        self.html = html  # the answer was an HTML page
+        self.gateway_retried = gateway_retried  # the server says it already retried (or not to)
+
+
+class NotAnAPI(Exception):
+    """The server answered a chat request with an HTML page: not an OpenAI-compatible API."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"answered {status} with an HTML page")
+        self.status = status
 
 
 class TransportError(Exception):
@@ -110,10 +131,15 @@ class EventStream:
         buffer = b""
         data: list[bytes] = []
         event = b""
+        started = False
         try:
             async for block in self._response.aiter_bytes():
                 if self.saw_done:
                     continue  # read the body to its end (at once, here) so the connection is reused
+                if not started and block.strip():
+                    started = True
+                    if is_html("", block):  # a page sent without saying text/html
+                        raise NotAnAPI(200)
                 buffer += block
                 *lines, buffer = buffer.split(b"\n")
                 for line in lines:
@@ -178,7 +204,8 @@ async def open_stream(
         except http1.Http1Error as exc:
             failure = TransportError(exc.message, timed_out=exc.timed_out)
         else:
-            if response.status_code == 200:
+            content_type = response.headers.get("content-type") or ""
+            if response.status_code == 200 and not is_html(content_type):
                 return EventStream(response)
             try:
                 await response.aread()
@@ -186,8 +213,21 @@ async def open_stream(
                 pass
             finally:
                 await response.aclose()
-            failure = StatusError(response.status_code, _status_message(response), response.text)
+            if response.status_code == 200:
+                raise NotAnAPI(200)
+            failure = StatusError(
+                response.status_code,
+                server_text(response.text, content_type, secret=api_key) or response.reason_phrase,
+                response.text,
+                html=is_html(content_type, response.text),
+                gateway_retried=_gateway_retried(response.headers, response.text),
+            )
+            # Final: any 4xx but 408/409/429 (sent again it fails again), and an answer from a
+            # server that already retried upstream itself (our retries would multiply its own).
+            # Otherwise retried up to max_retries, after the server's Retry-After when it names one.
             if response.status_code not in RETRYABLE_STATUS and response.status_code < 500:
+                raise failure
+            if failure.gateway_retried:
                 raise failure
             wait = _retry_after(response.headers)
         if attempt >= max_retries:
@@ -222,16 +262,18 @@ def _retry_after(headers: httpx.Headers | dict[str, str]) -> float | None:
     return None
 
 
-def _status_message(response: httpx.Response | http1.Http1Response) -> str:
-    """The error's own message when the body is OpenAI-shaped JSON, else the body's text."""
-    text = response.text
-    try:
-        body = json.loads(text)
-    except ValueError:
-        return text.strip() or response.reason_phrase
-    if isinstance(body, dict) and "error" in body:
-        return _error_text(body["error"])
-    return text.strip()
+_RETRIED_TEXT = re.compile(r"Retried: (\d+) times", re.IGNORECASE)
+
+
+def _gateway_retried(headers: httpx.Headers | dict[str, str], body: str) -> bool:
+    """True when the server says it has retried already, or asks not to be retried."""
+    if (headers.get("x-should-retry") or "").strip().lower() == "false":
+        return True
+    attempted = (headers.get("x-litellm-attempted-retries") or "").strip()
+    if attempted.isdigit() and int(attempted) > 0:
+        return True
+    found = _RETRIED_TEXT.search(body[:4000])
+    return found is not None and int(found.group(1)) > 0
 
 
 def _error_text(error: Any) -> str:

@@ -33,6 +33,7 @@ def judgment_columns(judgment: Judgment) -> dict[str, Any]:
         "prompt": json.dumps(judgment.prompt, ensure_ascii=False),
         "raw_reply": fix_surrogates(judgment.raw_reply),
         "model": judgment.model,
+        "served_model": judgment.served_model,
         "error": judgment.error,
         "attempts": judgment.attempts,
         "latency_ms": judgment.latency_ms,
@@ -68,6 +69,7 @@ class StoredDialogueJudgment:
     attempts: int = 0
     latency_ms: float | None = None
     created_at: str = ""
+    served_model: str | None = None  # the model the answer named, when not ``model``
 
     def to_judgment(self) -> Judgment:
         """Back to the engine's form, e.g. to draw a stored verdict as the live one was drawn."""
@@ -113,6 +115,7 @@ class StoredMessage:
     finish_reason: str | None = None  # "length": cut by the token limit, kept but marked
     attempts: int = 1
     sim_check: dict[str, Any] | None = None  # customer messages: the simulator check, when one ran
+    served_model: str | None = None  # the model the answer named, when not ``model`` (a gateway's alias)
 
     @property
     def cut_by_limit(self) -> bool:
@@ -155,6 +158,7 @@ class StoredJudgment:
     attempts: int
     latency_ms: float | None
     created_at: str
+    served_model: str | None = None  # the model the answer named, when not ``model``
 
     @property
     def scored(self) -> bool:

@@ -274,6 +274,13 @@ MIGRATIONS: list[Migration] = [
         judgment_id INTEGER REFERENCES judgments(id) ON DELETE SET NULL   -- once its result is stored
     );
     """,
+    # 10: the model that answered a call, beside the one asked for (``model``), when the answer
+    # names another: a gateway's alias resolved to a dated model, or a fallback it switched to.
+    """
+    ALTER TABLE messages ADD COLUMN served_model TEXT;
+    ALTER TABLE judgments ADD COLUMN served_model TEXT;
+    ALTER TABLE dialogue_judgments ADD COLUMN served_model TEXT;
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -160,6 +160,7 @@ class Store:
         finish_reason: str | None = None,
         attempts: int = 1,
         sim_check: dict[str, Any] | None = None,
+        served_model: str | None = None,
     ) -> int:
         row = {
             "session_id": session_id,
@@ -169,6 +170,7 @@ class Store:
             "text": fix_surrogates(text),
             "passages": None if passages is None else json.dumps([p.to_dict() for p in passages], ensure_ascii=False),
             "model": model,
+            "served_model": served_model,
             "prompt_tokens": prompt_tokens,
             "completion_tokens": completion_tokens,
             "latency_ms": latency_ms,
