@@ -303,7 +303,7 @@ class ChatClient:
             return f"reported an error mid-stream after {received} characters: {_brief(exc)}"
         if exc.kind == "timeout":  # ragtui's own limit stopped it, not the server
             return f"sent no data for timeout {self.endpoint.timeout:g} s after {received} characters"
-        return f"the server broke off the reply after {received} characters"
+        return f"broke off the reply after {received} characters"
 
     def _error(self, exc: Exception) -> EndpointError:
         """Translate a failed request into one line a support engineer can act on."""
