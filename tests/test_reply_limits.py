@@ -60,7 +60,9 @@ async def test_a_trickling_reply_is_stopped_by_reply_timeout(config, store, scen
     assert "reply_timeout 0.5 s" in failure.message and "broke off" not in failure.message
     assert len(server.chat_requests(BOT if role == "bot" else JUDGE)) == 1
     session = store.session(events[-1].session_id)
-    assert session.stop_reason == "error" and [m.role for m in session.messages] == ["user"] + ["bot"] * (role == "judge")
+    assert session.stop_reason == "error" and [m.role for m in session.messages] == ["user"] + ["bot"] * (
+        role == "judge"
+    )
     (partial,) = session.partials
     assert partial.role == role and (TEXT * 4).startswith(partial.text) and partial.text != TEXT * 4
     assert f"({len(partial.text)} characters received)" in partial.error
@@ -88,7 +90,14 @@ def _http_bot(server: FakeOpenAIServer, **table: object) -> dict[str, object]:
     """An HTTP bot streaming SSE: the fake server's chat stream, read with delta paths."""
     body = {"model": BOT, "stream": True, "messages": "{{messages}}"}
     url = server.base_url + "/chat/completions"
-    return {"type": "http", "url": url, "stream": "sse", "delta_path": "choices[0].delta.content", "body": body, **table}
+    return {
+        "type": "http",
+        "url": url,
+        "stream": "sse",
+        "delta_path": "choices[0].delta.content",
+        "body": body,
+        **table,
+    }
 
 
 @pytest.mark.parametrize("limit", ["timeout", "reply_timeout"])
@@ -139,7 +148,19 @@ def test_sigterm_of_a_run_mid_reply_keeps_what_arrived(server: FakeOpenAIServer,
     config.write_text('language = "en"\nmax_turns = 1\ndatabase = "runs.db"\n' + endpoint_toml(server.base_url))
     server.set_default(BOT, Reply(TEXT, chunk_chars=4, stall_after_chunks=2))
     process = subprocess.Popen(
-        [sys.executable, "-m", "ragtui", "run", "--config", str(config), "-s", "id-linking", "-p", "calm", "--no-check"],
+        [
+            sys.executable,
+            "-m",
+            "ragtui",
+            "run",
+            "--config",
+            str(config),
+            "-s",
+            "id-linking",
+            "-p",
+            "calm",
+            "--no-check",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
