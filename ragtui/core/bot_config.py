@@ -131,6 +131,7 @@ class BotConfig:
                 "answer_path": str(h.answer_path),
                 "passages_path": str(h.passages.path) if h.passages.path else None,
                 "timeout": h.timeout,
+                "reply_timeout": h.reply_timeout,
                 "max_retries": h.max_retries,
             }
         if self.openai is not None:
