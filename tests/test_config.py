@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
 
 from ragtui.core import paths
 from ragtui.core.config import Config, EndpointConfig, load_config, parse_config
-from ragtui.core.errors import ConfigError
+from ragtui.core.errors import ConfigError, RagtuiError
 from ragtui.core.models.endpoints import (
     EMBEDDED_MODEL,
     OPENAI_URL,
@@ -292,14 +293,18 @@ def test_model_override_beats_config_model(tmp_path: Path, monkeypatch: pytest.M
     assert resolve_endpoint(config, "judge", "from-cli").model == "from-cli"
 
 
-def test_openai_base_url_without_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A server without a model name cannot be used; the error names the role and --model."""
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://localhost:8080/v1")
-    with pytest.raises(ConfigError) as info:
+def test_openai_base_url_without_model_names_a_dead_server_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no model named, ragtui asks the server which it serves; when nothing answers, the
+    error says so (naming the role and host:port) instead of asking for --model."""
+    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    with pytest.raises(RagtuiError) as info:
         resolve_endpoint(Config(), "judge")
     message = str(info.value)
-    assert "judge role" in message
-    assert "--model" in message
+    assert "judge endpoint" in message and f"connection refused at 127.0.0.1:{port}" in message
+    assert "--model" not in message
 
 
 def test_openai_api_key_alone_means_openai(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,6 +31,10 @@ from .toml_io import expect_type, reject_unknown_keys
 BOT_TYPES = ("builtin", "http", "openai", "python")
 STREAM_MODES = ("none", "sse", "text")
 HISTORY_FORMATS = ("messages", "pairs")
+# A whole reply's time limit (the roles' endpoints and the bots under test). ``timeout`` alone
+# never stops a server that trickles a piece just inside it; five minutes is far beyond any sound
+# reply, even the embedded model's on a busy CPU.
+DEFAULT_REPLY_TIMEOUT = 300.0
 # Body slots. history/messages become JSON lists, so they must be a whole value, not part of a string.
 SLOTS = ("question", "history", "messages", "session_id", "turn")
 LIST_SLOTS = ("history", "messages")
@@ -43,11 +47,11 @@ DEFAULT_BODY: dict[str, Any] = {"question": "{{question}}", "history": "{{histor
 PASSAGE_KEYS = {"passages_path", "passage_text", "passage_title", "passage_source"}
 HTTP_KEYS = {
     "type", "url", "method", "headers", "params", "body", "answer_path", "stream", "delta_path",
-    "timeout", "max_retries", "backoff", "max_response_bytes", *PASSAGE_KEYS,
+    "timeout", "reply_timeout", "max_retries", "backoff", "max_response_bytes", *PASSAGE_KEYS,
 }  # fmt: skip
 OPENAI_KEYS = {
-    "type", "base_url", "model", "api_key_env", "temperature", "max_tokens", "timeout", "max_retries",
-    "system_prompt", *PASSAGE_KEYS,
+    "type", "base_url", "model", "api_key_env", "temperature", "max_tokens", "timeout", "reply_timeout",
+    "max_retries", "system_prompt", *PASSAGE_KEYS,
 }  # fmt: skip
 PYTHON_KEYS = {"type", "target", "prompt", "history_format", "timeout"}
 
@@ -74,7 +78,8 @@ class HttpBotConfig:
     passages: PassageMapping = PassageMapping(JsonPath.parse("passages"))
     stream: str = "none"  # none | sse | text
     delta_path: JsonPath = JsonPath.parse("delta")
-    timeout: float = 60.0
+    timeout: float = 60.0  # a plain response whole; a stream: connecting, and each wait for data
+    reply_timeout: float = DEFAULT_REPLY_TIMEOUT  # a whole answer, retries included
     max_retries: int = 2
     backoff: float = 0.5  # seconds before the first retry; doubles each time
     max_response_bytes: int = 5 * 1024 * 1024
@@ -89,6 +94,7 @@ class OpenAIBotConfig:
     temperature: float = 0.2
     max_tokens: int | None = None
     timeout: float = 120.0
+    reply_timeout: float = DEFAULT_REPLY_TIMEOUT
     max_retries: int = 2
     system_prompt: str | None = None
     passages: PassageMapping | None = None  # None: look in the fields known servers use
@@ -125,6 +131,7 @@ class BotConfig:
                 "answer_path": str(h.answer_path),
                 "passages_path": str(h.passages.path) if h.passages.path else None,
                 "timeout": h.timeout,
+                "reply_timeout": h.reply_timeout,
                 "max_retries": h.max_retries,
             }
         if self.openai is not None:
@@ -257,6 +264,7 @@ def _parse_http(values: _Values, where: str) -> HttpBotConfig:
         stream=stream,
         delta_path=values.path("delta_path", "delta"),  # type: ignore[arg-type]
         timeout=values.positive("timeout", 60.0),  # type: ignore[arg-type]
+        reply_timeout=values.positive("reply_timeout", DEFAULT_REPLY_TIMEOUT),  # type: ignore[arg-type]
         max_retries=values.count("max_retries", 2),
         backoff=float(values.get("backoff", (int, float), 0.5)),
         max_response_bytes=limit,
@@ -282,6 +290,7 @@ def _parse_openai(values: _Values, where: str) -> OpenAIBotConfig:
         temperature=temperature,
         max_tokens=None if max_tokens is None else int(max_tokens),
         timeout=values.positive("timeout", 120.0),  # type: ignore[arg-type]
+        reply_timeout=values.positive("reply_timeout", DEFAULT_REPLY_TIMEOUT),  # type: ignore[arg-type]
         max_retries=values.count("max_retries", 2),
         system_prompt=values.get("system_prompt", str),
         passages=values.passages(None) if "passages_path" in values.table else None,

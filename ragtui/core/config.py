@@ -53,7 +53,9 @@ ROLES = ("user", "bot", "judge")
 LANGUAGES = ("ja", "en")
 DEFAULT_TEMPERATURES = {"user": 0.7, "bot": 0.2, "judge": 0.2}
 CONFIG_FILE_NAMES = ("ragtui.toml",)
-ENDPOINT_KEYS = {"base_url", "model", "temperature", "api_key_env", "max_tokens", "timeout", "max_retries"}
+ENDPOINT_KEYS = {
+    "base_url", "model", "temperature", "api_key_env", "max_tokens", "timeout", "reply_timeout", "max_retries",
+}  # fmt: skip
 TOP_KEYS = {
     "language",
     "prices",
@@ -114,7 +116,8 @@ class EndpointConfig:
     temperature: float | None = None
     api_key_env: str | None = None
     max_tokens: int | None = None
-    timeout: float | None = None
+    timeout: float | None = None  # seconds without data: connecting, the answer's start, between two pieces
+    reply_timeout: float | None = None  # seconds for a whole reply, however steadily it streams
     max_retries: int | None = None
 
     def merged_over(self, fallback: EndpointConfig) -> EndpointConfig:
@@ -340,6 +343,7 @@ def _parse_endpoint(table: dict[str, Any], where: str) -> EndpointConfig:
         "temperature": (int, float),
         "max_tokens": int,
         "timeout": (int, float),
+        "reply_timeout": (int, float),
         "max_retries": int,
     }
     values = {key: expect_type(value, kinds[key], f"{where} {key}") for key, value in table.items()}
@@ -347,15 +351,16 @@ def _parse_endpoint(table: dict[str, Any], where: str) -> EndpointConfig:
         check_key_env(values["api_key_env"], where)
     if "temperature" in values and not 0.0 <= values["temperature"] <= 2.0:
         raise ConfigError(f"{where} temperature must be between 0 and 2, got {values['temperature']}")
-    for key in ("timeout", "max_tokens"):
+    for key in ("timeout", "reply_timeout", "max_tokens"):
         if key in values and values[key] <= 0:
             raise ConfigError(f"{where} {key} must be positive, got {values[key]}")
     if values.get("max_retries", 0) < 0:
         raise ConfigError(f"{where} max_retries must be 0 or more, got {values['max_retries']}")
     if "temperature" in values:
         values["temperature"] = float(values["temperature"])
-    if "timeout" in values:
-        values["timeout"] = float(values["timeout"])
+    for key in ("timeout", "reply_timeout"):
+        if key in values:
+            values[key] = float(values[key])
     return EndpointConfig(**values)
 
 

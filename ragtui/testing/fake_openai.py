@@ -67,8 +67,8 @@ class Reply:
 
     The knobs beyond ``text`` exist to reproduce the failure modes a real endpoint shows:
     rate limits and server errors (``status``/``headers``), slow models (``delay_*``),
-    connections dropped mid-stream (``cut_after_chunks``) and requests that never come
-    back (``hang``).
+    connections dropped mid-stream (``cut_after_chunks``), streams that stop sending
+    (``stall_after_chunks``) and requests that never come back (``hang``).
     """
 
     text: str = "ok"
@@ -90,6 +90,10 @@ class Reply:
     close the connection without sending any response."""
     hang: bool = False
     """Never answer; the connection stays open until the client closes it or the server stops."""
+    stall_after_chunks: int | None = None
+    """Streaming: send the role chunk and this many content chunks, then nothing more; the
+    connection stays open until the client closes it or the server stops (a stalled model).
+    :meth:`FakeOpenAIServer.wait_for_stalls` tells when the chunks are out."""
     finish_reason: str = "stop"
     """The streamed finish chunk's reason; ``"length"`` is a reply the token limit cut."""
     unfinished: bool = False
@@ -193,6 +197,8 @@ class FakeOpenAIServer:
         self._thread: threading.Thread | None = None
         self._server: asyncio.Server | None = None
         self._connections: set[asyncio.Task[None]] = set()
+        self._stalls = 0  # streams that sent their chunks and stalled (``stall_after_chunks``)
+        self._stalled = threading.Condition(self._lock)
         self.batch = FakeBatchAPI(self)  # /v1/files and /v1/batches
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -321,6 +327,12 @@ class FakeOpenAIServer:
             and (model is None or request.body.get("model") == model)
         ]
 
+    def wait_for_stalls(self, count: int = 1, timeout: float = 30.0) -> bool:
+        """Block until ``count`` streams have sent their chunks and stalled since the last
+        :meth:`clear` (the bytes are then in the client's socket); False after ``timeout``."""
+        with self._stalled:
+            return self._stalled.wait_for(lambda: self._stalls >= count, timeout)
+
     def clear(self) -> None:
         """Back to the freshly constructed state: forget recorded requests, queued replies,
         per-model defaults and scripted model names, and restore the constructor's default.
@@ -332,6 +344,7 @@ class FakeOpenAIServer:
             self._known_models.clear()
             self._models_reply = None
             self._global_default = self._initial_default
+            self._stalls = 0
         self.batch.clear()
 
     def _record(self, request: RecordedRequest) -> None:
@@ -451,7 +464,7 @@ class FakeOpenAIServer:
             await writer.drain()
             return keep_alive
         if body.get("stream"):
-            completed = await self._stream(body, reply, keep_alive, writer)
+            completed = await self._stream(body, reply, keep_alive, reader, writer)
             return keep_alive and completed
         if reply.cut_after_chunks is not None:
             return False  # drop the connection without a response
@@ -460,7 +473,9 @@ class FakeOpenAIServer:
         await writer.drain()
         return keep_alive
 
-    async def _stream(self, body: dict, reply: Reply, keep_alive: bool, writer: asyncio.StreamWriter) -> bool:
+    async def _stream(
+        self, body: dict, reply: Reply, keep_alive: bool, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> bool:
         """Send ``reply`` as OpenAI's SSE stream; returns False when it was cut on purpose."""
         stream_options = body.get("stream_options")
         include_usage = isinstance(stream_options, dict) and bool(stream_options.get("include_usage"))
@@ -503,6 +518,10 @@ class FakeOpenAIServer:
             if reply.cut_after_chunks is not None and index >= reply.cut_after_chunks:
                 await flush()
                 return False
+            if reply.stall_after_chunks is not None and index >= reply.stall_after_chunks:
+                await flush()
+                await self._stall(reader)
+                return False
             if reply.malformed_after_chunks is not None and index >= reply.malformed_after_chunks:
                 break
             if index and reply.delay_per_chunk > 0:
@@ -530,6 +549,14 @@ class FakeOpenAIServer:
         pending.append(_chunk(b"data: [DONE]\n\n") + b"0\r\n\r\n")
         await flush()
         return True
+
+    async def _stall(self, reader: asyncio.StreamReader) -> None:
+        """Send nothing more; wait for the client to close (stop() cancels the wait too)."""
+        with self._stalled:
+            self._stalls += 1
+            self._stalled.notify_all()
+        while await reader.read(65536):
+            pass
 
     async def _stream_tokens(
         self,

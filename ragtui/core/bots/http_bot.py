@@ -70,10 +70,36 @@ class HttpBot:
         """One turn. A streamed body that breaks off is tried again like a 429/500 (what it
         streamed is dropped from view); when it keeps breaking, the error carries the text
         that arrived so the dialogue keeps it as a partial record, never as the answer."""
+        # What the attempt in progress streamed, and its number: for the answer's time limit.
+        received: list[str] = []
+        tries = [0]
+        deadline = asyncio.timeout(self.config.reply_timeout)
+        try:
+            async with deadline:
+                return await self._attempts(history, on_delta, received, tries)
+        except TimeoutError:
+            if not deadline.expired():
+                raise
+            # The whole answer's limit: not retried (its time is spent).
+            text = "".join(received)
+            error = BrokenBotStream(
+                f"{self.name} took longer than reply_timeout {self.config.reply_timeout:g} s for the whole answer "
+                f"({len(text)} characters received); the answer is kept only as a partial record",
+                "check the bot's speed, or raise reply_timeout in [bot]",
+                partial=text,
+            )
+            error.attempts = tries[0]
+            raise error from None
+
+    async def _attempts(
+        self, history: list[Utterance], on_delta: DeltaCallback | None, received: list[str], tries: list[int]
+    ) -> Exchange:
         attempts = self.config.max_retries + 1
         for attempt in range(1, attempts + 1):
+            received.clear()
+            tries[0] = attempt
             try:
-                return await self._exchange_once(history, on_delta)
+                return await self._exchange_once(history, on_delta, received)
             except BrokenBotStream as exc:
                 exc.attempts = attempt
                 if attempt == attempts:
@@ -84,7 +110,9 @@ class HttpBot:
                 await asyncio.sleep(self._delay(attempt - 1, None))
         raise AssertionError("unreachable")
 
-    async def _exchange_once(self, history: list[Utterance], on_delta: DeltaCallback | None) -> Exchange:
+    async def _exchange_once(
+        self, history: list[Utterance], on_delta: DeltaCallback | None, received: list[str] | None = None
+    ) -> Exchange:
         call = current_call.get()
         session_id = f"{self._prefix}-{call.session_id}" if call else f"{self._prefix}-probe"
         values = SlotValues.from_history(history, session_id, call.turn if call else 1)
@@ -101,7 +129,7 @@ class HttpBot:
             async with contextlib.nullcontext() if streaming else asyncio.timeout(self.config.timeout):
                 response = await self._send(request, redact)
                 try:
-                    exchange = await self._read(response, redact, on_delta)
+                    exchange = await self._read(response, redact, on_delta, received if received is not None else [])
                 finally:
                     await response.aclose()
         except TimeoutError:
@@ -165,11 +193,13 @@ class HttpBot:
 
     # -- reading ---------------------------------------------------------------------------
 
-    async def _read(self, response: httpx.Response, redact: Redactor, on_delta: DeltaCallback | None) -> Exchange:
+    async def _read(
+        self, response: httpx.Response, redact: Redactor, on_delta: DeltaCallback | None, received: list[str]
+    ) -> Exchange:
+        """Read the response; ``received`` collects the streamed text as it arrives."""
         status = response.status_code
         content_type = response.headers.get("content-type", "")
         body = Capped(response, self.config.max_response_bytes)
-        received: list[str] = []
 
         def tee(piece: str) -> None:
             received.append(piece)
@@ -192,9 +222,16 @@ class HttpBot:
             raise self._error(f"{size}, over the limit of {exc.limit}", status, body, redact, _SIZE_HINT) from None
         except UnicodeDecodeError:
             raise self._error("sent text that is not valid UTF-8", status, body, redact) from None
-        except (httpx.ReadError, httpx.RemoteProtocolError, httpx.NetworkError) as exc:
-            what = f"broke off the response after {body.received} bytes ({type(exc).__name__})"
-            error = self._error(what, status, body, redact, "check the bot's log")
+        except (httpx.ReadError, httpx.RemoteProtocolError, httpx.NetworkError, httpx.TimeoutException) as exc:
+            if isinstance(exc, httpx.TimeoutException):  # ragtui's own limit stopped it, not the bot
+                what, hint = (
+                    f"sent no data for timeout {self.config.timeout:g} s after {body.received} bytes",
+                    _STALL_HINT,
+                )
+            else:
+                what = f"broke off the response after {body.received} bytes ({type(exc).__name__})"
+                hint = "check the bot's log"
+            error = self._error(what, status, body, redact, hint)
             raise BrokenBotStream(
                 error.message, error.hint, status=status, snippet=error.snippet, partial="".join(received)
             ) from None
@@ -288,6 +325,7 @@ class _SseAnswer:
 
 
 _TIMEOUT_HINT = "raise timeout in [bot], or check the bot"
+_STALL_HINT = "check the bot, or raise timeout in [bot] (the longest wait for the next piece)"
 _SIZE_HINT = "raise max_response_bytes in [bot] if the bot really answers this much"
 
 

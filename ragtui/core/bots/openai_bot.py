@@ -62,6 +62,7 @@ def openai_endpoint(config: OpenAIBotConfig) -> Endpoint:
         api_key_env=key_env,
         max_tokens=config.max_tokens,
         timeout=config.timeout,
+        reply_timeout=config.reply_timeout,
         max_retries=config.max_retries,
         api_key=api_key or PLACEHOLDER_KEY,
     )

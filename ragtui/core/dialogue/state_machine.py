@@ -15,7 +15,8 @@ next), a bot answer (only the verdicts still missing are judged), the last verdi
 is closed, the score refreshed), a stored ``DONE`` (the dialogue finishes as done).
 
 A reply whose stream never completed is not a message: it is kept as a partial record, the
-dialogue ends ``error`` naming the role, and nothing downstream ever sees that text.
+dialogue ends ``error`` naming the role, and nothing downstream ever sees that text. A reply
+streaming when the dialogue is cancelled (the TUI's cancel, Ctrl-C, SIGTERM) is kept the same way.
 """
 
 from __future__ import annotations
@@ -74,6 +75,15 @@ class Phase(enum.Enum):
 
 
 @dataclass
+class _InFlight:
+    """The text a role streamed so far in a reply that has not completed."""
+
+    turn: int
+    role: Role
+    parts: list[str]
+
+
+@dataclass
 class _BotTurn:
     message_id: int
     text: str
@@ -125,6 +135,7 @@ class Dialogue:
         self._retrying = False  # the next judge step re-asks a judge whose verdict failed
         self._handed_over = False
         self._concluding: StopReason | None = None  # set while the dialogue verdicts run
+        self._in_flight: _InFlight | None = None  # a reply streaming now, kept if cancelled
 
     # -- public control --------------------------------------------------------------------
 
@@ -189,6 +200,7 @@ class Dialogue:
 
     async def _work(self, emit: Callable[[Event], None], single_step: bool, user_text: str | None) -> None:
         role: Role = "user"
+        emit = self._tracking(emit)
         # A role's stream that breaks is retried by the client; views drop what they showed.
         stream_restarted.set(
             lambda attempt, reason: emit(
@@ -209,6 +221,7 @@ class Dialogue:
                 if single_step or self._pause_requested:
                     break
         except asyncio.CancelledError:
+            self._keep_cancelled_reply()
             # Cancelled while the dialogue verdicts ran: the dialogue itself had ended.
             self._finish(self._concluding or "cancelled", None, emit)
         except SessionBusy as exc:  # someone else's session: leave its record alone
@@ -226,6 +239,33 @@ class Dialogue:
             message = f"internal error in the {role} step: {type(exc).__name__}: {exc}"
             emit(Failure(self.session_id, self.turn, role, message))
             self._after_failure(message, emit)
+
+    def _tracking(self, emit: Callable[[Event], None]) -> Callable[[Event], None]:
+        """``emit`` that also follows the reply streaming now: its deltas are collected, and any
+        other event (the message or verdict it became, a restart, a failure) ends it."""
+
+        def tracked(event: Event) -> None:
+            if isinstance(event, TextDelta):
+                flight = self._in_flight
+                if flight is None or (flight.turn, flight.role) != (event.turn, event.role):
+                    flight = self._in_flight = _InFlight(event.turn, event.role, [])
+                flight.parts.append(event.text)
+            else:
+                self._in_flight = None
+            emit(event)
+
+        return tracked
+
+    def _keep_cancelled_reply(self) -> None:
+        """The dialogue was cancelled mid-reply: what had arrived is a partial record."""
+        flight, self._in_flight = self._in_flight, None
+        if flight is None:
+            return
+        text = "".join(flight.parts)
+        who = {"user": "customer"}.get(flight.role, flight.role)
+        error = f"cancelled while the {who}'s reply was streaming ({len(text)} characters received)"
+        with contextlib.suppress(RagtuiError):  # the session is still closed as cancelled
+            self.store.add_partial(self.session_id, flight.turn, flight.role, text, error, 1)
 
     def _after_failure(self, message: str, emit: Callable[[Event], None]) -> None:
         if not self.pause_on_failure:
@@ -358,6 +398,7 @@ class Dialogue:
             emit(TextDelta(self.session_id, turn, "user", text))
 
         completion = await self.simulator.next_message(self.history, on_delta=on_delta)
+        self._in_flight = None  # complete: a cancel during the check has no partial reply to keep
         if self.checker is None:
             return completion, "simulator", None
         first = await self.checker.check(completion.text, self.history)
@@ -368,6 +409,7 @@ class Dialogue:
         retry = await self.simulator.next_message(
             self.history, on_delta=on_delta, correction=self.checker.correction(first.problem)
         )
+        self._in_flight = None
         second = await self.checker.check(retry.text, self.history)
         record = {
             "first": {**first.to_dict(), "text": completion.text},

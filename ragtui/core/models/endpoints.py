@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from ..bot_config import DEFAULT_REPLY_TIMEOUT
 from ..config import DEFAULT_TEMPERATURES, Config
 from ..errors import ConfigError, EndpointError, RagtuiError
 from ..redaction import redact_url
@@ -30,7 +31,8 @@ class Endpoint:
     temperature: float
     api_key_env: str
     max_tokens: int | None = None
-    timeout: float = 120.0
+    timeout: float = 120.0  # seconds without data (see http1.py)
+    reply_timeout: float = DEFAULT_REPLY_TIMEOUT  # seconds for the whole reply, retries included
     max_retries: int = 2
     embedded: bool = False
     api_key: str = field(default=PLACEHOLDER_KEY, repr=False)  # never stored, logged or shown
@@ -55,6 +57,7 @@ class Endpoint:
             "key_set": self.api_key != PLACEHOLDER_KEY,
             "max_tokens": self.max_tokens,
             "timeout": self.timeout,
+            "reply_timeout": self.reply_timeout,
             "embedded": self.embedded,
         }
 
@@ -185,6 +188,7 @@ def resolve_endpoint(
         api_key_env=key_env,
         max_tokens=settings.max_tokens,
         timeout=settings.timeout or 120.0,
+        reply_timeout=settings.reply_timeout or DEFAULT_REPLY_TIMEOUT,
         max_retries=settings.max_retries if settings.max_retries is not None else 2,
         embedded=embedded,
         api_key=api_key or PLACEHOLDER_KEY,

@@ -19,6 +19,12 @@ told through ``stream_restarted`` to drop what it showed. When it still fails, t
 ``IncompleteReply`` carrying what arrived, so the caller can keep it as a partial record —
 never as the reply. ``finish_reason = "length"`` (cut by the token limit) is a complete stream
 and is returned, marked, for the record to show.
+
+Two limits bound a reply: ``timeout``, the longest wait for data (connecting, the first byte, the
+gap between two pieces), and ``reply_timeout``, the whole reply with its retries. Without the
+second a server that sends one piece just inside ``timeout`` keeps a dialogue waiting for ever.
+A reply stopped by either is an ``IncompleteReply`` whose message names the limit; one over
+``reply_timeout`` is not retried (the time for it is spent).
 """
 
 from __future__ import annotations
@@ -48,14 +54,26 @@ text streamed so far can be dropped from view."""
 STREAM_RETRY_BACKOFF_S = 0.5
 """First pause before retrying a broken stream; doubles per retry, up to 8 s."""
 
+_BROKEN_HINT = "check the server's log, or raise max_retries for the role"
+_STALL_HINT = "check the server, or raise timeout for the role (the longest wait for the next piece)"
+
 
 class _StreamFault(Exception):
     """The stream broke after it began; retryable. ``partial`` is the text received."""
 
-    def __init__(self, reason: str, partial: str) -> None:
+    def __init__(self, reason: str, partial: str, hint: str = _BROKEN_HINT) -> None:
         super().__init__(reason)
         self.reason = reason
         self.partial = partial
+        self.hint = hint
+
+
+@dataclass
+class _Progress:
+    """The attempt in progress of one reply and the text it received so far."""
+
+    attempts: int = 1
+    parts: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -143,12 +161,43 @@ class ChatClient:
             ),
             "stream_options": {"include_usage": True},
         }
+        progress = _Progress()
+        deadline = asyncio.timeout(self.endpoint.reply_timeout)
+        try:
+            async with deadline:
+                return await self._attempts(messages, options, on_delta, on_chunk, top_logprobs, progress)
+        except TimeoutError:
+            if not deadline.expired():
+                raise
+            # The whole reply's limit: not retried, whatever max_retries says (its time is spent).
+            received = sum(map(len, progress.parts))
+            raise IncompleteReply(
+                f"{self.where} took longer than reply_timeout {self.endpoint.reply_timeout:g} s for the whole reply "
+                f"({received} characters received); the reply is kept only as a partial record",
+                "check the server's speed, or raise reply_timeout for the role",
+                role=self.endpoint.role,
+                partial="".join(progress.parts),
+                attempts=progress.attempts,
+            ) from None
+
+    async def _attempts(
+        self,
+        messages: list[Message],
+        options: dict[str, Any],
+        on_delta: DeltaCallback | None,
+        on_chunk: Callable[[dict[str, Any]], None] | None,
+        top_logprobs: int | None,
+        progress: _Progress,
+    ) -> Completion:
+        """Ask until a reply completes, retrying broken streams; ``progress`` tells the caller
+        what the attempt in progress received when the reply's time limit stops it."""
         attempts = 0
         while True:
             sent = {k: v for k, v in options.items() if k not in self._dropped}
             attempts += 1
+            progress.attempts, progress.parts = attempts, []
             try:
-                completion = await self._stream(messages, sent, on_delta, on_chunk)
+                completion = await self._stream(messages, sent, on_delta, on_chunk, progress.parts)
                 completion.attempts = attempts
                 completion.logprobs_dropped = bool(top_logprobs) and "logprobs" not in sent
                 return completion
@@ -169,7 +218,7 @@ class ChatClient:
                     tries = f" after {attempts} attempts" if attempts > 1 else ""
                     raise IncompleteReply(
                         f"{self.where} {fault.reason}{tries}; the reply is kept only as a partial record",
-                        "check the server's log, or raise max_retries for the role",
+                        fault.hint,
                         role=self.endpoint.role,
                         partial=fault.partial,
                         attempts=attempts,
@@ -185,13 +234,16 @@ class ChatClient:
         options: dict[str, Any],
         on_delta: DeltaCallback | None,
         on_chunk: Callable[[dict[str, Any]], None] | None = None,
+        parts: list[str] | None = None,
     ) -> Completion:
+        """One attempt; ``parts`` receives the text as it arrives, so the caller still has it
+        when the reply's time limit stops this attempt."""
         # httpx and a minimal SSE reader (sse.py), chunks kept as plain dicts: the openai
         # client's request building, decoder and per-chunk machinery cost more CPU than
         # ragtui spends on everything else per call (bench/bench_engine.py shows it).
         started = time.perf_counter()
         first: float | None = None
-        parts: list[str] = []
+        parts = [] if parts is None else parts
         logprobs: list[TokenLogprob] = []
         usage: dict[str, Any] = {}
         model = self.endpoint.model
@@ -236,7 +288,8 @@ class ChatClient:
                         if on_delta is not None:
                             on_delta(text)
         except sse.StreamBroken as exc:
-            raise _StreamFault(self._fault(exc, parts), "".join(parts)) from None
+            hint = _STALL_HINT if exc.kind == "timeout" else _BROKEN_HINT
+            raise _StreamFault(self._fault(exc, parts), "".join(parts), hint) from None
         except sse.NotAnAPI as exc:
             raise self._error(exc) from None
         finally:
@@ -266,6 +319,8 @@ class ChatClient:
             return f"sent a malformed stream after {received} characters: {_brief(exc)}"
         if exc.kind == "error":
             return f"reported an error mid-stream after {received} characters: {_brief(exc)}"
+        if exc.kind == "timeout":  # ragtui's own limit stopped it, not the server
+            return f"sent no data for timeout {self.endpoint.timeout:g} s after {received} characters"
         return f"broke off the reply after {received} characters"
 
     async def check(self) -> None:

@@ -76,7 +76,7 @@ class StreamBroken(Exception):
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
-        self.kind = kind  # "cut", "malformed" or "error"
+        self.kind = kind  # "cut", "timeout" (ragtui's own limit stopped it), "malformed" or "error"
         self.message = message
 
 
@@ -170,7 +170,7 @@ class EventStream:
             if self.saw_done:
                 return  # the reply was whole; only the connection's tail went wrong
             if isinstance(exc, httpx.TimeoutException) or getattr(exc, "timed_out", False):
-                raise StreamBroken("cut", "timed out mid-stream") from None
+                raise StreamBroken("timeout", "no data within the timeout mid-stream") from None
             raise StreamBroken("cut", type(exc).__name__) from None
 
 
