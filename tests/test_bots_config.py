@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ragtui.core.config import load_config
-from ragtui.core.errors import ConfigError
+from ragtui.core.errors import ConfigError, RagtuiError
 from ragtui.core.json_path import JsonPath
 from ragtui.core.models.endpoints import resolve_endpoints
 
@@ -88,7 +88,9 @@ def test_a_bot_of_the_teams_own_needs_no_bot_role(tmp_path: Path):
         '[bot]\ntype = "http"\nurl = "http://127.0.0.1:8765/chat"\n'
     )
     assert set(resolve_endpoints(load(tmp_path, text))) == {"user", "judge"}
-    with pytest.raises(ConfigError, match="bot role"):
+    # Without [bot] the built-in bot needs the bot role: ragtui asks the server for its model,
+    # and a dead server is named for what it is before anything about models.
+    with pytest.raises(RagtuiError, match="bot endpoint .*connection refused"):
         resolve_endpoints(load(tmp_path, text.split("[bot]")[0]))
 
 
