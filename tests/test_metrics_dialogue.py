@@ -189,7 +189,15 @@ def test_run_metric_faithfulness_then_show_and_export(config_file: Path, tmp_pat
     rows = list(csv.DictReader(out.read_text(encoding="utf-8-sig").splitlines()))
     header = out.read_text(encoding="utf-8-sig").splitlines()[0].split(",")
     assert header[:4] == ["config", "user1", "assistant1", "check1"]
-    assert header[-6:] == ["answer_correctness1", "faithfulness1", "resolution", "outcome", "retention", "repetition"]
+    assert header[-7:] == [
+        "answer_correctness1",
+        "faithfulness1",
+        "resolution",
+        "outcome",
+        "retention",
+        "repetition",
+        "check1_json",
+    ]
     by_scenario = {json.loads(r["config"])["scenario"]: r for r in rows}
     assert by_scenario["id-linking"]["faithfulness1"] == "0.50"
     assert by_scenario["id-linking"]["answer_correctness1"] == "0.80"
