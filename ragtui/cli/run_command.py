@@ -190,8 +190,11 @@ def resumable(store: Store, run: str) -> tuple[str, list[int], list[PlanEntry]]:
     if not sessions and not unstarted:
         raise RagtuiError(f"no run {run_id!r} in database {store.path}", "list runs with `ragtui sessions`")
     chosen = []
+    me = this_process()
     for s in sessions:
-        if s.stop_label in RESUMABLE:
+        # This command runs no dialogue yet: one recorded as running by this very process was
+        # left so by an earlier run in it whose write failed.
+        if s.stop_label in RESUMABLE or (s.status == "running" and s.owner == me):
             chosen.append(s.id)
         elif s.status == "running" and s.owner is not None:
             console.print(Text(f"#{s.id}: still being run by {s.owner.describe()}; left alone", style="yellow"))
@@ -268,7 +271,7 @@ async def _run(
     problems = []
     if engine.write_failure is not None:
         # Said once for the run, not once per dialogue: every later write would fail the same way.
-        console_err.print(Text(f"Stopped starting dialogues: {engine.write_failure}"))
+        console_err.print(Text(f"Stopped starting dialogues: {engine.write_failure}"), soft_wrap=True)
         problems.append("the database could not be written; the unfinished dialogues are resumable")
     if getattr(args, "shard", None) is not None:
         # A worker of `--workers N`: the process that started it reports the whole run.
