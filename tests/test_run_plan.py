@@ -267,7 +267,9 @@ def test_resume_uses_the_recorded_models_when_the_server_lists_several(server, t
     assert len(server._model_ids()) > 1  # without a model named, the server leaves the choice open
 
     # One model for every role: the judge's yes/no checks ask for logprobs, the others do not.
-    server.set_default("shared", lambda body: check_answers(4)(body) if body.get("logprobs") else Reply("See Settings."))
+    server.set_default(
+        "shared", lambda body: check_answers(4)(body) if body.get("logprobs") else Reply("See Settings.")
+    )
     before = len(server.chat_requests())
     assert main(["run", "--config", str(config), "--resume", "last", "--no-check"]) == 0, capsys.readouterr()
     out = capsys.readouterr().out

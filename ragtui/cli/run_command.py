@@ -1,8 +1,11 @@
 """``ragtui run``: scenarios × personas through the engine, with live progress and a final
 score table; the exit status gates CI (see ``main``).
 
+The run's plan (every scenario × persona) is stored before any dialogue starts.
 ``ragtui run --resume RUN`` continues every interrupted or cancelled dialogue of a run exactly
-where its record stops, then prints the whole run's table and exit status. Ctrl-C and SIGTERM
+where its record stops and starts every planned one that never started, with the models the
+run recorded, then prints the whole run's table and exit status. A write to the database that
+fails stops the run from starting dialogues; what is unfinished stays resumable. Ctrl-C and SIGTERM
 stop a run the same way: running dialogues are recorded as cancelled, the table so far is
 printed, and the command that continues the run is shown.
 """
