@@ -323,3 +323,11 @@ def test_a_run_from_before_plans_resumes_from_its_sessions(server, tmp_path: Pat
     assert "Continuing 2 dialogue(s)" in out and "planned" not in out
     assert {(r[0], r[1]) for r in rows(db, "SELECT status, stop_reason FROM sessions")} == {("finished", "max_turns")}
     assert rows(db, "SELECT COUNT(*) FROM run_plan") == [(0,)]  # migrated again: the table is back, empty
+
+
+def test_a_pair_named_twice_is_planned_as_two_trials(server, tmp_path: Path, capsys):
+    config = write_config(tmp_path, server)
+    assert main(["run", "--config", str(config), "-s", "outage", "-s", "outage", "-p", "calm"]) == 0
+    assert "planned 2, finished 2, missing 0" in capsys.readouterr().out
+    plan = rows(tmp_path / "runs.db", "SELECT scenario_id, persona_name, trial, session_id FROM run_plan")
+    assert [p[:3] for p in plan] == [("outage", "calm", 1), ("outage", "calm", 2)] and plan[0][3] != plan[1][3]

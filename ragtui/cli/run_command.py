@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 from rich.text import Text
@@ -24,8 +25,8 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.config import Config
-from ..core.content.personas import load_personas, pick_personas
-from ..core.content.scenarios import load_scenarios, pick_scenarios
+from ..core.content.personas import Persona, load_personas, pick_personas
+from ..core.content.scenarios import Scenario, load_scenarios, pick_scenarios
 from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.estimate import spent
 from ..core.dialogue.state_machine import Dialogue
@@ -102,7 +103,7 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     if not personas:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2
-    pairs = [PlannedPair(s.to_dict(), p.to_dict()) for s in scenarios for p in personas]
+    pairs = _planned_pairs(scenarios, personas)
     if workers > 1:
         return await _run_with_workers(args, config, endpoints, store, workers, pairs)
     run_id = getattr(args, "run_id", None) or new_run_id()
@@ -120,6 +121,18 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
 
     with embedded_model(config, endpoints) as model:
         return await _run(args, config, endpoints, store, run_id, fresh, model)
+
+
+def _planned_pairs(scenarios: list[Scenario], personas: list[Persona]) -> list[PlannedPair]:
+    """Every scenario × persona in order; a pair named twice (``-s a -s a``) runs twice, as
+    trials 1 and 2 of the same pair."""
+    seen: Counter[tuple[str, str]] = Counter()
+    pairs = []
+    for scenario in scenarios:
+        for persona in personas:
+            seen[(scenario.id, persona.name)] += 1
+            pairs.append(PlannedPair(scenario.to_dict(), persona.to_dict(), seen[(scenario.id, persona.name)]))
+    return pairs
 
 
 def _store_plan(
