@@ -1,8 +1,11 @@
 """``ragtui run``: scenarios × personas through the engine, with live progress and a final
 score table; the exit status gates CI (see ``main``).
 
+The run's plan (every scenario × persona) is stored before any dialogue starts.
 ``ragtui run --resume RUN`` continues every interrupted or cancelled dialogue of a run exactly
-where its record stops, then prints the whole run's table and exit status. Ctrl-C and SIGTERM
+where its record stops and starts every planned one that never started, with the models the
+run recorded, then prints the whole run's table and exit status. A write to the database that
+fails stops the run from starting dialogues; what is unfinished stays resumable. Ctrl-C and SIGTERM
 stop a run the same way: running dialogues are recorded as cancelled, the table so far is
 printed, and the command that continues the run is shown.
 """
@@ -14,6 +17,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,19 +26,23 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.config import Config
-from ..core.content.personas import load_personas, pick_personas
-from ..core.content.scenarios import load_scenarios, pick_scenarios
+from ..core.content.personas import Persona, load_personas, pick_personas
+from ..core.content.scenarios import Scenario, load_scenarios, pick_scenarios
 from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.estimate import spent
 from ..core.dialogue.state_machine import Dialogue
-from ..core.errors import RagtuiError
+from ..core.errors import RagtuiError, StoreWriteError
 from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
 from ..core.output_file import check_output, write_output
+from ..core.record import run_plan
+from ..core.record.ownership import this_process
+from ..core.record.run_plan import PlanEntry, PlannedPair, PlanTaken
 from ..core.record.store import Store, StoredSession
 from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.replay_plan import plan_replay
+from ..core.runs.resume_models import recorded_models, use_recorded_models
 from ..core.runs.run_report import junit_xml, run_markdown
 from .dialogue_view import rate_text
 from .estimate_view import estimate_command, print_spent
@@ -64,10 +72,17 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
         return estimate_command(args, overrides)
     config = bootstrap.load_effective_config(overrides)
     _check_arguments(args, config.database)
+    store: Store | None = None
+    if getattr(args, "resume", None):
+        # A resumed run continues with the models it recorded (unless --model says otherwise).
+        store = bootstrap.open_store(config)
+        resumed_run = store.latest_run_id() if args.resume == "last" else args.resume
+        if resumed_run is not None and overrides.model is None:
+            use_recorded_models(config, recorded_models(store, resumed_run))
     endpoints = bootstrap.endpoints_for(config, overrides)
     workers = check_workers(args, any(e.base_url is None for e in endpoints.values()))
     say_discovered(endpoints)
-    store = bootstrap.open_store(config)  # made and migrated here, before any worker opens it
+    store = store or bootstrap.open_store(config)  # made and migrated here, before any worker opens it
     if getattr(args, "replay", None):
         # Validated before any dialogue starts: bad input writes nothing.
         plan = plan_replay(store, config, args.replay, args.scenario, args.persona, overrides.language)
@@ -77,71 +92,135 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
         with embedded_model(config, endpoints):
             return await _run(args, config, endpoints, store, replay_run, lambda engine: build(engine, replay_run))
     if getattr(args, "resume", None):
-        run_id, session_ids = resumable(store, args.resume)
+        run_id, session_ids, unstarted = resumable(store, args.resume)
+        if unstarted:  # planned in the run's language, whatever the config says now
+            config.language = str(unstarted[0].scenario.get("language", config.language))
         with embedded_model(config, endpoints) as model:
             return await _run(
-                args, config, endpoints, store, run_id, lambda engine: _resumed(engine, session_ids), model
+                args, config, endpoints, store, run_id, lambda engine: _resumed(engine, session_ids, unstarted), model
             )
     personas = pick_personas(load_personas(config.personas, config.language), args.persona)
     scenarios = pick_scenarios(load_scenarios(config.scenarios, config.language), args.scenario)
     if not personas:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2
+    pairs = _planned_pairs(scenarios, personas)
     if workers > 1:
-        return await _run_with_workers(args, config, endpoints, store, workers)
+        return await _run_with_workers(args, config, endpoints, store, workers, pairs)
     run_id = getattr(args, "run_id", None) or new_run_id()
     shard = getattr(args, "shard", None)
 
     def fresh(engine: Engine) -> list[Dialogue]:
-        plan = [(s, p) for s in scenarios for p in personas]
-        if shard is not None:  # a worker of `--workers N`: dialogues i, i+N, i+2N, …
-            plan = plan[shard[0] :: shard[1]]
-        return [engine.new_dialogue(s, p, run_id=run_id) for s, p in plan]
+        if shard is None:
+            _store_plan(store, config, endpoints, run_id, pairs)
+        # A worker of `--workers N` starts its share of the plan its parent stored: dialogues
+        # i, i+N, i+2N, … that have no session yet.
+        entries = run_plan.entries(store, run_id)
+        if shard is not None:
+            entries = [e for e in entries if e.position % shard[1] == shard[0] and e.session_id is None]
+        return _started(engine, entries)
 
     with embedded_model(config, endpoints) as model:
         return await _run(args, config, endpoints, store, run_id, fresh, model)
 
 
+def _planned_pairs(scenarios: list[Scenario], personas: list[Persona]) -> list[PlannedPair]:
+    """Every scenario × persona in order; a pair named twice (``-s a -s a``) runs twice, as
+    trials 1 and 2 of the same pair."""
+    seen: Counter[tuple[str, str]] = Counter()
+    pairs = []
+    for scenario in scenarios:
+        for persona in personas:
+            seen[(scenario.id, persona.name)] += 1
+            pairs.append(PlannedPair(scenario.to_dict(), persona.to_dict(), seen[(scenario.id, persona.name)]))
+    return pairs
+
+
+def _store_plan(
+    store: Store, config: Config, endpoints: dict[str, Endpoint], run_id: str, pairs: list[PlannedPair]
+) -> None:
+    """Every dialogue of the run, stored before any starts: whatever is killed when, `--resume`
+    knows what is left to run."""
+    models = {role: e.model for role, e in endpoints.items() if not e.embedded}
+    run_plan.store_plan(
+        store,
+        run_id,
+        pairs,
+        max_turns=config.max_turns,
+        threshold=config.threshold,
+        metrics=list(config.metrics),
+        models=models,
+    )
+
+
+def _started(engine: Engine, entries: list[PlanEntry]) -> list[Dialogue]:
+    """A session for each plan entry, in order; after a failed write none more is made (the
+    rest of the plan stays for `--resume`), and an entry another process just started is skipped."""
+    dialogues = []
+    for entry in entries:
+        try:
+            dialogues.append(engine.planned_dialogue(entry))
+        except PlanTaken:
+            continue
+        except StoreWriteError as exc:
+            engine.write_failure = exc
+            break
+    return dialogues
+
+
 async def _run_with_workers(
-    args: argparse.Namespace, config: Config, endpoints: dict[str, Endpoint], store: Store, workers: int
+    args: argparse.Namespace,
+    config: Config,
+    endpoints: dict[str, Endpoint],
+    store: Store,
+    workers: int,
+    pairs: list[PlannedPair],
 ) -> int:
-    """Start the worker processes (run_workers.py), then report the whole run from the database."""
+    """Store the run's plan, start the worker processes (run_workers.py), then report the whole
+    run from the database."""
     if not args.no_check:
         await bootstrap.check_reachable(endpoints)
     for role, endpoint in endpoints.items():
         console.print(Text(f"{role:>5}: {endpoint.label}", style="dim"))
     run_id = new_run_id()
+    # Stored here, before any worker starts: a worker killed before it created its sessions
+    # leaves its share in the plan, and `--resume` starts it.
+    _store_plan(store, config, endpoints, run_id, pairs)
     statuses, stopped = await run_workers(args, run_id, workers, config.concurrency, store.path)
     failed = [(i, code) for i, code in enumerate(statuses) if code not in (0, 1, 2, EXIT_INTERRUPTED)]
     for index, code in failed:
         console_err.print(Text(f"worker {index} exited with status {code}; its unfinished dialogues are resumable"))
-    code = _report_run(args, store, config, run_id, stopped)
-    if stopped or code == EXIT_INTERRUPTED:
-        return EXIT_INTERRUPTED
-    # A worker that died leaves the run incomplete: never a pass.
-    return max(code, 2) if failed else code
+    # A worker that died leaves the run incomplete: never a pass (the exit line says so too).
+    problems = [f"worker {index} exited with status {code}" for index, code in failed]
+    code = _report_run(args, store, config, run_id, stopped, problems)
+    return EXIT_INTERRUPTED if stopped or code == EXIT_INTERRUPTED else code
 
 
-def resumable(store: Store, run: str) -> tuple[str, list[int]]:
-    """The run id and the sessions of it to continue; sessions another live process runs are
-    named and left alone."""
+def resumable(store: Store, run: str) -> tuple[str, list[int], list[PlanEntry]]:
+    """The run id, the sessions of it to continue, and the entries of its plan never started;
+    sessions another live process runs are named and left alone."""
     run_id = store.latest_run_id() if run == "last" else run
     if run_id is None:
         raise RagtuiError(f"database {store.path} has no runs yet", "start one with `ragtui run`")
     sessions = list(reversed(store.sessions(run_id=run_id)))
-    if not sessions:
+    unstarted = [e for e in run_plan.entries(store, run_id) if e.session_id is None]
+    if not sessions and not unstarted:
         raise RagtuiError(f"no run {run_id!r} in database {store.path}", "list runs with `ragtui sessions`")
     chosen = []
+    me = this_process()
     for s in sessions:
-        if s.stop_label in RESUMABLE:
+        # This command runs no dialogue yet: one recorded as running by this very process was
+        # left so by an earlier run in it whose write failed.
+        if s.stop_label in RESUMABLE or (s.status == "running" and s.owner == me):
             chosen.append(s.id)
         elif s.status == "running" and s.owner is not None:
             console.print(Text(f"#{s.id}: still being run by {s.owner.describe()}; left alone", style="yellow"))
-    return run_id, chosen
+    return run_id, chosen, unstarted
 
 
-def _resumed(engine: Engine, session_ids: list[int]) -> list[Dialogue]:
-    return [engine.resume_dialogue(sid) for sid in session_ids]
+def _resumed(engine: Engine, session_ids: list[int], unstarted: list[PlanEntry]) -> list[Dialogue]:
+    resumed = [engine.resume_dialogue(sid) for sid in session_ids]
+    return resumed + (_started(engine, unstarted) if engine.write_failure is None else [])
 
 
 @contextlib.contextmanager
@@ -206,18 +285,47 @@ async def _run(
                     task.uncancel()
     finally:
         await engine.aclose()
+    problems = []
+    if engine.write_failure is not None:
+        # Said once for the run, not once per dialogue: every later write would fail the same way.
+        console_err.print(Text(f"Stopped starting dialogues: {engine.write_failure}"), soft_wrap=True)
+        problems.append("the database could not be written; the unfinished dialogues are resumable")
     if getattr(args, "shard", None) is not None:
         # A worker of `--workers N`: the process that started it reports the whole run.
-        return 128 + signal.SIGTERM if signals else EXIT_INTERRUPTED if interrupted else 0
-    code = _report_run(args, store, config, run_id, interrupted)
+        return 128 + signal.SIGTERM if signals else EXIT_INTERRUPTED if interrupted else 2 if problems else 0
+    code = _report_run(args, store, config, run_id, interrupted, problems)
     return 128 + signal.SIGTERM if signals else code
 
 
-def _report_run(args: argparse.Namespace, store: Store, config: Config, run_id: str, interrupted: bool) -> int:
-    """The whole run's table, summary and reports, read from the database; the exit status."""
+def _report_run(
+    args: argparse.Namespace,
+    store: Store,
+    config: Config,
+    run_id: str,
+    interrupted: bool,
+    problems: list[str] | None = None,
+) -> int:
+    """The whole run's table, summary and reports, read from the database; the exit status.
+    ``problems`` (a worker that died, a failed write) make the run an error, named in the exit line."""
     rows = store.run_sessions(run_id)
+    me = this_process()
+    for s in rows:
+        # The run is over: nothing this process started is still running (a dialogue stopped
+        # by a failed write could not record how it ended).
+        if s.status == "running" and s.owner == me:
+            s.status = "interrupted"
+    plan = run_plan.entries(store, run_id)
     gate = run_gate(rows, config.threshold, config.thresholds, config.min_resolution_rate)
-    code = _report(store, config, run_id, rows, gate, interrupted)
+    unfinished = sum(1 for e in plan if e.session_id is None) + sum(
+        1 for s in rows if s.status != "finished" or s.stop_label in RESUMABLE
+    )
+    reasons = list(problems or [])
+    if unfinished and not interrupted:
+        reasons.append(f"{unfinished} of {len(plan) or len(rows)} planned dialogue(s) not finished")
+    if reasons:
+        gate.reasons[:0] = reasons
+        gate.status = 2
+    code = _report(store, config, run_id, rows, gate, interrupted, plan)
     _write_reports(args, run_id, rows, config, gate, store.path)
     return code
 
@@ -236,7 +344,13 @@ def _write_reports(
 
 
 def _report(
-    store: Store, config: Config, run_id: str, rows: list[StoredSession], gate: GateResult, interrupted: bool
+    store: Store,
+    config: Config,
+    run_id: str,
+    rows: list[StoredSession],
+    gate: GateResult,
+    interrupted: bool,
+    plan: list[PlanEntry],
 ) -> int:
     dialogue = {s.id: s.latest_dialogue_judgments() for s in rows}
     print_table(results_table(rows, config.thresholds, dialogue))
@@ -259,7 +373,15 @@ def _report(
         summary.append(f" · simulator asked again {retried}×, {off_role} message(s) still off-role", style="yellow")
     summary.append(f"; stored in {store.path}")
     console.print(summary)
-    resumable_count = sum(1 for s in rows if s.stop_label in RESUMABLE)
+    never_started = sum(1 for e in plan if e.session_id is None)
+    if plan:
+        finished = sum(1 for s in rows if s.status == "finished" and s.stop_label not in RESUMABLE)
+        missing = len(plan) - finished
+        line = f"planned {len(plan)}, finished {finished}, missing {missing}"
+        if never_started:
+            line += f" ({never_started} never started)"
+        console.print(Text(line, style="yellow" if missing else "dim"))
+    resumable_count = never_started + sum(1 for s in rows if s.stop_label in RESUMABLE)
     if interrupted or resumable_count:
         where = f" --db {store.path}" if store.path else ""
         console.print(

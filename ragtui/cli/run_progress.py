@@ -157,7 +157,7 @@ class RunProgress:
             self.progress.advance(self.turns_task)
             if sid in self.active:
                 self.active[sid].note = ""
-        elif isinstance(event, Failure):
+        elif isinstance(event, Failure) and not event.record:
             line = Text(f"#{sid} {self.labels.get(sid, '')}: ", style="bold red")
             line.append(event.message, style="red")
             self._say(line)

@@ -2,12 +2,13 @@
 
 One Python process spends a few milliseconds of CPU per model call (HTTP, SSE parsing, prompts,
 SQLite); at hundreds of concurrent dialogues against a fast cluster it is CPU-bound long before
-the endpoint is. Workers split the planned dialogues (dialogue k goes to worker k mod N) and the
-concurrency between them; each is ``ragtui run`` itself with a hidden ``--shard i/N`` and the
-shared ``--run-id``, writing its sessions to the same SQLite file (WAL, ``BEGIN IMMEDIATE``
-writes, see record/locking.py). Each worker creates its own sessions, so each session's owner is
-the worker running it: a worker that dies leaves its sessions interrupted, and
-``ragtui run --resume RUN`` continues them. This process forwards the workers' progress lines
+the endpoint is. This process stores the run's plan (record/run_plan.py) before any worker
+starts; workers split it (dialogue k goes to worker k mod N) and the concurrency between them;
+each is ``ragtui run`` itself with a hidden ``--shard i/N`` and the shared ``--run-id``, writing
+its sessions to the same SQLite file (WAL, ``BEGIN IMMEDIATE`` writes, see record/locking.py).
+Each worker creates its own sessions, so each session's owner is the worker running it: a
+worker that dies leaves its sessions interrupted (or, dead before it made them, its share
+unstarted in the plan), and ``ragtui run --resume RUN`` continues or starts them. This process forwards the workers' progress lines
 and, once all have exited, prints the whole run's table and exit status from the database, as a
 single-process run would. Ctrl-C or SIGTERM stops the workers the same way (their running
 dialogues are recorded as cancelled).

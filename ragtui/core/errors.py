@@ -32,6 +32,11 @@ class StoreError(RagtuiError):
     """The SQLite database cannot be opened, written, or is from a newer ragtui."""
 
 
+class StoreWriteError(StoreError):
+    """A write to the database failed (disk full, read-only file, a lock that never cleared):
+    a run stops starting dialogues, and what it could not record stays resumable."""
+
+
 class IncompleteReply(EndpointError):
     """A streamed reply never completed (cut, malformed, or ended without a finish), even after
     the retries. ``partial`` is what arrived: a record of the failure, never a message."""

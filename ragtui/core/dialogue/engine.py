@@ -16,13 +16,14 @@ from ..content.knowledge import KnowledgeBase
 from ..content.personas import Persona
 from ..content.prompts import PromptSet
 from ..content.scenarios import Scenario
-from ..errors import ConfigError, RagtuiError
+from ..errors import ConfigError, RagtuiError, StoreWriteError
 from ..metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bundled_fallback
 from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from ..record.ownership import HEARTBEAT_S
+from ..record.run_plan import PlanEntry
 from ..record.store import Store, StoredSession
 from .events import Event
 from .replay import ReplayScript
@@ -69,6 +70,8 @@ class Engine:
             self.language,
             config.thresholds,
         )
+        # The first failed write to the database (disk full, …): from then on no dialogue starts.
+        self.write_failure: StoreWriteError | None = None
         self.check_template = (
             load_bundled_fallback(config.prompts, self.language, "simulator_check")
             if config.simulator_check != "off"
@@ -114,6 +117,7 @@ class Engine:
         run_id: str | None = None,
         max_turns: int | None = None,
         metrics: list[str] | None = None,
+        plan_entry: int | None = None,
     ) -> Dialogue:
         if persona.language != self.language or scenario.language != self.language:
             raise ConfigError(
@@ -121,7 +125,25 @@ class Engine:
                 f"must both be in the run's language ({self.language})"
             )
         chosen = self.metrics if metrics is None else self.metrics_for(metrics)
-        return self._created_dialogue(scenario, persona, max_turns or self.config.max_turns, chosen, run_id)
+        return self._created_dialogue(
+            scenario, persona, max_turns or self.config.max_turns, chosen, run_id, plan_entry=plan_entry
+        )
+
+    def planned_dialogue(self, entry: PlanEntry) -> Dialogue:
+        """Start an entry of a run's plan that has no session yet, as it was planned (scenario,
+        persona, turns, metrics, threshold); ``PlanTaken`` when another process just did."""
+        scenario_data = dict(entry.scenario)
+        scenario_data["tags"] = tuple(scenario_data.get("tags", ()))
+        dialogue = self.new_dialogue(
+            Scenario(**scenario_data),
+            Persona(**entry.persona),
+            run_id=entry.run_id,
+            max_turns=entry.max_turns,
+            metrics=entry.metrics,
+            plan_entry=entry.id,
+        )
+        dialogue.threshold = entry.threshold
+        return dialogue
 
     def _created_dialogue(
         self,
@@ -131,6 +153,7 @@ class Engine:
         metrics: list[Metric],
         run_id: str | None,
         replay_of: int | None = None,
+        plan_entry: int | None = None,
     ) -> Dialogue:
         """A new session in the store, and its dialogue, owned by this process."""
         session_id = self.store.create_session(
@@ -143,6 +166,7 @@ class Engine:
             metrics=[m.name for m in metrics],
             run_id=run_id,
             replay_of=replay_of,
+            plan_entry=plan_entry,
         )
         dialogue = self._dialogue(session_id, scenario, persona, max_turns, metrics)
         dialogue._claimed = True  # created with this process as its owner
@@ -279,15 +303,21 @@ class Engine:
         return dialogue
 
     async def run_many(self, dialogues: list[Dialogue], concurrency: int | None = None) -> AsyncIterator[Event]:
-        """Run ``dialogues`` with at most ``concurrency`` at once; yield all their events."""
+        """Run ``dialogues`` with at most ``concurrency`` at once; yield all their events. Once a
+        write to the database has failed (``write_failure``) none of them starts any more."""
         limit = asyncio.Semaphore(concurrency or self.config.concurrency)
         queue: asyncio.Queue[Event | None] = asyncio.Queue()
 
         async def run_one(dialogue: Dialogue) -> None:
             try:
                 async with limit:
+                    if self.write_failure is not None:
+                        # Nothing can be recorded: the session stays as created, resumable.
+                        return
                     async for event in dialogue.run():
                         queue.put_nowait(event)
+                    if dialogue.write_failure is not None and self.write_failure is None:
+                        self.write_failure = dialogue.write_failure
             except asyncio.CancelledError:
                 # Still waiting for a slot: close the session as cancelled, not "running" forever.
                 done = dialogue.cancel()

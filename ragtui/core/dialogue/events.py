@@ -124,6 +124,7 @@ class Failure:
     turn: int
     role: Role
     message: str
+    record: bool = False  # the database could not be written: the run reports it once, not per dialogue
 
 
 @dataclass(frozen=True)

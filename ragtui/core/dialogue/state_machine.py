@@ -33,7 +33,7 @@ from typing import Any
 from ..bots.base import Bot
 from ..bots.call import BotCall, current_call
 from ..content.knowledge import Passage
-from ..errors import IncompleteReply, RagtuiError
+from ..errors import IncompleteReply, RagtuiError, StoreWriteError
 from ..metrics import PRIMARY_METRIC, Judgment, Metric, TurnContext
 from ..metrics.dialogue import DialogueMetric, context_from_session
 from ..models.llm import Completion, stream_restarted
@@ -136,6 +136,9 @@ class Dialogue:
         self._handed_over = False
         self._concluding: StopReason | None = None  # set while the dialogue verdicts run
         self._in_flight: _InFlight | None = None  # a reply streaming now, kept if cancelled
+        # Why the last step could not be recorded (disk full, …); the session is left as last
+        # committed, so it reads as interrupted once this process ends and can be continued.
+        self.write_failure: StoreWriteError | None = None
 
     # -- public control --------------------------------------------------------------------
 
@@ -226,6 +229,8 @@ class Dialogue:
             self._finish(self._concluding or "cancelled", None, emit)
         except SessionBusy as exc:  # someone else's session: leave its record alone
             emit(Failure(self.session_id, self.turn, role, str(exc)))
+        except StoreWriteError as exc:
+            self._write_failed(exc, role, emit)
         except IncompleteReply as exc:
             self._keep_partial(exc)
             emit(Failure(self.session_id, self._turn_now(), role, str(exc)))
@@ -281,9 +286,20 @@ class Dialogue:
         except RagtuiError:
             log.exception("cannot record the failure of session %s", self.session_id)
 
+    def _write_failed(self, exc: StoreWriteError, role: Role, emit: Callable[[Event], None]) -> None:
+        """The record could not be written. Headless, nothing more is tried (ending the session
+        as ``error`` would be another write, and would keep a dialogue that never failed from
+        being resumed); the TUI pauses on it like on any failed step."""
+        self.write_failure = exc
+        emit(Failure(self.session_id, self._turn_now(), role, str(exc), record=True))
+        if self.pause_on_failure:
+            self._after_failure(str(exc), emit)
+
     def _finish_after_failure(self, message: str, emit: Callable[[Event], None]) -> None:
         try:
             self._finish("error", message, emit)
+        except StoreWriteError as exc:  # the error is not on record: the session stays resumable
+            self.write_failure = exc
         except RagtuiError as exc:  # the store itself failed; the event still tells the user
             emit(DialogueDone(self.session_id, "error", None, self.turn, 0, f"{message}; {exc}"))
             self.phase = Phase.FINISHED
@@ -305,6 +321,8 @@ class Dialogue:
         more (it stored nothing yet: messages and verdicts are stored when complete)."""
         try:
             await self._advance(emit, user_text)
+        except StoreWriteError:
+            raise  # the database, not a model: nothing to repair by trying the step again
         except RagtuiError as exc:
             note = await self.recover(exc) if self.recover is not None else None
             if note is None:

@@ -281,6 +281,31 @@ MIGRATIONS: list[Migration] = [
     ALTER TABLE judgments ADD COLUMN served_model TEXT;
     ALTER TABLE dialogue_judgments ADD COLUMN served_model TEXT;
     """,
+    # 11: a run's plan, written before any of its dialogues starts: every scenario × persona
+    # (× trial) it means to run, and the session once one is created for it. A dialogue that
+    # never started (its process was killed first) is still in the plan, so `--resume` starts
+    # it; one entry never gets two sessions (the link is set in the session's own transaction).
+    """
+    CREATE TABLE run_plan (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL,
+        position INTEGER NOT NULL,       -- 0, 1, … in the run's order; worker k of N runs position mod N = k
+        scenario_id TEXT NOT NULL,
+        persona_name TEXT NOT NULL,
+        trial INTEGER NOT NULL DEFAULT 1,   -- 1, 2, … when a pair is run more than once
+        scenario TEXT NOT NULL,          -- JSON: the scenario as planned
+        persona TEXT NOT NULL,           -- JSON: the persona as planned
+        max_turns INTEGER NOT NULL,
+        threshold REAL NOT NULL,
+        metrics TEXT NOT NULL,           -- JSON list
+        models TEXT NOT NULL,            -- JSON: role → the model it was planned with
+        session_id INTEGER REFERENCES sessions(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        UNIQUE (run_id, scenario_id, persona_name, trial),
+        UNIQUE (run_id, position)
+    );
+    CREATE INDEX run_plan_by_session ON run_plan(session_id);
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..content.knowledge import Passage
-from ..errors import StoreError
+from ..errors import StoreError, StoreWriteError
 from ..text_safety import fix_surrogates
-from . import dialogue_verdicts
+from . import dialogue_verdicts, run_plan
 from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders, retry_while_busy
 from .ownership import this_process
 from .rows import (  # re-exported: the record's row types are imported from here across ragtui
@@ -102,7 +102,8 @@ class Store:
         try:
             result = in_write_transaction(self.db.conn, fn)
         except sqlite3.Error as exc:
-            raise _store_error(f"cannot {action} in database {self.path}", exc, self.path) from None
+            error = _store_error(f"cannot {action} in database {self.path}", exc, self.path)
+            raise StoreWriteError(error.message, error.hint) from None
         if self.after_write is not None:
             self.after_write(action)
         return result
@@ -121,7 +122,10 @@ class Store:
         parent_session_id: int | None = None,
         fork_turn: int | None = None,
         replay_of: int | None = None,
+        plan_entry: int | None = None,
     ) -> int:
+        """A new running session owned by this process; with ``plan_entry``, linked to that entry
+        of its run's plan in the same transaction (``run_plan.PlanTaken`` if it has a session)."""
         stamp = now()
         row = {
             "run_id": run_id,
@@ -142,7 +146,14 @@ class Store:
         }
         lineage = {"parent_session_id": parent_session_id, "fork_turn": fork_turn, "replay_of": replay_of}
         row.update({k: v for k, v in lineage.items() if v is not None})
-        return self.write("create a session", lambda: insert_row(self.db.conn, "sessions", row))
+
+        def insert() -> int:
+            session_id = insert_row(self.db.conn, "sessions", row)
+            if plan_entry is not None:
+                run_plan.link_session(self, plan_entry, session_id)
+            return session_id
+
+        return self.write("create a session", insert)
 
     def add_message(
         self,
@@ -453,10 +464,17 @@ class Store:
         return [r[0] for r in rows]
 
     def latest_run_id(self) -> str | None:
+        """The run of the newest session, or a newer run that was planned but has no session yet
+        (its processes were killed before they created any)."""
         row = self.db.execute(
-            "SELECT run_id FROM sessions WHERE run_id IS NOT NULL ORDER BY id DESC LIMIT 1"
+            "SELECT created_at, run_id FROM sessions WHERE run_id IS NOT NULL ORDER BY id DESC LIMIT 1"
         ).fetchone()
-        return row[0] if row else None
+        planned = run_plan.latest_planned_run(self)
+        if planned is not None and (
+            row is None or planned[0] > row[0] or (planned[0] == row[0] and not self.sessions(1, planned[1]))
+        ):
+            return planned[1]
+        return row[1] if row else None
 
 
 def _owner_columns() -> dict[str, Any]:

@@ -1,0 +1,115 @@
+"""A run's plan in SQLite (table from schema migration 10): every dialogue a run means to run.
+
+Written in one transaction before any dialogue of the run starts (by the process that starts
+the workers, with ``--workers``), so nothing planned depends on a process living long enough to
+create its sessions: ``ragtui run --resume`` starts the entries that have no session yet and
+continues the ones that do. An entry is linked to its session in the same transaction that
+creates the session, and only while it has none, so an entry never gets two sessions even when
+two processes resume the run at once. Runs from before the plan existed have no entries; they
+resume from their sessions alone, as they always did.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .rows import insert_row, now
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+@dataclass(frozen=True)
+class PlannedPair:
+    """One dialogue a run is about to plan: a scenario and a persona (as dicts, as stored)."""
+
+    scenario: dict[str, Any]
+    persona: dict[str, Any]
+    trial: int = 1
+
+
+@dataclass
+class PlanEntry:
+    id: int
+    run_id: str
+    position: int
+    scenario_id: str
+    persona_name: str
+    trial: int
+    scenario: dict[str, Any]
+    persona: dict[str, Any]
+    max_turns: int
+    threshold: float
+    metrics: list[str]
+    models: dict[str, str]
+    session_id: int | None
+    created_at: str
+
+
+class PlanTaken(Exception):
+    """The plan entry got its session from another process first: nothing was written."""
+
+
+def store_plan(
+    store: Store,
+    run_id: str,
+    pairs: list[PlannedPair],
+    *,
+    max_turns: int,
+    threshold: float,
+    metrics: list[str],
+    models: dict[str, str],
+) -> None:
+    """Record the run's plan, all of it or nothing (one transaction)."""
+    stamp = now()
+
+    def insert() -> None:
+        for position, pair in enumerate(pairs):
+            row = {
+                "run_id": run_id,
+                "position": position,
+                "scenario_id": pair.scenario["id"],
+                "persona_name": pair.persona["name"],
+                "trial": pair.trial,
+                "scenario": json.dumps(pair.scenario, ensure_ascii=False),
+                "persona": json.dumps(pair.persona, ensure_ascii=False),
+                "max_turns": max_turns,
+                "threshold": threshold,
+                "metrics": json.dumps(metrics),
+                "models": json.dumps(models, ensure_ascii=False),
+                "created_at": stamp,
+            }
+            insert_row(store.db.conn, "run_plan", row)
+
+    store.write("record the run's plan", insert)
+
+
+def entries(store: Store, run_id: str) -> list[PlanEntry]:
+    """The run's plan in its order; empty for a run planned before plans were stored."""
+    rows = store.db.execute("SELECT * FROM run_plan WHERE run_id = ? ORDER BY position", [run_id])
+    columns = [d[0] for d in rows.description]
+    out = []
+    for values in rows.fetchall():
+        row = dict(zip(columns, values, strict=True))
+        for key in ("scenario", "persona", "metrics", "models"):
+            row[key] = json.loads(row[key])
+        out.append(PlanEntry(**row))
+    return out
+
+
+def link_session(store: Store, entry_id: int, session_id: int) -> None:
+    """Inside the write that created ``session_id``: make it the entry's session, unless the
+    entry already has one (then the whole write is rolled back, see ``PlanTaken``)."""
+    cursor = store.db.conn.execute(
+        "UPDATE run_plan SET session_id = ? WHERE id = ? AND session_id IS NULL", [session_id, entry_id]
+    )
+    if cursor.rowcount != 1:
+        raise PlanTaken(f"plan entry {entry_id} already has a session")
+
+
+def latest_planned_run(store: Store) -> tuple[str, str] | None:
+    """(created_at, run id) of the newest plan, or None."""
+    row = store.db.execute("SELECT created_at, run_id FROM run_plan ORDER BY id DESC LIMIT 1").fetchone()
+    return (row[0], row[1]) if row else None
