@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,30 +82,59 @@ TOP_KEYS = {
     "answer_relevancy",
 }
 EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_alive", "repack"}
-# Pass marks of the metrics other than the rubric (whose pass mark is ``threshold``). Binary
-# metrics (answerability, trust) pass only at 1. Faithfulness is stricter than the graded
-# ones: one made-up statement in five already fails it.
-DEFAULT_THRESHOLDS = {
-    "answer_relevancy": 0.7,
-    "answer_correctness": 0.7,
-    "answerability": 0.5,
-    "faithfulness": 0.8,
-    "trust": 1.0,
-    # Dialogue metrics: a dialogue passes when the judge is on the whole sure its intents were met
-    # (resolution is the mean P(met) of its intents: 0.75 is where the labelled dialogues' own
-    # pass/fail agreement is measured), every fact the customer gave was kept and no answer
-    # repeated an earlier one.
-    "resolution": 0.75,
-    "retention": 1.0,
-    "repetition": 1.0,
-}
-DIALOGUE_METRICS = ("resolution", "retention", "repetition")
 # Retention is off by default: on the embedded judge its agreement with people's labels is nil
 # (Spearman 0.04, κ 0.02 on the held-out labelled dialogues; README), and it costs a quarter of
 # the first command's time. Turn it on with a judge endpoint that measures better.
 DEFAULT_DIALOGUE_METRICS = ("resolution", "repetition")
 SIMULATOR_CHECKS = ("model", "code", "off")
 RELEVANCY_KEYS = {"uncertainty_weight", "scale"}
+
+
+def _registry() -> Any:
+    """The metric registry, imported when first needed: which metrics exist and their default
+    pass marks are declared by the metric classes, and loading a config must not load them."""
+    from .metrics import registry
+
+    return registry
+
+
+def __getattr__(name: str) -> Any:
+    """``DEFAULT_THRESHOLDS`` and ``DIALOGUE_METRICS``, as they used to be defined here: read from
+    the metric registry."""
+    if name == "DEFAULT_THRESHOLDS":
+        return _registry().default_thresholds()
+    if name == "DIALOGUE_METRICS":
+        return _registry().metric_names("dialogue")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class Thresholds(MutableMapping[str, float]):
+    """Per-metric pass marks (the rubric's is ``threshold``): the ones the config sets, over
+    each metric's own default. The defaults are read from the metric registry on first use."""
+
+    def __init__(self, values: Mapping[str, float] | None = None) -> None:
+        self.own: dict[str, float] = dict(values or {})
+
+    def _all(self) -> dict[str, float]:
+        return {**_registry().default_thresholds(), **self.own}
+
+    def __getitem__(self, name: str) -> float:
+        return self.own[name] if name in self.own else self._all()[name]
+
+    def __setitem__(self, name: str, value: float) -> None:
+        self.own[name] = value
+
+    def __delitem__(self, name: str) -> None:
+        del self.own[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return f"Thresholds({self.own!r})"
 
 
 @dataclass
@@ -168,7 +198,7 @@ class Config:
     roles: dict[str, EndpointConfig] = field(default_factory=lambda: {r: EndpointConfig() for r in ROLES})
     embedded: EmbeddedConfig = field(default_factory=EmbeddedConfig)
     bot: BotConfig = field(default_factory=BotConfig)  # the bot under test; see bot_config.py
-    thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
+    thresholds: Thresholds = field(default_factory=Thresholds)
     uncertainty_weight: float = 0.3  # answer_relevancy: accepted, no effect (statements are scored by P(yes))
     relevancy_scale: float = 1.0  # answer_relevancy: maximum of the scaled score
     # model → (input, output) price per million tokens, for `ragtui run --estimate` and run costs
@@ -236,11 +266,12 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
         config.metrics = [expect_type(m, str, f"{where}: metrics[]") for m in metrics]
     if "dialogue_metrics" in data:
         names = [expect_type(m, str, f"{where}: dialogue_metrics[]") for m in get("dialogue_metrics", list)]
-        unknown = [n for n in names if n not in DIALOGUE_METRICS]
+        known = _registry().metric_names("dialogue") if names else ()
+        unknown = [n for n in names if n not in known]
         if unknown:
             raise ConfigError(
                 f"{where}: dialogue_metrics has unknown metric {unknown[0]!r}",
-                f"known: {', '.join(DIALOGUE_METRICS)}; [] turns them off",
+                f"known: {', '.join(known)}; [] turns them off",
             )
         config.dialogue_metrics = names
     if "min_resolution_rate" in data:
@@ -305,7 +336,8 @@ def _parse_prices(table: dict[str, Any], where: str) -> dict[str, tuple[float, f
 def _parse_thresholds(table: dict[str, Any], where: str) -> dict[str, float]:
     if "rubric" in table:
         raise ConfigError(f"{where}: the rubric's pass mark is the top-level key threshold", "move it there")
-    reject_unknown_keys(table, set(DEFAULT_THRESHOLDS), where)
+    if table:
+        reject_unknown_keys(table, set(_registry().default_thresholds()), where)
     out: dict[str, float] = {}
     for name, value in table.items():
         number = float(expect_type(value, (int, float), f"{where} {name}"))

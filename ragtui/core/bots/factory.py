@@ -11,11 +11,7 @@ from ..errors import ConfigError
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from .base import Bot
-from .builtin_rag import BuiltinRagBot
-from .http_bot import HttpBot
-from .http_request import check_env
-from .openai_bot import OpenAIBot, openai_endpoint
-from .python_bot import PythonBot
+from .registry import BotContext, find_bot_type
 
 
 def build_bot(
@@ -29,16 +25,9 @@ def build_bot(
     bot pays for indexing the knowledge folder. Raises ConfigError for what can be checked
     before a dialogue: a missing setting, an unset variable, a Python bot that does not import."""
     settings = config.bot
-    if settings.type == "builtin":
-        if "bot" not in endpoints:
-            raise ConfigError("the built-in bot needs the bot role's endpoint, which was not resolved")
-        kb = knowledge() if callable(knowledge) else knowledge
-        return BuiltinRagBot(pool.client_for(endpoints["bot"]), prompts.bot, kb, config.top_k)
-    if settings.type == "http" and settings.http is not None:
-        check_env(settings.http)
-        return HttpBot(settings.http)
-    if settings.type == "openai" and settings.openai is not None:
-        return OpenAIBot(settings.openai, pool.client_for(openai_endpoint(settings.openai)))
-    if settings.type == "python" and settings.python is not None:
-        return PythonBot(settings.python)
-    raise ConfigError(f"bot type {settings.type!r} has no settings")
+    bot_type = find_bot_type(settings.type)
+    if bot_type is None:
+        raise ConfigError(f"bot type {settings.type!r} is not known", "is the package that adds it installed?")
+    if bot_type.keys and settings.settings is None:
+        raise ConfigError(f"bot type {settings.type!r} has no settings")
+    return bot_type.build(settings.settings, BotContext(config, endpoints, pool, prompts, knowledge))

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from ..bot_config import BotConfig, HttpBotConfig
+from ..bot_config import BotConfig
 from ..content.knowledge import Passage
 from ..dialogue.transcript import Utterance
 from ..models.llm import DeltaCallback, stream_restarted
@@ -29,6 +29,7 @@ from .call import Exchange, current_call
 from .errors import BotError, BrokenBotStream, Redactor, snippet
 from .http_read import Capped, SseParser, TooLarge, Utf8Stream
 from .http_request import SlotValues, build_request
+from .http_settings import HttpBotConfig
 from .mapping import answer_text, passages_from
 
 MAX_REDIRECTS = 5
@@ -48,7 +49,7 @@ class HttpBot:
 
     def public(self) -> dict[str, object]:
         """Stored with each session: header *names* only, never their values."""
-        return BotConfig(type="http", http=self.config).public()
+        return BotConfig("http", self.config).public()
 
     @property
     def client(self) -> httpx.AsyncClient:

@@ -11,10 +11,10 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ..bot_config import ENV_REF, SLOT, HttpBotConfig
 from ..dialogue.transcript import Utterance
 from ..errors import ConfigError
 from .errors import Redactor
+from .http_settings import ENV_REF, SLOT, HttpBotConfig
 
 ROLE_NAMES = {"user": "user", "bot": "assistant"}
 

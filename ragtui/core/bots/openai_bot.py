@@ -20,7 +20,7 @@ import os
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..bot_config import OpenAIBotConfig, PassageMapping
+from ..bot_config import PassageMapping
 from ..content.knowledge import Passage
 from ..dialogue.transcript import Utterance
 from ..errors import ConfigError
@@ -31,6 +31,7 @@ from ..redaction import redact_url
 from .base import BotAnswer
 from .call import Exchange
 from .mapping import passages_from
+from .openai_settings import OpenAIBotConfig
 
 KNOWN_PATHS = (
     "choices[0].delta.context.citations",

@@ -29,13 +29,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..bot_config import PythonBotConfig
 from ..dialogue.transcript import Utterance
 from ..models.llm import DeltaCallback
 from .base import BotAnswer
 from .call import Exchange
 from .errors import BotError, one_line, snippet
 from .mapping import answer_text, coerce_passages
+from .python_settings import PythonBotConfig
 
 log = logging.getLogger("ragtui")
 ANSWER_KEYS = ("answer", "text", "response", "output")

@@ -10,6 +10,7 @@ to a model. Filling is a single pass, so text inside a value (a bot reply that c
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,55 +53,8 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "claim": frozenset(),
         "answer": frozenset(),
     },
-    # The seeds' metrics (ragtui.core.metrics). Multi-step metrics have one key per step; each
-    # step shares the fixed ``system`` text and sends one user message.
-    "metric_answer_relevancy": {
-        "system": frozenset(),
-        "statements": frozenset({"question", "response"}),
-        "reason": frozenset({"question", "score", "verdicts"}),
-        "retry": frozenset(),
-        # One yes/no question per statement, scored from P(yes) (metrics/statement_checks.py).
-        "check_system": frozenset(),
-        "check": frozenset({"question", "statement"}),
-        "check_retry": frozenset(),
-    },
-    "metric_answer_correctness": {
-        "system": frozenset(),
-        "user": frozenset({"question", "reference", "response"}),
-        "retry": frozenset(),
-    },
-    "metric_answerability": {
-        "system": frozenset(),
-        "user": frozenset({"question", "context"}),
-        "retry": frozenset(),
-    },
-    "metric_faithfulness": {
-        "system": frozenset(),
-        "statements": frozenset({"question", "response"}),
-        "retry": frozenset(),
-        "check_system": frozenset(),
-        "check": frozenset({"context", "statement"}),
-        "check_retry": frozenset(),
-    },
-    # Dialogue metrics (ragtui.core.metrics.dialogue): judged once, when a dialogue has ended.
-    "metric_resolution": {
-        "system": frozenset(),
-        "intents": frozenset({"customer"}),
-        "check": frozenset({"transcript", "intent"}),
-        "handover": frozenset({"transcript", "context", "unmet"}),
-        "retry": frozenset(),
-    },
-    "metric_retention": {
-        "system": frozenset(),
-        "facts": frozenset({"customer"}),
-        "check": frozenset({"fact", "turn", "transcript"}),
-        "retry": frozenset(),
-    },
-    "metric_repetition": {
-        "system": frozenset(),
-        "same": frozenset({"earlier", "later"}),
-        "retry": frozenset(),
-    },
+    # The metrics' own templates (metric_faithfulness, …) are declared by each metric class
+    # (``MetricInfo.prompts``, ragtui.core.metrics.registry); ``prompt_schema`` finds them there.
     # Checks on the simulated customer's messages, and the corrections for its one retry.
     "simulator_check": {
         "system": frozenset(),
@@ -113,6 +67,20 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
 }
 
 
+def prompt_schema(kind: str) -> Mapping[str, frozenset[str]]:
+    """The keys of template ``kind`` and the exact slots each uses: the engine's own kinds
+    above, or the kind a registered metric declares."""
+    if kind in PROMPT_KINDS:
+        return PROMPT_KINDS[kind]
+    # Imported here: the metrics import this module, and loading a config must not load them.
+    from ..metrics.registry import prompt_schema as metric_prompt_schema
+
+    schema = metric_prompt_schema(kind)
+    if schema is None:
+        raise ConfigError(f"no metric declares the prompt template kind {kind!r}")
+    return schema
+
+
 @dataclass(frozen=True)
 class PromptTemplate:
     kind: str
@@ -123,7 +91,7 @@ class PromptTemplate:
 
     def render(self, key: str, **values: str) -> str:
         """Fill ``key``'s slots with ``values`` (all of them, nothing else)."""
-        expected = PROMPT_KINDS[self.kind][key]
+        expected = prompt_schema(self.kind)[key]
         if set(values) != expected:
             raise ValueError(f"{self.kind}.{key} takes slots {sorted(expected)}, got {sorted(values)}")
         return SLOT.sub(lambda m: values[m.group(1)], self.parts[key])
@@ -147,7 +115,7 @@ def load_prompt(prompts_dir: Path, language: str, kind: str) -> PromptTemplate:
 def parse_prompt(data: dict[str, object], kind: str, language: str, path: Path | None) -> PromptTemplate:
     """Validate parsed TOML against the kind's keys and slots (also used for edited prompts)."""
     where = str(path) if path else f"{kind} prompt"
-    spec = PROMPT_KINDS[kind]
+    spec = prompt_schema(kind)
     allowed = set(spec) | {"description"}
     for key in data:
         if key not in allowed:

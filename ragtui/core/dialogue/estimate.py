@@ -25,8 +25,10 @@ from ..content.knowledge import KnowledgeBase
 from ..content.personas import Persona
 from ..content.prompts import PromptSet, load_prompt
 from ..content.scenarios import Scenario
+from ..metrics import PRIMARY_METRIC
 from ..metrics.answer_relevancy import MAX_STATEMENTS
 from ..metrics.base import TurnContext
+from ..metrics.registry import metric_info
 from ..metrics.rubric import CheckedRubricJudge
 from ..metrics.rubric_probes import MIN_CLAIM_CHARS, SENTENCE_END
 from ..models.endpoints import Endpoint
@@ -38,25 +40,25 @@ from .transcript import Utterance
 
 # Reply lengths assumed when no past call of the model is stored (tokens).
 ASSUMED_OUTPUT = {"user": 40, "bot": 150, "judge": 20}  # judge: per call (yes/no checks are short)
-# Model calls per verdict of each metric besides its per-statement checks: relevancy splits the
-# answer and explains the score (2), faithfulness lists the claims (1).
-CALLS_PER_VERDICT = {
-    "rubric": 1,
-    "answer_relevancy": 2,
-    "answer_correctness": 1,
-    "answerability": 1,
-    "faithfulness": 1,
-    "trust": 0,
-}
-# Metrics that also ask one yes/no check per statement of the answer (``statement_checks.py``);
-# the statements are counted as the stand-in answer's sentences, at most ``MAX_STATEMENTS``.
-PER_STATEMENT = ("answer_relevancy", "faithfulness")
+# Model calls per verdict of each metric besides its per-statement checks are its
+# ``MetricInfo.calls``; metrics with ``per_statement`` also ask one yes/no check per statement of
+# the answer (``statement_checks.py``), counted as the stand-in answer's sentences, at most
+# ``MAX_STATEMENTS``. A dialogue metric's ``calls`` are assumed per dialogue with no past run.
 MESSAGE_OVERHEAD = 4  # role markers and separators of one chat message
 # With no past run to learn from: the model check of each simulated customer message (calls,
 # tokens in, tokens out), and each model-judged dialogue metric (a step listing intents or facts,
 # then about two checks), whose prompts hold the transcript.
 ASSUMED_CHECK = (1.0, 300.0, 15.0)
-ASSUMED_DIALOGUE_CALLS = {"resolution": 3, "retention": 3, "repetition": 0}
+
+
+def calls_per_verdict(metric: str) -> float:
+    info = metric_info(metric)
+    return 1 if info is None else info.calls
+
+
+def per_statement(metric: str) -> bool:
+    info = metric_info(metric)
+    return info is not None and info.per_statement
 
 
 def approx_tokens(text: str) -> int:
@@ -183,9 +185,9 @@ class RunEstimator:
         whole_turns = max(1, math.ceil(self.turns))
         weight = self.turns / whole_turns  # a mean of 2.4 turns walks 3 and counts each at 0.8
         chosen = self.metrics if metrics is None else metrics
-        run_metrics = list(dict.fromkeys(["rubric", *chosen]))
-        judge_calls = sum(CALLS_PER_VERDICT.get(m, 1) for m in run_metrics)
-        per_statement = sum(1 for m in run_metrics if m in PER_STATEMENT)
+        run_metrics = list(dict.fromkeys([PRIMARY_METRIC, *chosen]))
+        judge_calls = sum(calls_per_verdict(m) for m in run_metrics)
+        statement_metrics = sum(1 for m in run_metrics if per_statement(m))
         for scenario in scenarios:
             for persona in personas:
                 simulator = UserSimulator(nobody, prompts.simulator, persona, scenario)
@@ -205,7 +207,7 @@ class RunEstimator:
                         message_tokens(judge.messages(shown, check)) for _n, shown, check in judge.checks(context)
                     ]
                     # Other metrics' calls are counted at the mean size of a check's prompt.
-                    statements = min(MAX_STATEMENTS, max(1, statement_count(answer))) * per_statement
+                    statements = min(MAX_STATEMENTS, max(1, statement_count(answer))) * statement_metrics
                     calls = len(checks) + judge_calls - 1 + statements
                     judge_in = sum(checks) + (calls - len(checks)) * sum(checks) / max(1, len(checks))
                     _count(roles["judge"], judge_in, outputs["judge"] * calls, weight, calls)
@@ -225,7 +227,7 @@ class RunEstimator:
         if self.dialogue_verdicts is not None:
             calls, tokens_in, tokens_out = self.dialogue_verdicts
         else:
-            calls = float(sum(ASSUMED_DIALOGUE_CALLS.get(m, 0) for m in self.config.dialogue_metrics))
+            calls = float(sum(calls_per_verdict(m) if metric_info(m) else 0 for m in self.config.dialogue_metrics))
             transcript = sum(approx_tokens(u.text) + MESSAGE_OVERHEAD for u in history)
             tokens_in, tokens_out = calls * (transcript + 200), calls * self.outputs["judge"]
         _count(judge, tokens_in, tokens_out, 1.0, calls)

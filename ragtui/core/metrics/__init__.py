@@ -4,39 +4,54 @@ The rubric is the primary metric: its score is the turn score. The others are sh
 each against its own threshold (``[thresholds]`` in the config), and stored the same way.
 ``trust`` is derived from faithfulness, answerability and answer_correctness on the same turn,
 so choosing it adds them, and it always runs last.
+
+Which metrics exist, and what each needs, is in the registry (``registry.py``): each metric class
+describes itself and builds itself, and plugins add their own (docs/plugins.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .. import paths
-from ..config import DEFAULT_THRESHOLDS, Config
-from ..content.prompts import PromptSet, load_prompt
+from ..config import Config
+from ..content.prompts import PromptSet
 from ..errors import ConfigError
 from ..models.llm import ChatClient
+from . import registry
 from .answer_correctness import AnswerCorrectness
 from .answer_relevancy import AnswerRelevancy, RelevancyOptions
 from .answerability import Answerability
 from .base import Judgment, Metric, TurnContext
-from .examples import examples_path, load_examples
 from .faithfulness import Faithfulness
+from .registry import MetricInfo, metric_info, register_metric
 from .rubric import CheckedRubricJudge
-from .trust import INPUTS as TRUST_INPUTS
 from .trust import Trust
 
-KNOWN_METRICS = ("rubric", "answer_relevancy", "answer_correctness", "answerability", "faithfulness", "trust")
-PRIMARY_METRIC = "rubric"  # the metric whose score is the turn score
-# Graded metrics are compared with people by Spearman, binary ones by accuracy, F1 and kappa.
-BINARY_METRICS = frozenset({"answerability", "trust"})
+# The metric whose score is the turn score: a constant name, so that importing it loads no plugin.
+PRIMARY_METRIC: str = CheckedRubricJudge.info.name
+# Importing them registers them (each class is decorated with ``register_metric``).
+BUILTIN_METRICS = (CheckedRubricJudge, AnswerRelevancy, AnswerCorrectness, Answerability, Faithfulness, Trust)
+
+
+def __getattr__(name: str) -> Any:
+    """``KNOWN_METRICS`` and ``BINARY_METRICS``, read from the registry (plugins included) when
+    first used, not when this package is imported."""
+    if name == "KNOWN_METRICS":
+        return registry.metric_names(registry.TURN)
+    if name == "BINARY_METRICS":
+        return registry.binary_metrics()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
 class MetricSettings:
     """What the metrics take from the config besides the judge and the prompts."""
 
-    thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
+    # metric → pass mark; a metric missing here has its class's default (``threshold``)
+    thresholds: dict[str, float] = field(default_factory=lambda: registry.default_thresholds())
     relevancy: RelevancyOptions = field(default_factory=RelevancyOptions)
     # metric → a few-shot examples file used instead of prompts/<lang>/examples/<metric>.jsonl
     examples: dict[str, Path] = field(default_factory=dict)
@@ -44,20 +59,28 @@ class MetricSettings:
     @classmethod
     def from_config(cls, config: Config) -> MetricSettings:
         return cls(
-            thresholds={**DEFAULT_THRESHOLDS, **config.thresholds},
+            thresholds={**registry.default_thresholds(), **config.thresholds},
             relevancy=RelevancyOptions(config.uncertainty_weight, config.relevancy_scale),
         )
 
+    def threshold(self, name: str) -> float:
+        info = metric_info(name)
+        return self.thresholds.get(name, info.default_threshold if info is not None else 1.0)
+
 
 def resolve_names(names: list[str], *, include_primary: bool = True) -> list[str]:
-    """Known, deduplicated, the primary first, trust's inputs added and trust last."""
-    unknown = [n for n in names if n not in KNOWN_METRICS]
+    """Known, deduplicated, the primary first, each derived metric's inputs added before it and
+    derived metrics last (the registry's order)."""
+    known = registry.metric_names(registry.TURN)
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise ConfigError(f"unknown metric {unknown[0]!r}", f"known metrics: {', '.join(KNOWN_METRICS)}")
-    ordered = [PRIMARY_METRIC] if include_primary else []
-    ordered += [n for n in names if n != "trust"]
-    if "trust" in names:
-        ordered += [*TRUST_INPUTS, "trust"]
+        raise ConfigError(f"unknown metric {unknown[0]!r}", f"known metrics: {', '.join(known)}")
+    primary = registry.primary_metric()
+    ordered = [primary] if include_primary else []
+    derived = [n for n in known if n in names and registry.find_metric(n).info.inputs]  # type: ignore[union-attr]
+    ordered += [n for n in names if n not in derived]
+    for name in derived:
+        ordered += [*registry.find_metric(name).info.inputs, name]  # type: ignore[union-attr]
     return list(dict.fromkeys(ordered))
 
 
@@ -74,29 +97,10 @@ def build_metrics(
     settings = settings or MetricSettings()
     language = prompts.judge.language
     directory = prompts.directory or paths.bundled_dir("prompts")
-    metrics: list[Metric] = []
-    for name in resolve_names(names, include_primary=include_primary):
-        if name == "rubric":
-            # The turn score from yes/no checks combined in code (rubric_probes); the
-            # whole-verdict RubricJudge stays for re-judging with an edited judge_rubric prompt.
-            metrics.append(CheckedRubricJudge(judge, load_prompt(directory, language, "judge_probes")))
-            continue
-        threshold = settings.thresholds.get(name, DEFAULT_THRESHOLDS[name])
-        if name == "trust":
-            metrics.append(Trust(threshold))
-            continue
-        kind = f"metric_{name}"
-        template = load_prompt(directory, language, kind)
-        examples = load_examples(settings.examples.get(name) or examples_path(directory, language, name), kind)
-        if name == "answer_relevancy":
-            metrics.append(AnswerRelevancy(judge, template, examples, settings.relevancy, threshold))
-        elif name == "answer_correctness":
-            metrics.append(AnswerCorrectness(judge, template, examples, threshold))
-        elif name == "answerability":
-            metrics.append(Answerability(judge, template, examples, threshold))
-        elif name == "faithfulness":
-            metrics.append(Faithfulness(judge, template, examples, threshold))
-    return metrics
+    return [
+        registry.find_metric(name).build(judge, directory, language, settings)  # type: ignore[union-attr]
+        for name in resolve_names(names, include_primary=include_primary)
+    ]
 
 
 __all__ = [
@@ -105,8 +109,10 @@ __all__ = [
     "PRIMARY_METRIC",
     "Judgment",
     "Metric",
+    "MetricInfo",
     "MetricSettings",
     "TurnContext",
     "build_metrics",
+    "register_metric",
     "resolve_names",
 ]

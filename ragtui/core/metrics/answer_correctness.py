@@ -22,6 +22,7 @@ from ..models.llm import DeltaCallback, Message
 from .base import Judgment, TurnContext
 from .level_question import ask_level, judgment_from, sampled_note
 from .probability import SCALE_0_5
+from .registry import MetricInfo, register_metric
 from .steps import JudgeMetric
 from .texts import text
 
@@ -46,10 +47,23 @@ def question_line(question: str, language: str) -> str:
     return QUESTION_LINE.get(language, QUESTION_LINE["en"]).format(question=question) if question else ""
 
 
+@register_metric
 class AnswerCorrectness(JudgeMetric):
     name = "answer_correctness"
-
-    default_threshold = 0.7
+    info = MetricInfo(
+        name,
+        default_threshold=0.7,
+        prompts={
+            "metric_answer_correctness": {
+                "system": frozenset(),
+                "user": frozenset({"question", "reference", "response"}),
+                "retry": frozenset(),
+            }
+        },
+        label_fields=("reference", "response"),
+        order=20,
+    )
+    default_threshold = info.default_threshold
 
     def messages(self, context: TurnContext) -> list[Message]:
         lang = context.language

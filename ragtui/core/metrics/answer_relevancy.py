@@ -21,16 +21,21 @@ Relevancy is not correctness: a confident wrong answer on topic scores high.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, DeltaCallback
 from .base import Judgment, TurnContext
-from .examples import Example
+from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError
+from .registry import MetricInfo, register_metric
 from .statement_checks import CheckUnscored, StatementCheck, check_statements, mean_p, scoring_source
 from .steps import StepFailed, StepRunner, bounded_text
 from .texts import text
+
+if TYPE_CHECKING:
+    from . import MetricSettings
 
 MAX_STATEMENTS = 10
 MAX_STATEMENT_CHARS = 200
@@ -85,8 +90,35 @@ def listing(checks: list[StatementCheck]) -> str:
     return "\n".join(f"{i}. P(yes) {c.graded.value:.2f} — {c.statement}" for i, c in enumerate(checks, start=1))
 
 
+@register_metric
 class AnswerRelevancy:
     name = "answer_relevancy"
+    info = MetricInfo(
+        name,
+        default_threshold=0.7,
+        prompts={
+            # Multi-step: one key per step; each step shares the fixed ``system`` text.
+            "metric_answer_relevancy": {
+                "system": frozenset(),
+                "statements": frozenset({"question", "response"}),
+                "reason": frozenset({"question", "score", "verdicts"}),
+                "retry": frozenset(),
+                # One yes/no question per statement, scored from P(yes) (statement_checks.py).
+                "check_system": frozenset(),
+                "check": frozenset({"question", "statement"}),
+                "check_retry": frozenset(),
+            }
+        },
+        calls=2,  # splits the answer into statements and explains the score
+        per_statement=True,
+        label_fields=("question", "response"),
+        order=10,
+    )
+
+    @classmethod
+    def build(cls, judge: ChatClient, prompts_dir: Path, language: str, settings: MetricSettings) -> AnswerRelevancy:
+        template, examples = template_and_examples(prompts_dir, language, cls.name, settings.examples.get(cls.name))
+        return cls(judge, template, examples, settings.relevancy, settings.threshold(cls.name))
 
     def __init__(
         self,

@@ -20,6 +20,7 @@ from ..models.llm import DeltaCallback, Message
 from .base import Judgment, TurnContext
 from .level_question import ask_level, judgment_from, sampled_note
 from .probability import YES_NO, fold_yes_no
+from .registry import BINARY, MetricInfo, register_metric
 from .rubric import format_passages
 from .steps import JudgeMetric
 from .texts import text
@@ -29,10 +30,24 @@ def has_passages(passages: list[Passage]) -> bool:
     return any(p.text.strip() for p in passages)
 
 
+@register_metric
 class Answerability(JudgeMetric):
     name = "answerability"
-
-    default_threshold = 0.5
+    info = MetricInfo(
+        name,
+        scale=BINARY,
+        default_threshold=0.5,
+        prompts={
+            "metric_answerability": {
+                "system": frozenset(),
+                "user": frozenset({"question", "context"}),
+                "retry": frozenset(),
+            }
+        },
+        label_fields=("question", "context"),
+        order=30,
+    )
+    default_threshold = info.default_threshold
 
     def messages(self, context: TurnContext) -> list[Message]:
         lang = context.language

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..content.prompts import PROMPT_KINDS
+from ..content.prompts import PromptTemplate, load_prompt, prompt_schema
 from ..errors import ConfigError
 
 MAX_EXAMPLES = 16  # more only lengthens every prompt; the 1.5B model gains nothing past ~8
@@ -38,6 +38,16 @@ class Example:
 
 def examples_path(prompts_dir: Path, language: str, metric: str) -> Path:
     return prompts_dir / language / "examples" / f"{metric}.jsonl"
+
+
+def template_and_examples(
+    prompts_dir: Path, language: str, metric: str, examples_file: Path | None = None
+) -> tuple[PromptTemplate, list[Example]]:
+    """A judged metric's ``metric_<name>`` template and its few-shot examples (``examples_file``
+    instead of prompts/<lang>/examples/<name>.jsonl when given), both validated."""
+    kind = f"metric_{metric}"
+    template = load_prompt(prompts_dir, language, kind)
+    return template, load_examples(examples_file or examples_path(prompts_dir, language, metric), kind)
 
 
 def load_examples(path: Path, kind: str) -> list[Example]:
@@ -67,7 +77,7 @@ def parse_example(line: str, kind: str, where: str) -> Example:
         raise ConfigError(f"{where}: not valid JSON ({exc.msg})", "one JSON object per line") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a JSON object")
-    spec = PROMPT_KINDS[kind]
+    spec = prompt_schema(kind)
     step = data.get("step", "user")
     if step not in spec or step in ("system", "retry"):
         steps = ", ".join(k for k in spec if k not in ("system", "retry"))

@@ -26,16 +26,35 @@ from ..models.llm import DeltaCallback
 from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements
 from .answerability import has_passages
 from .base import Judgment, TurnContext
+from .registry import MetricInfo, register_metric
 from .rubric import format_passages
 from .statement_checks import YES_AT, CheckUnscored, check_statements, mean_p, scoring_source
 from .steps import JudgeMetric, StepFailed, StepRunner
 from .texts import text
 
 
+@register_metric
 class Faithfulness(JudgeMetric):
     name = "faithfulness"
-
-    default_threshold = 0.8
+    # Stricter than the graded ones: one made-up statement in five already fails it.
+    info = MetricInfo(
+        name,
+        default_threshold=0.8,
+        prompts={
+            "metric_faithfulness": {
+                "system": frozenset(),
+                "statements": frozenset({"question", "response"}),
+                "retry": frozenset(),
+                "check_system": frozenset(),
+                "check": frozenset({"context", "statement"}),
+                "check_retry": frozenset(),
+            }
+        },
+        per_statement=True,  # the claims are listed (1 call), then one yes/no check per claim
+        label_fields=("context", "response"),
+        order=40,
+    )
+    default_threshold = info.default_threshold
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         lang = context.language

@@ -19,27 +19,17 @@ from typing import Any
 
 from ..config import LANGUAGES
 from ..errors import RagtuiError
+from .registry import DIALOGUE, metric_info
 
 FIELDS = ("id", "question", "response", "reference", "context", "label", "language", "messages")
-# The texts each metric cannot do without. Others are optional (e.g. no question for STS pairs).
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "rubric": ("question", "response"),
-    "answer_relevancy": ("question", "response"),
-    "answer_correctness": ("reference", "response"),
-    "answerability": ("question", "context"),
-    "faithfulness": ("context", "response"),
-    "trust": ("question", "response", "context"),
-    # Dialogue metrics judge a whole conversation: ``messages`` is a list of {role, content}.
-    "resolution": ("messages",),
-    "retention": ("messages",),
-    "repetition": ("messages",),
-}
-DIALOGUE_METRICS = frozenset({"resolution", "retention", "repetition"})
+# The texts each metric cannot do without are its ``MetricInfo.label_fields``; others are optional
+# (e.g. no question for STS pairs). Dialogue metrics judge a whole conversation: ``messages`` is a
+# list of {role, content}.
 # A labelled dialogue file may hold every label in one object, ``"labels": {"resolution": 0.5,
 # "outcome": "partly_resolved", "retention": 1, "repetition": 0.8}``. Its repetition label counts
 # repetition (1: the same answer in every turn); ragtui's score is 1 for *no* repetition, so that
-# label is inverted on load. A label named with --field is taken in ragtui's own direction.
-INVERTED_LABELS = frozenset({"repetition"})
+# label (a metric's with ``inverted_label``) is inverted on load. A label named with --field is
+# taken in ragtui's own direction.
 CUSTOMER_ROLES = frozenset({"user", "customer"})
 BOT_ROLES = frozenset({"assistant", "bot", "agent", "support"})
 
@@ -199,8 +189,11 @@ def _item(
             raise _Problem(f"field {key!r} ({name}) must be text, got {type(value).__name__}")
         return value
 
-    needed = REQUIRED[metric]
-    if metric in DIALOGUE_METRICS:
+    info = metric_info(metric)
+    if info is None:
+        raise RagtuiError(f"unknown metric {metric!r}")
+    needed = info.label_fields
+    if info.kind == DIALOGUE:
         return _dialogue_item(record, line, metric, fields, label_max, language, text)
     question = text("question", "question" in needed) or ""
     response = text("response", "response" in needed) or ""
@@ -259,7 +252,7 @@ def _dialogue_item(
     labels = record.get("labels") if isinstance(record.get("labels"), dict) else {}
     if fields["label"] == "label" and "label" not in record and metric in labels:
         label = _label(labels, metric, False, label_max)
-        if metric in INVERTED_LABELS:
+        if metric_info(metric).inverted_label:  # type: ignore[union-attr]
             label = 1.0 - label
     else:
         label = _label(record, fields["label"], False, label_max)

@@ -9,10 +9,11 @@ with a short correction; if it still fails the judgment is *unscored* with the r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..content.knowledge import Passage
-from ..content.prompts import PromptTemplate
+from ..content.prompts import PROMPT_KINDS, PromptTemplate, load_prompt
 from ..dialogue.transcript import format_history
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
 from .base import Judgment, TurnContext
@@ -21,7 +22,11 @@ from .explain import probe_lines
 from .json_reply import ReplyParseError, as_int_in_range, extract_json_object, lower_keys
 from .level_question import LevelAnswer, ask_level, judgment_from, level_options
 from .probability import YES_NO, fold_yes_no
+from .registry import MetricInfo, register_metric
 from .rubric_probes import PROBES, Combined, combine, split_claims
+
+if TYPE_CHECKING:
+    from . import MetricSettings
 
 CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
 MAX_STEP_CHARS = 200
@@ -159,18 +164,34 @@ def _total(values: Any) -> int | None:
     return sum(numbers) if numbers else None
 
 
+@register_metric
 class CheckedRubricJudge:
     """The rubric from yes/no checks (``rubric_probes``): the seed's six criteria and overall,
     computed in code from each check's P(yes); the checks, with their probabilities, are the
     verdict's steps. Turn score = overall / 5, as for the whole-verdict judge."""
 
     name = "rubric"
+    info = MetricInfo(
+        name,
+        default_threshold=0.7,  # the config's top-level `threshold`, not [thresholds]
+        prompts={"judge_probes": PROMPT_KINDS["judge_probes"]},
+        calls=1,  # the estimate counts its yes/no checks one by one instead
+        label_fields=("question", "response"),
+        order=0,
+        primary=True,
+    )
 
     def __init__(self, client: ChatClient, template: PromptTemplate, bias: CheckBias | None = None) -> None:
         self.client = client
         self.template = template
         # Each check's content-free P(yes) (``check_bias``): when set, answers are read against it.
         self.bias = bias
+
+    @classmethod
+    def build(cls, judge: ChatClient, prompts_dir: Path, language: str, settings: MetricSettings) -> CheckedRubricJudge:
+        # The turn score from yes/no checks combined in code (rubric_probes); the whole-verdict
+        # RubricJudge stays for re-judging with an edited judge_rubric prompt.
+        return cls(judge, load_prompt(prompts_dir, language, "judge_probes"))
 
     def turn_text(self, context: TurnContext) -> str:
         """The whole turn as one block (what a whole-turn grade sees)."""

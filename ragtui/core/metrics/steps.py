@@ -13,15 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
 from .base import Judgment
-from .examples import Example
+from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError, extract_json_object, lower_keys
 from .level_question import ask_level
 from .probability import YES_NO, fold_yes_no
+
+if TYPE_CHECKING:
+    from . import MetricSettings
 
 T = TypeVar("T")
 
@@ -205,6 +209,13 @@ class JudgeMetric:
         self.template = template
         self.examples = examples or []
         self.threshold = self.default_threshold if threshold is None else threshold
+
+    @classmethod
+    def build(cls, judge: ChatClient, prompts_dir: Path, language: str, settings: MetricSettings) -> JudgeMetric:
+        """The metric as a dialogue runs it: its template, examples and pass mark loaded."""
+        name = cls.info.name  # type: ignore[attr-defined]
+        template, examples = template_and_examples(prompts_dir, language, name, settings.examples.get(name))
+        return cls(judge, template, examples, settings.threshold(name))
 
     def example_turns(self, answer: Callable[[Example], str]) -> list[Message]:
         """Few-shot examples of a one-token question as earlier turns: the rendered input, then

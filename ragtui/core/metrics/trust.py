@@ -16,14 +16,18 @@ one passing check → 1 ("yes"). A check that was not run is named but neither p
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ..models.llm import DeltaCallback
+from ..models.llm import ChatClient, DeltaCallback
 from .base import Judgment, TurnContext
+from .registry import BINARY, MetricInfo, metric_info, register_metric
 from .texts import text
 
+if TYPE_CHECKING:
+    from . import MetricSettings
+
 INPUTS = ("faithfulness", "answerability", "answer_correctness")
-DEFAULT_INPUT_THRESHOLDS = {"faithfulness": 0.8, "answerability": 0.5, "answer_correctness": 0.7}
 
 
 def check(name: str, judgment: Judgment | None, language: str) -> tuple[str, str]:
@@ -35,7 +39,10 @@ def check(name: str, judgment: Judgment | None, language: str) -> tuple[str, str
         return "skipped", text(language, "skipped", metric=name, why=why)
     if judgment.score is None:
         return "unknown", text(language, "unscored", metric=name, why=judgment.error or "")
-    threshold = judgment.details.get("threshold", DEFAULT_INPUT_THRESHOLDS[name])
+    threshold = judgment.details.get("threshold")
+    if threshold is None:
+        info = metric_info(name)
+        threshold = info.default_threshold if info is not None else 1.0
     values = {"metric": name, "score": judgment.score, "threshold": threshold}
     if judgment.score < threshold:
         return "fail", text(language, "fails", **values)
@@ -66,12 +73,26 @@ def derive(earlier: dict[str, Judgment], language: str) -> tuple[float | None, d
     return score, details, conclusion if score is None else None
 
 
+@register_metric
 class Trust:
     name = "trust"
+    info = MetricInfo(
+        name,
+        scale=BINARY,
+        default_threshold=1.0,
+        calls=0,  # derived in code: no judge call
+        label_fields=("question", "response", "context"),
+        order=90,  # after every metric it may read
+        inputs=INPUTS,
+    )
     derived = True  # reads TurnContext.earlier; the dialogue must run it after its inputs
 
     def __init__(self, threshold: float = 1.0) -> None:
         self.threshold = threshold
+
+    @classmethod
+    def build(cls, judge: ChatClient, prompts_dir: Path | None, language: str, settings: MetricSettings) -> Trust:
+        return cls(settings.threshold(cls.name))
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:
         score, details, error = derive(context.earlier, context.language)

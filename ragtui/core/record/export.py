@@ -35,6 +35,7 @@ import json
 from pathlib import Path
 
 from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
+from ..metrics.registry import DIALOGUE, metric_classes, metric_info
 from ..output_file import write_output
 from ..text_safety import csv_text
 from .store import StoredJudgment, StoredSession
@@ -103,7 +104,17 @@ def other_metrics(sessions: list[StoredSession]) -> list[str]:
     return [m for m in KNOWN_METRICS if m in used] + sorted(used - set(KNOWN_METRICS))
 
 
-DIALOGUE_COLUMNS = ("resolution", "outcome", "retention", "repetition")
+def dialogue_columns() -> list[str]:
+    """Each dialogue metric's CSV columns, in the registry's order (resolution adds ``outcome``)."""
+    return [column for cls in metric_classes(DIALOGUE) for column in cls.info.csv_columns]
+
+
+def metric_column(metric: str) -> str:
+    """The stem of a turn metric's numbered columns (``faithfulness`` → ``faithfulness1``, …)."""
+    info = metric_info(metric)
+    return info.csv_columns[0] if info is not None else metric
+
+
 # The record's role names → the column a spreadsheet user looks for.
 MODEL_ROLES = {"customer_model": "user", "bot_model": "bot", "judge_model": "judge"}
 PLAIN_COLUMNS = ("run", "scenario", "persona", "language", "date", *MODEL_ROLES)
@@ -112,7 +123,7 @@ PLAIN_COLUMNS = ("run", "scenario", "persona", "language", "date", *MODEL_ROLES)
 def dialogue_cells(session: StoredSession) -> list[str]:
     latest = session.latest_dialogue_judgments()
     cells = []
-    for column in DIALOGUE_COLUMNS:
+    for column in dialogue_columns():
         if column == "outcome":
             resolution = latest.get("resolution")
             cells.append((resolution.outcome or "unscored") if resolution is not None else "")
@@ -173,8 +184,8 @@ def header(turns: int, metrics: list[str] | None = None, dialogue: bool = False)
     names += [f"score{turn}" for turn in range(1, turns + 1)]
     names += ["score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit"]
     names += list(PLAIN_COLUMNS)
-    names += [f"{m}{turn}" for m in metrics or [] for turn in range(1, turns + 1)]
-    names += list(DIALOGUE_COLUMNS) if dialogue else []
+    names += [f"{metric_column(m)}{turn}" for m in metrics or [] for turn in range(1, turns + 1)]
+    names += dialogue_columns() if dialogue else []
     return names + [f"check{turn}_json" for turn in range(1, turns + 1)]
 
 

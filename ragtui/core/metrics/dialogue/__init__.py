@@ -11,13 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ... import paths
-from ...config import DEFAULT_THRESHOLDS
 from ...content.knowledge import Passage
-from ...content.prompts import PromptTemplate, load_prompt, prompt_path
 from ...errors import ConfigError
 from ...models.llm import ChatClient
-from .base import DialogueContext, DialogueMetric, DialogueTurn
+from .. import registry
+from .base import DialogueContext, DialogueMetric, DialogueTurn, load_bundled_fallback
 from .repetition import Repetition
 from .resolution import OUTCOMES, SUCCESS_OUTCOMES, Resolution
 from .retention import Retention
@@ -25,25 +23,23 @@ from .retention import Retention
 if TYPE_CHECKING:
     from ...record.store import StoredSession
 
-DIALOGUE_METRICS = ("resolution", "retention", "repetition")
+# Importing them registers them (each class is decorated with ``register_metric``).
+BUILTIN_DIALOGUE_METRICS = (Resolution, Retention, Repetition)
 
 
-def load_bundled_fallback(prompts_dir: Path | None, language: str, kind: str) -> PromptTemplate:
-    """The template from ``prompts_dir``; from the bundled prompts when that folder predates
-    this kind, so a customised prompts folder keeps working (its own file wins once it exists)."""
-    directory = prompts_dir or paths.bundled_dir("prompts")
-    if not prompt_path(directory, language, kind).is_file():
-        directory = paths.bundled_dir("prompts")
-    return load_prompt(directory, language, kind)
+def __getattr__(name: str) -> Any:
+    """``DIALOGUE_METRICS``: the registry's dialogue metrics (plugins included), read when first used."""
+    if name == "DIALOGUE_METRICS":
+        return registry.metric_names(registry.DIALOGUE)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def resolve_dialogue_names(names: list[str]) -> list[str]:
-    unknown = [n for n in names if n not in DIALOGUE_METRICS]
+    known = registry.metric_names(registry.DIALOGUE)
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise ConfigError(
-            f"unknown dialogue metric {unknown[0]!r}", f"known dialogue metrics: {', '.join(DIALOGUE_METRICS)}"
-        )
-    return [n for n in DIALOGUE_METRICS if n in names]
+        raise ConfigError(f"unknown dialogue metric {unknown[0]!r}", f"known dialogue metrics: {', '.join(known)}")
+    return [n for n in known if n in names]
 
 
 def build_dialogue_metrics(
@@ -54,17 +50,13 @@ def build_dialogue_metrics(
     thresholds: dict[str, float] | None = None,
 ) -> list[DialogueMetric]:
     """The dialogue metrics to run when a dialogue ends; templates validated here, up front."""
-    thresholds = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
-    metrics: list[DialogueMetric] = []
-    for name in resolve_dialogue_names(names):
-        template = load_bundled_fallback(prompts_dir, language, f"metric_{name}")
-        if name == "resolution":
-            metrics.append(Resolution(judge, template, thresholds[name]))
-        elif name == "retention":
-            metrics.append(Retention(judge, template, thresholds[name]))
-        else:
-            metrics.append(Repetition(judge, template, thresholds[name]))
-    return metrics
+    from .. import MetricSettings  # the turn metrics' package, which imports this one
+
+    settings = MetricSettings(thresholds={**registry.default_thresholds(), **(thresholds or {})})
+    return [
+        registry.find_metric(name).build(judge, prompts_dir, language, settings)  # type: ignore[union-attr]
+        for name in resolve_dialogue_names(names)
+    ]
 
 
 def context_from_session(session: StoredSession) -> DialogueContext:
@@ -107,6 +99,7 @@ def context_from_messages(
 
 __all__ = [
     "DIALOGUE_METRICS",
+    "load_bundled_fallback",
     "OUTCOMES",
     "SUCCESS_OUTCOMES",
     "DialogueContext",

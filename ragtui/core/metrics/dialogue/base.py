@@ -9,14 +9,26 @@ versioned judgments of the session (``record.dialogue_verdicts``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
+from ... import paths
 from ...content.knowledge import Passage
+from ...content.prompts import PromptTemplate, load_prompt, prompt_path
 from ...dialogue.simulator import is_done
 from ...models.llm import DeltaCallback
 from ..base import Judgment
 
 LABELS = {"ja": ("お客様", "サポート"), "en": ("Customer", "Support")}
+
+
+def load_bundled_fallback(prompts_dir: Path | None, language: str, kind: str) -> PromptTemplate:
+    """The template from ``prompts_dir``; from the bundled prompts when that folder predates
+    this kind, so a customised prompts folder keeps working (its own file wins once it exists)."""
+    directory = prompts_dir or paths.bundled_dir("prompts")
+    if not prompt_path(directory, language, kind).is_file():
+        directory = paths.bundled_dir("prompts")
+    return load_prompt(directory, language, kind)
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,20 @@ answers: nothing can repeat — skipped, with that reason.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
 from ...text_similarity import covered_share, dice
 from ..base import Judgment
+from ..registry import DIALOGUE, MetricInfo, register_metric
 from ..steps import StepFailed, StepRunner, bounded_text, choice
-from .base import DialogueContext
+from .base import DialogueContext, load_bundled_fallback
 from .texts import dtext
+
+if TYPE_CHECKING:
+    from .. import MetricSettings
 
 REPEAT_AT = 0.6  # similarity at or above: the same answer again
 NEW_BELOW = 0.3  # similarity below (and few repeated sentences): something new
@@ -62,8 +67,31 @@ def similarity(later: str, earlier: list[str]) -> tuple[float, int, float]:
     return scores[best], best, covered_share(later, earlier)
 
 
+@register_metric
 class Repetition:
     name = "repetition"
+    info = MetricInfo(
+        name,
+        kind=DIALOGUE,
+        default_threshold=1.0,  # no answer repeated an earlier one
+        prompts={
+            "metric_repetition": {
+                "system": frozenset(),
+                "same": frozenset({"earlier", "later"}),
+                "retry": frozenset(),
+            }
+        },
+        calls=0,  # decided in code unless a pair is borderline
+        label_fields=("messages",),
+        # A labelled file's repetition label counts repetition (1: the same answer every turn).
+        inverted_label=True,
+        order=20,
+    )
+
+    @classmethod
+    def build(cls, judge: ChatClient, prompts_dir: Path | None, language: str, settings: MetricSettings) -> Repetition:
+        template = load_bundled_fallback(prompts_dir, language, f"metric_{cls.name}")
+        return cls(judge, template, settings.threshold(cls.name))
 
     def __init__(
         self, client: ChatClient | None = None, template: PromptTemplate | None = None, threshold: float = 1.0

@@ -24,6 +24,7 @@ from typing import Any
 from ...models.llm import DeltaCallback
 from ..base import Judgment
 from ..json_reply import ReplyParseError
+from ..registry import DIALOGUE, MetricInfo, register_metric
 from ..rubric import format_passages
 from ..steps import StepFailed, bounded_text
 from .base import DialogueContext
@@ -68,8 +69,29 @@ def outcome_for(satisfied: list[bool], handed_over: bool) -> str:
     return "partly_resolved" if any(satisfied) else "unresolved"
 
 
+@register_metric
 class Resolution(StepwiseDialogueMetric):
     name = "resolution"
+    # A dialogue passes when the judge is on the whole sure its intents were met (the mean P(met)
+    # of its intents: 0.75 is where the labelled dialogues' own pass/fail agreement is measured).
+    info = MetricInfo(
+        name,
+        kind=DIALOGUE,
+        default_threshold=0.75,
+        prompts={
+            "metric_resolution": {
+                "system": frozenset(),
+                "intents": frozenset({"customer"}),
+                "check": frozenset({"transcript", "intent"}),
+                "handover": frozenset({"transcript", "context", "unmet"}),
+                "retry": frozenset(),
+            }
+        },
+        calls=3,  # assumed with no past run: a step listing the intents, then about two checks
+        label_fields=("messages",),
+        columns=("resolution", "outcome"),
+        order=0,
+    )
 
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
         runner, base, unanswered = self.begin(context)

@@ -19,6 +19,7 @@ from typing import Any
 from ...models.llm import DeltaCallback
 from ..base import Judgment
 from ..json_reply import ReplyParseError, as_int_in_range
+from ..registry import DIALOGUE, MetricInfo, register_metric
 from ..steps import StepFailed, bounded_text, choice
 from .base import DialogueContext
 from .stepwise import StepwiseDialogueMetric
@@ -92,10 +93,26 @@ def parse_check(data: dict[str, Any]) -> dict[str, str]:
     }
 
 
+@register_metric
 class Retention(StepwiseDialogueMetric):
     name = "retention"
-
-    default_threshold = 1.0  # every fact kept
+    info = MetricInfo(
+        name,
+        kind=DIALOGUE,
+        default_threshold=1.0,  # every fact the customer gave was kept
+        prompts={
+            "metric_retention": {
+                "system": frozenset(),
+                "facts": frozenset({"customer"}),
+                "check": frozenset({"fact", "turn", "transcript"}),
+                "retry": frozenset(),
+            }
+        },
+        calls=3,  # assumed with no past run: a step listing the facts, then about two checks
+        label_fields=("messages",),
+        order=10,
+    )
+    default_threshold = info.default_threshold
 
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
         runner, base, unanswered = self.begin(context)

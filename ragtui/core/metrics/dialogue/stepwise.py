@@ -3,14 +3,18 @@ answer for a dialogue in which the bot never answered — unscored with that rea
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient
 from ..base import Judgment
 from ..steps import StepRunner
-from .base import DialogueContext
+from .base import DialogueContext, load_bundled_fallback
 from .texts import dtext
+
+if TYPE_CHECKING:
+    from .. import MetricSettings
 
 
 class StepwiseDialogueMetric:
@@ -22,6 +26,13 @@ class StepwiseDialogueMetric:
         self.client = client
         self.template = template
         self.threshold = self.default_threshold if threshold is None else threshold
+
+    @classmethod
+    def build(
+        cls, judge: ChatClient, prompts_dir: Path | None, language: str, settings: MetricSettings
+    ) -> StepwiseDialogueMetric:
+        template = load_bundled_fallback(prompts_dir, language, f"metric_{cls.name}")
+        return cls(judge, template, settings.threshold(cls.name))
 
     def begin(self, context: DialogueContext) -> tuple[StepRunner, dict[str, Any], Judgment | None]:
         """The step runner, the details every verdict starts from, and — when the bot never

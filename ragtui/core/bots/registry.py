@@ -1,0 +1,112 @@
+"""Every kind of bot ragtui can test (``[bot] type = ...``), each declared beside its adapter.
+
+A ``BotType`` names the type, the ``[bot]`` keys it accepts, how it turns them into its settings
+(``parse``, run when the config is read, so it must import nothing heavy) and how it makes the
+bot from those settings (``build``, run before the first dialogue). The built-in types are
+declared in ``builtin_settings``, ``http_settings``, ``openai_settings`` and ``python_settings``;
+other packages add types through the ``ragtui.bots`` entry point group (docs/plugins.md), loaded
+once, the first time a type is looked up. A plugin that fails to load is one warning line naming
+its entry point; the built-in types keep working.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..plugins import load_entry_points, report
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..content.knowledge import KnowledgeBase
+    from ..content.prompts import PromptSet
+    from ..models.endpoints import Endpoint
+    from ..models.llm import ClientPool
+    from .base import Bot
+
+ENTRY_POINT_GROUP = "ragtui.bots"
+BUILTIN_MODULES = ("builtin_settings", "http_settings", "openai_settings", "python_settings")
+
+
+@dataclass(frozen=True)
+class BotContext:
+    """What ``build`` may use besides the type's own settings (the built-in bot needs them all)."""
+
+    config: Config
+    endpoints: Mapping[str, Endpoint]
+    pool: ClientPool
+    prompts: PromptSet
+    knowledge: KnowledgeBase | Callable[[], KnowledgeBase]
+
+    def knowledge_base(self) -> KnowledgeBase:
+        """The knowledge folder, indexed now if it was passed as a callable (only the bots that
+        ask for it pay for indexing)."""
+        return self.knowledge() if callable(self.knowledge) else self.knowledge
+
+
+def _no_settings(table: Any, where: str, base: Path) -> None:
+    return None
+
+
+def _type_only(settings: Any) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class BotType:
+    name: str
+    build: Callable[[Any, BotContext], Bot]  # (settings, context) → the bot; may raise ConfigError
+    keys: frozenset[str] = frozenset()  # the [bot] keys it accepts besides `type`
+    # ([bot] table, where (file and table, for messages), the config file's folder) → its settings
+    parse: Callable[[Any, str, Path], Any] = _no_settings
+    # settings → what is safe to print and store with a run (no credentials), besides the type
+    public: Callable[[Any], dict[str, Any]] = _type_only
+    order: int = 50  # place in listings and messages: the built-in types first
+
+
+_types: dict[str, BotType] = {}
+_loaded = False
+_loading = False
+
+
+def register_bot(bot_type: BotType) -> BotType:
+    existing = _types.get(bot_type.name)
+    if existing is not None and existing is not bot_type:
+        raise ValueError(f"a bot type named {bot_type.name!r} is already registered")
+    _types[bot_type.name] = bot_type
+    return bot_type
+
+
+def _ensure_loaded() -> None:
+    """Import the built-in types, then the plugins, once."""
+    global _loaded, _loading
+    if _loaded or _loading:
+        return
+    _loading = True
+    try:
+        for module in BUILTIN_MODULES:
+            importlib.import_module(f"{__package__}.{module}")
+        for entry, loaded in load_entry_points(ENTRY_POINT_GROUP, "bot type"):
+            try:
+                if not isinstance(loaded, BotType):
+                    raise TypeError(f"it is {type(loaded).__name__}, not a ragtui BotType")
+                register_bot(loaded)
+            except (TypeError, ValueError) as exc:
+                report(ENTRY_POINT_GROUP, entry, exc)
+        _loaded = True
+    finally:
+        _loading = False
+
+
+def bot_type_names() -> tuple[str, ...]:
+    _ensure_loaded()
+    ranked = sorted(enumerate(_types.values()), key=lambda pair: (pair[1].order, pair[0]))
+    return tuple(bot_type.name for _, bot_type in ranked)
+
+
+def find_bot_type(name: str) -> BotType | None:
+    _ensure_loaded()
+    return _types.get(name)

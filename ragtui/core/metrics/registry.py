@@ -1,0 +1,192 @@
+"""Every metric ragtui can run, each described by its own class.
+
+A metric class carries a ``MetricInfo`` (``info = MetricInfo(...)``) and a classmethod
+``build(judge, prompts_dir, language, settings)`` that makes a ready metric, and is registered
+with ``@register_metric``. Everything that lists metrics — the config's ``[thresholds]`` and
+``dialogue_metrics``, the prompt templates' schema, the estimate, the labelled-data reader, the
+CSV columns, the command-line choices — reads it from here, so adding a metric is one class
+(and its prompt file, when it asks a model).
+
+Other packages add metrics through the ``ragtui.metrics`` entry point group (see
+docs/plugins.md). They are loaded once, the first time the registry is consulted; a plugin that
+fails to load is reported in one line naming its entry point, and the rest keeps working.
+
+This module imports no metric at import time: the built-in ones register themselves when their
+packages (``ragtui.core.metrics``, ``ragtui.core.metrics.dialogue``) are imported, which the
+first lookup does.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..plugins import load_entry_points, report
+
+if TYPE_CHECKING:
+    from ..models.llm import ChatClient
+    from . import MetricSettings
+
+TURN, DIALOGUE = "turn", "dialogue"
+GRADED, BINARY = "graded", "binary"
+ENTRY_POINT_GROUP = "ragtui.metrics"
+PromptSchema = Mapping[str, frozenset[str]]  # template key → the exact slots it uses
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """What ragtui needs to know about a metric besides how it judges."""
+
+    name: str
+    kind: str = TURN  # "turn": every bot answer; "dialogue": the whole conversation, once it has ended
+    scale: str = GRADED  # graded 0–1 (compared with people by Spearman) or binary 0/1 (accuracy, F1, κ)
+    default_threshold: float = 0.7  # its pass mark when [thresholds] does not set one
+    # The prompt templates it loads (prompts/<lang>/<kind>.toml): kind → key → slots.
+    prompts: Mapping[str, PromptSchema] = field(default_factory=dict)
+    calls: float = 1  # model calls per verdict besides per-statement checks (for `ragtui run --estimate`)
+    per_statement: bool = False  # also one yes/no call per statement of the answer
+    # The fields of a labelled item it cannot do without (`ragtui calibrate`).
+    label_fields: tuple[str, ...] = ("question", "response")
+    # Its label in a combined dialogue "labels" object counts the opposite way (1 = the fault).
+    inverted_label: bool = False
+    # Its CSV columns: a turn metric's are numbered per turn (``faithfulness1``); () = its name.
+    columns: tuple[str, ...] = ()
+    # Run order and listing order: the primary metric first, derived metrics after their inputs.
+    order: int = 50
+    primary: bool = False  # its score is the turn score (the rubric); its pass mark is `threshold`
+    inputs: tuple[str, ...] = ()  # derived metrics: the metrics whose judgments it reads
+
+    def __post_init__(self) -> None:
+        if self.kind not in (TURN, DIALOGUE):
+            raise ValueError(f"metric {self.name!r}: kind must be {TURN!r} or {DIALOGUE!r}, got {self.kind!r}")
+        if self.scale not in (GRADED, BINARY):
+            raise ValueError(f"metric {self.name!r}: scale must be {GRADED!r} or {BINARY!r}, got {self.scale!r}")
+        if not 0.0 <= self.default_threshold <= 1.0:
+            raise ValueError(f"metric {self.name!r}: default_threshold must be between 0 and 1")
+
+    @property
+    def csv_columns(self) -> tuple[str, ...]:
+        return self.columns or (self.name,)
+
+
+class MetricClass:
+    """What a registered class provides (a structural description, for type hints)."""
+
+    info: MetricInfo
+    name: str
+
+    @classmethod
+    def build(cls, judge: ChatClient, prompts_dir: Path | None, language: str, settings: MetricSettings) -> Any:
+        raise NotImplementedError
+
+
+_classes: dict[str, type[Any]] = {}
+_loaded = False
+_loading = False
+
+C = TypeVar("C", bound=type)
+
+
+def register_metric(cls: C) -> C:
+    """Class decorator: add ``cls`` to the registry under ``cls.info.name``."""
+    info = getattr(cls, "info", None)
+    if not isinstance(info, MetricInfo):
+        raise TypeError(f"{cls.__qualname__} needs a class attribute info = MetricInfo(...)")
+    if not callable(getattr(cls, "build", None)):
+        raise TypeError(f"{cls.__qualname__} needs a classmethod build(judge, prompts_dir, language, settings)")
+    if getattr(cls, "name", info.name) != info.name:
+        raise TypeError(f"{cls.__qualname__}.name is {cls.name!r} but its info names {info.name!r}")
+    existing = _classes.get(info.name)
+    if existing is not None and existing is not cls:
+        raise ValueError(f"a metric named {info.name!r} is already registered ({existing.__module__})")
+    cls.name = info.name  # type: ignore[attr-defined]
+    _classes[info.name] = cls
+    return cls
+
+
+def _ensure_loaded() -> None:
+    """Import the built-in metrics, then the plugins, once."""
+    global _loaded, _loading
+    if _loaded or _loading:
+        return
+    _loading = True
+    try:
+        importlib.import_module("ragtui.core.metrics")
+        importlib.import_module("ragtui.core.metrics.dialogue")
+        for entry, loaded in load_entry_points(ENTRY_POINT_GROUP, "metric"):
+            try:
+                if not isinstance(loaded, type):
+                    raise TypeError(f"it is {type(loaded).__name__}, not a metric class")
+                register_metric(loaded)
+            except (TypeError, ValueError) as exc:
+                report(ENTRY_POINT_GROUP, entry, exc)
+        _loaded = True
+    finally:
+        _loading = False
+
+
+def metric_classes(kind: str | None = None) -> list[type[Any]]:
+    """Registered metric classes of ``kind`` (both when None: turn metrics first), in run and
+    listing order."""
+    _ensure_loaded()
+    ranked = sorted(
+        enumerate(_classes.values()), key=lambda pair: (pair[1].info.kind != TURN, pair[1].info.order, pair[0])
+    )
+    return [cls for _, cls in ranked if kind is None or cls.info.kind == kind]
+
+
+def metric_names(kind: str | None = None) -> tuple[str, ...]:
+    return tuple(cls.info.name for cls in metric_classes(kind))
+
+
+def find_metric(name: str) -> type[Any] | None:
+    _ensure_loaded()
+    return _classes.get(name)
+
+
+def metric_info(name: str) -> MetricInfo | None:
+    cls = find_metric(name)
+    return None if cls is None else cls.info
+
+
+def primary_metric() -> str:
+    return next(cls.info.name for cls in metric_classes(TURN) if cls.info.primary)
+
+
+def binary_metrics() -> frozenset[str]:
+    return frozenset(cls.info.name for cls in metric_classes() if cls.info.scale == BINARY)
+
+
+def default_thresholds() -> dict[str, float]:
+    """Each metric's default pass mark, but the primary's (the config's top-level ``threshold``)."""
+    return {cls.info.name: cls.info.default_threshold for cls in metric_classes() if not cls.info.primary}
+
+
+def prompt_schema(kind: str) -> PromptSchema | None:
+    """The keys and slots of the prompt template ``kind`` a registered metric loads, if any."""
+    for cls in metric_classes():
+        if kind in cls.info.prompts:
+            return cls.info.prompts[kind]
+    return None
+
+
+__all__ = [
+    "BINARY",
+    "DIALOGUE",
+    "ENTRY_POINT_GROUP",
+    "GRADED",
+    "TURN",
+    "MetricInfo",
+    "binary_metrics",
+    "default_thresholds",
+    "find_metric",
+    "metric_classes",
+    "metric_info",
+    "metric_names",
+    "primary_metric",
+    "prompt_schema",
+    "register_metric",
+]
