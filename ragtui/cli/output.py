@@ -10,7 +10,6 @@ styling travels separately from the text (control segments and styles), so it st
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -21,6 +20,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from ..core.text_safety import error_line as error_line  # shared with the TUI's start-up
 from ..core.text_safety import visible
 
 if TYPE_CHECKING:
@@ -70,12 +70,6 @@ def _plain(cell: object) -> str:
     text = cell.plain if isinstance(cell, Text) else str(cell)
     # Measured as it will be drawn: controls made visible first, one line per row.
     return " ".join(visible(text, keep_newlines=False).split())
-
-
-def error_line(message: str) -> None:
-    """One error, on one line of stderr, unwrapped, so it can be grepped and read in CI logs."""
-    sys.stderr.write(" ".join(visible(message, keep_newlines=False).split()) + "\n")
-    sys.stderr.flush()
 
 
 def score_text(score: float | None, threshold: float) -> Text:

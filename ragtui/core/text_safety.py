@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 # C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
 _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -43,6 +44,13 @@ def visible(text: str, *, keep_newlines: bool = True) -> str:
     text = fix_surrogates(text).replace("\r\n", "\n")
     pattern = _CONTROLS_BUT_NEWLINE if keep_newlines else _CONTROLS
     return pattern.sub(_picture, text)
+
+
+def error_line(message: str) -> None:
+    """One error, on one line of stderr, unwrapped, so it can be grepped and read in CI logs.
+    Shared by the CLI and the TUI's start-up, which must not import the CLI."""
+    sys.stderr.write(" ".join(visible(message, keep_newlines=False).split()) + "\n")
+    sys.stderr.flush()
 
 
 def csv_text(text: str) -> str:

@@ -28,7 +28,7 @@ def run_tui(overrides: Overrides) -> int:
         config = load_effective_config(overrides)
         store = open_store(config)
     except RagtuiError as exc:
-        from ..cli.output import error_line
+        from ..core.text_safety import error_line
 
         error_line(f"ragtui: error: {exc}")
         return 2

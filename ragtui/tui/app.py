@@ -8,7 +8,9 @@ model, then the engine (the OpenAI client, the metrics) — the imports that mad
 If the engine cannot be built (no endpoint, a broken prompt file), the app still works for
 browsing sessions and editing personas, and says why dialogues cannot run.
 
-Screens other than the main one are imported when first opened, for the same reason.
+Screens other than the main one are imported when first opened, for the same reason. Screens
+see the app through ``context.TuiServices`` and never import this module; what they have to
+tell it comes as Textual messages.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from ..core.bootstrap import Overrides
     from ..core.dialogue.engine import Engine
     from ..core.models.local_model import LocalModel
+    from .sessions_screen import SessionsScreen
 
 EngineFactory = Callable[[Config, dict[str, Endpoint], Store], "Engine"]
 
@@ -118,6 +121,12 @@ class RagtuiApp(App[None]):
         default = self.screen_stack[0] if self.screen_stack else None
         return default if isinstance(default, MainScreen) else None
 
+    @property
+    def running_session(self) -> int | None:
+        """The session a dialogue is running in right now, if any (it cannot be deleted)."""
+        main = self.main_screen
+        return main.session_id if main is not None and main.running else None
+
     def on_mount(self) -> None:
         if self.connecting:
             # After the first frame is on screen: the thread's imports would compete with it.
@@ -198,6 +207,11 @@ class RagtuiApp(App[None]):
             self.push_screen(TooSmallScreen())
         elif not small and on_top:
             self.pop_screen()
+
+    def on_sessions_screen_deleted(self, message: SessionsScreen.Deleted) -> None:
+        main = self.main_screen
+        if main is not None:
+            main.forget_session(message.session_id)
 
     def on_sigterm(self) -> None:
         self.run_worker(self.action_quit(), exit_on_error=False)

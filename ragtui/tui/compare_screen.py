@@ -4,8 +4,6 @@ each turn, then both dialogue verdicts."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -20,10 +18,8 @@ from ..core.record.store import StoredSession
 from ..core.runs.compare import Comparison, Pair, compare_runs
 from ..core.runs.compare_report import has_verdicts, ordered, summary_lines, verdict_pair
 from ..core.runs.report_text import delta, score
+from .context import TuiServices, services
 from .safe_text import one_line
-
-if TYPE_CHECKING:
-    from .app import RagtuiApp
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
 
@@ -45,8 +41,8 @@ class CompareScreen(Screen[None]):
         self.shown: list[Pair] = []
 
     @property
-    def ragtui(self) -> RagtuiApp:
-        return cast("RagtuiApp", self.app)
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Compare {self.base_run} → {self.new_run}"), id="title")

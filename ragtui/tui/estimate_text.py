@@ -17,12 +17,12 @@ if TYPE_CHECKING:
     from ..core.content.personas import Persona
     from ..core.content.scenarios import Scenario
     from ..core.dialogue.estimate import RunEstimator
-    from .app import RagtuiApp
+    from .context import TuiServices
 
 Estimator = Callable[["Scenario", "Persona", tuple[str, ...]], str]
 
 
-def session_estimator(app: RagtuiApp) -> Estimator | None:
+def session_estimator(app: TuiServices) -> Estimator | None:
     engine = app.engine
     if engine is None:
         return None

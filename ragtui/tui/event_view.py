@@ -1,4 +1,9 @@
-"""Render engine events into the three panes: live, and replayed from the store.
+"""The three panes (Customer, Bot, Judge) and the rendering of engine events into them: live,
+and replayed from the store.
+
+A widget of its own that never calls the screen: what the header shows about the session is its
+reactive ``info``, and what the operator should be told (a failed step, a dialogue's end) it
+posts as a ``Notice`` message for the screen to show.
 
 One rendering path: a stored session is turned back into the events its dialogue emitted
 (``replay.session_events``) and drawn by ``show``, so a reopened or resized session looks like
@@ -8,9 +13,13 @@ the one that was watched: same order (the rubric before the other metrics), the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
 
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.reactive import reactive
 
 from ..core.dialogue.events import (
     DialogueDone,
@@ -27,17 +36,14 @@ from ..core.dialogue.events import (
 )
 from ..core.dialogue.progress import StepMeter
 from ..core.record.labels import session_labels
-from ..core.record.store import StoredSession
+from ..core.record.store import Store, StoredSession
 from .dialogue_text import dialogue_live_block
 from .formatting import score_text, verdict_text
-from .header import SessionHeader, SessionInfo
+from .header import SessionInfo
 from .panes import RolePane
 from .replay import PRIMARY_METRIC, session_events
 
 CUT_BY_LIMIT = " · cut by the token limit"
-
-if TYPE_CHECKING:
-    from .main_screen import MainScreen
 
 SOURCE_LABELS = {
     "scenario": "scenario",
@@ -60,31 +66,47 @@ def session_info(session: StoredSession) -> SessionInfo:
     )
 
 
-class EventView:
-    def __init__(self, screen: MainScreen, header: SessionHeader) -> None:
-        self.screen = screen
-        self.header = header
+class EventView(Horizontal):
+    """The panes side by side; ``show`` draws one event, ``replay`` a stored session."""
+
+    class Notice(Message):
+        """Something the operator should be told at once (live events only, never a replay)."""
+
+        def __init__(self, text: str, severity: str = "information") -> None:
+            super().__init__()
+            self.text, self.severity = text, severity
+
+    # The open session as the header shows it: turn, running score, the role streaming now.
+    info: reactive[SessionInfo] = reactive(SessionInfo, repaint=False)
+
+    def __init__(self, store: Store, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.store = store  # people's labels, drawn beside the verdicts of a replayed session
         self.meter = StepMeter()  # tokens and tokens/s of the role streaming now, for the header
 
+    def compose(self) -> ComposeResult:
+        yield RolePane("Customer", "user", id="pane-user")
+        yield RolePane("Bot", "bot", id="pane-bot")
+        yield RolePane("Judge", "judge", id="pane-judge", separate_json=True)
+
     def pane(self, role: str) -> RolePane:
-        return self.screen.pane(role)
+        return self.query_one(f"#pane-{role}", RolePane)
 
     def reset(self, info: SessionInfo) -> None:
         for role in ROLES:
             self.pane(role).clear()
-        self.header.info = info
-        self.header.show()
+        self.info = info
 
     def show(self, event: Event, *, live: bool = True) -> None:
-        info = self.header.info
         self.meter.observe(event)
         step = self.meter.live.get(event.session_id)
         # A dialogue verdict is named from its start: its first token can be a minute away.
-        info.live = step.describe(self.meter.clock()) if step is not None and (step.tokens or step.verdict) else ""
+        now = step.describe(self.meter.clock()) if step is not None and (step.tokens or step.verdict) else ""
+        info = dataclasses.replace(self.info, live=now)
         if isinstance(event, TextDelta):
             self.pane(event.role).add_delta(event.turn, event.text)
             if step is not None and step.tokens % 8 == 1:
-                self.header.show()  # every few tokens, not per token
+                self.info = info  # every few tokens, not per token: each one redraws the header
             return
         if isinstance(event, DialogueStarted):
             self.pane("user").add_note(f"Session #{event.session_id} started")
@@ -97,7 +119,7 @@ class EventView:
             if event.finish_reason == "length":
                 label += CUT_BY_LIMIT
             self.pane(event.role).finish_message(event.turn, event.text, label)
-            info.turn = max(info.turn, event.turn)
+            info = dataclasses.replace(info, turn=max(info.turn, event.turn))
         elif isinstance(event, VerdictReady):
             j = event.judgment
             text = verdict_text(
@@ -113,7 +135,7 @@ class EventView:
             self.pane("judge").discard_live()
             self.pane("judge").add_block(dialogue_live_block(j.metric, event.version, j.score, j.details, j.error))
         elif isinstance(event, TurnDone):
-            info.score, info.judged = event.dialogue_score, info.judged + 1
+            info = dataclasses.replace(info, score=event.dialogue_score, judged=info.judged + 1)
             line = Text(f"Turn {event.turn} score ")
             line.append_text(score_text(event.score, info.threshold))
             line.append(" · dialogue ")
@@ -124,11 +146,11 @@ class EventView:
                 self.pane(event.role).discard_live()  # a partial reply is no message
             self.pane(event.role).add_error(f"{event.role} failed in turn {event.turn}: {event.message}")
             if live:
-                self.screen.notify_plain(event.message, "error")
+                self.post_message(self.Notice(event.message, "error"))
         elif isinstance(event, DialogueDone):
             for role in ROLES:  # e.g. the judge's partial JSON after a cancel
                 self.pane(role).discard_live()
-            info.score = event.score
+            info = dataclasses.replace(info, score=event.score)
             summary = Text(f"Dialogue ended: {event.stop_reason} after {event.turns} turn(s) · score ")
             # No judged turn at all is no score, which is not "unscored".
             judged = event.score is not None or event.unscored_turns
@@ -139,8 +161,8 @@ class EventView:
                 summary.append(f" — {event.error}")
             self.pane("judge").add_block(summary, classes="block note")
             if live:
-                self.screen.notify_plain(f"Session #{event.session_id} ended: {event.stop_reason}")
-        self.header.show()
+                self.post_message(self.Notice(f"Session #{event.session_id} ended: {event.stop_reason}"))
+        self.info = info
 
     def replay(self, session: StoredSession, *, ended: bool = True) -> None:
         """Draw a stored session through ``show``, as it looked live (newest verdict per metric);
@@ -149,15 +171,14 @@ class EventView:
         for event in session_events(session, ended=ended):
             self.show(event, live=False)
         if not any(j.metric == PRIMARY_METRIC for j in session.judgments):
-            self.header.info.score = session.score
+            self.info = dataclasses.replace(self.info, score=session.score)
         for partial in session.partials:
             pane = self.pane(partial.role if partial.role in ROLES else "bot")
             pane.add_error(f"turn {partial.turn}: partial reply, never completed — {partial.error}\n{partial.text}")
         # People's labels, beside the verdicts they are about and never mistaken for one.
-        for label in session_labels(self.screen.ragtui.store, session.id):
+        for label in session_labels(self.store, session.id):
             self.pane("judge").add_note(f"turn {label.turn}: label {label.summary()} (a person's, not a verdict)")
         if ended and session.status == "interrupted":
             self.pane("judge").add_note(
                 "Interrupted: the process running it is gone. Continue it with s or a, or `ragtui run --resume`."
             )
-        self.header.show()

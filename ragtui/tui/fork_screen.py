@@ -21,9 +21,9 @@ from ..core.errors import RagtuiError
 from ..core.record.lineage import lineage_lines
 
 if TYPE_CHECKING:
-    from .main_screen import MainScreen
+    from .context import DialogueHost
 
-    _Base = MainScreen
+    _Base = DialogueHost
 else:
     _Base = object
 

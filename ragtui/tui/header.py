@@ -2,6 +2,8 @@
 
 No clock: a header that changes with time would make snapshots flaky and adds nothing here.
 When no endpoint is usable the second line says so and how to fix it, in place of the models.
+What it shows is reactive: setting ``info``, ``state``, ``endpoints``, ``problem`` or
+``connecting`` redraws it.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from ..core.models.endpoints import Endpoint
@@ -24,9 +27,10 @@ NO_ENDPOINT_HELP = (
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class SessionInfo:
-    """What the header shows about the open session."""
+    """What the header shows about the open session (replaced, never changed in place, so that
+    setting it is what redraws the header)."""
 
     session_id: int | None = None
     scenario: str = ""
@@ -37,7 +41,6 @@ class SessionInfo:
     score: float | None = None
     threshold: float = 0.7
     judged: int = 0  # turns with a verdict: before the first, there is no score to show
-    state: str = "no session"
     live: str = ""  # the role streaming now: "bot answering · 57 tok · 9.8 tok/s"
 
 
@@ -46,15 +49,33 @@ class SessionHeader(Static):
     SessionHeader { height: auto; max-height: 4; background: $panel; color: $text; padding: 0 1; }
     """
 
+    # A new value redraws the header; height is "auto", so a redraw can change the layout.
+    info: reactive[SessionInfo] = reactive(SessionInfo, repaint=False)
+    state: reactive[str] = reactive("no session", repaint=False)  # where the dialogue is, from the screen
+    endpoints: reactive[dict[str, Endpoint]] = reactive(dict, repaint=False)
+    problem: reactive[str | None] = reactive(None, repaint=False)  # why dialogues cannot run, if they cannot
+    connecting: reactive[str | None] = reactive(None, repaint=False)  # "connecting…" while the engine is built
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__("", markup=False, **kwargs)  # type: ignore[arg-type]
-        self.info = SessionInfo()
-        self.endpoints: dict[str, Endpoint] = {}
-        self.problem: str | None = None  # why dialogues cannot run, if they cannot
-        self.connecting: str | None = None  # "connecting…" while the engine is being built
 
-    def show(self) -> None:
+    def _redraw(self) -> None:
         self.update(self.render_text())
+
+    def watch_info(self) -> None:
+        self._redraw()
+
+    def watch_state(self) -> None:
+        self._redraw()
+
+    def watch_endpoints(self) -> None:
+        self._redraw()
+
+    def watch_problem(self) -> None:
+        self._redraw()
+
+    def watch_connecting(self) -> None:
+        self._redraw()
 
     def render_text(self) -> Text:
         info = self.info
@@ -71,7 +92,7 @@ class SessionHeader(Static):
             text.append(f" · persona {one_line(info.persona, 24)}")
             text.append(f" · turn {info.turn}/{info.max_turns} · score ")
             text.append_text(score_text(info.score, info.threshold) if info.judged else Text("–"))
-            text.append(f" · {info.state}", style="italic")
+            text.append(f" · {self.state}", style="italic")
             if info.live:
                 text.append(f" · {info.live}", style="dim")
         text.append("\n")

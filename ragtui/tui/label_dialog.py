@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -23,9 +23,7 @@ from ..core.errors import RagtuiError
 from ..core.record.labels import Label as StoredLabel
 from ..core.record.labels import default_labeller, save_label
 from ..core.record.store import StoredSession
-
-if TYPE_CHECKING:
-    from .app import RagtuiApp
+from .context import TuiServices, services
 
 
 @dataclass(frozen=True)
@@ -108,23 +106,23 @@ def verdict_summary(session: StoredSession, turn: int, metric: str = "rubric") -
     return f"Judge ({newest.model or 'unknown model'}, v{newest.version}): {score} — {conclusion}"[:300]
 
 
-def labeller_of(app: RagtuiApp) -> str:
-    return default_labeller(app.config.labeller)
+def labeller_of(shared: TuiServices) -> str:
+    return default_labeller(shared.config.labeller)
 
 
 def store_label(
-    app: RagtuiApp, session_id: int, turn: int, given: LabelInput, metric: str = "rubric"
+    app: App[Any], session_id: int, turn: int, given: LabelInput, metric: str = "rubric"
 ) -> StoredLabel | None:
     """Save a label from the modal or a quick key; errors become a notification, never a crash."""
     try:
         return save_label(
-            app.store,
+            services(app).store,
             session_id,
             turn,
             score=given.score,
             agree=given.agree,
             note=given.note,
-            labeller=labeller_of(app),
+            labeller=labeller_of(services(app)),
             metric=metric,
         )
     except RagtuiError as exc:
@@ -133,7 +131,7 @@ def store_label(
 
 
 def open_label_dialog(
-    app: RagtuiApp,
+    app: App[Any],
     session_id: int,
     turn: int,
     verdict: str,
@@ -142,9 +140,9 @@ def open_label_dialog(
     """Push the label modal for ``turn`` of ``session_id``, save what it returns, call ``done``."""
     from ..core.record.labels import session_labels
 
-    mine = labeller_of(app)
+    mine = labeller_of(services(app))
     current = next(
-        (lab for lab in session_labels(app.store, session_id) if lab.turn == turn and lab.labeller == mine),
+        (lab for lab in session_labels(services(app).store, session_id) if lab.turn == turn and lab.labeller == mine),
         None,
     )
 
@@ -160,10 +158,10 @@ def open_label_dialog(
     app.push_screen(LabelScreen(f"Label session #{session_id} turn {turn}", verdict, current), saved)
 
 
-def label_newest_turn(app: RagtuiApp, session_id: int, done: Callable[[StoredLabel], None] | None = None) -> None:
+def label_newest_turn(app: App[Any], session_id: int, done: Callable[[StoredLabel], None] | None = None) -> None:
     """The main screen's label key: the newest bot turn of the open session."""
     try:
-        session = app.store.session(session_id)
+        session = services(app).store.session(session_id)
     except RagtuiError as exc:
         app.notify(str(exc), severity="error", markup=False)
         return

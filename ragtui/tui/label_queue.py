@@ -10,8 +10,6 @@ turns labelled since stay in it (showing your label) so ``p`` can go back and ch
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,11 +20,9 @@ from textual.widgets import Footer, Static
 from ..core.errors import RagtuiError
 from ..core.record.labels import Label, QueueTurn, label_queue, session_labels
 from ..core.record.store import StoredSession
+from .context import TuiServices, services
 from .label_dialog import LabelInput, labeller_of, open_label_dialog, store_label, verdict_summary
 from .safe_text import clean_text
-
-if TYPE_CHECKING:
-    from .app import RagtuiApp
 
 
 class LabelQueueScreen(Screen[None]):
@@ -49,8 +45,8 @@ class LabelQueueScreen(Screen[None]):
         self._labels: dict[int, dict[int, Label]] = {}  # session → turn → your label (rubric)
 
     @property
-    def ragtui(self) -> RagtuiApp:
-        return cast("RagtuiApp", self.app)
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="queue-title", markup=False)
@@ -147,7 +143,7 @@ class LabelQueueScreen(Screen[None]):
         if item is None:
             self.app.notify("Nothing to label.", severity="warning", markup=False)
             return
-        if store_label(self.ragtui, item.session_id, item.turn, given) is not None:
+        if store_label(self.app, item.session_id, item.turn, given) is not None:
             self._labels.pop(item.session_id, None)
             self.advance()
 
@@ -184,4 +180,4 @@ class LabelQueueScreen(Screen[None]):
             self._labels.pop(item.session_id, None)
             self.advance()
 
-        open_label_dialog(self.ragtui, item.session_id, item.turn, verdict, saved)
+        open_label_dialog(self.app, item.session_id, item.turn, verdict, saved)

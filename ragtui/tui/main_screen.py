@@ -10,40 +10,31 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
 
 from ..core.dialogue.events import Event
 from ..core.errors import RagtuiError
+from .context import TuiServices, services
 from .event_view import EventView
 from .fork_screen import ForkActions
-from .header import SessionHeader
+from .header import SessionHeader, SessionInfo
 from .panes import RolePane
 from .safe_text import one_line
-from .session_actions import SessionActions
+from .session_actions import CONTINUABLE, SessionActions
 
 if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
-    from .app import RagtuiApp
 
 log = logging.getLogger("ragtui")
 NEXT_STEP = {"user": "customer message", "bot": "bot answer", "judge": "verdicts"}
-# A session stopped this way can be continued with s / a. "interrupted": its process went away.
-CONTINUABLE = {"cancelled", "error", "interrupted"}
-
-
-def continuable(status: str | None, stop_reason: str | None) -> bool:
-    """A stopped session that s / a continue: cancelled, failed, or interrupted (its owner
-    process is gone), as its status or its stop reason says."""
-    return status in CONTINUABLE or (status == "finished" and stop_reason in CONTINUABLE)
 
 
 class MainScreen(SessionActions, ForkActions, Screen[None]):
@@ -73,24 +64,29 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.stopped: str | None = None  # why the open session stopped (cancelled…), until continued
 
     @property
-    def ragtui(self) -> RagtuiApp:
-        return cast("RagtuiApp", self.app)
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
 
     def compose(self) -> ComposeResult:
         yield SessionHeader(id="header")
         yield Static("", id="status", markup=False)
-        with Horizontal(id="panes"):
-            yield RolePane("Customer", "user", id="pane-user")
-            yield RolePane("Bot", "bot", id="pane-bot")
-            yield RolePane("Judge", "judge", id="pane-judge", separate_json=True)
+        yield EventView(self.ragtui.store, id="panes")
         yield Input(placeholder="The customer's next message — Enter sends, Escape closes", id="customer-input")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        header = self.header
-        header.info.threshold = self.ragtui.config.threshold
-        self.view = EventView(self, header)
+        self.view = self.query_one(EventView)
+        self.view.info = SessionInfo(threshold=self.ragtui.config.threshold)
+        # The header shows the view's session info whenever it changes (init: at once).
+        self.watch(self.view, "info", self._show_info)
         self.connected()
+
+    def _show_info(self, info: SessionInfo) -> None:
+        self.header.info = info
+
+    @on(EventView.Notice)
+    def _notice(self, notice: EventView.Notice) -> None:
+        self.notify_plain(notice.text, notice.severity)
 
     def connected(self) -> None:
         """The app's endpoints and engine changed (start-up finished connecting)."""
@@ -106,7 +102,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         return self.query_one(SessionHeader)
 
     def pane(self, role: str) -> RolePane:
-        return self.query_one(f"#pane-{role}", RolePane)
+        return self.view.pane(role)
 
     @property
     def running(self) -> bool:
@@ -115,7 +111,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
 
     @property
     def session_id(self) -> int | None:
-        return self.header.info.session_id
+        return self.view.info.session_id
 
     def set_status(self, message: str) -> None:
         self.query_one("#status", Static).update(Text(message))
@@ -127,21 +123,21 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
     def refresh_state(self) -> None:
         """Header state and the status hint from where the dialogue is: the hint offers only
         what the next key can do (m only when the customer is next)."""
-        info, dialogue = self.header.info, self.dialogue
-        self.header.connecting = self.ragtui.connecting
+        header, dialogue = self.header, self.dialogue
+        header.connecting = self.ragtui.connecting
         if dialogue is None:
-            info.state = "read only" if info.session_id is not None else "no session"
-            if info.session_id is None:
+            header.state = "read only" if self.session_id is not None else "no session"
+            if self.session_id is None:
                 waiting = " (connecting…)" if self.ragtui.connecting else ""
                 self.set_status(f"Press n to start a session{waiting}, o to open a stored one, F1 for help.")
         elif self.running:
-            info.state = "pausing" if self._pausing else "running"
+            header.state = "pausing" if self._pausing else "running"
             self.set_status("Running… p: pause after this step · c: cancel now")
         elif dialogue.finished:
             reason = dialogue.stop_reason or "done"
-            info.state = f"finished: {reason}"
+            header.state = f"finished: {reason}"
             if reason in CONTINUABLE:
-                info.state = f"{reason} · s/a continue"
+                header.state = f"{reason} · s/a continue"
                 self.set_status(f"Session {reason}. s: continue one step · a: continue to the end · n: new session")
             else:
                 self.set_status(f"Session finished ({reason}). n: new session · v: verdicts · x: export")
@@ -149,15 +145,14 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             step = NEXT_STEP[dialogue.phase.value]
             keys = "s: step · a: auto-run" + (" · m: type as customer" if dialogue.phase.value == "user" else "")
             if dialogue.failed:
-                info.state = "paused: step failed"
+                header.state = "paused: step failed"
                 self.set_status(f"The {step} failed (see the pane). s / a retry it once the server is back · c: cancel")
             elif self.stopped:
-                info.state = f"{self.stopped} · s/a continue"
+                header.state = f"{self.stopped} · s/a continue"
                 self.set_status(f"Stopped ({self.stopped}). Next: {step} — {keys}")
             else:
-                info.state = "paused" if dialogue.turn else "ready"
+                header.state = "paused" if dialogue.turn else "ready"
                 self.set_status(f"Next: {step} — {keys}")
-        self.header.show()
 
     # -- driving -----------------------------------------------------------------------------
 
@@ -297,7 +292,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             self.notify_plain("No session open: open one with o to label its turns.", "warning")
             return
         label_newest_turn(
-            self.ragtui,
+            self.app,
             self.session_id,
             lambda label: self.pane("judge").add_note(f"turn {label.turn}: your label {label.summary()}"),
         )

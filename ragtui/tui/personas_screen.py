@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on
@@ -26,11 +25,9 @@ from textual.widgets.option_list import Option
 from ..core.config import LANGUAGES
 from ..core.content.personas import Persona, load_persona_file, save_persona
 from ..core.errors import ConfigError
+from .context import services
 from .dialogs import Choice, ConfirmScreen, UnsavedChangesScreen
 from .safe_text import clean_text
-
-if TYPE_CHECKING:
-    from .app import RagtuiApp
 
 
 class PersonasScreen(Screen[None]):
@@ -54,7 +51,7 @@ class PersonasScreen(Screen[None]):
 
     @property
     def folder(self) -> Path:
-        return cast("RagtuiApp", self.app).config.personas
+        return services(self.app).config.personas
 
     def compose(self) -> ComposeResult:
         yield Static("", id="personas-title", markup=False)

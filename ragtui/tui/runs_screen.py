@@ -8,8 +8,6 @@ the current bot; ``t`` does the same and lets the simulator continue where the r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -24,10 +22,8 @@ from ..core.errors import RagtuiError
 from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import score
+from .context import TuiServices, services
 from .safe_text import one_line
-
-if TYPE_CHECKING:
-    from .app import RagtuiApp
 
 HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · Escape: back"
 
@@ -66,8 +62,8 @@ class RunsScreen(Screen[None]):
         self.base: str | None = None
 
     @property
-    def ragtui(self) -> RagtuiApp:
-        return cast("RagtuiApp", self.app)
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(HELP), id="title")

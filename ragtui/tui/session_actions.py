@@ -1,5 +1,5 @@
 """Starting, opening, continuing and closing sessions on the main screen (a mixin, to keep
-files small).
+files small; what it uses of the screen is ``context.DialogueHost``).
 
 Opening a stored session replays it into the panes and, when an engine is available, resumes
 it with ``Engine.resume_dialogue`` so step / auto-run continue where it stopped. The same
@@ -19,12 +19,21 @@ from .header import SessionInfo
 
 if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
-    from .main_screen import MainScreen
+    from .context import DialogueHost
     from .new_session import NewSessionRequest
 
-    _Base = MainScreen
+    _Base = DialogueHost
 else:
     _Base = object
+
+# A session stopped this way can be continued with s / a. "interrupted": its process went away.
+CONTINUABLE = {"cancelled", "error", "interrupted"}
+
+
+def continuable(status: str | None, stop_reason: str | None) -> bool:
+    """A stopped session that s / a continue: cancelled, failed, or interrupted (its owner
+    process is gone), as its status or its stop reason says."""
+    return status in CONTINUABLE or (status == "finished" and stop_reason in CONTINUABLE)
 
 
 class SessionActions(_Base):
@@ -97,7 +106,6 @@ class SessionActions(_Base):
         """Show a stored session, and make it continuable when an engine is available."""
         if session_id is None or not self._can_switch():
             return
-        from .main_screen import continuable
 
         try:
             session = self.ragtui.store.session(session_id)

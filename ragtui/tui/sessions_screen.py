@@ -1,23 +1,24 @@
-"""The sessions browser: every stored session, newest first; open one, or delete one."""
+"""The sessions browser: every stored session, newest first; open one, or delete one.
+
+A deleted session is announced with a ``SessionsScreen.Deleted`` message, which bubbles up to
+the app, so a screen that has it open can close it.
+"""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ..core.errors import RagtuiError
+from .context import TuiServices, services
 from .dialogs import ConfirmScreen
 from .formatting import score_text
 from .safe_text import one_line
-
-if TYPE_CHECKING:
-    from .app import RagtuiApp
 
 STOP_STYLES = {
     "done": "green",
@@ -34,6 +35,13 @@ STOP_STYLES = {
 class SessionsScreen(Screen[int | None]):
     """Dismisses with the id of the session to open, or None."""
 
+    class Deleted(Message):
+        """A session was deleted from the store."""
+
+        def __init__(self, session_id: int) -> None:
+            super().__init__()
+            self.session_id = session_id
+
     BINDINGS = [
         Binding("enter", "open", "Open", priority=True),
         Binding("d,delete", "delete", "Delete"),
@@ -42,8 +50,8 @@ class SessionsScreen(Screen[int | None]):
     ]
 
     @property
-    def ragtui(self) -> RagtuiApp:
-        return cast("RagtuiApp", self.app)
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -105,8 +113,7 @@ class SessionsScreen(Screen[int | None]):
         session_id = self._selected()
         if session_id is None:
             return
-        main = self.ragtui.main_screen
-        if main is not None and main.running and main.session_id == session_id:
+        if self.ragtui.running_session == session_id:
             self.app.notify("That session is running: cancel it first.", severity="warning", markup=False)
             return
 
@@ -118,8 +125,7 @@ class SessionsScreen(Screen[int | None]):
             except RagtuiError as exc:
                 self.app.notify(str(exc), severity="error", markup=False)
                 return
-            if main is not None:
-                main.forget_session(session_id)
+            self.post_message(self.Deleted(session_id))
             self.app.notify(f"Deleted session #{session_id}", markup=False)
             self.action_reload()
 

@@ -7,8 +7,6 @@ its raw reply, and the passages the bot was given.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -21,6 +19,7 @@ from textual.widgets.option_list import Option
 from ..core.errors import RagtuiError
 from ..core.record.labels import Label, session_labels
 from ..core.record.store import StoredJudgment, StoredSession
+from .context import TuiServices, services
 from .dialogue_text import dialogue_block
 from .formatting import detail_text, metric_text, score_text, version_column
 from .label_dialog import open_label_dialog, verdict_summary
@@ -28,9 +27,6 @@ from .rejudge import judge_prompt_text, rejudge_turn
 from .rejudge_screen import RejudgeMemory, RejudgeRequest, RejudgeScreen
 from .replay import PRIMARY_METRIC
 from .safe_text import clean_text
-
-if TYPE_CHECKING:
-    from .app import RagtuiApp
 
 MAX_COLUMNS = 4  # versions side by side; older ones are listed in the newest's history
 
@@ -57,8 +53,8 @@ class VerdictScreen(Screen[None]):
         self.labels: list[Label] = []
 
     @property
-    def ragtui(self) -> RagtuiApp:
-        return cast("RagtuiApp", self.app)
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="verdict-title", markup=False)
@@ -211,7 +207,7 @@ class VerdictScreen(Screen[None]):
             return
         turn = self.turn
         verdict = verdict_summary(self.session, turn)
-        open_label_dialog(self.ragtui, self.session_id, turn, verdict, lambda _label: self.load(keep_turn=turn))
+        open_label_dialog(self.app, self.session_id, turn, verdict, lambda _label: self.load(keep_turn=turn))
 
     # -- re-judging --------------------------------------------------------------------------
 

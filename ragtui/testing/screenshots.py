@@ -1,6 +1,6 @@
 """SVG screenshots of the TUI, made by the app itself, for the README.
 
-``python -m ragtui.tui.screenshots OUTDIR`` drives the real app with Textual's Pilot against an
+``python -m ragtui.testing.screenshots OUTDIR`` drives the real app with Textual's Pilot against an
 in-process fake OpenAI-compatible server scripted with a short Tsumugi support dialogue (an
 angry customer who cannot link an Apple login; turn 2 a canned answer the judge fails), and
 saves the main screen, the verdict detail, a re-judged verdict's versions, the sessions
@@ -26,9 +26,9 @@ from ..core.dialogue.engine import Engine
 from ..core.models.endpoints import resolve_endpoints
 from ..core.paths import bundled_dir
 from ..core.record.store import Store
-from ..testing.fake_openai import FakeOpenAIServer, Reply, Responder, level_reply, schema_responder
-from ..testing.rubric_checks import check_name
-from .app import RagtuiApp
+from ..tui.app import RagtuiApp
+from .fake_openai import FakeOpenAIServer, Reply, Responder, level_reply, schema_responder
+from .rubric_checks import check_name
 
 SIZE = (150, 48)
 CUSTOMER, BOT, JUDGE, OTHER_JUDGE = "qwen2.5:7b", "tsumugi-support-bot", "gpt-4o-mini", "qwen2.5:14b"
@@ -267,7 +267,7 @@ async def shoot(outdir: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ragtui.tui.screenshots", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m ragtui.testing.screenshots", description=__doc__.splitlines()[0])
     parser.add_argument("outdir", type=Path, help="folder for the SVG files (created if missing)")
     args = parser.parse_args(argv)
     for path in asyncio.run(shoot(args.outdir)):

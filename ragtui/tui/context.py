@@ -1,0 +1,71 @@
+"""What the screens need from the app, and what the main screen's action mixins need from it.
+
+Screens reach the shared services (config, store, endpoints, engine) through ``services(app)``
+and the ``TuiServices`` protocol instead of importing the app module for its type, so the TUI's
+modules import one way only: the app imports the screens, never the reverse. A screen that has
+news for the app (a session deleted) posts a Textual message, which bubbles up to the app.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from ..core.config import Config
+    from ..core.dialogue.engine import Engine
+    from ..core.dialogue.state_machine import Dialogue
+    from ..core.models.endpoints import Endpoint
+    from ..core.record.store import Store
+    from .event_view import EventView
+
+
+class TuiServices(Protocol):
+    """The app's shared state, as screens see it (``RagtuiApp`` provides it)."""
+
+    config: Config
+    store: Store
+    endpoints: dict[str, Endpoint]
+    engine: Engine | None
+    problem: str | None  # why dialogues cannot run, when they cannot
+    connecting: str | None  # what is being connected, until the engine is ready
+    remembered: dict[str, Any]  # dialogs' last choices (new session, re-judge)
+
+    @property
+    def running_session(self) -> int | None:
+        """The session a dialogue is running in right now, if any."""
+        ...
+
+
+def services(app: App[Any]) -> TuiServices:
+    """The running app's shared state; every ragtui screen runs inside a ``RagtuiApp``."""
+    return cast("TuiServices", app)
+
+
+class DialogueHost(Protocol):
+    """What the main screen's action mixins (sessions, fork) use of the screen they are mixed into."""
+
+    app: App[Any]
+    dialogue: Dialogue | None
+    stopped: str | None
+    view: EventView
+
+    @property
+    def ragtui(self) -> TuiServices: ...
+
+    @property
+    def running(self) -> bool: ...
+
+    @property
+    def session_id(self) -> int | None: ...
+
+    def notify_plain(self, message: str, severity: str = "information") -> None: ...
+
+    def set_status(self, message: str) -> None: ...
+
+    def refresh_state(self) -> None: ...
+
+    def action_auto_run(self) -> None: ...
+
+    def _not_ready(self) -> str | None: ...

@@ -1,0 +1,95 @@
+"""The TUI's modules import one way only: no cycle among them, no import of the CLI or of the
+testing fakes, and only the package's entry point imports the app module (screens see the app
+through ``ragtui.tui.context``). Read from the source with ``ast``: every import counts, at
+module level, inside a function or under ``TYPE_CHECKING``."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import ragtui.tui
+
+TUI = Path(ragtui.tui.__file__).parent
+
+
+def imported(path: Path) -> set[str]:
+    """Every module ``path`` imports, as absolute names (``from . import x`` gives ``ragtui.tui.x``)."""
+    package = ["ragtui", "tui"]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)  # `from . import x`
+    return names
+
+
+def tui_graph() -> dict[str, set[str]]:
+    modules = {p.stem for p in TUI.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in TUI.glob("*.py"):
+        targets = {name.split(".")[2] for name in imported(path) if name.startswith("ragtui.tui.")}
+        graph[path.stem] = {t for t in targets if t in modules and t != path.stem}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as a path (first module repeated at the end), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for target in sorted(graph.get(module, ())):
+            if state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            if target not in state and (cycle := visit(target)):
+                return cycle
+        path.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state and (cycle := visit(module)):
+            return cycle
+    return None
+
+
+def test_the_reader_sees_relative_and_type_checking_imports(tmp_path: Path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from . import header\n"
+        "if TYPE_CHECKING:\n    from .app import RagtuiApp\n"
+        "def f():\n    from ..cli.output import error_line\n"
+    )
+    names = imported(sample)
+    assert {"ragtui.tui.header", "ragtui.tui.app", "ragtui.cli.output"} <= names
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_tui_imports_neither_the_cli_nor_the_testing_fakes():
+    offenders = sorted(
+        f"{path.name} imports {name}"
+        for path in TUI.glob("*.py")
+        for name in imported(path)
+        if name.split(".")[:2] in (["ragtui", "cli"], ["ragtui", "testing"])
+    )
+    assert offenders == []
+
+
+def test_the_tui_modules_import_each_other_without_a_cycle():
+    graph = tui_graph()
+    assert {"app", "main_screen", "event_view", "context"} <= set(graph)
+    assert find_cycle(graph) is None
+
+
+def test_only_the_entry_point_imports_the_app_module():
+    importers = sorted(module for module, targets in tui_graph().items() if "app" in targets)
+    assert importers == ["__init__"]
