@@ -125,7 +125,7 @@ def comparison_table(c: Comparison, turns: bool) -> Table:
 
 
 def compare(args: argparse.Namespace, overrides: Overrides) -> int:
-    store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
+    store = bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
     for path in (args.csv, args.markdown, args.junit):
         if path is not None and not path.parent.is_dir():
             raise RagtuiError(f"cannot write {path}: folder {path.parent} does not exist", "create it first")

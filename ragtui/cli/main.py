@@ -135,7 +135,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
     sessions = sub.add_parser("sessions", help="list stored sessions")
     _common(sessions)
-    sessions.add_argument("-n", "--limit", type=int, default=30, help="how many (default 30)")
+    sessions.add_argument("-n", "--limit", type=int, default=30, help="how many, newest first (1 or more; default 30)")
     sessions.add_argument("--run", help="only this run id ('last' for the newest run)")
 
     show = sub.add_parser("show", help="print a session's transcript with its verdicts")

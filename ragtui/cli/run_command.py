@@ -21,8 +21,6 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.config import Config
-from ..core.content.personas import load_personas, pick_personas
-from ..core.content.scenarios import load_scenarios, pick_scenarios
 from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.estimate import spent
 from ..core.dialogue.state_machine import Dialogue
@@ -35,6 +33,7 @@ from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import write_text
 from ..core.runs.run_report import junit_xml, run_markdown
+from .content_pick import pick_content
 from .dialogue_view import rate_text
 from .estimate_view import estimate_command, print_spent
 from .model_start import embedded_model
@@ -60,6 +59,9 @@ def _check_arguments(args: argparse.Namespace) -> None:
 
 async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     if getattr(args, "estimate", False):
+        for flag in ("resume", "replay"):
+            if getattr(args, flag, None):  # it would estimate the whole matrix, not what --{flag} runs
+                raise RagtuiError(f"--estimate plans a new run; it cannot estimate --{flag}", "drop one of the two")
         return estimate_command(args, overrides)
     config = bootstrap.load_effective_config(overrides)
     _check_arguments(args)
@@ -81,8 +83,9 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
             return await _run(
                 args, config, endpoints, store, run_id, lambda engine: _resumed(engine, session_ids), model
             )
-    personas = pick_personas(load_personas(config.personas, config.language), args.persona)
-    scenarios = pick_scenarios(load_scenarios(config.scenarios, config.language), args.scenario)
+    # A worker of `--workers N` stays quiet: the process that started it warned already.
+    warn = getattr(args, "shard", None) is None
+    scenarios, personas = pick_content(config, args.scenario, args.persona, warn=warn)
     if not personas:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2
