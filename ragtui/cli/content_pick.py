@@ -24,6 +24,8 @@ def pick_content(
     scenarios = load_scenarios(config.scenarios, config.language, skipped_scenarios)
     chosen_personas = pick_personas(personas, persona_names, skipped_personas)
     chosen_scenarios = pick_scenarios(scenarios, scenario_ids, skipped_scenarios)
+    if not chosen_personas and skipped_personas:
+        raise skipped_personas[0].error  # nothing left to run: the first broken file is the error
     if warn:
         for kind, skipped in (("persona", skipped_personas), ("scenario", skipped_scenarios)):
             for s in skipped:

@@ -259,13 +259,14 @@ def _report(
     if retried:
         summary.append(f" · simulator asked again {retried}×, {off_role} message(s) still off-role", style="yellow")
     summary.append(f"; stored in {store.path}")
-    console.print(summary)
+    console.print(summary, soft_wrap=True)  # one line at any width: grep-able in CI logs
     resumable_count = sum(1 for s in rows if s.stop_label in RESUMABLE)
     if interrupted or resumable_count:
         where = f" --db {store.path}" if store.path else ""
         console.print(
             Text(f"Stopped: {resumable_count} dialogue(s) not finished. Continue with: ", style="yellow")
-            + Text(f"ragtui run --resume {run_id}{where}", style="bold")
+            + Text(f"ragtui run --resume {run_id}{where}", style="bold"),
+            soft_wrap=True,  # one line at any width: the command is copied from CI logs whole
         )
     print_spent(spent(store, run_id, config.prices))
     if rows:
@@ -274,7 +275,7 @@ def _report(
             if len(store.run_ids()) > 1
             else f"ragtui export --run {run_id} --csv results.csv"
         )
-        console.print(Text(f"Next: ragtui show {rows[0].id}   ·   {then}", style="dim"))
+        console.print(Text(f"Next: ragtui show {rows[0].id}   ·   {then}", style="dim"), soft_wrap=True)
     if interrupted:
         sys.stdout.flush()
         return EXIT_INTERRUPTED
