@@ -14,10 +14,9 @@ import pytest
 
 import ragtui
 from ragtui.cli.main import main
-from ragtui.cli.run_progress import ETA_OVERDUE, RunProgress, _Active
+from ragtui.cli.run_progress import RunProgress, _Active
 from ragtui.core.config import Config
 from ragtui.core.content.personas import load_personas
-from ragtui.core.content.picking import Skipped
 from ragtui.core.content.scenarios import load_scenarios, pick_scenarios
 from ragtui.core.dialogue import estimate as estimate_module
 from ragtui.core.dialogue.events import DialogueStarted, MessageDone, TextDelta
@@ -232,6 +231,8 @@ def test_a_broken_persona_file_is_skipped_unless_asked_for(config_file: Path, tm
 
 
 def test_a_broken_scenario_entry_is_skipped_unless_asked_for(tmp_path: Path):
+    from ragtui.core.content.picking import Skipped
+
     path = tmp_path / "en.toml"
     path.write_text(
         '[[scenario]]\nid = "fine"\nquestion = "Where is my order?"\n\n[[scenario]]\nid = "half"\n',
@@ -314,6 +315,8 @@ def test_the_run_summary_does_not_depend_on_columns(config_file: Path):
 
 
 def test_the_eta_says_finishing_once_the_estimate_has_run_out():
+    from ragtui.cli.run_progress import ETA_OVERDUE
+
     clock = Clock()
     progress = RunProgress(1, 2, 0.7, {7: "outage × calm"}, live_mode=False)
     progress.meter = meter = StepMeter(clock=clock)
