@@ -332,5 +332,7 @@ def test_the_eta_says_finishing_once_the_estimate_has_run_out():
     meter.observe(MessageDone(7, 2, "bot", "yyy", 2, "bot"))
     assert progress.eta_text().startswith("ETA ≤ ")  # the judge's measured time is still ahead
     clock.now += 60.0  # the judge takes far longer than it did before
+    assert progress.eta_text() == "ETA ≤ 1 s"  # the estimate has just run out
+    clock.now += 2.0  # and the work goes on
     text = progress.eta_text()
     assert text == ETA_OVERDUE and "0 s" not in text

@@ -36,10 +36,6 @@ ETA_EVERY = 1.0  # seconds between two estimates of the time left
 ETA_OVERDUE = "ETA: past the estimate, finishing…"
 
 
-def eta_words(eta: float) -> str:
-    return ETA_OVERDUE if eta < 1.0 else f"ETA ≤ {format_seconds(eta)}"
-
-
 @dataclass
 class _Active:
     label: str
@@ -75,6 +71,7 @@ class RunProgress:
         self.meter = StepMeter()
         self._eta: tuple[float, str] | None = None  # (when worked out, text)
         self.output_gone = False  # stdout's reader went away (`| head`)
+        self._ran_out_at: float | None = None  # when the estimate first fell under a second
         self.progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
         )
@@ -103,10 +100,20 @@ class RunProgress:
         if self._eta is None or now - self._eta[0] >= ETA_EVERY:
             waiting = max(self.total - self.finished - len(self.active), 0)
             eta = self.meter.eta(self.max_turns, waiting, self.concurrency)
-            text = "ETA after the first full turn" if eta is None else eta_words(eta)
+            text = "ETA after the first full turn" if eta is None else self._eta_words(eta, now)
             self._eta = (now, text) if eta is not None else None
             return text
         return self._eta[1]
+
+    def _eta_words(self, eta: float, now: float) -> str:
+        """``ETA ≤ 1 min 05 s``; under a second, ``ETA ≤ 1 s`` — and once that second has
+        passed with work still left, that the estimate has run out, not a time that has."""
+        if eta >= 1.0:
+            self._ran_out_at = None
+            return f"ETA ≤ {format_seconds(eta)}"
+        if self._ran_out_at is None:
+            self._ran_out_at = now
+        return ETA_OVERDUE if now - self._ran_out_at >= 1.0 else "ETA ≤ 1 s"
 
     def _render(self) -> Group:
         now = self.meter.clock()
