@@ -7,6 +7,7 @@ Each role talks to the server under its own model name (``fake-user``, ``fake-bo
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -24,6 +25,12 @@ from ragtui.testing.rubric_checks import check_line, check_name
 from .bot_servers import FaultyServer
 
 USER, BOT, JUDGE = "fake-user", "fake-bot", "fake-judge"
+
+# Without a terminal Rich takes its width from COLUMNS, read once when ragtui's consoles are
+# made (ragtui.cli.output, imported by the tests after this file): pinned to Rich's own default
+# here, so neither the tests' output nor the ragtui processes they start depend on the width of
+# the terminal the suite was started from.
+os.environ["COLUMNS"] = "80"
 
 
 def verdict(overall: int = 4, **overrides: object) -> str:

@@ -13,6 +13,7 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.record.schema import LATEST_VERSION
+from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
 
 from .conftest import BOT, JUDGE, check_answers, endpoint_toml
@@ -161,6 +162,7 @@ def test_sessions_show_and_export_after_a_run(config_file: Path, tmp_path: Path,
 
 
 def test_show_unknown_session_is_a_clear_error(config_file: Path, capsys):
+    Store.open(config_file.parent / "runs.db").close()  # `show` reads a database, never makes one
     assert run_cli("show", "42", "--config", str(config_file)) == 2
     assert "no session 42" in capsys.readouterr().err
 

@@ -19,6 +19,7 @@ from ..core.record.labels import session_labels
 from ..core.record.lineage import lineage_lines
 from ..core.record.store import Store, StoredSession
 from ..core.runs.resolve import resolve_run
+from .arg_checks import check_count, check_ids
 from .calibrate_command import calibrate
 from .doctor import doctor
 from .output import console, say_discovered, session_score_text, stop_text
@@ -29,7 +30,8 @@ __all__ = ["doctor", "run", "sessions", "show", "export", "config", "personas", 
 
 
 def _store(overrides: Overrides) -> Store:
-    return bootstrap.open_store(bootstrap.load_effective_config(overrides))
+    """The database of a command that only reads it: a missing one is an error, never made."""
+    return bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
 
 
 def sessions_table(rows: list[StoredSession]) -> Table:
@@ -52,6 +54,7 @@ def sessions_table(rows: list[StoredSession]) -> Table:
 
 
 def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
+    check_count(args.limit, "-n/--limit")
     store = _store(overrides)
     run_id = resolve_run(store, args.run) if args.run else None
     rows = store.sessions(limit=args.limit, run_id=run_id)
@@ -63,6 +66,7 @@ def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
 
 
 def show(args: argparse.Namespace, overrides: Overrides) -> int:
+    check_ids([args.session])
     store = _store(overrides)
     session = store.session(args.session)
     print_session(session, all_versions=args.all_versions, labels=session_labels(store, args.session))
@@ -72,6 +76,7 @@ def show(args: argparse.Namespace, overrides: Overrides) -> int:
 
 
 def export(args: argparse.Namespace, overrides: Overrides) -> int:
+    check_ids(args.sessions)
     store = _store(overrides)
     chosen = [store.session(sid) for sid in args.sessions]
     if args.run:

@@ -125,7 +125,7 @@ def comparison_table(c: Comparison, turns: bool) -> Table:
 
 
 def compare(args: argparse.Namespace, overrides: Overrides) -> int:
-    store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
+    store = bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
     outputs = {"--csv": args.csv, "--markdown": args.markdown, "--junit": args.junit}
     for option, path in outputs.items():
         if path is not None:  # refused before any work: never the database, never a missing folder

@@ -9,10 +9,9 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
-from ..core.content.personas import load_personas, pick_personas
-from ..core.content.scenarios import load_scenarios, pick_scenarios
 from ..core.dialogue.estimate import Estimate, RoleTokens, estimate_run
 from ..core.record.store import Store
+from .content_pick import pick_content
 from .output import console, print_table
 
 
@@ -55,10 +54,9 @@ def estimate_command(args: argparse.Namespace, overrides: Overrides) -> int:
     """Everything ``ragtui run`` would plan, counted from files and the database only."""
     config = bootstrap.load_effective_config(overrides)
     endpoints = bootstrap.endpoints_for(config, overrides)
-    personas = pick_personas(load_personas(config.personas, config.language), args.persona)
-    scenarios = pick_scenarios(load_scenarios(config.scenarios, config.language), args.scenario)
+    scenarios, personas = pick_content(config, args.scenario, args.persona)
     # An existing database gives past usage; none is created just to estimate.
-    store = Store.open(config.database) if config.database.exists() else None
+    store = Store.open_read_only(config.database) if config.database.exists() else None
     try:
         print_estimate(estimate_run(config, endpoints, scenarios, personas, store, config.metrics))
     finally:

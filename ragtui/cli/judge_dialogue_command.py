@@ -23,6 +23,7 @@ from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.record.dialogue_verdicts import resolution_rate
 from ..core.runs.resolve import resolve_run
+from .arg_checks import check_ids
 from .dialogue_view import dialogue_verdict_text, rate_text
 from .model_start import embedded_model
 from .output import console
@@ -52,6 +53,7 @@ def judge_dialogue(args: argparse.Namespace, overrides: Overrides) -> int:
 
 
 async def _judge(args: argparse.Namespace, overrides: Overrides) -> int:
+    check_ids(args.sessions)
     config = bootstrap.load_effective_config(overrides)
     store = bootstrap.open_store(config)
     ids = list(args.sessions)

@@ -19,6 +19,7 @@ from ..core.metrics import KNOWN_METRICS
 from ..core.record.labels import DEFAULT_METRIC, default_labeller, labels_where, save_label
 from ..core.record.store import Store
 from ..core.runs.resolve import resolve_run
+from .arg_checks import MAX_SQLITE_INT, check_ids, check_range
 from .output import console
 
 
@@ -55,6 +56,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 
 def label_turn(args: argparse.Namespace, overrides: Overrides) -> int:
+    check_ids([args.session])
+    check_range(args.turn, "turn", 1, MAX_SQLITE_INT)
     config = bootstrap.load_effective_config(overrides)
     store = bootstrap.open_store(config)
     try:
@@ -82,7 +85,7 @@ def run_id_of(store: Store, run: str | None) -> str | None:
 
 
 def list_labels(args: argparse.Namespace, overrides: Overrides) -> int:
-    store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
+    store = bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
     rows = labels_where(store, args.metric, run_id_of(store, args.run))
     if not rows:
         console.print(Text(f"No labels in {store.path}. Label a turn with `ragtui label SESSION TURN --score N`."))
@@ -107,7 +110,7 @@ def list_labels(args: argparse.Namespace, overrides: Overrides) -> int:
 def export_labels(args: argparse.Namespace, overrides: Overrides) -> int:
     from ..core.record.label_export import write_labels_jsonl
 
-    store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
+    store = bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
     written, left_out = write_labels_jsonl(
         store, args.jsonl, metric=args.metric, run_id=run_id_of(store, args.run), database=store.path
     )

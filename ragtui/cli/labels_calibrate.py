@@ -30,7 +30,7 @@ def calibrate_from_labels(args: argparse.Namespace, overrides: Overrides) -> int
             f"--from-labels reads the stored labels, not {args.data}", "drop the file, or drop --from-labels"
         )
     config = bootstrap.load_effective_config(overrides)
-    store = bootstrap.open_store(config)
+    store = bootstrap.open_store(config, read_only=True)
     try:
         run_id = resolve_run(store, args.run) if args.run else None
         thresholds = MetricSettings.from_config(config).thresholds

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +41,9 @@ LAZY_COMMANDS = {
 }
 
 EXIT_ERROR = 2  # 0: passed, 1: a gate failed (the commands return those themselves)
+# Stdout closed by its reader (`ragtui run … | head`): the status of a command ended by SIGPIPE,
+# as `cat` or `grep` give, so a pipeline under `set -o pipefail` treats ragtui like them.
+EXIT_BROKEN_PIPE = 128 + 13
 log = logging.getLogger("ragtui")
 
 
@@ -135,7 +139,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
     sessions = sub.add_parser("sessions", help="list stored sessions")
     _common(sessions)
-    sessions.add_argument("-n", "--limit", type=int, default=30, help="how many (default 30)")
+    sessions.add_argument("-n", "--limit", type=int, default=30, help="how many, newest first (1 or more; default 30)")
     sessions.add_argument("--run", help="only this run id ('last' for the newest run)")
 
     show = sub.add_parser("show", help="print a session's transcript with its verdicts")
@@ -224,24 +228,43 @@ def main(argv: list[str] | None = None) -> int:
             # Only what a run needs: `--workers` starts a process per worker.
             from .run_command import run
 
-            return asyncio.run(run(args, overrides))
-        from . import commands
+            status = asyncio.run(run(args, overrides))
+        else:
+            from . import commands
 
-        if args.command == "doctor":
-            return asyncio.run(commands.doctor(args, overrides))
-        handler = getattr(args, "handler", None) or getattr(commands, args.command)
-        return handler(args, overrides)
+            if args.command == "doctor":
+                status = asyncio.run(commands.doctor(args, overrides))
+            else:
+                handler = getattr(args, "handler", None) or getattr(commands, args.command)
+                status = handler(args, overrides)
+        sys.stdout.flush()  # here, where a reader gone away is handled, not at the interpreter's exit
+        return status
     except RagtuiError as exc:
         error_line(f"ragtui: error: {exc}")
         return EXIT_ERROR
     except KeyboardInterrupt:
         error_line("ragtui: interrupted")
         return 130
+    except BrokenPipeError:
+        # Nobody reads stdout any more: end quietly. What a run recorded is already committed
+        # (every message and verdict is, as it completes); only the printing stops.
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
     except Exception as exc:
         log.exception("unexpected error in `ragtui %s`", args.command)
         where = f"; details in {log_path}" if log_path else ""
         error_line(f"ragtui: unexpected error: {type(exc).__name__}: {exc}{where}")
         return EXIT_ERROR
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so the flush at exit cannot fail on the closed pipe
+    again (Python would print "Exception ignored … BrokenPipeError")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (captured)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

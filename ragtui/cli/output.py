@@ -36,6 +36,14 @@ class SafeConsole(Console):
             for segment in buffer
         )
 
+    def on_broken_pipe(self) -> None:
+        """The reader of the output went away (``ragtui run … | head``). Rich would exit at
+        once (status 1, wherever it was printing); raised instead, it ends the command through
+        ``main``, like every other write to the closed pipe, and stops the run the way Ctrl-C
+        does, so its record stays resumable."""
+        self.quiet = True  # nothing more to print, to a reader that is gone
+        raise BrokenPipeError
+
 
 console = SafeConsole(highlight=False)
 console_err = SafeConsole(stderr=True, highlight=False)

@@ -26,8 +26,8 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.config import Config
-from ..core.content.personas import Persona, load_personas, pick_personas
-from ..core.content.scenarios import Scenario, load_scenarios, pick_scenarios
+from ..core.content.personas import Persona
+from ..core.content.scenarios import Scenario
 from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.estimate import spent
 from ..core.dialogue.state_machine import Dialogue
@@ -44,6 +44,7 @@ from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.resume_models import recorded_models, use_recorded_models
 from ..core.runs.run_report import junit_xml, run_markdown
+from .content_pick import pick_content
 from .dialogue_view import rate_text
 from .estimate_view import estimate_command, print_spent
 from .model_start import embedded_model
@@ -69,6 +70,9 @@ def _check_arguments(args: argparse.Namespace, database: Path) -> None:
 
 async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     if getattr(args, "estimate", False):
+        for flag in ("resume", "replay"):
+            if getattr(args, flag, None):  # it would estimate the whole matrix, not what --{flag} runs
+                raise RagtuiError(f"--estimate plans a new run; it cannot estimate --{flag}", "drop one of the two")
         return estimate_command(args, overrides)
     config = bootstrap.load_effective_config(overrides)
     _check_arguments(args, config.database)
@@ -99,8 +103,9 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
             return await _run(
                 args, config, endpoints, store, run_id, lambda engine: _resumed(engine, session_ids, unstarted), model
             )
-    personas = pick_personas(load_personas(config.personas, config.language), args.persona)
-    scenarios = pick_scenarios(load_scenarios(config.scenarios, config.language), args.scenario)
+    # A worker of `--workers N` stays quiet: the process that started it warned already.
+    warn = getattr(args, "shard", None) is None
+    scenarios, personas = pick_content(config, args.scenario, args.persona, warn=warn)
     if not personas:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2
@@ -372,7 +377,7 @@ def _report(
     if retried:
         summary.append(f" · simulator asked again {retried}×, {off_role} message(s) still off-role", style="yellow")
     summary.append(f"; stored in {store.path}")
-    console.print(summary)
+    console.print(summary, soft_wrap=True)  # one line at any width: grep-able in CI logs
     never_started = sum(1 for e in plan if e.session_id is None)
     if plan:
         finished = sum(1 for s in rows if s.status == "finished" and s.stop_label not in RESUMABLE)
@@ -380,13 +385,14 @@ def _report(
         line = f"planned {len(plan)}, finished {finished}, missing {missing}"
         if never_started:
             line += f" ({never_started} never started)"
-        console.print(Text(line, style="yellow" if missing else "dim"))
+        console.print(Text(line, style="yellow" if missing else "dim"), soft_wrap=True)
     resumable_count = never_started + sum(1 for s in rows if s.stop_label in RESUMABLE)
     if interrupted or resumable_count:
         where = f" --db {store.path}" if store.path else ""
         console.print(
             Text(f"Stopped: {resumable_count} dialogue(s) not finished. Continue with: ", style="yellow")
-            + Text(f"ragtui run --resume {run_id}{where}", style="bold")
+            + Text(f"ragtui run --resume {run_id}{where}", style="bold"),
+            soft_wrap=True,  # one line at any width: the command is copied from CI logs whole
         )
     print_spent(spent(store, run_id, config.prices))
     if rows:
@@ -395,7 +401,7 @@ def _report(
             if len(store.run_ids()) > 1
             else f"ragtui export --run {run_id} --csv results.csv"
         )
-        console.print(Text(f"Next: ragtui show {rows[0].id}   ·   {then}", style="dim"))
+        console.print(Text(f"Next: ragtui show {rows[0].id}   ·   {then}", style="dim"), soft_wrap=True)
     if interrupted:
         sys.stdout.flush()
         return EXIT_INTERRUPTED

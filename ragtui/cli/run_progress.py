@@ -5,6 +5,7 @@ it is done, since one can take a minute on a small local model."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from rich.console import Group
@@ -30,6 +31,9 @@ from ..core.text_safety import visible
 from .output import console, format_seconds, score_text, stop_text
 
 ETA_EVERY = 1.0  # seconds between two estimates of the time left
+# Shown once the estimate has run out while work remains (steps slower than their measured
+# mean): "ETA ≤ 0 s" for the last minute of a run would be a promise already broken.
+ETA_OVERDUE = "ETA: past the estimate, finishing…"
 
 
 @dataclass
@@ -66,6 +70,8 @@ class RunProgress:
         self.active: dict[int, _Active] = {}
         self.meter = StepMeter()
         self._eta: tuple[float, str] | None = None  # (when worked out, text)
+        self.output_gone = False  # stdout's reader went away (`| head`)
+        self._ran_out_at: float | None = None  # when the estimate first fell under a second
         self.progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
         )
@@ -94,10 +100,20 @@ class RunProgress:
         if self._eta is None or now - self._eta[0] >= ETA_EVERY:
             waiting = max(self.total - self.finished - len(self.active), 0)
             eta = self.meter.eta(self.max_turns, waiting, self.concurrency)
-            text = "ETA after the first full turn" if eta is None else f"ETA ≤ {format_seconds(eta)}"
+            text = "ETA after the first full turn" if eta is None else self._eta_words(eta, now)
             self._eta = (now, text) if eta is not None else None
             return text
         return self._eta[1]
+
+    def _eta_words(self, eta: float, now: float) -> str:
+        """``ETA ≤ 1 min 05 s``; under a second, ``ETA ≤ 1 s`` — and once that second has
+        passed with work still left, that the estimate has run out, not a time that has."""
+        if eta >= 1.0:
+            self._ran_out_at = None
+            return f"ETA ≤ {format_seconds(eta)}"
+        if self._ran_out_at is None:
+            self._ran_out_at = now
+        return ETA_OVERDUE if now - self._ran_out_at >= 1.0 else "ETA ≤ 1 s"
 
     def _render(self) -> Group:
         now = self.meter.clock()
@@ -116,6 +132,26 @@ class RunProgress:
         return Group(header, self.progress, rows)
 
     def _say(self, text: Text) -> None:
+        if self.output_gone:
+            return
+        try:
+            self._write(text)
+        except BrokenPipeError:
+            self._stop_run()
+
+    def _stop_run(self) -> None:
+        """Nobody reads the output any more: stop the run as Ctrl-C does (running dialogues
+        are recorded as cancelled, resumable). Raised here instead, the error would leave the
+        dialogues mid-call while their connections are closed, recorded as failed."""
+        self.output_gone = True
+        try:
+            task = asyncio.current_task()
+        except RuntimeError:  # no event loop: nothing runs to stop
+            task = None
+        if task is not None:
+            task.cancel()
+
+    def _write(self, text: Text) -> None:
         if self.live:
             # soft_wrap: a log line stays one line (grep-able), whatever the terminal width.
             self.live.console.print(text, soft_wrap=True)

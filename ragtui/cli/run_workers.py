@@ -40,8 +40,10 @@ def parse_shard(value: str) -> tuple[int, int]:
 
 def check_workers(args: argparse.Namespace, embedded: bool) -> int:
     """The number of worker processes asked for, refusing what cannot work before anything runs."""
-    workers = getattr(args, "workers", None) or 1
-    if workers < 1:
+    workers = getattr(args, "workers", None)
+    if workers is None:
+        return 1
+    if workers < 1:  # 0 is refused too: it is not "one", nor "as many as cores"
         raise RagtuiError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
         return 1

@@ -14,6 +14,7 @@ from ..core.bootstrap import Overrides
 from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
 from ..core.runs.report_text import score
 from ..core.runs.resolve import resolve_run
+from .arg_checks import check_count
 from .output import console
 
 TREND_WIDTH = 16
@@ -24,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     # SUPPRESS: not given here must not erase the same flag given before the subcommand.
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML")
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite database (default: the config's)")
-    parser.add_argument("-n", "--limit", type=int, default=20, help="newest N runs (default 20)")
+    parser.add_argument("-n", "--limit", type=int, default=20, help="newest N runs (1 or more; default 20)")
     parser.add_argument(
         "--pairs", metavar="RUN", help="score trend per scenario × persona across runs, for the pairs of RUN"
     )
@@ -83,7 +84,8 @@ def resolution_cell(r: RunSummary) -> Text:
 
 
 def runs(args: argparse.Namespace, overrides: Overrides) -> int:
-    store = bootstrap.open_store(bootstrap.load_effective_config(overrides))
+    check_count(args.limit, "-n/--limit")
+    store = bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
     if args.pairs:
         run_id = resolve_run(store, args.pairs)
         wanted = {(s.scenario_id, s.persona_name) for s in store.sessions(run_id=run_id)}

@@ -14,6 +14,7 @@ from ..core.bots.reference_server import ReferenceServer, builtin_factory
 from ..core.config import Config
 from ..core.errors import RagtuiError
 from ..core.models.endpoints import Endpoint, resolve_endpoint
+from .arg_checks import check_port
 from .model_start import embedded_model
 from .output import console
 
@@ -41,6 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def serve_bot(args: argparse.Namespace, overrides: Overrides) -> int:
+    check_port(args.port)
     config = bootstrap.load_effective_config(overrides)
     endpoint = resolve_endpoint(config, "bot", overrides.model)
     with embedded_model(config, {"bot": endpoint}):

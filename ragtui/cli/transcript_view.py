@@ -60,7 +60,8 @@ def print_session(session: StoredSession, *, all_versions: bool = False, labels:
         doing = "run by" if session.status == "running" else "interrupted: its process is gone —"
         console.print(Text(f"{doing} {session.owner.describe()}", style="yellow"))
     if session.status == "interrupted" and session.run_id:
-        console.print(Text(f"continue it with: ragtui run --resume {session.run_id}", style="dim"))
+        line = Text(f"continue it with: ragtui run --resume {session.run_id}", style="dim")
+        console.print(line, soft_wrap=True)  # a command to copy: never wrapped
     models = {role: info.get("model") for role, info in session.config.get("roles", {}).items()}
     console.print(Text("models: " + ", ".join(f"{r}={m}" for r, m in models.items()), style="dim"))
     served = sorted({(m.model, m.served_model) for m in session.messages if m.model and m.served_model})

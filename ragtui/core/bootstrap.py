@@ -63,8 +63,10 @@ def endpoints_for(config: Config, overrides: Overrides) -> dict[str, Endpoint]:
     return resolve_endpoints(config, overrides.model)
 
 
-def open_store(config: Config) -> Store:
-    return Store.open(config.database)
+def open_store(config: Config, *, read_only: bool = False) -> Store:
+    """The config's database; ``read_only`` for commands that only read it: they create nothing
+    and work on a database in a read-only folder."""
+    return Store.open_read_only(config.database) if read_only else Store.open(config.database)
 
 
 async def check_reachable(endpoints: dict[str, Endpoint], timeout: float = 5.0) -> None:

@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ..core.content.personas import Persona, load_personas
+from ..core.content.picking import Skipped
 from ..core.errors import RagtuiError
 from ..core.record.lineage import lineage_lines
 
@@ -104,10 +105,13 @@ class ForkActions(_Base):
             return
         try:
             session = self.ragtui.store.session(self.session_id)
-            personas = load_personas(self.ragtui.config.personas, session.language)
+            skipped: list[Skipped] = []  # a broken persona file is left out: the fork can use the others
+            personas = load_personas(self.ragtui.config.personas, session.language, skipped)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
+        for s in skipped:
+            self.notify_plain(f"Skipped persona {s.name!r}: {s.error}", "warning")
         last = max((m.turn for m in session.messages), default=0)
         if last == 0:
             self.notify_plain("This session has no turn yet to fork from.", "warning")

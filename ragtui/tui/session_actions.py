@@ -47,6 +47,7 @@ class SessionActions(_Base):
 
     def action_new_session(self) -> None:
         from ..core.content.personas import load_personas
+        from ..core.content.picking import Skipped
         from ..core.content.scenarios import load_scenarios
         from ..core.metrics import KNOWN_METRICS
         from .new_session import NewSessionScreen
@@ -58,12 +59,15 @@ class SessionActions(_Base):
             self.notify_plain(self._not_ready() or self.ragtui.problem or "no engine", "warning")
             return
         config = self.ragtui.config
+        skipped: list[Skipped] = []  # broken files are named and left out: the others can still run
         try:
-            scenarios = load_scenarios(config.scenarios, engine.language)
-            personas = load_personas(config.personas, engine.language)
+            scenarios = load_scenarios(config.scenarios, engine.language, skipped)
+            personas = load_personas(config.personas, engine.language, skipped)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
+        for s in skipped:
+            self.notify_plain(f"Skipped {s.name!r}: {s.error}", "warning")
         last = self.ragtui.remembered.get("new_session")  # the last choice, not the first entries
         screen = NewSessionScreen(
             scenarios,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ragtui.tui.new_session import NewSessionScreen
 
-from .conftest import SIZE, static_text
+from .conftest import SIZE, notifications, static_text
 
 
 async def test_the_new_session_dialog_shows_an_estimate_that_follows_the_choice(make_app, server):
@@ -20,3 +20,15 @@ async def test_the_new_session_dialog_shows_an_estimate_that_follows_the_choice(
         await pilot.pause()
         assert static_text(app, "#new-estimate") != first
         assert len(server.requests) == before  # no model was asked
+
+
+async def test_a_broken_persona_file_is_named_and_the_others_offered(make_app, tui_config):
+    broken = tui_config.personas / "en" / "angry.toml"
+    broken.write_text('name = "angry"\nlanguage = "en"\npersona = """half-writ', encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewSessionScreen)  # the other personas can still be chosen
+        warned = [n for n in notifications(app) if str(broken) in n]
+        assert len(warned) == 1 and "not valid TOML" in warned[0]

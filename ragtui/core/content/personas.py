@@ -17,7 +17,7 @@ import tomli_w
 from ..config import LANGUAGES
 from ..errors import ConfigError
 from ..toml_io import expect_type, read_toml, reject_unknown_keys
-from .picking import pick_named
+from .picking import Skipped, pick_named
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 KEYS = {"name", "language", "temperature", "description", "persona", "patience", "goal"}
@@ -100,23 +100,34 @@ def _patience(value: object, where: str) -> int | None:
     return value
 
 
-def load_personas(directory: Path, language: str) -> list[Persona]:
-    """All personas of one language, sorted by name; the first broken file raises."""
+def load_personas(directory: Path, language: str, skipped: list[Skipped] | None = None) -> list[Persona]:
+    """All personas of one language, sorted by name. The first broken file raises, unless
+    ``skipped`` is given: then each broken file is left out and listed there, so one
+    half-written persona does not stop the others from running."""
     folder = directory / language
     if not folder.is_dir():
         raise ConfigError(f"persona folder {folder} does not exist", "create it or set 'personas' in the config")
-    personas = sorted((load_persona_file(path) for path in folder.glob("*.toml")), key=lambda p: p.name)
-    for persona in personas:
-        if persona.language != language:
-            raise ConfigError(
-                f"{folder / (persona.name + '.toml')}: language {persona.language!r} but the file is in {folder}"
-            )
-    return personas
+    personas = []
+    for path in sorted(folder.glob("*.toml")):
+        try:
+            persona = load_persona_file(path)
+            if persona.language != language:
+                raise ConfigError(f"{path}: language {persona.language!r} but the file is in {folder}")
+        except ConfigError as exc:
+            if skipped is None:
+                raise
+            skipped.append(Skipped(path.stem, exc))
+            continue
+        personas.append(persona)
+    return sorted(personas, key=lambda p: p.name)
 
 
-def pick_personas(personas: list[Persona], names: list[str] | None) -> list[Persona]:
-    """The named personas (all when ``names`` is empty); an unknown name lists the known ones."""
-    return pick_named(personas, names, lambda p: p.name, "persona")
+def pick_personas(
+    personas: list[Persona], names: list[str] | None, skipped: list[Skipped] | None = None
+) -> list[Persona]:
+    """The named personas (all when ``names`` is empty); an unknown name lists the known ones,
+    and a name whose file was skipped as broken is that file's error."""
+    return pick_named(personas, names, lambda p: p.name, "persona", skipped or ())
 
 
 # The order a person writes a persona file in: short keys first, the long text last.

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..config import LANGUAGES
 from ..errors import ConfigError
 from ..toml_io import expect_type, read_toml, reject_unknown_keys
-from .picking import pick_named
+from .picking import Skipped, pick_named
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 KEYS = {"id", "question", "reference", "tags", "language"}
@@ -42,7 +42,10 @@ def scenario_file(location: Path, language: str) -> Path:
     return location / f"{language}.toml" if location.is_dir() else location
 
 
-def load_scenarios(location: Path, language: str) -> list[Scenario]:
+def load_scenarios(location: Path, language: str, skipped: list[Skipped] | None = None) -> list[Scenario]:
+    """The scenarios of one language. A file that cannot be read raises; so does the first
+    broken ``[[scenario]]`` entry, unless ``skipped`` is given: then each broken entry is left
+    out and listed there, so one half-written scenario does not stop the others."""
     path = scenario_file(location, language)
     data = read_toml(path, "scenario file")
     where = str(path)
@@ -53,34 +56,50 @@ def load_scenarios(location: Path, language: str) -> list[Scenario]:
     seen: set[str] = set()
     for index, table in enumerate(tables, start=1):
         at = f"{where}: scenario #{index}"
-        expect_type(table, dict, at)
-        reject_unknown_keys(table, KEYS, at)
-        if "id" not in table or "question" not in table:
-            raise ConfigError(f"{at}: needs both 'id' and 'question'")
-        sid = expect_type(table["id"], str, f"{at} id")
-        if not ID.match(sid):
-            raise ConfigError(f"{at}: id {sid!r} is not valid", "use letters, digits, '-', '_' or '.'")
-        if sid in seen:
-            raise ConfigError(f"{at}: id {sid!r} is used twice")
-        seen.add(sid)
-        question = expect_type(table["question"], str, f"{at} question").strip()
-        if not question:
-            raise ConfigError(f"{at}: question is empty")
-        reference = expect_type(table.get("reference", ""), str, f"{at} reference").strip() or None
-        tags = tuple(
-            expect_type(t, str, f"{at} tags[]") for t in expect_type(table.get("tags", []), list, f"{at} tags")
-        )
-        scenario_language = expect_type(table.get("language", file_language), str, f"{at} language")
-        if scenario_language not in LANGUAGES:
-            raise ConfigError(f"{at}: language must be one of {', '.join(LANGUAGES)}, got {scenario_language!r}")
-        scenarios.append(Scenario(sid, question, scenario_language, reference, tags))
+        try:
+            scenario = _scenario(table, at, file_language, seen)
+        except ConfigError as exc:
+            if skipped is None:
+                raise
+            sid = table.get("id") if isinstance(table, dict) else None
+            skipped.append(Skipped(sid if isinstance(sid, str) else f"#{index}", exc))
+            continue
+        seen.add(scenario.id)
+        scenarios.append(scenario)
     if not scenarios:
+        if skipped:
+            raise skipped[0].error  # nothing left to run: the first problem is the error
         raise ConfigError(f"{where} has no [[scenario]] entries")
     return scenarios
 
 
-def pick_scenarios(scenarios: list[Scenario], ids: list[str] | None) -> list[Scenario]:
-    return pick_named(scenarios, ids, lambda s: s.id, "scenario")
+def _scenario(table: object, at: str, file_language: str, seen: set[str]) -> Scenario:
+    table = expect_type(table, dict, at)
+    reject_unknown_keys(table, KEYS, at)
+    if "id" not in table or "question" not in table:
+        raise ConfigError(f"{at}: needs both 'id' and 'question'")
+    sid = expect_type(table["id"], str, f"{at} id")
+    if not ID.match(sid):
+        raise ConfigError(f"{at}: id {sid!r} is not valid", "use letters, digits, '-', '_' or '.'")
+    if sid in seen:
+        raise ConfigError(f"{at}: id {sid!r} is used twice")
+    question = expect_type(table["question"], str, f"{at} question").strip()
+    if not question:
+        raise ConfigError(f"{at}: question is empty")
+    reference = expect_type(table.get("reference", ""), str, f"{at} reference").strip() or None
+    tags = tuple(expect_type(t, str, f"{at} tags[]") for t in expect_type(table.get("tags", []), list, f"{at} tags"))
+    scenario_language = expect_type(table.get("language", file_language), str, f"{at} language")
+    if scenario_language not in LANGUAGES:
+        raise ConfigError(f"{at}: language must be one of {', '.join(LANGUAGES)}, got {scenario_language!r}")
+    return Scenario(sid, question, scenario_language, reference, tags)
+
+
+def pick_scenarios(
+    scenarios: list[Scenario], ids: list[str] | None, skipped: list[Skipped] | None = None
+) -> list[Scenario]:
+    """The scenarios with these ids (all when empty); an id whose entry was skipped as broken
+    is that entry's error."""
+    return pick_named(scenarios, ids, lambda s: s.id, "scenario", skipped or ())
 
 
 def adhoc_scenario(question: str, language: str) -> Scenario:

@@ -49,6 +49,11 @@ MESSAGE_OVERHEAD = 4  # role markers and separators of one chat message
 # tokens in, tokens out), and each model-judged dialogue metric (a step listing intents or facts,
 # then about two checks), whose prompts hold the transcript.
 ASSUMED_CHECK = (1.0, 300.0, 15.0)
+# Turns walked through the prompt builders per dialogue. Walking costs more each turn (the
+# history grows), so a huge max_turns would keep the estimate busy for hours; the turns after
+# these are counted from the last walked one: the same calls and output, and each prompt
+# growing by what the last turn's grew.
+WALKED_TURNS = 8
 
 
 def calls_per_verdict(metric: str) -> float:
@@ -193,7 +198,10 @@ class RunEstimator:
                 simulator = UserSimulator(nobody, prompts.simulator, persona, scenario)
                 bot = BuiltinRagBot(nobody, prompts.bot, self.knowledge, config.top_k) if self.knowledge else None
                 history = [Utterance("user", scenario.question)]
-                for turn in range(1, whole_turns + 1):
+                walked = min(whole_turns, WALKED_TURNS)
+                per_turn: list[dict[str, tuple[float, float, float]]] = []
+                for turn in range(1, walked + 1):
+                    before = _totals(roles)
                     if turn > 1:
                         _count(roles["user"], message_tokens(simulator.messages(history)), outputs["user"], weight)
                         history.append(Utterance("user", _stand_in(scenario.question, outputs["user"])))
@@ -212,23 +220,29 @@ class RunEstimator:
                     judge_in = sum(checks) + (calls - len(checks)) * sum(checks) / max(1, len(checks))
                     _count(roles["judge"], judge_in, outputs["judge"] * calls, weight, calls)
                     history.append(Utterance("bot", answer))
+                    per_turn.append(_minus(_totals(roles), before))
+                later = whole_turns - walked
+                if later > 0:
+                    _extrapolate(roles, per_turn[-2], per_turn[-1], later)
                 if whole_turns > 1:  # each simulated customer message is checked
                     calls, check_in, check_out = self.check
                     _count(roles["user"], check_in * calls, check_out * calls, self.turns - 1, calls)
-                self._count_dialogue_verdicts(roles["judge"], history)
+                # The turns not walked lengthen the transcript the dialogue verdicts read.
+                extra = later * sum(approx_tokens(u.text) + MESSAGE_OVERHEAD for u in history[-2:])
+                self._count_dialogue_verdicts(roles["judge"], history, extra)
         result = Estimate(len(scenarios) * len(personas), self.turns, self.turns_basis, list(roles.values()))
         for role in result.roles:
             role.add_cost(config.prices)
         return result
 
-    def _count_dialogue_verdicts(self, judge: RoleTokens, history: list[Utterance]) -> None:
+    def _count_dialogue_verdicts(self, judge: RoleTokens, history: list[Utterance], extra: float = 0.0) -> None:
         """The verdicts on the whole dialogue when it ends: as past dialogues of this judge
         cost, else each model-judged metric's assumed calls with the transcript in each prompt."""
         if self.dialogue_verdicts is not None:
             calls, tokens_in, tokens_out = self.dialogue_verdicts
         else:
             calls = float(sum(calls_per_verdict(m) if metric_info(m) else 0 for m in self.config.dialogue_metrics))
-            transcript = sum(approx_tokens(u.text) + MESSAGE_OVERHEAD for u in history)
+            transcript = sum(approx_tokens(u.text) + MESSAGE_OVERHEAD for u in history) + extra
             tokens_in, tokens_out = calls * (transcript + 200), calls * self.outputs["judge"]
         _count(judge, tokens_in, tokens_out, 1.0, calls)
 
@@ -278,6 +292,32 @@ def _count(role: RoleTokens, tokens_in: float, tokens_out: float, weight: float,
     role.calls += calls * weight
     role.tokens_in += tokens_in * weight
     role.tokens_out += tokens_out * weight
+
+
+def _totals(roles: dict[str, RoleTokens]) -> dict[str, tuple[float, float, float]]:
+    return {name: (r.calls, r.tokens_in, r.tokens_out) for name, r in roles.items()}
+
+
+def _minus(
+    after: dict[str, tuple[float, float, float]], before: dict[str, tuple[float, float, float]]
+) -> dict[str, tuple[float, float, float]]:
+    return {name: tuple(a - b for a, b in zip(after[name], before[name], strict=True)) for name in after}  # type: ignore[misc]
+
+
+def _extrapolate(
+    roles: dict[str, RoleTokens],
+    previous: dict[str, tuple[float, float, float]],
+    last: dict[str, tuple[float, float, float]],
+    turns: int,
+) -> None:
+    """Count ``turns`` more turns like the ``last`` walked one, each prompt growing by what the
+    last turn's grew over the ``previous`` one's: a closed sum, whatever the number of turns."""
+    for name, role in roles.items():
+        calls, tokens_in, tokens_out = last[name]
+        growth = max(0.0, tokens_in - previous[name][1])
+        role.calls += calls * turns
+        role.tokens_in += tokens_in * turns + growth * turns * (turns + 1) / 2
+        role.tokens_out += tokens_out * turns
 
 
 def _stand_in(text: str, tokens: float) -> str:

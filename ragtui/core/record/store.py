@@ -12,9 +12,11 @@ commit (``after_write``) to prove a session resumes correctly from each of them.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from ..content.knowledge import Passage
 from ..errors import StoreError, StoreWriteError
@@ -91,6 +93,44 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise _store_error(f"cannot use database {path}", exc, None if memory else path) from None
         return cls(conn, None if memory else path)
+
+    @classmethod
+    def open_read_only(cls, path: Path | str) -> Store:
+        """Open an existing database only to read it: nothing is created, migrated or written,
+        so a typo in ``--db`` is an error rather than a new empty file, and a database in a
+        read-only folder can still be listed, shown and exported."""
+        path = Path(path)
+        if not path.is_file():
+            raise StoreError(
+                f"no ragtui database at {path}", "check --db (or the config's database); `ragtui run` creates one"
+            )
+        try:
+            conn = _connect_read_only(path)
+            version = schema_version(conn)
+            if version > LATEST_VERSION:
+                conn.close()
+                raise StoreError(
+                    f"database {path} has schema version {version}, newer than this ragtui understands ({LATEST_VERSION})",
+                    "upgrade ragtui, or use another --db; the file was not changed",
+                )
+            if version == 0:
+                conn.close()
+                raise StoreError(f"no ragtui database at {path}: the file holds no ragtui tables", "check --db")
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        except sqlite3.DatabaseError as exc:
+            raise _store_error(f"cannot read database {path}", exc, path) from None
+        if version < LATEST_VERSION:
+            # An older file is read through this ragtui's queries only once upgraded.
+            conn.close()
+            try:
+                return cls.open(path)
+            except StoreError:
+                raise StoreError(
+                    f"database {path} has schema version {version}, older than this ragtui's ({LATEST_VERSION}), "
+                    "and cannot be upgraded here",
+                    "open it once with write access (any `ragtui run`), or use the ragtui that wrote it",
+                ) from None
+        return cls(conn, path)
 
     def close(self) -> None:
         self._db.close()  # a sqlite_utils.Database or the connection: both close the file
@@ -480,6 +520,26 @@ class Store:
 def _owner_columns() -> dict[str, Any]:
     me = this_process()
     return {"owner_pid": me.pid, "owner_host": me.host, "owner_started": me.started, "heartbeat_at": now()}
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection (``mode=ro``). A WAL database whose ``-wal`` and ``-shm`` files
+    are gone (closed cleanly) cannot be opened so in a folder SQLite cannot create them in;
+    there it is opened ``immutable``: with no ``-wal`` file and no way to create one, no
+    process can be writing it."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()
+        wal = path.with_name(path.name + "-wal")
+        if wal.exists() or os.access(path.parent, os.W_OK):
+            raise
+    conn = sqlite3.connect(uri + "&immutable=1", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    return conn
 
 
 def _prepare(conn: sqlite3.Connection, *, memory: bool) -> None:

@@ -1,0 +1,33 @@
+"""The scenarios and personas a run (or its estimate) asked for, loading past broken files.
+
+A persona file or scenario entry that is broken is named on one warning line and left out,
+so one half-written file does not stop every run; when it is one the command line asks for
+(``-p NAME``, ``-s ID``), its problem is the error.
+"""
+
+from __future__ import annotations
+
+from ..core.config import Config
+from ..core.content.personas import Persona, load_personas, pick_personas
+from ..core.content.picking import Skipped
+from ..core.content.scenarios import Scenario, load_scenarios, pick_scenarios
+from .output import error_line
+
+
+def pick_content(
+    config: Config, scenario_ids: list[str], persona_names: list[str], *, warn: bool = True
+) -> tuple[list[Scenario], list[Persona]]:
+    """(scenarios, personas) chosen; ``warn`` False for a worker process, whose parent warns."""
+    skipped_personas: list[Skipped] = []
+    skipped_scenarios: list[Skipped] = []
+    personas = load_personas(config.personas, config.language, skipped_personas)
+    scenarios = load_scenarios(config.scenarios, config.language, skipped_scenarios)
+    chosen_personas = pick_personas(personas, persona_names, skipped_personas)
+    chosen_scenarios = pick_scenarios(scenarios, scenario_ids, skipped_scenarios)
+    if not chosen_personas and skipped_personas:
+        raise skipped_personas[0].error  # nothing left to run: the first broken file is the error
+    if warn:
+        for kind, skipped in (("persona", skipped_personas), ("scenario", skipped_scenarios)):
+            for s in skipped:
+                error_line(f"ragtui: warning: skipped {kind} {s.name!r}: {s.error}")
+    return chosen_scenarios, chosen_personas
