@@ -44,9 +44,7 @@ from judge_variants import (  # noqa: E402
     qa_user,
 )
 
-from ragtui.core.content.knowledge import Passage  # noqa: E402
 from ragtui.core.content.prompts import load_prompt  # noqa: E402
-from ragtui.core.dialogue.transcript import Utterance  # noqa: E402
 from ragtui.core.metrics import agreement  # noqa: E402
 from ragtui.core.metrics.base import TurnContext  # noqa: E402
 from ragtui.core.metrics.check_bias import CheckBias  # noqa: E402
@@ -56,6 +54,8 @@ from ragtui.core.metrics.rubric import CheckedRubricJudge, RubricJudge  # noqa: 
 from ragtui.core.models.endpoints import Endpoint  # noqa: E402
 from ragtui.core.models.llm import ChatClient, ClientPool  # noqa: E402
 from ragtui.core.paths import bundled_dir  # noqa: E402
+from ragtui.core.records.passages import Passage
+from ragtui.core.records.turns import Utterance
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 RUBRIC = Path(__file__).resolve().parents[1] / "sample_data" / "labelled" / "rubric.jsonl"

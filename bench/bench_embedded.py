@@ -186,9 +186,9 @@ def layout_prompts(language: str = "en") -> list[tuple[int, str, list[dict[str, 
     from ragtui.core.content.knowledge import KnowledgeBase
     from ragtui.core.content.prompts import PromptSet
     from ragtui.core.dialogue.simulator import UserSimulator
-    from ragtui.core.dialogue.transcript import Utterance
     from ragtui.core.metrics.base import TurnContext
     from ragtui.core.metrics.rubric import RubricJudge
+    from ragtui.core.records.turns import Utterance
 
     config = Config(language=language)
     prompts = PromptSet.load(config.prompts, language)

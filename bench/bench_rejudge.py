@@ -31,10 +31,10 @@ from ragtui.core.content.knowledge import KnowledgeBase
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.estimate import estimate_run, spent
-from ragtui.core.metrics.base import Judgment
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.paths import bundled_dir
 from ragtui.core.record.store import Store
+from ragtui.core.records.judgments import Judgment
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
 
 VERDICT = (

@@ -7,7 +7,7 @@ from ragtui.core.bots.builtin_rag import BuiltinRagBot
 from ragtui.core.config import Config
 from ragtui.core.content.knowledge import KnowledgeBase
 from ragtui.core.content.prompts import PromptSet
-from ragtui.core.dialogue.transcript import Utterance
+from ragtui.core.records.turns import Utterance
 
 CONTEXT_END = "### CONTEXT END ###"
 

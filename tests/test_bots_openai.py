@@ -9,9 +9,9 @@ import pytest
 
 from ragtui.core.bot_config import parse_bot
 from ragtui.core.bots.openai_bot import OpenAIBot, openai_endpoint
-from ragtui.core.dialogue.transcript import Utterance
 from ragtui.core.errors import ConfigError, EndpointError
 from ragtui.core.models.llm import ClientPool
+from ragtui.core.records.turns import Utterance
 from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
 
 TEAM = "team-bot"

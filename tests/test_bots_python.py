@@ -12,7 +12,7 @@ import pytest
 from ragtui.core.bots.errors import BotError
 from ragtui.core.bots.python_bot import PythonBot
 from ragtui.core.config import load_config
-from ragtui.core.dialogue.transcript import Utterance
+from ragtui.core.records.turns import Utterance
 
 HISTORY = [
     Utterance("user", "How do I link Google?"),

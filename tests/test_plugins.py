@@ -17,9 +17,10 @@ import pytest
 
 from ragtui.core.bot_config import parse_bot
 from ragtui.core.errors import ConfigError
-from ragtui.core.metrics import build_metrics, registry, resolve_names
-from ragtui.core.metrics.base import Judgment
-from ragtui.core.metrics.registry import MetricInfo, register_metric
+from ragtui.core.metrics import build_metrics, resolve_names
+from ragtui.core.records.judgments import Judgment
+from ragtui.core.registry import metrics as registry
+from ragtui.core.registry.metrics import MetricInfo, register_metric
 
 from .conftest import endpoint_toml
 

@@ -7,14 +7,14 @@ import json
 
 import pytest
 
-from ragtui.core.content.knowledge import Passage
 from ragtui.core.content.prompts import load_prompt
-from ragtui.core.dialogue.transcript import Utterance
 from ragtui.core.metrics.base import TurnContext
 from ragtui.core.metrics.json_reply import ReplyParseError
 from ragtui.core.metrics.rubric import SCHEMA, RubricJudge, parse_verdict
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
+from ragtui.core.records.passages import Passage
+from ragtui.core.records.turns import Utterance
 from ragtui.testing.fake_openai import Reply
 
 from .conftest import JUDGE, verdict

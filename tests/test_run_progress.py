@@ -20,7 +20,7 @@ from ragtui.core.dialogue.events import (
     VerdictReady,
 )
 from ragtui.core.dialogue.progress import StepMeter, verdict_started_line
-from ragtui.core.metrics.base import Judgment
+from ragtui.core.records.judgments import Judgment
 from ragtui.testing.fake_openai import Reply
 
 from .conftest import BOT, JUDGE, USER, endpoint_toml

@@ -16,7 +16,7 @@ from ragtui.core.dialogue.simulator_check import (
     PREMATURE_DONE,
     code_check,
 )
-from ragtui.core.dialogue.transcript import Utterance
+from ragtui.core.records.turns import Utterance
 from ragtui.testing.fake_openai import Reply
 
 from .conftest import BOT, JUDGE, USER

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.content.knowledge import Passage
 from ragtui.core.content.prompts import PromptSet
 from ragtui.core.metrics import MetricSettings, build_metrics
 from ragtui.core.metrics.answer_relevancy import RelevancyOptions
@@ -20,6 +19,7 @@ from ragtui.core.metrics.examples import load_examples
 from ragtui.core.metrics.explain import explain_lines
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
+from ragtui.core.records.passages import Passage
 from ragtui.testing.fake_openai import Reply, level_reply
 
 from .conftest import JUDGE

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.content.knowledge import Passage
 from ragtui.core.errors import StoreError
-from ragtui.core.metrics.base import Judgment
 from ragtui.core.record.schema import LATEST_VERSION
 from ragtui.core.record.store import Store
+from ragtui.core.records.judgments import Judgment
+from ragtui.core.records.passages import Passage
 
 
 @pytest.fixture

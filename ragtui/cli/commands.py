@@ -17,7 +17,8 @@ from ..core.models.endpoints import resolve_endpoints
 from ..core.record.export import write_csv
 from ..core.record.labels import session_labels
 from ..core.record.lineage import lineage_lines
-from ..core.record.store import Store, StoredSession
+from ..core.record.store import Store
+from ..core.records.stored import StoredSession
 from ..core.runs.resolve import resolve_run
 from .arg_checks import check_count, check_ids
 from .calibrate_command import calibrate

@@ -8,9 +8,11 @@ so one half-written file does not stop every run; when it is one the command lin
 from __future__ import annotations
 
 from ..core.config import Config
-from ..core.content.personas import Persona, load_personas, pick_personas
+from ..core.content.personas import load_personas, pick_personas
 from ..core.content.picking import Skipped
-from ..core.content.scenarios import Scenario, load_scenarios, pick_scenarios
+from ..core.content.scenarios import load_scenarios, pick_scenarios
+from ..core.records.personas import Persona
+from ..core.records.scenarios import Scenario
 from .output import error_line
 
 

@@ -17,11 +17,11 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
-from ..core.metrics.base import Judgment
 from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics, context_from_session
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.record.dialogue_verdicts import resolution_rate
+from ..core.records.judgments import Judgment
 from ..core.runs.resolve import resolve_run
 from .arg_checks import check_ids
 from .dialogue_view import dialogue_verdict_text, rate_text

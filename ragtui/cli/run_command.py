@@ -26,8 +26,6 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.config import Config
-from ..core.content.personas import Persona
-from ..core.content.scenarios import Scenario
 from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.estimate import spent
 from ..core.dialogue.state_machine import Dialogue
@@ -39,7 +37,10 @@ from ..core.output_file import check_output, write_output
 from ..core.record import run_plan
 from ..core.record.ownership import this_process
 from ..core.record.run_plan import PlanEntry, PlannedPair, PlanTaken
-from ..core.record.store import Store, StoredSession
+from ..core.record.store import Store
+from ..core.records.personas import Persona
+from ..core.records.scenarios import Scenario
+from ..core.records.stored import StoredSession
 from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.resume_models import recorded_models, use_recorded_models

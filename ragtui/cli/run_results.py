@@ -6,7 +6,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.record.dialogue_verdicts import StoredDialogueJudgment
-from ..core.record.store import StoredSession
+from ..core.records.stored import StoredSession
 from ..core.runs.gate import metric_means
 from .dialogue_view import metric_cell, outcome_text
 from .output import score_text, session_score_text, stop_text

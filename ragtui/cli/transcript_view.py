@@ -7,7 +7,7 @@ from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
 from ..core.record.labels import Label
-from ..core.record.store import PartialReply, StoredJudgment, StoredSession
+from ..core.records.stored import PartialReply, StoredJudgment, StoredSession
 from .dialogue_view import dialogue_verdict_text
 from .output import console, model_label, score_text, session_score_text, stop_text
 

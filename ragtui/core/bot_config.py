@@ -12,7 +12,7 @@
 
 Each type declares its keys, their defaults and how they are read beside its adapter
 (``bots/http_settings.py``, ``openai_settings.py``, ``python_settings.py``; the list of types is
-``bots/registry.py``) and in the README. Like the rest of the config, secrets never live here:
+``registry/bots.py``) and in the README. Like the rest of the config, secrets never live here:
 header and query values name environment variables with ``${NAME}``, expanded only when a request
 is sent, and a header that looks like a credential but names no variable is refused.
 """
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .bots import registry
 from .errors import ConfigError
 from .json_path import JsonPath
 from .redaction import looks_like_a_key
+from .registry import bots as registry
 from .toml_io import expect_type, reject_unknown_keys
 
 PASSAGE_KEYS = {"passages_path", "passage_text", "passage_title", "passage_source"}

@@ -93,7 +93,7 @@ RELEVANCY_KEYS = {"uncertainty_weight", "scale"}
 def _registry() -> Any:
     """The metric registry, imported when first needed: which metrics exist and their default
     pass marks are declared by the metric classes, and loading a config must not load them."""
-    from .metrics import registry
+    from .registry import metrics as registry
 
     return registry
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..core.metrics.base import Judgment
 from ..core.record.store import Store
+from ..core.records.judgments import Judgment
 
 TurnScores = list[float | None]
 

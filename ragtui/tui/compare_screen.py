@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from ..core.errors import RagtuiError
 from ..core.metrics import PRIMARY_METRIC
-from ..core.record.store import StoredSession
+from ..core.records.stored import StoredSession
 from ..core.runs.compare import Comparison, Pair, compare_runs
 from ..core.runs.compare_report import has_verdicts, ordered, summary_lines, verdict_pair
 from ..core.runs.report_text import delta, score

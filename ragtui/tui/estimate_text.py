@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 from ..core.errors import RagtuiError
 
 if TYPE_CHECKING:
-    from ..core.content.personas import Persona
-    from ..core.content.scenarios import Scenario
     from ..core.dialogue.estimate import RunEstimator
+    from ..core.records.personas import Persona
+    from ..core.records.scenarios import Scenario
     from .context import TuiServices
 
 Estimator = Callable[["Scenario", "Persona", tuple[str, ...]], str]

@@ -36,7 +36,8 @@ from ..core.dialogue.events import (
 )
 from ..core.dialogue.progress import StepMeter
 from ..core.record.labels import session_labels
-from ..core.record.store import Store, StoredSession
+from ..core.record.store import Store
+from ..core.records.stored import StoredSession
 from .dialogue_text import dialogue_live_block
 from .formatting import score_text, verdict_text
 from .header import SessionInfo

@@ -16,10 +16,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ..core.content.personas import Persona, load_personas
+from ..core.content.personas import load_personas
 from ..core.content.picking import Skipped
 from ..core.errors import RagtuiError
 from ..core.record.lineage import lineage_lines
+from ..core.records.personas import Persona
 
 if TYPE_CHECKING:
     from .context import DialogueHost

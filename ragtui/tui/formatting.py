@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..core.record.store import StoredJudgment
+from ..core.records.stored import StoredJudgment
 from .safe_text import clean_text, one_line
 
 # The rubric's criteria, as ``ragtui.core.metrics.rubric.CRITERIA`` (a test checks they agree):

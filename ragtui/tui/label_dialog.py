@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 from ..core.errors import RagtuiError
 from ..core.record.labels import Label as StoredLabel
 from ..core.record.labels import default_labeller, save_label
-from ..core.record.store import StoredSession
+from ..core.records.stored import StoredSession
 from .context import TuiServices, services
 
 

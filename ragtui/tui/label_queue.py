@@ -19,7 +19,7 @@ from textual.widgets import Footer, Static
 
 from ..core.errors import RagtuiError
 from ..core.record.labels import Label, QueueTurn, label_queue, session_labels
-from ..core.record.store import StoredSession
+from ..core.records.stored import StoredSession
 from .context import TuiServices, services
 from .label_dialog import LabelInput, labeller_of, open_label_dialog, store_label, verdict_summary
 from .safe_text import clean_text

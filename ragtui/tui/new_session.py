@@ -20,9 +20,10 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, SelectionL
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
-from ..core.content.personas import Persona
-from ..core.content.scenarios import Scenario, adhoc_scenario
+from ..core.content.scenarios import adhoc_scenario
 from ..core.metrics import PRIMARY_METRIC
+from ..core.records.personas import Persona
+from ..core.records.scenarios import Scenario
 from .safe_text import one_line
 
 

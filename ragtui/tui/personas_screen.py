@@ -23,8 +23,9 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Static, Te
 from textual.widgets.option_list import Option
 
 from ..core.config import LANGUAGES
-from ..core.content.personas import Persona, load_persona_file, save_persona
+from ..core.content.personas import load_persona_file, save_persona, validate_persona
 from ..core.errors import ConfigError
+from ..core.records.personas import Persona
 from .context import services
 from .dialogs import Choice, ConfirmScreen, UnsavedChangesScreen
 from .safe_text import clean_text
@@ -194,7 +195,7 @@ class PersonasScreen(Screen[None]):
             patience=kept.patience if kept else None,
             goal=kept.goal if kept else "",
         )
-        persona.validate("persona")
+        validate_persona(persona, "persona")
         if persona.name != self.original and (self.folder / self.language / f"{persona.name}.toml").exists():
             raise ConfigError(f"a persona named {persona.name!r} already exists", "choose another name")
         return persona

@@ -17,7 +17,7 @@ from ..core.metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..core.metrics.fit_store import fitted_metrics
 from ..core.metrics.rejudge import turn_context
 from ..core.metrics.rubric import RubricJudge
-from ..core.record.store import StoredJudgment
+from ..core.records.stored import StoredJudgment
 
 
 def parse_judge_prompt(toml_text: str, language: str) -> PromptTemplate:

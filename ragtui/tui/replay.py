@@ -17,22 +17,18 @@ from ..core.dialogue.events import (
     TurnDone,
     VerdictReady,
 )
-from ..core.record.store import StoredJudgment, StoredSession
-
-PRIMARY_METRIC = "rubric"  # ragtui.core.metrics.PRIMARY_METRIC, without importing the metrics (start-up)
+from ..core.records.stored import StoredJudgment, StoredSession, newest_versions
+from ..core.registry.metrics import PRIMARY_METRIC
 
 
 def turn_verdicts(session: StoredSession, turn: int) -> list[StoredJudgment]:
     """The newest version of each metric on ``turn``, in the order the dialogue ran them
     (the order their first versions were stored in: the rubric first)."""
+    on_turn = [j for j in session.judgments if j.turn == turn]  # stored order
     first: dict[str, int] = {}
-    newest: dict[str, StoredJudgment] = {}
-    for j in session.judgments:  # stored order
-        if j.turn != turn:
-            continue
+    for j in on_turn:
         first.setdefault(j.metric, j.id)
-        if j.metric not in newest or j.version > newest[j.metric].version:
-            newest[j.metric] = j
+    newest = newest_versions(on_turn, lambda j: j.metric)
     return [newest[m] for m in sorted(newest, key=first.__getitem__)]
 
 

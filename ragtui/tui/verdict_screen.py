@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 
 from ..core.errors import RagtuiError
 from ..core.record.labels import Label, session_labels
-from ..core.record.store import StoredJudgment, StoredSession
+from ..core.records.stored import StoredJudgment, StoredSession
 from .context import TuiServices, services
 from .dialogue_text import dialogue_block
 from .formatting import detail_text, metric_text, score_text, version_column

@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.metrics.base import Judgment, TurnContext
-from ragtui.core.metrics.registry import MetricInfo
+from ragtui.core.metrics.base import TurnContext
+from ragtui.core.records.judgments import Judgment
+from ragtui.core.registry.metrics import MetricInfo
 
 MIN_WORDS = 3
 MAX_WORDS = 120

@@ -21,8 +21,9 @@ from typing import Any
 
 from ragtui.core.bot_config import TableValues
 from ragtui.core.bots.base import BotAnswer
-from ragtui.core.bots.registry import BotContext, BotType
+from ragtui.core.bots.context import BotContext
 from ragtui.core.errors import ConfigError
+from ragtui.core.registry.bots import BotType
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The bot under test. ``Bot`` is the contract every adapter fulfils.
 
-Which adapters exist is in ``registry.py``: each one declares its ``type`` name and how it reads
+Which adapters exist is in ``ragtui/core/registry/bots.py``: each one declares its ``type`` name and how it reads
 its ``[bot]`` keys beside its own code (``*_settings.py``), and plugins add their own.
 """
 

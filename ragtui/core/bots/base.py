@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..content.knowledge import Passage
-from ..dialogue.transcript import Utterance
 from ..models.llm import DeltaCallback
+from ..records.passages import Passage
+from ..records.turns import Utterance
 
 
 @dataclass

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from ..content.knowledge import KnowledgeBase, Passage
+from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptTemplate
-from ..dialogue.transcript import Utterance
 from ..models.llm import ChatClient, DeltaCallback, Message
+from ..records.passages import Passage
+from ..records.turns import Utterance
 from .base import BotAnswer
 
 

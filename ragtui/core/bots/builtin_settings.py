@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
-from .registry import BotContext, BotType, register_bot
+from ..registry.bots import BotType, register_bot
+from .context import BotContext
 
 if TYPE_CHECKING:
     from .base import Bot

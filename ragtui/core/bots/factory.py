@@ -10,8 +10,9 @@ from ..content.prompts import PromptSet
 from ..errors import ConfigError
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
+from ..registry.bots import find_bot_type
 from .base import Bot
-from .registry import BotContext, find_bot_type
+from .context import BotContext
 
 
 def build_bot(

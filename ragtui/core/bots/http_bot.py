@@ -20,9 +20,9 @@ from typing import Any
 import httpx
 
 from ..bot_config import BotConfig
-from ..content.knowledge import Passage
-from ..dialogue.transcript import Utterance
 from ..models.llm import DeltaCallback, stream_restarted
+from ..records.passages import Passage
+from ..records.turns import Utterance
 from ..redaction import redact_url
 from .base import BotAnswer
 from .call import Exchange, current_call

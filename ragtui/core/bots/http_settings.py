@@ -16,8 +16,9 @@ from ..bot_config import DEFAULT_REPLY_TIMEOUT, PASSAGE_KEYS, PassageMapping, Ta
 from ..errors import ConfigError
 from ..json_path import JsonPath
 from ..redaction import redact_url
+from ..registry.bots import BotType, register_bot
 from ..toml_io import expect_type
-from .registry import BotContext, BotType, register_bot
+from .context import BotContext
 
 if TYPE_CHECKING:
     from .base import Bot

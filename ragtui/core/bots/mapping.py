@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..bot_config import PassageMapping
-from ..content.knowledge import Passage
 from ..json_path import JsonPath
+from ..records.passages import Passage
 
 # A bot that returns hundreds of passages would drown the judge's prompt; these bound it.
 MAX_PASSAGES = 50

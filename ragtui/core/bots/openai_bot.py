@@ -21,12 +21,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..bot_config import PassageMapping
-from ..content.knowledge import Passage
-from ..dialogue.transcript import Utterance
 from ..errors import ConfigError
 from ..json_path import JsonPath
 from ..models.endpoints import PLACEHOLDER_KEY, Endpoint
 from ..models.llm import ChatClient, DeltaCallback, Message
+from ..records.passages import Passage
+from ..records.turns import Utterance
 from ..redaction import redact_url
 from .base import BotAnswer
 from .call import Exchange

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from ..bot_config import DEFAULT_REPLY_TIMEOUT, PASSAGE_KEYS, PassageMapping, TableValues, check_key_env
 from ..errors import ConfigError
 from ..redaction import redact_url
-from .registry import BotContext, BotType, register_bot
+from ..registry.bots import BotType, register_bot
+from .context import BotContext
 
 if TYPE_CHECKING:
     from .base import Bot

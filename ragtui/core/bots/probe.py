@@ -9,13 +9,14 @@ import time
 from dataclasses import dataclass, field
 
 from ..config import Config
-from ..content.knowledge import KnowledgeBase, Passage
+from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
 from ..content.scenarios import load_scenarios
-from ..dialogue.transcript import Utterance
 from ..errors import RagtuiError
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
+from ..records.passages import Passage
+from ..records.turns import Utterance
 from .errors import BotError
 from .factory import build_bot
 

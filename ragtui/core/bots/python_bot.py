@@ -29,8 +29,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..dialogue.transcript import Utterance
 from ..models.llm import DeltaCallback
+from ..records.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange
 from .errors import BotError, one_line, snippet

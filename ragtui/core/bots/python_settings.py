@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..bot_config import TableValues
 from ..errors import ConfigError
-from .registry import BotContext, BotType, register_bot
+from ..registry.bots import BotType, register_bot
+from .context import BotContext
 
 if TYPE_CHECKING:
     from .base import Bot

@@ -35,10 +35,10 @@ from urllib.parse import parse_qs, urlsplit
 from ..config import Config
 from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
-from ..dialogue.transcript import Utterance
 from ..errors import RagtuiError
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
+from ..records.turns import Utterance
 from .base import Bot
 from .builtin_rag import BuiltinRagBot
 from .mapping import passages_to_json

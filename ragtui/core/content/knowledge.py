@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..records.passages import Passage
 
 MAX_PASSAGE_CHARS = 700
 MAX_QUERY_TERMS = 64
@@ -25,17 +25,6 @@ _STOP = frozenset(
     how what when where which who why does did don't i'm its it's into from about there their
     they them then than our out all any just will my me also get got please help""".split()  # noqa: SIM905
 )
-
-
-@dataclass(frozen=True)
-class Passage:
-    doc_id: str  # file path relative to the knowledge folder
-    title: str
-    text: str
-    score: float = 0.0
-
-    def to_dict(self) -> dict[str, object]:
-        return {"doc_id": self.doc_id, "title": self.title, "text": self.text, "score": round(self.score, 4)}
 
 
 def split_document(text: str) -> tuple[str, list[str]]:

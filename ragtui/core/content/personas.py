@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import tomli_w
 
 from ..config import LANGUAGES
 from ..errors import ConfigError
+from ..records.personas import Persona
 from ..toml_io import expect_type, read_toml, reject_unknown_keys
 from .picking import Skipped, pick_named
 
@@ -24,42 +24,28 @@ KEYS = {"name", "language", "temperature", "description", "persona", "patience",
 MAX_PATIENCE = 50  # turns; more is no patience limit at all, only a typo
 
 
-@dataclass(frozen=True)
-class Persona:
-    name: str
-    language: str
-    persona: str  # behaviour text given to the simulator
-    temperature: float = 0.7
-    description: str = ""
-    # Bot answers this customer waits for before giving up (stop reason ``gave_up``); None: no limit.
-    patience: int | None = None
-    # What counts as solved for this customer; the simulator is told it and ``resolution`` checks it.
-    goal: str = ""
-
-    def to_dict(self) -> dict[str, object]:
-        return asdict(self)
-
-    def validate(self, where: str) -> None:
-        if not NAME.match(self.name):
-            raise ConfigError(
-                f"{where}: name {self.name!r} is not a valid persona name",
-                "use lowercase letters, digits, '-' or '_' (at most 48)",
-            )
-        if self.language not in LANGUAGES:
-            raise ConfigError(f"{where}: language must be one of {', '.join(LANGUAGES)}, got {self.language!r}")
-        if not 0.0 <= self.temperature <= 2.0:
-            raise ConfigError(f"{where}: temperature must be between 0 and 2, got {self.temperature}")
-        if not self.persona.strip():
-            raise ConfigError(f"{where}: persona text is empty", "describe how this customer talks and behaves")
-        if self.patience is not None and (
-            isinstance(self.patience, bool)
-            or not isinstance(self.patience, int)
-            or not 1 <= self.patience <= MAX_PATIENCE
-        ):
-            raise ConfigError(
-                f"{where}: patience must be a whole number of turns from 1 to {MAX_PATIENCE}, got {self.patience!r}",
-                "leave it out for a customer who never gives up",
-            )
+def validate_persona(persona: Persona, where: str) -> None:
+    """One line naming ``where`` and what is wrong, for a persona that cannot be used."""
+    if not NAME.match(persona.name):
+        raise ConfigError(
+            f"{where}: name {persona.name!r} is not a valid persona name",
+            "use lowercase letters, digits, '-' or '_' (at most 48)",
+        )
+    if persona.language not in LANGUAGES:
+        raise ConfigError(f"{where}: language must be one of {', '.join(LANGUAGES)}, got {persona.language!r}")
+    if not 0.0 <= persona.temperature <= 2.0:
+        raise ConfigError(f"{where}: temperature must be between 0 and 2, got {persona.temperature}")
+    if not persona.persona.strip():
+        raise ConfigError(f"{where}: persona text is empty", "describe how this customer talks and behaves")
+    if persona.patience is not None and (
+        isinstance(persona.patience, bool)
+        or not isinstance(persona.patience, int)
+        or not 1 <= persona.patience <= MAX_PATIENCE
+    ):
+        raise ConfigError(
+            f"{where}: patience must be a whole number of turns from 1 to {MAX_PATIENCE}, got {persona.patience!r}",
+            "leave it out for a customer who never gives up",
+        )
 
 
 def load_persona_file(path: Path) -> Persona:
@@ -78,7 +64,7 @@ def load_persona_file(path: Path) -> Persona:
         patience=_patience(data.get("patience"), where),
         goal=expect_type(data.get("goal", ""), str, f"{where}: goal"),
     )
-    persona.validate(where)
+    validate_persona(persona, where)
     if persona.name != path.stem:
         raise ConfigError(
             f"{where}: name {persona.name!r} differs from the file name", f"rename one to match {path.stem!r}"
@@ -163,7 +149,7 @@ def _multiline_basic(text: str) -> str | None:
 def save_persona(directory: Path, persona: Persona) -> Path:
     """Write ``persona`` to its file (validated first) and return the path."""
     path = directory / persona.language / f"{persona.name}.toml"
-    persona.validate(str(path))
+    validate_persona(persona, str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".toml.tmp")
     tmp.write_text(persona_toml(persona), encoding="utf-8")

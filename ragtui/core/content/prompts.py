@@ -54,7 +54,7 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "answer": frozenset(),
     },
     # The metrics' own templates (metric_faithfulness, …) are declared by each metric class
-    # (``MetricInfo.prompts``, ragtui.core.metrics.registry); ``prompt_schema`` finds them there.
+    # (``MetricInfo.prompts``, ragtui.core.registry.metrics); ``prompt_schema`` finds them there.
     # Checks on the simulated customer's messages, and the corrections for its one retry.
     "simulator_check": {
         "system": frozenset(),
@@ -73,7 +73,7 @@ def prompt_schema(kind: str) -> Mapping[str, frozenset[str]]:
     if kind in PROMPT_KINDS:
         return PROMPT_KINDS[kind]
     # Imported here: the metrics import this module, and loading a config must not load them.
-    from ..metrics.registry import prompt_schema as metric_prompt_schema
+    from ..registry.metrics import prompt_schema as metric_prompt_schema
 
     schema = metric_prompt_schema(kind)
     if schema is None:

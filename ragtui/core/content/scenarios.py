@@ -7,34 +7,16 @@ optional ``reference`` and ``tags``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import LANGUAGES
 from ..errors import ConfigError
+from ..records.scenarios import Scenario
 from ..toml_io import expect_type, read_toml, reject_unknown_keys
 from .picking import Skipped, pick_named
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 KEYS = {"id", "question", "reference", "tags", "language"}
-
-
-@dataclass(frozen=True)
-class Scenario:
-    id: str
-    question: str
-    language: str
-    reference: str | None = None
-    tags: tuple[str, ...] = field(default_factory=tuple)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "question": self.question,
-            "language": self.language,
-            "reference": self.reference,
-            "tags": list(self.tags),
-        }
 
 
 def scenario_file(location: Path, language: str) -> Path:

@@ -13,9 +13,7 @@ from ..bots.base import Bot
 from ..bots.factory import build_bot
 from ..config import Config
 from ..content.knowledge import KnowledgeBase
-from ..content.personas import Persona
 from ..content.prompts import PromptSet
-from ..content.scenarios import Scenario
 from ..errors import ConfigError, RagtuiError, StoreWriteError
 from ..metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bundled_fallback
@@ -24,10 +22,14 @@ from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from ..record.ownership import HEARTBEAT_S
 from ..record.run_plan import PlanEntry
-from ..record.store import Store, StoredSession
+from ..record.store import Store
+from ..records.personas import Persona
+from ..records.scenarios import Scenario
+from ..records.stored import StoredSession
+from ..records.turns import is_done
 from .events import Event
 from .replay import ReplayScript
-from .simulator import UserSimulator, is_done
+from .simulator import UserSimulator
 from .simulator_check import SimulatorChecker
 from .state_machine import Dialogue, Recovery
 

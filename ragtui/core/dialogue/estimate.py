@@ -22,21 +22,21 @@ from typing import cast
 from ..bots.builtin_rag import BuiltinRagBot
 from ..config import Config
 from ..content.knowledge import KnowledgeBase
-from ..content.personas import Persona
 from ..content.prompts import PromptSet, load_prompt
-from ..content.scenarios import Scenario
 from ..metrics import PRIMARY_METRIC
 from ..metrics.answer_relevancy import MAX_STATEMENTS
 from ..metrics.base import TurnContext
-from ..metrics.registry import metric_info
 from ..metrics.rubric import CheckedRubricJudge
 from ..metrics.rubric_probes import MIN_CLAIM_CHARS, SENTENCE_END
 from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient, Message
 from ..record.store import Store
+from ..records.personas import Persona
+from ..records.scenarios import Scenario
+from ..records.turns import Utterance
+from ..registry.metrics import metric_info
 from .simulator import UserSimulator
 from .simulator_check import OFF_ROLE_SOURCE
-from .transcript import Utterance
 
 # Reply lengths assumed when no past call of the model is stored (tokens).
 ASSUMED_OUTPUT = {"user": 40, "bot": 150, "judge": 20}  # judge: per call (yes/no checks are short)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # importing the metrics pulls in the LLM client; the TUI's first frame needs none
-    from ..metrics.base import Judgment
+    from ..records.judgments import Judgment
 
 Role = Literal["user", "bot", "judge"]
 # done: the customer wrote DONE (satisfied); gave_up: the persona's patience ran out;

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .simulator import is_done
+from ..records.turns import is_done
 
 
 class ReplayEnded(Exception):

@@ -7,26 +7,11 @@ after the desk's greeting opens the conversation.
 
 from __future__ import annotations
 
-import re
-
-from ..content.personas import Persona
 from ..content.prompts import PromptTemplate
-from ..content.scenarios import Scenario
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message
-from .transcript import Utterance
-
-_DONE_LINE = re.compile(r"^\W*DONE\W*$")
-
-
-def is_done(text: str) -> bool:
-    """True when the customer signals the end: ``DONE`` alone on a line (markup and punctuation
-    around it ignored) or as the final word, as small models often write "Thanks! DONE"."""
-    cleaned = text.replace("*", "").replace("`", "").strip()
-    if not cleaned:
-        return False
-    if any(_DONE_LINE.match(line) for line in cleaned.splitlines()):
-        return True
-    return re.search(r"\bDONE\W*$", cleaned) is not None
+from ..records.personas import Persona
+from ..records.scenarios import Scenario
+from ..records.turns import Utterance
 
 
 class UserSimulator:

@@ -32,12 +32,14 @@ from typing import Any
 
 from ..bots.base import Bot
 from ..bots.call import BotCall, current_call
-from ..content.knowledge import Passage
 from ..errors import IncompleteReply, RagtuiError, StoreWriteError
-from ..metrics import PRIMARY_METRIC, Judgment, Metric, TurnContext
+from ..metrics import PRIMARY_METRIC, Metric, TurnContext
 from ..metrics.dialogue import DialogueMetric, context_from_session
 from ..models.llm import Completion, stream_restarted
 from ..record.store import SessionBusy, Store
+from ..records.judgments import Judgment
+from ..records.passages import Passage
+from ..records.turns import Utterance, is_done
 from .events import (
     DialogueDone,
     DialogueStarted,
@@ -56,9 +58,8 @@ from .events import (
 )
 from .handover import is_handover
 from .replay import ReplayEnded, ReplayScript
-from .simulator import UserSimulator, is_done
+from .simulator import UserSimulator
 from .simulator_check import OFF_ROLE_SOURCE, CheckResult, SimulatorChecker, call_usage
-from .transcript import Utterance
 
 log = logging.getLogger("ragtui")
 

@@ -5,7 +5,7 @@ each against its own threshold (``[thresholds]`` in the config), and stored the 
 ``trust`` is derived from faithfulness, answerability and answer_correctness on the same turn,
 so choosing it adds them, and it always runs last.
 
-Which metrics exist, and what each needs, is in the registry (``registry.py``): each metric class
+Which metrics exist, and what each needs, is in the registry (``ragtui/core/registry/metrics.py``): each metric class
 describes itself and builds itself, and plugins add their own (docs/plugins.md).
 """
 
@@ -20,18 +20,17 @@ from ..config import Config
 from ..content.prompts import PromptSet
 from ..errors import ConfigError
 from ..models.llm import ChatClient
-from . import registry
+from ..records.judgments import Judgment
+from ..registry import metrics as registry
+from ..registry.metrics import PRIMARY_METRIC, MetricInfo, metric_info, register_metric
 from .answer_correctness import AnswerCorrectness
 from .answer_relevancy import AnswerRelevancy, RelevancyOptions
 from .answerability import Answerability
-from .base import Judgment, Metric, TurnContext
+from .base import Metric, TurnContext
 from .faithfulness import Faithfulness
-from .registry import MetricInfo, metric_info, register_metric
 from .rubric import CheckedRubricJudge
 from .trust import Trust
 
-# The metric whose score is the turn score: a constant name, so that importing it loads no plugin.
-PRIMARY_METRIC: str = CheckedRubricJudge.info.name
 # Importing them registers them (each class is decorated with ``register_metric``).
 BUILTIN_METRICS = (CheckedRubricJudge, AnswerRelevancy, AnswerCorrectness, Answerability, Faithfulness, Trust)
 

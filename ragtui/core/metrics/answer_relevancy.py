@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, DeltaCallback
-from .base import Judgment, TurnContext
+from ..records.judgments import Judgment
+from ..registry.metrics import MetricInfo, register_metric
+from .base import TurnContext
 from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError
-from .registry import MetricInfo, register_metric
 from .statement_checks import CheckUnscored, StatementCheck, check_statements, mean_p, scoring_source
 from .steps import StepFailed, StepRunner, bounded_text
 from .texts import text

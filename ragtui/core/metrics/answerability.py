@@ -15,12 +15,13 @@ Defined result: no passages at all → 0 without a judge call (nothing to answer
 
 from __future__ import annotations
 
-from ..content.knowledge import Passage
 from ..models.llm import DeltaCallback, Message
-from .base import Judgment, TurnContext
+from ..records.judgments import Judgment
+from ..records.passages import Passage
+from ..registry.metrics import BINARY, MetricInfo, register_metric
+from .base import TurnContext
 from .level_question import ask_level, judgment_from, sampled_note
 from .probability import YES_NO, fold_yes_no
-from .registry import BINARY, MetricInfo, register_metric
 from .rubric import format_passages
 from .steps import JudgeMetric
 from .texts import text

@@ -8,11 +8,12 @@ judgment into a number.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from ..content.knowledge import Passage
-from ..dialogue.transcript import Utterance
 from ..models.llm import DeltaCallback
+from ..records.judgments import Judgment
+from ..records.passages import Passage
+from ..records.turns import Utterance
 
 
 @dataclass(frozen=True)
@@ -29,42 +30,6 @@ class TurnContext:
     # The judgments already made on this same turn, by metric name, in the order the dialogue
     # ran them. Only derived metrics (``trust``) read it; the dialogue runs them last.
     earlier: dict[str, Judgment] = field(default_factory=dict)
-
-
-@dataclass
-class Judgment:
-    metric: str
-    score: float | None  # 0–1, None when unscored
-    details: dict[str, Any] = field(default_factory=dict)  # criteria, comment, per-step results
-    prompt: list[dict[str, str]] = field(default_factory=list)  # the exact messages of the last attempt
-    raw_reply: str = ""
-    model: str = ""
-    error: str | None = None
-    attempts: int = 1
-    latency_ms: float | None = None
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    served_model: str | None = None  # the model the answer named, when not ``model`` (a gateway's alias)
-
-    @property
-    def scored(self) -> bool:
-        return self.score is not None
-
-    @classmethod
-    def from_stored(cls, stored: Any) -> Judgment:
-        """A verdict read back from the store (a turn's or a dialogue's), in the engine's form."""
-        return cls(
-            metric=stored.metric,
-            score=stored.score,
-            details=stored.details,
-            prompt=stored.prompt,
-            raw_reply=stored.raw_reply,
-            model=stored.model or "",
-            error=stored.error,
-            attempts=stored.attempts,
-            latency_ms=stored.latency_ms,
-            served_model=getattr(stored, "served_model", None),
-        )
 
 
 class Metric(Protocol):

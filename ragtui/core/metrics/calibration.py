@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..content.knowledge import Passage
-from ..dialogue.transcript import Utterance
 from ..models.llm import ChatClient
 from ..record.store import Store
+from ..records.judgments import Judgment
+from ..records.passages import Passage
+from ..records.turns import Utterance
 from . import agreement
 from . import calibration_store as db
-from .base import Judgment, Metric, TurnContext
+from .base import Metric, TurnContext
 from .labelled import LabelledItem
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..record.store import Store, now
-from .base import Judgment
+from ..records.judgments import Judgment
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..models.llm import DeltaCallback
+from ..records.judgments import Judgment
+from ..registry.metrics import MetricInfo, register_metric
 from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements
 from .answerability import has_passages
-from .base import Judgment, TurnContext
-from .registry import MetricInfo, register_metric
+from .base import TurnContext
 from .rubric import format_passages
 from .statement_checks import YES_AT, CheckUnscored, check_statements, mean_p, scoring_source
 from .steps import JudgeMetric, StepFailed, StepRunner

@@ -15,7 +15,8 @@ from typing import Any
 from ..errors import StoreError
 from ..models.llm import DeltaCallback
 from ..record.store import Store, now
-from .base import Judgment, Metric, TurnContext
+from ..records.judgments import Judgment
+from .base import Metric, TurnContext
 from .fit import Fit, FitReport, prompt_fingerprint
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..record.labelled_turns import LabelledTurn, prompt_version
-from ..record.store import StoredJudgment
+from ..records.stored import StoredJudgment
 from . import agreement
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..config import LANGUAGES
 from ..errors import RagtuiError
-from .registry import DIALOGUE, metric_info
+from ..registry.metrics import DIALOGUE, metric_info
 
 FIELDS = ("id", "question", "response", "reference", "context", "label", "language", "messages")
 # The texts each metric cannot do without are its ``MetricInfo.label_fields``; others are optional

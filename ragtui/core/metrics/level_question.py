@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
-from .base import Judgment
+from ..records.judgments import Judgment
 from .probability import TOP_LOGPROBS, Graded, read_levels
 
 MAX_TOKENS = 1

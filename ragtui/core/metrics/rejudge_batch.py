@@ -39,10 +39,12 @@ from ..models.token_logprobs import from_chunk
 from ..output_file import write_output
 from ..record import rejudge_jobs
 from ..record.rejudge_jobs import BatchRequest, RejudgeJob
-from ..record.store import Store, StoredSession
+from ..record.store import Store
+from ..records.judgments import Judgment
+from ..records.stored import StoredSession
 from ..text_safety import fix_surrogates, json_line
 from . import PRIMARY_METRIC
-from .base import Judgment, Metric
+from .base import Metric
 from .fit_store import FittedMetric
 from .level_question import LevelAnswer, answer_from, no_answer
 from .probability import YES_NO

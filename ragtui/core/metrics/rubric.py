@@ -12,17 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..content.knowledge import Passage
 from ..content.prompts import PROMPT_KINDS, PromptTemplate, load_prompt
-from ..dialogue.transcript import format_history
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
-from .base import Judgment, TurnContext
+from ..records.judgments import Judgment
+from ..records.passages import Passage
+from ..records.turns import format_history
+from ..registry.metrics import MetricInfo, register_metric
+from .base import TurnContext
 from .check_bias import CONTENT_FREE, CheckBias, content_free_turn
 from .explain import probe_lines
 from .json_reply import ReplyParseError, as_int_in_range, extract_json_object, lower_keys
 from .level_question import LevelAnswer, ask_level, judgment_from, level_options
 from .probability import YES_NO, fold_yes_no
-from .registry import MetricInfo, register_metric
 from .rubric_probes import PROBES, Combined, combine, split_claims
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
-from .base import Judgment
+from ..records.judgments import Judgment
 from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError, extract_json_object, lower_keys
 from .level_question import ask_level

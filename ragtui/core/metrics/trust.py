@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..models.llm import ChatClient, DeltaCallback
-from .base import Judgment, TurnContext
-from .registry import BINARY, MetricInfo, metric_info, register_metric
+from ..records.judgments import Judgment
+from ..registry.metrics import BINARY, MetricInfo, metric_info, register_metric
+from .base import TurnContext
 from .texts import text
 
 if TYPE_CHECKING:

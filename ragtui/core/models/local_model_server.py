@@ -22,6 +22,7 @@ so the lifecycle can be tested with real processes in milliseconds and without t
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -138,9 +139,13 @@ def _serve_llama(args: argparse.Namespace, token: str | None) -> str | None:
     return server.listening_address  # e.g. "http://127.0.0.1:41475"
 
 
-def _serve_stub(args: argparse.Namespace, token: str | None) -> str | None:
-    from ...testing.stub_llama import serve
+# The stand-in is loaded by name: the shipped server does not depend on the testing package,
+# which is only there when tests (or the screenshots) run.
+STUB_BACKEND = "ragtui.testing.stub_llama"
 
+
+def _serve_stub(args: argparse.Namespace, token: str | None) -> str | None:
+    serve = importlib.import_module(STUB_BACKEND).serve
     return serve(args.host, args.port, token or "", args.alias, args.parallel)
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .rows import StoredDialogueJudgment, decode_dialogue_row, insert_row, judgment_columns
+from ..records.stored import StoredDialogueJudgment
+from .rows import decode_dialogue_row, insert_row, judgment_columns, newest_version_sql
 
 if TYPE_CHECKING:
-    from ..metrics.base import Judgment
+    from ..records.judgments import Judgment
     from .store import Store
 
 __all__ = ["StoredDialogueJudgment", "add", "for_run", "for_session", "latest_for_sessions", "resolution_rate"]
@@ -54,8 +55,8 @@ def latest_for_sessions(store: Store, session_ids: list[int]) -> dict[int, dict[
         return {}
     marks = ",".join("?" * len(session_ids))
     rows = store.db.execute(
-        f"SELECT * FROM dialogue_judgments d WHERE d.session_id IN ({marks}) AND d.version = "
-        "(SELECT MAX(version) FROM dialogue_judgments e WHERE e.session_id = d.session_id AND e.metric = d.metric)",
+        f"SELECT * FROM dialogue_judgments d WHERE d.session_id IN ({marks}) AND "
+        + newest_version_sql("dialogue_judgments", "d", ("session_id", "metric")),
         list(session_ids),
     )
     columns = [c[0] for c in rows.description]

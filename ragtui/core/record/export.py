@@ -34,11 +34,10 @@ import io
 import json
 from pathlib import Path
 
-from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
-from ..metrics.registry import DIALOGUE, metric_classes, metric_info
 from ..output_file import write_output
+from ..records.stored import StoredJudgment, StoredSession
+from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_classes, metric_info, metric_names
 from ..text_safety import csv_text
-from .store import StoredJudgment, StoredSession
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -101,7 +100,8 @@ def metric_cell(judgment: StoredJudgment | None) -> str:
 def other_metrics(sessions: list[StoredSession]) -> list[str]:
     """The non-rubric metrics judged in any of ``sessions``, in the registry's order."""
     used = {j.metric for s in sessions for j in s.judgments if j.metric != PRIMARY_METRIC}
-    return [m for m in KNOWN_METRICS if m in used] + sorted(used - set(KNOWN_METRICS))
+    known = metric_names(TURN)
+    return [m for m in known if m in used] + sorted(used - set(known))
 
 
 def dialogue_columns() -> list[str]:

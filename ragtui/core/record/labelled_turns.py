@@ -11,8 +11,9 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from ..records.stored import StoredJudgment, StoredSession
 from .labels import Label, labels_where
-from .store import Store, StoredJudgment, StoredSession
+from .store import Store
 
 
 def prompt_version(judgment: StoredJudgment) -> str:

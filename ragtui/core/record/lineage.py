@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .store import Store, StoredSession
+from ..records.stored import StoredSession
+from .store import Store
 
 
 def lineage_lines(store: Store, session: StoredSession) -> list[str]:

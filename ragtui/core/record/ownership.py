@@ -15,24 +15,14 @@ from __future__ import annotations
 import functools
 import os
 import socket
-from dataclasses import dataclass
 from datetime import UTC, datetime
+
+from ..records.stored import Owner
 
 HEARTBEAT_S = 30.0
 """How often a process running dialogues refreshes their heartbeat."""
 STALE_AFTER_S = 600.0
 """A heartbeat older than this, from another host, means the owner is gone."""
-
-
-@dataclass(frozen=True)
-class Owner:
-    pid: int
-    host: str
-    started: str | None  # ISO time the process started, when the system tells
-
-    def describe(self) -> str:
-        since = f", started {self.started.replace('T', ' ')[:19]}" if self.started else ""
-        return f"process {self.pid} on {self.host}{since}"
 
 
 @functools.cache

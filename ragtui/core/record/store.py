@@ -18,22 +18,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ..content.knowledge import Passage
 from ..errors import StoreError, StoreWriteError
-from ..text_safety import fix_surrogates
-from . import dialogue_verdicts, run_plan
-from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders, retry_while_busy
-from .ownership import this_process
-from .rows import (  # re-exported: the record's row types are imported from here across ragtui
+from ..records.passages import Passage
+from ..records.stored import (
     PartialReply,
-    SessionBusy,
     StoredDialogueJudgment,
     StoredJudgment,
     StoredMessage,
     StoredSession,
+    newest_versions,
+)
+from ..text_safety import fix_surrogates
+from . import dialogue_verdicts, run_plan
+from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders, retry_while_busy
+from .ownership import this_process
+from .rows import (
+    SessionBusy,
     decode_row,
     insert_row,
     judgment_columns,
+    judgment_from_row,
+    newest_version_sql,
     now,
     session_from_row,
 )
@@ -42,7 +47,7 @@ from .schema import LATEST_VERSION, migrate, schema_version
 if TYPE_CHECKING:  # the metrics package pulls in the LLM client: not needed to read a session
     import sqlite_utils
 
-    from ..metrics.base import Judgment
+    from ..records.judgments import Judgment
 
 
 class Store:
@@ -289,9 +294,8 @@ class Store:
         latest = [
             row[0]
             for row in conn.execute(
-                "SELECT j.score FROM judgments j WHERE j.session_id = ? AND j.metric = ? AND j.version = "
-                "(SELECT MAX(version) FROM judgments k WHERE k.session_id = j.session_id "
-                "AND k.turn = j.turn AND k.metric = j.metric)",
+                "SELECT j.score FROM judgments j WHERE j.session_id = ? AND j.metric = ? AND "
+                + newest_version_sql("judgments", "j", ("session_id", "turn", "metric")),
                 [session_id, metric],
             ).fetchall()
         ]
@@ -440,10 +444,7 @@ class Store:
             for r in self.db["messages"].rows_where("session_id = ?", [session_id], order_by="id")
         ]
         session.judgments = [
-            StoredJudgment(
-                **{k: v for k, v in decode_row(r).items() if k not in ("prompt_tokens", "completion_tokens")}
-            )
-            for r in self.db["judgments"].rows_where("session_id = ?", [session_id], order_by="id")
+            judgment_from_row(r) for r in self.db["judgments"].rows_where("session_id = ?", [session_id], order_by="id")
         ]
         session.dialogue_judgments = dialogue_verdicts.for_session(self, session_id)
         return session
@@ -461,21 +462,15 @@ class Store:
         for r in self.db["messages"].rows_where(where, [run_id], order_by="id"):
             by_id[r["session_id"]].messages.append(StoredMessage(**decode_row(r)))
         for r in self.db["judgments"].rows_where(where, [run_id], order_by="id"):
-            data = {k: v for k, v in decode_row(r).items() if k not in ("prompt_tokens", "completion_tokens")}
-            by_id[r["session_id"]].judgments.append(StoredJudgment(**data))
+            by_id[r["session_id"]].judgments.append(judgment_from_row(r))
         for j in dialogue_verdicts.for_run(self, run_id):
             by_id[j.session_id].dialogue_judgments.append(j)
         return sessions
 
     def latest_judgments_of(self, message_id: int) -> dict[str, StoredJudgment]:
         """The newest judgment per metric of one bot message."""
-        latest: dict[str, StoredJudgment] = {}
-        for row in self.db["judgments"].rows_where("message_id = ?", [message_id], order_by="version"):
-            judgment = StoredJudgment(
-                **{k: v for k, v in decode_row(row).items() if k not in ("prompt_tokens", "completion_tokens")}
-            )
-            latest[judgment.metric] = judgment
-        return latest
+        rows = self.db["judgments"].rows_where("message_id = ?", [message_id])
+        return newest_versions((judgment_from_row(r) for r in rows), lambda j: j.metric)
 
     def dialogue_scores(self, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
         """session id → dialogue metric → its newest verdict (score, outcome), in one query."""
@@ -483,9 +478,7 @@ class Store:
 
     def judgment(self, judgment_id: int) -> StoredJudgment:
         row = next(iter(self.db["judgments"].rows_where("id = ?", [judgment_id])))
-        return StoredJudgment(
-            **{k: v for k, v in decode_row(row).items() if k not in ("prompt_tokens", "completion_tokens")}
-        )
+        return judgment_from_row(row)
 
     def children(self, session_id: int) -> list[tuple[int, str, int | None]]:
         """Sessions forked from or replaying ``session_id``: (id, "fork" | "replay", fork turn)."""

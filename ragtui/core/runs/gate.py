@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate, resolution_rate
-from ..record.store import StoredSession
+from ..records.stored import StoredSession
 
 GATED_STOPS = ("error", "cancelled")
 

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
-from ..record.store import StoredSession
+from ..records.stored import StoredSession
 from .gate import GateResult, metric_means, metric_problems
 from .report_text import md_cell, score
 

@@ -11,17 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...content.knowledge import Passage
 from ...errors import ConfigError
 from ...models.llm import ChatClient
-from .. import registry
+from ...records.passages import Passage
+from ...registry import metrics as registry
 from .base import DialogueContext, DialogueMetric, DialogueTurn, load_bundled_fallback
 from .repetition import Repetition
 from .resolution import OUTCOMES, SUCCESS_OUTCOMES, Resolution
 from .retention import Retention
 
 if TYPE_CHECKING:
-    from ...record.store import StoredSession
+    from ...records.stored import StoredSession
 
 # Importing them registers them (each class is decorated with ``register_metric``).
 BUILTIN_DIALOGUE_METRICS = (Resolution, Retention, Repetition)

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Protocol
 
 from ... import paths
-from ...content.knowledge import Passage
 from ...content.prompts import PromptTemplate, load_prompt, prompt_path
-from ...dialogue.simulator import is_done
 from ...models.llm import DeltaCallback
-from ..base import Judgment
+from ...records.judgments import Judgment
+from ...records.passages import Passage
+from ...records.turns import is_done
 
 LABELS = {"ja": ("お客様", "サポート"), "en": ("Customer", "Support")}
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ..base import Judgment
+from ...records.judgments import Judgment
+from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
 from ..json_reply import ReplyParseError
-from ..registry import DIALOGUE, MetricInfo, register_metric
 from ..rubric import format_passages
 from ..steps import StepFailed, bounded_text
 from .base import DialogueContext

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ..base import Judgment
+from ...records.judgments import Judgment
+from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
 from ..json_reply import ReplyParseError, as_int_in_range
-from ..registry import DIALOGUE, MetricInfo, register_metric
 from ..steps import StepFailed, bounded_text, choice
 from .base import DialogueContext
 from .stepwise import StepwiseDialogueMetric

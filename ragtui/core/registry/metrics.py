@@ -22,15 +22,15 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from ..plugins import load_entry_points, report
 
-if TYPE_CHECKING:
-    from ..models.llm import ChatClient
-    from . import MetricSettings
-
 TURN, DIALOGUE = "turn", "dialogue"
+# The metric whose score is the turn score. A name rather than a lookup, so any layer can use it
+# without loading a metric; the rubric's class declares itself primary, and a test checks that
+# the two agree.
+PRIMARY_METRIC = "rubric"
 GRADED, BINARY = "graded", "binary"
 ENTRY_POINT_GROUP = "ragtui.metrics"
 PromptSchema = Mapping[str, frozenset[str]]  # template key → the exact slots it uses
@@ -79,7 +79,9 @@ class MetricClass:
     name: str
 
     @classmethod
-    def build(cls, judge: ChatClient, prompts_dir: Path | None, language: str, settings: MetricSettings) -> Any:
+    def build(cls, judge: Any, prompts_dir: Path | None, language: str, settings: Any) -> Any:
+        """``judge`` is a ``ChatClient`` and ``settings`` the ``MetricSettings`` (typed loosely here:
+        the registry sits below the models and the metrics it would name)."""
         raise NotImplementedError
 
 
@@ -174,6 +176,7 @@ def prompt_schema(kind: str) -> PromptSchema | None:
 
 
 __all__ = [
+    "PRIMARY_METRIC",
     "BINARY",
     "DIALOGUE",
     "ENTRY_POINT_GROUP",

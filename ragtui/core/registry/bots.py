@@ -12,39 +12,15 @@ its entry point; the built-in types keep working.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..plugins import load_entry_points, report
 
-if TYPE_CHECKING:
-    from ..config import Config
-    from ..content.knowledge import KnowledgeBase
-    from ..content.prompts import PromptSet
-    from ..models.endpoints import Endpoint
-    from ..models.llm import ClientPool
-    from .base import Bot
-
 ENTRY_POINT_GROUP = "ragtui.bots"
 BUILTIN_MODULES = ("builtin_settings", "http_settings", "openai_settings", "python_settings")
-
-
-@dataclass(frozen=True)
-class BotContext:
-    """What ``build`` may use besides the type's own settings (the built-in bot needs them all)."""
-
-    config: Config
-    endpoints: Mapping[str, Endpoint]
-    pool: ClientPool
-    prompts: PromptSet
-    knowledge: KnowledgeBase | Callable[[], KnowledgeBase]
-
-    def knowledge_base(self) -> KnowledgeBase:
-        """The knowledge folder, indexed now if it was passed as a callable (only the bots that
-        ask for it pay for indexing)."""
-        return self.knowledge() if callable(self.knowledge) else self.knowledge
 
 
 def _no_settings(table: Any, where: str, base: Path) -> None:
@@ -58,7 +34,9 @@ def _type_only(settings: Any) -> dict[str, Any]:
 @dataclass(frozen=True)
 class BotType:
     name: str
-    build: Callable[[Any, BotContext], Bot]  # (settings, context) → the bot; may raise ConfigError
+    # (settings, ragtui.core.bots.context.BotContext) → the bot; may raise ConfigError. Typed loosely
+    # here: the registry sits below the bots, the config and the models it would name.
+    build: Callable[[Any, Any], Any]
     keys: frozenset[str] = frozenset()  # the [bot] keys it accepts besides `type`
     # ([bot] table, where (file and table, for messages), the config file's folder) → its settings
     parse: Callable[[Any, str, Path], Any] = _no_settings
@@ -88,7 +66,7 @@ def _ensure_loaded() -> None:
     _loading = True
     try:
         for module in BUILTIN_MODULES:
-            importlib.import_module(f"{__package__}.{module}")
+            importlib.import_module(f"ragtui.core.bots.{module}")
         for entry, loaded in load_entry_points(ENTRY_POINT_GROUP, "bot type"):
             try:
                 if not isinstance(loaded, BotType):

@@ -1,0 +1,201 @@
+"""The record's rows as the rest of ragtui reads them: sessions, messages, partial replies and
+versioned verdicts (of turns and of whole dialogues), and who runs a session. Plain data:
+``record.rows`` decodes them from SQLite columns; nothing here reads or writes the database."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from .judgments import Judgment
+from .passages import Passage
+from .turns import Utterance
+
+
+class _Versioned(Protocol):
+    @property
+    def version(self) -> int: ...
+
+
+V = TypeVar("V", bound=_Versioned)
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class Owner:
+    pid: int
+    host: str
+    started: str | None  # ISO time the process started, when the system tells
+
+    def describe(self) -> str:
+        since = f", started {self.started.replace('T', ' ')[:19]}" if self.started else ""
+        return f"process {self.pid} on {self.host}{since}"
+
+
+@dataclass
+class StoredDialogueJudgment:
+    id: int
+    session_id: int
+    metric: str
+    version: int
+    score: float | None
+    outcome: str | None
+    details: dict[str, Any] = field(default_factory=dict)
+    prompt: list[dict[str, str]] = field(default_factory=list)
+    raw_reply: str = ""
+    model: str | None = None
+    error: str | None = None
+    attempts: int = 0
+    latency_ms: float | None = None
+    created_at: str = ""
+    served_model: str | None = None  # the model the answer named, when not ``model``
+
+    def to_judgment(self) -> Judgment:
+        """Back to the engine's form, e.g. to draw a stored verdict as the live one was drawn."""
+        return Judgment.from_stored(self)
+
+    @property
+    def skipped(self) -> bool:
+        return self.score is None and bool(self.details.get("skipped"))
+
+
+def newest_versions(verdicts: Iterable[V], key: Callable[[V], K]) -> dict[K, V]:
+    """The newest version of each ``key`` — the one rule for which verdict counts: re-judging
+    adds versions and never overwrites, and the highest version is the current one."""
+    newest: dict[K, V] = {}
+    for verdict in verdicts:
+        k = key(verdict)
+        if k not in newest or verdict.version > newest[k].version:
+            newest[k] = verdict
+    return newest
+
+
+def latest_per_metric(judgments: Iterable[StoredDialogueJudgment]) -> dict[str, StoredDialogueJudgment]:
+    """The newest dialogue verdict per metric."""
+    return newest_versions(judgments, lambda j: j.metric)
+
+
+@dataclass
+class StoredMessage:
+    id: int
+    session_id: int
+    turn: int
+    role: str
+    source: str
+    text: str
+    passages: list[Passage]
+    model: str | None
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    latency_ms: float | None
+    created_at: str
+    finish_reason: str | None = None  # "length": cut by the token limit, kept but marked
+    attempts: int = 1
+    sim_check: dict[str, Any] | None = None  # customer messages: the simulator check, when one ran
+    served_model: str | None = None  # the model the answer named, when not ``model`` (a gateway's alias)
+
+    @property
+    def cut_by_limit(self) -> bool:
+        return self.finish_reason == "length"
+
+
+@dataclass
+class PartialReply:
+    """What arrived of a reply whose stream never completed: shown as partial, never judged,
+    never fed to the dialogue, never exported as an answer."""
+
+    id: int
+    session_id: int
+    turn: int
+    role: str
+    text: str
+    error: str
+    attempts: int
+    created_at: str
+
+
+@dataclass
+class StoredJudgment:
+    id: int
+    session_id: int
+    message_id: int
+    turn: int
+    metric: str
+    version: int
+    score: float | None
+    details: dict[str, Any]
+    prompt: list[dict[str, str]]
+    raw_reply: str
+    model: str | None
+    error: str | None
+    attempts: int
+    latency_ms: float | None
+    created_at: str
+    served_model: str | None = None  # the model the answer named, when not ``model``
+
+    @property
+    def scored(self) -> bool:
+        return self.score is not None
+
+    def to_judgment(self) -> Judgment:
+        """Back to the engine's form, e.g. for a derived metric that reads a stored one."""
+        return Judgment.from_stored(self)
+
+
+@dataclass
+class StoredSession:
+    id: int
+    run_id: str | None
+    created_at: str
+    updated_at: str
+    language: str
+    scenario_id: str
+    question: str
+    scenario: dict[str, Any]
+    persona_name: str
+    persona: dict[str, Any]
+    config: dict[str, Any]
+    max_turns: int
+    threshold: float
+    metrics: list[str]
+    status: str
+    stop_reason: str | None
+    score: float | None
+    turns: int
+    unscored_turns: int
+    error: str | None
+    owner_pid: int | None = None
+    owner_host: str | None = None
+    owner_started: str | None = None
+    heartbeat_at: str | None = None
+    parent_session_id: int | None = None  # a fork: the session it copied turns from
+    fork_turn: int | None = None  # … and the last turn it copied
+    replay_of: int | None = None  # a replay: the session whose customer messages it re-sent
+    replay_note: str | None = None  # where the recording could not be reused, if it could not
+    messages: list[StoredMessage] = field(default_factory=list)
+    judgments: list[StoredJudgment] = field(default_factory=list)
+    partials: list[PartialReply] = field(default_factory=list)
+    dialogue_judgments: list[StoredDialogueJudgment] = field(default_factory=list)  # every version
+
+    @property
+    def owner(self) -> Owner | None:
+        if self.owner_pid is None or self.owner_host is None:
+            return None
+        return Owner(self.owner_pid, self.owner_host, self.owner_started)
+
+    @property
+    def stop_label(self) -> str:
+        """What a list shows: the stop reason, or running / interrupted."""
+        return (self.stop_reason or "finished") if self.status == "finished" else self.status
+
+    def utterances(self) -> list[Utterance]:
+        return [Utterance("user" if m.role == "user" else "bot", m.text) for m in self.messages]
+
+    def latest_dialogue_judgments(self) -> dict[str, StoredDialogueJudgment]:
+        """The newest dialogue verdict per metric (resolution, retention, repetition)."""
+        return latest_per_metric(self.dialogue_judgments)
+
+    def latest_judgments(self) -> dict[tuple[int, str], StoredJudgment]:
+        """The newest version per (turn, metric)."""
+        return newest_versions(self.judgments, lambda j: (j.turn, j.metric))
