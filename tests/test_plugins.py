@@ -172,3 +172,8 @@ def test_a_metric_class_without_its_info_is_refused_with_its_name():
 def test_unknown_bot_type_still_lists_the_builtin_types(tmp_path: Path):
     with pytest.raises(ConfigError, match="type must be one of builtin, http, openai, python, got 'grpc'"):
         parse_bot({"type": "grpc"}, "t.toml: [bot]", tmp_path)
+
+
+def test_the_primary_metric_name_is_the_registered_primary():
+    """PRIMARY_METRIC is a plain name any layer may import; the registry's primary class agrees."""
+    assert registry.primary_metric() == registry.PRIMARY_METRIC

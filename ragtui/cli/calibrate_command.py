@@ -31,6 +31,7 @@ from ..core.metrics.fit_store import save_fit
 from ..core.metrics.labelled import LabelledItem, LabelledSet, load_labelled, parse_field_options
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
+from ..core.registry.metrics import PRIMARY_METRIC
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 
@@ -113,7 +114,7 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
     if args.limit is not None and args.limit < 1:
         raise RagtuiError(f"--limit must be at least 1, got {args.limit}")
     if args.label_max is None:
-        args.label_max = 5.0 if args.metric == "rubric" else 1.0
+        args.label_max = 5.0 if args.metric == PRIMARY_METRIC else 1.0
     if args.label_max <= 0:
         raise RagtuiError(f"--label-max must be positive, got {args.label_max}")
     binary = args.metric in BINARY_METRICS
@@ -192,7 +193,7 @@ def _metrics_factory(config: Config, args: argparse.Namespace, client) -> object
         if language not in cache:
             prompts = PromptSet.load(config.prompts, language)
             cache[language] = build_metrics(
-                [args.metric], client, prompts, settings=settings, include_primary=args.metric == "rubric"
+                [args.metric], client, prompts, settings=settings, include_primary=args.metric == PRIMARY_METRIC
             )
         return cache[language]
 

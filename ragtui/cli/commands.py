@@ -19,6 +19,7 @@ from ..core.record.labels import session_labels
 from ..core.record.lineage import lineage_lines
 from ..core.record.store import Store
 from ..core.records.stored import StoredSession
+from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.resolve import resolve_run
 from .arg_checks import check_count, check_ids
 from .calibrate_command import calibrate
@@ -103,7 +104,7 @@ def config(args: argparse.Namespace, overrides: Overrides) -> int:
         "metrics": cfg.metrics,
         "dialogue_metrics": cfg.dialogue_metrics,
         "min_resolution_rate": cfg.min_resolution_rate,
-        "thresholds": {"rubric": cfg.threshold, **cfg.thresholds},
+        "thresholds": {PRIMARY_METRIC: cfg.threshold, **cfg.thresholds},
         "database": str(cfg.database),
         "personas": str(cfg.personas),
         "scenarios": str(cfg.scenarios),

@@ -48,6 +48,7 @@ from typing import Any
 from . import paths
 from .bot_config import BotConfig, check_key_env, parse_bot
 from .errors import ConfigError
+from .registry.metrics import PRIMARY_METRIC
 from .toml_io import expect_type, read_toml, reject_unknown_keys
 
 ROLES = ("user", "bot", "judge")
@@ -179,7 +180,7 @@ class Config:
     threshold: float = 0.7
     concurrency: int = 4
     top_k: int = 4
-    metrics: list[str] = field(default_factory=lambda: ["rubric"])
+    metrics: list[str] = field(default_factory=lambda: [PRIMARY_METRIC])
     # Judged once per dialogue when it ends; [] turns them off.
     dialogue_metrics: list[str] = field(default_factory=lambda: list(DEFAULT_DIALOGUE_METRICS))
     # The run's resolution rate under which `ragtui run` exits 1. Off (0) by default: the
@@ -334,7 +335,7 @@ def _parse_prices(table: dict[str, Any], where: str) -> dict[str, tuple[float, f
 
 
 def _parse_thresholds(table: dict[str, Any], where: str) -> dict[str, float]:
-    if "rubric" in table:
+    if PRIMARY_METRIC in table:
         raise ConfigError(f"{where}: the rubric's pass mark is the top-level key threshold", "move it there")
     if table:
         reject_unknown_keys(table, set(_registry().default_thresholds()), where)

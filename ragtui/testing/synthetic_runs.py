@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from ..core.record.store import Store
 from ..core.records.judgments import Judgment
+from ..core.registry.metrics import PRIMARY_METRIC
 
 TurnScores = list[float | None]
 
@@ -35,7 +36,7 @@ def write_dialogue(
         language=language,
         max_turns=len(scores),
         threshold=threshold,
-        metrics=["rubric"] + ([extra_metric] if extra_metric else []),
+        metrics=[PRIMARY_METRIC] + ([extra_metric] if extra_metric else []),
         run_id=run_id,
     )
     for turn, score in enumerate(scores, start=1):
@@ -44,7 +45,9 @@ def write_dialogue(
         bot_id = store.add_message(session_id, turn, "bot", "bot", f"answer {turn}", passages=[])
         details = {"conclusion": "synthetic"} if score is not None else {}
         error = None if score is not None else "judge reply was not JSON"
-        store.add_judgment(session_id, bot_id, turn, Judgment("rubric", score, details, raw_reply="x", error=error))
+        store.add_judgment(
+            session_id, bot_id, turn, Judgment(PRIMARY_METRIC, score, details, raw_reply="x", error=error)
+        )
         if extra_metric:
             store.add_judgment(session_id, bot_id, turn, Judgment(extra_metric, score, {}, raw_reply="x"))
     for metric, (score, outcome) in (verdicts or {}).items():
@@ -57,7 +60,7 @@ def write_dialogue(
         elif outcome:
             info["outcome"] = outcome
         store.add_dialogue_judgment(session_id, Judgment(metric, score, info, raw_reply="x", error=problem))
-    store.refresh_score(session_id, "rubric")
+    store.refresh_score(session_id, PRIMARY_METRIC)
     store.set_status(session_id, "finished", "max_turns")
     return session_id
 

@@ -23,6 +23,7 @@ from ..core.errors import RagtuiError
 from ..core.record.labels import Label as StoredLabel
 from ..core.record.labels import default_labeller, save_label
 from ..core.records.stored import StoredSession
+from ..core.registry.metrics import PRIMARY_METRIC
 from .context import TuiServices, services
 
 
@@ -96,7 +97,7 @@ class LabelScreen(ModalScreen[LabelInput | None]):
         self.dismiss(None)
 
 
-def verdict_summary(session: StoredSession, turn: int, metric: str = "rubric") -> str:
+def verdict_summary(session: StoredSession, turn: int, metric: str = PRIMARY_METRIC) -> str:
     """The judge's newest verdict of ``turn`` in one line, for the person labelling it."""
     newest = session.latest_judgments().get((turn, metric))
     if newest is None:
@@ -111,7 +112,7 @@ def labeller_of(shared: TuiServices) -> str:
 
 
 def store_label(
-    app: App[Any], session_id: int, turn: int, given: LabelInput, metric: str = "rubric"
+    app: App[Any], session_id: int, turn: int, given: LabelInput, metric: str = PRIMARY_METRIC
 ) -> StoredLabel | None:
     """Save a label from the modal or a quick key; errors become a notification, never a crash."""
     try:

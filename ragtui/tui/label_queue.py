@@ -20,6 +20,7 @@ from textual.widgets import Footer, Static
 from ..core.errors import RagtuiError
 from ..core.record.labels import Label, QueueTurn, label_queue, session_labels
 from ..core.records.stored import StoredSession
+from ..core.registry.metrics import PRIMARY_METRIC
 from .context import TuiServices, services
 from .label_dialog import LabelInput, labeller_of, open_label_dialog, store_label, verdict_summary
 from .safe_text import clean_text
@@ -81,7 +82,7 @@ class LabelQueueScreen(Screen[None]):
             mine = labeller_of(self.ragtui)
             labels = session_labels(self.ragtui.store, item.session_id)
             self._labels[item.session_id] = {
-                lab.turn: lab for lab in labels if lab.labeller == mine and lab.metric == "rubric"
+                lab.turn: lab for lab in labels if lab.labeller == mine and lab.metric == PRIMARY_METRIC
             }
         return self._labels[item.session_id].get(item.turn)
 

@@ -121,7 +121,7 @@ def _past(store: Store, sql: str, model: str, *extra: object) -> tuple[float | N
     return (row[0], int(row[1])) if row and row[1] else (None, 0)
 
 
-def past_output(store: Store, role: str, model: str, metric: str = "rubric") -> tuple[float | None, int]:
+def past_output(store: Store, role: str, model: str, metric: str = PRIMARY_METRIC) -> tuple[float | None, int]:
     """Mean completion tokens per call of ``model`` in ``role``, and how many calls it is from."""
     if role == "judge":
         sql = (

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..registry.metrics import PRIMARY_METRIC
+
 STATUS_SKIPPED = "skipped"
 STATUS_UNSCORED = "unscored"
 
@@ -43,7 +45,7 @@ def _metric_lines(metric: str, details: dict[str, Any]) -> list[str]:
         ]
     if metric == "answerability" and "level_question" in details:
         return distribution_lines(details["level_question"])
-    if metric == "rubric" and "probes" in details and not details.get("steps"):
+    if metric == PRIMARY_METRIC and "probes" in details and not details.get("steps"):
         # The checked rubric stores these same lines as its steps, which the views show.
         return probe_lines(details["probes"])
     if metric == "trust":

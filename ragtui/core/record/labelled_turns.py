@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 
 from ..records.stored import StoredJudgment, StoredSession
+from ..registry.metrics import PRIMARY_METRIC
 from .labels import Label, labels_where
 from .store import Store
 
@@ -75,7 +76,7 @@ def labelled_turns(
             sessions[label.session_id] = store.session(label.session_id)
         session = sessions[label.session_id]
         question, response, passages = turn_texts(session, label.turn)
-        threshold = session.threshold if metric == "rubric" else (thresholds or {}).get(metric, 0.5)
+        threshold = session.threshold if metric == PRIMARY_METRIC else (thresholds or {}).get(metric, 0.5)
         judgments = sorted(
             (j for j in session.judgments if j.message_id == label.message_id and j.metric == metric),
             key=lambda j: j.version,

@@ -15,10 +15,11 @@ import sqlite3
 from dataclasses import dataclass
 
 from ..errors import RagtuiError
+from ..registry.metrics import PRIMARY_METRIC
 from .store import Store, now
 
 SCORE_MIN, SCORE_MAX = 1, 5
-DEFAULT_METRIC = "rubric"
+DEFAULT_METRIC = PRIMARY_METRIC
 
 
 def default_labeller(configured: str | None = None) -> str:
