@@ -347,14 +347,21 @@ def test_doctor_lists_every_attached_process(settings: LocalModelSettings) -> No
         other.detach()
 
 
-def test_header_shows_the_role_streaming_now() -> None:
-    from ragtui.tui.header import SessionHeader
+async def test_header_shows_the_role_streaming_now() -> None:
+    from textual.app import App, ComposeResult
 
-    header = SessionHeader()
-    header.info.session_id, header.info.live = 3, "bot answering · 57 tok · 9.8 tok/s"
-    assert "bot answering · 57 tok · 9.8 tok/s" in header.render_text().plain
-    header.info.live = ""
-    assert "tok/s" not in header.render_text().plain
+    from ragtui.tui.header import SessionHeader, SessionInfo
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SessionHeader()
+
+    async with Host().run_test() as pilot:
+        header = pilot.app.query_one(SessionHeader)
+        header.info = SessionInfo(session_id=3, live="bot answering · 57 tok · 9.8 tok/s")
+        assert "bot answering · 57 tok · 9.8 tok/s" in header.render_text().plain
+        header.info = replace(header.info, live="")
+        assert "tok/s" not in header.render_text().plain
 
 
 @pytest.mark.parametrize(
