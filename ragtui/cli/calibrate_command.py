@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -30,7 +32,8 @@ from ..core.metrics.fit import fit as fit_scores
 from ..core.metrics.fit_store import save_fit
 from ..core.metrics.labelled import LabelledItem, LabelledSet, load_labelled, parse_field_options
 from ..core.models.endpoints import resolve_endpoint
-from ..core.models.llm import ClientPool
+from ..core.models.llm import ChatClient, ClientPool
+from ..core.record.store import Store
 from ..core.registry.metrics import PRIMARY_METRIC
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
@@ -39,7 +42,7 @@ MAX_PROBLEMS_SHOWN = 20
 MIN_FIT_ITEMS = 10  # fewer and a 5-fold cross-validation has folds of one or two items
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("calibrate", help="measure a metric's agreement with human labels in a JSON/JSONL file")
     parser.add_argument("metric", choices=KNOWN_METRICS + DIALOGUE_METRICS, help="the metric to calibrate")
     parser.add_argument("data", type=Path, nargs="?", help="labelled JSON array or JSONL file")
@@ -176,7 +179,7 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
     return 0
 
 
-def _metrics_factory(config: Config, args: argparse.Namespace, client) -> object:  # type: ignore[no-untyped-def]
+def _metrics_factory(config: Config, args: argparse.Namespace, client: ChatClient) -> Callable[[str], list[Metric]]:
     cache: dict[str, list[Metric]] = {}
     base = MetricSettings.from_config(config)
     settings = MetricSettings(
@@ -187,6 +190,8 @@ def _metrics_factory(config: Config, args: argparse.Namespace, client) -> object
 
     def metrics_for(language: str) -> list[Metric]:
         if language not in cache and args.metric in DIALOGUE_METRICS:
+            # A dialogue metric stands in for a turn metric here: Calibrator.judge calls it with the
+            # DialogueContext of an item that has messages, never with a TurnContext.
             cache[language] = build_dialogue_metrics(  # type: ignore[assignment]
                 [args.metric], client, config.prompts, language, config.thresholds
             )
@@ -200,7 +205,7 @@ def _metrics_factory(config: Config, args: argparse.Namespace, client) -> object
     return metrics_for
 
 
-async def _judge_all(calibrator: Calibrator, pending: list) -> None:  # type: ignore[type-arg]
+async def _judge_all(calibrator: Calibrator, pending: list[LabelledItem]) -> None:
     progress = item_progress()
     unscored = 0
     done = 0
@@ -223,7 +228,9 @@ async def _judge_all(calibrator: Calibrator, pending: list) -> None:  # type: ig
         raise
 
 
-def fit_and_store(calibrator: Calibrator, items: list, store, args: argparse.Namespace, model: str) -> None:  # type: ignore[no-untyped-def,type-arg]
+def fit_and_store(
+    calibrator: Calibrator, items: list[LabelledItem], store: Store, args: argparse.Namespace, model: str
+) -> None:
     """Per language (each has its own prompt, so its own fingerprint): cross-validated figures
     before and after the fit, then the fit on every item, stored for this model and prompt."""
     stored = calibrator.stored()
@@ -238,7 +245,7 @@ def fit_and_store(calibrator: Calibrator, items: list, store, args: argparse.Nam
                 )
             )
             continue
-        raw = [float(r.score) for r in rows]  # type: ignore[arg-type]
+        raw = [float(r.score) for r in rows if r.score is not None]  # rows are all scored
         labels = [r.label for r in rows]
         metric = calibrator.target_metric(language)
         fitted = fit_scores(args.metric, model, prompt_fingerprint(metric), calibrator.binary, raw, labels)
@@ -294,14 +301,15 @@ def print_report(report: CalibrationReport, db_path: Path | None) -> None:
     )
     if report.worst:
         table = Table(title="Most disagreement", title_justify="left")
-        for name, justify in (
+        columns: tuple[tuple[str, JustifyMethod], ...] = (
             ("line", "right"),
             ("id", "left"),
             ("label", "right"),
             ("score", "right"),
             ("judge said", "left"),
-        ):
-            table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        )
+        for name, justify in columns:
+            table.add_column(name, justify=justify)
         for d in report.worst:
             table.add_row(str(d.line), Text(d.key), f"{d.label:.2f}", f"{d.score:.2f}", Text(d.conclusion[:160]))
         console.print(table)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -98,15 +99,16 @@ def verdicts_table(c: Comparison) -> Table:
 
 def comparison_table(c: Comparison, turns: bool) -> Table:
     table = Table(title=f"{c.base_run} → {c.new_run}")
-    for name, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("scenario × persona", "left"),
         ("base", "right"),
         ("new", "right"),
         ("Δ", "right"),
         ("customer diverges", "left"),
         ("flag", "left"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    )
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
     if turns:
         table.add_column("turns base→new (* customer differs)")
     for p in ordered(c.pairs):

@@ -29,7 +29,7 @@ from .model_start import embedded_model
 from .output import console
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "judge-dialogue", help="judge stored dialogues as a whole: resolution, retention, repetition"
     )

@@ -23,7 +23,7 @@ from .arg_checks import MAX_SQLITE_INT, check_ids, check_range
 from .output import console
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     label = sub.add_parser("label", help="label a bot turn: your own 1–5 score and/or agree/disagree with the judge")
     label.add_argument("session", type=int, help="session id (see `ragtui sessions`)")
     label.add_argument("turn", type=int, help="the turn of the bot answer")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -22,9 +22,6 @@ from rich.text import Text
 
 from ..core.text_safety import error_line as error_line  # shared with the TUI's start-up
 from ..core.text_safety import visible
-
-if TYPE_CHECKING:
-    from rich.progress import Progress
 
 
 class SafeConsole(Console):
@@ -123,7 +120,20 @@ def say_discovered(endpoints: dict) -> None:  # dict[str, Endpoint]
         console_err.print(Text(note, style="dim"))
 
 
-def item_progress() -> Progress | LineProgress:
+class ItemProgress(Protocol):
+    """What per-item work uses of its bar: rich's ``Progress`` on a terminal, ``LineProgress`` in
+    a log. A task is whatever ``add_task`` returned (rich's ``TaskID`` or ``LineProgress``'s int)."""
+
+    def __enter__(self) -> Any: ...
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any, /) -> None: ...
+
+    def add_task(self, description: str, *, total: int, note: str) -> Any: ...
+
+    def update(self, task: Any, /, *, advance: int, note: str) -> None: ...
+
+
+def item_progress() -> ItemProgress:
     """The bar of long per-item work (calibrating, re-judging): done/total, elapsed, time left,
     and a note (e.g. the unscored count); on stderr, gone when finished. Without a terminal (CI
     logs) a plain line instead, at most every ``LineProgress.EVERY_S`` seconds and at the end,

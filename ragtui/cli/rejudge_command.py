@@ -17,9 +17,10 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
+from ..core.config import Config
 from ..core.errors import RagtuiError
 from ..core.metrics import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings
-from ..core.metrics.rejudge import RejudgePlan, TurnResult, read_prompt_file, rejudge_online, run_targets
+from ..core.metrics.rejudge import RejudgePlan, Target, TurnResult, read_prompt_file, rejudge_online, run_targets
 from ..core.metrics.rejudge_batch import (
     BatchStatus,
     IngestReport,
@@ -34,13 +35,14 @@ from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.output_file import check_output
 from ..core.record import rejudge_jobs
+from ..core.record.rejudge_jobs import RejudgeJob
 from ..core.record.store import Store
 from ..core.runs.resolve import resolve_run
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("rejudge", help="judge every bot turn of a run again (a new version; old ones kept)")
     parser.add_argument("--run", help="run id ('last' for the newest run)")
     parser.add_argument("--metric", choices=KNOWN_METRICS, default=PRIMARY_METRIC, help="metric (default rubric)")
@@ -144,7 +146,16 @@ def rejudge(args: argparse.Namespace, overrides: Overrides) -> int:
         store.close()
 
 
-async def _online(store, config, plan, job, targets, resumed, what, concurrency) -> int:  # type: ignore[no-untyped-def]
+async def _online(
+    store: Store,
+    config: Config,
+    plan: RejudgePlan,
+    job: RejudgeJob,
+    targets: list[Target],
+    resumed: bool,
+    what: str,
+    concurrency: int | None,
+) -> int:
     done = rejudge_jobs.judged_by_job(store, job.id)
     pending = [t for t in targets if t.message_id not in done]
     console.print(

@@ -337,7 +337,12 @@ def _report_run(
 
 
 def _write_reports(
-    args: argparse.Namespace, run_id: str, rows: list[StoredSession], config: Config, gate: GateResult, database: Path
+    args: argparse.Namespace,
+    run_id: str,
+    rows: list[StoredSession],
+    config: Config,
+    gate: GateResult,
+    database: Path | None,
 ) -> None:
     junit, markdown = getattr(args, "junit", None), getattr(args, "markdown", None)
     if junit:

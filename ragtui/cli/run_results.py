@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.table import Table
 from rich.text import Text
 
@@ -14,7 +16,7 @@ from .output import score_text, session_score_text, stop_text
 
 def results_table(
     rows: list[StoredSession],
-    thresholds: dict[str, float] | None = None,
+    thresholds: Mapping[str, float] | None = None,
     dialogue: dict[int, dict[str, StoredDialogueJudgment]] | None = None,
 ) -> Table:
     """One row per dialogue; with ``dialogue`` (its newest dialogue verdicts) the outcome,
@@ -39,7 +41,7 @@ def results_table(
         *((("retain", "right"),) if with_retention else ()),
         *((("repeat", "right"),) if verdict_columns else ()),
     ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify)
     for s in rows:
         cells = []
         for metric in extra:

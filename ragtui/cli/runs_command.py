@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -35,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def runs_table(rows: list[RunSummary]) -> Table:
     table = Table(title=None, pad_edge=False)  # ten columns: every cell of width counts
     # Ids, dates, scores and sparklines stay whole; the bot and its models may wrap.
-    for name, justify, no_wrap in (
+    columns: tuple[tuple[str, JustifyMethod, bool], ...] = (
         ("run", "left", True),
         ("started", "left", True),
         ("lang", "left", True),
@@ -46,8 +47,9 @@ def runs_table(rows: list[RunSummary]) -> Table:
         ("unsc", "right", True),
         ("bot · models", "left", False),
         ("trend", "left", True),
-    ):
-        table.add_column(name, justify=justify, no_wrap=no_wrap)  # type: ignore[arg-type]
+    )
+    for name, justify, no_wrap in columns:
+        table.add_column(name, justify=justify, no_wrap=no_wrap)
     for r in rows:
         models = ", ".join(dict.fromkeys(m for m in r.models.values() if m))
         table.add_row(

@@ -19,7 +19,7 @@ from .model_start import embedded_model
 from .output import console
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "serve-bot",
         help="serve the built-in RAG bot over HTTP (a reference bot to point ragtui at)",

@@ -115,11 +115,11 @@ def print_session(session: StoredSession, *, all_versions: bool = False, labels:
     dialogue = session.dialogue_judgments if all_versions else list(session.latest_dialogue_judgments().values())
     if dialogue:
         console.print(Text("Dialogue verdicts", style="bold"))
-        for j in dialogue:
-            failed = j.score is None and not j.skipped
-            passed = j.score is not None and j.score >= j.details.get("threshold", 1.0)
+        for d in dialogue:
+            failed = d.score is None and not d.skipped
+            passed = d.score is not None and d.score >= d.details.get("threshold", 1.0)
             console.print(
-                Panel(dialogue_verdict_text(j), border_style="yellow" if failed else ("green" if passed else "red"))
+                Panel(dialogue_verdict_text(d), border_style="yellow" if failed else ("green" if passed else "red"))
             )
     elif session.status == "finished":
         console.print(Text("No dialogue verdicts (turned off, or the dialogue did not finish normally).", style="dim"))

@@ -1072,8 +1072,9 @@ class FakeBatchAPI:
         return f"{prefix}-fake{self.server._next_id()}"
 
     def _store_file(self, content: bytes, filename: str, purpose: str) -> dict[str, Any]:
+        file_id = self._new_id("file")
         meta = {
-            "id": self._new_id("file"),
+            "id": file_id,
             "object": "file",
             "bytes": len(content),
             "created_at": int(time.time()),
@@ -1081,7 +1082,7 @@ class FakeBatchAPI:
             "purpose": purpose,
             "status": "processed",
         }
-        self.files[meta["id"]] = {**meta, "content": content}
+        self.files[file_id] = {**meta, "content": content}
         return meta
 
     def _upload(self, request: _HttpRequest) -> dict[str, Any]:
@@ -1095,8 +1096,9 @@ class FakeBatchAPI:
         filename = "upload.jsonl"
         for part in message.iter_parts():
             name = part.get_param("name", header="content-disposition")
-            if part.get_filename():
-                filename = part.get_filename()
+            given = part.get_filename()
+            if given:
+                filename = given
             fields[str(name)] = part.get_payload(decode=True)
         if "file" not in fields or fields.get("purpose") != b"batch":
             raise ValueError("expected a 'file' part and purpose 'batch'")

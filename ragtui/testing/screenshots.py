@@ -129,9 +129,8 @@ def customer(lines: list[str]) -> Responder:
 
 
 def script_showcase(server: FakeOpenAIServer) -> None:
-    stream = {"chunk_chars": 6}
     server.set_default(CUSTOMER, customer([CUSTOMER_2, CUSTOMER_3]))
-    server.script(BOT, Reply(BOT_1, **stream), Reply(BOT_2, **stream), Reply(BOT_3, **stream))
+    server.script(BOT, Reply(BOT_1, chunk_chars=6), Reply(BOT_2, chunk_chars=6), Reply(BOT_3, chunk_chars=6))
     server.set_default(JUDGE, check_judge(CHECKS))
     server.set_default(OTHER_JUDGE, check_judge(CHECKS_OTHER))
 

@@ -23,7 +23,7 @@ class StubLlamaServer(FakeOpenAIServer):
         self.alias = alias
         self.parallel = parallel
 
-    async def _respond(self, request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:  # type: ignore[override]
+    async def _respond(self, request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
         keep_alive = request.keep_alive
         path = request.path.split("?")[0].rstrip("/")
         if path in ("/health", "/v1/health"):

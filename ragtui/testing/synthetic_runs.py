@@ -82,10 +82,10 @@ def write_run(
     rng = random.Random(seed)
     for i in range(dialogues):
         scores: TurnScores = [min(1.0, max(0.0, rng.gauss(0.72 + shift, 0.15))) for _ in range(turns)]
-        verdicts = None
+        verdicts: dict[str, tuple[float | None, str | None]] | None = None
         if dialogue_verdicts:
             draw = rng.random()
-            resolution = (
+            resolution: tuple[float | None, str | None] = (
                 (None, None) if draw < 0.05 else (1.0, "resolved") if draw < 0.75 + shift else (0.5, "partly_resolved")
             )
             verdicts = {

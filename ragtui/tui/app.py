@@ -73,7 +73,7 @@ class RagtuiApp(App[None]):
     def __init__(
         self,
         config: Config,
-        endpoints: dict[str, Endpoint],
+        endpoints: dict[str, Endpoint] | None,
         store: Store,
         *,
         engine_factory: EngineFactory | None = None,
@@ -114,7 +114,9 @@ class RagtuiApp(App[None]):
                 self.problem = f"Dialogues cannot run: {exc}"
 
     def get_default_screen(self) -> Screen:
-        return MainScreen()
+        # MainScreen gets ``app`` from Screen; mypy finds it first on the DialogueHost protocol its
+        # action mixins are typed against (earlier in the MRO), where it is only declared.
+        return MainScreen()  # type: ignore[abstract]
 
     @property
     def main_screen(self) -> MainScreen | None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.notifications import SeverityLevel
 
     from ..core.config import Config
     from ..core.dialogue.engine import Engine
@@ -60,7 +61,7 @@ class DialogueHost(Protocol):
     @property
     def session_id(self) -> int | None: ...
 
-    def notify_plain(self, message: str, severity: str = "information") -> None: ...
+    def notify_plain(self, message: str, severity: SeverityLevel = "information") -> None: ...
 
     def set_status(self, message: str) -> None: ...
 

@@ -14,11 +14,13 @@ the one that was watched: same order (the rubric before the other metrics), the 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 
 from ..core.dialogue.events import (
@@ -73,15 +75,15 @@ class EventView(Horizontal):
     class Notice(Message):
         """Something the operator should be told at once (live events only, never a replay)."""
 
-        def __init__(self, text: str, severity: str = "information") -> None:
+        def __init__(self, text: str, severity: SeverityLevel = "information") -> None:
             super().__init__()
             self.text, self.severity = text, severity
 
     # The open session as the header shows it: turn, running score, the role streaming now.
     info: reactive[SessionInfo] = reactive(SessionInfo, repaint=False)
 
-    def __init__(self, store: Store, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, store: Store, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.store = store  # people's labels, drawn beside the verdicts of a replayed session
         self.meter = StepMeter()  # tokens and tokens/s of the role streaming now, for the header
 

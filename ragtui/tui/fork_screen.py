@@ -23,6 +23,7 @@ from ..core.record.lineage import lineage_lines
 from ..core.records.personas import Persona
 
 if TYPE_CHECKING:
+    from ..core.dialogue.state_machine import Dialogue
     from .context import DialogueHost
 
     _Base = DialogueHost
@@ -93,6 +94,10 @@ class ForkScreen(ModalScreen[ForkRequest | None]):
 class ForkActions(_Base):
     """The main screen's ``f``: fork the open session."""
 
+    # Declared again here: mypy takes an assignment in a subclass of a protocol as a new
+    # declaration, typed by the first value assigned, unless the subclass declares it.
+    dialogue: Dialogue | None
+
     def action_fork(self) -> None:
         engine = self.ragtui.engine
         if self.session_id is None:
@@ -126,6 +131,7 @@ class ForkActions(_Base):
         engine = self.ragtui.engine
         if request is None or engine is None or self.session_id is None:
             return
+        note: dict[str, object] | None
         bot, note = None, None
         if request.bot_model is not None:
             endpoint = dataclasses.replace(engine.endpoints["bot"], model=request.bot_model)

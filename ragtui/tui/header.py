@@ -9,6 +9,7 @@ What it shows is reactive: setting ``info``, ``state``, ``endpoints``, ``problem
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -56,8 +57,8 @@ class SessionHeader(Static):
     problem: reactive[str | None] = reactive(None, repaint=False)  # why dialogues cannot run, if they cannot
     connecting: reactive[str | None] = reactive(None, repaint=False)  # "connecting…" while the engine is built
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__("", markup=False, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", markup=False, **kwargs)
 
     def _redraw(self) -> None:
         self.update(self.render_text())

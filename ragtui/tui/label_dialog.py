@@ -136,7 +136,7 @@ def open_label_dialog(
     session_id: int,
     turn: int,
     verdict: str,
-    done: Callable[[StoredLabel], None] | None = None,
+    done: Callable[[StoredLabel], object] | None = None,
 ) -> None:
     """Push the label modal for ``turn`` of ``session_id``, save what it returns, call ``done``."""
     from ..core.record.labels import session_labels
@@ -159,7 +159,7 @@ def open_label_dialog(
     app.push_screen(LabelScreen(f"Label session #{session_id} turn {turn}", verdict, current), saved)
 
 
-def label_newest_turn(app: App[Any], session_id: int, done: Callable[[StoredLabel], None] | None = None) -> None:
+def label_newest_turn(app: App[Any], session_id: int, done: Callable[[StoredLabel], object] | None = None) -> None:
     """The main screen's label key: the newest bot turn of the open session."""
     try:
         session = services(app).store.session(session_id)

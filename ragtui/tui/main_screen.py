@@ -16,6 +16,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
@@ -116,9 +117,9 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
     def set_status(self, message: str) -> None:
         self.query_one("#status", Static).update(Text(message))
 
-    def notify_plain(self, message: str, severity: str = "information") -> None:
+    def notify_plain(self, message: str, severity: SeverityLevel = "information") -> None:
         """Notifications may quote model output or file contents: never parse them as markup."""
-        self.app.notify(one_line(message, 500), severity=severity, markup=False)  # type: ignore[arg-type]
+        self.app.notify(one_line(message, 500), severity=severity, markup=False)
 
     def refresh_state(self) -> None:
         """Header state and the status hint from where the dialogue is: the hint offers only
@@ -331,11 +332,16 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         if self.running or (self.dialogue is not None and not self.dialogue.finished):
             warning = "This session is not finished: the file will hold what is recorded so far."
         session_id = self.session_id
+
+        def exported(path: Path | None) -> None:
+            if path:
+                self.notify_plain(f"Exported session #{session_id} to {path}")
+
         self.app.push_screen(
             ExportScreen(
                 default, lambda path: self._export(session_id, path, default), warning, self.ragtui.store.path
             ),
-            lambda path: path and self.notify_plain(f"Exported session #{session_id} to {path}"),
+            exported,
         )
 
     def _export(self, session_id: int, path: Path, default: Path) -> None:

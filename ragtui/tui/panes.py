@@ -12,6 +12,8 @@ for a conversation that starts at the top.)
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
@@ -38,8 +40,8 @@ class MessageView(Vertical):
     MessageView > .chunk { height: auto; }
     """
 
-    def __init__(self, heading: Text, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, heading: Text, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._heading = Static(heading, classes="heading", markup=False)
         self._chunks: list[str] = []
         self._widgets: list[Static] = []
@@ -168,8 +170,8 @@ class RolePane(VerticalScroll):
     RolePane > .note { color: $text-muted; }
     """
 
-    def __init__(self, title: str, role: str, *, separate_json: bool = False, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, title: str, role: str, *, separate_json: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.role = role
         # The judge streams one JSON reply per call, several per turn (a metric's steps): start
         # each on its own line instead of gluing "…]}{"verdicts": [".

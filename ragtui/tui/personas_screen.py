@@ -129,7 +129,7 @@ class PersonasScreen(Screen[None]):
     def dirty(self) -> bool:
         return self._values() != self.filled
 
-    def guard(self, then: Callable[[], None], on_stay: Callable[[], None] | None = None) -> None:
+    def guard(self, then: Callable[[], object], on_stay: Callable[[], None] | None = None) -> None:
         """Run ``then`` now when nothing is unsaved; otherwise ask save / discard / stay."""
         if not self.dirty:
             then()
@@ -230,10 +230,11 @@ class PersonasScreen(Screen[None]):
         self.guard(self._duplicate)
 
     def _duplicate(self) -> None:
+        current: Persona | None
         try:
             current = self.form()
         except ConfigError:
-            current = next((p for p in self.personas if p.name == self.original), None)  # type: ignore[assignment]
+            current = next((p for p in self.personas if p.name == self.original), None)
             if current is None:
                 return
         taken = {p.name for p in self.personas}

@@ -7,6 +7,7 @@ Free of Textual, like ``rejudge``: only the store's records and the engine's eve
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from ..core.dialogue.events import (
     DialogueDone,
@@ -14,6 +15,8 @@ from ..core.dialogue.events import (
     DialogueVerdictReady,
     Event,
     MessageDone,
+    Role,
+    StopReason,
     TurnDone,
     VerdictReady,
 )
@@ -39,7 +42,7 @@ def session_events(session: StoredSession, *, ended: bool = True) -> Iterator[Ev
         yield DialogueStarted(session.id, session.scenario_id, session.persona_name)
     scores: dict[int, float | None] = {}
     for message in session.messages:
-        role = "user" if message.role == "user" else "bot"
+        role: Role = "user" if message.role == "user" else "bot"
         finish = "length" if message.cut_by_limit else None
         yield MessageDone(session.id, message.turn, role, message.text, message.id, message.source, finish)
         if role != "bot":
@@ -54,12 +57,12 @@ def session_events(session: StoredSession, *, ended: bool = True) -> Iterator[Ev
             dialogue = sum(scored) / len(scored) if scored else None
             below = primary.score is not None and primary.score < session.threshold
             yield TurnDone(session.id, message.turn, primary.score, below, dialogue)
-    for j in session.latest_dialogue_judgments().values():
-        yield DialogueVerdictReady(session.id, j.to_judgment(), j.id, j.version)
+    for d in session.latest_dialogue_judgments().values():
+        yield DialogueVerdictReady(session.id, d.to_judgment(), d.id, d.version)
     if ended and session.status == "finished" and session.stop_reason:
         yield DialogueDone(
             session.id,
-            session.stop_reason,  # type: ignore[arg-type]
+            cast(StopReason, session.stop_reason),  # the store keeps the StopReason the dialogue ended with
             session.score,
             session.turns,
             session.unscored_turns,

@@ -37,6 +37,11 @@ def continuable(status: str | None, stop_reason: str | None) -> bool:
 
 
 class SessionActions(_Base):
+    # Declared again here: mypy takes an assignment in a subclass of a protocol as a new
+    # declaration, typed by the first value assigned, unless the subclass declares it.
+    dialogue: Dialogue | None
+    stopped: str | None
+
     # -- sessions ----------------------------------------------------------------------------
 
     def _can_switch(self) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from ..config import LANGUAGES
 from ..errors import ConfigError
@@ -55,8 +56,8 @@ def load_scenarios(location: Path, language: str, skipped: list[Skipped] | None 
     return scenarios
 
 
-def _scenario(table: object, at: str, file_language: str, seen: set[str]) -> Scenario:
-    table = expect_type(table, dict, at)
+def _scenario(raw: object, at: str, file_language: str, seen: set[str]) -> Scenario:
+    table: dict[str, Any] = expect_type(raw, dict, at)
     reject_unknown_keys(table, KEYS, at)
     if "id" not in table or "question" not in table:
         raise ConfigError(f"{at}: needs both 'id' and 'question'")

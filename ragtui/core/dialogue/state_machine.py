@@ -197,7 +197,7 @@ class Dialogue:
                     await self._task
 
     def _role_now(self) -> Role:
-        return "judge" if self.phase is Phase.JUDGE else self.phase.value  # type: ignore[return-value]
+        return "judge" if self.phase is Phase.JUDGE else self.phase.value
 
     def _turn_now(self) -> int:
         return self.turn + 1 if self.phase is Phase.USER else self.turn
@@ -219,7 +219,7 @@ class Dialogue:
                 self._claimed = True
             self.failed = None
             while not self.finished:
-                role = "judge" if self.phase is Phase.JUDGE else self.phase.value  # type: ignore[assignment]
+                role = "judge" if self.phase is Phase.JUDGE else self.phase.value
                 await self._advance_or_recover(emit, user_text)
                 user_text = None
                 if single_step or self._pause_requested:

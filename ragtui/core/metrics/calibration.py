@@ -162,7 +162,7 @@ class Calibrator:
         started = time.perf_counter()
         if item.messages:  # a whole dialogue, for a dialogue metric
             metric = next(m for m in self.metrics_for(item.language) if m.name == self.metric)
-            judgment = await metric.judge(dialogue_context_for(item))  # type: ignore[arg-type]
+            judgment = await metric.judge(dialogue_context_for(item))
         else:
             judgment = await judge_with(self.metrics_for(item.language), self.metric, context_for(item))
         elapsed = (time.perf_counter() - started) * 1000
@@ -226,9 +226,10 @@ def build_report(
         for language in sorted(set(languages.values())):
             part = [r for r in scored if languages.get(r.key) == language and r.score is not None]
             marked = [r for r in part if r.key in goods]
+            part_scores = [r.score for r in part if r.score is not None]
             report.by_language[language] = LanguageFigures(
                 len(part),
-                None if binary else agreement.spearman([r.score for r in part], [r.label for r in part]),
+                None if binary else agreement.spearman(part_scores, [r.label for r in part]),
                 agreement.auc([r.score for r in marked], [goods[r.key] for r in marked]) if marked else None,
             )
     ranked = sorted(

@@ -54,14 +54,14 @@ def create_run(
         "settings": json.dumps(settings, ensure_ascii=False),
         "status": "running",
     }
-    return _write(store, "create a calibration run", lambda: store.db["calibration_runs"].insert(row).last_pk)
+    return _write(store, "create a calibration run", lambda: store.db.table("calibration_runs").insert(row).last_pk)
 
 
 def set_run_status(store: Store, run_id: int, status: str) -> None:
     _write(
         store,
         "update the calibration run",
-        lambda: store.db["calibration_runs"].update(run_id, {"status": status, "updated_at": now()}),
+        lambda: store.db.table("calibration_runs").update(run_id, {"status": status, "updated_at": now()}),
     )
 
 
@@ -94,7 +94,7 @@ def add_item(
     }
 
     def insert() -> None:
-        store.db["calibration_items"].insert(row, replace=True)
+        store.db.table("calibration_items").insert(row, replace=True)
         store.db.execute("UPDATE calibration_runs SET updated_at = ? WHERE id = ?", [now(), run_id])
 
     _write(store, "record a calibration item", insert)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
-from typing import Any
+from typing import Any, cast
 
 from ..errors import StoreError
 from ..models.llm import DeltaCallback
@@ -33,7 +33,8 @@ def save_fit(store: Store, fit: Fit, report: FitReport, data_path: str, run_id: 
         "run_id": run_id,
     }
     try:
-        return int(store.db["judge_fits"].insert(row).last_pk)
+        # judge_fits has an integer id, so an insert always sets last_pk to it.
+        return cast(int, store.db.table("judge_fits").insert(row).last_pk)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot store the fit in database {store.path}: {exc}", "check free disk space") from None
 

@@ -91,8 +91,9 @@ def _group_agreement(
     graded = [(t, j) for t, j in scored if t.label.score is not None]
     gaps: list[TurnDisagreement] = []
     if graded:
-        judge = [float(j.score) for _t, j in graded]  # type: ignore[arg-type]
-        people = [t.label.score / 5 for t, _j in graded]  # type: ignore[operator]
+        # Every pair of graded has both scores; the filters only tell the type checker so.
+        judge = [float(j.score) for _t, j in graded if j.score is not None]
+        people = [t.label.score / 5 for t, _j in graded if t.label.score is not None]
         result.score_pairs = len(graded)
         result.spearman = agreement.spearman(judge, people)
         result.interval = agreement.spearman_interval(result.spearman, len(graded))
@@ -102,14 +103,15 @@ def _group_agreement(
     passes = [(t, j, t.human_pass()) for t, j in scored]
     passes = [(t, j, h) for t, j, h in passes if h is not None]
     if passes:
-        predicted = [int(float(j.score) >= t.threshold) for t, j, _h in passes]  # type: ignore[arg-type]
-        human = [int(h) for _t, _j, h in passes]
+        # Every verdict of passes is scored and every h is set; the filters only tell the type checker so.
+        predicted = [int(float(j.score) >= t.threshold) for t, j, _h in passes if j.score is not None]
+        human = [int(h) for _t, _j, h in passes if h is not None]
         result.pass_pairs = len(passes)
         result.binary = agreement.binary_agreement(predicted, human)
         for (t, j, _h), p, h in zip(passes, predicted, human, strict=True):
-            if p != h and t.label.score is None:
+            if p != h and t.label.score is None and j.score is not None:
                 verb = "pass" if h else "fail"
-                gaps.append(_disagreement(t, f"says {verb}", float(j.score), 1.0))  # type: ignore[arg-type]
+                gaps.append(_disagreement(t, f"says {verb}", float(j.score), 1.0))
     gaps.sort(key=lambda d: -d.gap)
     result.worst = [d for d in gaps if d.gap > 0][:worst]
     return result

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..config import LANGUAGES
 from ..errors import RagtuiError
-from ..registry.metrics import DIALOGUE, metric_info
+from ..registry.metrics import DIALOGUE, MetricInfo, metric_info
 
 FIELDS = ("id", "question", "response", "reference", "context", "label", "language", "messages")
 # The texts each metric cannot do without are its ``MetricInfo.label_fields``; others are optional
@@ -194,7 +194,7 @@ def _item(
         raise RagtuiError(f"unknown metric {metric!r}")
     needed = info.label_fields
     if info.kind == DIALOGUE:
-        return _dialogue_item(record, line, metric, fields, label_max, language, text)
+        return _dialogue_item(record, line, info, fields, label_max, language, text)
     question = text("question", "question" in needed) or ""
     response = text("response", "response" in needed) or ""
     reference = text("reference", "reference" in needed)
@@ -231,8 +231,15 @@ def _history(value: Any) -> tuple[tuple[str, str], ...]:
 
 
 def _dialogue_item(
-    record: dict[str, Any], line: int, metric: str, fields: dict[str, str], label_max: float, language: str, text: Any
+    record: dict[str, Any],
+    line: int,
+    info: MetricInfo,
+    fields: dict[str, str],
+    label_max: float,
+    language: str,
+    text: Any,
 ) -> LabelledItem:
+    metric = info.name
     key = fields["messages"]
     raw = record.get(key)
     if not isinstance(raw, list) or not raw:
@@ -249,10 +256,11 @@ def _dialogue_item(
             raise _Problem(f"message {index} has no text in content")
         messages.append(("user" if role in CUSTOMER_ROLES else "bot", content))
     passages = _passages(record, fields["context"], False)
-    labels = record.get("labels") if isinstance(record.get("labels"), dict) else {}
+    found = record.get("labels")
+    labels: dict[str, Any] = found if isinstance(found, dict) else {}
     if fields["label"] == "label" and "label" not in record and metric in labels:
         label = _label(labels, metric, False, label_max)
-        if metric_info(metric).inverted_label:  # type: ignore[union-attr]
+        if info.inverted_label:
             label = 1.0 - label
     else:
         label = _label(record, fields["label"], False, label_max)

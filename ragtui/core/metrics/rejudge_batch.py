@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import openai
 
@@ -51,7 +51,7 @@ from .probability import YES_NO
 from .rejudge import RejudgePlan, Target, dialogue_metric, turn_context
 from .rubric import CheckedRubricJudge, RubricJudge
 
-BATCH_URL = "/v1/chat/completions"
+BATCH_URL: Final = "/v1/chat/completions"  # Final: its literal type is one the Batch API accepts
 EXPIRED_CODES = {"batch_expired", "batch_cancelled"}
 
 
@@ -164,7 +164,8 @@ def parse_results(content: bytes | str, source: str) -> list[_Result]:
                 f"{source} line {number}: not a batch result (no custom_id)",
                 "pass the output of `vllm run-batch` or of the Batch API; nothing was stored",
             )
-        response = record.get("response") if isinstance(record.get("response"), dict) else {}
+        found = record.get("response")
+        response: dict[str, Any] = found if isinstance(found, dict) else {}
         status = response.get("status_code") if isinstance(response.get("status_code"), int) else None
         body = response.get("body") if isinstance(response.get("body"), dict) else None
         error = record.get("error") if isinstance(record.get("error"), dict) else None
@@ -392,7 +393,8 @@ def _completion(request: BatchRequest, result: _Result, job: RejudgeJob) -> Comp
     text = message.get("content") if isinstance(message, dict) else None
     if not isinstance(text, str):
         return None
-    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    found = body.get("usage")
+    usage: dict[str, Any] = found if isinstance(found, dict) else {}
     finish = choices[0].get("finish_reason")
     return Completion(
         text=fix_surrogates(text),

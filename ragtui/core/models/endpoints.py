@@ -182,7 +182,7 @@ def resolve_endpoint(
         discovered = True
     return Endpoint(
         role=role,
-        base_url=None if embedded else base_url.rstrip("/"),
+        base_url=None if base_url is None else base_url.rstrip("/"),
         model=model,
         temperature=settings.temperature if settings.temperature is not None else DEFAULT_TEMPERATURES[role],
         api_key_env=key_env,

@@ -398,7 +398,7 @@ def _droppable(sent: dict[str, Any], message: str) -> str | None:
     candidates = [k for k in _DROPPABLE if k in sent]
     lowered = message.lower()
     named = [k for k in candidates if k in lowered or (k == "response_format" and "schema" in lowered)]
-    return (named or [None])[0]
+    return named[0] if named else None
 
 
 def _brief(exc: Exception, limit: int = 200) -> str:

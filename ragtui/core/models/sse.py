@@ -98,10 +98,14 @@ class Lanes:
             count = 0
         tls = httpx.create_ssl_context() if count else None  # one for all: loading the CA bundle is slow
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=1024)
-        self._clients = [
-            httpx.AsyncClient(timeout=httpx.Timeout(timeout), limits=limits, follow_redirects=False, verify=tls)
-            for _ in range(count)
-        ]
+        self._clients = (
+            [
+                httpx.AsyncClient(timeout=httpx.Timeout(timeout), limits=limits, follow_redirects=False, verify=tls)
+                for _ in range(count)
+            ]
+            if tls is not None
+            else []
+        )
         self._next = 0
 
     def pick(self) -> httpx.AsyncClient | http1.Http1Pool:

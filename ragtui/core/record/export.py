@@ -137,12 +137,13 @@ def session_row(
     session: StoredSession, turns: int, metrics: list[str] | None = None, dialogue: bool = False
 ) -> list[str]:
     latest = session.latest_judgments()
+    models: dict[str, str | None] = {role: info.get("model") for role, info in session.config.get("roles", {}).items()}
     config = {
         "date": session.created_at,
         "persona": session.persona_name,
         "scenario": session.scenario_id,
         "language": session.language,
-        "models": {role: info.get("model") for role, info in session.config.get("roles", {}).items()},
+        "models": models,
         "max_turns": session.max_turns,
         "threshold": session.threshold,
     }
@@ -168,7 +169,6 @@ def session_row(
         str(session.id),
         " ".join(cut),
     ]
-    models = config["models"]
     plain = [session.run_id or "", session.scenario_id, session.persona_name, session.language, session.created_at]
     plain += [models.get(role) or "" for role in MODEL_ROLES.values()]
     extra = [metric_cell(latest.get((turn, m))) for m in metrics or [] for turn in range(1, turns + 1)]

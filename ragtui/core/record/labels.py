@@ -13,6 +13,7 @@ import getpass
 import os
 import sqlite3
 from dataclasses import dataclass
+from typing import cast
 
 from ..errors import RagtuiError
 from ..registry.metrics import PRIMARY_METRIC
@@ -127,7 +128,8 @@ def save_label(
             "DELETE FROM labels WHERE message_id = ? AND metric = ? AND labeller = ?",
             [bot[0], metric, labeller],
         )
-        return store.db["labels"].insert(row).last_pk
+        # labels has an integer id, so an insert always sets last_pk to it.
+        return cast(int, store.db.table("labels").insert(row).last_pk)
 
     pk = store.write("record a label", upsert)
     found = store.db.execute(f"SELECT {_COLUMNS} FROM labels WHERE id = ?", [pk]).fetchone()
@@ -177,7 +179,7 @@ def label_queue(
         "AND l.metric = ? AND l.labeller = ?) FROM messages m JOIN sessions s ON s.id = m.session_id "
         "WHERE m.role = 'bot'" + (" AND s.run_id = ?" if run_id else "") + " ORDER BY m.session_id, m.turn, m.id"
     )
-    params: list[object] = [metric, labeller] + ([run_id] if run_id else [])
+    params: list[object] = [metric, labeller, *([run_id] if run_id else [])]
     seen: dict[tuple[int, int], QueueTurn] = {}
     for session_id, turn, labelled in store.db.execute(sql, params).fetchall():
         seen[(session_id, turn)] = QueueTurn(session_id, turn, bool(labelled))  # the newest answer of a turn

@@ -70,14 +70,14 @@ def create_job(
         "mode": mode,
         "status": "running",
     }
-    pk = store.write("record a re-judging job", lambda: store.db["rejudge_jobs"].insert(row).last_pk)
+    pk = store.write("record a re-judging job", lambda: store.db.table("rejudge_jobs").insert(row).last_pk)
     return job(store, pk)
 
 
 def update_job(store: Store, job_id: int, **values: Any) -> None:
     store.write(
         "update a re-judging job",
-        lambda: store.db["rejudge_jobs"].update(job_id, {**values, "updated_at": now()}),
+        lambda: store.db.table("rejudge_jobs").update(job_id, {**values, "updated_at": now()}),
     )
 
 
@@ -86,7 +86,7 @@ def add_requests(store: Store, job_id: int, requests: list[dict[str, Any]]) -> N
     rows = [{**r, "job_id": job_id, "body": json.dumps(r["body"], ensure_ascii=False)} for r in requests]
 
     def insert() -> None:
-        store.db["rejudge_requests"].insert_all(rows)
+        store.db.table("rejudge_requests").insert_all(rows)
 
     store.write("record batch requests", insert)
 

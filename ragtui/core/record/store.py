@@ -361,7 +361,7 @@ class Store:
                     "wait for it to finish, or stop that process first",
                 )
             stamp = now()
-            self.db["sessions"].update(
+            self.db.table("sessions").update(
                 session_id,
                 {"status": "running", "stop_reason": None, "error": None, "updated_at": stamp, **_owner_columns()},
             )
@@ -380,7 +380,7 @@ class Store:
         )
 
     def set_replay_note(self, session_id: int, note: str) -> None:
-        self.write("note the replay", lambda: self.db["sessions"].update(session_id, {"replay_note": note}))
+        self.write("note the replay", lambda: self.db.table("sessions").update(session_id, {"replay_note": note}))
 
     def copy_turns(self, source: StoredSession, target_id: int, last_turn: int) -> None:
         """Copy ``source``'s messages and every judgment version of turns 1..``last_turn`` into
@@ -420,7 +420,7 @@ class Store:
 
     def delete_session(self, session_id: int) -> None:
         self.session(session_id)  # raises when unknown
-        self.write("delete the session", lambda: self.db["sessions"].delete(session_id))
+        self.write("delete the session", lambda: self.db.table("sessions").delete(session_id))
 
     # -- reading ---------------------------------------------------------------------------
 

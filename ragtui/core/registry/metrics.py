@@ -99,11 +99,13 @@ def register_metric(cls: C) -> C:
         raise TypeError(f"{cls.__qualname__} needs a class attribute info = MetricInfo(...)")
     if not callable(getattr(cls, "build", None)):
         raise TypeError(f"{cls.__qualname__} needs a classmethod build(judge, prompts_dir, language, settings)")
-    if getattr(cls, "name", info.name) != info.name:
-        raise TypeError(f"{cls.__qualname__}.name is {cls.name!r} but its info names {info.name!r}")
+    declared = getattr(cls, "name", info.name)
+    if declared != info.name:
+        raise TypeError(f"{cls.__qualname__}.name is {declared!r} but its info names {info.name!r}")
     existing = _classes.get(info.name)
     if existing is not None and existing is not cls:
         raise ValueError(f"a metric named {info.name!r} is already registered ({existing.__module__})")
+    # Any class may be registered; the registry gives it the ``name`` attribute MetricClass promises.
     cls.name = info.name  # type: ignore[attr-defined]
     _classes[info.name] = cls
     return cls

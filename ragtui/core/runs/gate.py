@@ -8,6 +8,7 @@ gate never passes without evidence) and on every other metric the run asked for
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..metrics import PRIMARY_METRIC
@@ -17,7 +18,9 @@ from ..records.stored import StoredSession
 GATED_STOPS = ("error", "cancelled")
 
 
-def metric_means(session: StoredSession, thresholds: dict[str, float]) -> dict[str, tuple[float | None, float | None]]:
+def metric_means(
+    session: StoredSession, thresholds: Mapping[str, float]
+) -> dict[str, tuple[float | None, float | None]]:
     """Per metric other than the rubric (``--metric``): the mean of its newest scored verdict
     per turn (None when no turn could be scored) and its pass mark. Skipped verdicts (not
     applicable to the turn) count neither way."""
@@ -35,7 +38,7 @@ def metric_means(session: StoredSession, thresholds: dict[str, float]) -> dict[s
     return out
 
 
-def metric_problems(session: StoredSession, thresholds: dict[str, float]) -> list[str]:
+def metric_problems(session: StoredSession, thresholds: Mapping[str, float]) -> list[str]:
     """Why the ``--metric`` metrics fail this dialogue: ``faithfulness 0.40 < 0.8``."""
     problems = []
     for metric, (mean, mark) in metric_means(session, thresholds).items():
@@ -84,7 +87,7 @@ def resolution_reason(rate: ResolutionRate, minimum: float) -> str | None:
 def run_gate(
     sessions: list[StoredSession],
     threshold: float,
-    thresholds: dict[str, float] | None = None,
+    thresholds: Mapping[str, float] | None = None,
     min_resolution_rate: float = 0.0,
 ) -> GateResult:
     """2 if any dialogue ended in error; else 1 if any dialogue fails (see the module) or the

@@ -14,6 +14,7 @@ Every test case's output carries the dialogue verdicts (outcome, retention, repe
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -75,7 +76,7 @@ def dialogue_verdicts_line(session: StoredSession) -> str:
     )
 
 
-def outcome(session: StoredSession, thresholds: dict[str, float] | None = None) -> Outcome:
+def outcome(session: StoredSession, thresholds: Mapping[str, float] | None = None) -> Outcome:
     if session.stop_reason == "error":
         return Outcome("error", f"the dialogue ended in error at turn {session.turns}", session.error or "")
     if session.stop_reason == "cancelled" or session.status != "finished":
@@ -108,7 +109,7 @@ def outcome(session: StoredSession, thresholds: dict[str, float] | None = None) 
 def junit_xml(
     run_id: str,
     sessions: list[StoredSession],
-    thresholds: dict[str, float] | None = None,
+    thresholds: Mapping[str, float] | None = None,
     gate: GateResult | None = None,
 ) -> str:
     outcomes = [(s, outcome(s, thresholds)) for s in sessions]
@@ -190,7 +191,7 @@ def run_markdown(
     run_id: str,
     sessions: list[StoredSession],
     threshold: float,
-    thresholds: dict[str, float] | None = None,
+    thresholds: Mapping[str, float] | None = None,
     gate: GateResult | None = None,
 ) -> str:
     scored = [s.score for s in sessions if s.score is not None]

@@ -8,6 +8,7 @@ keep what the customer told it) and ``repetition`` (did it go round in circles).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +48,7 @@ def build_dialogue_metrics(
     judge: ChatClient,
     prompts_dir: Path | None,
     language: str,
-    thresholds: dict[str, float] | None = None,
+    thresholds: Mapping[str, float] | None = None,
 ) -> list[DialogueMetric]:
     """The dialogue metrics to run when a dialogue ends; templates validated here, up front."""
     from .. import MetricSettings  # the turn metrics' package, which imports this one
