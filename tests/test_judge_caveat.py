@@ -1,4 +1,4 @@
-"""The warning shown before the embedded judge's Japanese turn scores (README, "Judge calibration")."""
+"""The warning shown before the embedded judge's Japanese turn scores (docs/judge-calibration.md)."""
 
 from __future__ import annotations
 

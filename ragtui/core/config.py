@@ -84,7 +84,7 @@ TOP_KEYS = {
 }
 EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_alive", "repack"}
 # Retention is off by default: on the embedded judge its agreement with people's labels is nil
-# (Spearman 0.04, κ 0.02 on the held-out labelled dialogues; README), and it costs a quarter of
+# (Spearman 0.04, κ 0.02 on the held-out labelled dialogues; docs/judge-calibration.md), and it costs a quarter of
 # the first command's time. Turn it on with a judge endpoint that measures better.
 DEFAULT_DIALOGUE_METRICS = ("resolution", "repetition")
 SIMULATOR_CHECKS = ("model", "code", "off")

@@ -1,4 +1,4 @@
-"""SVG screenshots of the TUI, made by the app itself, for the README.
+"""SVG screenshots of the TUI, made by the app itself, for the README and docs/.
 
 ``python -m ragtui.testing.screenshots OUTDIR`` drives the real app with Textual's Pilot against an
 in-process fake OpenAI-compatible server scripted with a short Tsumugi support dialogue (an

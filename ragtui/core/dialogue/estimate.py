@@ -10,7 +10,7 @@ dialogue are the mean of past dialogues with the same ``max_turns`` and customer
 
 Token counts use a character heuristic (about 4 characters per token for ASCII text, 1.5 for
 other scripts, plus 4 per chat message): close for English on GPT-style tokenizers, rough for
-Japanese, and it says so in the README.
+Japanese, and docs/runs.md says so.
 """
 
 from __future__ import annotations

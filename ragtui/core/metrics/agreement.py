@@ -4,7 +4,7 @@ Graded labels: Spearman's rank correlation (Pearson on average ranks, so ties ar
 SciPy's ``spearmanr`` does) with a 95% confidence interval from the Fisher z-transform using the
 Bonett–Wright standard error for Spearman, sqrt((1 + r²/2) / (n − 3)). A deterministic interval
 rather than a bootstrap: the same results always print the same figures, which is what lets a
-README quote them and ``ragtui calibrate`` reproduce them. Also the mean absolute error.
+page of docs/ quote them and ``ragtui calibrate`` reproduce them. Also the mean absolute error.
 
 Binary labels: accuracy, precision, recall and F1 of the positive class (1), and Cohen's kappa,
 (p_o − p_e) / (1 − p_e), which discounts the agreement two raters reach by chance.

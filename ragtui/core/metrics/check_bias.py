@@ -2,7 +2,7 @@
 says when shown no content at all.
 
 A small judge leans one way on a whole language (the embedded 1.5B model answers いいえ to almost
-every Japanese check and yes to almost every English one; README, "Judge calibration"). Zhao et
+every Japanese check and yes to almost every English one; docs/judge-calibration.md). Zhao et
 al.'s *calibrate before use*: ask each check once about a content-free turn ("N/A" everywhere);
 its P(yes) there is the judge's prior for that check, not evidence. The calibrated answer moves
 that prior to 0.5 on the log-odds scale: ``logit(p') = logit(p) - logit(p_free)``. No labels are

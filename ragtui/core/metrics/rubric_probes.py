@@ -1,7 +1,7 @@
 """The rubric decomposed: atomic yes/no checks, each scored P(yes), combined in code.
 
 A 1.5B judge asked for six criteria at once gives all six the same value, credits the response's
-own invented claims to the context and punishes an honest "I don't know" (measured; README). It
+own invented claims to the context and punishes an honest "I don't know" (measured; docs/judge-calibration.md). It
 answers small yes/no questions far better. So the judge is asked, one at a time, about one turn:
 
 - ``context_answers``: does the CONTEXT hold what is needed to answer the QUESTION?

@@ -25,13 +25,13 @@ def needs_embedded(endpoints: dict[str, Endpoint]) -> bool:
 
 def judge_caveat(endpoints: dict[str, Endpoint], language: str) -> str | None:
     """What a user must know before reading the embedded judge's Japanese turn scores: on
-    ragtui's own held-out labelled turns they rank against people's (README, "Judge calibration")."""
+    ragtui's own held-out labelled turns they rank against people's (docs/judge-calibration.md)."""
     judge = endpoints.get("judge")
     if judge is None or not judge.embedded or language != "ja":
         return None
     return (
         "The embedded judge's Japanese turn scores do not agree with people's: on ragtui's held-out "
-        "labelled Japanese turns they rank good answers below bad ones (README, Judge calibration). "
+        "labelled Japanese turns they rank good answers below bad ones (docs/judge-calibration.md). "
         "Read them as demo figures, or point the judge role at a stronger model."
     )
 

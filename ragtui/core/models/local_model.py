@@ -59,7 +59,7 @@ class LocalModelSettings:
     poll: int = 50  # llama.cpp threads busy-wait this much (0-100) between work items
     # Repack the weights into llama.cpp's interleaved CPU layout at load. Off by default: on
     # two AVX2 cores the bundled Q4_K_M model read prompts ~1.3× faster and loaded in 2.5 s
-    # instead of 7 s without it, for ~10 % slower generation (README, Benchmarks).
+    # instead of 7 s without it, for ~10 % slower generation (docs/benchmarks.md).
     repack: bool = False
     load_timeout: float = 180.0
     min_available_bytes: int = MIN_AVAILABLE_BYTES
