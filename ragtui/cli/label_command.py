@@ -117,6 +117,9 @@ def export_labels(args: argparse.Namespace, overrides: Overrides) -> int:
     console.print(Text(f"Wrote {written} labelled turn(s) to {args.jsonl}"))
     if left_out:
         console.print(
-            Text(f"{left_out} label(s) without a usable grade were left out (see docs/labels-and-rejudging.md, labels export)", style="dim")
+            Text(
+                f"{left_out} label(s) without a usable grade were left out (see docs/labels-and-rejudging.md, labels export)",
+                style="dim",
+            )
         )
     return 0
