@@ -40,7 +40,7 @@ async def test_reference_server_answers_with_passages(reference: ReferenceServer
     assert answer.text == "Open Settings > Account > Linked services."
     assert answer.passages and "linked-services" in answer.passages[0].doc_id
     assert answer.passages[0].title and answer.passages[0].text
-    assert answer.model == BOT and answer.latency_ms is not None
+    assert answer.usage.model == BOT and answer.usage.latency_ms is not None
     # The reference bot saw the whole dialogue: its system prompt plus the three messages.
     sent = server.chat_requests(BOT)[-1]["messages"]
     assert [m["role"] for m in sent[1:]] == ["user"]

@@ -38,7 +38,7 @@ async def test_dialogue_goes_out_as_chat_messages(server: FakeOpenAIServer, pool
     deltas: list[str] = []
     answer = await bot.answer(HISTORY, on_delta=deltas.append)
     assert answer.text == "Ask Apple for App Store refunds." == "".join(deltas) and len(deltas) > 3
-    assert answer.passages == [] and answer.model == TEAM and answer.completion_tokens
+    assert answer.passages == [] and answer.usage.model == TEAM and answer.usage.completion_tokens
     sent = server.chat_requests(TEAM)[-1]
     assert sent["messages"] == [
         {"role": "system", "content": "You are Tsumugi support."},

@@ -14,6 +14,7 @@ import pytest
 from ragtui.core.errors import StoreError
 from ragtui.core.record.schema import LATEST_VERSION
 from ragtui.core.record.store import Store
+from ragtui.core.records.calls import CallUsage
 from ragtui.core.records.judgments import Judgment
 from ragtui.core.records.passages import Passage
 
@@ -142,10 +143,7 @@ def test_session_message_judgment_round_trip(store: Store) -> None:
         "bot",
         "Go to Settings > Account.",
         passages=passages,
-        model="fake-bot",
-        prompt_tokens=100,
-        completion_tokens=20,
-        latency_ms=55.0,
+        usage=CallUsage(model="fake-bot", prompt_tokens=100, completion_tokens=20, latency_ms=55.0),
     )
     stored_judgment = store.add_judgment(sid, bot_id, 1, judgment(0.75, details={"overall": 4, "comment": "ok"}))
 
@@ -399,7 +397,7 @@ def test_a_run_read_in_full_equals_its_sessions_read_one_by_one(store: Store) ->
     other = new_session(store, run_id="run-2")
     for n, sid in enumerate([*ids, other]):
         store.add_message(sid, 1, "user", "scenario", f"question {n}")
-        bot = store.add_message(sid, 1, "bot", "bot", f"answer {n}", model="fake-bot")
+        bot = store.add_message(sid, 1, "bot", "bot", f"answer {n}", usage=CallUsage(model="fake-bot"))
         store.add_judgment(sid, bot, 1, judgment(0.5 + n / 10))
         store.add_judgment(sid, bot, 1, judgment(None))  # a second version
         store.add_dialogue_judgment(sid, dialogue_judgment(1.0))
@@ -412,3 +410,17 @@ def test_a_run_read_in_full_equals_its_sessions_read_one_by_one(store: Store) ->
     assert [len(s.messages) for s in whole] == [2, 2, 2] and [len(s.judgments) for s in whole] == [2, 2, 2]
     assert [len(s.partials) for s in whole] == [0, 1, 0] and all(len(s.dialogue_judgments) == 1 for s in whole)
     assert store.run_sessions("no-such-run") == []
+
+
+def test_a_metrics_calls_add_up_to_one_verdicts_usage():
+    """Several calls of one verdict: the last model, the newest other model named, summed tokens
+    and time (None only when no call reported them), one attempt per call."""
+    calls = [
+        CallUsage(model="j", prompt_tokens=10, completion_tokens=1, latency_ms=5.0),
+        CallUsage(model="j", served_model="j-2026", prompt_tokens=None, completion_tokens=2, latency_ms=7.0),
+        CallUsage(model="j", prompt_tokens=30, completion_tokens=None, latency_ms=1.0, finish_reason="stop"),
+    ]
+    total = CallUsage.of_calls(calls)
+    assert total == CallUsage("j", "j-2026", 40, 3, 13.0, "stop", 3)
+    assert CallUsage.of_calls([]) == CallUsage(attempts=0)
+    assert CallUsage.of_calls([CallUsage(model="j")]).prompt_tokens is None

@@ -23,6 +23,7 @@ from ragtui.core.bot_config import TableValues
 from ragtui.core.bots.base import BotAnswer
 from ragtui.core.bots.context import BotContext
 from ragtui.core.errors import ConfigError
+from ragtui.core.records.calls import CallUsage
 from ragtui.core.registry.bots import BotType
 
 
@@ -57,7 +58,7 @@ class FaqBot:
         text = next((a for k, a in self.settings.answers.items() if k in question), self.settings.fallback)
         if on_delta is not None:
             on_delta(text)
-        return BotAnswer(text=text, model="faq")
+        return BotAnswer(text=text, usage=CallUsage(model="faq"))
 
 
 def build(settings: FaqSettings, context: BotContext) -> FaqBot:

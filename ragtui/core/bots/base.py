@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..models.llm import DeltaCallback
+from ..records.calls import CallUsage
 from ..records.passages import Passage
 from ..records.turns import Utterance
 
@@ -14,13 +15,9 @@ from ..records.turns import Utterance
 class BotAnswer:
     text: str
     passages: list[Passage] = field(default_factory=list)  # the judge's context
-    model: str = ""
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    latency_ms: float | None = None
-    finish_reason: str | None = None  # "length": the bot's token limit cut the answer
-    attempts: int = 1  # tries its stream took (a broken stream is retried)
-    served_model: str | None = None  # the model the answer named, when not ``model`` (a gateway's alias)
+    # Its model, tokens, time, finish reason and tries; ``finish_reason`` "length": the bot's
+    # token limit cut the answer.
+    usage: CallUsage = field(default_factory=CallUsage)
 
 
 class Bot(Protocol):

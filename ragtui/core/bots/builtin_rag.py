@@ -57,11 +57,5 @@ class BuiltinRagBot:
         return BotAnswer(
             text=completion.text.strip(),
             passages=passages,
-            model=completion.model,
-            prompt_tokens=completion.prompt_tokens,
-            completion_tokens=completion.completion_tokens,
-            latency_ms=completion.latency_ms,
-            finish_reason=completion.finish_reason,
-            attempts=completion.attempts,
-            served_model=completion.served_model,
+            usage=completion.usage,
         )

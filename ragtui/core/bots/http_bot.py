@@ -15,12 +15,14 @@ import contextlib
 import json
 import time
 import uuid
+from dataclasses import replace
 from typing import Any
 
 import httpx
 
 from ..bot_config import BotConfig
 from ..models.llm import DeltaCallback, stream_restarted
+from ..records.calls import CallUsage
 from ..records.passages import Passage
 from ..records.turns import Utterance
 from ..redaction import redact_url
@@ -139,7 +141,8 @@ class HttpBot:
             raise BotError(f"{self.name} did not answer within {self.config.timeout:g} s", _TIMEOUT_HINT) from None
         except httpx.HTTPError as exc:  # e.g. the connection reset before any response
             raise BotError(f"{self.name} failed: {type(exc).__name__}", "check the bot's log") from None
-        exchange.answer.latency_ms = (time.perf_counter() - started) * 1000
+        answer = exchange.answer
+        answer.usage = replace(answer.usage, latency_ms=(time.perf_counter() - started) * 1000)
         return exchange
 
     # -- sending ---------------------------------------------------------------------------
@@ -246,7 +249,9 @@ class HttpBot:
         text = self._answer_from(document, status, body, redact)
         model = document.get("model") if isinstance(document, dict) else None
         passages = passages_from(document, self.config.passages)
-        return BotAnswer(text=text, passages=passages, model=model if isinstance(model, str) else self.name)
+        return BotAnswer(
+            text=text, passages=passages, usage=CallUsage(model=model if isinstance(model, str) else self.name)
+        )
 
     def _answer_from(self, document: Any, status: int, body: Capped, redact: Redactor) -> str:
         path = self.config.answer_path
@@ -271,7 +276,7 @@ class HttpBot:
             what = f"streamed no answer (neither delta_path {str(self.config.delta_path)!r} nor answer_path "
             raise self._error(what + f"{str(self.config.answer_path)!r} matched)", 200, body, redact)
         text = state.final if state.final is not None else "".join(state.deltas)
-        return BotAnswer(text=text, passages=state.passages, model=state.model or self.name)
+        return BotAnswer(text=text, passages=state.passages, usage=CallUsage(model=state.model or self.name))
 
     async def _read_text(self, body: Capped, on_delta: DeltaCallback | None) -> BotAnswer:
         decoder, parts = Utf8Stream(), []
@@ -282,7 +287,7 @@ class HttpBot:
                 if on_delta is not None:
                     on_delta(piece)
         parts.append(decoder.end())
-        return BotAnswer(text="".join(parts), model=self.name)
+        return BotAnswer(text="".join(parts), usage=CallUsage(model=self.name))
 
     def _error(self, what: str, status: int, body: Capped, redact: Redactor, hint: str = "") -> BotError:
         shown = snippet(bytes(body.head), redact)

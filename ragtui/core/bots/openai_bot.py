@@ -95,13 +95,7 @@ class OpenAIBot:
         answer = BotAnswer(
             text=completion.text.strip(),
             passages=collector.passages,
-            model=completion.model,
-            prompt_tokens=completion.prompt_tokens,
-            completion_tokens=completion.completion_tokens,
-            latency_ms=completion.latency_ms,
-            finish_reason=completion.finish_reason,
-            attempts=completion.attempts,
-            served_model=completion.served_model,
+            usage=completion.usage,
         )
         return Exchange(answer, 200, collector.last_chunk or "", "text/event-stream")
 

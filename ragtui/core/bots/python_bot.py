@@ -27,9 +27,11 @@ import logging
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..models.llm import DeltaCallback
+from ..records.calls import CallUsage
 from ..records.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange
@@ -77,7 +79,7 @@ class PythonBot:
             log.exception("%s raised", self.name)
             raise BotError(f"{self.name} raised {one_line(exc)}", "the traceback is in ragtui's log") from None
         answer = self._answer(result)
-        answer.latency_ms = (time.perf_counter() - started) * 1000
+        answer.usage = replace(answer.usage, latency_ms=(time.perf_counter() - started) * 1000)
         if on_delta is not None and answer.text:
             on_delta(answer.text)  # one piece: the panes show it the same way as a streamed one
         return Exchange(answer, None, result, type(result).__name__)
@@ -111,7 +113,9 @@ class PythonBot:
                 f"{self.name} returned {snippet(repr(result), limit=120)}",
                 "return a str, an (answer, passages) tuple, or a dict with answer and passages",
             )
-        return BotAnswer(text=text.strip(), passages=coerce_passages(passages), model=self.config.target)
+        return BotAnswer(
+            text=text.strip(), passages=coerce_passages(passages), usage=CallUsage(model=self.config.target)
+        )
 
 
 def load_target(config: PythonBotConfig) -> Callable[..., Any]:

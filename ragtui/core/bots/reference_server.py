@@ -195,7 +195,7 @@ class ReferenceServer:
         except Exception as exc:
             log.exception("reference bot failed")
             raise BadRequest(500, f"internal error: {type(exc).__name__}") from None
-        return {"answer": answer.text, "passages": passages_to_json(answer.passages), "model": answer.model}
+        return {"answer": answer.text, "passages": passages_to_json(answer.passages), "model": answer.usage.model}
 
     async def _stream(self, request: dict[str, Any], writer: asyncio.StreamWriter) -> bool:
         """SSE over a chunked response. A failure after the first byte aborts the connection,

@@ -37,6 +37,7 @@ from ..metrics import PRIMARY_METRIC, Metric, TurnContext
 from ..metrics.dialogue import DialogueMetric, context_from_session
 from ..models.llm import Completion, stream_restarted
 from ..record.store import SessionBusy, Store
+from ..records.calls import CallUsage
 from ..records.judgments import Judgment
 from ..records.passages import Passage
 from ..records.turns import Utterance, is_done
@@ -351,9 +352,7 @@ class Dialogue:
 
     async def _customer_step(self, emit: Callable[[Event], None], user_text: str | None) -> None:
         turn = self.turn + 1
-        model = finish_reason = served = None
-        attempts = 1
-        usage: tuple[int | None, int | None, float | None] = (None, None, None)
+        usage: CallUsage | None = None  # typed, replayed or the scenario's question: no call made it
         sim_check: dict[str, object] | None = None
         replayed = None
         if user_text is None and self.replay is not None:
@@ -370,24 +369,11 @@ class Dialogue:
             text, source = self.simulator.scenario.question, "scenario"
         else:
             completion, source, sim_check = await self._simulated_message(emit, turn)
-            text, model, served = completion.text, completion.model, completion.served_model
-            finish_reason, attempts = completion.finish_reason, completion.attempts
-            usage = (completion.prompt_tokens, completion.completion_tokens, completion.latency_ms)
+            text, usage = completion.text, completion.usage
         message_id = self.store.add_message(
-            self.session_id,
-            turn,
-            "user",
-            source,
-            text,
-            model=model,
-            prompt_tokens=usage[0],
-            completion_tokens=usage[1],
-            latency_ms=usage[2],
-            finish_reason=finish_reason,
-            attempts=attempts,
-            sim_check=sim_check,
-            served_model=served,
+            self.session_id, turn, "user", source, text, usage=usage, sim_check=sim_check
         )
+        finish_reason = usage.finish_reason if usage else None
         self.turn = turn
         self.history.append(Utterance("user", text))
         emit(MessageDone(self.session_id, turn, "user", text, message_id, source, finish_reason))
@@ -453,18 +439,12 @@ class Dialogue:
             "bot",
             answer.text,
             passages=answer.passages,
-            model=answer.model,
-            prompt_tokens=answer.prompt_tokens,
-            completion_tokens=answer.completion_tokens,
-            latency_ms=answer.latency_ms,
-            finish_reason=answer.finish_reason,
-            attempts=answer.attempts,
-            served_model=answer.served_model,
+            usage=answer.usage,
         )
         self.history.append(Utterance("bot", answer.text))
         self._last_bot = _BotTurn(message_id, answer.text, answer.passages)
         self._handed_over = is_handover(answer.text)
-        emit(MessageDone(self.session_id, turn, "bot", answer.text, message_id, "bot", answer.finish_reason))
+        emit(MessageDone(self.session_id, turn, "bot", answer.text, message_id, "bot", answer.usage.finish_reason))
         self.phase = Phase.JUDGE
 
     async def _judge_step(self, emit: Callable[[Event], None]) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
 from ..records.judgments import Judgment
 from .probability import TOP_LOGPROBS, Graded, read_levels
 
@@ -82,16 +82,6 @@ def judgment_from(
         details=details,
         prompt=last.messages if last else [],
         raw_reply=last.reply if last else "",
-        model=completions[-1].model if completions else "",
-        served_model=served_by(completions),
         error=error,
-        attempts=len(completions),
-        latency_ms=sum(c.latency_ms for c in completions) if completions else None,
-        prompt_tokens=_total([c.prompt_tokens for c in completions]),
-        completion_tokens=_total([c.completion_tokens for c in completions]),
+        **usage_of(completions).judgment_fields(),
     )
-
-
-def _total(values: list[int | None]) -> int | None:
-    numbers = [v for v in values if v is not None]
-    return sum(numbers) if numbers else None

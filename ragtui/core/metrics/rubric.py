@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..content.prompts import PROMPT_KINDS, PromptTemplate, load_prompt
-from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
 from ..records.judgments import Judgment
 from ..records.passages import Passage
 from ..records.turns import format_history
@@ -150,19 +150,9 @@ class RubricJudge:
             details=details,
             prompt=messages,
             raw_reply=last.text,
-            model=last.model,
-            served_model=served_by(completions),
             error=error,
-            attempts=len(completions),
-            latency_ms=sum(c.latency_ms for c in completions),
-            prompt_tokens=_total(c.prompt_tokens for c in completions),
-            completion_tokens=_total(c.completion_tokens for c in completions),
+            **usage_of(completions).judgment_fields(),
         )
-
-
-def _total(values: Any) -> int | None:
-    numbers = [v for v in values if v is not None]
-    return sum(numbers) if numbers else None
 
 
 @register_metric

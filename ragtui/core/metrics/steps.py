@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..content.prompts import PromptTemplate
-from ..models.llm import ChatClient, Completion, DeltaCallback, Message, served_by
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
 from ..records.judgments import Judgment
 from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError, extract_json_object, lower_keys
@@ -154,19 +154,9 @@ class StepRunner:
             details={**details, "trace": [r.to_dict() for r in self.trace]},
             prompt=last.prompt if last else [],
             raw_reply=last.replies[-1] if last and last.replies else "",
-            model=completions[-1].model if completions else "",
-            served_model=served_by(completions),
             error=error,
-            attempts=len(completions),
-            latency_ms=sum(c.latency_ms for c in completions) if completions else None,
-            prompt_tokens=_total([c.prompt_tokens for c in completions]),
-            completion_tokens=_total([c.completion_tokens for c in completions]),
+            **usage_of(completions).judgment_fields(),
         )
-
-
-def _total(values: list[int | None]) -> int | None:
-    numbers = [v for v in values if v is not None]
-    return sum(numbers) if numbers else None
 
 
 def bounded_text(value: Any, name: str, limit: int, *, allow_empty: bool = True) -> str:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EndpointError, IncompleteReply
+from ..records.calls import CallUsage
 from ..redaction import redact_url
 from ..text_safety import fix_surrogates
 from . import sse
@@ -92,10 +93,23 @@ class Completion:
     logprobs_dropped: bool = False
     served_model: str | None = None  # the model the answer names, when not the one asked for
 
+    @property
+    def usage(self) -> CallUsage:
+        """This call's cost and who answered, as the answer, the record and a verdict keep it."""
+        return CallUsage(
+            model=self.model,
+            served_model=self.served_model,
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            latency_ms=self.latency_ms,
+            finish_reason=self.finish_reason,
+            attempts=self.attempts,
+        )
 
-def served_by(completions: list[Completion]) -> str | None:
-    """The model the newest of ``completions`` that named another one says answered, if any."""
-    return next((c.served_model for c in reversed(completions) if c.served_model), None)
+
+def usage_of(completions: list[Completion]) -> CallUsage:
+    """A metric's several calls as one verdict's cost (``CallUsage.of_calls``)."""
+    return CallUsage.of_calls([c.usage for c in completions])
 
 
 def chat_options(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ..errors import StoreError, StoreWriteError
+from ..records.calls import CallUsage
 from ..records.passages import Passage
 from ..records.stored import (
     PartialReply,
@@ -209,15 +210,12 @@ class Store:
         text: str,
         *,
         passages: list[Passage] | None = None,
-        model: str | None = None,
-        prompt_tokens: int | None = None,
-        completion_tokens: int | None = None,
-        latency_ms: float | None = None,
-        finish_reason: str | None = None,
-        attempts: int = 1,
+        usage: CallUsage | None = None,
         sim_check: dict[str, Any] | None = None,
-        served_model: str | None = None,
     ) -> int:
+        """Record one complete message; ``usage`` is the call that made it (None: typed by a person,
+        or the scenario's opening question)."""
+        usage = usage or CallUsage(model="")
         row = {
             "session_id": session_id,
             "turn": turn,
@@ -225,13 +223,13 @@ class Store:
             "source": source,
             "text": fix_surrogates(text),
             "passages": None if passages is None else json.dumps([p.to_dict() for p in passages], ensure_ascii=False),
-            "model": model,
-            "served_model": served_model,
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "latency_ms": latency_ms,
-            "finish_reason": finish_reason,
-            "attempts": attempts,
+            "model": usage.model or None,
+            "served_model": usage.served_model,
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "latency_ms": usage.latency_ms,
+            "finish_reason": usage.finish_reason,
+            "attempts": usage.attempts,
             "created_at": now(),
             "sim_check": None if sim_check is None else json.dumps(sim_check, ensure_ascii=False),
         }
