@@ -9,9 +9,10 @@ everything else keeps working. docs/plugins.md has a worked example.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -58,3 +59,31 @@ def load_entry_points(group: str, what: str) -> Iterator[tuple[EntryPoint, Any]]
             report(group, entry, exc)
             continue
         yield entry, loaded
+
+
+class LoadOnce:
+    """Fills a registry the first time it is consulted: imports the built-in modules (they
+    register themselves), then hands each plugin of ``group`` to ``register``. A plugin that
+    ``register`` refuses (TypeError, ValueError) is reported in one line and left out. Safe to
+    call again from inside a built-in module's import (a registry consulted while it loads)."""
+
+    def __init__(self, group: str, what: str, builtins: tuple[str, ...], register: Callable[[Any], object]) -> None:
+        self.group, self.what, self.builtins, self.register = group, what, builtins, register
+        self._state = "new"  # new → loading → loaded
+
+    def __call__(self) -> None:
+        if self._state != "new":
+            return
+        self._state = "loading"
+        try:
+            for module in self.builtins:
+                importlib.import_module(module)
+            for entry, loaded in load_entry_points(self.group, self.what):
+                try:
+                    self.register(loaded)
+                except (TypeError, ValueError) as exc:
+                    report(self.group, entry, exc)
+            self._state = "loaded"
+        finally:
+            if self._state == "loading":
+                self._state = "new"

@@ -51,6 +51,18 @@ if TYPE_CHECKING:  # the metrics package pulls in the LLM client: not needed to 
     from ..records.judgments import Judgment
 
 
+def _known_version(conn: sqlite3.Connection, path: Path) -> int:
+    """The file's schema version; a StoreError (the connection closed) when a newer ragtui made it."""
+    version = schema_version(conn)
+    if version > LATEST_VERSION:
+        conn.close()
+        raise StoreError(
+            f"database {path} has schema version {version}, newer than this ragtui understands ({LATEST_VERSION})",
+            "upgrade ragtui, or use another --db; the file was not changed",
+        )
+    return version
+
+
 class Store:
     def __init__(self, db: sqlite_utils.Database | sqlite3.Connection, path: Path | None) -> None:
         self._db = db
@@ -83,13 +95,7 @@ class Store:
                 ) from None
         try:
             conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            version = schema_version(conn)
-            if version > LATEST_VERSION:
-                conn.close()
-                raise StoreError(
-                    f"database {path} has schema version {version}, newer than this ragtui understands ({LATEST_VERSION})",
-                    "upgrade ragtui, or use another --db; the file was not changed",
-                )
+            _known_version(conn, path)
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             conn.execute("PRAGMA foreign_keys = OFF")  # table rebuilds in migrations need it off
             # Processes opening a fresh file at once race to set WAL mode and to migrate; the
@@ -112,13 +118,7 @@ class Store:
             )
         try:
             conn = _connect_read_only(path)
-            version = schema_version(conn)
-            if version > LATEST_VERSION:
-                conn.close()
-                raise StoreError(
-                    f"database {path} has schema version {version}, newer than this ragtui understands ({LATEST_VERSION})",
-                    "upgrade ragtui, or use another --db; the file was not changed",
-                )
+            version = _known_version(conn, path)
             if version == 0:
                 conn.close()
                 raise StoreError(f"no ragtui database at {path}: the file holds no ragtui tables", "check --db")

@@ -11,13 +11,12 @@ its entry point; the built-in types keep working.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..plugins import load_entry_points, report
+from ..plugins import LoadOnce
 
 ENTRY_POINT_GROUP = "ragtui.bots"
 BUILTIN_MODULES = ("builtin_settings", "http_settings", "openai_settings", "python_settings")
@@ -46,8 +45,6 @@ class BotType:
 
 
 _types: dict[str, BotType] = {}
-_loaded = False
-_loading = False
 
 
 def register_bot(bot_type: BotType) -> BotType:
@@ -58,25 +55,15 @@ def register_bot(bot_type: BotType) -> BotType:
     return bot_type
 
 
-def _ensure_loaded() -> None:
-    """Import the built-in types, then the plugins, once."""
-    global _loaded, _loading
-    if _loaded or _loading:
-        return
-    _loading = True
-    try:
-        for module in BUILTIN_MODULES:
-            importlib.import_module(f"ragtui.core.bots.{module}")
-        for entry, loaded in load_entry_points(ENTRY_POINT_GROUP, "bot type"):
-            try:
-                if not isinstance(loaded, BotType):
-                    raise TypeError(f"it is {type(loaded).__name__}, not a ragtui BotType")
-                register_bot(loaded)
-            except (TypeError, ValueError) as exc:
-                report(ENTRY_POINT_GROUP, entry, exc)
-        _loaded = True
-    finally:
-        _loading = False
+def _register_plugin(loaded: Any) -> None:
+    if not isinstance(loaded, BotType):
+        raise TypeError(f"it is {type(loaded).__name__}, not a ragtui BotType")
+    register_bot(loaded)
+
+
+_ensure_loaded = LoadOnce(
+    ENTRY_POINT_GROUP, "bot type", tuple(f"ragtui.core.bots.{m}" for m in BUILTIN_MODULES), _register_plugin
+)
 
 
 def bot_type_names() -> tuple[str, ...]:

@@ -18,13 +18,12 @@ first lookup does.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..plugins import load_entry_points, report
+from ..plugins import LoadOnce
 
 TURN, DIALOGUE = "turn", "dialogue"
 # The metric whose score is the turn score. A name rather than a lookup, so any layer can use it
@@ -86,8 +85,6 @@ class MetricClass:
 
 
 _classes: dict[str, type[Any]] = {}
-_loaded = False
-_loading = False
 
 C = TypeVar("C", bound=type)
 
@@ -111,25 +108,16 @@ def register_metric(cls: C) -> C:
     return cls
 
 
-def _ensure_loaded() -> None:
-    """Import the built-in metrics, then the plugins, once."""
-    global _loaded, _loading
-    if _loaded or _loading:
-        return
-    _loading = True
-    try:
-        importlib.import_module("ragtui.core.metrics")
-        importlib.import_module("ragtui.core.metrics.dialogue")
-        for entry, loaded in load_entry_points(ENTRY_POINT_GROUP, "metric"):
-            try:
-                if not isinstance(loaded, type):
-                    raise TypeError(f"it is {type(loaded).__name__}, not a metric class")
-                register_metric(loaded)
-            except (TypeError, ValueError) as exc:
-                report(ENTRY_POINT_GROUP, entry, exc)
-        _loaded = True
-    finally:
-        _loading = False
+def _register_plugin(loaded: Any) -> None:
+    if not isinstance(loaded, type):
+        raise TypeError(f"it is {type(loaded).__name__}, not a metric class")
+    register_metric(loaded)
+
+
+# The built-in metrics register themselves when their packages are imported.
+_ensure_loaded = LoadOnce(
+    ENTRY_POINT_GROUP, "metric", ("ragtui.core.metrics", "ragtui.core.metrics.dialogue"), _register_plugin
+)
 
 
 def metric_classes(kind: str | None = None) -> list[type[Any]]:
