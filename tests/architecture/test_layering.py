@@ -12,6 +12,8 @@ from pathlib import Path
 
 import ragtui
 
+from .source import parse_source
+
 ROOT = Path(ragtui.__file__).parent
 
 # (module prefix, layer): a module may import its own layer and the layers below it.
@@ -79,7 +81,7 @@ def imports_of(path: Path, package: list[str] | None = None) -> set[str]:
     if package is None:
         _, package = module_name(path)
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse_source(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

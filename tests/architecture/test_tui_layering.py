@@ -10,6 +10,8 @@ from pathlib import Path
 
 import ragtui.tui
 
+from .source import parse_source
+
 TUI = Path(ragtui.tui.__file__).parent
 
 
@@ -17,7 +19,7 @@ def imported(path: Path) -> set[str]:
     """Every module ``path`` imports, as absolute names (``from . import x`` gives ``ragtui.tui.x``)."""
     package = ["ragtui", "tui"]
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse_source(path)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
