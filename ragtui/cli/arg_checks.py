@@ -7,12 +7,16 @@ range or a port past 65535 would otherwise be silently changed or fail deep insi
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterable
 
 from ..core.errors import RagtuiError
 
 MAX_SQLITE_INT = 2**63 - 1  # the largest id SQLite can store or look up
 MAX_PORT = 65535
+# Trials per scenario × persona a run makes without `--yes`: past it, a typo (`--repeat 200`)
+# would multiply the run's cost by hundreds.
+MAX_REPEAT = 20
 
 
 def check_range(value: int, name: str, low: int, high: int, hint: str = "") -> int:
@@ -34,3 +38,31 @@ def check_ids(values: Iterable[int], what: str = "session id") -> None:
 
 def check_port(value: int) -> int:
     return check_range(value, "--port", 0, MAX_PORT, "0 picks a free one")
+
+
+def check_repeat(args: argparse.Namespace, configured: int, source: str = "the config's repeat") -> int:
+    """Trials per scenario × persona of a new run: ``--repeat K`` (a whole number, 1 or more),
+    else the config's ``repeat``; over ``MAX_REPEAT`` only with ``--yes``. A resumed run and a
+    replay follow what they continue or re-send, so ``--repeat`` is refused with them."""
+    raw = getattr(args, "repeat", None)
+    if raw is None and (getattr(args, "resume", None) or getattr(args, "replay", None)):
+        return 1  # not a new plan: the config's repeat does not apply
+    if raw is None:
+        repeat, name = configured, source
+    else:
+        for flag in ("resume", "replay"):
+            if getattr(args, flag, None):
+                hint = "a resumed run runs the trials its stored plan has" if flag == "resume" else "drop --repeat"
+                raise RagtuiError(f"--repeat cannot be combined with --{flag}", hint)
+        try:
+            repeat = int(str(raw).strip())
+        except ValueError:
+            raise RagtuiError(f"--repeat must be a whole number of 1 or more, got {raw!r}") from None
+        name = "--repeat"
+        if repeat < 1:
+            raise RagtuiError(f"--repeat must be a whole number of 1 or more, got {repeat}")
+    if repeat > MAX_REPEAT and not getattr(args, "yes", False):
+        raise RagtuiError(
+            f"{name} {repeat} is over {MAX_REPEAT} trials per scenario × persona", "add --yes to run that many"
+        )
+    return repeat

@@ -100,6 +100,7 @@ def config(args: argparse.Namespace, overrides: Overrides) -> int:
         "max_turns": cfg.max_turns,
         "threshold": cfg.threshold,
         "concurrency": cfg.concurrency,
+        "repeat": cfg.repeat,
         "top_k": cfg.top_k,
         "metrics": cfg.metrics,
         "dialogue_metrics": cfg.dialogue_metrics,

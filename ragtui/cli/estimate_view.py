@@ -11,6 +11,7 @@ from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.dialogue.estimate import Estimate, RoleTokens, estimate_run
 from ..core.record.store import Store
+from .arg_checks import check_repeat
 from .content_pick import pick_content
 from .output import console, print_table
 
@@ -31,9 +32,12 @@ def tokens_table(title: str, roles: list[RoleTokens]) -> Table:
 
 
 def print_estimate(estimate: Estimate) -> None:
+    trials = (
+        f" ({estimate.dialogues // estimate.trials} pairs × {estimate.trials} trials)" if estimate.trials > 1 else ""
+    )
     console.print(
         Text(
-            f"Estimate for {estimate.dialogues} dialogue(s), {estimate.turns_per_dialogue:.1f} turn(s) each "
+            f"Estimate for {estimate.dialogues} dialogue(s){trials}, {estimate.turns_per_dialogue:.1f} turn(s) each "
             f"({estimate.turns_basis}); no model was called.",
             style="bold",
         ),
@@ -53,12 +57,14 @@ def print_estimate(estimate: Estimate) -> None:
 def estimate_command(args: argparse.Namespace, overrides: Overrides) -> int:
     """Everything ``ragtui run`` would plan, counted from files and the database only."""
     config = bootstrap.load_effective_config(overrides)
+    repeat = check_repeat(args, config.repeat)
     endpoints = bootstrap.endpoints_for(config, overrides)
     scenarios, personas = pick_content(config, args.scenario, args.persona)
     # An existing database gives past usage; none is created just to estimate.
     store = Store.open_read_only(config.database) if config.database.exists() else None
     try:
-        print_estimate(estimate_run(config, endpoints, scenarios, personas, store, config.metrics))
+        estimate = estimate_run(config, endpoints, scenarios, personas, store, config.metrics)
+        print_estimate(estimate.repeated(repeat))
     finally:
         if store is not None:
             store.close()

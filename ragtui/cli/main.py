@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from .. import __version__
 from ..core import paths
 from ..core.errors import RagtuiError
+from .arg_checks import MAX_REPEAT
 
 if TYPE_CHECKING:
     from ..core.bootstrap import Overrides
@@ -125,6 +126,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     run.add_argument("--no-check", action="store_true", help="skip the endpoint reachability check")
     run.add_argument("--workers", type=int, default=1, help="processes sharing the run and the database (default 1)")
+    run.add_argument(
+        "--repeat",
+        metavar="K",
+        help="run each scenario × persona K times (trials, for pass^k; default: the config's repeat, 1)",
+    )
+    run.add_argument("--yes", action="store_true", help=f"allow --repeat over {MAX_REPEAT} without asking")
     run.add_argument("--run-id", help=argparse.SUPPRESS)  # set by --workers for its worker processes
     run.add_argument("--shard", type=_shard, help=argparse.SUPPRESS)  # I/N: this worker's share
     run.add_argument(

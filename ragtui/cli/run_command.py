@@ -42,9 +42,11 @@ from ..core.records.personas import Persona
 from ..core.records.scenarios import Scenario
 from ..core.records.stored import StoredSession
 from ..core.runs.gate import GateResult, run_gate, run_resolution
+from ..core.runs.pass_k import pass_k_line, run_pass_k
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.resume_models import recorded_models, use_recorded_models
 from ..core.runs.run_report import junit_xml, run_markdown
+from .arg_checks import check_repeat
 from .content_pick import pick_content
 from .dialogue_view import rate_text
 from .estimate_view import estimate_command, print_spent
@@ -77,6 +79,8 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
         return estimate_command(args, overrides)
     config = bootstrap.load_effective_config(overrides)
     _check_arguments(args, config.database)
+    # A worker of `--workers N` plans nothing: it runs its share of the plan its parent stored.
+    repeat = check_repeat(args, config.repeat) if getattr(args, "shard", None) is None else 1
     store: Store | None = None
     if getattr(args, "resume", None):
         # A resumed run continues with the models it recorded (unless --model says otherwise).
@@ -110,7 +114,7 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     if not personas:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2
-    pairs = _planned_pairs(scenarios, personas)
+    pairs = _planned_pairs(scenarios, personas, repeat)
     if workers > 1:
         return await _run_with_workers(args, config, endpoints, store, workers, pairs)
     run_id = getattr(args, "run_id", None) or new_run_id()
@@ -130,15 +134,21 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
         return await _run(args, config, endpoints, store, run_id, fresh, model)
 
 
-def _planned_pairs(scenarios: list[Scenario], personas: list[Persona]) -> list[PlannedPair]:
-    """Every scenario × persona in order; a pair named twice (``-s a -s a``) runs twice, as
-    trials 1 and 2 of the same pair."""
+def _planned_pairs(scenarios: list[Scenario], personas: list[Persona], repeat: int = 1) -> list[PlannedPair]:
+    """Every scenario × persona in order, each ``repeat`` times as trials 1 … repeat; a pair
+    named twice (``-s a -s a``) runs twice as often, its trials numbered on.
+
+    A pair's trials are planned together (pair by pair, not trial by trial): with ``--workers N``
+    worker k runs positions k, k+N, …, so the K trials of one pair go to different workers, and
+    what makes a pair costly (a long scenario, a verbose persona) is shared among them. Trial by
+    trial, a worker would get the same pairs in every trial whenever N divides their number."""
     seen: Counter[tuple[str, str]] = Counter()
     pairs = []
     for scenario in scenarios:
         for persona in personas:
-            seen[(scenario.id, persona.name)] += 1
-            pairs.append(PlannedPair(scenario.to_dict(), persona.to_dict(), seen[(scenario.id, persona.name)]))
+            for _ in range(repeat):
+                seen[(scenario.id, persona.name)] += 1
+                pairs.append(PlannedPair(scenario.to_dict(), persona.to_dict(), seen[(scenario.id, persona.name)]))
     return pairs
 
 
@@ -384,6 +394,9 @@ def _report(
         summary.append(f" · simulator asked again {retried}×, {off_role} message(s) still off-role", style="yellow")
     summary.append(f"; stored in {store.path}")
     console.print(summary, soft_wrap=True)  # one line at any width: grep-able in CI logs
+    trials = run_pass_k(rows, config.threshold)
+    if trials.trials > 1:  # repeated trials: how often the bot gets a pair right every time
+        console.print(Text(pass_k_line(trials)), soft_wrap=True)
     never_started = sum(1 for e in plan if e.session_id is None)
     if plan:
         finished = sum(1 for s in rows if s.status == "finished" and s.stop_label not in RESUMABLE)

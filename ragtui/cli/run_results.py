@@ -27,11 +27,14 @@ def results_table(
     with_retention = verdict_columns and any("retention" in v for v in (dialogue or {}).values())
     means = {s.id: metric_means(s, thresholds) for s in rows}
     extra = sorted({m for per in means.values() for m in per})
+    # The trial of each dialogue when a pair ran more than once (`ragtui run --repeat K`).
+    with_trial = any(s.trial > 1 for s in rows)
     table = Table(title="Results")
     for name, justify in (
         ("id", "right"),
         ("scenario", "left"),
         ("persona", "left"),
+        *((("trial", "right"),) if with_trial else ()),
         ("turns", "right"),
         ("unscored", "right"),
         ("score", "right"),
@@ -51,6 +54,7 @@ def results_table(
             str(s.id),
             Text(s.scenario_id),
             Text(s.persona_name),
+            *((str(s.trial),) if with_trial else ()),
             str(s.turns),
             str(s.unscored_turns),
             session_score_text(s),

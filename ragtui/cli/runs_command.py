@@ -35,6 +35,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def runs_table(rows: list[RunSummary]) -> Table:
     table = Table(title=None, pad_edge=False)  # ten columns: every cell of width counts
+    # pass^1 and pass^K only when a run shown has repeated trials: otherwise two empty columns.
+    with_trials = any(r.trials is not None and r.trials.trials > 1 for r in rows)
     # Ids, dates, scores and sparklines stay whole; the bot and its models may wrap.
     columns: tuple[tuple[str, JustifyMethod, bool], ...] = (
         ("run", "left", True),
@@ -44,6 +46,7 @@ def runs_table(rows: list[RunSummary]) -> Table:
         ("score", "right", True),
         ("resol.", "right", True),
         ("pass", "right", True),
+        *((("pass^1", "right", True), ("pass^K (K)", "right", True)) if with_trials else ()),
         ("unsc", "right", True),
         ("bot · models", "left", False),
         ("trend", "left", True),
@@ -60,11 +63,20 @@ def runs_table(rows: list[RunSummary]) -> Table:
             score(r.score),
             resolution_cell(r),
             f"{r.pass_rate:.0%}",
+            *(pass_k_cells(r) if with_trials else ()),
             str(r.unscored),
             Text(f"{r.bot} · {models}"),
             trend_text(r),
         )
     return table
+
+
+def pass_k_cells(r: RunSummary) -> list[Text]:
+    """pass^1 and pass^K of a run with trials (``0.67``, ``0.33 (3)``); ``–`` for one without."""
+    if r.trials is None or r.trials.trials < 2:
+        return [Text("–", style="dim"), Text("–", style="dim")]
+    k = r.trials.trials
+    return [Text(score(r.trials.estimate(1))), Text(f"{score(r.trials.estimate(k))} ({k})")]
 
 
 def trend_text(r: RunSummary) -> Text:
@@ -110,6 +122,14 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
         return 0
     shown = rows[-args.limit :]
     console.print(runs_table(shown))
+    if any(r.trials is not None and r.trials.trials > 1 for r in shown):
+        console.print(
+            Text(
+                "pass^1 · pass^K (K): runs with repeated trials (ragtui run --repeat K): the share of scenario × "
+                "persona pairs passing one trial drawn at random · passing all K",
+                style="dim",
+            )
+        )
     for r in shown:
         if r.replay_of_run:
             console.print(Text(f"↻ {r.run_id} is a replay of {r.replay_of_run}", style="dim"))

@@ -6,6 +6,7 @@ Layout of a config file (every key optional)::
     max_turns = 3
     threshold = 0.7
     concurrency = 4
+    repeat = 1                 # `ragtui run`: dialogues per scenario × persona (trials, for pass^k)
     top_k = 4
     metrics = ["rubric"]       # + answer_relevancy, answer_correctness, answerability, faithfulness, trust
     dialogue_metrics = ["resolution", "repetition"]   # judged when a dialogue ends (+ retention); [] = off
@@ -65,6 +66,7 @@ TOP_KEYS = {
     "max_turns",
     "threshold",
     "concurrency",
+    "repeat",
     "top_k",
     "metrics",
     "dialogue_metrics",
@@ -179,6 +181,9 @@ class Config:
     max_turns: int = 3
     threshold: float = 0.7
     concurrency: int = 4
+    # Dialogues per scenario × persona in `ragtui run` (trials 1..repeat): the simulated customer
+    # is sampled, so one dialogue per pair is one draw; pass^k needs several.
+    repeat: int = 1
     top_k: int = 4
     metrics: list[str] = field(default_factory=lambda: [PRIMARY_METRIC])
     # Judged once per dialogue when it ends; [] turns them off.
@@ -252,7 +257,7 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
         config.prices = _parse_prices(get("prices", dict), f"{where}: [prices]")
     if "labeller" in data:
         config.labeller = get("labeller", str).strip() or None
-    for key in ("max_turns", "concurrency", "top_k"):
+    for key in ("max_turns", "concurrency", "repeat", "top_k"):
         if key in data:
             value = get(key, int)
             if value < 1:

@@ -15,6 +15,7 @@ Japanese, and docs/runs.md says so.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import cast
@@ -97,6 +98,23 @@ class Estimate:
     turns_per_dialogue: float
     turns_basis: str
     roles: list[RoleTokens] = field(default_factory=list)
+    trials: int = 1  # dialogues per scenario × persona (`ragtui run --repeat K`)
+
+    def repeated(self, trials: int) -> Estimate:
+        """The estimate of ``trials`` dialogues per pair: each trial walks the same prompts, so
+        every figure is ``trials`` times one trial's (the customer's replies differ; their
+        expected length does not)."""
+        roles = [
+            dataclasses.replace(
+                r,
+                calls=r.calls * trials,
+                tokens_in=r.tokens_in * trials,
+                tokens_out=r.tokens_out * trials,
+                cost=None if r.cost is None else r.cost * trials,
+            )
+            for r in self.roles
+        ]
+        return dataclasses.replace(self, dialogues=self.dialogues * trials, roles=roles, trials=self.trials * trials)
 
     @property
     def cost(self) -> float | None:

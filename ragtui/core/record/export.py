@@ -117,7 +117,7 @@ def metric_column(metric: str) -> str:
 
 # The record's role names → the column a spreadsheet user looks for.
 MODEL_ROLES = {"customer_model": "user", "bot_model": "bot", "judge_model": "judge"}
-PLAIN_COLUMNS = ("run", "scenario", "persona", "language", "date", *MODEL_ROLES)
+PLAIN_COLUMNS = ("run", "scenario", "persona", "trial", "language", "date", *MODEL_ROLES)
 
 
 def dialogue_cells(session: StoredSession) -> list[str]:
@@ -169,7 +169,8 @@ def session_row(
         str(session.id),
         " ".join(cut),
     ]
-    plain = [session.run_id or "", session.scenario_id, session.persona_name, session.language, session.created_at]
+    plain = [session.run_id or "", session.scenario_id, session.persona_name, str(session.trial)]
+    plain += [session.language, session.created_at]
     plain += [models.get(role) or "" for role in MODEL_ROLES.values()]
     extra = [metric_cell(latest.get((turn, m))) for m in metrics or [] for turn in range(1, turns + 1)]
     if dialogue:

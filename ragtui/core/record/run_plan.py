@@ -107,6 +107,10 @@ def link_session(store: Store, entry_id: int, session_id: int) -> None:
     )
     if cursor.rowcount != 1:
         raise PlanTaken(f"plan entry {entry_id} already has a session")
+    # The session is the entry's trial: read from `sessions` alone by pass^k, export and listings.
+    store.db.conn.execute(
+        "UPDATE sessions SET trial = (SELECT trial FROM run_plan WHERE id = ?) WHERE id = ?", [entry_id, session_id]
+    )
 
 
 def latest_planned_run(store: Store) -> tuple[str, str] | None:

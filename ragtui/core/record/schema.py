@@ -51,6 +51,19 @@ def _table_sql(conn: sqlite3.Connection, table: str) -> tuple[str, list[str]]:
     return row[0], [r[0] for r in indexes]
 
 
+def _session_trials(conn: sqlite3.Connection) -> None:
+    """Add ``sessions.trial`` (default 1), then give each session linked to a plan entry that
+    entry's trial. The column is added only when missing: a database whose version number was
+    set back by hand (or by a tool) may have it already."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
+    if "trial" not in columns:
+        conn.execute("ALTER TABLE sessions ADD COLUMN trial INTEGER NOT NULL DEFAULT 1")
+    conn.execute(
+        "UPDATE sessions SET trial = (SELECT p.trial FROM run_plan p WHERE p.session_id = sessions.id) "
+        "WHERE id IN (SELECT session_id FROM run_plan WHERE session_id IS NOT NULL)"
+    )
+
+
 MIGRATIONS: list[Migration] = [
     # 1: sessions, messages, judgments.
     """
@@ -306,6 +319,11 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX run_plan_by_session ON run_plan(session_id);
     """,
+    # 12: which trial of its scenario × persona a session is (`ragtui run --repeat K`), on the
+    # session itself so a run's pass^k is read from `sessions` alone. Set from the plan entry
+    # the session was made for; a session made before (or without a plan) is trial 1, except
+    # one already linked to a plan entry, which takes that entry's trial.
+    _session_trials,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

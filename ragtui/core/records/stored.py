@@ -173,6 +173,7 @@ class StoredSession:
     fork_turn: int | None = None  # … and the last turn it copied
     replay_of: int | None = None  # a replay: the session whose customer messages it re-sent
     replay_note: str | None = None  # where the recording could not be reused, if it could not
+    trial: int = 1  # 1, 2, … K: which run of its scenario × persona this is (`ragtui run --repeat K`)
     messages: list[StoredMessage] = field(default_factory=list)
     judgments: list[StoredJudgment] = field(default_factory=list)
     partials: list[PartialReply] = field(default_factory=list)

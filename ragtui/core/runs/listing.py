@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from ..record.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
 from ..record.store import Store
+from .gate import GATED_STOPS
+from .pass_k import RunPassK, Trial, group_trials
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 
@@ -47,6 +49,7 @@ class RunSummary:
     # Newest resolution verdict per dialogue; None: no dialogue of the run has one (missing).
     resolution: ResolutionRate | None = None
     resolution_trend: list[float | None] = field(default_factory=list)  # resolution rates of this set
+    trials: RunPassK | None = None  # runs with repeated trials (`ragtui run --repeat K`): their pass^k
 
     @property
     def pass_rate(self) -> float:
@@ -78,6 +81,38 @@ def resolution_by_run(store: Store) -> dict[str, ResolutionRate]:
     return {run_id: ResolutionRate(*c) for run_id, c in counts.items()}
 
 
+def trials_by_run(store: Store) -> dict[str, RunPassK]:
+    """run id → pass^k of its counted dialogues, for runs in which some pair has more than one
+    trial; read from ``sessions`` and the newest resolution verdicts, no transcript loaded."""
+    db = store.db
+    runs = [
+        r[0]
+        for r in db.execute(
+            "SELECT run_id FROM sessions WHERE run_id IS NOT NULL GROUP BY run_id HAVING MAX(trial) > 1"
+        ).fetchall()
+    ]
+    out: dict[str, RunPassK] = {}
+    for run_id in runs:
+        resolved: dict[int, bool | None] = {}
+        for session_id, score, outcome in db.execute(
+            "SELECT d.session_id, d.score, d.outcome FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
+            "WHERE d.metric = 'resolution' AND s.run_id = ? ORDER BY d.session_id, d.version",
+            [run_id],
+        ):
+            resolved[session_id] = None if score is None else outcome in SUCCESS_OUTCOMES  # the newest wins
+        marks = ",".join("?" * len(GATED_STOPS))
+        rows = db.execute(
+            "SELECT id, scenario_id, persona_name, trial, score, threshold FROM sessions WHERE run_id = ? "
+            f"AND status = 'finished' AND COALESCE(stop_reason, '') NOT IN ({marks})",
+            [run_id, *GATED_STOPS],
+        ).fetchall()
+        out[run_id] = group_trials(
+            Trial(scenario, persona, trial, score, threshold, resolved.get(sid))
+            for sid, scenario, persona, trial, score, threshold in rows
+        )
+    return out
+
+
 def list_runs(store: Store) -> list[RunSummary]:
     """Every run, oldest first, with its trend over earlier runs of the same scenario set."""
     db = store.db
@@ -106,6 +141,7 @@ def list_runs(store: Store) -> list[RunSummary]:
         for sid, config in db.execute(f"SELECT id, config FROM sessions WHERE id IN ({marks})", chunk):
             configs[sid] = json.loads(config)
     resolutions = resolution_by_run(store)
+    trials = trials_by_run(store)
     out: list[RunSummary] = []
     history: dict[str, list[float | None]] = {}
     rate_history: dict[str, list[float | None]] = {}
@@ -132,6 +168,7 @@ def list_runs(store: Store) -> list[RunSummary]:
                 trend=list(history[key]),
                 resolution=resolution,
                 resolution_trend=list(rate_history[key]),
+                trials=trials.get(run_id),
             )
         )
     return out
