@@ -1,5 +1,6 @@
 """``ragtui compare BASE NEW``: did the bot get better? Exit 0 no regression, 1 at least one
-(of a pair's score or of its resolution), 2 an error."""
+(of a pair's score or of its resolution; with trials on both sides, one beyond run-to-run noise;
+``--strict``: any drop), 2 an error."""
 
 from __future__ import annotations
 
@@ -21,13 +22,16 @@ from ..core.runs.compare_report import (
     has_verdicts,
     ordered,
     summary_lines,
+    trial_ordered,
     verdict_cell,
 )
 from ..core.runs.report_text import delta, score
 from ..core.runs.resolve import resolve_run
+from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
 from .output import console
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
+TRIAL_STYLES = {"regression": "bold red", "better": "bold green", "within noise": "yellow", "same": "dim"}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -50,6 +54,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="also write JUnit XML: one test case per pair, failing on a regression",
     )
     parser.add_argument("--turns", action="store_true", help="print the turn-by-turn scores of every pair")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 on any drop, even one within run-to-run noise (with trials; the rule of one trial a pair)",
+    )
     parser.set_defaults(handler=compare)
 
 
@@ -126,13 +135,43 @@ def comparison_table(c: Comparison, turns: bool) -> Table:
     return table
 
 
+def trials_table(c: Comparison, n: NoiseComparison) -> Table:
+    """One row per pair over all its trials: passes of each side, the p-value of the drop."""
+    table = Table(title=f"{c.base_run} → {c.new_run}, over the trials of each pair")
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("scenario × persona", "left"),
+        ("base passes", "right"),
+        ("new passes", "right"),
+        ("base score", "right"),
+        ("new score", "right"),
+        ("p (drop)", "right"),
+        ("verdict", "left"),
+    )
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
+    for p in trial_ordered(n):
+        table.add_row(
+            Text(p.label),
+            Text(p.cell("base")),
+            Text(p.cell("new")),
+            Text(score(p.mean_score("base"))),
+            Text(score(p.mean_score("new"))),
+            Text(f"{p.p_value:.3f}"),
+            Text(p.verdict, style=TRIAL_STYLES.get(p.verdict, "")),
+        )
+    return table
+
+
 def compare(args: argparse.Namespace, overrides: Overrides) -> int:
-    store = bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
+    config = bootstrap.load_effective_config(overrides)
+    store = bootstrap.open_store(config, read_only=True)
     outputs = {"--csv": args.csv, "--markdown": args.markdown, "--junit": args.junit}
     for option, path in outputs.items():
         if path is not None:  # refused before any work: never the database, never a missing folder
             check_output(path, option=option, database=store.path)
-    comparison = compare_runs(store, resolve_run(store, args.base), resolve_run(store, args.new))
+    comparison = compare_runs(
+        store, resolve_run(store, args.base), resolve_run(store, args.new), alpha=config.compare_alpha
+    )
     # Reports are built before anything is written, so an error leaves no half-written file.
     reports = []
     if args.csv:
@@ -141,7 +180,11 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         reports.append(("--markdown", args.markdown, comparison_markdown(comparison), "utf-8"))
     if args.junit:
         reports.append(("--junit", args.junit, comparison_junit(comparison), "utf-8"))
-    console.print(comparison_table(comparison, args.turns))
+    noise = comparison.noise
+    if noise is None or args.turns:  # with trials, the dialogue-by-dialogue table only on demand
+        console.print(comparison_table(comparison, args.turns))
+    if noise is not None:
+        console.print(trials_table(comparison, noise))
     if has_verdicts(comparison):
         console.print(verdicts_table(comparison))
     for line in summary_lines(comparison):
@@ -153,8 +196,15 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
     for option, path, text, encoding in reports:
         written = write_output(path, text, option=option, database=store.path, encoding=encoding)
         console.print(Text(f"Wrote {written}", style="dim"))
+    if noise is None:
+        console.print(Text(ONE_TRIAL_LINE, style="dim"), soft_wrap=True)
+    status = comparison.strict_exit_status if args.strict else comparison.exit_status
     verdict = "no regression"
-    if comparison.exit_status:
+    if noise is not None:
+        verdict = "regression beyond run-to-run noise" if noise.significant else "no regression: within noise"
+        if args.strict and status and not noise.significant:
+            verdict = f"--strict: {len(noise.dropped)} pair(s) dropped (within noise)"
+    elif status:
         verdict = f"{comparison.regressions} score regression(s), {comparison.resolution_regressions} resolution regression(s)"
-    console.print(Text(verdict, style="bold green" if comparison.exit_status == 0 else "bold red"))
-    return comparison.exit_status
+    console.print(Text(verdict, style="bold green" if status == 0 else "bold red"))
+    return status

@@ -10,6 +10,7 @@ Layout of a config file (every key optional)::
     top_k = 4
     metrics = ["rubric"]       # + answer_relevancy, answer_correctness, answerability, faithfulness, trust
     dialogue_metrics = ["resolution", "repetition"]   # judged when a dialogue ends (+ retention); [] = off
+    compare_alpha = 0.05       # `ragtui compare` with trials: a drop is a regression when its p-value is under it
     min_resolution_rate = 0.0  # `ragtui run` exits 1 when the run's resolution rate is under it; 0 = off
     simulator_check = "model"  # check each simulated customer message: model | code | off
     database = "ragtui.db"     # relative paths are relative to the config file
@@ -71,6 +72,7 @@ TOP_KEYS = {
     "metrics",
     "dialogue_metrics",
     "min_resolution_rate",
+    "compare_alpha",
     "simulator_check",
     "database",
     "personas",
@@ -192,6 +194,9 @@ class Config:
     # resolution verdict's agreement with people is not measured well enough yet to fail a
     # pipeline on its own, and a run that used to pass must not start failing on an upgrade.
     min_resolution_rate: float = 0.0
+    # `ragtui compare` of runs with trials: the one-sided significance level of "regression",
+    # the share of comparisons of two equal bots it may call a regression.
+    compare_alpha: float = 0.05
     # Checks on the simulated customer's messages: "model" (code, then a cheap yes/no by the
     # simulator's model), "code" (code only) or "off".
     simulator_check: str = "model"
@@ -286,6 +291,13 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
             raise ConfigError(
                 f"{where}: min_resolution_rate must be between 0 and 1, got {config.min_resolution_rate:g}",
                 "0 turns the gate off; 0.8 fails a run in which fewer than 80% of dialogues were resolved",
+            )
+    if "compare_alpha" in data:
+        config.compare_alpha = float(get("compare_alpha", (int, float)))
+        if not 0.0 < config.compare_alpha < 0.5:
+            raise ConfigError(
+                f"{where}: compare_alpha must be over 0 and under 0.5, got {config.compare_alpha:g}",
+                "0.05 (the default) calls a drop a regression when two equal bots would show it under 5% of the time",
             )
     if config.min_resolution_rate > 0 and "resolution" not in config.dialogue_metrics:
         raise ConfigError(

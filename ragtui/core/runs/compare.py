@@ -21,7 +21,8 @@ from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
 from ..record.store import Store
 from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .dialogue_compare import VERDICT_METRICS, ResolutionComparison, compare_resolution, verdict_flag
-from .dialogues import PairKey, RunDialogue, VerdictScore, keyed, load_run
+from .dialogues import PairKey, RunDialogue, VerdictScore, by_pair, keyed, load_run
+from .trial_compare import DEFAULT_ALPHA, NoiseComparison, compare_trials, has_trials
 
 
 @dataclass
@@ -135,6 +136,8 @@ class Comparison:
     resolution: ResolutionComparison | None = None
     seed: int = SEED
     resamples: int = RESAMPLES
+    # Both runs have several trials of a pair: regressions are judged over trials, against noise.
+    noise: NoiseComparison | None = None
 
     def count(self, flag: str) -> int:
         return sum(1 for p in self.pairs if p.flag == flag)
@@ -167,7 +170,18 @@ class Comparison:
     def exit_status(self) -> int:
         """0 no regression, 1 at least one — of the score or of the resolution (the caller maps
         errors to 2). Retention and repetition are flagged but do not fail a comparison: they
-        explain a resolution change rather than decide one."""
+        explain a resolution change rather than decide one. With trials on both sides, 1 only
+        for a regression beyond run-to-run noise (``--strict``: ``strict_exit_status``)."""
+        if self.noise is not None:
+            return 1 if self.noise.significant else 0
+        return self.strict_exit_status
+
+    @property
+    def strict_exit_status(self) -> int:
+        """``--strict``: 1 on any drop — a dialogue pair that stopped passing, or, with trials,
+        a pair passing fewer of its trials — noise or not."""
+        if self.noise is not None and self.noise.dropped:
+            return 1
         return 1 if self.regressions or self.resolution_regressions else 0
 
     def mean_score(self, side: str) -> float | None:
@@ -182,8 +196,11 @@ def _language(dialogues: list[RunDialogue], run_id: str) -> str:
     return languages[0]
 
 
-def compare_runs(store: Store, base_run: str, new_run: str, *, seed: int = SEED) -> Comparison:
-    """Compare two resolved run ids; RagtuiError when they cannot be compared meaningfully."""
+def compare_runs(
+    store: Store, base_run: str, new_run: str, *, seed: int = SEED, alpha: float = DEFAULT_ALPHA
+) -> Comparison:
+    """Compare two resolved run ids; RagtuiError when they cannot be compared meaningfully.
+    When both runs have several trials of a pair, pairs are also compared over their trials."""
     base_dialogues, new_dialogues = load_run(store, base_run), load_run(store, new_run)
     for run_id, dialogues in ((base_run, base_dialogues), (new_run, new_dialogues)):
         if not dialogues:
@@ -221,15 +238,27 @@ def compare_runs(store: Store, base_run: str, new_run: str, *, seed: int = SEED)
         new_missing=not any(d.verdicts for d in new_dialogues),
         seed=seed,
     )
+    base_pairs, new_pairs = by_pair(base_dialogues), by_pair(new_dialogues)
+    noise = None
+    if has_trials(base_pairs) and has_trials(new_pairs):
+        noise = compare_trials(base_pairs, new_pairs, alpha, seed=seed)
+        # Trials beyond the other run's K are compared in `noise`; only a pair missing from the
+        # other run altogether is "only in" one of them.
+        only_in_base = [d for k, d in base_keyed.items() if k[:2] not in new_pairs]
+        only_in_new = [d for k, d in new_keyed.items() if k[:2] not in base_pairs]
+    else:
+        only_in_base = [d for k, d in base_keyed.items() if k not in new_keyed]
+        only_in_new = [d for k, d in new_keyed.items() if k not in base_keyed]
     return Comparison(
         base_run=base_run,
         new_run=new_run,
         language=base_language,
         pairs=pairs,
-        only_in_base=[d for k, d in base_keyed.items() if k not in new_keyed],
-        only_in_new=[d for k, d in new_keyed.items() if k not in base_keyed],
+        only_in_base=only_in_base,
+        only_in_new=only_in_new,
         interval=paired_bootstrap(deltas, seed=seed),
         metric_deltas=metric_deltas,
         resolution=resolution,
         seed=seed,
+        noise=noise,
     )

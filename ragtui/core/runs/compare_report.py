@@ -15,6 +15,7 @@ from .dialogue_compare import VERDICT_METRICS
 from .dialogues import VerdictScore
 from .report_text import delta, interval_text, md_cell, score
 from .run_report import xml_safe
+from .trial_compare import NoiseComparison, TrialPair, noise_lines
 
 FLAG_ORDER = {"regression": 0, "fixed": 1, "unscored in new": 2, "unscored in both": 3, "unscored in base": 4}
 FLAG_MARKS = {"regression": "🔴 regression", "fixed": "🟢 fixed"}
@@ -73,16 +74,71 @@ def resolution_lines(c: Comparison) -> list[str]:
 
 
 def summary_lines(c: Comparison) -> list[str]:
+    counts = (
+        f"{len(c.pairs)} pair(s): {c.regressions} regression(s), {c.fixes} fixed, {c.unscored} unscored in one "
+        f"or both; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
+    )
+    if c.noise is not None:
+        counts = _noise_counts(c.noise) + f"; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
     lines = [
         f"run score {score(c.mean_score('base'))} → {score(c.mean_score('new'))}; {interval_text(c.interval)}",
         *resolution_lines(c)[:1],
-        f"{len(c.pairs)} pair(s): {c.regressions} regression(s), {c.fixes} fixed, {c.unscored} unscored in one "
-        f"or both; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}",
+        counts,
+        *(noise_lines(c.noise) if c.noise is not None else []),
         *resolution_lines(c)[1:],
     ]
     for metric, interval in c.metric_deltas.items():
         lines.append(f"{metric}: {interval_text(interval)}")
     return lines
+
+
+def _noise_counts(n: NoiseComparison) -> str:
+    def count(verdict: str) -> int:
+        return sum(1 for p in n.pairs if p.verdict == verdict)
+
+    return (
+        f"{len(n.pairs)} pair(s) over their trials: {count('regression')} regression(s) beyond noise, "
+        f"{count('within noise')} changed within noise, {count('better')} better"
+    )
+
+
+TRIAL_MARKS = {"regression": "🔴 regression", "better": "🟢 better"}
+
+
+def trial_ordered(n: NoiseComparison) -> list[TrialPair]:
+    """Regressions first, then the most significant drops."""
+    order = {"regression": 0, "within noise": 1, "better": 2, "same": 3}
+    return sorted(n.pairs, key=lambda p: (order.get(p.verdict, 9), p.p_value, p.label))
+
+
+def _trials_markdown(n: NoiseComparison) -> list[str]:
+    out = [
+        "",
+        "| scenario × persona | base passes | new passes | base score | new score | p (drop) | verdict |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for p in trial_ordered(n):
+        out.append(
+            f"| {md_cell(p.label)} | {p.cell('base')} | {p.cell('new')} | {score(p.mean_score('base'))} | "
+            f"{score(p.mean_score('new'))} | {p.p_value:.3f} | {TRIAL_MARKS.get(p.verdict, p.verdict)} |"
+        )
+    return out
+
+
+def trials_csv(n: NoiseComparison) -> str:
+    """One row per pair over its trials (``--csv`` when both runs have trials)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(
+        ["scenario", "persona", "base_passes", "base_trials", "new_passes", "new_trials"]
+        + ["base_mean_score", "new_mean_score", "p_value", "verdict"]
+    )
+    for p in trial_ordered(n):
+        c = p.counts
+        row: list[object] = [p.scenario_id, p.persona_name, c.base_passes, c.base_trials, c.new_passes, c.new_trials]
+        row += [_num(p.mean_score("base")), _num(p.mean_score("new")), _num(p.p_value), p.verdict]
+        writer.writerow([_cell(cell) for cell in row])
+    return buffer.getvalue()
 
 
 def has_verdicts(c: Comparison) -> bool:
@@ -93,6 +149,8 @@ def comparison_markdown(c: Comparison) -> str:
     out = [f"### ragtui compare `{md_cell(c.base_run)}` → `{md_cell(c.new_run)}`", ""]
     first, *rest = summary_lines(c)
     out += [f"**{first}**", ""] + [f"- {line}" for line in rest] + [""]
+    if c.noise is not None:
+        out += ["Over the trials of each pair:", *_trials_markdown(c.noise), "", "Trial by trial:", ""]
     verdicts = has_verdicts(c)
     metrics = c.verdict_metrics
     extra_head = "".join(f" {m} |" for m in metrics) + " dialogue flag |" if verdicts else ""
@@ -128,6 +186,8 @@ def _dialogue_mark(flag: str) -> str:
 
 
 def comparison_csv(c: Comparison) -> str:
+    if c.noise is not None:  # with trials a row is a pair over its trials, not one dialogue against one
+        return trials_csv(c.noise)
     turns = max((max(p.base.turns, p.new.turns) for p in c.pairs), default=0)
     metrics = list(c.metric_deltas)
     buffer = io.StringIO()
@@ -179,6 +239,8 @@ def _outcome(v: VerdictScore | None) -> str:
 def comparison_junit(c: Comparison) -> str:
     """One test case per pair; a failure when its score or its resolution regressed (the rule of
     the exit status), with both sides' scores and verdicts in the message."""
+    if c.noise is not None:
+        return _trials_junit(c, c.noise)
     failing = [p for p in c.pairs if p.flag == "regression" or p.resolution_regression]
     attrs = {"tests": str(len(c.pairs)), "failures": str(len(failing)), "errors": "0", "skipped": "0", "time": "0.000"}
     root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
@@ -211,6 +273,37 @@ def comparison_junit(c: Comparison) -> str:
             f"score {score(p.base.score)} → {score(p.new.score)} ({p.flag}) · "
             + " · ".join(f"{m} {verdict_pair(p, m)} ({p.verdict_flag(m)})" for m in VERDICT_METRICS)
         )
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
+    """With trials: one test case per pair over its trials, failing on a regression beyond noise;
+    when only the run's test finds one, the pairs that dropped fail with it (they make it up)."""
+    failing = {p.label for p in n.regressions} or ({p.label for p in n.dropped} if n.run_regression else set())
+    attrs = {"tests": str(len(n.pairs)), "failures": str(len(failing)), "errors": "0", "skipped": "0", "time": "0.000"}
+    root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    suite = ET.SubElement(
+        root, "testsuite", {"name": xml_safe(f"ragtui compare {c.base_run} → {c.new_run}"), **attrs, "timestamp": now}
+    )
+    props = ET.SubElement(suite, "properties")
+    for name, value in (("base_run", c.base_run), ("new_run", c.new_run), ("alpha", f"{n.alpha:g}")):
+        ET.SubElement(props, "property", {"name": name, "value": xml_safe(value)})
+    for p in n.pairs:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            {"classname": xml_safe(f"ragtui.compare.{p.scenario_id}"), "name": xml_safe(p.label), "time": "0.000"},
+        )
+        what = f"passes {p.cell('base')} → {p.cell('new')}, p={p.p_value:.3f} ({p.verdict})"
+        if p.label in failing:
+            kind = "pair" if p.verdict == "regression" else f"run (p={n.p_value:.3f})"
+            failure = ET.SubElement(
+                case, "failure", {"message": xml_safe(f"regression beyond noise: {what}"), "type": "regression"}
+            )
+            failure.text = xml_safe(f"significant at alpha {n.alpha:g} for the {kind}")
+        ET.SubElement(case, "system-out").text = xml_safe(what)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

@@ -58,6 +58,7 @@ class RunDialogue:
     stop_reason: str | None
     turns: int
     unscored_turns: int
+    trial: int = 1  # which trial of its scenario × persona (`ragtui run --repeat K`)
     customer: dict[int, str] = field(default_factory=dict)  # turn → customer message
     bot: dict[int, str] = field(default_factory=dict)  # turn → bot answer
     judgments: dict[tuple[int, str], float | None] = field(default_factory=dict)  # newest per (turn, metric)
@@ -69,6 +70,18 @@ class RunDialogue:
         if self.score is None:
             return "unscored"
         return "pass" if self.score >= self.threshold else "fail"
+
+    @property
+    def counted(self) -> bool:
+        """A trial: not ended by an error or a cancel (those are reported apart, as in the gate)."""
+        return self.stop_reason not in ("error", "cancelled")
+
+    @property
+    def passed(self) -> bool:
+        """As pass^k counts a trial: scored at its threshold and not failed by a scored resolution."""
+        resolution = self.verdicts.get("resolution")
+        failed = resolution is not None and resolution.score is not None and resolution.status != "pass"
+        return self.status == "pass" and not failed
 
     def turn_score(self, turn: int) -> float | None:
         return self.judgments.get((turn, PRIMARY_METRIC))
@@ -86,8 +99,8 @@ def load_run(store: Store, run_id: str) -> list[RunDialogue]:
     """Every dialogue of ``run_id``, oldest first."""
     db = store.db
     rows = db.execute(
-        "SELECT id, scenario_id, persona_name, language, score, threshold, stop_reason, turns, unscored_turns "
-        "FROM sessions WHERE run_id = ? ORDER BY id",
+        "SELECT id, scenario_id, persona_name, language, score, threshold, stop_reason, turns, unscored_turns, "
+        "trial FROM sessions WHERE run_id = ? ORDER BY id",
         [run_id],
     ).fetchall()
     by_id = {r[0]: RunDialogue(*r) for r in rows}
@@ -122,11 +135,21 @@ def load_run(store: Store, run_id: str) -> list[RunDialogue]:
 
 
 def keyed(dialogues: list[RunDialogue]) -> dict[PairKey, RunDialogue]:
-    """Dialogues by scenario × persona; a pair that occurs twice in a run is matched in order."""
+    """Dialogues by scenario × persona; a pair that occurs twice in a run is matched in order of
+    trial (parallel workers finish trials in any order, so session ids are not trial order)."""
     seen: dict[tuple[str, str], int] = {}
     out: dict[PairKey, RunDialogue] = {}
-    for d in dialogues:
+    for d in sorted(dialogues, key=lambda d: d.trial):  # stable: session order within a trial
         n = seen.get((d.scenario_id, d.persona_name), 0) + 1
         seen[(d.scenario_id, d.persona_name)] = n
         out[(d.scenario_id, d.persona_name, n)] = d
+    return out
+
+
+def by_pair(dialogues: list[RunDialogue]) -> dict[tuple[str, str], list[RunDialogue]]:
+    """Every counted trial of each scenario × persona, in trial order: none dropped, none picked."""
+    out: dict[tuple[str, str], list[RunDialogue]] = {}
+    for d in sorted(dialogues, key=lambda d: d.trial):
+        if d.counted:
+            out.setdefault((d.scenario_id, d.persona_name), []).append(d)
     return out
