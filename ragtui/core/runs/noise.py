@@ -113,15 +113,25 @@ def min_detectable_drop(counts: Sequence[Counts], alpha: float, power: float = P
     usable = [c for c in counts if c.base_trials and c.new_trials]
     if not usable:
         return None
-    return _z(alpha, power) * math.sqrt(_variance_of_mean_drop(usable))
+    return _z(alpha, power) * math.sqrt(_variance_of_mean_drop(usable)) + _continuity(usable)
+
+
+def _continuity(counts: Sequence[Counts]) -> float:
+    """Half a pass on each side, as a pass rate over the run: the exact test counts whole passes,
+    so it needs about this much more than the normal approximation to reach its power."""
+    return sum(0.5 / c.base_trials + 0.5 / c.new_trials for c in counts) / len(counts) ** 2
 
 
 def trials_needed(counts: Sequence[Counts], drop: float, alpha: float, power: float = POWER) -> int | None:
     """Trials per pair on each side for the run's test to detect a pass-rate ``drop`` with
-    ``power``, over as many pairs as ``counts`` and at their pass rates (normal approximation)."""
+    ``power``, over as many pairs as ``counts`` and at their pass rates (normal approximation):
+    the K solving ``drop = z·sqrt(spread / K) + 1 / (pairs·K)``, the inverse of ``min_detectable_drop``."""
     usable = [c for c in counts if c.base_trials and c.new_trials]
     if not usable or drop <= 0:
         return None
+    pairs = len(usable)
     # The variance of the mean drop at one trial a side; it shrinks as 1/K with K trials on each side.
-    spread = sum(2 * _pooled(c) * (1 - _pooled(c)) for c in usable) / len(usable) ** 2
-    return max(2, math.ceil(spread * (_z(alpha, power) / drop) ** 2))
+    spread = sum(2 * _pooled(c) * (1 - _pooled(c)) for c in usable) / pairs**2
+    b = _z(alpha, power) * math.sqrt(spread)
+    x = (-b + math.sqrt(b * b + 4 * drop / pairs)) * pairs / 2  # x = 1 / sqrt(K), the positive root
+    return max(2, math.ceil(1 / (x * x)))
