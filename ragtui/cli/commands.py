@@ -105,6 +105,7 @@ def config(args: argparse.Namespace, overrides: Overrides) -> int:
         "metrics": cfg.metrics,
         "dialogue_metrics": cfg.dialogue_metrics,
         "min_resolution_rate": cfg.min_resolution_rate,
+        "compare_alpha": cfg.compare_alpha,
         "thresholds": {PRIMARY_METRIC: cfg.threshold, **cfg.thresholds},
         "database": str(cfg.database),
         "personas": str(cfg.personas),

@@ -151,3 +151,10 @@ def test_alpha_comes_from_the_config_and_is_checked(tmp_path: Path, capsys):
     assert main(["compare", "--config", str(config), "a", "b"]) == 2
     err = capsys.readouterr().err
     assert "compare_alpha must be over 0 and under 0.5, got 0.7" in err and "Traceback" not in err
+
+
+def test_ragtui_config_shows_the_alpha(tmp_path: Path, capsys):
+    config = tmp_path / "c.toml"
+    config.write_text(f'database = "{tmp_path / "x.db"}"\ncompare_alpha = 0.01\n', encoding="utf-8")
+    assert main(["config", "--config", str(config)]) == 0
+    assert '"compare_alpha": 0.01' in capsys.readouterr().out
