@@ -25,10 +25,12 @@ def write_dialogue(
     threshold: float = 0.7,
     extra_metric: str | None = None,
     verdicts: dict[str, tuple[float | None, str | None]] | None = None,
+    trial: int = 1,
 ) -> int:
     """One finished dialogue whose rubric turn scores are ``scores`` (None: unscored);
     ``verdicts``: dialogue metric → (score, outcome), a None score stored unscored and the
-    outcome "skipped" as a skipped verdict."""
+    outcome "skipped" as a skipped verdict; ``trial``: which trial of its pair it is (as
+    ``ragtui run --repeat K`` numbers them)."""
     session_id = store.create_session(
         scenario={"id": scenario, "question": f"{scenario}?", "language": language},
         persona={"name": persona, "language": language, "persona": "p"},
@@ -39,6 +41,11 @@ def write_dialogue(
         metrics=[PRIMARY_METRIC] + ([extra_metric] if extra_metric else []),
         run_id=run_id,
     )
+    if trial != 1:
+        store.write(
+            "number the trial",
+            lambda: store.db.conn.execute("UPDATE sessions SET trial = ? WHERE id = ?", [trial, session_id]),
+        )
     for turn, score in enumerate(scores, start=1):
         text = customer(turn) if customer else f"{scenario} {persona} customer turn {turn}"
         store.add_message(session_id, turn, "user", "scenario" if turn == 1 else "simulator", text)
