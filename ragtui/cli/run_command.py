@@ -28,6 +28,7 @@ from ..core.bootstrap import Overrides
 from ..core.config import Config
 from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.estimate import spent
+from ..core.dialogue.progress import dialogue_label
 from ..core.dialogue.state_machine import Dialogue
 from ..core.errors import RagtuiError, StoreWriteError
 from ..core.models.embedded import ServerRecovery
@@ -285,7 +286,13 @@ async def _run(
         dialogues = make_dialogues(engine)
         if args.resume:
             console.print(Text(f"Continuing {len(dialogues)} dialogue(s) of run {run_id}"))
-        labels = {d.session_id: f"{d.simulator.scenario.id} × {d.simulator.persona.name}" for d in dialogues}
+        trials, most = run_plan.session_trials(store, run_id)
+        labels = {
+            d.session_id: dialogue_label(
+                d.simulator.scenario.id, d.simulator.persona.name, trials.get(d.session_id, 1), most
+            )
+            for d in dialogues
+        }
         max_turns = max((d.max_turns for d in dialogues), default=config.max_turns)
         with _stop_on_sigterm() as signals:
             try:

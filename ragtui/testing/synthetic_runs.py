@@ -29,7 +29,8 @@ def write_dialogue(
 ) -> int:
     """One finished dialogue whose rubric turn scores are ``scores`` (None: unscored);
     ``verdicts``: dialogue metric → (score, outcome), a None score stored unscored and the
-    outcome "skipped" as a skipped verdict."""
+    outcome "skipped" as a skipped verdict; ``trial``: which trial of its pair it is (as
+    ``ragtui run --repeat K`` numbers them)."""
     session_id = store.create_session(
         scenario={"id": scenario, "question": f"{scenario}?", "language": language},
         persona={"name": persona, "language": language, "persona": "p"},

@@ -1,6 +1,10 @@
 """Two runs side by side: the pairs table (Enter opens one pair) with the dialogue verdicts'
 resolution and flag, and a pair's two dialogues turn-aligned, customer, bot and score for
-each turn, then both dialogue verdicts."""
+each turn, then both dialogue verdicts.
+
+When either run has repeated trials (``ragtui run --repeat K``), each row also shows its
+scenario × persona's trials on both sides, ● pass ○ fail, with pass^k over them, and the pair
+screen flips through the trials with ``[`` / ``]``."""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from ..core.metrics import PRIMARY_METRIC
 from ..core.records.stored import StoredSession
 from ..core.runs.compare import Comparison, Pair, compare_runs
 from ..core.runs.compare_report import has_verdicts, ordered, summary_lines, verdict_pair
+from ..core.runs.listing import run_trials
+from ..core.runs.pass_k import RunPassK
 from ..core.runs.report_text import delta, score
 from .context import TuiServices, services
 from .safe_text import one_line
@@ -60,6 +66,12 @@ class CompareScreen(Screen[None]):
             self.app.notify(str(exc), severity="error", markup=False)
             return
         verdicts = has_verdicts(c)
+        try:
+            sides = run_trials(self.ragtui.store, self.base_run), run_trials(self.ragtui.store, self.new_run)
+        except RagtuiError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            sides = None
+        trials = sides if sides is not None and max(sides[0].trials, sides[1].trials) > 1 else None
         table.add_columns(
             "scenario × persona",
             "base",
@@ -68,8 +80,11 @@ class CompareScreen(Screen[None]):
             "customer diverges",
             "flag",
             *(("resolution base → new", "dialogue flag") if verdicts else ()),
+            *(("trials base → new",) if trials else ()),
         )
         summary = Text("\n".join(summary_lines(c)))
+        if trials is not None:
+            summary.append(f"\n{_pass_k_summary(*trials)}")
         for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
             if dialogues:
                 names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:8])
@@ -86,6 +101,7 @@ class CompareScreen(Screen[None]):
                 "–" if p.diverges_at is None else f"turn {p.diverges_at}",
                 Text(p.flag, style=FLAG_STYLES.get(p.flag, "yellow")),
                 *(_dialogue_cells(p) if verdicts else ()),
+                *((_trials_cell(p, *trials),) if trials else ()),
                 key=str(index),
             )
         table.focus()
@@ -101,11 +117,38 @@ class CompareScreen(Screen[None]):
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        self.app.push_screen(PairScreen(pair, base, new))
+        # The other trials of this scenario × persona, for [ / ] on the pair screen.
+        same = [q for q in self.shown if _pair_of(q) == _pair_of(pair)]
+        self.app.push_screen(PairScreen(pair, base, new, sorted(same, key=lambda q: q.base.session_id)))
 
     @on(DataTable.RowSelected, "#pairs")
     def _selected(self) -> None:
         self.action_open_pair()
+
+
+def _pair_of(p: Pair) -> tuple[str, str]:
+    return p.base.scenario_id, p.base.persona_name
+
+
+def _side_trials(side: RunPassK, p: Pair) -> str:
+    pair = side.pair(*_pair_of(p))
+    return pair.marks_line() if pair is not None else "no counted trial"
+
+
+def _trials_cell(p: Pair, base: RunPassK, new: RunPassK) -> Text:
+    """``●●○ pass^3 0.33 → ●○○ pass^3 0.00``: the pair's trials in each run, ● pass ○ fail."""
+    return Text(f"{_side_trials(base, p)} → {_side_trials(new, p)}")
+
+
+def _pass_k_summary(base: RunPassK, new: RunPassK) -> str:
+    """``trials (● pass ○ fail): pass^1 0.83 → 0.50 · pass^3 0.50 → 0.00``; ``–`` where a run has too few."""
+    k = max(base.trials, new.trials)
+    parts = []
+    for n in dict.fromkeys((1, k)):
+        b, w = base.estimate(n), new.estimate(n)  # None: no pair of that run has n trials
+        parts.append(f"pass^{n} {'–' if b is None else f'{b:.2f}'} → {'–' if w is None else f'{w:.2f}'}")
+    sizes = f"base {len(base.pairs)} pairs × {base.trials} trials, new {len(new.pairs)} pairs × {new.trials} trials"
+    return f"trials (● pass ○ fail): {' · '.join(parts)} ({sizes})"
 
 
 def _dialogue_cells(p: Pair) -> list[Text]:
@@ -162,23 +205,54 @@ def _side(session: StoredSession, turn: int, other: StoredSession) -> Text:
 
 
 class PairScreen(Screen[None]):
-    """One scenario × persona from both runs, turn-aligned: base on the left, new on the right."""
+    """One scenario × persona from both runs, turn-aligned: base on the left, new on the right;
+    ``[`` / ``]`` flip through the pair's trials when the runs repeated it."""
 
     DEFAULT_CSS = """
     PairScreen .turn-row { height: auto; margin-bottom: 1; }
     PairScreen .turn-row Static { width: 1fr; padding: 0 1; border: round $panel-lighten-2; }
     PairScreen .turn-head { color: $accent; text-style: bold; }
     """
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [
+        Binding("left_square_bracket", "trial(-1)", "Prev trial", tooltip="The previous trial of this pair"),
+        Binding("right_square_bracket", "trial(1)", "Next trial", tooltip="The next trial of this pair"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
 
-    def __init__(self, pair: Pair, base: StoredSession, new: StoredSession) -> None:
+    def __init__(self, pair: Pair, base: StoredSession, new: StoredSession, trials: list[Pair] | None = None) -> None:
         super().__init__()
         self.pair, self.base, self.new = pair, base, new
+        self.trials = trials or [pair]  # the pair's trials in order; one for a run without repeats
+
+    @property
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A pair run once has no other trial: the keys stay out of the footer.
+        return len(self.trials) > 1 if action == "trial" else True
+
+    async def action_trial(self, step: int) -> None:
+        index = (self.trials.index(self.pair) + step) % len(self.trials) if self.pair in self.trials else 0
+        pair = self.trials[index]
+        try:
+            base = self.ragtui.store.session(pair.base.session_id)
+            new = self.ragtui.store.session(pair.new.session_id)
+        except RagtuiError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        self.pair, self.base, self.new = pair, base, new
+        await self.recompose()
 
     def compose(self) -> ComposeResult:
         p = self.pair
         head = Text(f"{p.label} — base #{self.base.id} {score(p.base.score)} → new #{self.new.id} ")
         head.append(f"{score(p.new.score)} ({delta(p.delta)}) · {p.flag}")
+        if len(self.trials) > 1:
+            head.append(
+                f" · trial {self.base.trial} → {self.new.trial} ({self.trials.index(p) + 1} of {len(self.trials)}; "
+                "[ / ] other trials)"
+            )
         yield Static(head, id="title", markup=False)
         turns = sorted({m.turn for m in self.base.messages} | {m.turn for m in self.new.messages})
         with VerticalScroll(id="pair-turns"):

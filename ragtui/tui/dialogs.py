@@ -186,6 +186,8 @@ Continuing
 
 Other screens
   Verdicts  ↑/↓ turn · [ / ] or 1–5 switch tab · r re-judge · Escape back
+  Runs      with trials (--repeat K): pass^1 / pass^K, each pair's trials as ● pass ○ fail
+  Compare   Enter: a pair's two dialogues side by side; there [ / ] previous / next trial
   Personas  ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete · ctrl+l language;
             leaving with unsaved edits asks: save, discard or stay
 

@@ -20,6 +20,7 @@ from ..core.dialogue.engine import new_run_id
 from ..core.dialogue.events import DialogueDone, DialogueVerdictStarted
 from ..core.errors import RagtuiError
 from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
+from ..core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import score
 from .context import TuiServices, services
@@ -37,12 +38,28 @@ def _resolution_cell(r: RunSummary) -> Text:
     return Text(f"{r.resolution.rate:.0%}", justify="right")
 
 
+def _has_trials(r: RunSummary) -> bool:
+    return r.trials is not None and r.trials.trials > 1
+
+
+def _pass_k_cells(r: RunSummary) -> list[Text]:
+    """pass^1 and pass^K (K) of a run with repeated trials; ``–`` for one without."""
+    if r.trials is None or not _has_trials(r):
+        return [Text("–", justify="right", style="dim")] * 2
+    k = r.trials.trials
+    return [
+        Text(score(r.trials.estimate(1)), justify="right"),
+        Text(f"{score(r.trials.estimate(k))} ({k})", justify="right"),
+    ]
+
+
 class RunsScreen(Screen[None]):
     DEFAULT_CSS = """
     RunsScreen #runs { height: 1fr; }
     RunsScreen #trends { height: 1fr; border-top: solid $accent; }
     RunsScreen .trend-row { height: 1; }
     RunsScreen .trend-row Label { width: 64; }
+    RunsScreen .trend-row Label.trial-marks { width: 24; }
     RunsScreen .trend-row Sparkline { width: 40; }
     RunsScreen #runs-status { height: 1; color: $text-muted; }
     """
@@ -74,7 +91,19 @@ class RunsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.action_reload()
+        self.query_one("#runs", DataTable).focus()
+
+    def action_reload(self) -> None:
         table = self.query_one("#runs", DataTable)
+        table.clear(columns=True)
+        problem = None
+        try:
+            self.runs = list_runs(self.ragtui.store)
+        except RagtuiError as exc:
+            problem = str(exc)
+        # pass^1 and pass^K only when a run has repeated trials: otherwise two empty columns.
+        with_trials = any(_has_trials(r) for r in self.runs)
         table.add_columns(
             "run",
             "started",
@@ -83,21 +112,14 @@ class RunsScreen(Screen[None]):
             "score",
             "resolved",
             "pass",
+            *(("pass^1", "pass^K (K)") if with_trials else ()),
             "unscored",
             "bot · models",
             "trend",
             "res. trend",
         )
-        self.action_reload()
-        table.focus()
-
-    def action_reload(self) -> None:
-        table = self.query_one("#runs", DataTable)
-        table.clear()
-        try:
-            self.runs = list_runs(self.ragtui.store)
-        except RagtuiError as exc:
-            self.app.notify(str(exc), severity="error", markup=False)
+        if problem is not None:
+            self.app.notify(problem, severity="error", markup=False)
             return
         for r in reversed(self.runs):  # newest first, as in the sessions browser
             models = ", ".join(dict.fromkeys(m for m in r.models.values() if m))
@@ -110,6 +132,7 @@ class RunsScreen(Screen[None]):
                 Text(score(r.score), justify="right"),
                 _resolution_cell(r),
                 Text(f"{r.pass_rate:.0%}", justify="right"),
+                *(_pass_k_cells(r) if with_trials else ()),
                 Text(str(r.unscored), justify="right"),
                 Text(one_line(f"{r.bot} · {models}", 40)),
                 Text(sparkline(r.trend[-16:]), style="cyan"),
@@ -142,7 +165,12 @@ class RunsScreen(Screen[None]):
             return
         wanted = {(s.scenario_id, s.persona_name) for s in self.ragtui.store.sessions(run_id=run_id)}
         trends = [t for t in pair_trends(self.ragtui.store) if (t.scenario_id, t.persona_name) in wanted]
-        title.update(Text(f"Score per scenario × persona across runs — the pairs of {run_id}", style="bold"))
+        heading = Text(f"Score per scenario × persona across runs — the pairs of {run_id}", style="bold")
+        summary = next((r for r in self.runs if r.run_id == run_id), None)
+        trials = summary.trials if summary is not None and _has_trials(summary) else None
+        if trials is not None:
+            heading.append(f" · its trials: {PASS_MARK} pass {FAIL_MARK} fail", style="dim")
+        title.update(heading)
         rows = []
         for t in trends:
             scored = [v for v in t.scores if v is not None]  # an unscored run is left out, never drawn as 0
@@ -155,7 +183,12 @@ class RunsScreen(Screen[None]):
                 ),
                 markup=False,
             )
-            rows.append(Horizontal(label, Sparkline(scored, classes="trend"), classes="trend-row"))
+            widgets: list[Label | Sparkline] = [label]
+            pair = trials.pair(t.scenario_id, t.persona_name) if trials is not None else None
+            if trials is not None:  # every row of a run with trials gets the cell, aligned
+                marks = Text(one_line(pair.marks_line(), 24)) if pair is not None else Text("no counted trial", "dim")
+                widgets.append(Label(marks, markup=False, classes="trial-marks"))
+            rows.append(Horizontal(*widgets, Sparkline(scored, classes="trend"), classes="trend-row"))
         box.mount_all(rows)
 
     def action_mark(self) -> None:

@@ -194,3 +194,109 @@ async def test_runs_and_compare_screens_show_the_dialogue_verdicts(make_app, sto
         assert "run 20260103-run-c has no dialogue verdicts, so its resolution is missing" in summary
         pairs = cell_texts(app.screen.query_one("#pairs", DataTable))
         assert pairs[0].endswith("unresolved 0.00 → missing missing in new")
+
+
+def runs_with_trials(store: Store) -> None:
+    """Two runs of 3 trials a pair: outage × calm passes 3/3 then 2/3 (its second trial fails);
+    id-linking × calm passes 2/3 (the third fails) then 1/3."""
+    plan = {
+        "20260101-base": {"outage": [0.8, 0.8, 0.8], "id-linking": [0.8, 0.8, 0.4]},
+        "20260102-new": {"outage": [0.8, 0.4, 0.8], "id-linking": [0.8, 0.4, 0.4]},
+    }
+    for run, scenarios in plan.items():
+        for scenario, scores in scenarios.items():
+            for trial, value in enumerate(scores, start=1):
+                write_dialogue(
+                    store,
+                    run,
+                    scenario,
+                    "calm",
+                    [value],
+                    trial=trial,
+                    customer=lambda t, n=trial: f"trial {n} says {t}",
+                )
+
+
+async def test_runs_and_compare_screens_show_each_pairs_trials_and_pass_k(make_app, store: Store):
+    runs_with_trials(store)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        table = app.screen.query_one("#runs", DataTable)
+        assert [str(c.label) for c in table.columns.values()][7:9] == ["pass^1", "pass^K (K)"]
+        rows = cell_texts(table)
+        # new: pass^1 (2/3 + 1/3) / 2 = 0.50, pass^3 0; base: (1 + 2/3) / 2 = 0.83, pass^3 0.50.
+        assert rows[0].startswith("20260102-new") and " 0.50 0.00 (3) " in rows[0]
+        assert rows[1].startswith("20260101-base") and " 0.83 0.50 (3) " in rows[1]
+        assert "● pass ○ fail" in static_text(app, "#trend-title")
+        marks = [str(label.render()) for label in app.screen.query(".trial-marks")]
+        assert marks == ["●○○ pass^3 0.00", "●○● pass^3 0.00"]  # id-linking, outage: the new run's trials
+
+        await pilot.press("enter")  # new against base
+        await pilot.pause()
+        assert isinstance(app.screen, CompareScreen)
+        summary = static_text(app, "#compare-summary")
+        assert "pass^1 0.83 → 0.50 · pass^3 0.50 → 0.00" in summary
+        pairs = cell_texts(app.screen.query_one("#pairs", DataTable))
+        outage = [row for row in pairs if row.startswith("outage × calm")]
+        assert len(outage) == 3 and all(row.endswith("●●● pass^3 1.00 → ●○● pass^3 0.00") for row in outage)
+        assert any(row.endswith("●●○ pass^3 0.00 → ●○○ pass^3 0.00") for row in pairs)
+
+
+async def test_the_pair_screen_flips_through_the_trials(make_app, store: Store):
+    runs_with_trials(store)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        table = app.screen.query_one("#pairs", DataTable)
+        first_outage = next(i for i, row in enumerate(cell_texts(table)) if row.startswith("outage × calm"))
+        table.move_cursor(row=first_outage)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PairScreen)
+        seen = []
+        for _ in range(3):
+            title = static_text(app, "#title")
+            new_side = " ".join(str(s.render()) for s in app.screen.query(".new").results(Static))
+            seen.append((title[title.index("trial") :], new_side.split("\n")[1]))
+            await pilot.press("right_square_bracket")
+            await pilot.pause()
+        assert sorted(seen) == [
+            ("trial 1 → 1 (1 of 3; [ / ] other trials)", "trial 1 says 1"),
+            ("trial 2 → 2 (2 of 3; [ / ] other trials)", "trial 2 says 1"),
+            ("trial 3 → 3 (3 of 3; [ / ] other trials)", "trial 3 says 1"),
+        ]
+        assert static_text(app, "#title").endswith(seen[0][0])  # three steps on: back at the first
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
+        assert static_text(app, "#title").endswith(seen[-1][0])
+        assert {"left_square_bracket", "right_square_bracket"} <= footer_keys(app)
+
+
+def footer_keys(app) -> set[str]:  # noqa: ANN001 - the ragtui app
+    """The keys the footer shows: an action its screen refuses (check_action False) is left out."""
+    return {b.binding.key for b in app.screen.active_bindings.values() if b.enabled and b.binding.show}
+
+
+async def test_a_run_without_trials_shows_no_trial_columns_marks_or_keys(make_app, store: Store):
+    two_runs(store)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        columns = [str(c.label) for c in app.screen.query_one("#runs", DataTable).columns.values()]
+        assert "pass^1" not in columns and len(columns) == 11
+        assert not app.screen.query(".trial-marks") and "pass" not in static_text(app, "#trend-title")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "pass^" not in static_text(app, "#compare-summary")
+        columns = [str(c.label) for c in app.screen.query_one("#pairs", DataTable).columns.values()]
+        assert "trials base → new" not in columns
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PairScreen) and "trial" not in static_text(app, "#title")
+        assert "escape" in footer_keys(app) and "right_square_bracket" not in footer_keys(app)

@@ -93,6 +93,13 @@ class StepDone:
         return f"{head} · {turn} · {ROLE_NAMES[self.role]} · {self.tokens} tokens · {self.seconds:.1f} s{rate}"
 
 
+def dialogue_label(scenario_id: str, persona_name: str, trial: int = 1, trials: int = 1) -> str:
+    """``outage × calm``; in a run of K trials a pair (``ragtui run --repeat K``) also which
+    one: ``outage × calm · trial 2/3``, since the K dialogues of a pair look alike in a log."""
+    label = f"{scenario_id} × {persona_name}"
+    return f"{label} · trial {trial}/{trials}" if trials > 1 else label
+
+
 def verdict_started_line(event: DialogueVerdictStarted) -> str:
     """``#12 id-linking × calm · dialogue verdict 1/3 resolution · started``."""
     head = f"#{event.session_id} {event.label}".rstrip()

@@ -113,6 +113,14 @@ def link_session(store: Store, entry_id: int, session_id: int) -> None:
     )
 
 
+def session_trials(store: Store, run_id: str) -> tuple[dict[int, int], int]:
+    """Session id → its trial, and the most trials the run plans for a pair (K of
+    ``--repeat K``; from its sessions for a run planned before plans were stored)."""
+    trials = dict(store.db.execute("SELECT id, trial FROM sessions WHERE run_id = ?", [run_id]).fetchall())
+    planned = store.db.execute("SELECT MAX(trial) FROM run_plan WHERE run_id = ?", [run_id]).fetchone()[0]
+    return trials, max([planned or 1, *trials.values()])
+
+
 def latest_planned_run(store: Store) -> tuple[str, str] | None:
     """(created_at, run id) of the newest plan, or None."""
     row = store.db.execute("SELECT created_at, run_id FROM run_plan ORDER BY id DESC LIMIT 1").fetchone()

@@ -84,33 +84,35 @@ def resolution_by_run(store: Store) -> dict[str, ResolutionRate]:
 def trials_by_run(store: Store) -> dict[str, RunPassK]:
     """run id → pass^k of its counted dialogues, for runs in which some pair has more than one
     trial; read from ``sessions`` and the newest resolution verdicts, no transcript loaded."""
-    db = store.db
     runs = [
         r[0]
-        for r in db.execute(
+        for r in store.db.execute(
             "SELECT run_id FROM sessions WHERE run_id IS NOT NULL GROUP BY run_id HAVING MAX(trial) > 1"
         ).fetchall()
     ]
-    out: dict[str, RunPassK] = {}
-    for run_id in runs:
-        resolved: dict[int, bool | None] = {}
-        for session_id, score, outcome in db.execute(
-            "SELECT d.session_id, d.score, d.outcome FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
-            "WHERE d.metric = 'resolution' AND s.run_id = ? ORDER BY d.session_id, d.version",
-            [run_id],
-        ):
-            resolved[session_id] = None if score is None else outcome in SUCCESS_OUTCOMES  # the newest wins
-        marks = ",".join("?" * len(GATED_STOPS))
-        rows = db.execute(
-            "SELECT id, scenario_id, persona_name, trial, score, threshold FROM sessions WHERE run_id = ? "
-            f"AND status = 'finished' AND COALESCE(stop_reason, '') NOT IN ({marks})",
-            [run_id, *GATED_STOPS],
-        ).fetchall()
-        out[run_id] = group_trials(
-            Trial(scenario, persona, trial, score, threshold, resolved.get(sid))
-            for sid, scenario, persona, trial, score, threshold in rows
-        )
-    return out
+    return {run_id: run_trials(store, run_id) for run_id in runs}
+
+
+def run_trials(store: Store, run_id: str) -> RunPassK:
+    """pass^k of the run's counted dialogues (one trial a pair for a run without repeats)."""
+    db = store.db
+    resolved: dict[int, bool | None] = {}
+    for session_id, score, outcome in db.execute(
+        "SELECT d.session_id, d.score, d.outcome FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
+        "WHERE d.metric = 'resolution' AND s.run_id = ? ORDER BY d.session_id, d.version",
+        [run_id],
+    ):
+        resolved[session_id] = None if score is None else outcome in SUCCESS_OUTCOMES  # the newest wins
+    marks = ",".join("?" * len(GATED_STOPS))
+    rows = db.execute(
+        "SELECT id, scenario_id, persona_name, trial, score, threshold FROM sessions WHERE run_id = ? "
+        f"AND status = 'finished' AND COALESCE(stop_reason, '') NOT IN ({marks})",
+        [run_id, *GATED_STOPS],
+    ).fetchall()
+    return group_trials(
+        Trial(scenario, persona, trial, score, threshold, resolved.get(sid))
+        for sid, scenario, persona, trial, score, threshold in rows
+    )
 
 
 def list_runs(store: Store) -> list[RunSummary]:

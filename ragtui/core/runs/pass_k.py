@@ -29,6 +29,13 @@ from ..records.stored import StoredSession
 from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .gate import judged
 
+PASS_MARK, FAIL_MARK = "●", "○"
+
+
+def marks(trials: Iterable[Trial]) -> str:
+    """A pair's trials in trial order as one mark each: ● passed, ○ did not (``●●○``)."""
+    return "".join(PASS_MARK if t.passed else FAIL_MARK for t in trials)
+
 
 def pass_hat_k(n: int, c: int, k: int) -> float:
     """The unbiased estimate of pass^k from ``n`` trials of which ``c`` passed: C(c, k) / C(n, k).
@@ -97,6 +104,14 @@ class PairTrials:
     def pass_k(self, k: int) -> float:
         return pass_hat_k(self.n, self.passes, k)
 
+    @property
+    def marks(self) -> str:
+        return marks(self.trials)
+
+    def marks_line(self) -> str:
+        """``●●○ pass^3 0.00``: the pair's trials and pass^k over all of them."""
+        return f"{self.marks} pass^{self.n} {self.pass_k(self.n):.2f}"
+
 
 @dataclass(frozen=True)
 class RunPassK:
@@ -121,6 +136,9 @@ class RunPassK:
     def estimate(self, k: int) -> float | None:
         values = self.values(k)
         return sum(values) / len(values) if values else None
+
+    def pair(self, scenario_id: str, persona_name: str) -> PairTrials | None:
+        return next((p for p in self.pairs if (p.scenario_id, p.persona_name) == (scenario_id, persona_name)), None)
 
     def interval(self, k: int, *, resamples: int = RESAMPLES, seed: int = SEED) -> Interval | None:
         """The 95% bootstrap interval of the mean over pairs, resampling pairs."""

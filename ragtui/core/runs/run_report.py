@@ -9,6 +9,8 @@ so is one whose ``--metric`` metric fails its pass mark (the exit status's rule,
 a dialogue that ended in error is an error; a cancelled one is skipped. With
 ``min_resolution_rate`` set, one more test case stands for the run's resolution rate.
 Every test case's output carries the dialogue verdicts (outcome, retention, repetition).
+In a run of K trials a pair (``ragtui run --repeat K``) each test case and table row names its
+trial, and the Markdown summary gives pass^1 / pass^K.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from ..dialogue.progress import dialogue_label
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
 from ..records.stored import StoredSession
 from .gate import GateResult, metric_means, metric_problems
+from .pass_k import pass_k_line, run_pass_k
 from .report_text import md_cell, score
 
 # XML 1.0 forbids most control characters; a bot reply may contain them.
@@ -55,6 +59,15 @@ def _timestamp(sessions: list[StoredSession]) -> str:
         return datetime.fromisoformat(sessions[0].created_at).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
     except ValueError:
         return ""
+
+
+def _trials(sessions: list[StoredSession]) -> int:
+    """The most trials of a pair in the run: 1 unless it ran with ``--repeat``."""
+    return max((s.trial for s in sessions), default=1)
+
+
+def _label(session: StoredSession, trials: int) -> str:
+    return dialogue_label(session.scenario_id, session.persona_name, session.trial, trials)
 
 
 def verdict_word(j: StoredDialogueJudgment | None) -> str:
@@ -133,13 +146,14 @@ def junit_xml(
     )
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", {"name": "run_id", "value": xml_safe(run_id)})
+    trials = _trials(sessions)
     for session, result in outcomes:
         case = ET.SubElement(
             suite,
             "testcase",
             {
                 "classname": xml_safe(f"ragtui.{session.scenario_id}"),
-                "name": xml_safe(f"{session.scenario_id} × {session.persona_name} (session {session.id})"),
+                "name": xml_safe(f"{_label(session, trials)} (session {session.id})"),
                 "time": f"{_seconds(session):.3f}",
             },
         )
@@ -208,6 +222,9 @@ def run_markdown(
         if gate.min_resolution_rate > 0:
             head += f" (min {gate.min_resolution_rate:.0%})"
     out = [f"### ragtui run `{md_cell(run_id)}`", "", head, ""]
+    trials = _trials(sessions)
+    if trials > 1:  # repeated trials: how often the bot gets a pair right every time, not just once
+        out += [pass_k_line(run_pass_k(sessions, threshold)), ""]
     if gate is not None and gate.resolution_problem:
         out += [f"🔴 {md_cell(gate.resolution_problem)}", ""]
     # The metrics asked for with --metric get a column each, as in the terminal's table.
@@ -228,7 +245,7 @@ def run_markdown(
             cells = " " + " | ".join(verdict_word(latest.get(m)) for m in ("resolution", "retention", "repetition"))
             cells += " |"
         out.append(
-            f"| {md_cell(f'{s.scenario_id} × {s.persona_name}')} | {s.turns} | {score(s.score)} |{metric_cells} "
+            f"| {md_cell(_label(s, trials))} | {s.turns} | {score(s.score)} |{metric_cells} "
             f"{md_cell(s.stop_reason or s.status)} |{cells} {md_cell(result[:200])} |"
         )
     return "\n".join(out) + "\n"
