@@ -95,3 +95,16 @@ def test_the_same_data_prints_the_same_line():
     line = pass_k_line(group_trials(data))
     assert line == pass_k_line(group_trials(list(reversed(data))))
     assert line.startswith("pass^1 0.56 [") and " · pass^3 0.33 [" in line and line.endswith("(3 pairs × 3 trials)")
+
+
+def test_the_line_gives_every_k_up_to_5_trials_then_1_2_and_k():
+    # K = 3: pass^1, pass^2 and pass^3. Pair a passes 2 of 3 (2/3, 1/3, 0), b all (1, 1, 1), c none.
+    three = [*trials("a", [True, False, True]), *trials("b", [True, True, True]), *trials("c", [False] * 3)]
+    line = pass_k_line(group_trials(three))
+    assert [part.split(" [")[0] for part in line.split(" · ")] == ["pass^1 0.56", "pass^2 0.44", "pass^3 0.33"], line
+    # K = 5: every k; K = 10: pass^1, pass^2 and pass^10 on one line.
+    five = pass_k_line(group_trials([*trials("a", [True] * 4 + [False]), *trials("b", [True] * 5)]))
+    assert [part.split(" ")[0] for part in five.split(" · ")] == [f"pass^{k}" for k in range(1, 6)], five
+    ten = pass_k_line(group_trials([*trials("a", [True] * 9 + [False]), *trials("b", [True] * 10)]))
+    assert [part.split(" ")[0] for part in ten.split(" · ")] == ["pass^1", "pass^2", "pass^10"], ten
+    assert "\n" not in ten and ten.endswith("(2 pairs × 10 trials)")

@@ -161,10 +161,22 @@ def run_pass_k(sessions: Iterable[StoredSession], threshold: float | None = None
     return group_trials(t for s in sessions if (t := trial_of(s, threshold)) is not None)
 
 
+# Up to this many trials the summary line gives pass^k for every k (how fast it falls shows how
+# consistent the bot is); past it, pass^1, pass^2 and pass^K, so the line stays one line.
+EVERY_K_UP_TO = 5
+
+
+def shown_ks(trials: int) -> list[int]:
+    """The k the summary line gives for runs of ``trials`` trials a pair."""
+    if trials <= EVERY_K_UP_TO:
+        return list(range(1, trials + 1))
+    return [1, 2, trials]
+
+
 def pass_k_line(result: RunPassK) -> str:
-    """``pass^1 0.67 [0.50, 0.83] · pass^3 0.33 [0.17, 0.50] (2 pairs × 3 trials)``."""
+    """``pass^1 0.67 [0.50, 0.83] · pass^2 0.50 [0.33, 0.67] · pass^3 0.33 [0.17, 0.50] (2 pairs × 3 trials)``."""
     parts = []
-    for k in dict.fromkeys((1, result.trials)):
+    for k in shown_ks(result.trials):
         interval = result.interval(k)
         if interval is not None:
             parts.append(f"pass^{k} {interval.mean:.2f} [{interval.low:.2f}, {interval.high:.2f}]")
