@@ -69,7 +69,12 @@ def test_junit_names_each_case_with_its_trial(db: Store):
 def test_markdown_gives_pass_k_and_each_rows_trial(db: Store):
     text = run_markdown("r", trial_run(db), 0.7)
     # outage passes 2 of 3 (pass^1 2/3, pass^3 0), refund 3 of 3: the means over the two pairs.
-    assert "\npass^1 0.83 [" in text and " · pass^2 0.67 [" in text and " · pass^3 0.50 [" in text and "(2 pairs × 3 trials)" in text
+    assert (
+        "\npass^1 0.83 [" in text
+        and " · pass^2 0.67 [" in text
+        and " · pass^3 0.50 [" in text
+        and "(2 pairs × 3 trials)" in text
+    )
     assert "| outage × calm · trial 3/3 | 1 | 0.40 |" in text
 
 
