@@ -10,6 +10,9 @@
    prints wall / ideal and the CPU spent per call (user + system time of the process and its
    children, divided by the calls), against a baseline measured in the same run: the very same
    requests replayed by a bare openai client at the same concurrency (bench/bare_loop.py).
+4. Trials (``--trials``): the same scenario × persona matrix as ``ragtui run --repeat K`` for
+   K = 1, 3 and 10 at 50 ms per call; prints each wall time and wall(K) / (K × wall(1)), the
+   run of one trial a pair measured in the same run being the baseline (goal: ≤ 1.1×, linear).
 
 Both sides run as separate processes, timed from start to exit, so the server (a thread of
 this process) never competes with them for the interpreter lock. Nothing here asserts: it
@@ -188,6 +191,35 @@ def sweep(dialogues: int, levels: list[int], delay: float, workers: int) -> None
     print(f"  load average at end {load}")
 
 
+def trials(pairs: int, concurrency: int, delay: float, repeats: list[int]) -> None:
+    def slow(body: dict) -> Reply:
+        return dataclasses.replace(demo_responder(body), delay_first=delay)
+
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"[trials] {pairs} pairs, {delay * 1000:.0f} ms per call, concurrency {concurrency}; load average {load}")
+    startup, _ = timed([sys.executable, "-m", "ragtui", "--version"])
+    walls: dict[int, float] = {}
+    for k in repeats:
+        with FakeOpenAIServer(default=slow) as server, tempfile.TemporaryDirectory() as tmp:
+            config = write_workspace(Path(tmp), server.base_url, pairs, concurrency)
+            walls[k], out = timed([*ragtui_run(config, pairs, concurrency), "--repeat", str(k), "--yes"])
+            calls = len(server.chat_requests())
+            scored, judged = turns_scored(Path(tmp) / "bench.db")
+        line = next((x for x in out.splitlines() if x.startswith("pass^")), "")
+        ideal = calls * delay / concurrency
+        base = walls[repeats[0]] * k / repeats[0]
+        print(
+            f"  --repeat {k:2}: wall {walls[k]:6.2f} s, {calls} calls (ideal {ideal:5.2f} s), turns scored {scored}"
+            f" of {judged}; RATIO wall(K) / (K x wall(1)) = {walls[k] / base:.2f}x"
+            f" (minus process start: {(walls[k] - startup) / (k / repeats[0] * (walls[repeats[0]] - startup)):.2f}x)"
+        )
+        if line:
+            print(f"    {line}")
+    print(
+        f"  process start alone {startup:.2f} s; load average at end " + " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dialogues", type=int, default=200)
@@ -197,7 +229,12 @@ def main() -> None:
     parser.add_argument("--sweep-dialogues", type=int, default=480)
     parser.add_argument("--sweep-levels", default="16,64,256", help="concurrency levels of the sweep")
     parser.add_argument("--workers", type=int, default=2, help="worker processes for the sweep's --workers runs")
+    parser.add_argument("--trials", action="store_true", help="only wall time of --repeat 1, 3, 10 (see --pairs)")
+    parser.add_argument("--pairs", type=int, default=20, help="scenario x persona pairs of the --trials runs")
     args = parser.parse_args()
+    if args.trials:
+        trials(args.pairs, 10, 0.05, [1, 3, 10])
+        return
     if args.sweep:
         sweep(args.sweep_dialogues, [int(x) for x in args.sweep_levels.split(",")], 0.2, args.workers)
         return
