@@ -159,6 +159,9 @@ class SessionActions(_Base):
         entry = self.pending_trials.pop(0)
         try:
             following = engine.planned_dialogue(entry)
+        except run_plan.PlanTaken:  # `ragtui run --resume` started this trial: on to the next
+            self.next_trial()
+            return
         except RagtuiError as exc:
             self.pending_trials = []
             self.notify_plain(f"{exc} — `ragtui run --resume {entry.run_id}` runs the trials left", "error")
