@@ -59,7 +59,9 @@ class CompareScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one("#pairs", DataTable)
         try:
-            self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run)
+            # The config's significance level, as `ragtui compare` uses: both call a drop the same way.
+            alpha = self.ragtui.config.compare_alpha
+            self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run, alpha=alpha)
         except RagtuiError as exc:
             table.add_columns("scenario × persona", "base", "new", "Δ", "customer diverges", "flag")
             self.query_one("#compare-summary", Static).update(Text(str(exc), style="bold red"))

@@ -33,6 +33,7 @@ from .session_actions import CONTINUABLE, SessionActions
 
 if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
+    from ..core.record.run_plan import PlanEntry
 
 log = logging.getLogger("ragtui")
 NEXT_STEP = {"user": "customer message", "bot": "bot answer", "judge": "verdicts"}
@@ -63,6 +64,8 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self._worker: Worker[None] | None = None
         self._pausing = False
         self.stopped: str | None = None  # why the open session stopped (cancelled…), until continued
+        self.pending_trials: list[PlanEntry] = []  # trials of the run started here, not started yet
+        self.trials_auto_run = False
 
     @property
     def ragtui(self) -> TuiServices:
@@ -214,6 +217,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         finally:
             self._pausing = False
             self.call_later(self.refresh_state)
+            self.call_later(self.next_trial)
 
     def action_pause(self) -> None:
         if self.dialogue is None or not self.running:

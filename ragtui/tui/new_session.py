@@ -1,7 +1,8 @@
 """The new-session modal: pick a scenario and a persona, or type a free seed question.
 
-It opens on the last choice (scenario, persona, metrics, free question), not the first
-entries: running the same pair again is the common case. Laid out for 80×24: the pickers take
+It opens on the last choice (scenario, persona, metrics, free question, trials), not the first
+entries: running the same pair again is the common case. Trials K > 1 make one run of K
+sessions of the pair (trials 1..K, as ``ragtui run --repeat K`` plans them) for pass^k. Laid out for 80×24: the pickers take
 the room that is left, and the start buttons are one line, always on screen.
 """
 
@@ -33,6 +34,22 @@ class NewSessionRequest:
     persona: Persona
     auto_run: bool = False
     metrics: tuple[str, ...] = ()  # besides the rubric, which always runs
+    trials: int = 1  # K > 1: one run of K sessions of the pair, trials 1..K
+
+
+# As `ragtui run --repeat` without --yes: past it, a typo would multiply the cost by hundreds.
+MAX_TRIALS = 20
+
+
+def parse_trials(raw: str) -> int | str:
+    """The trials field's value, or the one-line message saying why it is not one."""
+    try:
+        trials = int(raw.strip())
+    except ValueError:
+        trials = 0
+    if not 1 <= trials <= MAX_TRIALS:
+        return f"Trials must be a whole number from 1 to {MAX_TRIALS}, got {one_line(raw, 20)!r}."
+    return trials
 
 
 class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
@@ -52,9 +69,11 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         *,
         last: NewSessionRequest | None = None,
         estimate: Callable[[Scenario, Persona, tuple[str, ...]], str] | None = None,
+        trials: int = 1,
     ) -> None:
         super().__init__()
         self.last = last
+        self.trials = last.trials if last is not None else trials  # else the config's repeat
         self.estimate = estimate  # tokens and cost of the chosen dialogue, without calling a model
         self.scenarios = scenarios
         self.personas = personas
@@ -92,6 +111,10 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
             yield Input(
                 placeholder="e.g. How do I change the e-mail address of my account?", id="free-question", compact=True
             )
+            with Horizontal(id="trials-row"):
+                yield Label("Trials: ")
+                yield Input(str(self.trials), id="trials", compact=True, max_length=4)
+                yield Label(" K > 1: one run of K sessions (pass^k); ctrl+r runs all")
             yield Static("", id="new-estimate", markup=False)
             yield Static("", id="new-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
@@ -148,9 +171,14 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         metrics: tuple[str, ...] = ()
         if self.metric_names:
             metrics = tuple(self.query_one("#metric-list", SelectionList).selected)
-        self.dismiss(NewSessionRequest(scenario, self.personas[persona_index], auto_run, metrics))
+        trials = parse_trials(self.query_one("#trials", Input).value)
+        if isinstance(trials, str):
+            error.update(trials)
+            return
+        self.dismiss(NewSessionRequest(scenario, self.personas[persona_index], auto_run, metrics, trials))
 
     @on(Input.Submitted, "#free-question")
+    @on(Input.Submitted, "#trials")
     @on(Button.Pressed, "#start")
     def _start(self) -> None:
         self.action_start(False)

@@ -5,6 +5,10 @@ Opening a stored session replays it into the panes and, when an engine is availa
 it with ``Engine.resume_dialogue`` so step / auto-run continue where it stopped. The same
 happens when s / a are pressed on a session that was cancelled, failed or interrupted: it is
 continued, wherever it was opened from. Dialogues started here pause on a failed step.
+
+Trials K > 1 store a run's plan of K entries first (as ``ragtui run --repeat K``), then start
+trial 1; each next trial starts when the one before finishes (auto-run with ctrl+r). Trials not
+started when the app closes stay in the plan: ``ragtui run --resume RUN`` runs them.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.errors import RagtuiError
+from ..core.record import run_plan
 from ..core.record.lineage import lineage_lines
 from ..core.record.ownership import this_process
 from .estimate_text import session_estimator
@@ -41,6 +46,9 @@ class SessionActions(_Base):
     # declaration, typed by the first value assigned, unless the subclass declares it.
     dialogue: Dialogue | None
     stopped: str | None
+    # Trials of the run started from the new-session dialog not started yet, and how they run.
+    pending_trials: list[run_plan.PlanEntry]
+    trials_auto_run: bool
 
     # -- sessions ----------------------------------------------------------------------------
 
@@ -82,6 +90,7 @@ class SessionActions(_Base):
             list(last.metrics) if last else [m.name for m in engine.metrics],
             last=last,
             estimate=session_estimator(self.ragtui),
+            trials=config.repeat,
         )
         self.app.push_screen(screen, self._start_session)
 
@@ -90,32 +99,81 @@ class SessionActions(_Base):
         if request is None or engine is None:
             return
         self.ragtui.remembered["new_session"] = request
+        self.pending_trials, self.trials_auto_run = [], request.auto_run
         try:
-            dialogue = engine.new_dialogue(request.scenario, request.persona, metrics=list(request.metrics))
+            if request.trials > 1:
+                self.pending_trials = self._planned_trials(request)
+                dialogue = engine.planned_dialogue(self.pending_trials.pop(0))
+            else:
+                dialogue = engine.new_dialogue(request.scenario, request.persona, metrics=list(request.metrics))
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
+        self._show_new(dialogue, request.auto_run)
+
+    def _planned_trials(self, request: NewSessionRequest) -> list[run_plan.PlanEntry]:
+        """Store the run's plan of ``request.trials`` trials of the pair, all or nothing."""
+        from ..core.dialogue.engine import new_run_id
+
+        engine = self.ragtui.engine
+        assert engine is not None
+        run_id = new_run_id()
+        scenario, persona = request.scenario.to_dict(), request.persona.to_dict()
+        run_plan.store_plan(
+            self.ragtui.store,
+            run_id,
+            [run_plan.PlannedPair(scenario, persona, trial) for trial in range(1, request.trials + 1)],
+            max_turns=engine.config.max_turns,
+            threshold=engine.config.threshold,
+            metrics=list(request.metrics),
+            models={role: e.model for role, e in engine.endpoints.items() if not e.embedded},
+        )
+        return run_plan.entries(self.ragtui.store, run_id)
+
+    def _show_new(self, dialogue: Dialogue, auto_run: bool) -> None:
         dialogue.pause_on_failure = True
         self.dialogue, self.stopped = dialogue, None
+        scenario, persona = dialogue.simulator.scenario, dialogue.simulator.persona
         self.view.reset(
             SessionInfo(
                 session_id=dialogue.session_id,
-                scenario=request.scenario.id,
-                question=request.scenario.question,
-                persona=request.persona.name,
+                scenario=scenario.id,
+                question=scenario.question,
+                persona=persona.name,
                 max_turns=dialogue.max_turns,
                 threshold=dialogue.threshold,
             )
         )
         self.refresh_state()
-        if request.auto_run:
+        if auto_run:
             self.action_auto_run()
+
+    def next_trial(self) -> None:
+        """After a dialogue stream ends: once a trial has finished (not cancelled or failed),
+        start the next trial of its run, auto-run if the run was started so."""
+        dialogue, engine = self.dialogue, self.ragtui.engine
+        if not self.pending_trials or dialogue is None or engine is None or self.running:
+            return
+        if not dialogue.finished or dialogue.stop_reason in CONTINUABLE:
+            return
+        entry = self.pending_trials.pop(0)
+        try:
+            following = engine.planned_dialogue(entry)
+        except run_plan.PlanTaken:  # `ragtui run --resume` started this trial: on to the next
+            self.next_trial()
+            return
+        except RagtuiError as exc:
+            self.pending_trials = []
+            self.notify_plain(f"{exc} — `ragtui run --resume {entry.run_id}` runs the trials left", "error")
+            return
+        self.notify_plain(f"Run {entry.run_id}: trial {entry.trial} of {entry.trial + len(self.pending_trials)}")
+        self._show_new(following, self.trials_auto_run)
 
     def open_session(self, session_id: int | None) -> None:
         """Show a stored session, and make it continuable when an engine is available."""
         if session_id is None or not self._can_switch():
             return
-
+        self.pending_trials = []  # another session: the run's trials left stay for `ragtui run --resume`
         try:
             session = self.ragtui.store.session(session_id)
             engine = self.ragtui.engine

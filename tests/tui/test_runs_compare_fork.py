@@ -300,3 +300,17 @@ async def test_a_run_without_trials_shows_no_trial_columns_marks_or_keys(make_ap
         await pilot.pause()
         assert isinstance(app.screen, PairScreen) and "trial" not in static_text(app, "#title")
         assert "escape" in footer_keys(app) and "right_square_bracket" not in footer_keys(app)
+
+
+async def test_the_compare_screen_judges_noise_at_the_configs_compare_alpha(make_app, tui_config, store: Store):
+    runs_with_trials(store)
+    tui_config.compare_alpha = 0.2  # not the default 0.05: `ragtui compare` and the screen must agree
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CompareScreen)
+        noise = app.screen.comparison.noise
+        assert noise is not None and noise.alpha == 0.2
