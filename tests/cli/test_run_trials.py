@@ -235,3 +235,20 @@ def test_an_old_database_opens_and_its_sessions_read_trial_1(tmp_path: Path):
         assert [s.trial for s in store.run_sessions("planned")] == [2]
     finally:
         store.close()
+
+
+def test_a_replay_keeps_each_recordings_trial(server, tmp_path: Path, capsys):
+    """Replaying a run of trials gives a run of the same trials, so compare lines them up."""
+    config = write_config(tmp_path, server, concurrency=1)
+    db = tmp_path / "runs.db"
+    assert main(["run", "--config", str(config), "--repeat", "2", *PICKS]) == 0
+    recorded = rows(db, "SELECT run_id FROM sessions LIMIT 1")[0][0]
+    assert main(["run", "--config", str(config), "--replay", recorded]) == 0
+    capsys.readouterr()
+    replayed = rows(
+        db,
+        "SELECT s.trial, r.trial FROM sessions s JOIN sessions r ON r.id = s.replay_of WHERE s.run_id != ?",
+        (recorded,),
+    )
+    assert len(replayed) == 4 and all(new == old for new, old in replayed)
+    assert sorted(trial for trial, _ in replayed) == [1, 1, 2, 2]

@@ -156,6 +156,7 @@ class Engine:
         run_id: str | None,
         replay_of: int | None = None,
         plan_entry: int | None = None,
+        trial: int = 1,
     ) -> Dialogue:
         """A new session in the store, and its dialogue, owned by this process."""
         session_id = self.store.create_session(
@@ -169,6 +170,7 @@ class Engine:
             run_id=run_id,
             replay_of=replay_of,
             plan_entry=plan_entry,
+            trial=trial,
         )
         dialogue = self._dialogue(session_id, scenario, persona, max_turns, metrics)
         dialogue._claimed = True  # created with this process as its owner
@@ -221,7 +223,10 @@ class Engine:
             )
         max_turns = max_turns or source.max_turns
         metrics = self.metrics_for(source.metrics) if source.metrics else self.metrics
-        dialogue = self._created_dialogue(scenario, persona, max_turns, metrics, run_id, replay_of=source.id)
+        # The replay keeps the recording's trial, so compare lines the trials of both runs up.
+        dialogue = self._created_dialogue(
+            scenario, persona, max_turns, metrics, run_id, replay_of=source.id, trial=source.trial
+        )
         customer = sorted((m.turn, m.text) for m in source.messages if m.role == "user")
         dialogue.replay = ReplayScript(source.id, [text for _turn, text in customer], then_simulate)
         return dialogue

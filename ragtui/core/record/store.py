@@ -169,9 +169,12 @@ class Store:
         fork_turn: int | None = None,
         replay_of: int | None = None,
         plan_entry: int | None = None,
+        trial: int = 1,
     ) -> int:
         """A new running session owned by this process; with ``plan_entry``, linked to that entry
-        of its run's plan in the same transaction (``run_plan.PlanTaken`` if it has a session)."""
+        of its run's plan in the same transaction (``run_plan.PlanTaken`` if it has a session),
+        which also gives it the entry's trial. ``trial``: which trial of its pair it is otherwise
+        (a replay keeps its recording's)."""
         stamp = now()
         row = {
             "run_id": run_id,
@@ -188,6 +191,7 @@ class Store:
             "threshold": threshold,
             "metrics": json.dumps(metrics),
             "status": "running",
+            "trial": trial,
             **_owner_columns(),
         }
         lineage = {"parent_session_id": parent_session_id, "fork_turn": fork_turn, "replay_of": replay_of}
