@@ -113,12 +113,10 @@ class CompareScreen(Screen[None]):
         if table.row_count == 0:
             return
         pair = self.shown[table.cursor_row]
-        try:
-            base = self.ragtui.store.session(pair.base.session_id)
-            new = self.ragtui.store.session(pair.new.session_id)
-        except RagtuiError as exc:
-            self.app.notify(str(exc), severity="error", markup=False)
+        sessions = _pair_sessions(self, pair)
+        if sessions is None:
             return
+        base, new = sessions
         # The other trials of this scenario × persona, for [ / ] on the pair screen.
         same = [q for q in self.shown if _pair_of(q) == _pair_of(pair)]
         self.app.push_screen(PairScreen(pair, base, new, sorted(same, key=lambda q: q.base.session_id)))
@@ -237,13 +235,10 @@ class PairScreen(Screen[None]):
     async def action_trial(self, step: int) -> None:
         index = (self.trials.index(self.pair) + step) % len(self.trials) if self.pair in self.trials else 0
         pair = self.trials[index]
-        try:
-            base = self.ragtui.store.session(pair.base.session_id)
-            new = self.ragtui.store.session(pair.new.session_id)
-        except RagtuiError as exc:
-            self.app.notify(str(exc), severity="error", markup=False)
+        sessions = _pair_sessions(self, pair)
+        if sessions is None:
             return
-        self.pair, self.base, self.new = pair, base, new
+        self.pair, (self.base, self.new) = pair, sessions
         await self.recompose()
 
     def compose(self) -> ComposeResult:
@@ -273,3 +268,13 @@ class PairScreen(Screen[None]):
                 id="pair-verdicts",
             )
         yield Footer()
+
+
+def _pair_sessions(screen: Screen[None], pair: Pair) -> tuple[StoredSession, StoredSession] | None:
+    """Both sides of ``pair`` read in full; None (said in a notice) when one cannot be read."""
+    store = services(screen.app).store
+    try:
+        return store.session(pair.base.session_id), store.session(pair.new.session_id)
+    except RagtuiError as exc:
+        screen.app.notify(str(exc), severity="error", markup=False)
+        return None
