@@ -50,6 +50,7 @@ from typing import Any
 from . import paths
 from .bot_config import BotConfig, check_key_env, parse_bot
 from .errors import ConfigError
+from .registry import metrics as metric_registry
 from .registry.metrics import PRIMARY_METRIC
 from .toml_io import expect_type, read_toml, reject_unknown_keys
 
@@ -95,33 +96,16 @@ SIMULATOR_CHECKS = ("model", "code", "off")
 RELEVANCY_KEYS = {"uncertainty_weight", "scale"}
 
 
-def _registry() -> Any:
-    """The metric registry, imported when first needed: which metrics exist and their default
-    pass marks are declared by the metric classes, and loading a config must not load them."""
-    from .registry import metrics as registry
-
-    return registry
-
-
-def __getattr__(name: str) -> Any:
-    """``DEFAULT_THRESHOLDS`` and ``DIALOGUE_METRICS``, as they used to be defined here: read from
-    the metric registry."""
-    if name == "DEFAULT_THRESHOLDS":
-        return _registry().default_thresholds()
-    if name == "DIALOGUE_METRICS":
-        return _registry().metric_names("dialogue")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 class Thresholds(MutableMapping[str, float]):
     """Per-metric pass marks (the rubric's is ``threshold``): the ones the config sets, over
-    each metric's own default. The defaults are read from the metric registry on first use."""
+    each metric's own default. The defaults are read from the metric registry when first asked for
+    (consulting it loads the metrics; importing it does not)."""
 
     def __init__(self, values: Mapping[str, float] | None = None) -> None:
         self.own: dict[str, float] = dict(values or {})
 
     def _all(self) -> dict[str, float]:
-        return {**_registry().default_thresholds(), **self.own}
+        return {**metric_registry.default_thresholds(), **self.own}
 
     def __getitem__(self, name: str) -> float:
         return self.own[name] if name in self.own else self._all()[name]
@@ -277,7 +261,7 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
         config.metrics = [expect_type(m, str, f"{where}: metrics[]") for m in metrics]
     if "dialogue_metrics" in data:
         names = [expect_type(m, str, f"{where}: dialogue_metrics[]") for m in get("dialogue_metrics", list)]
-        known = _registry().metric_names("dialogue") if names else ()
+        known = metric_registry.metric_names("dialogue") if names else ()
         unknown = [n for n in names if n not in known]
         if unknown:
             raise ConfigError(
@@ -355,7 +339,7 @@ def _parse_thresholds(table: dict[str, Any], where: str) -> dict[str, float]:
     if PRIMARY_METRIC in table:
         raise ConfigError(f"{where}: the rubric's pass mark is the top-level key threshold", "move it there")
     if table:
-        reject_unknown_keys(table, set(_registry().default_thresholds()), where)
+        reject_unknown_keys(table, set(metric_registry.default_thresholds()), where)
     out: dict[str, float] = {}
     for name, value in table.items():
         number = float(expect_type(value, (int, float), f"{where} {name}"))

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import DIALOGUE_METRICS
 from ..record.dialogue_verdicts import ResolutionRate
+from ..registry.metrics import DIALOGUE, metric_names
 from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .dialogues import RunDialogue, VerdictScore
 
-VERDICT_METRICS: tuple[str, ...] = tuple(DIALOGUE_METRICS)
+VERDICT_METRICS: tuple[str, ...] = metric_names(DIALOGUE)
 
 
 def verdict_flag(base: VerdictScore | None, new: VerdictScore | None) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..config import DEFAULT_THRESHOLDS
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import SUCCESS_OUTCOMES
 from ..record.store import Store
+from ..registry.metrics import metric_info
 
 PairKey = tuple[str, str, int]  # scenario, persona, occurrence (1 unless a run repeats a pair)
 
@@ -35,7 +35,9 @@ class VerdictScore:
             return "skipped" if self.skipped else "unscored"
         if self.metric == "resolution":
             return "pass" if self.outcome in SUCCESS_OUTCOMES else "fail"
-        mark = self.threshold if self.threshold is not None else DEFAULT_THRESHOLDS.get(self.metric, 1.0)
+        info = metric_info(self.metric)
+        default = info.default_threshold if info is not None and not info.primary else 1.0
+        mark = self.threshold if self.threshold is not None else default
         return "pass" if self.score >= mark else "fail"
 
     def words(self) -> str:
