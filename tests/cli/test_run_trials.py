@@ -5,9 +5,7 @@ session knowing its trial; pass^k in the run's summary, `ragtui runs` and the CS
 from __future__ import annotations
 
 import csv
-import os
 import re
-import signal
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -22,7 +20,7 @@ from ragtui.core.runs.pass_k import run_pass_k
 from ragtui.testing.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, endpoint_toml, turns_judged
-from ..record.test_run_plan import children, poll_until, rows, spawn, write_config
+from ..record.test_run_plan import rows, run_killing_a_worker, spawn, write_config
 
 PICKS = ["-s", "outage", "-p", "calm", "-p", "angry"]
 PAIRS = {("outage", "calm"), ("outage", "angry")}
@@ -115,17 +113,13 @@ def test_repeat_with_workers_stores_every_trial_and_a_killed_worker_leaves_its_s
     config = write_config(tmp_path, server)
     db = tmp_path / "runs.db"
     server.set_default(BOT, Reply("Go to Settings > Account.", delay_first=0.1))
-    parent = spawn("run", "--config", str(config), "--workers", "2", "--no-check", "--repeat", "3", *PICKS)
-    try:
-        workers = poll_until(lambda: len(children(parent.pid)) == 2 and children(parent.pid), "2 workers")
-        assert rows(db, "SELECT COUNT(*) FROM run_plan") == [(6,)]  # all trials planned before any worker
-        os.kill(workers[0], signal.SIGKILL)
-        out, err = parent.communicate(timeout=120)
-    finally:
-        if parent.poll() is None:
-            os.killpg(parent.pid, signal.SIGKILL)
-            parent.communicate()
-    assert parent.returncode == 2, out + err
+    planned = []  # all trials planned before any worker makes a session
+    code, out, err = run_killing_a_worker(
+        "--config", str(config), "--no-check", "--repeat", "3", *PICKS,
+        before_kill=lambda: planned.append(rows(db, "SELECT COUNT(*) FROM run_plan")),
+    )  # fmt: skip
+    assert planned == [[(6,)]]
+    assert code == 2, out + err
     assert "never started" in out and "Continue with: ragtui run --resume" in out
     started = rows(db, "SELECT COUNT(*) FROM run_plan WHERE session_id IS NOT NULL")[0][0]
     assert started < 6

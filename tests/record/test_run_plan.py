@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -101,6 +102,22 @@ def poll_until(check, what: str, deadline_s: float = 60.0):
             return found
         time.sleep(0.01)
     raise AssertionError(f"not within {deadline_s} s: {what}")
+
+
+def run_killing_a_worker(*args: str, before_kill: Callable[[], object] = lambda: None) -> tuple[int, str, str]:
+    """`ragtui run --workers 2 ARGS` with its first worker SIGKILLed as soon as both exist (before
+    they make their sessions), ``before_kill`` called just before; the exit status and output."""
+    parent = spawn("run", "--workers", "2", *args)
+    try:
+        workers = poll_until(lambda: len(children(parent.pid)) == 2 and children(parent.pid), "2 workers")
+        before_kill()
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = parent.communicate(timeout=120)
+    finally:
+        if parent.poll() is None:
+            os.killpg(parent.pid, signal.SIGKILL)
+            parent.communicate()
+    return parent.returncode, out, err
 
 
 def kill_at_progress(process: subprocess.Popen[str], db: Path, target: int) -> bool:
@@ -285,16 +302,8 @@ def test_the_exit_line_and_the_exit_status_agree_when_a_worker_dies(server, tmp_
     config = write_config(tmp_path, server)
     server.set_default(BOT, Reply("Go to Settings > Account.", delay_first=0.1))
     server.set_default(JUDGE, check_answers(2))
-    parent = spawn("run", "--config", str(config), "--workers", "2", "--no-check", *SCENARIOS, *PERSONAS)
-    try:
-        workers = poll_until(lambda: len(children(parent.pid)) == 2 and children(parent.pid), "2 workers")
-        os.kill(workers[0], signal.SIGKILL)
-        out, err = parent.communicate(timeout=120)
-    finally:
-        if parent.poll() is None:
-            os.killpg(parent.pid, signal.SIGKILL)
-            parent.communicate()
-    assert parent.returncode == 2, out + err
+    code, out, err = run_killing_a_worker("--config", str(config), "--no-check", *SCENARIOS, *PERSONAS)
+    assert code == 2, out + err
     assert re.findall(r"^exit (\d+):", out, re.MULTILINE) == ["2"], out
     assert "worker 0 exited with status -9" in out
 

@@ -29,6 +29,14 @@ def cell_texts(table: DataTable) -> list[str]:
     return [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
 
 
+async def open_compare(pilot) -> None:  # noqa: ANN001
+    """Runs (R), then Enter: the newest run compared with the one before it."""
+    await pilot.press("R")
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 async def test_runs_list_trends_compare_and_side_by_side(make_app, store: Store):
     two_runs(store)
     app = make_app()
@@ -75,10 +83,7 @@ async def test_compare_screen_says_why_runs_cannot_be_compared(make_app, store: 
     write_dialogue(store, "20260102-other", "outage", "angry", [0.8])
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("R")
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
+        await open_compare(pilot)
         assert isinstance(app.screen, CompareScreen)
         assert "no scenario × persona in common" in static_text(app, "#compare-summary")
         assert app.screen.query_one("#pairs", DataTable).row_count == 0
@@ -248,10 +253,7 @@ async def test_the_pair_screen_flips_through_the_trials(make_app, store: Store):
     runs_with_trials(store)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("R")
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
+        await open_compare(pilot)
         table = app.screen.query_one("#pairs", DataTable)
         first_outage = next(i for i, row in enumerate(cell_texts(table)) if row.startswith("outage × calm"))
         table.move_cursor(row=first_outage)
@@ -307,10 +309,7 @@ async def test_the_compare_screen_judges_noise_at_the_configs_compare_alpha(make
     tui_config.compare_alpha = 0.2  # not the default 0.05: `ragtui compare` and the screen must agree
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("R")
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
+        await open_compare(pilot)
         assert isinstance(app.screen, CompareScreen)
         noise = app.screen.comparison.noise
         assert noise is not None and noise.alpha == 0.2
