@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 
 from ..record.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
+from ..record.rows import newest_version_sql
 from ..record.store import Store
 from .gate import GATED_STOPS
 from .pass_k import RunPassK, Trial, group_trials
@@ -60,18 +61,19 @@ class RunSummary:
         return self.resolution.rate if self.resolution is not None else None
 
 
+# Each dialogue's newest resolution verdict (re-judging adds versions), as a condition on ``d``.
+NEWEST_RESOLUTION = newest_version_sql("dialogue_judgments", "d", ("session_id", "metric"))
+
+
 def resolution_by_run(store: Store) -> dict[str, ResolutionRate]:
     """run id → its resolution rate from each dialogue's newest resolution verdict; runs with
     no resolution verdict at all are absent (missing, which is not unscored)."""
-    newest: dict[int, tuple[str, float | None, str | None]] = {}
-    for run_id, session_id, score, outcome in store.db.execute(
-        "SELECT s.run_id, d.session_id, d.score, d.outcome FROM dialogue_judgments d "
-        "JOIN sessions s ON s.id = d.session_id WHERE d.metric = 'resolution' AND s.run_id IS NOT NULL "
-        "ORDER BY d.session_id, d.version"
-    ):
-        newest[session_id] = (run_id, score, outcome)  # the newest version is the last one seen
     counts: dict[str, list[int]] = {}
-    for run_id, score, outcome in newest.values():
+    for run_id, score, outcome in store.db.execute(
+        "SELECT s.run_id, d.score, d.outcome FROM dialogue_judgments d "
+        "JOIN sessions s ON s.id = d.session_id WHERE d.metric = 'resolution' AND s.run_id IS NOT NULL AND "
+        + NEWEST_RESOLUTION
+    ):
         c = counts.setdefault(run_id, [0, 0, 0])
         if score is None:
             c[2] += 1
@@ -99,10 +101,10 @@ def run_trials(store: Store, run_id: str) -> RunPassK:
     resolved: dict[int, bool | None] = {}
     for session_id, score, outcome in db.execute(
         "SELECT d.session_id, d.score, d.outcome FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
-        "WHERE d.metric = 'resolution' AND s.run_id = ? ORDER BY d.session_id, d.version",
+        "WHERE d.metric = 'resolution' AND s.run_id = ? AND " + NEWEST_RESOLUTION,
         [run_id],
     ):
-        resolved[session_id] = None if score is None else outcome in SUCCESS_OUTCOMES  # the newest wins
+        resolved[session_id] = None if score is None else outcome in SUCCESS_OUTCOMES
     marks = ",".join("?" * len(GATED_STOPS))
     rows = db.execute(
         "SELECT id, scenario_id, persona_name, trial, score, threshold FROM sessions WHERE run_id = ? "
