@@ -65,10 +65,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _shard(value: str) -> tuple[int, int]:
-    from .run_workers import parse_shard
+def _worker_slice(value: str) -> tuple[int, int]:
+    from .run_workers import parse_worker_slice
 
-    return parse_shard(value)
+    return parse_worker_slice(value)
 
 
 def error_line(message: str) -> None:
@@ -132,8 +132,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="run each scenario × persona K times (trials, for pass^k; default: the config's repeat, 1)",
     )
     run.add_argument("--yes", action="store_true", help=f"allow --repeat over {MAX_REPEAT} without asking")
-    run.add_argument("--run-id", help=argparse.SUPPRESS)  # set by --workers for its worker processes
-    run.add_argument("--shard", type=_shard, help=argparse.SUPPRESS)  # I/N: this worker's share
+    run.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="run only shard I of N of the planned dialogues (1-based; every N-th, trials included), for CI jobs",
+    )
+    run.add_argument("--run-id", metavar="ID", help="the new run's id (needed with --shard: the same in every shard)")
+    run.add_argument("--worker-slice", type=_worker_slice, help=argparse.SUPPRESS)  # i/N: a --workers process
     run.add_argument(
         "--resume",
         metavar="RUN",

@@ -35,7 +35,7 @@ from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
 from ..core.output_file import check_output, write_output
-from ..core.record import run_plan
+from ..core.record import run_plan, run_shards
 from ..core.record.ownership import this_process
 from ..core.record.run_plan import PlanEntry, PlannedPair, PlanTaken
 from ..core.record.store import Store
@@ -47,6 +47,7 @@ from ..core.runs.pass_k import pass_k_line, run_pass_k
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.resume_models import recorded_models, use_recorded_models
 from ..core.runs.run_report import junit_xml, run_markdown
+from ..core.runs.shards import Shard, check_run_id, parse_shard, shard_summary
 from .arg_checks import check_repeat
 from .content_pick import pick_content
 from .dialogue_view import rate_text
@@ -61,6 +62,35 @@ EXIT_INTERRUPTED = 130
 RESUMABLE = ("interrupted", "cancelled")
 
 
+def _shard_of(args: argparse.Namespace) -> Shard | None:
+    """The ``--shard I/N`` asked for, refused in one line before anything runs when it is not a
+    shard or cannot combine with the other flags; a shard needs the run id all shards share."""
+    value = getattr(args, "shard", None)
+    run_id = getattr(args, "run_id", None)
+    if run_id is not None and getattr(args, "worker_slice", None) is None:
+        check_run_id(run_id)
+        for flag in ("resume", "replay"):
+            if getattr(args, flag, None):
+                raise RagtuiError(
+                    f"--run-id names a new run; it cannot be combined with --{flag}", "drop one of the two"
+                )
+    if value is None:
+        return None
+    shard = parse_shard(value)
+    for flag in ("resume", "replay", "estimate"):
+        if getattr(args, flag, None):
+            raise RagtuiError(
+                f"--shard cannot be combined with --{flag}",
+                "a shard's plan is stored in its database: `ragtui run --resume RUN` continues that slice",
+            )
+    if run_id is None:
+        raise RagtuiError(
+            f"--shard {shard} needs --run-id ID, the same in all {shard.count} shards, so that merged they are one run",
+            "e.g. --run-id ci-$GITHUB_RUN_ID",
+        )
+    return shard
+
+
 def _check_arguments(args: argparse.Namespace, database: Path) -> None:
     """Flags that cannot work are refused before anything runs or is written."""
     for option, path in (("--junit", getattr(args, "junit", None)), ("--markdown", getattr(args, "markdown", None))):
@@ -73,6 +103,7 @@ def _check_arguments(args: argparse.Namespace, database: Path) -> None:
 
 
 async def run(args: argparse.Namespace, overrides: Overrides) -> int:
+    shard = _shard_of(args)
     if getattr(args, "estimate", False):
         for flag in ("resume", "replay"):
             if getattr(args, flag, None):  # it would estimate the whole matrix, not what --{flag} runs
@@ -81,7 +112,8 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     _check_arguments(args, config.database)
     # A worker of `--workers N` plans nothing: it runs its share of the plan its parent stored.
-    repeat = check_repeat(args, config.repeat) if getattr(args, "shard", None) is None else 1
+    worker_slice = getattr(args, "worker_slice", None)
+    repeat = check_repeat(args, config.repeat) if worker_slice is None else 1
     store: Store | None = None
     if getattr(args, "resume", None):
         # A resumed run continues with the models it recorded (unless --model says otherwise).
@@ -93,6 +125,12 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     workers = check_workers(args, any(e.base_url is None for e in endpoints.values()))
     say_discovered(endpoints)
     store = store or bootstrap.open_store(config)  # made and migrated here, before any worker opens it
+    given_run = getattr(args, "run_id", None)
+    if given_run is not None and worker_slice is None and run_shards.run_exists(store, given_run):
+        raise RagtuiError(
+            f"run {given_run} already exists in database {store.path}",
+            f"continue it with `ragtui run --resume {given_run}`, or give a new --run-id",
+        )
     if getattr(args, "replay", None):
         # Validated before any dialogue starts: bad input writes nothing.
         plan = plan_replay(store, config, args.replay, args.scenario, args.persona, overrides.language)
@@ -110,25 +148,25 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
                 args, config, endpoints, store, run_id, lambda engine: _resumed(engine, session_ids, unstarted), model
             )
     # A worker of `--workers N` stays quiet: the process that started it warned already.
-    warn = getattr(args, "shard", None) is None
+    warn = worker_slice is None
     scenarios, personas = pick_content(config, args.scenario, args.persona, warn=warn)
     if not personas:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2
-    pairs = _planned_pairs(scenarios, personas, repeat)
+    planned = _Plan(_planned_pairs(scenarios, personas, repeat), shard)
     if workers > 1:
-        return await _run_with_workers(args, config, endpoints, store, workers, pairs)
-    run_id = getattr(args, "run_id", None) or new_run_id()
-    shard = getattr(args, "shard", None)
+        return await _run_with_workers(args, config, endpoints, store, workers, planned)
+    run_id = given_run or new_run_id()
 
     def fresh(engine: Engine) -> list[Dialogue]:
-        if shard is None:
-            _store_plan(store, config, endpoints, run_id, pairs)
-        # A worker of `--workers N` starts its share of the plan its parent stored: dialogues
-        # i, i+N, i+2N, … that have no session yet.
+        if worker_slice is None:
+            _store_plan(store, config, endpoints, run_id, planned)
+        # A worker of `--workers N` starts its share of the plan its parent stored: entries
+        # i, i+N, i+2N, … (of the whole plan, or of the shard's slice) that have no session yet.
         entries = run_plan.entries(store, run_id)
-        if shard is not None:
-            entries = [e for e in entries if e.position % shard[1] == shard[0] and e.session_id is None]
+        if worker_slice is not None:
+            i, n = worker_slice
+            entries = [e for k, e in enumerate(entries) if k % n == i and e.session_id is None]
         return _started(engine, entries)
 
     with embedded_model(config, endpoints) as model:
@@ -153,20 +191,37 @@ def _planned_pairs(scenarios: list[Scenario], personas: list[Persona], repeat: i
     return pairs
 
 
-def _store_plan(
-    store: Store, config: Config, endpoints: dict[str, Endpoint], run_id: str, pairs: list[PlannedPair]
-) -> None:
-    """Every dialogue of the run, stored before any starts: whatever is killed when, `--resume`
-    knows what is left to run."""
+class _Plan:
+    """The dialogues this command plans: the whole matrix, or a ``--shard``'s slice of it at
+    the whole plan's positions. An empty slice is refused before anything is stored."""
+
+    def __init__(self, pairs: list[PlannedPair], shard: Shard | None) -> None:
+        self.shard = shard
+        self.planned = len(pairs)
+        self.positions = shard.positions(len(pairs)) if shard else list(range(len(pairs)))
+        self.pairs = [pairs[p] for p in self.positions]
+        if shard is not None and not self.pairs:
+            raise RagtuiError(
+                f"--shard {shard}: the plan has only {len(pairs)} dialogue(s), so shard {shard.index} has none",
+                f"use at most {len(pairs)} shards",
+            )
+
+
+def _store_plan(store: Store, config: Config, endpoints: dict[str, Endpoint], run_id: str, plan: _Plan) -> None:
+    """Every dialogue of the run (or the shard's slice), stored before any starts: whatever is
+    killed when, `--resume` knows what is left to run."""
     models = {role: e.model for role, e in endpoints.items() if not e.embedded}
+    shard = plan.shard
     run_plan.store_plan(
         store,
         run_id,
-        pairs,
+        plan.pairs,
         max_turns=config.max_turns,
         threshold=config.threshold,
         metrics=list(config.metrics),
         models=models,
+        positions=plan.positions,
+        shard=None if shard is None else (shard.index, shard.count, plan.planned),
     )
 
 
@@ -191,7 +246,7 @@ async def _run_with_workers(
     endpoints: dict[str, Endpoint],
     store: Store,
     workers: int,
-    pairs: list[PlannedPair],
+    plan: _Plan,
 ) -> int:
     """Store the run's plan, start the worker processes (run_workers.py), then report the whole
     run from the database."""
@@ -199,10 +254,10 @@ async def _run_with_workers(
         await bootstrap.check_reachable(endpoints)
     for role, endpoint in endpoints.items():
         console.print(Text(f"{role:>5}: {endpoint.label}", style="dim"))
-    run_id = new_run_id()
+    run_id = getattr(args, "run_id", None) or new_run_id()
     # Stored here, before any worker starts: a worker killed before it created its sessions
     # leaves its share in the plan, and `--resume` starts it.
-    _store_plan(store, config, endpoints, run_id, pairs)
+    _store_plan(store, config, endpoints, run_id, plan)
     statuses, stopped = await run_workers(args, run_id, workers, config.concurrency, store.path)
     failed = [(i, code) for i, code in enumerate(statuses) if code not in (0, 1, 2, EXIT_INTERRUPTED)]
     for index, code in failed:
@@ -313,7 +368,7 @@ async def _run(
         # Said once for the run, not once per dialogue: every later write would fail the same way.
         console_err.print(Text(f"Stopped starting dialogues: {engine.write_failure}"), soft_wrap=True)
         problems.append("the database could not be written; the unfinished dialogues are resumable")
-    if getattr(args, "shard", None) is not None:
+    if getattr(args, "worker_slice", None) is not None:
         # A worker of `--workers N`: the process that started it reports the whole run.
         return 128 + signal.SIGTERM if signals else EXIT_INTERRUPTED if interrupted else 2 if problems else 0
     code = _report_run(args, store, config, run_id, interrupted, problems)
@@ -412,6 +467,9 @@ def _report(
         if never_started:
             line += f" ({never_started} never started)"
         console.print(Text(line, style="yellow" if missing else "dim"), soft_wrap=True)
+    shard_line = shard_summary(run_id, run_shards.shards_of(store, run_id))
+    if shard_line:  # a shard's gate is its slice's: said, so nobody reads it as the whole run
+        console.print(Text(shard_line, style="bold"), soft_wrap=True)
     resumable_count = never_started + sum(1 for s in rows if s.stop_label in RESUMABLE)
     if interrupted or resumable_count:
         where = f" --db {store.path}" if store.path else ""

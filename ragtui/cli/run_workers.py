@@ -4,7 +4,7 @@ One Python process spends a few milliseconds of CPU per model call (HTTP, SSE pa
 SQLite); at hundreds of concurrent dialogues against a fast cluster it is CPU-bound long before
 the endpoint is. This process stores the run's plan (record/run_plan.py) before any worker
 starts; workers split it (dialogue k goes to worker k mod N) and the concurrency between them;
-each is ``ragtui run`` itself with a hidden ``--shard i/N`` and the shared ``--run-id``, writing
+each is ``ragtui run`` itself with a hidden ``--worker-slice i/N`` and the shared ``--run-id``, writing
 its sessions to the same SQLite file (WAL, ``BEGIN IMMEDIATE`` writes, see record/locking.py).
 Each worker creates its own sessions, so each session's owner is the worker running it: a
 worker that dies leaves its sessions interrupted (or, dead before it made them, its share
@@ -26,15 +26,17 @@ from pathlib import Path
 from ..core.errors import RagtuiError
 
 
-def parse_shard(value: str) -> tuple[int, int]:
-    """``"i/N"`` → (i, N), with 0 ≤ i < N."""
+def parse_worker_slice(value: str) -> tuple[int, int]:
+    """``"i/N"`` → (i, N), with 0 ≤ i < N: worker i of N runs entries i, i+N, … of the stored
+    plan (the whole run's, or a ``--shard``'s slice of it). Internal: ``--shard`` is the public,
+    1-based option."""
     index, _, count = value.partition("/")
     try:
         i, n = int(index), int(count)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--shard must be I/N, got {value!r}") from None
+        raise argparse.ArgumentTypeError(f"--worker-slice must be i/N, got {value!r}") from None
     if not 0 <= i < n:
-        raise argparse.ArgumentTypeError(f"--shard {value}: I must be 0 … N-1")
+        raise argparse.ArgumentTypeError(f"--worker-slice {value}: i must be 0 … N-1")
     return i, n
 
 
@@ -62,7 +64,17 @@ def worker_command(
 ) -> list[str]:
     """The ``ragtui run`` command line of worker ``index``: the same choices, its share. API keys
     stay in the environment the workers inherit, never on a command line."""
-    command = [sys.executable, "-m", "ragtui", "run", "--run-id", run_id, "--shard", f"{index}/{workers}", "--no-check"]
+    command = [
+        sys.executable,
+        "-m",
+        "ragtui",
+        "run",
+        "--run-id",
+        run_id,
+        "--worker-slice",
+        f"{index}/{workers}",
+        "--no-check",
+    ]
     options: list[tuple[str, object]] = [
         ("--config", getattr(args, "config", None)),
         ("--db", database or getattr(args, "db", None)),

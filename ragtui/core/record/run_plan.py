@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .rows import insert_row, now
+from .run_shards import insert_shard
 
 if TYPE_CHECKING:
     from .store import Store
@@ -61,12 +62,19 @@ def store_plan(
     threshold: float,
     metrics: list[str],
     models: dict[str, str],
+    positions: list[int] | None = None,
+    shard: tuple[int, int, int] | None = None,
 ) -> None:
-    """Record the run's plan, all of it or nothing (one transaction)."""
+    """Record the run's plan, all of it or nothing (one transaction). ``positions``: each pair's
+    place in the whole plan when this is a shard's slice of it (default 0, 1, …); ``shard``:
+    (I, N, dialogues in the whole plan), stored in the same transaction (run_shards.py)."""
     stamp = now()
+    places = positions if positions is not None else list(range(len(pairs)))
 
     def insert() -> None:
-        for position, pair in enumerate(pairs):
+        if shard is not None:
+            insert_shard(store, run_id, *shard)
+        for position, pair in zip(places, pairs, strict=True):
             row = {
                 "run_id": run_id,
                 "position": position,

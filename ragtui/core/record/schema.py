@@ -324,6 +324,21 @@ MIGRATIONS: list[Migration] = [
     # the session was made for; a session made before (or without a plan) is trial 1, except
     # one already linked to a plan entry, which takes that entry's trial.
     _session_trials,
+    # 13: the shards of a run (`ragtui run --shard I/N --run-id ID`): each CI job runs every N-th
+    # planned dialogue and stores only its slice of the plan (at the plan's global positions), so
+    # its own `--resume` continues that slice alone. A row per shard says which slice of how big a
+    # plan it was; once shards are merged into one database the run knows which are missing.
+    """
+    CREATE TABLE IF NOT EXISTS run_shards (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL,
+        shard INTEGER NOT NULL,          -- I of I/N, 1-based
+        shards INTEGER NOT NULL,         -- N
+        planned INTEGER NOT NULL,        -- dialogues in the whole plan (all N shards)
+        created_at TEXT NOT NULL,
+        UNIQUE (run_id, shard)
+    );
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)
