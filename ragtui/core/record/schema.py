@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import uuid
 from collections.abc import Callable
 
 Migration = str | Callable[[sqlite3.Connection], None]
@@ -62,6 +63,32 @@ def _session_trials(conn: sqlite3.Connection) -> None:
         "UPDATE sessions SET trial = (SELECT p.trial FROM run_plan p WHERE p.session_id = sessions.id) "
         "WHERE id IN (SELECT session_id FROM run_plan WHERE session_id IS NOT NULL)"
     )
+
+
+def _database_identity(conn: sqlite3.Connection) -> None:
+    """A ``meta`` table holding the database's own id (a random uuid, made once: a copy of the
+    file keeps it, so merging a copy is merging the same source), and ``merged_sessions``, where
+    each session ``ragtui merge`` copied in records where it came from. Idempotent: a database
+    whose version was set back by hand may have them already."""
+    conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('database_id', ?)", [str(uuid.uuid4())])
+    conn.execute(
+        """
+        CREATE TABLE IF NOT EXISTS merged_sessions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            origin_database TEXT NOT NULL,     -- database_id of the file the session was recorded in
+            origin_session_id INTEGER NOT NULL,
+            fingerprint TEXT NOT NULL,         -- the session's run, start, pair, trial: a diverged copy differs
+            source_database TEXT NOT NULL,     -- database_id of the file it was copied from (origin or a merge)
+            source_session_id INTEGER NOT NULL,
+            source_path TEXT NOT NULL,         -- as given to `ragtui merge`, for people; never an identity
+            merged_at TEXT NOT NULL,
+            UNIQUE (origin_database, origin_session_id, fingerprint)
+        )
+        """
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS merged_sessions_by_session ON merged_sessions(session_id)")
 
 
 MIGRATIONS: list[Migration] = [
@@ -339,6 +366,8 @@ MIGRATIONS: list[Migration] = [
         UNIQUE (run_id, shard)
     );
     """,
+    # 14: the database's identity and the provenance of merged sessions (record/merge.py).
+    _database_identity,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)
