@@ -13,7 +13,9 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
+from ..core.config import Config
 from ..core.output_file import check_output, write_output
+from ..core.record.store import Store
 from ..core.runs.compare import Comparison, Pair, compare_runs
 from ..core.runs.compare_report import (
     comparison_csv,
@@ -26,7 +28,7 @@ from ..core.runs.compare_report import (
     verdict_cell,
 )
 from ..core.runs.report_text import delta, score
-from ..core.runs.resolve import resolve_run
+from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
 from .output import console
 
@@ -43,8 +45,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     # SUPPRESS: not given here must not erase the same flag given before the subcommand.
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML")
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite database (default: the config's)")
-    parser.add_argument("base", help="the run to compare against: a run id, a unique prefix, `previous` or `last`")
-    parser.add_argument("new", help="the run being judged: a run id, a unique prefix, `last` or `previous`")
+    parser.add_argument(
+        "base",
+        help="the run to compare against: a run id, a unique prefix, `previous` or `last`; "
+        "FILE:RUN for a run in another database (base.db:last)",
+    )
+    parser.add_argument(
+        "new", help="the run being judged: a run id, a unique prefix, `last` or `previous`; or FILE:RUN"
+    )
     parser.add_argument("--csv", type=Path, metavar="FILE", help="also write one row per pair to FILE")
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write a table for a pull-request comment")
     parser.add_argument(
@@ -162,16 +170,34 @@ def trials_table(c: Comparison, n: NoiseComparison) -> Table:
     return table
 
 
+def _open_runs(args: argparse.Namespace, config: Config) -> tuple[Store, str, Store, str]:
+    """BASE's and NEW's database and run id: each the config's database, or the file its
+    reference names (``base.db:last``); the config's is opened only when a reference needs it."""
+    base_ref, new_ref = split_reference(args.base), split_reference(args.new)
+    default: Store | None = None
+    if base_ref.database is None or new_ref.database is None:
+        default = bootstrap.open_store(config, read_only=True)
+    # A reference without a file in a compare of two files: the base's database is the default.
+    base_store, base_run = open_referenced(base_ref, default)
+    new_store, new_run = open_referenced(new_ref, default or base_store)
+    return base_store, base_run, new_store, new_run
+
+
 def compare(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
-    store = bootstrap.open_store(config, read_only=True)
-    outputs = {"--csv": args.csv, "--markdown": args.markdown, "--junit": args.junit}
+    store, base_run, new_store, new_run = _open_runs(args, config)
+    databases: list[Path | None] = list(dict.fromkeys(s.path for s in (store, new_store))) or [None]
+    outputs = {
+        "--csv": args.csv,
+        "--markdown": args.markdown,
+        "--junit": args.junit,
+        "--html": getattr(args, "html", None),
+    }
     for option, path in outputs.items():
-        if path is not None:  # refused before any work: never the database, never a missing folder
-            check_output(path, option=option, database=store.path)
-    comparison = compare_runs(
-        store, resolve_run(store, args.base), resolve_run(store, args.new), alpha=config.compare_alpha
-    )
+        if path is not None:  # refused before any work: never a database, never a missing folder
+            for database in databases:
+                check_output(path, option=option, database=database)
+    comparison = compare_runs(store, base_run, new_run, alpha=config.compare_alpha, new_store=new_store)
     # Reports are built before anything is written, so an error leaves no half-written file.
     reports = []
     if args.csv:
@@ -194,7 +220,7 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
             names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:10])
             console.print(Text(f"only in {side}: {names}" + (" …" if len(dialogues) > 10 else ""), style="yellow"))
     for option, path, text, encoding in reports:
-        written = write_output(path, text, option=option, database=store.path, encoding=encoding)
+        written = write_output(path, text, option=option, database=new_store.path, encoding=encoding)
         console.print(Text(f"Wrote {written}", style="dim"))
     if noise is None:
         console.print(Text(ONE_TRIAL_LINE, style="dim"), soft_wrap=True)

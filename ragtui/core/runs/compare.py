@@ -197,11 +197,18 @@ def _language(dialogues: list[RunDialogue], run_id: str) -> str:
 
 
 def compare_runs(
-    store: Store, base_run: str, new_run: str, *, seed: int = SEED, alpha: float = DEFAULT_ALPHA
+    store: Store,
+    base_run: str,
+    new_run: str,
+    *,
+    seed: int = SEED,
+    alpha: float = DEFAULT_ALPHA,
+    new_store: Store | None = None,
 ) -> Comparison:
     """Compare two resolved run ids; RagtuiError when they cannot be compared meaningfully.
-    When both runs have several trials of a pair, pairs are also compared over their trials."""
-    base_dialogues, new_dialogues = load_run(store, base_run), load_run(store, new_run)
+    When both runs have several trials of a pair, pairs are also compared over their trials.
+    ``new_store``: the database NEW is in, when it is not BASE's (``base.db:last new.db:last``)."""
+    base_dialogues, new_dialogues = load_run(store, base_run), load_run(new_store or store, new_run)
     for run_id, dialogues in ((base_run, base_dialogues), (new_run, new_dialogues)):
         if not dialogues:
             raise RagtuiError(f"run {run_id} has no dialogues", "list runs with `ragtui runs`")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from ..errors import RagtuiError
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import RagtuiError, StoreError
 from ..record.store import Store
 
 
@@ -26,3 +29,50 @@ def resolve_run(store: Store, ref: str) -> str:
     if len(matches) > 1:
         raise RagtuiError(f"run {ref!r} is ambiguous in {where}: {', '.join(matches[:5])}", "type more of the id")
     raise RagtuiError(f"no run {ref!r} in {where}", "list them with `ragtui runs`; `last` and `previous` work too")
+
+
+@dataclass(frozen=True)
+class RunReference:
+    """What the user typed for a run: ``REF`` in the database in use, or ``FILE:REF`` in another
+    one (``base.db:last``); a bare path to an existing file stands for its ``last`` run."""
+
+    database: Path | None
+    ref: str
+
+    def __str__(self) -> str:
+        return f"{self.database}:{self.ref}" if self.database is not None else self.ref
+
+
+def split_reference(text: str) -> RunReference:
+    """Split at the last colon: run ids never hold one, paths may (``C:\\runs\\a.db:last``)."""
+    path, colon, ref = text.rpartition(":")
+    if colon and path and ref:
+        return RunReference(Path(path), ref)
+    if not colon and Path(text).is_file():
+        return RunReference(Path(text), "last")
+    return RunReference(None, text)
+
+
+def open_referenced(reference: RunReference, default: Store | None) -> tuple[Store, str]:
+    """The store the reference names (``default`` without a file) and the run id in it; one
+    RagtuiError naming the file and the reference when either names nothing."""
+    if reference.database is None:
+        if default is None:
+            raise RagtuiError(f"run {reference.ref!r} names no database", "write it as FILE:RUN")
+        return default, resolve_run(default, reference.ref)
+    if (
+        default is not None
+        and default.path is not None
+        and reference.database.exists()
+        and reference.database.resolve() == default.path.resolve()
+    ):
+        return default, resolve_run(default, reference.ref)
+    try:
+        store = Store.open_read_only(reference.database)
+    except StoreError as exc:
+        raise StoreError(f"{reference}: {exc.message}", exc.hint) from None
+    try:
+        return store, resolve_run(store, reference.ref)
+    except RagtuiError:
+        store.close()
+        raise

@@ -20,8 +20,9 @@ from ..record.run_shards import StoredShard
 T = TypeVar("T")
 
 # A run id a person gives: what `ragtui` itself makes (20261201-075556-e9e8) and what CI
-# variables hold (ci-1234, main.42); never a run reference word, never a path or a space.
-_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
+# variables hold (ci-1234, main.42); never a run reference word, a path, a space, or a colon
+# (`base.db:RUN` names a run in another database).
+_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _REFERENCE_WORDS = ("last", "previous")
 
 
@@ -59,7 +60,7 @@ def check_run_id(value: str) -> str:
     if value in _REFERENCE_WORDS or not _RUN_ID.fullmatch(value):
         raise RagtuiError(
             f"--run-id {value!r} is not a usable run id",
-            "use up to 64 letters, digits and . _ : - (not `last` or `previous`), e.g. --run-id ci-$GITHUB_RUN_ID",
+            "use up to 64 letters, digits and . _ - (not `last` or `previous`), e.g. --run-id ci-$GITHUB_RUN_ID",
         )
     return value
 
