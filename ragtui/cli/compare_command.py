@@ -27,6 +27,7 @@ from ..core.runs.compare_report import (
     trial_ordered,
     verdict_cell,
 )
+from ..core.runs.html_report.build import compare_report_html
 from ..core.runs.report_text import delta, score
 from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
@@ -60,6 +61,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="FILE",
         help="also write JUnit XML: one test case per pair, failing on a regression",
+    )
+    parser.add_argument(
+        "--html",
+        type=Path,
+        metavar="FILE",
+        help="also write one self-contained HTML file: regressions, charts, dialogues",
     )
     parser.add_argument("--turns", action="store_true", help="print the turn-by-turn scores of every pair")
     parser.add_argument(
@@ -206,6 +213,10 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         reports.append(("--markdown", args.markdown, comparison_markdown(comparison), "utf-8"))
     if args.junit:
         reports.append(("--junit", args.junit, comparison_junit(comparison), "utf-8"))
+    if args.html:
+        reports.append(
+            ("--html", args.html, compare_report_html(comparison, store, new_store, config.thresholds), "utf-8")
+        )
     noise = comparison.noise
     if noise is None or args.turns:  # with trials, the dialogue-by-dialogue table only on demand
         console.print(comparison_table(comparison, args.turns))

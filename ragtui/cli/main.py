@@ -39,6 +39,7 @@ LAZY_COMMANDS = {
     "serve-bot": ("serve_bot", "serve the built-in RAG bot over HTTP (a reference bot to point ragtui at)"),
     "compare": ("compare_command", "compare two runs pair by pair (exit 1 on a regression)"),
     "runs": ("runs_command", "list runs with scores and trends"),
+    "report": ("report_command", "write a run as one self-contained HTML file (charts, transcripts, filters)"),
     "merge": ("merge_command", "copy the runs of other ragtui databases (CI shards, artifacts) into one"),
 }
 

@@ -1,0 +1,24 @@
+"""The two reports: a run (``ragtui report``) and a comparison (``ragtui compare --html``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ...record.store import Store
+from ..compare import Comparison
+from .data import run_view
+from .page import compare_page, run_page
+
+
+def run_report_html(
+    store: Store, run_id: str, thresholds: Mapping[str, float], min_resolution_rate: float = 0.0
+) -> str:
+    return run_page(run_view(store, run_id, thresholds, min_resolution_rate))
+
+
+def compare_report_html(
+    comparison: Comparison, base_store: Store, new_store: Store, thresholds: Mapping[str, float]
+) -> str:
+    """The comparison's summary and regressions, then NEW's whole report."""
+    view = run_view(new_store, comparison.new_run, thresholds)
+    return compare_page(comparison, view, str(base_store.path or ""))

@@ -1,0 +1,149 @@
+"""The report's charts as inline SVG, built from numbers only: every label that comes from a
+file or a model (a scenario, a persona, a run id) is escaped text inside ``<text>``/``<title>``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .escape import colour, esc, score_text
+
+
+def histogram(scores: list[float], threshold: float, *, bins: int = 10) -> str:
+    """Dialogue scores in ``bins`` bins over 0–1, bars under the threshold red, a line at it."""
+    counts = [0] * bins
+    for s in scores:
+        counts[min(int(max(s, 0.0) * bins), bins - 1)] += 1
+    width, height, left, bottom = 480, 200, 36, 28
+    plot_w, plot_h = width - left - 8, height - bottom - 12
+    top = max(counts, default=0) or 1
+    parts = [_svg_open(width, height, "Distribution of dialogue scores")]
+    bar = plot_w / bins
+    for i, count in enumerate(counts):
+        h = plot_h * count / top
+        x, y = left + i * bar, 12 + plot_h - h
+        fill = "#1e8e3e" if (i + 1) / bins > threshold else "#d93025"
+        low, high = i / bins, (i + 1) / bins
+        parts.append(
+            f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{bar - 2:.1f}" height="{h:.1f}" fill="{fill}">'
+            f"<title>{low:.1f}–{high:.1f}: {count} dialogue(s)</title></rect>"
+        )
+        if count:
+            parts.append(f'<text x="{x + bar / 2:.1f}" y="{y - 2:.1f}" class="c">{count}</text>')
+    for tick in range(0, 11, 2):
+        x = left + plot_w * tick / 10
+        parts.append(f'<text x="{x:.1f}" y="{height - 10}" class="c">{tick / 10:.1f}</text>')
+    tx = left + plot_w * min(max(threshold, 0.0), 1.0)
+    parts.append(f'<line x1="{tx:.1f}" y1="8" x2="{tx:.1f}" y2="{12 + plot_h}" class="thr"/>')
+    parts.append(f'<text x="{tx + 3:.1f}" y="18" class="l">threshold {threshold:g}</text>')
+    parts.append(f'<line x1="{left}" y1="{12 + plot_h}" x2="{left + plot_w}" y2="{12 + plot_h}" class="axis"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def heat_map(rows: list[str], columns: list[str], cells: dict[tuple[int, int], tuple[float | None, int]]) -> str:
+    """Mean score per scenario (row) × persona (column), the number in the cell, grey for none."""
+    cell_w, cell_h, left, top = 64, 26, 150, 64
+    width, height = left + cell_w * len(columns) + 8, top + cell_h * len(rows) + 8
+    parts = [_svg_open(width, height, "Mean score per scenario × persona")]
+    for j, name in enumerate(columns):
+        x = left + j * cell_w + cell_w / 2
+        parts.append(f'<text x="{x:.1f}" y="{top - 8}" class="c" transform="rotate(-30 {x:.1f} {top - 8})">')
+        parts.append(f"{esc(_short(name, 14))}<title>{esc(name)}</title></text>")
+    for i, name in enumerate(rows):
+        y = top + i * cell_h
+        parts.append(f'<text x="{left - 6}" y="{y + cell_h / 2 + 4:.1f}" class="r">{esc(_short(name, 22))}')
+        parts.append(f"<title>{esc(name)}</title></text>")
+        for j in range(len(columns)):
+            value, n = cells.get((i, j), (None, 0))
+            x = left + j * cell_w
+            label = score_text(value) if n else ""
+            tip = f"{esc(name)} × {esc(columns[j])}: " + (f"{score_text(value)} over {n} dialogue(s)" if n else "none")
+            parts.append(
+                f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
+                f'fill="{colour(value) if n else "#f1f3f4"}"><title>{tip}</title></rect>'
+            )
+            if label:
+                parts.append(f'<text x="{x + cell_w / 2}" y="{y + cell_h / 2 + 4:.1f}" class="c w">{label}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class TrendPoint:
+    label: str  # the run id
+    mean: float | None
+    low: float | None
+    high: float | None
+    current: bool = False
+
+
+def trend(points: list[TrendPoint]) -> str:
+    """Run scores of the last runs of the same scenario set, each with its 95% interval."""
+    width, height, left, bottom = 480, 200, 36, 24
+    plot_w, plot_h = width - left - 12, height - bottom - 16
+    parts = [_svg_open(width, height, "Run score over the last runs, with 95% intervals")]
+    for tick in (0.0, 0.5, 1.0):
+        y = 8 + plot_h * (1 - tick)
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" class="grid"/>')
+        parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" class="r">{tick:.1f}</text>')
+    step = plot_w / max(len(points), 1)
+    previous: tuple[float, float] | None = None
+    for i, p in enumerate(points):
+        x = left + step * (i + 0.5)
+        parts.append(f'<text x="{x:.1f}" y="{height - 6}" class="c">{i + 1}</text>')
+        if p.mean is None:
+            previous = None
+            continue
+        y = 8 + plot_h * (1 - p.mean)
+        if p.low is not None and p.high is not None:
+            y1, y2 = 8 + plot_h * (1 - p.high), 8 + plot_h * (1 - p.low)
+            parts.append(f'<line x1="{x:.1f}" y1="{y1:.1f}" x2="{x:.1f}" y2="{y2:.1f}" class="ci"/>')
+        if previous is not None:
+            parts.append(f'<line x1="{previous[0]:.1f}" y1="{previous[1]:.1f}" x2="{x:.1f}" y2="{y:.1f}" class="ln"/>')
+        interval = f" [{score_text(p.low)}, {score_text(p.high)}]" if p.low is not None else ""
+        parts.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{5 if p.current else 3.5}" class="{"pt cur" if p.current else "pt"}">'
+            f"<title>{esc(p.label)}: {score_text(p.mean)}{interval}</title></circle>"
+        )
+        previous = (x, y)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def deltas(values: list[tuple[str, float, bool]]) -> str:
+    """A compare's per-pair change in score, most negative first; regressions outlined."""
+    shown = sorted(values, key=lambda v: v[1])[:60]
+    bar_h, left, width = 16, 170, 480
+    mid = left + (width - left - 8) / 2
+    scale = (width - left - 8) / 2
+    height = bar_h * len(shown) + 24
+    parts = [_svg_open(width, height, "Change in score per scenario × persona (new − base)")]
+    for i, (label, delta, regression) in enumerate(shown):
+        y = 4 + i * bar_h
+        w = scale * min(abs(delta), 1.0)
+        x = mid - w if delta < 0 else mid
+        fill = "#d93025" if delta < 0 else "#1e8e3e"
+        outline = ' class="reg"' if regression else ""
+        parts.append(
+            f'<text x="{left - 6}" y="{y + 12}" class="r">{esc(_short(label, 26))}<title>{esc(label)}</title></text>'
+        )
+        parts.append(
+            f'<rect x="{x:.1f}" y="{y + 2}" width="{max(w, 1):.1f}" height="{bar_h - 4}" fill="{fill}"{outline}>'
+            f"<title>{esc(label)}: {delta:+.2f}</title></rect>"
+        )
+    parts.append(f'<line x1="{mid:.1f}" y1="0" x2="{mid:.1f}" y2="{height - 18}" class="axis"/>')
+    for tick in (-1.0, 0.0, 1.0):
+        parts.append(f'<text x="{mid + scale * tick:.1f}" y="{height - 4}" class="c">{tick:+.0f}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _svg_open(width: int, height: int, title: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" role="img" aria-label="{esc(title)}"><title>{esc(title)}</title>'
+    )
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

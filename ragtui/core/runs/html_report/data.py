@@ -1,0 +1,200 @@
+"""What the report shows of a run, read from the database: the summary figures, each dialogue's
+outcome, and the inputs of the charts. Dialogue verdicts are gathered by their stored name, so a
+kind of verdict added later (``expectations`` …) shows without a change here."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ...record import run_shards
+from ...record.store import Store
+from ...records.stored import StoredDialogueJudgment, StoredSession
+from ..gate import run_gate, run_resolution
+from ..listing import list_runs
+from ..pass_k import pass_k_line, run_pass_k
+from ..run_report import outcome, rate_words
+from ..shards import shard_summary
+from .charts import TrendPoint
+
+# Shown in this order first; any other stored kind follows by name.
+KNOWN_KINDS = ("resolution", "retention", "repetition")
+# The text of a verdict worth a line: the first of these its details hold.
+_SUMMARY_KEYS = ("summary", "conclusion", "reason", "comment", "explanation")
+TREND_RUNS = 10
+
+
+@dataclass
+class VerdictKind:
+    """One kind of dialogue verdict over the run: how many, how many scored, their mean."""
+
+    name: str
+    count: int = 0
+    scored: int = 0
+    total: float = 0.0
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def mean(self) -> float | None:
+        return self.total / self.scored if self.scored else None
+
+
+@dataclass
+class DialogueView:
+    session: StoredSession
+    outcome_kind: str  # passed | failure | error | skipped (the run gate's reading)
+    outcome_message: str
+    resolution: str  # the resolution outcome word, "unscored", or "–" without one
+    verdicts: list[StoredDialogueJudgment]
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome_kind != "passed"
+
+
+@dataclass
+class RunView:
+    run_id: str
+    database: str
+    threshold: float
+    dialogues: list[DialogueView]
+    run_score: float | None
+    resolution_line: str
+    pass_k: str | None
+    judge_models: list[str]
+    kinds: list[VerdictKind]
+    gate_status: int
+    gate_reasons: list[str]
+    trend: list[TrendPoint]
+    shards: str | None
+
+    @property
+    def scenarios(self) -> list[str]:
+        return sorted({d.session.scenario_id for d in self.dialogues})
+
+    @property
+    def personas(self) -> list[str]:
+        return sorted({d.session.persona_name for d in self.dialogues})
+
+    @property
+    def outcomes(self) -> list[str]:
+        return sorted({d.resolution for d in self.dialogues})
+
+    def cells(self) -> dict[tuple[int, int], tuple[float | None, int]]:
+        """(scenario index, persona index) → (mean score over its scored dialogues, dialogues)."""
+        rows = {name: i for i, name in enumerate(self.scenarios)}
+        columns = {name: j for j, name in enumerate(self.personas)}
+        sums: dict[tuple[int, int], list[float]] = {}
+        counts: dict[tuple[int, int], int] = {}
+        for d in self.dialogues:
+            key = (rows[d.session.scenario_id], columns[d.session.persona_name])
+            counts[key] = counts.get(key, 0) + 1
+            if d.session.score is not None:
+                sums.setdefault(key, []).append(d.session.score)
+        return {k: ((sum(sums[k]) / len(sums[k])) if sums.get(k) else None, n) for k, n in counts.items()}
+
+
+def verdict_summary(j: StoredDialogueJudgment) -> str:
+    """The verdict's own words, whatever its kind: its summary, conclusion … or why it is unscored."""
+    for key in _SUMMARY_KEYS:
+        value = j.details.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    if j.skipped:
+        return "skipped"
+    return j.error or ""
+
+
+def _resolution_word(latest: dict[str, StoredDialogueJudgment]) -> str:
+    j = latest.get("resolution")
+    if j is None:
+        return "–"
+    if j.score is None:
+        return "skipped" if j.skipped else "unscored"
+    return (j.outcome or "scored").replace("_", " ")
+
+
+def _kinds(dialogues: list[DialogueView]) -> list[VerdictKind]:
+    kinds: dict[str, VerdictKind] = {}
+    for d in dialogues:
+        for j in d.verdicts:
+            kind = kinds.setdefault(j.metric, VerdictKind(j.metric))
+            kind.count += 1
+            if j.score is not None:
+                kind.scored += 1
+                kind.total += j.score
+            if j.outcome:
+                kind.outcomes[j.outcome] = kind.outcomes.get(j.outcome, 0) + 1
+    order = {name: i for i, name in enumerate(KNOWN_KINDS)}
+    return sorted(kinds.values(), key=lambda k: (order.get(k.name, len(order)), k.name))
+
+
+def _interval(scores: list[float]) -> tuple[float | None, float | None, float | None]:
+    """Mean and a 95% interval (normal approximation: cheap for a run of thousands)."""
+    if not scores:
+        return None, None, None
+    mean = sum(scores) / len(scores)
+    if len(scores) < 2:
+        return mean, mean, mean
+    sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (len(scores) - 1))
+    half = 1.96 * sd / math.sqrt(len(scores))
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def run_trend(store: Store, run_id: str) -> list[TrendPoint]:
+    """The last runs of this run's scenario × persona set, up to this one, with intervals."""
+    runs = list_runs(store)
+    mine = next((r for r in runs if r.run_id == run_id), None)
+    if mine is None:
+        return []
+    same = [r.run_id for r in runs if r.scenario_set == mine.scenario_set]
+    shown = same[: same.index(run_id) + 1][-TREND_RUNS:]
+    marks = ", ".join("?" * len(shown))
+    scores: dict[str, list[float]] = {r: [] for r in shown}
+    for rid, score in store.db.execute(
+        f"SELECT run_id, score FROM sessions WHERE run_id IN ({marks}) AND score IS NOT NULL", shown
+    ):
+        scores[rid].append(float(score))
+    return [TrendPoint(rid, *_interval(scores[rid]), current=rid == run_id) for rid in shown]
+
+
+def run_view(store: Store, run_id: str, thresholds: Mapping[str, float], min_resolution_rate: float = 0.0) -> RunView:
+    sessions = store.run_sessions(run_id)
+    dialogues = []
+    for s in sessions:
+        latest = s.latest_dialogue_judgments()
+        result = outcome(s, thresholds)
+        dialogues.append(
+            DialogueView(
+                s,
+                result.kind,
+                result.message,
+                _resolution_word(latest),
+                [latest[m] for m in sorted(latest, key=lambda m: (m not in KNOWN_KINDS, m))],
+            )
+        )
+    threshold = sessions[0].threshold if sessions else 0.7
+    scored = [s.score for s in sessions if s.score is not None]
+    gate = run_gate(sessions, threshold, thresholds, min_resolution_rate)
+    has_verdicts = any(d.verdicts for d in dialogues)
+    trials = run_pass_k(sessions, threshold)
+    judges = sorted(
+        {j.model for s in sessions for j in s.judgments if j.model}
+        | {j.model for d in dialogues for j in d.verdicts if j.model}
+    )
+    return RunView(
+        run_id=run_id,
+        database=str(store.path or ""),
+        threshold=threshold,
+        dialogues=dialogues,
+        run_score=sum(scored) / len(scored) if scored else None,
+        resolution_line=rate_words(run_resolution(sessions) if has_verdicts else None),
+        pass_k=pass_k_line(trials) if trials.trials > 1 else None,
+        judge_models=judges,
+        kinds=_kinds(dialogues),
+        gate_status=gate.status,
+        gate_reasons=list(gate.reasons),
+        trend=run_trend(store, run_id),
+        shards=shard_summary(run_id, run_shards.shards_of(store, run_id)),
+    )

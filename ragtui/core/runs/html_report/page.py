@@ -1,0 +1,209 @@
+"""The report page: summary, charts, the regressions of a comparison, and every dialogue as a
+folded transcript with its verdicts and a filter. Built as a list of strings joined once (a run
+of a thousand dialogues is written in well under a second); every stored text goes through
+``esc``; the filter keys in ``data-*`` attributes are indices and ragtui's own words."""
+
+from __future__ import annotations
+
+from ...records.stored import StoredSession
+from ..compare import Comparison
+from ..compare_report import ordered, summary_lines
+from . import charts
+from .assets import SCRIPT, STYLE, content_security_policy
+from .data import DialogueView, RunView, verdict_summary
+from .escape import esc, score_text
+
+
+def run_page(view: RunView) -> str:
+    return _document(f"ragtui report · run {view.run_id}", _run_sections(view))
+
+
+def compare_page(comparison: Comparison, view: RunView, base_database: str) -> str:
+    title = f"ragtui compare · {comparison.base_run} → {comparison.new_run}"
+    sections = [*_compare_sections(comparison, base_database, view.database), *_run_sections(view, heading=True)]
+    return _document(title, sections)
+
+
+def _document(title: str, body: list[str]) -> str:
+    return "".join(
+        [
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy()}">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            '<meta name="referrer" content="no-referrer">',
+            f"<title>{esc(title)}</title><style>{STYLE}</style></head><body><main>",
+            *body,
+            f"</main><script>{SCRIPT}</script></body></html>\n",
+        ]
+    )
+
+
+def _card(value: str, label: str) -> str:
+    return f'<div class="card"><b>{esc(value)}</b><span>{esc(label)}</span></div>'
+
+
+def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
+    out = []
+    if heading:
+        out.append(f"<h2>Run {esc(view.run_id)} (new)</h2>")
+    else:
+        out.append(f"<h1>Run {esc(view.run_id)}</h1>")
+    out.append(f'<div class="sub">{esc(view.database)} · {len(view.dialogues)} dialogue(s)</div>')
+    cards = [
+        _card(score_text(view.run_score), f"run score (threshold {view.threshold:g})"),
+        _card(view.resolution_line.split(" (")[0].replace("resolution rate ", ""), view.resolution_line),
+        _card(str(sum(1 for d in view.dialogues if not d.failed)), "dialogues passed"),
+        _card(str(sum(1 for d in view.dialogues if d.failed)), "dialogues failed, unscored or in error"),
+    ]
+    out.append('<div class="cards">' + "".join(cards) + "</div>")
+    if view.pass_k:
+        out.append(f"<p><b>Trials:</b> {esc(view.pass_k)}</p>")
+    judges = ", ".join(view.judge_models) or "none recorded"
+    out.append(f"<p><b>Judge model(s):</b> {esc(judges)}</p>")
+    if view.shards:
+        out.append(f"<p><b>Shards:</b> {esc(view.shards)}</p>")
+    ok = view.gate_status == 0
+    reasons = "".join(f"<li>{esc(r)}</li>" for r in view.gate_reasons[:8])
+    more = f"<li>… and {len(view.gate_reasons) - 8} more</li>" if len(view.gate_reasons) > 8 else ""
+    gate = "passes" if ok else f"fails (exit {view.gate_status})"
+    out.append(f'<div class="gate {"ok" if ok else "bad"}"><b>Gate:</b> the run {gate}<ul>{reasons}{more}</ul></div>')
+    out.append(_kinds_table(view))
+    out.append(_charts(view))
+    out.append(_dialogues(view))
+    return out
+
+
+def _kinds_table(view: RunView) -> str:
+    if not view.kinds:
+        return '<h2>Dialogue verdicts</h2><p class="muted">This run has no dialogue verdicts.</p>'
+    rows = []
+    for k in view.kinds:
+        outcomes = ", ".join(f"{o.replace('_', ' ')} {n}" for o, n in sorted(k.outcomes.items()))
+        rows.append(
+            f'<tr><td>{esc(k.name)}</td><td class="n">{k.count}</td><td class="n">{k.scored}</td>'
+            f'<td class="n">{score_text(k.mean)}</td><td>{esc(outcomes)}</td></tr>'
+        )
+    head = "<tr><th>verdict</th><th>dialogues</th><th>scored</th><th>mean score</th><th>outcomes</th></tr>"
+    return f'<h2>Dialogue verdicts</h2><div class="scroll"><table>{head}{"".join(rows)}</table></div>'
+
+
+def _charts(view: RunView) -> str:
+    scores = [d.session.score for d in view.dialogues if d.session.score is not None]
+    figures = [
+        ("Score distribution", charts.histogram(scores, view.threshold)),
+        ("Scenario × persona (mean score)", charts.heat_map(view.scenarios, view.personas, view.cells())),
+    ]
+    if view.trend:
+        legend = "".join(
+            f"<li>{esc(p.label)}{' (this run)' if p.current else ''}: {score_text(p.mean)}</li>" for p in view.trend
+        )
+        figures.append(("Trend over the last runs (95% intervals)", charts.trend(view.trend) + f"<ol>{legend}</ol>"))
+    body = "".join(f"<figure><figcaption>{esc(c)}</figcaption>{svg}</figure>" for c, svg in figures)
+    return f'<h2>Charts</h2><div class="charts">{body}</div>'
+
+
+def _options(element_id: str, label: str, names: list[str]) -> str:
+    options = "".join(f'<option value="{i}">{esc(n)}</option>' for i, n in enumerate(names))
+    return f'<label>{esc(label)} <select id="{element_id}"><option value="">all</option>{options}</select></label>'
+
+
+def _dialogues(view: RunView) -> str:
+    scenarios = {n: i for i, n in enumerate(view.scenarios)}
+    personas = {n: i for i, n in enumerate(view.personas)}
+    outcomes = {n: i for i, n in enumerate(view.outcomes)}
+    filters = (
+        '<div class="filters">'
+        + _options("f-scenario", "scenario", view.scenarios)
+        + _options("f-persona", "persona", view.personas)
+        + _options("f-outcome", "outcome", view.outcomes)
+        + '<label><input type="checkbox" id="f-failed"> failed only</label><span id="shown"></span></div>'
+    )
+    trials = max((d.session.trial for d in view.dialogues), default=1)
+    items = [
+        _dialogue(d, scenarios[d.session.scenario_id], personas[d.session.persona_name], outcomes[d.resolution], trials)
+        for d in view.dialogues
+    ]
+    return "<h2>Dialogues</h2>" + filters + "".join(items)
+
+
+def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int) -> str:
+    session = d.session
+    trial = f" · trial {session.trial}/{trials}" if trials > 1 else ""
+    kind = d.outcome_kind
+    summary = (
+        f'<summary><span class="badge {kind}">{esc(kind)}</span>#{session.id} {esc(session.scenario_id)} × '
+        f"{esc(session.persona_name)}{trial} · score {score_text(session.score)} · {esc(d.resolution)}"
+        + (f' <span class="muted">— {esc(d.outcome_message)}</span>' if d.outcome_message else "")
+        + "</summary>"
+    )
+    attributes = f'class="dlg" id="d{session.id}" data-s="{s}" data-p="{p}" data-o="{o}" data-f="{int(d.failed)}"'
+    return f"<details {attributes}>{summary}{_transcript(session)}{_dialogue_verdicts(d)}</details>"
+
+
+def _transcript(session: StoredSession) -> str:
+    latest = session.latest_judgments()
+    out = ['<div class="turns">']
+    for m in session.messages:
+        who = "customer" if m.role == "user" else "bot"
+        extra = " · cut by the token limit" if m.finish_reason == "length" else ""
+        out.append(
+            f'<div class="msg {"user" if m.role == "user" else "bot"}"><div class="who">{who} · turn {m.turn}'
+            f'{esc(extra)}</div><div class="text">{esc(m.text)}</div>'
+        )
+        if m.role == "bot":
+            verdicts = [j for (turn, _metric), j in sorted(latest.items()) if turn == m.turn and j.message_id == m.id]
+            if verdicts:
+                out.append('<ul class="v">')
+                for j in verdicts:
+                    words = j.details.get("conclusion") or j.details.get("comment") or j.error or ""
+                    version = f" (v{j.version})" if j.version > 1 else ""
+                    out.append(f"<li><b>{esc(j.metric)}</b>{version} {score_text(j.score)} {esc(words)}</li>")
+                out.append("</ul>")
+        out.append("</div>")
+    for partial in session.partials:
+        out.append(
+            f'<div class="msg partial"><div class="who">{esc(partial.role)} · turn {partial.turn} · incomplete: '
+            f'{esc(partial.error)}</div><div class="text">{esc(partial.text)}</div></div>'
+        )
+    if session.error:
+        out.append(f'<p class="muted">error: {esc(session.error)}</p>')
+    out.append("</div>")
+    return "".join(out)
+
+
+def _dialogue_verdicts(d: DialogueView) -> str:
+    if not d.verdicts:
+        return ""
+    items = []
+    for j in d.verdicts:
+        what = (j.outcome or "").replace("_", " ")
+        items.append(
+            f"<li><b>{esc(j.metric)}</b> {score_text(j.score)} {esc(what)} "
+            f'<span class="muted">{esc(verdict_summary(j))}</span></li>'
+        )
+    return f'<div class="dv"><b>Dialogue verdicts</b><ul class="v">{"".join(items)}</ul></div>'
+
+
+def _compare_sections(c: Comparison, base_database: str, new_database: str) -> list[str]:
+    out = [f"<h1>Compare {esc(c.base_run)} → {esc(c.new_run)}</h1>"]
+    out.append(f'<div class="sub">base: {esc(base_database)} · new: {esc(new_database)}</div>')
+    status = c.exit_status
+    lines = "".join(f"<li>{esc(line)}</li>" for line in summary_lines(c))
+    verdict = "no regression" if status == 0 else "regression"
+    out.append(f'<div class="gate {"ok" if status == 0 else "bad"}"><b>Comparison:</b> {verdict}<ul>{lines}</ul></div>')
+    regressed = [p for p in ordered(c.pairs) if p.flag == "regression" or p.resolution_regression]
+    out.append(f"<h2>Regressions ({len(regressed)})</h2>")
+    if regressed:
+        rows = "".join(
+            f'<tr><td>{esc(p.label)}</td><td class="n">{score_text(p.base.score)}</td>'
+            f'<td class="n">{score_text(p.new.score)}</td><td>{esc(p.flag)}</td><td>{esc(p.dialogue_flag)}</td></tr>'
+            for p in regressed
+        )
+        head = "<tr><th>scenario × persona</th><th>base</th><th>new</th><th>score</th><th>dialogue verdicts</th></tr>"
+        out.append(f'<div class="scroll"><table>{head}{rows}</table></div>')
+    else:
+        out.append('<p class="muted">No pair regressed.</p>')
+    changes = [(p.label, p.delta, p.flag == "regression") for p in c.pairs if p.delta is not None]
+    if changes:
+        out.append(f"<figure><figcaption>Change in score per pair</figcaption>{charts.deltas(changes)}</figure>")
+    return out
