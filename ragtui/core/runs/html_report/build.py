@@ -21,4 +21,4 @@ def compare_report_html(
 ) -> str:
     """The comparison's summary and regressions, then NEW's whole report."""
     view = run_view(new_store, comparison.new_run, thresholds)
-    return compare_page(comparison, view, str(base_store.path or ""))
+    return compare_page(comparison, view, base_store.path.name if base_store.path else "")

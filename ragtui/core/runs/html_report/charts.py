@@ -13,14 +13,14 @@ def histogram(scores: list[float], threshold: float, *, bins: int = 10) -> str:
     counts = [0] * bins
     for s in scores:
         counts[min(int(max(s, 0.0) * bins), bins - 1)] += 1
-    width, height, left, bottom = 480, 200, 36, 28
-    plot_w, plot_h = width - left - 8, height - bottom - 12
+    width, height, left, bottom, head = 480, 210, 36, 28, 30
+    plot_w, plot_h = width - left - 8, height - bottom - head
     top = max(counts, default=0) or 1
     parts = [_svg_open(width, height, "Distribution of dialogue scores")]
     bar = plot_w / bins
     for i, count in enumerate(counts):
         h = plot_h * count / top
-        x, y = left + i * bar, 12 + plot_h - h
+        x, y = left + i * bar, head + plot_h - h
         fill = "#1e8e3e" if (i + 1) / bins > threshold else "#d93025"
         low, high = i / bins, (i + 1) / bins
         parts.append(
@@ -33,9 +33,9 @@ def histogram(scores: list[float], threshold: float, *, bins: int = 10) -> str:
         x = left + plot_w * tick / 10
         parts.append(f'<text x="{x:.1f}" y="{height - 10}" class="c">{tick / 10:.1f}</text>')
     tx = left + plot_w * min(max(threshold, 0.0), 1.0)
-    parts.append(f'<line x1="{tx:.1f}" y1="8" x2="{tx:.1f}" y2="{12 + plot_h}" class="thr"/>')
-    parts.append(f'<text x="{tx + 3:.1f}" y="18" class="l">threshold {threshold:g}</text>')
-    parts.append(f'<line x1="{left}" y1="{12 + plot_h}" x2="{left + plot_w}" y2="{12 + plot_h}" class="axis"/>')
+    parts.append(f'<line x1="{tx:.1f}" y1="14" x2="{tx:.1f}" y2="{head + plot_h}" class="thr"/>')
+    parts.append(f'<text x="{tx:.1f}" y="10" class="c">threshold {threshold:g}</text>')
+    parts.append(f'<line x1="{left}" y1="{head + plot_h}" x2="{left + plot_w}" y2="{head + plot_h}" class="axis"/>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -185,7 +185,7 @@ def run_view(store: Store, run_id: str, thresholds: Mapping[str, float], min_res
     )
     return RunView(
         run_id=run_id,
-        database=str(store.path or ""),
+        database=store.path.name if store.path else "",  # the file's name: a CI runner's folders are noise
         threshold=threshold,
         dialogues=dialogues,
         run_score=sum(scored) / len(scored) if scored else None,

@@ -89,17 +89,25 @@ def _kinds_table(view: RunView) -> str:
 
 def _charts(view: RunView) -> str:
     scores = [d.session.score for d in view.dialogues if d.session.score is not None]
+    # The heat map of hundreds of scenarios scrolls inside its figure instead of stretching the page.
     figures = [
-        ("Score distribution", charts.histogram(scores, view.threshold)),
-        ("Scenario × persona (mean score)", charts.heat_map(view.scenarios, view.personas, view.cells())),
+        ("Score distribution", charts.histogram(scores, view.threshold), False),
+        ("Scenario × persona (mean score)", charts.heat_map(view.scenarios, view.personas, view.cells()), True),
     ]
     if view.trend:
         legend = "".join(
             f"<li>{esc(p.label)}{' (this run)' if p.current else ''}: {score_text(p.mean)}</li>" for p in view.trend
         )
-        figures.append(("Trend over the last runs (95% intervals)", charts.trend(view.trend) + f"<ol>{legend}</ol>"))
-    body = "".join(f"<figure><figcaption>{esc(c)}</figcaption>{svg}</figure>" for c, svg in figures)
+        figures.append(
+            ("Trend over the last runs (95% intervals)", charts.trend(view.trend) + f"<ol>{legend}</ol>", False)
+        )
+    body = "".join(
+        f"<figure{TALL if tall else ''}><figcaption>{esc(c)}</figcaption>{svg}</figure>" for c, svg, tall in figures
+    )
     return f'<h2>Charts</h2><div class="charts">{body}</div>'
+
+
+TALL = ' class="tall"'
 
 
 def _options(element_id: str, label: str, names: list[str]) -> str:

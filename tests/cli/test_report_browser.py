@@ -1,0 +1,158 @@
+"""The HTML report in a real browser: the system's Chromium (Debian's `chromium`) driven by
+Playwright, never a browser Playwright downloads. Renders without a console error or a network
+request, the filters change the rows shown, hostile model text stays text and never runs.
+
+Screenshots at 1280×800 and 390×844 are taken every time (and checked); with
+RAGTUI_WRITE_SCREENSHOTS=1 they are written to docs/screenshots/ (the committed ones), else to
+the test's own folder, so an ordinary test run leaves the checkout as it was."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragtui.cli.main import main
+from ragtui.core.record.store import Store
+from ragtui.testing.synthetic_runs import write_dialogue
+
+from .test_html_report import hostile_run
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')"
+)
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists() and shutil.which("chromium") is None,
+    reason="no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)",
+)
+DIALOG_TEXT = "<script>alert('xss')</script><img src=y onerror=alert(1)>"
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    executable = str(CHROMIUM) if CHROMIUM.exists() else str(shutil.which("chromium"))
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable, args=ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def report(tmp_path: Path) -> tuple[Path, Path]:
+    db = hostile_run(tmp_path / "runs.db")
+    store = Store.open(db)
+    write_dialogue(store, "r1", "refund", "angry", [0.3], customer=lambda turn: DIALOG_TEXT)
+    store.close()
+    out = tmp_path / "report.html"
+    assert main(["report", "--db", str(db), "r1", "--html", str(out)]) == 0
+    return db, out
+
+
+def open_page(browser: object, out: Path, width: int, height: int) -> tuple[object, list[str], list[str], list[str]]:
+    page = browser.new_page(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
+    errors: list[str] = []
+    requests: list[str] = []
+    dialogs: list[str] = []
+    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    page.on("request", lambda r: requests.append(r.url))
+
+    def dismiss(dialog: object) -> None:
+        dialogs.append(dialog.message)  # type: ignore[attr-defined]
+        dialog.dismiss()  # type: ignore[attr-defined]
+
+    page.on("dialog", dismiss)
+    page.add_init_script("window.pwned = 0;")  # the hostile text would set it, were it run
+    page.goto(out.as_uri())
+    page.wait_for_selector("#shown")
+    return page, errors, requests, dialogs
+
+
+def visible(page: object) -> int:
+    return int(page.evaluate("document.querySelectorAll('details.dlg:not([hidden])').length"))  # type: ignore[attr-defined]
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_report_in_chromium(browser: object, tmp_path: Path):
+    db, out = report(tmp_path)
+    page, errors, requests, dialogs = open_page(browser, out, 1280, 800)
+    total = visible(page)
+    assert total == 14
+    assert page.text_content("#shown") == "14 of 14 dialogue(s) shown"  # type: ignore[attr-defined]
+
+    # Filters: a scenario, then also a persona, then failed only; each narrows to what it says.
+    page.select_option("#f-scenario", label="outage")  # type: ignore[attr-defined]
+    outage = visible(page)
+    assert 1 <= outage < total
+    names = page.evaluate(  # type: ignore[attr-defined]
+        "Array.from(document.querySelectorAll('details.dlg:not([hidden]) > summary')).map(s => s.textContent)"
+    )
+    assert all(" outage × " in n for n in names)
+    page.select_option("#f-persona", label="calm")  # type: ignore[attr-defined]
+    assert 1 <= visible(page) <= outage
+    page.select_option("#f-scenario", value="")  # type: ignore[attr-defined]
+    page.select_option("#f-persona", value="")  # type: ignore[attr-defined]
+    page.check("#f-failed")  # type: ignore[attr-defined]
+    failed = visible(page)
+    badges = page.evaluate(  # type: ignore[attr-defined]
+        "Array.from(document.querySelectorAll('details.dlg:not([hidden]) .badge')).map(b => b.textContent)"
+    )
+    assert failed >= 2 and "passed" not in badges
+    page.uncheck("#f-failed")  # type: ignore[attr-defined]
+    page.select_option("#f-outcome", label="resolved")  # type: ignore[attr-defined]
+    assert 1 <= visible(page) < total
+    page.select_option("#f-outcome", value="")  # type: ignore[attr-defined]
+    assert visible(page) == total
+
+    # Hostile text: shown as the characters it is, never markup, never run.
+    hostile = page.locator("details.dlg", has_text="window.pwned = 1").first  # type: ignore[attr-defined]
+    hostile.locator("summary").click()
+    assert "<script>window.pwned = 1</script>" in hostile.inner_text()
+    assert page.evaluate("window.pwned") == 0  # type: ignore[attr-defined]
+    assert page.evaluate("document.scripts.length") == 1  # type: ignore[attr-defined]
+    assert page.evaluate("document.querySelectorAll('img, a, iframe, object, embed').length") == 0  # type: ignore[attr-defined]
+    angry = page.locator("details.dlg", has_text="refund × angry").last  # type: ignore[attr-defined]
+    angry.locator("summary").click()
+    assert DIALOG_TEXT in angry.inner_text()
+    assert dialogs == []
+    assert errors == [], errors
+    assert requests == [out.as_uri()]  # the file itself, nothing from any network
+
+    target = DOCS if os.environ.get("RAGTUI_WRITE_SCREENSHOTS") == "1" else tmp_path
+    desktop = target / "report-desktop.png"
+    page.locator("details.dlg").first.locator("summary").click()  # type: ignore[attr-defined]
+    # The charts, the filters and an open transcript in one view.
+    page.evaluate("Array.from(document.querySelectorAll('h2')).find(h => h.textContent === 'Charts').scrollIntoView()")  # type: ignore[attr-defined]
+    page.screenshot(path=str(desktop))  # type: ignore[attr-defined]
+    assert png_size(desktop) == (1280, 800)
+
+    phone, phone_errors, _requests, _dialogs = open_page(browser, out, 390, 844)
+    width = phone.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    assert width <= 390, f"the page is {width} px wide on a 390 px phone"  # readable without sideways scrolling
+    mobile = target / "report-phone.png"
+    phone.screenshot(path=str(mobile))  # type: ignore[attr-defined]
+    assert png_size(mobile) == (390, 844)
+    assert phone_errors == []
+    assert db.exists()
