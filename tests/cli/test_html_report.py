@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from ragtui.cli.main import main
+from ragtui.core.record.labels import save_label
 from ragtui.core.record.store import Store
 from ragtui.core.records.judgments import Judgment
 from ragtui.core.runs.html_report.assets import SCRIPT, content_security_policy
@@ -33,6 +34,7 @@ def hostile_run(path: Path, run_id: str = "r1") -> Path:
     store.add_dialogue_judgment(
         sid, Judgment("expectations", 0.5, {"summary": "1 of 2 expectations met " + HOSTILE}, raw_reply="x")
     )
+    save_label(store, sid, 1, agree=False, labeller="ana")
     store.close()
     return path
 
@@ -71,6 +73,7 @@ def test_report_is_self_contained_and_escapes_every_text(tmp_path: Path, capsys)
     assert f'content="{csp}"' in page and "default-src 'none'" in csp and "script-src 'sha256-" in csp
     # The summary: run score, resolution, judge model, a new verdict kind shown by its name.
     assert "run score" in page and "resolution rate" in page and "Judge model(s)" in page
+    assert "rubric: people agreed with 0 of 1 labelled verdict(s)" in page
     assert "<td>expectations</td>" in page and "1 of 2 expectations met" in page
     assert page.count('<details class="dlg"') == 13
     assert page.count("<svg") >= 3  # distribution, heat map, trend

@@ -68,6 +68,7 @@ class RunView:
     gate_reasons: list[str]
     trend: list[TrendPoint]
     shards: str | None
+    agreement: str | None = None  # people's agree / disagree labels of this run's verdicts
 
     @property
     def scenarios(self) -> list[str]:
@@ -159,6 +160,20 @@ def run_trend(store: Store, run_id: str) -> list[TrendPoint]:
     return [TrendPoint(rid, *_interval(scores[rid]), current=rid == run_id) for rid in shown]
 
 
+def label_agreement(store: Store, run_id: str) -> str | None:
+    """How often people who labelled this run's verdicts agreed with the judge; None unlabelled."""
+    rows = store.db.execute(
+        "SELECT metric, SUM(agree), COUNT(agree) FROM labels WHERE agree IS NOT NULL AND session_id IN "
+        "(SELECT id FROM sessions WHERE run_id = ?) GROUP BY metric ORDER BY metric",
+        [run_id],
+    ).fetchall()
+    if not rows:
+        return None
+    return "; ".join(
+        f"{metric}: people agreed with {int(agreed)} of {n} labelled verdict(s)" for metric, agreed, n in rows
+    )
+
+
 def run_view(store: Store, run_id: str, thresholds: Mapping[str, float], min_resolution_rate: float = 0.0) -> RunView:
     sessions = store.run_sessions(run_id)
     dialogues = []
@@ -197,4 +212,5 @@ def run_view(store: Store, run_id: str, thresholds: Mapping[str, float], min_res
         gate_reasons=list(gate.reasons),
         trend=run_trend(store, run_id),
         shards=shard_summary(run_id, run_shards.shards_of(store, run_id)),
+        agreement=label_agreement(store, run_id),
     )

@@ -60,6 +60,8 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
         out.append(f"<p><b>Trials:</b> {esc(view.pass_k)}</p>")
     judges = ", ".join(view.judge_models) or "none recorded"
     out.append(f"<p><b>Judge model(s):</b> {esc(judges)}</p>")
+    if view.agreement:
+        out.append(f"<p><b>Judge agreement (labels):</b> {esc(view.agreement)}</p>")
     if view.shards:
         out.append(f"<p><b>Shards:</b> {esc(view.shards)}</p>")
     ok = view.gate_status == 0
