@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
-from ..core.record.merge import merge, open_sources
+from ..core.record.merge import check_destination, merge, open_sources
 from ..core.record.store import Store
 from .output import console
 
@@ -35,6 +35,7 @@ def merge_command(args: argparse.Namespace, overrides: Overrides) -> int:
         raise RagtuiError(
             "ragtui merge needs --db DEST, the database to merge into", "e.g. ragtui merge a.db b.db --db all.db"
         )
+    check_destination(dest_path)
     sources = open_sources(list(args.sources), dest_path)
     created = not dest_path.exists()
     try:

@@ -186,6 +186,13 @@ def test_a_newer_or_foreign_source_is_refused_and_nothing_changes(tmp_path: Path
     fresh = tmp_path / "fresh.db"
     assert main(["merge", str(foreign), "--db", str(fresh)]) == 2
     assert not fresh.exists()
+    capsys.readouterr()
+    foreign_bytes = foreign.read_bytes()
+    for dest_bad in (foreign, text):  # ragtui's tables never go into another program's file
+        assert main(["merge", str(good), "--db", str(dest_bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"cannot merge into {dest_bad}" in err
+    assert foreign.read_bytes() == foreign_bytes and text.read_text(encoding="utf-8") == "not a database"
     assert main(["merge", str(good)]) == 2
     assert "needs --db DEST" in capsys.readouterr().err
 

@@ -96,6 +96,27 @@ def open_sources(paths: list[Path], dest: Path) -> list[Store]:
     return stores
 
 
+def check_destination(path: Path) -> None:
+    """DEST is a ragtui database or does not exist yet: ragtui's tables are never added to another
+    program's SQLite file."""
+    if not path.is_file():
+        return
+    try:
+        conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot merge into {path}: {exc}", "give --db a ragtui database or a new file") from None
+    if version == 0 and tables:
+        raise StoreError(
+            f"cannot merge into {path}: it is a SQLite file but not a ragtui database",
+            "give --db a ragtui database or a new file; nothing was changed",
+        )
+
+
 def check_tables(conn: sqlite3.Connection, path: Path) -> None:
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     unknown = sorted(tables - set(MERGED) - set(NOT_MERGED))
