@@ -133,3 +133,18 @@ def test_compare_html_names_the_regressions(tmp_path: Path, capsys):
     page = out.read_text(encoding="utf-8")
     assert "Compare b1 → n2" in page and "Regressions (1)" in page and "<td>outage × calm</td>" in page
     assert "Change in score per pair" in page and "Run n2 (new)" in page
+
+
+def test_compare_html_over_trials_lists_the_drops(tmp_path: Path, capsys):
+    store = Store.open(tmp_path / "runs.db")
+    for run_id, score in (("b1", 0.9), ("n1", 0.2)):
+        for trial in (1, 2, 3, 4, 5):
+            write_dialogue(store, run_id, "outage", "calm", [score], trial=trial)
+            write_dialogue(store, run_id, "refund", "calm", [0.9], trial=trial)
+    store.close()
+    out = tmp_path / "compare.html"
+    assert main(["compare", "--db", str(tmp_path / "runs.db"), "b1", "n1", "--html", str(out)]) == 1
+    capsys.readouterr()
+    page = out.read_text(encoding="utf-8")
+    assert "Regressions beyond run-to-run noise (1)" in page and "<td>outage × calm</td>" in page
+    assert "<td>refund × calm</td>" not in page.split("Change in score per pair")[0]

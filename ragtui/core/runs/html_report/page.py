@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ...records.stored import StoredSession
 from ..compare import Comparison
-from ..compare_report import ordered, summary_lines
+from ..compare_report import ordered, summary_lines, trial_ordered
+from ..trial_compare import NoiseComparison
 from . import charts
 from .assets import SCRIPT, STYLE, content_security_policy
 from .data import DialogueView, RunView, verdict_summary
@@ -194,6 +195,25 @@ def _dialogue_verdicts(d: DialogueView) -> str:
     return f'<div class="dv"><b>Dialogue verdicts</b><ul class="v">{"".join(items)}</ul></div>'
 
 
+def _trial_regressions(n: NoiseComparison) -> list[str]:
+    dropped = [p for p in trial_ordered(n) if p.verdict != "same" and p.verdict != "better"]
+    regressions = sum(1 for p in dropped if p.verdict == "regression")
+    out = [
+        f"<h2>Regressions beyond run-to-run noise ({regressions}); drops within noise ({len(dropped) - regressions})</h2>"
+    ]
+    if not dropped:
+        return [*out, '<p class="muted">No pair dropped.</p>']
+    rows = "".join(
+        f'<tr><td>{esc(p.label)}</td><td class="n">{esc(p.cell("base"))}</td><td class="n">{esc(p.cell("new"))}</td>'
+        f'<td class="n">{p.p_value:.3f}</td><td>{esc(p.verdict)}</td></tr>'
+        for p in dropped
+    )
+    head = (
+        "<tr><th>scenario × persona</th><th>base passes</th><th>new passes</th><th>p (drop)</th><th>verdict</th></tr>"
+    )
+    return [*out, f'<div class="scroll"><table>{head}{rows}</table></div>']
+
+
 def _compare_sections(c: Comparison, base_database: str, new_database: str) -> list[str]:
     out = [f"<h1>Compare {esc(c.base_run)} → {esc(c.new_run)}</h1>"]
     out.append(f'<div class="sub">base: {esc(base_database)} · new: {esc(new_database)}</div>')
@@ -201,8 +221,12 @@ def _compare_sections(c: Comparison, base_database: str, new_database: str) -> l
     lines = "".join(f"<li>{esc(line)}</li>" for line in summary_lines(c))
     verdict = "no regression" if status == 0 else "regression"
     out.append(f'<div class="gate {"ok" if status == 0 else "bad"}"><b>Comparison:</b> {verdict}<ul>{lines}</ul></div>')
-    regressed = [p for p in ordered(c.pairs) if p.flag == "regression" or p.resolution_regression]
-    out.append(f"<h2>Regressions ({len(regressed)})</h2>")
+    if c.noise is not None:  # with trials: pairs over all their trials, a drop beyond noise
+        out.extend(_trial_regressions(c.noise))
+        regressed = []
+    else:
+        regressed = [p for p in ordered(c.pairs) if p.flag == "regression" or p.resolution_regression]
+        out.append(f"<h2>Regressions ({len(regressed)})</h2>")
     if regressed:
         rows = "".join(
             f'<tr><td>{esc(p.label)}</td><td class="n">{score_text(p.base.score)}</td>'
@@ -211,7 +235,7 @@ def _compare_sections(c: Comparison, base_database: str, new_database: str) -> l
         )
         head = "<tr><th>scenario × persona</th><th>base</th><th>new</th><th>score</th><th>dialogue verdicts</th></tr>"
         out.append(f'<div class="scroll"><table>{head}{rows}</table></div>')
-    else:
+    elif c.noise is None:
         out.append('<p class="muted">No pair regressed.</p>')
     changes = [(p.label, p.delta, p.flag == "regression") for p in c.pairs if p.delta is not None]
     if changes:
