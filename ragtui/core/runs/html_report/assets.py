@@ -22,7 +22,7 @@ h1{font-size:1.4em;margin:.2em 0 .1em;overflow-wrap:anywhere}h2{font-size:1.15em
 figure{margin:0;background:var(--card);border:1px solid var(--line);border-radius:8px;padding:8px;overflow-x:auto}
 figcaption{font-weight:600;margin-bottom:4px}
 svg{max-width:100%;height:auto;display:block}figure.tall{max-height:560px;overflow:auto}
-svg text{font:11px system-ui,sans-serif;fill:var(--fg)}svg .c{text-anchor:middle}svg .r{text-anchor:end}svg .w{fill:#fff;font-weight:600}
+svg text{font:11px system-ui,sans-serif;fill:var(--fg)}svg .c{text-anchor:middle}svg .r{text-anchor:end}svg .l{text-anchor:start}svg .w{fill:#fff;font-weight:600}
 svg .thr{stroke:var(--fg);stroke-dasharray:4 3}svg .axis{stroke:var(--muted)}svg .grid{stroke:var(--line)}
 svg .ci{stroke:var(--muted);stroke-width:2}svg .ln{stroke:#1a73e8;stroke-width:1.5}svg .pt{fill:#1a73e8}svg .cur{fill:#e37400}
 svg .reg{stroke:var(--fg);stroke-width:1.5}

@@ -3,6 +3,7 @@ file or a model (a scenario, a persona, a run id) is escaped text inside ``<text
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .escape import colour, esc, score_text
@@ -112,15 +113,17 @@ def trend(points: list[TrendPoint]) -> str:
 
 def deltas(values: list[tuple[str, float, bool]]) -> str:
     """A compare's per-pair change in score, most negative first; regressions outlined."""
-    shown = sorted(values, key=lambda v: v[1])[:60]
+    shown = sorted(values, key=lambda v: v[1])[:60]  # the largest drops first: what people look for
     bar_h, left, width = 16, 170, 480
     mid = left + (width - left - 8) / 2
-    scale = (width - left - 8) / 2
+    # The axis spans the largest change, rounded up to a tenth: small changes stay visible.
+    span = max(0.1, math.ceil(max((abs(v[1]) for v in shown), default=0.1) * 10) / 10)
+    scale = (width - left - 8) / 2 / span
     height = bar_h * len(shown) + 24
     parts = [_svg_open(width, height, "Change in score per scenario × persona (new − base)")]
     for i, (label, delta, regression) in enumerate(shown):
         y = 4 + i * bar_h
-        w = scale * min(abs(delta), 1.0)
+        w = scale * min(abs(delta), span)
         x = mid - w if delta < 0 else mid
         fill = "#d93025" if delta < 0 else "#1e8e3e"
         outline = ' class="reg"' if regression else ""
@@ -132,8 +135,8 @@ def deltas(values: list[tuple[str, float, bool]]) -> str:
             f"<title>{esc(label)}: {delta:+.2f}</title></rect>"
         )
     parts.append(f'<line x1="{mid:.1f}" y1="0" x2="{mid:.1f}" y2="{height - 18}" class="axis"/>')
-    for tick in (-1.0, 0.0, 1.0):
-        parts.append(f'<text x="{mid + scale * tick:.1f}" y="{height - 4}" class="c">{tick:+.0f}</text>')
+    for tick, anchor in ((-span, "l"), (0.0, "c"), (span, "r")):  # the outer labels stay inside the chart
+        parts.append(f'<text x="{mid + scale * tick:.1f}" y="{height - 4}" class="{anchor}">{tick:+.1f}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

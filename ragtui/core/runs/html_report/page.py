@@ -239,5 +239,8 @@ def _compare_sections(c: Comparison, base_database: str, new_database: str) -> l
         out.append('<p class="muted">No pair regressed.</p>')
     changes = [(p.label, p.delta, p.flag == "regression") for p in c.pairs if p.delta is not None]
     if changes:
-        out.append(f"<figure><figcaption>Change in score per pair</figcaption>{charts.deltas(changes)}</figure>")
+        caption = "Change in score per pair" + (
+            f" (the 60 largest drops of {len(changes)})" if len(changes) > 60 else ""
+        )
+        out.append(f"<figure><figcaption>{esc(caption)}</figcaption>{charts.deltas(changes)}</figure>")
     return out
