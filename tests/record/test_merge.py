@@ -234,6 +234,11 @@ def test_two_shards_merge_into_one_run_and_overlapping_ones_are_refused(tmp_path
         (2, 2, 4),
     ]
     db.close()
+    html = tmp_path / "r.html"
+    assert main(["report", f"{dest}:ci-1", "--html", str(html)]) == 0
+    assert "run ci-1 merged from all 2 shards (4 planned dialogue(s))" in html.read_text(encoding="utf-8")
+    assert main(["report", f"{one}:ci-1", "--html", str(html)]) == 0
+    assert "shard 1/2 of run ci-1: 2 of the plan&#x27;s 4 dialogue(s)" in html.read_text(encoding="utf-8")
     before = counts(dest)
     again = shard_db(tmp_path / "again.db", 1, [0, 2], ["a", "c"])  # shard 1/2 run a second time
     assert main(["merge", str(again), "--db", str(dest)]) == 2
