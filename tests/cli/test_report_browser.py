@@ -13,6 +13,7 @@ import shutil
 import struct
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,7 +46,7 @@ DIALOG_TEXT = "<script>alert('xss')</script><img src=y onerror=alert(1)>"
 
 
 @pytest.fixture
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Any]:
     executable = str(CHROMIUM) if CHROMIUM.exists() else str(shutil.which("chromium"))
     with playwright_api.sync_playwright() as p:
         launched = p.chromium.launch(executable_path=executable, args=ARGS, headless=True)
@@ -65,8 +66,8 @@ def report(tmp_path: Path) -> tuple[Path, Path]:
     return db, out
 
 
-def open_page(browser: object, out: Path, width: int, height: int) -> tuple[object, list[str], list[str], list[str]]:
-    page = browser.new_page(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
+def open_page(browser: Any, out: Path, width: int, height: int) -> tuple[Any, list[str], list[str], list[str]]:
+    page = browser.new_page(viewport={"width": width, "height": height})
     errors: list[str] = []
     requests: list[str] = []
     dialogs: list[str] = []
@@ -74,9 +75,9 @@ def open_page(browser: object, out: Path, width: int, height: int) -> tuple[obje
     page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
     page.on("request", lambda r: requests.append(r.url))
 
-    def dismiss(dialog: object) -> None:
-        dialogs.append(dialog.message)  # type: ignore[attr-defined]
-        dialog.dismiss()  # type: ignore[attr-defined]
+    def dismiss(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
 
     page.on("dialog", dismiss)
     page.add_init_script("window.pwned = 0;")  # the hostile text would set it, were it run
@@ -85,8 +86,8 @@ def open_page(browser: object, out: Path, width: int, height: int) -> tuple[obje
     return page, errors, requests, dialogs
 
 
-def visible(page: object) -> int:
-    return int(page.evaluate("document.querySelectorAll('details.dlg:not([hidden])').length"))  # type: ignore[attr-defined]
+def visible(page: Any) -> int:
+    return int(page.evaluate("document.querySelectorAll('details.dlg:not([hidden])').length"))
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -95,45 +96,45 @@ def png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
-def test_report_in_chromium(browser: object, tmp_path: Path):
+def test_report_in_chromium(browser: Any, tmp_path: Path):
     db, out = report(tmp_path)
     page, errors, requests, dialogs = open_page(browser, out, 1280, 800)
     total = visible(page)
     assert total == 14
-    assert page.text_content("#shown") == "14 of 14 dialogue(s) shown"  # type: ignore[attr-defined]
+    assert page.text_content("#shown") == "14 of 14 dialogue(s) shown"
 
     # Filters: a scenario, then also a persona, then failed only; each narrows to what it says.
-    page.select_option("#f-scenario", label="outage")  # type: ignore[attr-defined]
+    page.select_option("#f-scenario", label="outage")
     outage = visible(page)
     assert 1 <= outage < total
-    names = page.evaluate(  # type: ignore[attr-defined]
+    names = page.evaluate(
         "Array.from(document.querySelectorAll('details.dlg:not([hidden]) > summary')).map(s => s.textContent)"
     )
     assert all(" outage × " in n for n in names)
-    page.select_option("#f-persona", label="calm")  # type: ignore[attr-defined]
+    page.select_option("#f-persona", label="calm")
     assert 1 <= visible(page) <= outage
-    page.select_option("#f-scenario", value="")  # type: ignore[attr-defined]
-    page.select_option("#f-persona", value="")  # type: ignore[attr-defined]
-    page.check("#f-failed")  # type: ignore[attr-defined]
+    page.select_option("#f-scenario", value="")
+    page.select_option("#f-persona", value="")
+    page.check("#f-failed")
     failed = visible(page)
-    badges = page.evaluate(  # type: ignore[attr-defined]
+    badges = page.evaluate(
         "Array.from(document.querySelectorAll('details.dlg:not([hidden]) .badge')).map(b => b.textContent)"
     )
     assert failed >= 2 and "passed" not in badges
-    page.uncheck("#f-failed")  # type: ignore[attr-defined]
-    page.select_option("#f-outcome", label="resolved")  # type: ignore[attr-defined]
+    page.uncheck("#f-failed")
+    page.select_option("#f-outcome", label="resolved")
     assert 1 <= visible(page) < total
-    page.select_option("#f-outcome", value="")  # type: ignore[attr-defined]
+    page.select_option("#f-outcome", value="")
     assert visible(page) == total
 
     # Hostile text: shown as the characters it is, never markup, never run.
-    hostile = page.locator("details.dlg", has_text="window.pwned = 1").first  # type: ignore[attr-defined]
+    hostile = page.locator("details.dlg", has_text="window.pwned = 1").first
     hostile.locator("summary").click()
     assert "<script>window.pwned = 1</script>" in hostile.inner_text()
-    assert page.evaluate("window.pwned") == 0  # type: ignore[attr-defined]
-    assert page.evaluate("document.scripts.length") == 1  # type: ignore[attr-defined]
-    assert page.evaluate("document.querySelectorAll('img, a, iframe, object, embed').length") == 0  # type: ignore[attr-defined]
-    angry = page.locator("details.dlg", has_text="refund × angry").last  # type: ignore[attr-defined]
+    assert page.evaluate("window.pwned") == 0
+    assert page.evaluate("document.scripts.length") == 1
+    assert page.evaluate("document.querySelectorAll('img, a, iframe, object, embed').length") == 0
+    angry = page.locator("details.dlg", has_text="refund × angry").last
     angry.locator("summary").click()
     assert DIALOG_TEXT in angry.inner_text()
     assert dialogs == []
@@ -142,17 +143,17 @@ def test_report_in_chromium(browser: object, tmp_path: Path):
 
     target = DOCS if os.environ.get("RAGTUI_WRITE_SCREENSHOTS") == "1" else tmp_path
     desktop = target / "report-desktop.png"
-    page.locator("details.dlg").first.locator("summary").click()  # type: ignore[attr-defined]
+    page.locator("details.dlg").first.locator("summary").click()
     # The charts, the filters and an open transcript in one view.
-    page.evaluate("Array.from(document.querySelectorAll('h2')).find(h => h.textContent === 'Charts').scrollIntoView()")  # type: ignore[attr-defined]
-    page.screenshot(path=str(desktop))  # type: ignore[attr-defined]
+    page.evaluate("Array.from(document.querySelectorAll('h2')).find(h => h.textContent === 'Charts').scrollIntoView()")
+    page.screenshot(path=str(desktop))
     assert png_size(desktop) == (1280, 800)
 
     phone, phone_errors, _requests, _dialogs = open_page(browser, out, 390, 844)
-    width = phone.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"  # readable without sideways scrolling
     mobile = target / "report-phone.png"
-    phone.screenshot(path=str(mobile))  # type: ignore[attr-defined]
+    phone.screenshot(path=str(mobile))
     assert png_size(mobile) == (390, 844)
     assert phone_errors == []
     assert db.exists()
