@@ -11,6 +11,8 @@ from ..core.config import Config
 from ..core.content.personas import load_personas, pick_personas
 from ..core.content.picking import Skipped
 from ..core.content.scenarios import load_scenarios, pick_scenarios
+from ..core.errors import ConfigError
+from ..core.expectation_items import unmatched_policies
 from ..core.records.personas import Persona
 from ..core.records.scenarios import Scenario
 from .output import error_line
@@ -24,6 +26,7 @@ def pick_content(
     skipped_scenarios: list[Skipped] = []
     personas = load_personas(config.personas, config.language, skipped_personas)
     scenarios = load_scenarios(config.scenarios, config.language, skipped_scenarios)
+    check_policy_tags(config, scenarios)
     chosen_personas = pick_personas(personas, persona_names, skipped_personas)
     chosen_scenarios = pick_scenarios(scenarios, scenario_ids, skipped_scenarios)
     if not chosen_personas and skipped_personas:
@@ -33,3 +36,13 @@ def pick_content(
             for s in skipped:
                 error_line(f"ragtui: warning: skipped {kind} {s.name!r}: {s.error}")
     return chosen_scenarios, chosen_personas
+
+
+def check_policy_tags(config: Config, scenarios: list[Scenario]) -> None:
+    """A ``[[policy]]`` whose tags select none of the scenarios is a typo, caught before any call."""
+    for policy in unmatched_policies(config.policies, [s.tags for s in scenarios]):
+        raise ConfigError(
+            f"{config.source or 'config'}: policy {policy.id!r} tags {', '.join(policy.tags)} match no scenario "
+            f"in {config.scenarios}",
+            "fix the tags, or drop them so the policy applies to every scenario",
+        )

@@ -17,7 +17,7 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
-from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics, context_from_session
+from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics, context_from_session, metric_applies
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.record.dialogue_verdicts import resolution_rate
@@ -31,7 +31,7 @@ from .output import console
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "judge-dialogue", help="judge stored dialogues as a whole: resolution, retention, repetition"
+        "judge-dialogue", help="judge stored dialogues as a whole: resolution, retention, repetition, expectations"
     )
     parser.add_argument("sessions", type=int, nargs="*", help="session ids")
     parser.add_argument("--run", help="every session of a run id ('last' for the newest run)")
@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="append",
         choices=DIALOGUE_METRICS,
         dest="dialogue_metric",
-        help="dialogue metric to run (repeatable; default: all three)",
+        help="dialogue metric to run (repeatable; default: all)",
     )
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML")
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite database")
@@ -69,7 +69,12 @@ async def _judge(args: argparse.Namespace, overrides: Overrides) -> int:
             client = pool.client_for(endpoint)
             metrics_by_language = {
                 language: build_dialogue_metrics(
-                    args.dialogue_metric or list(DIALOGUE_METRICS), client, config.prompts, language, config.thresholds
+                    args.dialogue_metric or list(DIALOGUE_METRICS),
+                    client,
+                    config.prompts,
+                    language,
+                    config.thresholds,
+                    policies=config.policies,
                 )
                 for language in {s.language for s in sessions}
             }
@@ -81,6 +86,8 @@ async def _judge(args: argparse.Namespace, overrides: Overrides) -> int:
                 console.print(head)
                 context = context_from_session(session)
                 for metric in metrics_by_language[session.language]:
+                    if not metric_applies(metric, context):
+                        continue  # nothing to judge (no expectations and no policy applies)
                     try:
                         judgment = await metric.judge(context)
                     except RagtuiError as exc:

@@ -126,6 +126,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         metavar="RATE",
         help="exit 1 when the run's resolution rate is under RATE, 0–1 (default: the config's, 0 = off)",
     )
+    run.add_argument(
+        "--min-expectation-rate",
+        type=float,
+        metavar="RATE",
+        help="exit 1 when under RATE of the run's expectations are met or kept, 0–1 (default: the config's, 0 = off)",
+    )
+    run.add_argument("--fail-on-policy", action="store_true", help="exit 1 when any answer breaks a [[policy]]")
     run.add_argument("--no-check", action="store_true", help="skip the endpoint reachability check")
     run.add_argument("--workers", type=int, default=1, help="processes sharing the run and the database (default 1)")
     run.add_argument(
@@ -207,6 +214,7 @@ def overrides_from(args: argparse.Namespace) -> Overrides:
         concurrency=getattr(args, "concurrency", None),
         threshold=getattr(args, "threshold", None),
         min_resolution_rate=getattr(args, "min_resolution_rate", None),
+        min_expectation_rate=getattr(args, "min_expectation_rate", None),
         metrics=getattr(args, "metrics", None) or [],
     )
 

@@ -42,6 +42,7 @@ from ..core.record.store import Store
 from ..core.records.personas import Persona
 from ..core.records.scenarios import Scenario
 from ..core.records.stored import StoredSession
+from ..core.runs.expectation_rate import rate_line
 from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.pass_k import pass_k_line, run_pass_k
 from ..core.runs.replay_plan import plan_replay
@@ -393,7 +394,14 @@ def _report_run(
         if s.status == "running" and s.owner == me:
             s.status = "interrupted"
     plan = run_plan.entries(store, run_id)
-    gate = run_gate(rows, config.threshold, config.thresholds, config.min_resolution_rate)
+    gate = run_gate(
+        rows,
+        config.threshold,
+        config.thresholds,
+        config.min_resolution_rate,
+        config.min_expectation_rate,
+        fail_on_policy=bool(getattr(args, "fail_on_policy", False)),
+    )
     unfinished = sum(1 for e in plan if e.session_id is None) + sum(
         1 for s in rows if s.status != "finished" or s.stop_label in RESUMABLE
     )
@@ -449,6 +457,12 @@ def _report(
         summary.append_text(rate_text(gate.resolution or run_resolution(rows)))
         if config.min_resolution_rate > 0:
             summary.append(f" (min {config.min_resolution_rate:.0%})")
+    if gate.expectations.dialogues:
+        summary.append(" · ")
+        broken = bool(gate.expectations.policies_broken)
+        summary.append(rate_line(gate.expectations), style="red" if broken else "")
+        if config.min_expectation_rate > 0:
+            summary.append(f" (min {config.min_expectation_rate:.0%})")
     customer = [m for s in rows for m in s.messages if m.role == "user"]
     retried = sum(1 for m in customer if (m.sim_check or {}).get("retried"))
     off_role = sum(1 for m in customer if m.source == "simulator_off_role")

@@ -24,6 +24,7 @@ class Overrides:
     concurrency: int | None = None
     threshold: float | None = None
     min_resolution_rate: float | None = None
+    min_expectation_rate: float | None = None
     metrics: list[str] = field(default_factory=list)
 
 
@@ -56,6 +57,15 @@ def load_effective_config(overrides: Overrides) -> Config:
                 'add "resolution" to dialogue_metrics',
             )
         config.min_resolution_rate = overrides.min_resolution_rate
+    if overrides.min_expectation_rate is not None:
+        if not 0.0 <= overrides.min_expectation_rate <= 1.0:
+            raise ConfigError(f"--min-expectation-rate must be between 0 and 1, got {overrides.min_expectation_rate:g}")
+        config.min_expectation_rate = overrides.min_expectation_rate
+    if config.min_expectation_rate > 0 and "expectations" not in config.dialogue_metrics:
+        raise ConfigError(
+            "min_expectation_rate needs the expectations verdict, but the config's dialogue_metrics leaves it out",
+            'add "expectations" to dialogue_metrics',
+        )
     return config
 
 

@@ -12,6 +12,7 @@ Layout of a config file (every key optional)::
     dialogue_metrics = ["resolution", "repetition"]   # judged when a dialogue ends (+ retention); [] = off
     compare_alpha = 0.05       # `ragtui compare` with trials: a drop is a regression when its p-value is under it
     min_resolution_rate = 0.0  # `ragtui run` exits 1 when the run's resolution rate is under it; 0 = off
+    min_expectation_rate = 0.0 # `ragtui run` exits 1 when the run's expectation pass rate is under it; 0 = off
     simulator_check = "model"  # check each simulated customer message: model | code | off
     database = "ragtui.db"     # relative paths are relative to the config file
     personas = "personas"
@@ -30,6 +31,10 @@ Layout of a config file (every key optional)::
 
     [thresholds]               # per-metric pass marks, 0–1 (the rubric's is `threshold`)
     faithfulness = 0.8
+
+    [[policy]]                 # a prohibition checked on every bot answer (docs/expectations.md)
+    text = "asks for the customer's password"
+    tags = ["billing"]         # optional: only the scenarios with one of these tags
 
     [answer_relevancy]         # seed 001's options
     uncertainty_weight = 0.3   # accepted; no effect since statements are scored by P(yes)
@@ -50,6 +55,8 @@ from typing import Any
 from . import paths
 from .bot_config import BotConfig, check_key_env, parse_bot
 from .errors import ConfigError
+from .expectation_items import parse_policies
+from .records.expectations import Expectation
 from .registry import metrics as metric_registry
 from .registry.metrics import PRIMARY_METRIC
 from .toml_io import expect_type, read_toml, reject_unknown_keys
@@ -73,6 +80,8 @@ TOP_KEYS = {
     "metrics",
     "dialogue_metrics",
     "min_resolution_rate",
+    "min_expectation_rate",
+    "policy",
     "compare_alpha",
     "simulator_check",
     "database",
@@ -91,7 +100,8 @@ EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_
 # Retention is off by default: on the embedded judge its agreement with people's labels is nil
 # (Spearman 0.04, κ 0.02 on the held-out labelled dialogues; docs/judge-calibration.md), and it costs a quarter of
 # the first command's time. Turn it on with a judge endpoint that measures better.
-DEFAULT_DIALOGUE_METRICS = ("resolution", "repetition")
+# ``expectations`` runs only on dialogues whose scenario has expectations or a policy applies.
+DEFAULT_DIALOGUE_METRICS = ("resolution", "repetition", "expectations")
 SIMULATOR_CHECKS = ("model", "code", "off")
 RELEVANCY_KEYS = {"uncertainty_weight", "scale"}
 
@@ -178,6 +188,11 @@ class Config:
     # resolution verdict's agreement with people is not measured well enough yet to fail a
     # pipeline on its own, and a run that used to pass must not start failing on an upgrade.
     min_resolution_rate: float = 0.0
+    # The run's expectation pass rate (met or kept among scored expectations) under which
+    # `ragtui run` exits 1; 0 = off.
+    min_expectation_rate: float = 0.0
+    # ``[[policy]]``: prohibitions checked on every bot answer of the scenarios their tags select
+    policies: tuple[Expectation, ...] = ()
     # `ragtui compare` of runs with trials: the one-sided significance level of "regression",
     # the share of comparisons of two equal bots it may call a regression.
     compare_alpha: float = 0.05
@@ -276,6 +291,15 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
                 f"{where}: min_resolution_rate must be between 0 and 1, got {config.min_resolution_rate:g}",
                 "0 turns the gate off; 0.8 fails a run in which fewer than 80% of dialogues were resolved",
             )
+    if "min_expectation_rate" in data:
+        config.min_expectation_rate = float(get("min_expectation_rate", (int, float)))
+        if not 0.0 <= config.min_expectation_rate <= 1.0:
+            raise ConfigError(
+                f"{where}: min_expectation_rate must be between 0 and 1, got {config.min_expectation_rate:g}",
+                "0 turns the gate off; 0.9 fails a run in which fewer than 90% of expectations were met or kept",
+            )
+    if "policy" in data:
+        config.policies = parse_policies(data["policy"], where)
     if "compare_alpha" in data:
         config.compare_alpha = float(get("compare_alpha", (int, float)))
         if not 0.0 < config.compare_alpha < 0.5:

@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, int]] = [
             "json_path",
             "redaction",
             "toml_io",
+            "expectation_items",
             "output_file",
             "plugins",
         )

@@ -1,7 +1,8 @@
 """Scenarios: the customer's opening question, with an optional reference answer and tags.
 
 ``scenarios/<language>.toml`` holds ``[[scenario]]`` tables with ``id``, ``question``,
-optional ``reference`` and ``tags``.
+optional ``reference``, ``tags``, and the team's expectations ``expect`` / ``expect_not``
+(see ``expectation_items`` and docs/expectations.md).
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from typing import Any
 
 from ..config import LANGUAGES
 from ..errors import ConfigError
+from ..expectation_items import parse_items
 from ..records.scenarios import Scenario
 from ..toml_io import expect_type, read_toml, reject_unknown_keys
 from .picking import Skipped, pick_named
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-KEYS = {"id", "question", "reference", "tags", "language"}
+KEYS = {"id", "question", "reference", "tags", "language", "expect", "expect_not"}
 
 
 def scenario_file(location: Path, language: str) -> Path:
@@ -74,7 +76,13 @@ def _scenario(raw: object, at: str, file_language: str, seen: set[str]) -> Scena
     scenario_language = expect_type(table.get("language", file_language), str, f"{at} language")
     if scenario_language not in LANGUAGES:
         raise ConfigError(f"{at}: language must be one of {', '.join(LANGUAGES)}, got {scenario_language!r}")
-    return Scenario(sid, question, scenario_language, reference, tags)
+    named = f"{at.rsplit(': ', 1)[0]}: scenario {sid!r}"
+    ids: set[str] = set()
+    expectations = [
+        *parse_items(table.get("expect", []), named, "expect", polarity="must", seen=ids),
+        *parse_items(table.get("expect_not", []), named, "expect_not", polarity="must_not", seen=ids),
+    ]
+    return Scenario(sid, question, scenario_language, reference, tags, tuple(expectations))
 
 
 def pick_scenarios(

@@ -71,6 +71,7 @@ class Engine:
             config.prompts,
             self.language,
             config.thresholds,
+            policies=config.policies,
         )
         # The first failed write to the database (disk full, …): from then on no dialogue starts.
         self.write_failure: StoreWriteError | None = None
@@ -134,10 +135,8 @@ class Engine:
     def planned_dialogue(self, entry: PlanEntry) -> Dialogue:
         """Start an entry of a run's plan that has no session yet, as it was planned (scenario,
         persona, turns, metrics, threshold); ``PlanTaken`` when another process just did."""
-        scenario_data = dict(entry.scenario)
-        scenario_data["tags"] = tuple(scenario_data.get("tags", ()))
         dialogue = self.new_dialogue(
-            Scenario(**scenario_data),
+            Scenario.from_dict(entry.scenario),
             Persona(**entry.persona),
             run_id=entry.run_id,
             max_turns=entry.max_turns,
@@ -179,9 +178,7 @@ class Engine:
     def resume_dialogue(self, session_id: int) -> Dialogue:
         """Continue a stored session with the persona and scenario it started with."""
         session = self.store.session(session_id)
-        scenario_data = dict(session.scenario)
-        scenario_data["tags"] = tuple(scenario_data.get("tags", ()))
-        scenario = Scenario(**scenario_data)
+        scenario = Scenario.from_dict(session.scenario)
         persona = Persona(**session.persona)
         dialogue = self._dialogue(session_id, scenario, persona, session.max_turns, self.metrics_for(session.metrics))
         dialogue.threshold = session.threshold

@@ -34,7 +34,7 @@ from ..bots.base import Bot
 from ..bots.call import BotCall, current_call
 from ..errors import IncompleteReply, RagtuiError, StoreWriteError
 from ..metrics import PRIMARY_METRIC, Metric, TurnContext
-from ..metrics.dialogue import DialogueMetric, context_from_session
+from ..metrics.dialogue import DialogueMetric, context_from_session, metric_applies
 from ..models.llm import Completion, stream_restarted
 from ..record.store import SessionBusy, Store
 from ..records.calls import CallUsage
@@ -545,7 +545,8 @@ class Dialogue:
         context = dataclasses.replace(context_from_session(session), stop_reason=self._concluding)
         # Verdicts already stored (a resumed dialogue that stopped while judging): only the missing run.
         recorded = {j.metric for j in session.dialogue_judgments}
-        pending = [m for m in self.dialogue_metrics if m.name not in recorded]
+        # A metric with nothing to judge here (expectations on a scenario without any) stores nothing.
+        pending = [m for m in self.dialogue_metrics if m.name not in recorded and metric_applies(m, context)]
         label = f"{self.simulator.scenario.id} × {self.simulator.persona.name}"
         for index, metric in enumerate(pending, start=1):
             emit(DialogueVerdictStarted(self.session_id, self.turn, metric.name, label, index, len(pending)))

@@ -20,6 +20,7 @@ from ..config import Config
 from ..content.prompts import PromptSet
 from ..errors import ConfigError
 from ..models.llm import ChatClient
+from ..records.expectations import Expectation
 from ..records.judgments import Judgment
 from ..registry import metrics as registry
 from ..registry.metrics import PRIMARY_METRIC, MetricInfo, metric_info, register_metric
@@ -54,12 +55,15 @@ class MetricSettings:
     relevancy: RelevancyOptions = field(default_factory=RelevancyOptions)
     # metric → a few-shot examples file used instead of prompts/<lang>/examples/<metric>.jsonl
     examples: dict[str, Path] = field(default_factory=dict)
+    # the config's [[policy]] prohibitions, checked by the expectations dialogue metric
+    policies: tuple[Expectation, ...] = ()
 
     @classmethod
     def from_config(cls, config: Config) -> MetricSettings:
         return cls(
             thresholds={**registry.default_thresholds(), **config.thresholds},
             relevancy=RelevancyOptions(config.uncertainty_weight, config.relevancy_scale),
+            policies=config.policies,
         )
 
     def threshold(self, name: str) -> float:

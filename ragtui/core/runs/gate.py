@@ -3,7 +3,9 @@
 One place decides, so the exit status, the JUnit report and the Markdown summary never
 disagree: a dialogue fails on its rubric score (under the threshold, or no score at all — a
 gate never passes without evidence) and on every other metric the run asked for
-(``--metric``); the run fails on its resolution rate when ``min_resolution_rate`` is set.
+(``--metric``); the run fails on its resolution rate when ``min_resolution_rate`` is set, on
+its expectation pass rate when ``min_expectation_rate`` is set, and on any broken policy with
+``--fail-on-policy``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate, resolution_rate
 from ..records.stored import StoredSession
+from .expectation_rate import ExpectationRate, expectation_rate, expectation_reasons
 
 GATED_STOPS = ("error", "cancelled")
 
@@ -66,6 +69,7 @@ class GateResult:
     resolution: ResolutionRate | None = None  # when the run has dialogue verdicts
     min_resolution_rate: float = 0.0
     resolution_problem: str | None = None  # why the resolution gate fails, when it does
+    expectations: ExpectationRate = field(default_factory=ExpectationRate)
 
 
 def resolution_reason(rate: ResolutionRate, minimum: float) -> str | None:
@@ -89,6 +93,8 @@ def run_gate(
     threshold: float,
     thresholds: Mapping[str, float] | None = None,
     min_resolution_rate: float = 0.0,
+    min_expectation_rate: float = 0.0,
+    fail_on_policy: bool = False,
 ) -> GateResult:
     """2 if any dialogue ended in error; else 1 if any dialogue fails (see the module) or the
     resolution rate is under ``min_resolution_rate``; else 0. Cancelled and interrupted
@@ -97,6 +103,7 @@ def run_gate(
     counted = [s for s in sessions if judged(s)]
     resolution = run_resolution(sessions) if any(s.dialogue_judgments for s in counted) else None
     result = GateResult(0, resolution=resolution, min_resolution_rate=min_resolution_rate)
+    result.expectations = expectation_rate(counted)
     errors = [s for s in sessions if s.stop_reason == "error"]
     if errors:
         result.status = 2
@@ -116,6 +123,8 @@ def run_gate(
         )
         if result.resolution_problem:
             result.reasons.append(result.resolution_problem)
+    if counted:
+        result.reasons.extend(expectation_reasons(result.expectations, min_expectation_rate, fail_on_policy))
     if result.status == 0 and result.reasons:
         result.status = 1
     return result

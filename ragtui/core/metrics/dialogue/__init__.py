@@ -1,7 +1,8 @@
 """Dialogue metrics: verdicts on a whole conversation, judged once it has ended.
 
 ``resolution`` (was the problem solved, and the one-word outcome), ``retention`` (did the bot
-keep what the customer told it) and ``repetition`` (did it go round in circles). Each returns a
+keep what the customer told it), ``repetition`` (did it go round in circles) and
+``expectations`` (did it say what the scenario expects and nothing a policy forbids). Each returns a
 ``Judgment`` like the turn metrics and is stored as a versioned judgment of the session
 (``record.dialogue_verdicts``). They are on by default (``dialogue_metrics`` in the config).
 """
@@ -14,9 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import ConfigError
 from ...models.llm import ChatClient
+from ...records.expectations import Expectation
 from ...records.passages import Passage
+from ...records.scenarios import expectations_of
 from ...registry import metrics as registry
-from .base import DialogueContext, DialogueMetric, DialogueTurn, load_bundled_fallback
+from .base import DialogueContext, DialogueMetric, DialogueTurn, load_bundled_fallback, metric_applies
+from .expectations import Expectations
 from .repetition import Repetition
 from .resolution import OUTCOMES, SUCCESS_OUTCOMES, Resolution
 from .retention import Retention
@@ -25,7 +29,7 @@ if TYPE_CHECKING:
     from ...records.stored import StoredSession
 
 # Importing them registers them (each class is decorated with ``register_metric``).
-BUILTIN_DIALOGUE_METRICS = (Resolution, Retention, Repetition)
+BUILTIN_DIALOGUE_METRICS = (Resolution, Retention, Repetition, Expectations)
 
 
 def __getattr__(name: str) -> Any:
@@ -49,11 +53,13 @@ def build_dialogue_metrics(
     prompts_dir: Path | None,
     language: str,
     thresholds: Mapping[str, float] | None = None,
+    policies: tuple[Expectation, ...] = (),
 ) -> list[DialogueMetric]:
-    """The dialogue metrics to run when a dialogue ends; templates validated here, up front."""
+    """The dialogue metrics to run when a dialogue ends; templates validated here, up front.
+    ``policies`` are the config's ``[[policy]]`` prohibitions (for ``expectations``)."""
     from .. import MetricSettings  # the turn metrics' package, which imports this one
 
-    settings = MetricSettings(thresholds={**registry.default_thresholds(), **(thresholds or {})})
+    settings = MetricSettings(thresholds={**registry.default_thresholds(), **(thresholds or {})}, policies=policies)
     return [
         registry.find_metric(name).build(judge, prompts_dir, language, settings)  # type: ignore[union-attr]
         for name in resolve_dialogue_names(names)
@@ -72,7 +78,15 @@ def context_from_session(session: StoredSession) -> DialogueContext:
             slot["passages"] = list(message.passages)
     turns = [DialogueTurn(turn, s["customer"], s["bot"], s["passages"]) for turn, s in sorted(by_turn.items())]
     goal = session.persona.get("goal") if isinstance(session.persona, dict) else ""
-    return DialogueContext(turns, session.language, session.stop_reason, goal or "")
+    scenario = session.scenario if isinstance(session.scenario, dict) else {}
+    return DialogueContext(
+        turns,
+        session.language,
+        session.stop_reason,
+        goal or "",
+        expectations=expectations_of(scenario),
+        tags=tuple(str(t) for t in scenario.get("tags") or ()),
+    )
 
 
 def context_from_messages(
@@ -109,5 +123,6 @@ __all__ = [
     "build_dialogue_metrics",
     "context_from_messages",
     "context_from_session",
+    "metric_applies",
     "resolve_dialogue_names",
 ]

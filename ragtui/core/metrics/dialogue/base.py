@@ -15,6 +15,7 @@ from typing import Protocol
 from ... import paths
 from ...content.prompts import PromptTemplate, load_prompt, prompt_path
 from ...models.llm import DeltaCallback
+from ...records.expectations import Expectation
 from ...records.judgments import Judgment
 from ...records.passages import Passage
 from ...records.turns import is_done
@@ -45,6 +46,9 @@ class DialogueContext:
     language: str
     stop_reason: str | None = None
     goal: str = ""  # the persona's "what counts as solved", when it has one
+    # the scenario's ``expect`` / ``expect_not``, and its tags (which select the config's policies)
+    expectations: tuple[Expectation, ...] = ()
+    tags: tuple[str, ...] = ()
 
     @property
     def answered(self) -> list[DialogueTurn]:
@@ -78,6 +82,14 @@ class DialogueContext:
             for p in t.passages:
                 seen.setdefault((p.doc_id, p.text), p)
         return list(seen.values())
+
+
+def metric_applies(metric: object, context: DialogueContext) -> bool:
+    """Whether a dialogue metric has anything to judge here. A metric may define
+    ``applies(context)``; one that does not always applies. One that does not apply stores no
+    verdict at all (``expectations`` on a scenario without any)."""
+    applies = getattr(metric, "applies", None)
+    return bool(applies(context)) if callable(applies) else True
 
 
 class DialogueMetric(Protocol):

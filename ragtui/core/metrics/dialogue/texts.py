@@ -15,6 +15,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "partly_resolved": "partly resolved",
         "unresolved": "unresolved",
         "handed_over": "handed over",
+        "expectations": "{met} of {total} expectations met or kept; {broken} policies broken",
+        "expectations_unscored": "no expectation could be checked",
     },
     "ja": {
         "no_answer": "ボットの回答が1つもないため、判定できません",
@@ -28,6 +30,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "partly_resolved": "一部解決",
         "unresolved": "未解決",
         "handed_over": "適切に引き継ぎ",
+        "expectations": "期待 {total} 件中 {met} 件を満たしました。破られたポリシー {broken} 件",
+        "expectations_unscored": "どの期待も確認できませんでした",
     },
 }
 

@@ -1,0 +1,169 @@
+"""Expectations: did the bot say what the team says it must, and nothing it must never say?
+
+Inputs: the scenario's ``expect`` / ``expect_not`` (carried by the ``DialogueContext``) and the
+config's ``[[policy]]`` prohibitions whose tags select the scenario. Each expectation is checked
+answer by answer, in turn order:
+
+- a deterministic form (``contains``, ``regex``, ``not_contains``) in code, no model call;
+- a judged one by one yes/no question per answer (``ExpectationJudge.check``: the customer's
+  message, the answer, the expectation, read as P(yes)), the dialogue's text sent first as a
+  shared prefix so the server's cache reads it once.
+
+``must``: met at the first answer that meets it — no more questions about it (early stop);
+missed when no answer does and every check was readable; unscored when none met it and some
+check could not be read (an unreadable reply is no evidence either way). ``must_not``: broken at
+the first answer that does it (early stop); kept when none does and every check was readable;
+else unscored.
+
+Score = share of the scored expectations that passed (met or kept); None when none could be
+scored. A dialogue whose scenario has no expectations and to which no policy applies is not
+judged at all (``applies``), so it stores no verdict.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...expectation_items import policies_for
+from ...models.llm import ChatClient, DeltaCallback
+from ...records.expectations import Expectation, ExpectationCheck, ExpectationResult, Status
+from ...records.judgments import Judgment
+from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from .base import DialogueContext, DialogueTurn
+from .expectation_match import code_check
+from .texts import dtext
+
+if TYPE_CHECKING:
+    from .. import MetricSettings
+    from .expectation_judge import ExpectationJudge
+
+try:  # the judge's prompt schema is declared with the judge
+    from .expectation_judge import PROMPTS as JUDGE_PROMPTS
+except ImportError:  # pragma: no cover - a build without the judge module
+    JUDGE_PROMPTS = {}
+
+MET_AT_DEFAULT = 0.5
+
+
+def met_at() -> float:
+    try:
+        from .expectation_judge import MET_AT
+    except ImportError:  # pragma: no cover
+        return MET_AT_DEFAULT
+    return MET_AT
+
+
+def applicable(context: DialogueContext, policies: tuple[Expectation, ...]) -> list[Expectation]:
+    """The scenario's expectations, then the policies its tags select."""
+    return [*context.expectations, *policies_for(policies, context.tags)]
+
+
+@register_metric
+class Expectations:
+    name = "expectations"
+    # A dialogue passes when every scored expectation passed: one missed fact or broken policy fails it.
+    info = MetricInfo(
+        name,
+        kind=DIALOGUE,
+        default_threshold=1.0,
+        prompts=JUDGE_PROMPTS,
+        calls=2,  # assumed with no past run: a couple of judged expectations, met early
+        label_fields=("question", "response", "expectation"),
+        columns=("expectations_met", "expectations_total", "policies_broken", "expectations_missed"),
+        order=30,
+    )
+
+    def __init__(
+        self,
+        judge: ExpectationJudge | None,
+        policies: tuple[Expectation, ...] = (),
+        threshold: float = 1.0,
+        judge_error: str | None = None,
+        model: str = "",
+    ) -> None:
+        self.model = model  # the judge's model, recorded with the verdict
+        self.checker = judge
+        self.policies = policies
+        self.threshold = threshold
+        self.judge_error = judge_error  # why judged expectations cannot be checked (no judge)
+
+    @classmethod
+    def build(
+        cls, judge: ChatClient, prompts_dir: Path | None, language: str, settings: MetricSettings
+    ) -> Expectations:
+        try:
+            from .expectation_judge import ExpectationJudge
+        except ImportError:  # pragma: no cover - a build without the judge module
+            return cls(None, settings.policies, settings.threshold(cls.name), "no expectation judge in this build")
+        # Loading validates the template up front: a bad prompt fails before any dialogue.
+        checker = ExpectationJudge(judge, prompts_dir, language)
+        return cls(checker, settings.policies, settings.threshold(cls.name), model=judge.endpoint.model or "")
+
+    def applies(self, context: DialogueContext) -> bool:
+        return bool(applicable(context, self.policies))
+
+    async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
+        lang = context.language
+        expectations = applicable(context, self.policies)
+        base: dict[str, Any] = {"threshold": self.threshold}
+        if not context.answered:
+            why = dtext(lang, "no_answer")
+            return Judgment(self.name, None, {**base, "no_answer": True, "conclusion": why}, error=why)
+        prefix = context.transcript()
+        results = [await self._result(e, context.answered, prefix) for e in expectations]
+        return self.verdict(results, base, lang)
+
+    def verdict(self, results: list[ExpectationResult], base: dict[str, Any], lang: str) -> Judgment:
+        scored = [r for r in results if r.passed is not None]
+        passed = sum(1 for r in scored if r.passed)
+        broken = [r for r in results if r.expectation.origin == "policy" and r.status == "broken"]
+        calls = sum(1 for r in results for c in r.checks if c.read != "code")
+        details = {
+            **base,
+            "results": [r.to_dict() for r in results],
+            "met": passed,
+            "total": len(results),
+            "scored": len(scored),
+            "policies_broken": len(broken),
+            "calls": calls,
+            "conclusion": dtext(lang, "expectations", met=passed, total=len(results), broken=len(broken)),
+        }
+        if not scored:
+            why = next((r.error for r in results if r.error), None) or dtext(lang, "expectations_unscored")
+            return Judgment(self.name, None, details, error=why, attempts=max(1, calls))
+        last = next((c for r in reversed(results) for c in reversed(r.checks) if c.prompt), None)
+        return Judgment(
+            self.name,
+            passed / len(scored),
+            details,
+            prompt=last.prompt if last else [],
+            raw_reply=last.reply if last else "",
+            model=self.model,
+            attempts=max(1, calls),
+        )
+
+    async def _result(self, expectation: Expectation, answered: list[DialogueTurn], prefix: str) -> ExpectationResult:
+        checks: list[ExpectationCheck] = []
+        threshold = met_at()
+        for turn in answered:
+            check = await self._check(expectation, turn, prefix)
+            checks.append(check)
+            if check.p_yes is not None and check.p_yes >= threshold:  # early stop: decided
+                status: Status = "met" if expectation.polarity == "must" else "broken"
+                return ExpectationResult(expectation, status, turn.turn, checks)
+        unreadable = [c for c in checks if c.p_yes is None]
+        if unreadable:
+            why = unreadable[0].error or "the judge's reply could not be read"
+            return ExpectationResult(expectation, "unscored", None, checks, f"turn {unreadable[0].turn}: {why}")
+        return ExpectationResult(expectation, "missed" if expectation.polarity == "must" else "kept", None, checks)
+
+    async def _check(self, expectation: Expectation, turn: DialogueTurn, prefix: str) -> ExpectationCheck:
+        if expectation.deterministic:
+            return code_check(expectation, turn.turn, turn.bot or "")
+        if self.checker is None:
+            return ExpectationCheck(turn.turn, None, "none", error=self.judge_error)
+        from .expectation_judge import AnswerToCheck
+
+        answer = AnswerToCheck(turn.turn, turn.customer, turn.bot or "", list(turn.passages))
+        return await self.checker.check(expectation, answer, shared_prefix=prefix)
