@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
+from .expectation_block import expectation_block
 from .formatting import score_text
 from .safe_text import clean_text
 
@@ -48,8 +49,10 @@ def dialogue_block(
     text = Text("Dialogue verdict\n", style="bold underline")
     for metric, version, score, details, error in verdicts:
         text.append_text(dialogue_line(metric, version, score, details, error))
+        if metric == "expectations":
+            text.append_text(expectation_block(details))
         text.append("\n")
-        if full:
+        if full and metric != "expectations":
             for line in explain_dialogue(metric, details):
                 text.append("  " + clean_text(line) + "\n")
         if details.get("conclusion") and not details.get("skipped"):
@@ -63,6 +66,8 @@ def dialogue_live_block(
     """One dialogue verdict as it arrives in the Judge pane, under the last turn."""
     text = Text("Dialogue · ", style="bold magenta")
     text.append_text(dialogue_line(metric, version, score, details, error))
+    if metric == "expectations":
+        text.append_text(expectation_block(details))
     if details.get("conclusion") and score is not None:
         text.append("\n→ " + clean_text(str(details["conclusion"])), style="italic")
     return text

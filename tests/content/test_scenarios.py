@@ -46,7 +46,14 @@ def test_single_file_location(tmp_path: Path) -> None:
     path = write(tmp_path, '[[scenario]]\nid = "a"\nquestion = "  Why?  "\ntags = ["x"]\n', "mine")
     (scenario,) = load_scenarios(path, "en")
     assert (scenario.id, scenario.question, scenario.language, scenario.tags) == ("a", "Why?", "en", ("x",))
-    assert scenario.to_dict() == {"id": "a", "question": "Why?", "language": "en", "reference": None, "tags": ["x"], "expectations": []}
+    assert scenario.to_dict() == {
+        "id": "a",
+        "question": "Why?",
+        "language": "en",
+        "reference": None,
+        "tags": ["x"],
+        "expectations": [],
+    }
 
 
 def test_duplicate_id_rejected(tmp_path: Path) -> None:

@@ -189,13 +189,17 @@ def test_run_metric_faithfulness_then_show_and_export(config_file: Path, tmp_pat
     rows = list(csv.DictReader(out.read_text(encoding="utf-8-sig").splitlines()))
     header = out.read_text(encoding="utf-8-sig").splitlines()[0].split(",")
     assert header[:4] == ["config", "user1", "assistant1", "check1"]
-    assert header[-7:] == [
+    assert header[-11:] == [
         "answer_correctness1",
         "faithfulness1",
         "resolution",
         "outcome",
         "retention",
         "repetition",
+        "expectations_met",
+        "expectations_total",
+        "policies_broken",
+        "expectations_missed",
         "check1_json",
     ]
     by_scenario = {json.loads(r["config"])["scenario"]: r for r in rows}

@@ -14,7 +14,8 @@ check, the judge's raw reply when it could not be read — is in ``checkN_json``
 After the plain columns, one column per other metric and turn, ``<metric><N>`` (e.g.
 ``faithfulness1``), holding its newest score, ``unscored`` or ``skipped``. When any exported
 dialogue has dialogue verdicts: ``resolution``, ``outcome``, ``retention`` and ``repetition`` —
-the newest verdict on the whole dialogue, one column each. ``checkN_json`` columns come last.
+the newest verdict on the whole dialogue, one column each, and the expectations verdict's
+``expectations_met``, ``expectations_total``, ``policies_broken`` and ``expectations_missed``. ``checkN_json`` columns come last.
 
 Every text cell is neutralised against spreadsheet formula injection: a cell that begins with
 ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading apostrophe, which
@@ -38,6 +39,8 @@ from ..output_file import write_output
 from ..records.stored import StoredJudgment, StoredSession
 from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_classes, metric_info, metric_names
 from ..text_safety import csv_text
+from .expectation_cells import COLUMNS as EXPECTATION_COLUMNS
+from .expectation_cells import expectation_cells
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -122,8 +125,12 @@ PLAIN_COLUMNS = ("run", "scenario", "persona", "trial", "language", "date", *MOD
 
 def dialogue_cells(session: StoredSession) -> list[str]:
     latest = session.latest_dialogue_judgments()
+    expectations = expectation_cells(latest.get("expectations"))
     cells = []
     for column in dialogue_columns():
+        if column in EXPECTATION_COLUMNS:
+            cells.append(expectations[column])
+            continue
         if column == "outcome":
             resolution = latest.get("resolution")
             cells.append((resolution.outcome or "unscored") if resolution is not None else "")

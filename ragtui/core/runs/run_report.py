@@ -9,6 +9,9 @@ so is one whose ``--metric`` metric fails its pass mark (the exit status's rule,
 a dialogue that ended in error is an error; a cancelled one is skipped. With
 ``min_resolution_rate`` set, one more test case stands for the run's resolution rate.
 Every test case's output carries the dialogue verdicts (outcome, retention, repetition).
+A dialogue with an ``expectations`` verdict adds one test case per expectation, named by its
+id: a missed expectation or a broken policy is a failure, an unscored one skipped (the exit
+status fails on them only with ``--fail-on-policy`` / ``min_expectation_rate``).
 In a run of K trials a pair (``ragtui run --repeat K``) each test case and table row names its
 trial, and the Markdown summary gives pass^1 / pass^K.
 """
@@ -23,7 +26,9 @@ from datetime import UTC, datetime
 from ..dialogue.progress import dialogue_label
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
+from ..records.expectations import ExpectationResult
 from ..records.stored import StoredSession
+from .expectation_rate import rate_line, session_results
 from .gate import GateResult, metric_means, metric_problems
 from .pass_k import pass_k_line, run_pass_k
 from .report_text import md_cell, score
@@ -130,9 +135,13 @@ def junit_xml(
     counts = {kind: sum(1 for _s, o in outcomes if o.kind == kind) for kind in ("failure", "error", "skipped")}
     if rate_case and gate is not None and gate.resolution_problem:
         counts["failure"] += 1
+    expectations = {s.id: session_results(s) for s in sessions}
+    every = [r for results in expectations.values() for r in results]
+    counts["failure"] += sum(1 for r in every if r.passed is False)
+    counts["skipped"] += sum(1 for r in every if r.passed is None)
     total_time = sum(_seconds(s) for s in sessions)
     attrs = {
-        "tests": str(len(sessions) + (1 if rate_case else 0)),
+        "tests": str(len(sessions) + (1 if rate_case else 0) + len(every)),
         "failures": str(counts["failure"]),
         "errors": str(counts["error"]),
         "skipped": str(counts["skipped"]),
@@ -168,10 +177,35 @@ def junit_xml(
             f"score {score(session.score)} · stop {session.stop_reason} · {session.turns} turn(s) · "
             f"unscored turns {session.unscored_turns}" + (f"\ndialogue verdicts: {verdicts}" if verdicts else "")
         )
+        for r in expectations[session.id]:
+            _expectation_case(suite, session, r, trials)
     if rate_case and gate is not None:
         _rate_case(suite, run_id, gate)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _expectation_case(suite: ET.Element, session: StoredSession, r: ExpectationResult, trials: int) -> None:
+    """One expectation of one dialogue: a failure when missed or broken, skipped when unscored."""
+    e = r.expectation
+    kind = "policy" if e.origin == "policy" else "expectation"
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        {
+            "classname": xml_safe(f"ragtui.{session.scenario_id}.{kind}"),
+            "name": xml_safe(f"{e.id} · {_label(session, trials)} (session {session.id})"),
+            "time": "0.000",
+        },
+    )
+    at = f" at turn {r.turn}" if r.turn is not None else ""
+    if r.passed is False:
+        failure = ET.SubElement(case, "failure", {"message": xml_safe(f"{kind} {e.id} {r.status}{at}: {e.text}")})
+        failure.set("type", "policy_broken" if e.origin == "policy" else f"expectation_{r.status}")
+    elif r.passed is None:
+        ET.SubElement(case, "skipped", {"message": xml_safe(f"{kind} {e.id} unscored: {r.error or ''}")})
+    out = ET.SubElement(case, "system-out")
+    out.text = xml_safe(f"{kind} {e.id} ({e.form}, {e.polarity}): {e.text} → {r.status}{at}")
 
 
 def _rate_case(suite: ET.Element, run_id: str, gate: GateResult) -> None:
@@ -227,6 +261,13 @@ def run_markdown(
         out += [pass_k_line(run_pass_k(sessions, threshold)), ""]
     if gate is not None and gate.resolution_problem:
         out += [f"🔴 {md_cell(gate.resolution_problem)}", ""]
+    if gate is not None and gate.expectations.dialogues:
+        out += [md_cell(rate_line(gate.expectations)), ""]
+        for f in gate.expectations.failures:
+            mark = "🔴 policy" if f.result.expectation.origin == "policy" else "🟠"
+            out.append(f"- {mark} {md_cell(f'#{f.session_id} {f.scenario_id} × {f.persona_name}: {f.label}')}")
+        if gate.expectations.failures:
+            out.append("")
     # The metrics asked for with --metric get a column each, as in the terminal's table.
     means = {s.id: metric_means(s, thresholds or {}) for s in sessions}
     metrics = sorted({m for per in means.values() for m in per})

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...records.expectations import results_from_details
 from ..explain import bar
+
+# ✓ passed (met / kept), ✗ failed (missed / broken), ? unscored (a reply that could not be read)
+MARKS = {True: "✓", False: "✗", None: "?"}
 
 
 def explain_dialogue(metric: str, details: dict[str, Any]) -> list[str]:
@@ -35,7 +39,25 @@ def explain_dialogue(metric: str, details: dict[str, Any]) -> list[str]:
             + (f" — {p['reason']}" if p.get("reason") else "")
             for p in details.get("pairs") or []
         ]
+    if metric == "expectations":
+        return expectation_lines(details)
     return []
+
+
+def expectation_lines(details: dict[str, Any]) -> list[str]:
+    """``✓ refund-rule met at turn 2: says unused time is not refunded`` — one per expectation;
+    policies are marked as such, an unscored one says why."""
+    lines = []
+    for r in results_from_details(details):
+        e = r.expectation
+        at = f" at turn {r.turn}" if r.turn is not None else ""
+        kind = "policy " if e.origin == "policy" else ""
+        form = "" if e.form == "judged" else f"{e.form} "
+        line = f"{MARKS[r.passed]} {kind}{e.id} {r.status}{at}: {form}{e.text}"
+        if r.status == "unscored" and r.error:
+            line += f" — {r.error}"
+        lines.append(line)
+    return lines
 
 
 def _p(item: dict[str, Any]) -> str:
