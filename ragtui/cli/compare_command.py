@@ -21,6 +21,7 @@ from ..core.runs.compare_report import (
     comparison_csv,
     comparison_junit,
     comparison_markdown,
+    expectation_lines,
     has_verdicts,
     ordered,
     summary_lines,
@@ -226,6 +227,8 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         console.print(verdicts_table(comparison))
     for line in summary_lines(comparison):
         console.print(Text(line), soft_wrap=True)  # one line each, whatever the width: grep-able in CI logs
+    for line in expectation_lines(comparison):
+        console.print(Text(line, style="red"), soft_wrap=True)
     for side, dialogues in (("base", comparison.only_in_base), ("new", comparison.only_in_new)):
         if dialogues:
             names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:10])
@@ -242,6 +245,9 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         if args.strict and status and not noise.significant:
             verdict = f"--strict: {len(noise.dropped)} pair(s) dropped (within noise)"
     elif status:
-        verdict = f"{comparison.regressions} score regression(s), {comparison.resolution_regressions} resolution regression(s)"
+        verdict = (
+            f"{comparison.regressions} score regression(s), {comparison.resolution_regressions} resolution "
+            f"regression(s), {len(comparison.expectation_regressions)} expectation regression(s)"
+        )
     console.print(Text(verdict, style="bold green" if status == 0 else "bold red"))
     return status

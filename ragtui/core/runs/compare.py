@@ -22,6 +22,7 @@ from ..record.store import Store
 from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .dialogue_compare import VERDICT_METRICS, ResolutionComparison, compare_resolution, verdict_flag
 from .dialogues import PairKey, RunDialogue, VerdictScore, by_pair, keyed, load_run
+from .expectation_compare import ExpectationChange, expectation_changes
 from .trial_compare import DEFAULT_ALPHA, NoiseComparison, compare_trials, has_trials
 
 
@@ -155,6 +156,15 @@ class Comparison:
         return self.verdict_count("resolution", "regression")
 
     @property
+    def expectation_regressions(self) -> list[ExpectationChange]:
+        """Expectations met (policies kept) in base and missed (broken) in new, by id."""
+        return expectation_changes(self.pairs, "regression")
+
+    @property
+    def expectation_fixes(self) -> list[ExpectationChange]:
+        return expectation_changes(self.pairs, "fixed")
+
+    @property
     def regressions(self) -> int:
         return self.count("regression")
 
@@ -168,8 +178,8 @@ class Comparison:
 
     @property
     def exit_status(self) -> int:
-        """0 no regression, 1 at least one — of the score or of the resolution (the caller maps
-        errors to 2). Retention and repetition are flagged but do not fail a comparison: they
+        """0 no regression, 1 at least one — of the score, of the resolution or of an expectation
+        met in base and missed in new (the caller maps errors to 2). Retention and repetition are flagged but do not fail a comparison: they
         explain a resolution change rather than decide one. With trials on both sides, 1 only
         for a regression beyond run-to-run noise (``--strict``: ``strict_exit_status``)."""
         if self.noise is not None:
@@ -182,7 +192,7 @@ class Comparison:
         a pair passing fewer of its trials — noise or not."""
         if self.noise is not None and self.noise.dropped:
             return 1
-        return 1 if self.regressions or self.resolution_regressions else 0
+        return 1 if self.regressions or self.resolution_regressions or self.expectation_regressions else 0
 
     def mean_score(self, side: str) -> float | None:
         scores = [getattr(p, side).score for p in self.pairs if getattr(p, side).score is not None]

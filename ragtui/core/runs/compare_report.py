@@ -89,7 +89,16 @@ def summary_lines(c: Comparison) -> list[str]:
     ]
     for metric, interval in c.metric_deltas.items():
         lines.append(f"{metric}: {interval_text(interval)}")
+    regressed, fixed = c.expectation_regressions, c.expectation_fixes
+    if regressed or fixed:
+        lines.append(f"expectations: {len(regressed)} regression(s), {len(fixed)} fixed")
     return lines
+
+
+def expectation_lines(c: Comparison) -> list[str]:
+    """One line per expectation that regressed, naming its id, the pair and its text (the
+    text is the team's: callers print it as plain text or escape it)."""
+    return [change.line for change in c.expectation_regressions]
 
 
 def _noise_counts(n: NoiseComparison) -> str:
@@ -149,6 +158,8 @@ def comparison_markdown(c: Comparison) -> str:
     out = [f"### ragtui compare `{md_cell(c.base_run)}` → `{md_cell(c.new_run)}`", ""]
     first, *rest = summary_lines(c)
     out += [f"**{first}**", ""] + [f"- {line}" for line in rest] + [""]
+    if c.expectation_regressions:
+        out += [f"- 🔴 {md_cell(line)}" for line in expectation_lines(c)] + [""]
     if c.noise is not None:
         out += ["Over the trials of each pair:", *_trials_markdown(c.noise), "", "Trial by trial:", ""]
     verdicts = has_verdicts(c)
@@ -273,6 +284,23 @@ def comparison_junit(c: Comparison) -> str:
             f"score {score(p.base.score)} → {score(p.new.score)} ({p.flag}) · "
             + " · ".join(f"{m} {verdict_pair(p, m)} ({p.verdict_flag(m)})" for m in VERDICT_METRICS)
         )
+    for change in c.expectation_regressions:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            {
+                "classname": xml_safe(f"ragtui.compare.{change.origin}"),
+                "name": xml_safe(f"{change.expectation_id} · {change.pair}"),
+                "time": "0.000",
+            },
+        )
+        failure = ET.SubElement(case, "failure", {"message": xml_safe(change.line), "type": "expectation_regression"})
+        failure.text = xml_safe(change.text)
+    extra = len(c.expectation_regressions)
+    if extra:
+        for element in (root, suite):
+            element.set("tests", str(int(element.get("tests", "0")) + extra))
+            element.set("failures", str(int(element.get("failures", "0")) + extra))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

@@ -49,6 +49,20 @@ class VerdictScore:
         return f"{self.score:.2f}"
 
 
+@dataclass(frozen=True)
+class ExpectationOutcome:
+    """One expectation's result in a dialogue, reduced to what comparison needs."""
+
+    status: str  # met | missed | kept | broken | unscored
+    text: str
+    origin: str  # scenario | policy
+    turn: int | None = None
+
+    @property
+    def passed(self) -> bool | None:
+        return None if self.status == "unscored" else self.status in ("met", "kept")
+
+
 @dataclass
 class RunDialogue:
     session_id: int
@@ -65,6 +79,8 @@ class RunDialogue:
     bot: dict[int, str] = field(default_factory=dict)  # turn → bot answer
     judgments: dict[tuple[int, str], float | None] = field(default_factory=dict)  # newest per (turn, metric)
     verdicts: dict[str, VerdictScore] = field(default_factory=dict)  # newest dialogue verdict per metric
+    # expectation id → its result in the newest expectations verdict
+    expectations: dict[str, ExpectationOutcome] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
@@ -133,7 +149,27 @@ def load_run(store: Store, run_id: str) -> list[RunDialogue]:
             skipped=score is None and bool(skipped),
             threshold=float(threshold) if isinstance(threshold, int | float) else None,
         )
+    _load_expectations(store, run_id, by_id)
     return list(by_id.values())
+
+
+def _load_expectations(store: Store, run_id: str, by_id: dict[int, RunDialogue]) -> None:
+    """Each dialogue's newest expectations verdict, one row per expectation (json_each), with
+    only the fields comparison needs — not the checks' prompts and replies."""
+    newest: dict[int, int] = {}
+    for session_id, version, eid, status, text, origin, turn in store.db.execute(
+        "SELECT d.session_id, d.version, json_extract(r.value, '$.expectation.id'), json_extract(r.value, '$.status'), "
+        "json_extract(r.value, '$.expectation.text'), json_extract(r.value, '$.expectation.origin'), "
+        "json_extract(r.value, '$.turn') FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id, "
+        "json_each(d.details, '$.results') r WHERE s.run_id = ? AND d.metric = 'expectations' "
+        "ORDER BY d.session_id, d.version",
+        [run_id],
+    ):
+        dialogue = by_id[session_id]
+        if newest.get(session_id) != version:  # a newer version replaces the older one whole
+            newest[session_id] = version
+            dialogue.expectations = {}
+        dialogue.expectations[str(eid)] = ExpectationOutcome(str(status), str(text), str(origin or "scenario"), turn)
 
 
 def keyed(dialogues: list[RunDialogue]) -> dict[PairKey, RunDialogue]:
