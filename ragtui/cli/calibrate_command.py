@@ -39,12 +39,17 @@ from .model_start import embedded_model
 from .output import console, console_err, item_progress
 
 MAX_PROBLEMS_SHOWN = 20
+EXPECTATION = "expectation"  # one judged expectation per item (calibrate_expectation.py), not a metric
 MIN_FIT_ITEMS = 10  # fewer and a 5-fold cross-validation has folds of one or two items
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("calibrate", help="measure a metric's agreement with human labels in a JSON/JSONL file")
-    parser.add_argument("metric", choices=KNOWN_METRICS + DIALOGUE_METRICS, help="the metric to calibrate")
+    parser.add_argument(
+        "metric",
+        choices=(*KNOWN_METRICS, *DIALOGUE_METRICS, EXPECTATION),
+        help="the metric to calibrate ('expectation': the judge of scenario expectations and policies)",
+    )
     parser.add_argument("data", type=Path, nargs="?", help="labelled JSON array or JSONL file")
     parser.add_argument(
         "--from-labels", action="store_true", help="agreement with the labels stored by `ragtui label` and the TUI"
@@ -89,6 +94,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
+    if args.metric == EXPECTATION:
+        if args.data is None or args.from_labels:
+            raise RagtuiError(
+                "calibrate expectation needs a labelled file", "see sample_data/labelled/expectations.jsonl"
+            )
+        from .calibrate_expectation import calibrate_expectation
+
+        return calibrate_expectation(args, overrides)
     if args.from_labels or args.data is None:
         from .labels_calibrate import calibrate_from_labels
 

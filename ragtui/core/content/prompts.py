@@ -53,6 +53,18 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "claim": frozenset(),
         "answer": frozenset(),
     },
+    # One yes/no question about one bot answer and one expectation (metrics/dialogue/
+    # expectation_judge.py): fixed system text, the dialogue as a shared prefix, then the check.
+    # Here rather than only on the metric class so the judge loads before any metric declares it;
+    # the ``expectations`` metric declares the same schema (``EXPECTATION_PROMPTS``).
+    "metric_expectations": {
+        "system": frozenset(),
+        "dialogue": frozenset({"dialogue"}),
+        "passages": frozenset({"context"}),
+        "must": frozenset({"question", "answer", "expectation"}),
+        "must_not": frozenset({"question", "answer", "act"}),
+        "retry": frozenset(),
+    },
     # The metrics' own templates (metric_faithfulness, …) are declared by each metric class
     # (``MetricInfo.prompts``, ragtui.core.registry.metrics); ``prompt_schema`` finds them there.
     # Checks on the simulated customer's messages, and the corrections for its one retry.

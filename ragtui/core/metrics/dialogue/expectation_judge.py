@@ -1,0 +1,136 @@
+"""One yes/no question to the judge: does this bot answer meet (or do) this expectation?
+
+A team's expectation ("says unused time is not refunded") is one concrete question, which a small
+judge answers far better than a holistic grade. Each check is one call with a one-token reply
+(``ask_level``), read as P(yes) from the judge's probabilities; without probabilities the sampled
+yes/no is used and marked ``read="sampled"``; a reply naming neither leaves the check unscored
+(``p_yes`` None, ``read="none"``, ``error`` set) — never a number.
+
+The prompt holds only what the question needs: the customer's message, the answer and the
+expectation (the passages too when ``use_passages`` is on). The dialogue's text, when given as
+``shared_prefix``, comes first — after the fixed system text — so the server's prompt cache reuses
+it across every check of the dialogue.
+
+A prohibition (``polarity="must_not"``: "promises a refund", or a policy "never asks for a
+password") is asked about the forbidden act itself — "does the answer promise a refund?" — never
+as "does the answer *not* promise a refund?", which the embedded judge reads at chance
+(docs/expectations-agreement.md). So ``p_yes`` is P(the act was done) for both polarities' own
+sense: P(met) for "must", P(broken) for "must_not".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...content.prompts import PROMPT_KINDS, PromptTemplate
+from ...errors import EndpointError, IncompleteReply
+from ...models.llm import ChatClient, Message
+from ...records.expectations import Expectation, ExpectationCheck
+from ...records.passages import Passage
+from ..level_question import ask_level
+from ..probability import YES_NO, fold_yes_no
+from ..rubric import format_passages
+from .base import load_bundled_fallback
+
+KIND = "metric_expectations"
+# The template's keys and slots, for the metric class to declare (``MetricInfo.prompts``).
+EXPECTATION_PROMPTS: dict[str, dict[str, frozenset[str]]] = {KIND: PROMPT_KINDS[KIND]}
+
+MET_AT: float = 0.5  # p_yes at or above: the answer meets (polarity must) / does (must_not) the expectation
+
+# A policy is often written as the prohibition ("never asks for a password"); the question is
+# about the act, so the negation is dropped. ``expect_not`` entries already name the act.
+_EN_NEGATION = re.compile(
+    r"^\s*(?:the\s+(?:bot|answer|reply)\s+)?(?:must\s+never|must\s+not|should\s+never|should\s+not|"
+    r"never|does\s+not|doesn't|do\s+not|don't|may\s+not|cannot|can't)\s+",
+    re.IGNORECASE,
+)
+_JA_NEVER = re.compile(r"^\s*(?:決して|絶対に)\s*")
+# A godan verb's negative stem (a-row) back to its plain form (u-row): 聞かない → 聞く.
+_JA_GODAN = dict(zip("かがさたなばまらわ", "くぐすつぬぶむるう", strict=True))
+
+
+def _ja_affirmative(phrase: str) -> str:
+    """ "…しない" / "…ないこと" / "…ません" → the plain affirmative verb; anything else unchanged."""
+    core = phrase.removesuffix("こと")
+    if core.endswith("しません") or core.endswith("しない"):
+        return core[: -len("しません" if core.endswith("しません") else "しない")] + "する"
+    if core.endswith("ない") and len(core) > 2:
+        stem = core[:-2]
+        last = stem[-1]
+        # Ichidan verbs (尋ねない, 見ない) take る; godan ones change their last kana's row.
+        return stem[:-1] + _JA_GODAN[last] if last in _JA_GODAN else stem + "る"
+    return phrase
+
+
+def forbidden_act(text: str, language: str) -> str:
+    """The act a prohibition forbids, as a positive phrase ("never asks X" → "asks X")."""
+    act = text.strip()
+    if language == "ja":
+        return _ja_affirmative(_JA_NEVER.sub("", act))
+    stripped = _EN_NEGATION.sub("", act)
+    return stripped if stripped else act
+
+
+@dataclass(frozen=True)
+class AnswerToCheck:
+    turn: int
+    question: str  # the customer's message this answer replies to
+    answer: str
+    passages: list[Passage]
+
+
+class ExpectationJudge:
+    """Asks the judge about one expectation and one answer; see the module docstring."""
+
+    # The levers measured in docs/expectations-agreement.md; the chosen values are the defaults.
+    use_passages: bool = False
+
+    def __init__(self, client: ChatClient, prompts_dir: Path | None, language: str) -> None:
+        self.client = client
+        self.language = language
+        self.template: PromptTemplate = load_bundled_fallback(prompts_dir, language, KIND)
+
+    def messages(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str = "") -> list[Message]:
+        """System text, then the dialogue (shared by every check of it), then this check."""
+        parts: list[str] = []
+        if shared_prefix.strip():
+            parts.append(self.template.render("dialogue", dialogue=shared_prefix.strip()))
+        if self.use_passages and answer.passages:
+            parts.append(self.template.render("passages", context=format_passages(answer.passages, self.language)))
+        question = answer.question.strip() or "-"
+        if expectation.polarity == "must_not":
+            parts.append(
+                self.template.render(
+                    "must_not",
+                    question=question,
+                    answer=answer.answer.strip(),
+                    act=forbidden_act(expectation.text, self.language),
+                )
+            )
+        else:
+            parts.append(
+                self.template.render(
+                    "must", question=question, answer=answer.answer.strip(), expectation=expectation.text.strip()
+                )
+            )
+        return [
+            {"role": "system", "content": self.template.parts["system"].strip()},
+            {"role": "user", "content": "\n\n".join(p.strip() for p in parts)},
+        ]
+
+    async def check(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str = "") -> ExpectationCheck:
+        messages = self.messages(expectation, answer, shared_prefix)
+        try:
+            asked = await ask_level(self.client, messages, YES_NO, retry=self.template.parts["retry"].strip())
+        except (EndpointError, IncompleteReply) as exc:
+            return ExpectationCheck(answer.turn, None, "none", messages, "", f"unscored: {exc}")
+        graded = fold_yes_no(asked.graded)
+        if graded.value is None:
+            return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, f"unscored: {graded.error}")
+        return ExpectationCheck(answer.turn, graded.value, graded.source, asked.messages, asked.reply)
+
+
+__all__ = ["EXPECTATION_PROMPTS", "MET_AT", "AnswerToCheck", "ExpectationJudge", "forbidden_act"]

@@ -1,0 +1,165 @@
+"""The expectation judge: one yes/no question per expectation and answer, P(yes) read from the
+judge's probabilities, the sampled answer (marked) when the endpoint gives none, an unreadable
+reply unscored — never a number — and a prohibition asked about the forbidden act itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragtui.core.errors import ConfigError
+from ragtui.core.metrics.dialogue.expectation_judge import (
+    MET_AT,
+    AnswerToCheck,
+    ExpectationJudge,
+    forbidden_act,
+)
+from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.models.llm import ClientPool
+from ragtui.core.records.expectations import Expectation
+from ragtui.core.records.passages import Passage
+from ragtui.testing.fake_openai import Reply
+
+from ..conftest import JUDGE, yes_no_reply
+
+ANSWER = AnswerToCheck(
+    turn=2,
+    question="Do I get money back if I cancel mid-month?",
+    answer="Cancelling stops the next renewal; the days already paid for are not refunded.",
+    passages=[Passage("billing.md", "Billing", "Unused days of a plan are not refunded.")],
+)
+MUST = Expectation("no-refund", "says unused time is not refunded")
+MUST_NOT = Expectation("refund-promise", "promises a refund", polarity="must_not")
+
+
+@pytest.fixture
+async def judge(config):
+    """judge(language="en", prompts_dir=None) → an ExpectationJudge on the fake judge model."""
+    pool = ClientPool()
+    client = pool.client_for(resolve_endpoints(config)["judge"])
+
+    def make(language: str = "en", prompts_dir: Path | None = None) -> ExpectationJudge:
+        return ExpectationJudge(client, prompts_dir, language)
+
+    yield make
+    await pool.aclose()
+
+
+async def test_p_yes_is_read_from_the_probabilities_of_one_token(judge, server):
+    server.script(JUDGE, yes_no_reply(0.8))
+    check = await judge().check(MUST, ANSWER)
+    assert check.p_yes == pytest.approx(0.8) and check.read == "probability" and check.error is None
+    assert check.turn == 2 and check.p_yes >= MET_AT
+    [request] = server.chat_requests(JUDGE)
+    assert request["max_tokens"] == 1 and request["temperature"] == 0 and request["logprobs"] is True
+    asked = request["messages"][-1]["content"]
+    # Only what the question needs: the customer's message, the answer, the expectation.
+    assert ANSWER.question in asked and ANSWER.answer in asked and MUST.text in asked
+    assert "Unused days of a plan" not in asked  # no passages unless the lever is on
+    assert check.prompt == request["messages"] and check.reply == "yes"
+
+
+async def test_japanese_labels_count_as_yes_and_no(judge, server):
+    from ragtui.testing.fake_openai import level_reply
+
+    server.script(JUDGE, level_reply({"は": 0.3, "いい": 0.7}))
+    check = await judge("ja").check(Expectation("x", "未使用期間は返金されないと伝える"), ANSWER)
+    assert check.p_yes == pytest.approx(0.3) and check.read == "probability"
+
+
+async def test_without_probabilities_the_sampled_answer_is_used_and_marked(judge, server):
+    server.script(JUDGE, Reply("No."))
+    check = await judge().check(MUST, ANSWER)
+    assert check.p_yes == 0.0 and check.read == "sampled" and check.error is None
+
+
+async def test_an_endpoint_rejecting_logprobs_gives_a_sampled_check(judge, server):
+    def picky(body: dict) -> Reply:
+        if "logprobs" in body:
+            return Reply(status=400, error_message="'logprobs' is not supported by this model")
+        return Reply("yes")
+
+    server.set_default(JUDGE, picky)
+    check = await judge().check(MUST, ANSWER)
+    assert check.p_yes == 1.0 and check.read == "sampled"
+
+
+async def test_a_garbage_reply_is_asked_again_then_unscored_never_a_number(judge, server):
+    server.script(JUDGE, Reply("Well, partly"), Reply("It depends"))
+    check = await judge().check(MUST, ANSWER)
+    assert check.p_yes is None and check.read == "none"
+    assert check.error and "names no allowed level" in check.error
+    assert check.reply == "It depends"
+    assert len(server.chat_requests(JUDGE)) == 2  # the one retry, then unscored
+
+
+async def test_a_server_error_leaves_the_check_unscored(judge, server):
+    server.script(JUDGE, Reply(status=500, error_message="boom"))
+    check = await judge().check(MUST, ANSWER)
+    assert check.p_yes is None and check.read == "none" and check.error
+
+
+async def test_a_prohibition_is_asked_about_the_act_itself(judge, server):
+    server.script(JUDGE, yes_no_reply(0.9), yes_no_reply(0.1))
+    broken = await judge().check(MUST_NOT, ANSWER)
+    policy = Expectation("pw", "never asks for a password", polarity="must_not", origin="policy")
+    kept = await judge().check(policy, ANSWER)
+    # P(yes) is P(the act was done): high means the prohibition is broken.
+    assert broken.p_yes == pytest.approx(0.9) and kept.p_yes == pytest.approx(0.1)
+    first, second = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "The ANSWER promises a refund." in first
+    assert "The ANSWER asks for a password." in second and "never" not in second.lower()
+
+
+def test_the_forbidden_act_drops_the_negation():
+    assert forbidden_act("Never asks for the full card number", "en") == "asks for the full card number"
+    assert forbidden_act("must not name a competitor", "en") == "name a competitor"
+    assert forbidden_act("promises a refund", "en") == "promises a refund"
+    assert forbidden_act("決してパスワードを尋ねない", "ja") == "パスワードを尋ねる"
+    assert forbidden_act("返金を約束する", "ja") == "返金を約束する"
+    assert forbidden_act("他社の名前を出さないこと", "ja") == "他社の名前を出す"
+    assert forbidden_act("パスワードを聞かない", "ja") == "パスワードを聞く"
+    assert forbidden_act("返金を約束しない", "ja") == "返金を約束する"
+
+
+async def test_the_shared_prefix_comes_first_and_is_the_same_for_every_check(judge, server):
+    server.script(JUDGE, yes_no_reply(0.7), yes_no_reply(0.2))
+    dialogue = "[1] Customer: Hi\n[1] Support: Hello"
+    j = judge()
+    await j.check(MUST, ANSWER, shared_prefix=dialogue)
+    await j.check(MUST_NOT, ANSWER, shared_prefix=dialogue)
+    a, b = (r["messages"] for r in server.chat_requests(JUDGE))
+    assert a[0] == b[0]  # the fixed system text
+    assert a[1]["content"].startswith("### THE CHAT SO FAR ###\n" + dialogue)
+    prefix = a[1]["content"].split("### CUSTOMER ###")[0]
+    assert b[1]["content"].startswith(prefix)
+
+
+async def test_passages_are_shown_when_the_lever_is_on(judge, server):
+    server.script(JUDGE, yes_no_reply(0.7))
+    j = judge()
+    j.use_passages = True
+    await j.check(MUST, ANSWER)
+    assert "Unused days of a plan" in server.chat_requests(JUDGE)[0]["messages"][-1]["content"]
+
+
+def test_a_bad_template_is_a_config_error_naming_file_and_key(tmp_path: Path):
+    folder = tmp_path / "prompts" / "en"
+    folder.mkdir(parents=True)
+    (folder / "metric_expectations.toml").write_text(
+        'system = "x"\ndialogue = "{{dialogue}}"\npassages = "{{context}}"\n'
+        'must = "{{question}} {{answer}} {{expectaton}}"\nmust_not = "{{question}} {{answer}} {{act}}"\n'
+        'retry = "yes or no"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError) as caught:
+        ExpectationJudge(None, tmp_path / "prompts", "en")  # type: ignore[arg-type]
+    assert "metric_expectations.toml" in str(caught.value) and "'must'" in str(caught.value)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_bundled_templates_load_in_both_languages(language: str):
+    j = ExpectationJudge(None, None, language)  # type: ignore[arg-type]
+    messages = j.messages(MUST_NOT, ANSWER)
+    assert "{{" not in messages[-1]["content"] and messages[0]["role"] == "system"
