@@ -31,27 +31,12 @@ from ...records.expectations import Expectation, ExpectationCheck, ExpectationRe
 from ...records.judgments import Judgment
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
 from .base import DialogueContext, DialogueTurn
+from .expectation_judge import EXPECTATION_PROMPTS, MET_AT, AnswerToCheck, ExpectationJudge
 from .expectation_match import code_check
 from .texts import dtext
 
 if TYPE_CHECKING:
     from .. import MetricSettings
-    from .expectation_judge import ExpectationJudge
-
-try:  # the judge's prompt schema is declared with the judge
-    from .expectation_judge import PROMPTS as JUDGE_PROMPTS
-except ImportError:  # pragma: no cover - a build without the judge module
-    JUDGE_PROMPTS = {}
-
-MET_AT_DEFAULT = 0.5
-
-
-def met_at() -> float:
-    try:
-        from .expectation_judge import MET_AT
-    except ImportError:  # pragma: no cover
-        return MET_AT_DEFAULT
-    return MET_AT
 
 
 def applicable(context: DialogueContext, policies: tuple[Expectation, ...]) -> list[Expectation]:
@@ -67,7 +52,7 @@ class Expectations:
         name,
         kind=DIALOGUE,
         default_threshold=1.0,
-        prompts=JUDGE_PROMPTS,
+        prompts=EXPECTATION_PROMPTS,
         calls=2,  # assumed with no past run: a couple of judged expectations, met early
         label_fields=("question", "response", "expectation"),
         columns=("expectations_met", "expectations_total", "policies_broken", "expectations_missed"),
@@ -92,10 +77,6 @@ class Expectations:
     def build(
         cls, judge: ChatClient, prompts_dir: Path | None, language: str, settings: MetricSettings
     ) -> Expectations:
-        try:
-            from .expectation_judge import ExpectationJudge
-        except ImportError:  # pragma: no cover - a build without the judge module
-            return cls(None, settings.policies, settings.threshold(cls.name), "no expectation judge in this build")
         # Loading validates the template up front: a bad prompt fails before any dialogue.
         checker = ExpectationJudge(judge, prompts_dir, language)
         return cls(checker, settings.policies, settings.threshold(cls.name), model=judge.endpoint.model or "")
@@ -145,11 +126,10 @@ class Expectations:
 
     async def _result(self, expectation: Expectation, answered: list[DialogueTurn], prefix: str) -> ExpectationResult:
         checks: list[ExpectationCheck] = []
-        threshold = met_at()
         for turn in answered:
             check = await self._check(expectation, turn, prefix)
             checks.append(check)
-            if check.p_yes is not None and check.p_yes >= threshold:  # early stop: decided
+            if check.p_yes is not None and check.p_yes >= MET_AT:  # early stop: decided
                 status: Status = "met" if expectation.polarity == "must" else "broken"
                 return ExpectationResult(expectation, status, turn.turn, checks)
         unreadable = [c for c in checks if c.p_yes is None]
@@ -163,7 +143,5 @@ class Expectations:
             return code_check(expectation, turn.turn, turn.bot or "")
         if self.checker is None:
             return ExpectationCheck(turn.turn, None, "none", error=self.judge_error)
-        from .expectation_judge import AnswerToCheck
-
         answer = AnswerToCheck(turn.turn, turn.customer, turn.bot or "", list(turn.passages))
         return await self.checker.check(expectation, answer, shared_prefix=prefix)
