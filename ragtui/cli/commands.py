@@ -131,10 +131,22 @@ def personas(args: argparse.Namespace, overrides: Overrides) -> int:
 
 
 def scenarios(args: argparse.Namespace, overrides: Overrides) -> int:
+    if getattr(args, "check", False):
+        from .scenario_check import check_scenarios
+
+        return check_scenarios(args, overrides)
+    if getattr(args, "files", None):
+        raise RagtuiError("scenario FILES are only read with --check", "add --check, or drop the file names")
     cfg = bootstrap.load_effective_config(overrides)
-    table = Table("id", "question", "reference", "tags")
+    table = Table("id", "question", "reference", "tags", "expect")
     for s in load_scenarios(cfg.scenarios, cfg.language):
-        table.add_row(Text(s.id), Text(s.question), "yes" if s.reference else "-", Text(", ".join(s.tags)))
+        table.add_row(
+            Text(s.id),
+            Text(s.question),
+            "yes" if s.reference else "-",
+            Text(", ".join(s.tags)),
+            str(len(s.expectations)),
+        )
     console.print(Text(f"Scenarios in {scenario_file(cfg.scenarios, cfg.language)}"))
     console.print(table)
     return 0

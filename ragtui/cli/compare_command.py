@@ -89,7 +89,12 @@ def _turns_text(pair: Pair) -> Text:
     return text
 
 
-VERDICT_HEADS = {"resolution": "resolution base→new", "retention": "retain", "repetition": "repeat"}
+VERDICT_HEADS = {
+    "resolution": "resolution base→new",
+    "retention": "retain",
+    "repetition": "repeat",
+    "expectations": "expect",
+}
 
 
 def _verdict_text(pair: Pair, metric: str) -> Text:
@@ -113,7 +118,7 @@ def verdicts_table(c: Comparison) -> Table:
     keeps fitting an 80-column terminal."""
     table = Table(title="Dialogue verdicts, base → new")
     metrics = c.verdict_metrics
-    for name in ("scenario × persona", *(VERDICT_HEADS[m] for m in metrics), "dialogue flag"):
+    for name in ("scenario × persona", *(VERDICT_HEADS.get(m, m) for m in metrics), "dialogue flag"):
         table.add_column(name)
     for p in ordered(c.pairs):
         flag = p.dialogue_flag

@@ -31,8 +31,9 @@ LAZY_COMMANDS = {
     "calibrate": ("calibrate_command", "measure a metric's agreement with human labels in a JSON/JSONL file"),
     "judge-dialogue": (
         "judge_dialogue_command",
-        "judge stored dialogues as a whole (resolution, retention, repetition)",
+        "judge stored dialogues as a whole (resolution, retention, repetition, expectations)",
     ),
+    "expect": ("expect_command", "print the judge's P(met) for an expectation on a stored answer (stores nothing)"),
     "label": ("label_command", "label a bot turn: your own 1–5 score and/or agree/disagree with the judge"),
     "labels": ("label_command", "list or export people's labels"),
     "rejudge": ("rejudge_command", "judge every bot turn of a run again (a new version; old ones kept)"),
@@ -186,9 +187,15 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     personas.add_argument("--config", type=Path, default=KEEP)
     personas.add_argument("--language", choices=("ja", "en"), default=KEEP)
 
-    scenarios = sub.add_parser("scenarios", help="list scenarios")
+    scenarios = sub.add_parser("scenarios", help="list scenarios, or --check every scenario file and policy")
     scenarios.add_argument("--config", type=Path, default=KEEP)
     scenarios.add_argument("--language", choices=("ja", "en"), default=KEEP)
+    scenarios.add_argument(
+        "--check",
+        action="store_true",
+        help="validate the scenario files (bundled and configured, or FILES) and the config's policies; exit 2 on any problem",
+    )
+    scenarios.add_argument("files", nargs="*", type=Path, metavar="FILES", help="scenario files to --check")
 
     words = set(sys.argv[1:] if argv is None else argv)
     named = {module for name, (module, _help) in LAZY_COMMANDS.items() if name in words}
