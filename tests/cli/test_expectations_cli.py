@@ -107,6 +107,12 @@ def test_a_run_stores_shows_exports_and_gates_on_expectations(config_file: Path,
     assert (row["expectations_met"], row["expectations_total"], row["policies_broken"]) == ("3", "4", "1")
     assert row["expectations_missed"] == "password (broken at turn 1): asks for the customer's password"
 
+    html = tmp_path / "report.html"
+    assert main(["report", "last", "--html", str(html), "--config", str(config_file)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert "<b>Expectations:</b> expectations 3/4 (75%) met or kept, 1 policy broken" in page
+    assert "✗ policy password broken at turn 1: asks for the customer&#x27;s password" in page
+
     capsys.readouterr()
     assert run(config_file, "--fail-on-policy") == 1
     assert "policy password (policy broken at turn 1)" in capsys.readouterr().out

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ...record import run_shards
 from ...record.store import Store
 from ...records.stored import StoredDialogueJudgment, StoredSession
+from ..expectation_rate import rate_line
 from ..gate import run_gate, run_resolution
 from ..listing import list_runs
 from ..pass_k import pass_k_line, run_pass_k
@@ -69,6 +70,7 @@ class RunView:
     trend: list[TrendPoint]
     shards: str | None
     agreement: str | None = None  # people's agree / disagree labels of this run's verdicts
+    expectations: str | None = None  # the run's expectation pass rate and policies broken, when any
 
     @property
     def scenarios(self) -> list[str]:
@@ -213,4 +215,5 @@ def run_view(store: Store, run_id: str, thresholds: Mapping[str, float], min_res
         trend=run_trend(store, run_id),
         shards=shard_summary(run_id, run_shards.shards_of(store, run_id)),
         agreement=label_agreement(store, run_id),
+        expectations=rate_line(gate.expectations) if gate.expectations.dialogues else None,
     )

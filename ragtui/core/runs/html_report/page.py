@@ -5,6 +5,7 @@ of a thousand dialogues is written in well under a second); every stored text go
 
 from __future__ import annotations
 
+from ...metrics.dialogue.explain import expectation_lines
 from ...records.stored import StoredSession
 from ..compare import Comparison
 from ..compare_report import ordered, summary_lines, trial_ordered
@@ -59,6 +60,8 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
     out.append('<div class="cards">' + "".join(cards) + "</div>")
     if view.pass_k:
         out.append(f"<p><b>Trials:</b> {esc(view.pass_k)}</p>")
+    if view.expectations:
+        out.append(f"<p><b>Expectations:</b> {esc(view.expectations)}</p>")
     judges = ", ".join(view.judge_models) or "none recorded"
     out.append(f"<p><b>Judge model(s):</b> {esc(judges)}</p>")
     if view.agreement:
@@ -192,6 +195,8 @@ def _dialogue_verdicts(d: DialogueView) -> str:
             f"<li><b>{esc(j.metric)}</b> {score_text(j.score)} {esc(what)} "
             f'<span class="muted">{esc(verdict_summary(j))}</span></li>'
         )
+        if j.metric == "expectations":  # ✓ / ✗ per expectation, with the turn that met or broke it
+            items += [f'<li class="muted">{esc(line)}</li>' for line in expectation_lines(j.details)]
     return f'<div class="dv"><b>Dialogue verdicts</b><ul class="v">{"".join(items)}</ul></div>'
 
 
