@@ -161,6 +161,16 @@ JUNIT_SHAPE = {
 }
 
 
+def dialogue_cases(suite: ET.Element) -> list[ET.Element]:
+    """A run report's test cases but the one per expectation (``ragtui.<scenario>.expectation``
+    / ``.policy``), which a run over scenarios with expectations adds."""
+    return [c for c in suite.iter("testcase") if not c.get("classname", "").endswith((".expectation", ".policy"))]
+
+
+def failures_in(cases: list[ET.Element]) -> int:
+    return sum(1 for c in cases if c.find("failure") is not None)
+
+
 def assert_junit_shape(element: ET.Element) -> None:
     allowed, required, children = JUNIT_SHAPE[element.tag]
     assert set(element.attrib) <= allowed, (element.tag, set(element.attrib) - allowed)
