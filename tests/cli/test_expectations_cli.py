@@ -164,6 +164,14 @@ def test_ragtui_expect_prints_p_met_per_answer_and_stores_nothing(config_file: P
     store = Store.open(tmp_path / "runs.db")
     before = len(store.session(1).dialogue_judgments)
     store.close()
+    # Judging the dialogue again adds a version beside the first.
+    assert main(["judge-dialogue", "1", "--metric", "expectations", "--config", str(config_file)]) == 0
+    assert "✓ steps met at turn 1" in capsys.readouterr().out
+    store = Store.open(tmp_path / "runs.db")
+    versions = [j.version for j in store.session(1).dialogue_judgments if j.metric == "expectations"]
+    assert versions == [1, 2]
+    before = len(store.session(1).dialogue_judgments)
+    store.close()
     capsys.readouterr()
     server.clear()
     server.set_default(JUDGE, judge_saying_yes_to("the steps"))
