@@ -26,9 +26,9 @@ def expectation_line(result: ExpectationResult) -> Text:
     text.append(clean_text(e.id), style="bold")
     at = f" at turn {result.turn}" if result.turn is not None else ""
     text.append(f" {result.status}{at}: ", style=STYLES[result.passed])
+    # The reason an expectation is unscored is on the verdict screen's raw reply and in `show`:
+    # here one line each, so the block stays readable in a narrow pane.
     text.append(clean_text(e.text if e.form == "judged" else f"{e.form} {e.text}"))
-    if result.status == "unscored" and result.error:
-        text.append(" — " + clean_text(result.error), style="dim")
     return text
 
 

@@ -73,6 +73,10 @@ async def test_auto_run_to_the_end_shows_scores_red_and_unscored(make_app, store
         # rubric, so resolution is unscored (never 0); the bot said the same thing three times.
         assert "resolution v1 · unscored" in judge
         assert "repetition v1 · 0.00" in judge
+        # The scenario's expectations, one line each; a reply that cannot be read is unscored, never ✗.
+        assert "expectations v1 · unscored" in judge
+        assert "? useless-blame unscored: blames the customer" in judge
+        assert "✗" not in judge
         assert "finished: max_turns" in header(app)
         session = store.sessions()[0]
         assert (session.status, session.stop_reason, session.unscored_turns) == ("finished", "max_turns", 1)
@@ -194,9 +198,10 @@ async def test_the_header_names_the_dialogue_verdict_being_judged(make_app, stor
         await start_session(pilot, "ctrl+r", wait=False)  # start and auto-run to the end
         # Wait for the hung step, not for a fixed time: the deadline only bounds a broken run.
         deadline = time.monotonic() + 300
-        while "judging the dialogue: resolution (1/2)" not in header(app) and time.monotonic() < deadline:
+        # resolution, repetition and expectations (the scenario has expectations)
+        while "judging the dialogue: resolution (1/3)" not in header(app) and time.monotonic() < deadline:
             await pilot.pause(0.05)
-        assert "judging the dialogue: resolution (1/2)" in header(app)
+        assert "judging the dialogue: resolution (1/3)" in header(app)
         session = store.sessions()[0]
         assert len({j.turn for j in store.session(session.id).judgments}) == 3  # every turn was judged
         assert "judging the dialogue" not in pane_text(app, "judge")  # progress, not part of the record
