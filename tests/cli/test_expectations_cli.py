@@ -115,7 +115,7 @@ def test_a_run_stores_shows_exports_and_gates_on_expectations(config_file: Path,
 
     capsys.readouterr()
     assert run(config_file, "--fail-on-policy") == 1
-    assert "policy password (policy broken at turn 1)" in capsys.readouterr().out
+    assert "linking × calm: password (policy broken at turn 1)" in capsys.readouterr().out
     assert run(config_file, "--min-expectation-rate", "0.8") == 1
     assert "expectation rate 75% (3/4) < min_expectation_rate 80%" in capsys.readouterr().out
     assert run(config_file, "--min-expectation-rate", "0.75") == 0

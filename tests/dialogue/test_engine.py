@@ -37,13 +37,15 @@ async def test_full_dialogue_runs_three_turns_and_stores_everything(engine: Engi
     events = await collect(dialogue.run())
 
     per_turn = ["MessageDone", "MessageDone", "VerdictReady", "TurnDone"]
-    # resolution and repetition (retention is off by default): each a step that starts and ends
-    dialogue_verdicts = ["DialogueVerdictStarted", "DialogueVerdictReady"] * 2
+    # resolution, repetition and expectations (the scenario has some; retention is off by
+    # default): each a step that starts and ends
+    dialogue_verdicts = ["DialogueVerdictStarted", "DialogueVerdictReady"] * 3
     assert kinds(events) == ["DialogueStarted", *per_turn * 3, *dialogue_verdicts, "DialogueDone"]
     started = [e for e in events if isinstance(e, DialogueVerdictStarted)]
     assert [(e.metric, e.index, e.total, e.turn) for e in started] == [
-        ("resolution", 1, 2, 3),
-        ("repetition", 2, 2, 3),
+        ("resolution", 1, 3, 3),
+        ("repetition", 2, 3, 3),
+        ("expectations", 3, 3, 3),
     ]
     assert {e.label for e in started} == {f"{scenario.id} × {persona.name}"}
     done = events[-1]

@@ -152,7 +152,7 @@ def test_run_without_a_terminal_prints_each_dialogue_verdict(server, tmp_path: P
     lines = capsys.readouterr().out.splitlines()
     verdicts = [line for line in lines if "dialogue verdict" in line]
     pattern = re.compile(
-        r"^#1 id-linking × calm · dialogue verdict (\d)/2 (\w+) · (started|done)( · \d+ tokens · \d+\.\d s.*)? · ETA"
+        r"^#1 id-linking × calm · dialogue verdict (\d)/3 (\w+) · (started|done)( · \d+ tokens · \d+\.\d s.*)? · ETA"
     )
     found = [(m.group(1), m.group(2), m.group(3)) for line in verdicts if (m := pattern.match(line))]
     assert found == [
@@ -160,7 +160,9 @@ def test_run_without_a_terminal_prints_each_dialogue_verdict(server, tmp_path: P
         ("1", "resolution", "done"),
         ("2", "repetition", "started"),
         ("2", "repetition", "done"),
-    ]  # retention is off by default
+        ("3", "expectations", "started"),
+        ("3", "expectations", "done"),
+    ]  # retention is off by default; the scenario has expectations
     # After the last turn's judge step and before the dialogue's end line.
     last_judge = max(i for i, line in enumerate(lines) if " · turn 1/1 · judge · " in line)
     end = next(i for i, line in enumerate(lines) if line.startswith("[1/1] #1"))

@@ -183,7 +183,8 @@ async def test_customer_done_ends_with_done_and_dialogue_verdicts(engine, scenar
     events = await collect(engine.new_dialogue(scenario, persona).run())
     assert events[-1].stop_reason == "done"
     verdicts = {e.judgment.metric: e.judgment for e in events if isinstance(e, DialogueVerdictReady)}
-    assert list(verdicts) == ["resolution", "repetition"]  # retention is off by default
+    # retention is off by default; the scenario has expectations
+    assert list(verdicts) == ["resolution", "repetition", "expectations"]
     assert verdicts["resolution"].details["outcome"] == "resolved"
     assert verdicts["repetition"].details["skipped"]  # one bot answer
     # They come before the final event, and are stored as the session's dialogue judgments.

@@ -94,7 +94,7 @@ def expectation_reasons(rate: ExpectationRate, minimum: float, fail_on_policy: b
     reasons: list[str] = []
     if fail_on_policy:
         for f in rate.policies_broken:
-            reasons.append(f"#{f.session_id} {f.scenario_id} × {f.persona_name}: policy {f.label}")
+            reasons.append(f"#{f.session_id} {f.scenario_id} × {f.persona_name}: {f.label}")
     if minimum > 0:
         if rate.rate is None:
             reasons.append(f"expectation rate unscored (no scored expectation; min_expectation_rate {minimum:g})")
