@@ -60,6 +60,9 @@ def make_judge(variant: str, client: ChatClient, language: str) -> ExpectationJu
         )
         judge.template = dataclasses.replace(judge.template, parts=parts)
     judge.use_passages = variant == "shipped+passages"
+    # The code and split levers are applied here (judge_item), one at a time, never by the judge.
+    judge.decide_in_code = False
+    judge.split_parts = False
     return judge
 
 
@@ -84,6 +87,16 @@ async def judge_item(variant: str, judge: ExpectationJudge, item: ExpectationIte
         return (None if check.p_yes is None else 1.0 - check.p_yes), check.read, 1
     check = await judge.check(expectation, answer)
     return check.p_yes, check.read, 1
+
+
+def unchanged_by(variant: str, item: ExpectationItem) -> bool:
+    """A code or split lever that leaves this item as ``shipped`` asks it: reuse that answer."""
+    expectation, answer = item.to_check()
+    if variant == "shipped+code":
+        return expectation_overlap.decide(expectation, answer.answer, item.language) is None
+    if variant == "shipped+split":
+        return expectation.polarity != "must" or len(split_parts(expectation.text, item.language)) == 1
+    return False
 
 
 def table(rows: list[dict], split: str) -> str:
@@ -169,7 +182,11 @@ async def run(args: argparse.Namespace, base_url: str, model: str) -> list[dict]
                 for item in items:
                     if (variant, item.id) in seen:
                         continue
-                    p, read, calls = await judge_item(variant, judges[item.language], item)
+                    shipped = next((r for r in done if r["variant"] == "shipped" and r["id"] == item.id), None)
+                    if shipped is not None and unchanged_by(variant, item):
+                        p, read, calls = shipped["p"], shipped["read"], shipped["calls"]
+                    else:
+                        p, read, calls = await judge_item(variant, judges[item.language], item)
                     row = {
                         "variant": variant,
                         "id": item.id,

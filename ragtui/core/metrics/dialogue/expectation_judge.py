@@ -21,7 +21,7 @@ sense: P(met) for "must", P(broken) for "must_not".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...content.prompts import PROMPT_KINDS, PromptTemplate
@@ -32,7 +32,9 @@ from ...records.passages import Passage
 from ..level_question import ask_level
 from ..probability import YES_NO, fold_yes_no
 from ..rubric import format_passages
+from . import expectation_overlap
 from .base import load_bundled_fallback
+from .expectation_parts import split_parts
 
 KIND = "metric_expectations"
 # The template's keys and slots, for the metric class to declare (``MetricInfo.prompts``).
@@ -86,7 +88,9 @@ class ExpectationJudge:
     """Asks the judge about one expectation and one answer; see the module docstring."""
 
     # The levers measured in docs/expectations-agreement.md; the chosen values are the defaults.
-    use_passages: bool = False
+    use_passages: bool = False  # show the judge the passages the bot had
+    decide_in_code: bool = True  # what overlap decides safely, without a call (expectation_overlap)
+    split_parts: bool = True  # a two-part expectation asked part by part (expectation_parts)
 
     def __init__(self, client: ChatClient, prompts_dir: Path | None, language: str) -> None:
         self.client = client
@@ -122,6 +126,30 @@ class ExpectationJudge:
         ]
 
     async def check(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str = "") -> ExpectationCheck:
+        if self.decide_in_code:
+            decided = expectation_overlap.decide(expectation, answer.answer, self.language)
+            if decided is not None:
+                return ExpectationCheck(answer.turn, decided, "code")
+        parts = split_parts(expectation.text, self.language) if self.split_parts else [expectation.text]
+        if expectation.polarity == "must" and len(parts) > 1:
+            return await self._check_parts(expectation, parts, answer, shared_prefix)
+        return await self._ask(expectation, answer, shared_prefix)
+
+    async def _check_parts(
+        self, expectation: Expectation, parts: list[str], answer: AnswerToCheck, shared_prefix: str
+    ) -> ExpectationCheck:
+        """Each part asked on its own; met only when every part is (P = the smallest)."""
+        checks = [await self._ask(replace(expectation, text=part), answer, shared_prefix) for part in parts]
+        unreadable = next((c for c in checks if c.p_yes is None), None)
+        last = checks[-1]
+        reply = " | ".join(c.reply for c in checks)
+        if unreadable is not None:
+            return ExpectationCheck(answer.turn, None, "none", unreadable.prompt, reply, unreadable.error)
+        p_yes = min(float(c.p_yes) for c in checks if c.p_yes is not None)
+        read = "sampled" if any(c.read == "sampled" for c in checks) else last.read
+        return ExpectationCheck(answer.turn, p_yes, read, last.prompt, reply)
+
+    async def _ask(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str) -> ExpectationCheck:
         messages = self.messages(expectation, answer, shared_prefix)
         try:
             asked = await ask_level(self.client, messages, YES_NO, retry=self.template.parts["retry"].strip())
