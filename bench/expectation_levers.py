@@ -179,14 +179,17 @@ async def run(args: argparse.Namespace, base_url: str, model: str) -> list[dict]
             for variant in args.variants.split(","):
                 judges = {lang: make_judge(variant, client, lang) for lang in ("en", "ja")}
                 started = time.monotonic()
-                for item in items:
-                    if (variant, item.id) in seen:
-                        continue
+                limit = asyncio.Semaphore(args.concurrency)
+
+                async def one(
+                    variant: str, item: ExpectationItem, judges: dict[str, ExpectationJudge], limit: asyncio.Semaphore
+                ) -> None:
                     shipped = next((r for r in done if r["variant"] == "shipped" and r["id"] == item.id), None)
                     if shipped is not None and unchanged_by(variant, item):
                         p, read, calls = shipped["p"], shipped["read"], shipped["calls"]
                     else:
-                        p, read, calls = await judge_item(variant, judges[item.language], item)
+                        async with limit:
+                            p, read, calls = await judge_item(variant, judges[item.language], item)
                     row = {
                         "variant": variant,
                         "id": item.id,
@@ -201,6 +204,8 @@ async def run(args: argparse.Namespace, base_url: str, model: str) -> list[dict]
                     done.append(row)
                     out.write(json.dumps(row, ensure_ascii=False) + "\n")
                     out.flush()
+
+                await asyncio.gather(*(one(variant, i, judges, limit) for i in items if (variant, i.id) not in seen))
                 print(f"done {variant} {args.split} in {time.monotonic() - started:.0f} s", flush=True)
     finally:
         await pool.aclose()
@@ -212,8 +217,11 @@ def main() -> int:
     parser.add_argument("--split", choices=("choose", "report"), default="choose")
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--out", type=Path, default=Path("/tmp/expectation_levers.jsonl"))
+    parser.add_argument(
+        "--out", type=Path, default=Path("/tmp/expectation_levers.jsonl"), help="results, reused by later runs"
+    )
     parser.add_argument("--kinds", help="also print per-kind counts for these variants (comma-separated)")
+    parser.add_argument("--concurrency", type=int, default=2, help="checks in flight at once")
     parser.add_argument("--base-url")
     parser.add_argument("--model", default="judge")
     args = parser.parse_args()
