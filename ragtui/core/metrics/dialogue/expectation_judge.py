@@ -20,6 +20,7 @@ sense: P(met) for "must", P(broken) for "must_not".
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,6 +42,23 @@ KIND = "metric_expectations"
 EXPECTATION_PROMPTS: dict[str, dict[str, frozenset[str]]] = {KIND: PROMPT_KINDS[KIND]}
 
 MET_AT: float = 0.5  # p_yes at or above: the answer meets (polarity must) / does (must_not) the expectation
+
+# The embedded judge says "no" far more than it means it: on the labelled set's choose half its
+# P(yes) for met expectations sat near 0.15–0.5 and for missed ones near 0.02–0.1 (AUC 0.86–0.91),
+# so 0.5 missed most paraphrases. Its raw P(yes) at these values is where κ peaked on that half;
+# ``check`` moves the logit so that raw value reads as MET_AT (docs/expectations-agreement.md).
+# Other judges get their raw P(yes): nothing was measured for them.
+EMBEDDED_RAW_MET_AT: dict[str, float] = {"en": 0.17, "ja": 0.11}
+# Splitting a two-part expectation helped in English and hurt in Japanese on the choose half.
+SPLIT_LANGUAGES: tuple[str, ...] = ("en",)
+
+
+def shifted(p: float, raw_met_at: float) -> float:
+    """``p`` with its logit moved so ``raw_met_at`` becomes MET_AT (monotonic: ranks unchanged)."""
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    logit = math.log(p / (1 - p)) - math.log(raw_met_at / (1 - raw_met_at)) + math.log(MET_AT / (1 - MET_AT))
+    return 1 / (1 + math.exp(-logit))
+
 
 # A policy is often written as the prohibition ("never asks for a password"); the question is
 # about the act, so the negation is dropped. ``expect_not`` entries already name the act.
@@ -90,12 +108,16 @@ class ExpectationJudge:
     # The levers measured in docs/expectations-agreement.md; the chosen values are the defaults.
     use_passages: bool = False  # show the judge the passages the bot had
     decide_in_code: bool = True  # what overlap decides safely, without a call (expectation_overlap)
-    split_parts: bool = True  # a two-part expectation asked part by part (expectation_parts)
+    split_parts: bool = True  # a two-part expectation asked part by part (expectation_parts; SPLIT_LANGUAGES)
 
     def __init__(self, client: ChatClient, prompts_dir: Path | None, language: str) -> None:
         self.client = client
         self.language = language
         self.template: PromptTemplate = load_bundled_fallback(prompts_dir, language, KIND)
+        self.split_parts = language in SPLIT_LANGUAGES
+        endpoint = getattr(client, "endpoint", None)
+        # Raw P(yes) that reads as met; MET_AT itself for any judge but the measured embedded one.
+        self.raw_met_at = EMBEDDED_RAW_MET_AT.get(language, MET_AT) if getattr(endpoint, "embedded", False) else MET_AT
 
     def messages(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str = "") -> list[Message]:
         """System text, then the dialogue (shared by every check of it), then this check."""
@@ -158,7 +180,8 @@ class ExpectationJudge:
         graded = fold_yes_no(asked.graded)
         if graded.value is None:
             return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, f"unscored: {graded.error}")
-        return ExpectationCheck(answer.turn, graded.value, graded.source, asked.messages, asked.reply)
+        p_yes = graded.value if self.raw_met_at == MET_AT else shifted(graded.value, self.raw_met_at)
+        return ExpectationCheck(answer.turn, p_yes, graded.source, asked.messages, asked.reply)
 
 
 __all__ = ["EXPECTATION_PROMPTS", "MET_AT", "AnswerToCheck", "ExpectationJudge", "forbidden_act"]
