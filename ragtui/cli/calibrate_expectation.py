@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import time
 
 from rich.table import Table
@@ -130,5 +131,7 @@ def print_expectation_report(rows: list[Scored], elapsed: float) -> None:
         console.print(
             Text(f"unscored: line {r.item.line} ({r.item.id}): {r.check.error}", style="yellow"), soft_wrap=True
         )
+    reads = collections.Counter(r.check.read for r in rows)
+    console.print(Text("read: " + ", ".join(f"{name} {count}" for name, count in sorted(reads.items())), style="dim"))
     speed = len(rows) / elapsed * 60 if elapsed > 0 else None
     console.print(Text(f"{_fmt(speed, 1)} items/min · {len(errors)} unscored · {elapsed:.1f} s", style="dim"))

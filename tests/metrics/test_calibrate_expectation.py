@@ -95,6 +95,7 @@ def test_an_unreadable_reply_is_unscored_not_counted_as_wrong(config_file, tmp_p
     out = capsys.readouterr().out
     assert "en all: n=3 scored=2 · accuracy 1.000" in out
     assert "1 unscored" in out and "line 3 (en-3)" in out
+    assert "read: none 1, probability 2" in out
 
 
 def test_bad_lines_are_named_and_nothing_runs(config_file, tmp_path, server, capsys):

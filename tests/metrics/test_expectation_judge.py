@@ -163,3 +163,66 @@ def test_the_bundled_templates_load_in_both_languages(language: str):
     j = ExpectationJudge(None, None, language)  # type: ignore[arg-type]
     messages = j.messages(MUST_NOT, ANSWER)
     assert "{{" not in messages[-1]["content"] and messages[0]["role"] == "system"
+
+
+async def test_a_wrong_number_is_decided_in_code_without_a_call(judge, server):
+    answer = AnswerToCheck(1, "How long?", "Your parcel stays in the locker for 48 hours.", [])
+    check = await judge().check(Expectation("x", "says the parcel stays for 72 hours"), answer)
+    assert check.p_yes == 0.0 and check.read == "code" and server.chat_requests(JUDGE) == []
+
+
+async def test_the_expectation_said_word_for_word_is_met_in_code(judge, server):
+    answer = AnswerToCheck(1, "Refund?", "Yes: an order can be cancelled for a full refund within 2 hours.", [])
+    expectation = Expectation("x", "says an order can be cancelled for a full refund within 2 hours")
+    check = await judge().check(expectation, answer)
+    assert check.p_yes == 1.0 and check.read == "code" and server.chat_requests(JUDGE) == []
+
+
+async def test_a_prohibition_is_never_decided_in_code(judge, server):
+    server.script(JUDGE, yes_no_reply(0.2))
+    answer = AnswerToCheck(1, "Refund?", "I promise a refund within 2 hours.", [])
+    check = await judge().check(Expectation("x", "promises a refund within 3 hours", polarity="must_not"), answer)
+    assert check.read == "probability" and len(server.chat_requests(JUDGE)) == 1
+
+
+async def test_a_two_part_expectation_is_asked_part_by_part_and_needs_both(judge, server):
+    server.script(JUDGE, yes_no_reply(0.9), yes_no_reply(0.3))
+    expectation = Expectation("x", "gives the address billing@tallyo.example and says to include the invoice number")
+    check = await judge().check(expectation, ANSWER)
+    assert check.p_yes == pytest.approx(0.3) and check.read == "probability"
+    first, second = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "The ANSWER gives the address billing@tallyo.example." in first
+    assert "The ANSWER says to include the invoice number." in second
+
+
+async def test_an_unreadable_part_leaves_the_whole_check_unscored(judge, server):
+    server.script(JUDGE, yes_no_reply(0.9), Reply("hmm"), Reply("hmm"))
+    expectation = Expectation("x", "says the fee is waived and that the plan renews")
+    check = await judge().check(expectation, ANSWER)
+    assert check.p_yes is None and check.read == "none" and check.error
+
+
+def test_parts_of_an_expectation():
+    from ragtui.core.metrics.dialogue.expectation_parts import split_parts
+
+    assert split_parts("says X lasts 72 hours and that the code opens the door", "en") == [
+        "says X lasts 72 hours",
+        "says that the code opens the door",
+    ]
+    assert split_parts("gives the address and the phone number", "en") == ["gives the address and the phone number"]
+    assert split_parts("約2年ごとに交換すると伝え、水洗いできないことも伝える", "ja") == [
+        "約2年ごとに交換すると伝える",
+        "水洗いできないことも伝える",
+    ]
+
+
+def test_overlap_reads_clock_times_and_dates_as_no_quantity():
+    from ragtui.core.metrics.dialogue.expectation_overlap import decide
+
+    must = Expectation("x", "アプリで報告すると返却期限が15分延長されると伝える")
+    assert decide(must, "14時50分でしたら15時05分までに返せば大丈夫です。", "ja") is None
+    assert decide(must, "返却期限が30分延長されます。", "ja") == 0.0
+    years = Expectation("y", "約2年ごとに交換すると伝える")
+    assert decide(years, "2024年の春からでしたら2026年の春ごろです。", "ja") is None
+    mail = Expectation("m", "gives the address billing@tallyo.example")
+    assert decide(mail, "Write to billing@tallyo.com.", "en") == 0.0

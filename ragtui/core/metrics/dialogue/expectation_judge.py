@@ -20,8 +20,9 @@ sense: P(met) for "must", P(broken) for "must_not".
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...content.prompts import PROMPT_KINDS, PromptTemplate
@@ -32,13 +33,32 @@ from ...records.passages import Passage
 from ..level_question import ask_level
 from ..probability import YES_NO, fold_yes_no
 from ..rubric import format_passages
+from . import expectation_overlap
 from .base import load_bundled_fallback
+from .expectation_parts import split_parts
 
 KIND = "metric_expectations"
 # The template's keys and slots, for the metric class to declare (``MetricInfo.prompts``).
 EXPECTATION_PROMPTS: dict[str, dict[str, frozenset[str]]] = {KIND: PROMPT_KINDS[KIND]}
 
 MET_AT: float = 0.5  # p_yes at or above: the answer meets (polarity must) / does (must_not) the expectation
+
+# The embedded judge says "no" far more than it means it: on the labelled set's choose half its
+# P(yes) for met expectations sat near 0.15–0.5 and for missed ones near 0.02–0.1 (AUC 0.86–0.91),
+# so 0.5 missed most paraphrases. Its raw P(yes) at these values is where κ peaked on that half;
+# ``check`` moves the logit so that raw value reads as MET_AT (docs/expectations-agreement.md).
+# Other judges get their raw P(yes): nothing was measured for them.
+EMBEDDED_RAW_MET_AT: dict[str, float] = {"en": 0.17, "ja": 0.11}
+# Splitting a two-part expectation helped in English and hurt in Japanese on the choose half.
+SPLIT_LANGUAGES: tuple[str, ...] = ("en",)
+
+
+def shifted(p: float, raw_met_at: float) -> float:
+    """``p`` with its logit moved so ``raw_met_at`` becomes MET_AT (monotonic: ranks unchanged)."""
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    logit = math.log(p / (1 - p)) - math.log(raw_met_at / (1 - raw_met_at)) + math.log(MET_AT / (1 - MET_AT))
+    return 1 / (1 + math.exp(-logit))
+
 
 # A policy is often written as the prohibition ("never asks for a password"); the question is
 # about the act, so the negation is dropped. ``expect_not`` entries already name the act.
@@ -86,12 +106,18 @@ class ExpectationJudge:
     """Asks the judge about one expectation and one answer; see the module docstring."""
 
     # The levers measured in docs/expectations-agreement.md; the chosen values are the defaults.
-    use_passages: bool = False
+    use_passages: bool = False  # show the judge the passages the bot had
+    decide_in_code: bool = True  # what overlap decides safely, without a call (expectation_overlap)
+    split_parts: bool = True  # a two-part expectation asked part by part (expectation_parts; SPLIT_LANGUAGES)
 
     def __init__(self, client: ChatClient, prompts_dir: Path | None, language: str) -> None:
         self.client = client
         self.language = language
         self.template: PromptTemplate = load_bundled_fallback(prompts_dir, language, KIND)
+        self.split_parts = language in SPLIT_LANGUAGES
+        endpoint = getattr(client, "endpoint", None)
+        # Raw P(yes) that reads as met; MET_AT itself for any judge but the measured embedded one.
+        self.raw_met_at = EMBEDDED_RAW_MET_AT.get(language, MET_AT) if getattr(endpoint, "embedded", False) else MET_AT
 
     def messages(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str = "") -> list[Message]:
         """System text, then the dialogue (shared by every check of it), then this check."""
@@ -122,6 +148,30 @@ class ExpectationJudge:
         ]
 
     async def check(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str = "") -> ExpectationCheck:
+        if self.decide_in_code:
+            decided = expectation_overlap.decide(expectation, answer.answer, self.language)
+            if decided is not None:
+                return ExpectationCheck(answer.turn, decided, "code")
+        parts = split_parts(expectation.text, self.language) if self.split_parts else [expectation.text]
+        if expectation.polarity == "must" and len(parts) > 1:
+            return await self._check_parts(expectation, parts, answer, shared_prefix)
+        return await self._ask(expectation, answer, shared_prefix)
+
+    async def _check_parts(
+        self, expectation: Expectation, parts: list[str], answer: AnswerToCheck, shared_prefix: str
+    ) -> ExpectationCheck:
+        """Each part asked on its own; met only when every part is (P = the smallest)."""
+        checks = [await self._ask(replace(expectation, text=part), answer, shared_prefix) for part in parts]
+        unreadable = next((c for c in checks if c.p_yes is None), None)
+        last = checks[-1]
+        reply = " | ".join(c.reply for c in checks)
+        if unreadable is not None:
+            return ExpectationCheck(answer.turn, None, "none", unreadable.prompt, reply, unreadable.error)
+        p_yes = min(float(c.p_yes) for c in checks if c.p_yes is not None)
+        read = "sampled" if any(c.read == "sampled" for c in checks) else last.read
+        return ExpectationCheck(answer.turn, p_yes, read, last.prompt, reply)
+
+    async def _ask(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str) -> ExpectationCheck:
         messages = self.messages(expectation, answer, shared_prefix)
         try:
             asked = await ask_level(self.client, messages, YES_NO, retry=self.template.parts["retry"].strip())
@@ -130,7 +180,8 @@ class ExpectationJudge:
         graded = fold_yes_no(asked.graded)
         if graded.value is None:
             return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, f"unscored: {graded.error}")
-        return ExpectationCheck(answer.turn, graded.value, graded.source, asked.messages, asked.reply)
+        p_yes = graded.value if self.raw_met_at == MET_AT else shifted(graded.value, self.raw_met_at)
+        return ExpectationCheck(answer.turn, p_yes, graded.source, asked.messages, asked.reply)
 
 
 __all__ = ["EXPECTATION_PROMPTS", "MET_AT", "AnswerToCheck", "ExpectationJudge", "forbidden_act"]
