@@ -226,3 +226,20 @@ def test_overlap_reads_clock_times_and_dates_as_no_quantity():
     assert decide(years, "2024年の春からでしたら2026年の春ごろです。", "ja") is None
     mail = Expectation("m", "gives the address billing@tallyo.example")
     assert decide(mail, "Write to billing@tallyo.com.", "en") == 0.0
+
+
+def test_the_embedded_judges_cut_reads_as_met_and_keeps_the_order():
+    from ragtui.core.metrics.dialogue.expectation_judge import EMBEDDED_RAW_MET_AT, shifted
+
+    cut = EMBEDDED_RAW_MET_AT["ja"]
+    assert shifted(cut, cut) == pytest.approx(MET_AT)
+    assert shifted(cut - 0.02, cut) < MET_AT < shifted(cut + 0.02, cut)
+    assert shifted(0.05, cut) < shifted(0.3, cut) < shifted(0.9, cut)
+
+
+async def test_a_judge_other_than_the_embedded_one_keeps_its_raw_p(judge, server):
+    server.script(JUDGE, yes_no_reply(0.3))
+    j = judge("ja")
+    assert j.raw_met_at == MET_AT and not j.split_parts  # split helps in English only
+    check = await j.check(Expectation("x", "未使用期間は返金されないと伝える"), ANSWER)
+    assert check.p_yes == pytest.approx(0.3)
