@@ -169,3 +169,36 @@ def test_customer_messages_kept_off_role_still_teach_the_estimate_their_length(s
         assert past_output(store, "user", resolve_endpoints(config)["user"].model) == (written[0], 1)
     finally:
         store.close()
+
+
+def test_expectations_are_estimated_from_each_scenarios_own(tmp_path: Path):
+    """A scenario without judged expectations (and no policy) adds no judge call for them; one
+    with them adds its judged expectations' calls; a policy adds one call per answer."""
+    import dataclasses
+
+    from ragtui.core.content.personas import load_personas
+    from ragtui.core.content.scenarios import load_scenarios
+    from ragtui.core.expectation_items import parse_policies
+
+    config_file = tmp_path / "ragtui.toml"
+    config_file.write_text(
+        'language = "en"\nmax_turns = 2\n' + endpoint_toml(f"http://127.0.0.1:{closed_port()}/v1"), encoding="utf-8"
+    )
+    config = load_config(config_file)
+    endpoints = resolve_endpoints(config)
+    outage = next(s for s in load_scenarios(config.scenarios, "en") if s.id == "outage")
+    judged = [e for e in outage.expectations if not e.deterministic]
+    assert judged, "the bundled scenario carries judged expectations"
+    bare = dataclasses.replace(outage, expectations=())
+    personas = [p for p in load_personas(config.personas, "en") if p.name == "calm"]
+
+    def judge_calls(scenario, policies=()) -> float:
+        estimate = estimate_run(
+            dataclasses.replace(config, policies=policies), endpoints, [scenario], personas, None, []
+        )
+        return next(r for r in estimate.roles if r.role == "judge").calls
+
+    with_expectations, without = judge_calls(outage), judge_calls(bare)
+    assert with_expectations - without >= len(judged)
+    policy = parse_policies([{"text": "asks for a password"}], "ragtui.toml")
+    assert judge_calls(bare, policy) - without == pytest.approx(2.0)  # two answers, each asked

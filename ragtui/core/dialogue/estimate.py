@@ -247,22 +247,33 @@ class RunEstimator:
                     _count(roles["user"], check_in * calls, check_out * calls, self.turns - 1, calls)
                 # The turns not walked lengthen the transcript the dialogue verdicts read.
                 extra = later * sum(approx_tokens(u.text) + MESSAGE_OVERHEAD for u in history[-2:])
-                self._count_dialogue_verdicts(roles["judge"], history, extra)
+                self._count_dialogue_verdicts(roles["judge"], history, extra, scenario)
         result = Estimate(len(scenarios) * len(personas), self.turns, self.turns_basis, list(roles.values()))
         for role in result.roles:
             role.add_cost(config.prices)
         return result
 
-    def _count_dialogue_verdicts(self, judge: RoleTokens, history: list[Utterance], extra: float = 0.0) -> None:
+    def _count_dialogue_verdicts(
+        self, judge: RoleTokens, history: list[Utterance], extra: float, scenario: Scenario
+    ) -> None:
         """The verdicts on the whole dialogue when it ends: as past dialogues of this judge
-        cost, else each model-judged metric's assumed calls with the transcript in each prompt."""
+        cost, else each model-judged metric's assumed calls with the transcript in each prompt
+        (the expectations' from the scenario's own, so a scenario without any costs nothing)."""
         if self.dialogue_verdicts is not None:
             calls, tokens_in, tokens_out = self.dialogue_verdicts
         else:
-            calls = float(sum(calls_per_verdict(m) if metric_info(m) else 0 for m in self.config.dialogue_metrics))
+            calls = float(sum(self._dialogue_calls(m, scenario) for m in self.config.dialogue_metrics))
             transcript = sum(approx_tokens(u.text) + MESSAGE_OVERHEAD for u in history) + extra
             tokens_in, tokens_out = calls * (transcript + 200), calls * self.outputs["judge"]
         _count(judge, tokens_in, tokens_out, 1.0, calls)
+
+    def _dialogue_calls(self, metric: str, scenario: Scenario) -> float:
+        info = metric_info(metric)
+        if info is None:
+            return 0.0
+        if info.scenario_calls is not None:
+            return info.scenario_calls(scenario, self.config.policies, self.turns)
+        return info.calls
 
 
 def past_check_usage(store: Store, model: str) -> tuple[float, float, float] | None:

@@ -18,12 +18,16 @@ first lookup does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..plugins import LoadOnce
+
+if TYPE_CHECKING:
+    from ..records.expectations import Expectation
+    from ..records.scenarios import Scenario
 
 TURN, DIALOGUE = "turn", "dialogue"
 # The metric whose score is the turn score. A name rather than a lookup, so any layer can use it
@@ -46,6 +50,9 @@ class MetricInfo:
     # The prompt templates it loads (prompts/<lang>/<kind>.toml): kind → key → slots.
     prompts: Mapping[str, PromptSchema] = field(default_factory=dict)
     calls: float = 1  # model calls per verdict besides per-statement checks (for `ragtui run --estimate`)
+    # A dialogue metric whose cost depends on the scenario: its assumed calls per dialogue from
+    # (scenario, the config's policies, answers per dialogue); None: ``calls``.
+    scenario_calls: Callable[[Scenario, tuple[Expectation, ...], float], float] | None = None
     per_statement: bool = False  # also one yes/no call per statement of the answer
     # The fields of a labelled item it cannot do without (`ragtui calibrate`).
     label_fields: tuple[str, ...] = ("question", "response")

@@ -44,6 +44,16 @@ def applicable(context: DialogueContext, policies: tuple[Expectation, ...]) -> l
     return [*context.expectations, *policies_for(policies, context.tags)]
 
 
+def assumed_calls(
+    expectations: tuple[Expectation, ...], tags: tuple[str, ...], policies: tuple[Expectation, ...], answers: float
+) -> float:
+    """Judge calls one dialogue's expectations are assumed to cost with no past run to learn
+    from: none for the deterministic forms; a prohibition is asked of every answer (it can only
+    stop early when broken); an expectation to meet is assumed met halfway through."""
+    judged = [e for e in [*expectations, *policies_for(policies, tags)] if not e.deterministic]
+    return sum(answers if e.polarity == "must_not" else max(1.0, answers / 2) for e in judged)
+
+
 @register_metric
 class Expectations:
     name = "expectations"
@@ -53,7 +63,9 @@ class Expectations:
         kind=DIALOGUE,
         default_threshold=1.0,
         prompts=EXPECTATION_PROMPTS,
-        calls=2,  # assumed with no past run: a couple of judged expectations, met early
+        scenario_calls=lambda scenario, policies, answers: assumed_calls(
+            scenario.expectations, scenario.tags, policies, answers
+        ),
         label_fields=("question", "response", "expectation"),
         columns=("expectations_met", "expectations_total", "policies_broken", "expectations_missed"),
         order=30,
