@@ -20,8 +20,8 @@ from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
 from ..core.expectation_items import derived_id, parse_item
 from ..core.metrics.dialogue import context_from_session
-from ..core.metrics.dialogue.expectation_judge import MET_AT, AnswerToCheck, ExpectationJudge
-from ..core.metrics.dialogue.expectation_match import code_check
+from ..core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
+from ..core.metrics.dialogue.expectation_trial import answers_to_try, try_expectation
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.records.expectations import Expectation, ExpectationCheck, Polarity
@@ -70,23 +70,18 @@ async def _expect(args: argparse.Namespace, overrides: Overrides) -> int:
     store = bootstrap.open_store(config, read_only=True)
     session = store.session(args.session)
     context = context_from_session(session)
-    answers = [t for t in context.answered if args.turn is None or t.turn == args.turn]
-    if not answers:
+    if not answers_to_try(context, args.turn):
         where = f"turn {args.turn} of session {session.id}" if args.turn is not None else f"session {session.id}"
         raise RagtuiError(f"{where} has no bot answer", "see the turns with `ragtui show SESSION`")
-    checks: list[ExpectationCheck] = []
     if expectation.deterministic:
-        checks = [code_check(expectation, t.turn, t.bot or "") for t in answers]
+        checks = await try_expectation(expectation, context, None, args.turn)
     else:
         endpoint = resolve_endpoint(config, "judge", args.model)
         pool = ClientPool()
         try:
             with embedded_model(config, {"judge": endpoint}):
                 judge = ExpectationJudge(pool.client_for(endpoint), config.prompts, session.language)
-                prefix = context.transcript()
-                for t in answers:
-                    answer = AnswerToCheck(t.turn, t.customer, t.bot or "", list(t.passages))
-                    checks.append(await judge.check(expectation, answer, shared_prefix=prefix))
+                checks = await try_expectation(expectation, context, judge, args.turn)
         finally:
             await pool.aclose()
     _print(expectation, session.id, checks)
