@@ -24,17 +24,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import dataclasses
 import json
 import os
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench_calibration import endpoint_url  # noqa: E402  (the same embedded model or --base-url)
 
 from ragtui.core.metrics import agreement  # noqa: E402
 from ragtui.core.metrics.dialogue import expectation_overlap  # noqa: E402
@@ -143,18 +143,6 @@ def kinds(rows: list[dict], variant: str, split: str) -> str:
 
 def fmt(value: float | None, digits: int = 3) -> str:
     return "  —  " if value is None else f"{value:.{digits}f}"
-
-
-@contextlib.contextmanager
-def endpoint_url(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
-    if args.base_url:
-        yield args.base_url, args.model
-        return
-    from ragtui.core.models.local_model import MODEL_ALIAS, LocalModel, LocalModelSettings
-
-    with LocalModel(LocalModelSettings()) as model:
-        os.environ["RAGTUI_EMBEDDED_TOKEN"] = model.token or ""
-        yield model.start(), MODEL_ALIAS
 
 
 async def run(args: argparse.Namespace, base_url: str, model: str) -> list[dict]:

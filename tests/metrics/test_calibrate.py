@@ -45,17 +45,6 @@ def answerability_judge(body: dict) -> Reply:
     return level_reply({"yes": 0.8, "no": 0.2} if answerable else {"yes": 0.1, "no": 0.9})
 
 
-@pytest.fixture
-def config_file(server, tmp_path: Path) -> Path:
-    path = tmp_path / "ragtui.toml"
-    path.write_text(
-        f'language = "en"\ndatabase = "cal.db"\n[endpoint]\nbase_url = "{server.base_url}"\n'
-        f'max_retries = 0\ntimeout = 10\n[roles.judge]\nmodel = "{JUDGE}"\n',
-        encoding="utf-8",
-    )
-    return path
-
-
 def write_jsonl(path: Path, rows: list[object]) -> Path:
     path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     return path

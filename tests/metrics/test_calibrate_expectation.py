@@ -8,8 +8,6 @@ import collections
 import json
 from pathlib import Path
 
-import pytest
-
 from ragtui.cli.main import main
 from ragtui.core.metrics.expectation_agreement import load_expectation_items, select
 from ragtui.core.paths import bundled_dir
@@ -18,17 +16,6 @@ from ragtui.testing.fake_openai import Reply
 from ..conftest import JUDGE, yes_no_reply
 
 SHIPPED = bundled_dir("sample_data") / "labelled" / "expectations.jsonl"
-
-
-@pytest.fixture
-def config_file(server, tmp_path: Path) -> Path:
-    path = tmp_path / "ragtui.toml"
-    path.write_text(
-        f'language = "en"\ndatabase = "cal.db"\n[endpoint]\nbase_url = "{server.base_url}"\n'
-        f'max_retries = 0\ntimeout = 10\n[roles.judge]\nmodel = "{JUDGE}"\n',
-        encoding="utf-8",
-    )
-    return path
 
 
 def row(i: int, label: int, language: str = "en", split: str = "choose", response: str = "") -> dict:

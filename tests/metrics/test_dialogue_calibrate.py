@@ -55,17 +55,6 @@ def dialogues(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def config_file(server, tmp_path: Path) -> Path:
-    path = tmp_path / "ragtui.toml"
-    path.write_text(
-        f'language = "en"\ndatabase = "cal.db"\n[endpoint]\nbase_url = "{server.base_url}"\n'
-        f'max_retries = 0\ntimeout = 10\n[roles.judge]\nmodel = "{JUDGE}"\n',
-        encoding="utf-8",
-    )
-    return path
-
-
 def test_dialogue_file_loads_with_labels_from_the_labels_object(dialogues: Path):
     fields = parse_field_options([])
     data = load_labelled(dialogues, "repetition", fields, binary=False)

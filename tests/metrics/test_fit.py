@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -47,17 +46,6 @@ def correctness_by_marker(body: dict):
     text = body["messages"][-1]["content"].split("Text 2:")[-1]
     level = next(int(c) for c in "012345" if f"L{c}" in text)
     return level_reply({"2": 1 - level / 5, "3": level / 5} if 0 < level < 5 else {"2" if level == 0 else "3": 1.0})
-
-
-@pytest.fixture
-def config_file(server, tmp_path: Path) -> Path:
-    path = tmp_path / "ragtui.toml"
-    path.write_text(
-        f'language = "en"\ndatabase = "cal.db"\n[endpoint]\nbase_url = "{server.base_url}"\n'
-        f'max_retries = 0\ntimeout = 10\n[roles.judge]\nmodel = "{JUDGE}"\n',
-        encoding="utf-8",
-    )
-    return path
 
 
 def test_calibrate_fit_reports_held_out_figures_and_stores_the_fit(config_file, tmp_path, server, capsys):
