@@ -47,6 +47,7 @@ from ..core.runs.pass_k import pass_k_line, run_pass_k
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.resume_models import recorded_models, use_recorded_models
 from ..core.runs.run_report import junit_xml, run_markdown
+from ..core.runs.scoring_read import run_reading
 from ..core.runs.shards import Shard, check_run_id, parse_shard, shard_summary
 from .arg_checks import check_repeat
 from .content_pick import pick_content
@@ -456,6 +457,9 @@ def _report(
         summary.append(f" · simulator asked again {retried}×, {off_role} message(s) still off-role", style="yellow")
     summary.append(f"; stored in {store.path}")
     console.print(summary, soft_wrap=True)  # one line at any width: grep-able in CI logs
+    changed = run_reading(store, run_id).summary_line()
+    if changed:  # two kinds of score in one table: said, never silent
+        console.print(Text(changed, style="bold yellow"), soft_wrap=True)
     trials = run_pass_k(rows, config.threshold)
     if trials.trials > 1:  # repeated trials: how often the bot gets a pair right every time
         console.print(Text(pass_k_line(trials)), soft_wrap=True)
