@@ -217,7 +217,10 @@ class CheckedRubricJudge:
         shown = {
             "context_answers": on_context,
             "says_unknown": on_response,
-            "other_company": on_response,
+            # Asked with the passages: a company or product the context itself names (the services
+            # an ID links to) is not "another company" in the seed's sense (a competitor the bot
+            # brings in). Starting with on_context, its prefix is context_answers' (prompt cache).
+            "other_company": on_context + "\n" + on_response,
             "polite": on_response,
             "addresses": on_exchange,
             "complete": on_exchange,

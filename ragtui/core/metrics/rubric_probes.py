@@ -7,7 +7,8 @@ answers small yes/no questions far better. So the judge is asked, one at a time,
 - ``context_answers``: does the CONTEXT hold what is needed to answer the QUESTION?
 - ``says_unknown``: does the RESPONSE say it does not know?
 - ``addresses``: does it deal with what was asked?  ``complete``: every part of it?
-- ``other_company``: does it mention another company or its product?
+- ``other_company``: does it name another company or its product — one the CONTEXT does not name
+  (asked with the passages: the services an ID links to are the context's, not a competitor)?
 - ``polite``: is it polite and respectful?
 - ``claim``: for each sentence of the RESPONSE (up to ``MAX_CLAIMS``), is it supported by the
   CONTEXT? An unsupported claim caps correctness.
