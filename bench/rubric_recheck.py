@@ -16,13 +16,15 @@ code with ``rubric_probes.combine`` — the same function a run uses.
 
 ``report`` also prints what a fit of raw rubric scores to the labels (fitted on the choose half)
 does on the report half: the share of good turns (label ≥ 0.8) at or above 0.7 and of bad ones
-(≤ 0.4) below it — and with ``--write-fit FILE`` stores the fit chosen on the choose half.
+(≤ 0.4) below it — and with ``--ship en`` writes the choose half's fit into ragtui's shipped fits
+(``ragtui/core/metrics/shipped_fits.json``) with the prompt fingerprint it is valid for.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -62,6 +64,8 @@ README_TURN = LabelledItem(
     label=1.0,
 )
 GOOD, BAD, GATE = 0.8, 0.4, 0.7
+BEFORE = "/before"
+OLD_OTHER_COMPANY = "Does the RESPONSE name another company, or a product or app made by another company?"
 
 
 def items() -> list[LabelledItem]:
@@ -100,7 +104,10 @@ def stored_probes(store: Store, run_id: int) -> dict[str, dict]:
 
 async def ask(args: argparse.Namespace) -> None:
     cached = read_answers(args.out)
-    wanted = [i for i in items() if i.language in args.language] + [README_TURN]
+    readme_before = dataclasses.replace(README_TURN, key=README_TURN.key + BEFORE)
+    wanted = [i for i in items() if i.language in args.language] + [README_TURN, readme_before]
+    if args.only:
+        wanted = [i for i in wanted if i.key in args.only]
     config = bootstrap.load_effective_config(Overrides(db=args.db))
     endpoint = resolve_endpoint(config, "judge", None)
     pool = ClientPool()
@@ -114,8 +121,13 @@ async def ask(args: argparse.Namespace) -> None:
             for n, item in enumerate(wanted, start=1):
                 if item.key in cached:
                     continue
-                question = next(q for q in judges[item.language].questions(context_for(item)) if q.name == args.check)
-                answer = await ask_level(client, question.messages, YES_NO)
+                judge = judges[item.language]
+                question = next(q for q in judge.questions(context_for(item)) if q.name == args.check)
+                messages = question.messages
+                if item.key.endswith(BEFORE):  # the check as it was: the reply alone, the old wording
+                    shown = judge.template.render("on_response", response=item.response)
+                    messages = judge.messages(shown, OLD_OTHER_COMPANY)
+                answer = await ask_level(client, messages, YES_NO)
                 graded = fold_yes_no(answer.graded)
                 row = {"key": item.key, "check": args.check, "value": graded.value, "source": graded.source}
                 with args.out.open("a", encoding="utf-8") as f:
@@ -180,21 +192,69 @@ def report(args: argparse.Namespace) -> None:
         old = {k: probes[k]["values"].get(args.check) for k in keys}
         new = {k: answers[k]["value"] for k in keys}
         print(f"   mean P({args.check}) before {fmt(mean(old.values()))} after {fmt(mean(new.values()))}")
-    if README_TURN.key in answers:
-        print(f"README turn P({args.check}) with the context: {fmt(answers[README_TURN.key]['value'])}")
-    for lang in sorted({g[0] for g in after}):
-        choose = [(s, y) for s, y, _ in after.get((lang, "choose"), [])]
-        held = [(s, y) for s, y, _ in after.get((lang, "report"), [])]
+    for key, how in ((README_TURN.key + BEFORE, "the reply alone, before"), (README_TURN.key, "with the context")):
+        if key in answers:
+            print(f"README turn P({args.check}), {how}: {fmt(answers[key]['value'])}")
+    source = after if args.fit_on == "after" else before
+    for lang in sorted({g[0] for g in source}):
+        choose = [(s, y) for s, y, _ in source.get((lang, "choose"), [])]
+        held = [(s, y) for s, y, _ in source.get((lang, "report"), [])]
         if not choose or not held:
             continue
         xs, ys = isotonic_fit([s for s, _ in choose], [y for _, y in choose])
         fitted = [(isotonic_predict(xs, ys, s), y) for s, y in held]
         print(f"{lang} report half, raw:    {gate_shares(held)} · {figures(held)}")
         print(f"{lang} report half, fitted: {gate_shares(fitted)} · {figures(fitted)}")
-        if args.write_fit:
-            path = args.write_fit.with_name(f"{args.write_fit.stem}-{lang}.json")
-            path.write_text(json.dumps({"xs": xs, "ys": ys, "choose": choose}, indent=1), encoding="utf-8")
-            print(f"wrote {path}")
+        if args.ship and lang in args.ship:
+            ship(lang, xs, ys, choose, held, fitted)
+
+
+def ship(lang: str, xs: list[float], ys: list[float], choose: list, held: list, fitted: list) -> None:
+    """Write (or replace) this language's entry of ragtui's shipped fits for the embedded judge."""
+    from ragtui.core.metrics.fit import prompt_fingerprint
+    from ragtui.core.metrics.shipped_fits import SHIPPED_FITS
+    from ragtui.core.models.endpoints import EMBEDDED_MODEL
+
+    judge = CheckedRubricJudge(None, load_prompt(bundled_dir("prompts"), lang, "judge_probes"))  # type: ignore[arg-type]
+    data = json.loads(SHIPPED_FITS.read_text(encoding="utf-8")) if SHIPPED_FITS.exists() else {"fits": []}
+    entry = {
+        "metric": "rubric",
+        "model": EMBEDDED_MODEL,
+        "language": lang,
+        "fingerprint": prompt_fingerprint(judge),
+        "kind": "isotonic",
+        "xs": [round(x, 6) for x in xs],
+        "ys": [round(y, 6) for y in ys],
+        "fitted_on": f"sample_data/labelled/rubric.jsonl, {lang} choose half (n={len(choose)})",
+        "report": {
+            "half": f"{lang} report half",
+            "n": len(held),
+            "raw": {"spearman": spearman_of(held), **shares(held)},
+            "fitted": {"spearman": spearman_of(fitted), **shares(fitted)},
+        },
+    }
+    data["fits"] = [f for f in data.get("fits", []) if not (f["metric"] == "rubric" and f["language"] == lang)]
+    data["fits"].append(entry)
+    data["about"] = (
+        "The embedded judge's raw rubric score mapped to the labels' 0-1 scale; fitted and reported by "
+        "bench/rubric_recheck.py (docs/judge-calibration.md). Applied only for this model and prompt fingerprint."
+    )
+    SHIPPED_FITS.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote the {lang} entry of {SHIPPED_FITS}")
+
+
+def spearman_of(rows: list[tuple[float, float]]) -> float | None:
+    rho = agreement.spearman([s for s, _ in rows], [y for _, y in rows])
+    return None if rho is None else round(rho, 3)
+
+
+def shares(rows: list[tuple[float, float]]) -> dict[str, float | None]:
+    goods = [s for s, y in rows if y >= GOOD]
+    bads = [s for s, y in rows if y <= BAD]
+    return {
+        "good_at_or_above_0.7": round(sum(s >= GATE for s in goods) / len(goods), 3) if goods else None,
+        "bad_below_0.7": round(sum(s < GATE for s in bads) / len(bads), 3) if bads else None,
+    }
 
 
 def mean(values: object) -> float | None:
@@ -209,8 +269,14 @@ def main() -> None:
     parser.add_argument("--run", type=int, help="calibration run id (default: the newest)")
     parser.add_argument("--out", type=Path, required=True, help="JSONL cache of the re-asked check's answers")
     parser.add_argument("--check", default="other_company", help="the check to ask again")
+    parser.add_argument("--only", nargs="*", default=[], help="ask: only these item keys (readme-id-linking …)")
     parser.add_argument("--language", nargs="+", default=["en"], choices=("en", "ja"))
-    parser.add_argument("--write-fit", type=Path, help="report: store the choose half's isotonic fit (FILE-LANG.json)")
+    parser.add_argument(
+        "--fit-on", choices=("before", "after"), default="after", help="report: fit the stored or the re-asked scores"
+    )
+    parser.add_argument(
+        "--ship", nargs="*", default=[], help="report: write these languages' choose-half fits as shipped"
+    )
     args = parser.parse_args()
     if args.mode == "ask":
         asyncio.run(ask(args))
