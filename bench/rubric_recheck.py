@@ -137,6 +137,31 @@ async def ask(args: argparse.Namespace) -> None:
         await pool.aclose()
 
 
+async def readme_turn(args: argparse.Namespace) -> None:
+    """The whole rubric on the README's first-command turn, as a run judges it (shipped fit included)."""
+    from ragtui.core.metrics.fit import prompt_fingerprint
+    from ragtui.core.metrics.shipped_fits import shipped_fit
+    from ragtui.core.models.endpoints import EMBEDDED_MODEL
+
+    config = bootstrap.load_effective_config(Overrides(db=args.db))
+    endpoint = resolve_endpoint(config, "judge", None)
+    pool = ClientPool()
+    try:
+        with embedded_model(config, {"judge": endpoint}):
+            judge = CheckedRubricJudge(
+                pool.client_for(endpoint), load_prompt(bundled_dir("prompts"), "en", "judge_probes")
+            )
+            judgment = await judge.judge(context_for(README_TURN))
+    finally:
+        await pool.aclose()
+    fit = shipped_fit("rubric", EMBEDDED_MODEL, prompt_fingerprint(judge))
+    raw = judgment.score
+    for probe in judgment.details.get("probes", []):
+        print(f"  {probe['check']}: P(yes) {fmt(probe['value'])}")
+    fitted = None if raw is None or fit is None else fit.apply(raw)
+    print(f"README turn: raw {fmt(raw)} · fitted {fmt(fitted)} (read: {judgment.details.get('read')})")
+
+
 def read_answers(path: Path) -> dict[str, dict]:
     if not path.exists():
         return {}
@@ -149,7 +174,8 @@ def figures(rows: list[tuple[float, float]]) -> str:
     rho = agreement.spearman(scores, labels)
     # The set marks a turn good exactly when its label is 4 or 5 (≥ 0.8 on the 0–1 scale).
     auc = agreement.auc(list(scores), [y >= GOOD for y in labels])
-    return f"n={len(rows)} Spearman {fmt(rho)} AUC good/bad {fmt(auc)}"
+    mae = agreement.mean_absolute_error(scores, labels)
+    return f"n={len(rows)} Spearman {fmt(rho)} AUC good/bad {fmt(auc)} MAE {fmt(mae)}"
 
 
 def gate_shares(rows: list[tuple[float, float]]) -> str:
@@ -192,7 +218,7 @@ def report(args: argparse.Namespace) -> None:
         old = {k: probes[k]["values"].get(args.check) for k in keys}
         new = {k: answers[k]["value"] for k in keys}
         print(f"   mean P({args.check}) before {fmt(mean(old.values()))} after {fmt(mean(new.values()))}")
-    for key, how in ((README_TURN.key + BEFORE, "the reply alone, before"), (README_TURN.key, "with the context")):
+    for key, how in ((README_TURN.key + BEFORE, "the reply alone, before"), (README_TURN.key, "as shipped")):
         if key in answers:
             print(f"README turn P({args.check}), {how}: {fmt(answers[key]['value'])}")
     source = after if args.fit_on == "after" else before
@@ -233,6 +259,12 @@ def ship(lang: str, xs: list[float], ys: list[float], choose: list, held: list, 
             "fitted": {"spearman": spearman_of(fitted), **shares(fitted)},
         },
     }
+    raw_figures, fitted_figures = entry["report"]["raw"], entry["report"]["fitted"]
+    # Applied by default only when it brings the report half nearer the labels: a lower mean
+    # absolute error and no fewer turns on the right side of the gate.
+    entry["applied"] = (fitted_figures["mae"] or 1) < (raw_figures["mae"] or 1) and sum(
+        fitted_figures[k] or 0 for k in ("good_at_or_above_0.7", "bad_below_0.7")
+    ) >= sum(raw_figures[k] or 0 for k in ("good_at_or_above_0.7", "bad_below_0.7"))
     data["fits"] = [f for f in data.get("fits", []) if not (f["metric"] == "rubric" and f["language"] == lang)]
     data["fits"].append(entry)
     data["about"] = (
@@ -251,7 +283,9 @@ def spearman_of(rows: list[tuple[float, float]]) -> float | None:
 def shares(rows: list[tuple[float, float]]) -> dict[str, float | None]:
     goods = [s for s, y in rows if y >= GOOD]
     bads = [s for s, y in rows if y <= BAD]
+    mae = agreement.mean_absolute_error([s for s, _ in rows], [y for _, y in rows])
     return {
+        "mae": None if mae is None else round(mae, 3),
         "good_at_or_above_0.7": round(sum(s >= GATE for s in goods) / len(goods), 3) if goods else None,
         "bad_below_0.7": round(sum(s < GATE for s in bads) / len(bads), 3) if bads else None,
     }
@@ -264,7 +298,7 @@ def mean(values: object) -> float | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("ask", "report"))
+    parser.add_argument("mode", choices=("ask", "report", "readme-turn"))
     parser.add_argument("--db", type=Path, required=True, help="the database of the stored calibration run")
     parser.add_argument("--run", type=int, help="calibration run id (default: the newest)")
     parser.add_argument("--out", type=Path, required=True, help="JSONL cache of the re-asked check's answers")
@@ -280,6 +314,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.mode == "ask":
         asyncio.run(ask(args))
+    elif args.mode == "readme-turn":
+        asyncio.run(readme_turn(args))
     else:
         report(args)
 

@@ -12,6 +12,7 @@ import pytest
 from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.content.prompts import load_prompt
+from ragtui.core.metrics import shipped_fits as shipped_fits_module
 from ragtui.core.metrics.fit import prompt_fingerprint
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.metrics.shipped_fits import shipped_fit, shipped_fits
@@ -66,22 +67,58 @@ def config_file(server, tmp_path: Path) -> Path:
     return path
 
 
-def test_a_run_on_the_embedded_judge_is_scored_through_the_shipped_fit_with_the_raw_score_kept(
-    config_file, server, monkeypatch, capsys
-):
-    monkeypatch.setattr(output.console, "_width", 220)
+def ship(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *, applied: bool) -> None:
+    """A shipped-fits file of one English rubric entry for the bundled prompt, in place of ragtui's."""
+    entry = {
+        "metric": "rubric",
+        "model": EMBEDDED_MODEL,
+        "language": "en",
+        "fingerprint": bundled_fingerprint("en"),
+        "kind": "isotonic",
+        "xs": [0.3, 0.5],
+        "ys": [0.2, 0.9],
+        "fitted_on": "test",
+        "report": {"half": "en report half", "n": 9, "raw": {"spearman": 0.55}, "fitted": {"spearman": 0.55}},
+        "applied": applied,
+    }
+    path = tmp_path / "shipped_fits.json"
+    path.write_text(json.dumps({"fits": [entry]}), encoding="utf-8")
+    monkeypatch.setattr(shipped_fits_module, "SHIPPED_FITS", path)
+
+
+def judged(config_file: Path, server, capsys) -> tuple[float, dict, str]:
     server.set_default(EMBEDDED_MODEL, check_answers(3.2))
     main(["run", "--config", str(config_file), "-s", "id-linking", "-p", "calm"])
+    summary = capsys.readouterr().out
     store = Store.open(config_file.parent / "runs.db")
     try:
         score, details = store.db.execute("SELECT score, details FROM judgments WHERE metric = 'rubric'").fetchone()
     finally:
         store.close()
-    fit = json.loads(details)["fit"]
+    return score, json.loads(details), summary
+
+
+def test_a_run_on_the_embedded_judge_is_scored_through_the_shipped_fit_with_the_raw_score_kept(
+    config_file, server, monkeypatch, tmp_path, capsys
+):
+    monkeypatch.setattr(output.console, "_width", 220)
+    ship(monkeypatch, tmp_path, applied=True)
+    score, details, summary = judged(config_file, server, capsys)
+    fit = details["fit"]
+    assert fit["source"] == "shipped" and 0.0 < fit["raw_score"] < 1.0
     expected = shipped_fit("rubric", EMBEDDED_MODEL, bundled_fingerprint("en"))
-    assert expected is not None and fit["source"] == "shipped"
-    assert 0.0 < fit["raw_score"] < 1.0
-    assert score == pytest.approx(expected.apply(fit["raw_score"]))
-    capsys.readouterr()
+    assert expected is not None and score == pytest.approx(expected.apply(fit["raw_score"])) != fit["raw_score"]
+    assert "rubric scores: agrees with people: Spearman 0.55 (n=9, bundled labelled set, en report half)" in summary
     assert main(["show", "1", "--config", str(config_file)]) == 0
     assert f"(raw {fit['raw_score']:.2f})" in capsys.readouterr().out
+
+
+def test_a_shipped_fit_that_did_not_help_is_not_applied_but_its_agreement_is_shown(
+    config_file, server, monkeypatch, tmp_path, capsys
+):
+    monkeypatch.setattr(output.console, "_width", 220)
+    ship(monkeypatch, tmp_path, applied=False)
+    score, details, summary = judged(config_file, server, capsys)
+    assert "fit" not in details and details["agreement"]["value"] == 0.55
+    assert 0.0 < score < 1.0  # the judge's own score
+    assert "rubric scores: agrees with people: Spearman 0.55" in summary

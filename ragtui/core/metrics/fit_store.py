@@ -57,10 +57,12 @@ def find_fit(store: Store, metric: str, model: str, fingerprint: str) -> Fit | N
 
 
 class FittedMetric:
-    """A metric whose raw score is mapped through a fit; the raw score stays in the details."""
+    """A metric whose raw score is mapped through a fit; the raw score stays in the details.
+    Without a fit (``fit`` None: measured, but no fit worth applying) only the measured
+    agreement is attached and the score is left as the judge gave it."""
 
     def __init__(
-        self, inner: Metric, fit: Fit, source: str = "calibrate", agreement: dict[str, Any] | None = None
+        self, inner: Metric, fit: Fit | None, source: str = "calibrate", agreement: dict[str, Any] | None = None
     ) -> None:
         self.inner = inner
         self.fit = fit
@@ -79,6 +81,10 @@ class FittedMetric:
         """The fit applied to a judgment of the inner metric (also one built from batch results)."""
         if judgment.score is None:
             return judgment
+        if self.agreement is not None:
+            judgment.details["agreement"] = self.agreement
+        if self.fit is None:
+            return judgment
         fitted = self.fit.apply(judgment.score)
         judgment.details["fit"] = {
             "kind": self.fit.kind,
@@ -87,8 +93,6 @@ class FittedMetric:
             "fingerprint": self.fit.fingerprint,
             "source": self.source,
         }
-        if self.agreement is not None:
-            judgment.details["agreement"] = self.agreement
         judgment.score = fitted
         return judgment
 
@@ -104,9 +108,9 @@ def fitted_metrics(metrics: list[Metric], store: Store, model: str) -> list[Metr
         source = "calibrate"
         if fit is None:
             fit, source = shipped_fit(metric.name, model, fingerprint), "shipped"
-        if fit is None:
-            out.append(metric)
-            continue
         entry = entry_for(store, metric.name, model, fingerprint)
+        if fit is None and entry is None:
+            out.append(metric)  # unmeasured, unfitted: as it is
+            continue
         out.append(FittedMetric(metric, fit, source, entry.to_dict() if entry else None))
     return out

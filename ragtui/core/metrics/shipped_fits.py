@@ -32,11 +32,18 @@ class ShippedFit:
     language: str
     fitted_on: str  # what it was fitted on, for the card and the docs
     report: dict[str, Any]  # figures on the report half
+    # False when the fit did not improve the report half: the agreement is still shown, the
+    # score stays raw (a fit that moves scores away from people's is not applied by default).
+    applied: bool = True
+
+
+def shipped_fits(path: Path | None = None) -> tuple[ShippedFit, ...]:
+    """Every shipped fit; none when the file is absent (a trimmed install scores raw)."""
+    return _read(path or SHIPPED_FITS)
 
 
 @cache
-def shipped_fits(path: Path = SHIPPED_FITS) -> tuple[ShippedFit, ...]:
-    """Every shipped fit; none when the file is absent (a trimmed install scores raw)."""
+def _read(path: Path) -> tuple[ShippedFit, ...]:
     if not path.is_file():
         return ()
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -51,7 +58,15 @@ def shipped_fits(path: Path = SHIPPED_FITS) -> tuple[ShippedFit, ...]:
             list(entry.get("ys") or []),
             entry.get("threshold"),
         )
-        out.append(ShippedFit(fit, entry["language"], entry.get("fitted_on", ""), dict(entry.get("report") or {})))
+        out.append(
+            ShippedFit(
+                fit,
+                entry["language"],
+                entry.get("fitted_on", ""),
+                dict(entry.get("report") or {}),
+                bool(entry.get("applied", True)),
+            )
+        )
     return tuple(out)
 
 
@@ -59,6 +74,6 @@ def shipped_fit(metric: str, model: str, fingerprint: str) -> Fit | None:
     """The shipped fit for exactly this metric, judge model and prompt fingerprint, if any."""
     for shipped in shipped_fits():
         fit = shipped.fit
-        if (fit.metric, fit.model, fit.fingerprint) == (metric, model, fingerprint):
+        if shipped.applied and (fit.metric, fit.model, fit.fingerprint) == (metric, model, fingerprint):
             return fit
     return None
