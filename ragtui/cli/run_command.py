@@ -42,12 +42,14 @@ from ..core.record.store import Store
 from ..core.records.personas import Persona
 from ..core.records.scenarios import Scenario
 from ..core.records.stored import StoredSession
+from ..core.runs.agreement_line import run_agreement_line
 from ..core.runs.expectation_rate import rate_line
 from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.pass_k import pass_k_line, run_pass_k
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.resume_models import recorded_models, use_recorded_models
 from ..core.runs.run_report import junit_xml, run_markdown
+from ..core.runs.scoring_read import run_reading
 from ..core.runs.shards import Shard, check_run_id, parse_shard, shard_summary
 from .arg_checks import check_repeat
 from .content_pick import pick_content
@@ -470,6 +472,11 @@ def _report(
         summary.append(f" · simulator asked again {retried}×, {off_role} message(s) still off-role", style="yellow")
     summary.append(f"; stored in {store.path}")
     console.print(summary, soft_wrap=True)  # one line at any width: grep-able in CI logs
+    if scored:  # how far these scores can be trusted, beside them
+        console.print(Text(run_agreement_line(store, run_id), style="dim"), soft_wrap=True)
+    changed = run_reading(store, run_id).summary_line()
+    if changed:  # two kinds of score in one table: said, never silent
+        console.print(Text(changed, style="bold yellow"), soft_wrap=True)
     trials = run_pass_k(rows, config.threshold)
     if trials.trials > 1:  # repeated trials: how often the bot gets a pair right every time
         console.print(Text(pass_k_line(trials)), soft_wrap=True)

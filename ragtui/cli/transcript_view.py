@@ -6,6 +6,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
+from ..core.metrics.judge_card import agreement_text
 from ..core.record.labels import Label
 from ..core.records.stored import PartialReply, StoredJudgment, StoredSession
 from .dialogue_view import dialogue_verdict_text
@@ -21,8 +22,16 @@ def verdict_text(j: StoredJudgment, threshold: float) -> Text:
         text.append(f"skipped: {j.error or j.details.get('conclusion') or ''}", style="cyan")
         return text
     text.append_text(score_text(j.score, threshold))
+    fit = j.details.get("fit")
+    if j.score is not None and isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
+        text.append(f" (raw {fit['raw_score']:.2f})", style="dim")  # the judge's own scale, beside the fitted
+    read = j.details.get("read")
+    if read in ("sampled", "mixed"):  # not an expected level: not on the same scale as the others
+        text.append(f" [{'sampled' if read == 'sampled' else 'partly sampled'}]", style="yellow")
     if j.model:
         text.append(f"  ({model_label(j.model, j.served_model)})", style="dim")
+    if j.score is not None:  # how far this judge agrees with people, beside its score
+        text.append(f"\n  {agreement_text(j.details)}", style="dim")
     if j.score is None:
         text.append(f"\n{j.error or 'unscored'}", style="yellow")
         text.append("\nraw reply: ", style="dim")

@@ -10,7 +10,7 @@ CHECK_CUES = {
     "says_unknown": "not known",
     "addresses": "deal with what",
     "complete": "every part",
-    "other_company": "another company",
+    "other_company": "competitor",
     "polite": "polite",
 }
 

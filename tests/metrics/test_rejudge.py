@@ -227,7 +227,7 @@ def test_batch_asks_every_online_check_and_ingests_the_online_verdict(ran: Path,
 
 def plain_yes_no(body: dict) -> Reply:
     """A server that sends no log-probabilities: the sampled word only."""
-    return Reply("no" if "another company" in check_line(body) else "yes")
+    return Reply("no" if "competitor" in check_line(body) else "yes")
 
 
 def llamacpp_shaped(body: dict) -> Reply:

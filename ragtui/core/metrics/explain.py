@@ -26,9 +26,11 @@ def explain_lines(metric: str, details: dict[str, Any]) -> list[str]:
     fit = details.get("fit")
     lines = _metric_lines(metric, details)
     if isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
+        whose = "ragtui's shipped" if fit.get("source") == "shipped" else "a stored"
         lines.insert(
             0,
-            f"fitted to people's labels ({fit.get('kind')} fit for this judge and prompt); raw {fit['raw_score']:.2f}",
+            f"fitted to people's labels ({whose} {fit.get('kind')} fit for this judge and prompt); "
+            f"raw {fit['raw_score']:.2f}",
         )
     return lines
 

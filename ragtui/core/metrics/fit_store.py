@@ -1,7 +1,8 @@
 """Fits in SQLite (``judge_fits``, schema migration 5) and the wrapper that applies them.
 
 ``fitted_metrics`` wraps each metric that has a fit for exactly this judge model and prompt
-fingerprint; the newest such fit wins. Everything else runs unchanged — and a judgment made
+fingerprint; the newest such fit wins, and without one the fit ragtui ships for its embedded judge
+(``shipped_fits``) applies. Everything else runs unchanged — and a judgment made
 with a fit says so and keeps its raw score (``details["fit"]``), so nothing is hidden.
 """
 
@@ -18,6 +19,8 @@ from ..record.store import Store, now
 from ..records.judgments import Judgment
 from .base import Metric, TurnContext
 from .fit import Fit, FitReport, prompt_fingerprint
+from .judge_card import entry_for
+from .shipped_fits import shipped_fit
 
 
 def save_fit(store: Store, fit: Fit, report: FitReport, data_path: str, run_id: int | None) -> int:
@@ -54,11 +57,18 @@ def find_fit(store: Store, metric: str, model: str, fingerprint: str) -> Fit | N
 
 
 class FittedMetric:
-    """A metric whose raw score is mapped through a fit; the raw score stays in the details."""
+    """A metric whose raw score is mapped through a fit; the raw score stays in the details.
+    Without a fit (``fit`` None: measured, but no fit worth applying) only the measured
+    agreement is attached and the score is left as the judge gave it."""
 
-    def __init__(self, inner: Metric, fit: Fit) -> None:
+    def __init__(
+        self, inner: Metric, fit: Fit | None, source: str = "calibrate", agreement: dict[str, Any] | None = None
+    ) -> None:
         self.inner = inner
         self.fit = fit
+        self.source = source  # "calibrate" (stored by `ragtui calibrate --fit`) | "shipped"
+        # This judge's measured agreement with people (``judge_card``), carried by each verdict.
+        self.agreement = agreement
         self.name = inner.name
 
     def __getattr__(self, name: str) -> Any:  # template, examples, threshold… of the inner metric
@@ -71,21 +81,36 @@ class FittedMetric:
         """The fit applied to a judgment of the inner metric (also one built from batch results)."""
         if judgment.score is None:
             return judgment
+        if self.agreement is not None:
+            judgment.details["agreement"] = self.agreement
+        if self.fit is None:
+            return judgment
         fitted = self.fit.apply(judgment.score)
         judgment.details["fit"] = {
             "kind": self.fit.kind,
             "raw_score": judgment.score,
             "model": self.fit.model,
             "fingerprint": self.fit.fingerprint,
+            "source": self.source,
         }
         judgment.score = fitted
         return judgment
 
 
 def fitted_metrics(metrics: list[Metric], store: Store, model: str) -> list[Metric]:
-    """Each metric wrapped in its fit when one matches this model and prompt exactly."""
+    """Each metric wrapped in its fit when one matches this model and prompt exactly: a fit
+    stored by ``ragtui calibrate --fit`` first (the team's own labels), else the one ragtui ships
+    for its embedded judge (``shipped_fits``)."""
     out: list[Metric] = []
     for metric in metrics:
-        fit = find_fit(store, metric.name, model, prompt_fingerprint(metric))
-        out.append(FittedMetric(metric, fit) if fit is not None else metric)
+        fingerprint = prompt_fingerprint(metric)
+        fit = find_fit(store, metric.name, model, fingerprint)
+        source = "calibrate"
+        if fit is None:
+            fit, source = shipped_fit(metric.name, model, fingerprint), "shipped"
+        entry = entry_for(store, metric.name, model, fingerprint)
+        if fit is None and entry is None:
+            out.append(metric)  # unmeasured, unfitted: as it is
+            continue
+        out.append(FittedMetric(metric, fit, source, entry.to_dict() if entry else None))
     return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
-from ..records.judgments import Judgment
+from ..records.judgments import Judgment, stamp_read
 from .probability import TOP_LOGPROBS, Graded, read_levels
 
 MAX_TOKENS = 1
@@ -73,13 +73,14 @@ def sampled_note(graded: Graded) -> str:
 def judgment_from(
     metric: str, answers: list[LevelAnswer], score: float | None, details: dict, error: str | None = None
 ) -> Judgment:
-    """A judgment recording the last question's prompt and reply; every call's usage."""
+    """A judgment recording the last question's prompt and reply; every call's usage; and how
+    its questions were read (``details["read"]``: probability, sampled or mixed)."""
     completions = [c for a in answers for c in a.completions]
     last = answers[-1] if answers else None
     return Judgment(
         metric=metric,
         score=score,
-        details=details,
+        details=stamp_read(details),
         prompt=last.messages if last else [],
         raw_reply=last.reply if last else "",
         error=error,

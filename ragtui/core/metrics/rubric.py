@@ -217,6 +217,10 @@ class CheckedRubricJudge:
         shown = {
             "context_answers": on_context,
             "says_unknown": on_response,
+            # Asked as the seed means it — does the reply recommend or compare a competitor's
+            # product? — not "does it name a company": the services an ID links to (Google, Apple)
+            # are the product's own. Measured: asked with the passages, the 1.5B judge still said
+            # ~0.45 to the linking answer; this wording 0.31, competitors 0.40–0.57.
             "other_company": on_response,
             "polite": on_response,
             "addresses": on_exchange,
@@ -330,7 +334,7 @@ def _conclusion(combined: Combined, values: dict[str, float], language: str) -> 
         "en": {
             "honest": "says it does not know where the context lacks the answer",
             "ungrounded": "a claim is not supported by the context",
-            "competitor": "mentions another company",
+            "competitor": "recommends or compares a competitor",
             "off_topic": "does not deal with the question",
             "rude": "impolite",
             "fine": "grounded and on topic",
@@ -338,7 +342,7 @@ def _conclusion(combined: Combined, values: dict[str, float], language: str) -> 
         "ja": {
             "honest": "参照文書に答えがなく、わからないと正直に述べている",
             "ungrounded": "参照文書に裏づけのない内容がある",
-            "competitor": "他社に言及している",
+            "competitor": "競合他社を勧めている、または比べている",
             "off_topic": "質問に対応していない",
             "rude": "丁寧さに欠ける",
             "fine": "参照文書に基づき質問に対応している",

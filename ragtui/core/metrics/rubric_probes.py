@@ -7,7 +7,9 @@ answers small yes/no questions far better. So the judge is asked, one at a time,
 - ``context_answers``: does the CONTEXT hold what is needed to answer the QUESTION?
 - ``says_unknown``: does the RESPONSE say it does not know?
 - ``addresses``: does it deal with what was asked?  ``complete``: every part of it?
-- ``other_company``: does it mention another company or its product?
+- ``other_company``: does it recommend a competitor's product or service, or compare with one?
+  (The guideline's sense: naming the services the product works with — Google or Apple sign-in —
+  is not bringing in another company.)
 - ``polite``: is it polite and respectful?
 - ``claim``: for each sentence of the RESPONSE (up to ``MAX_CLAIMS``), is it supported by the
   CONTEXT? An unsupported claim caps correctness.

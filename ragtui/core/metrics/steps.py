@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
-from ..records.judgments import Judgment
+from ..records.judgments import Judgment, stamp_read
 from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError, extract_json_object, lower_keys
 from .level_question import ask_level
@@ -151,7 +151,7 @@ class StepRunner:
         return Judgment(
             metric=self.metric,
             score=score,
-            details={**details, "trace": [r.to_dict() for r in self.trace]},
+            details=stamp_read({**details, "trace": [r.to_dict() for r in self.trace]}),
             prompt=last.prompt if last else [],
             raw_reply=last.replies[-1] if last and last.replies else "",
             error=error,

@@ -4,9 +4,13 @@ Endpoints differ in what they accept. OpenAI takes ``json_schema`` response form
 gateways and older servers reject it, or reject ``stream_options`` or ``logprobs``. Rather than
 asking the user to know this, the client drops an unsupported option after a 400, remembers that
 for the endpoint, and tries again. (A judge asked for token log-probabilities then falls back to
-the sampled value and marks it so: see ``metrics/probability.py``.) Only an option the 400's text
-names is dropped: any other 400 (a gateway's "No connected db.", a wrong model) is final and
-reported with the server's text. Transport failures become an ``EndpointError`` whose message names
+the sampled value and marks it so: see ``metrics/probability.py``.) Only an option the 400's
+error message (or its ``param`` field) names is dropped: any other 400 (a context-length error, a
+gateway's budget or policy refusal, "No connected db.", a wrong model) is an error of that call,
+final and reported with the server's text — never a change of how every later call is asked, or a
+judge would switch from probabilities to sampling mid-run without a word. The rest of an error
+body is not read for names: gateways echo the request there, options and all. What a server
+rejected is remembered per server *and model* (one gateway serves models that differ). Transport failures become an ``EndpointError`` whose message names
 the role, the URL and what to do.
 
 ``Completion.model`` is the model asked for; ``served_model`` the one the answer names in its
@@ -30,6 +34,8 @@ A reply stopped by either is an ``IncompleteReply`` whose message names the limi
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import time
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -143,8 +149,8 @@ class ChatClient:
     def __init__(self, endpoint: Endpoint, lanes: sse.Lanes | None, dropped: set[str] | None = None) -> None:
         self.endpoint = endpoint
         self._lanes = lanes
-        # Options this server rejected once; not sent again (see module docstring). Shared by
-        # every ChatClient of the same server through ClientPool.
+        # Options this server rejected once for this model; not sent again (see module
+        # docstring). Shared by every ChatClient of the same server and model through ClientPool.
         self._dropped = dropped if dropped is not None else set()
 
     @property
@@ -219,7 +225,7 @@ class ChatClient:
                 if exc.status != 400 or exc.html:
                     raise self._error(exc) from None
                 attempts -= 1  # not a fault of the stream: the request changes and goes again
-                droppable = _droppable(sent, f"{exc.message} {exc.body[:2000]}")
+                droppable = _droppable(sent, error_naming(exc.body) or exc.message)
                 if not droppable:
                     raise self._error(exc) from None
                 # Drop the option the error names and try again;
@@ -406,13 +412,42 @@ class ChatClient:
 _DROPPABLE = ("response_format", "logprobs", "stream_options")
 
 
+# How an error message names each option: the option itself as a word (``top_logprobs`` names
+# ``logprobs``' pair), and for the response format its JSON schema.
+_NAMES = {
+    "response_format": re.compile(r"response_format|response format|json_schema|\bschema\b", re.IGNORECASE),
+    "logprobs": re.compile(r"\b(?:top_)?logprobs\b|\blog ?probs?\b|\blogprob\b", re.IGNORECASE),
+    "stream_options": re.compile(r"\bstream_options\b|\binclude_usage\b", re.IGNORECASE),
+}
+
+
 def _droppable(sent: dict[str, Any], message: str) -> str | None:
     """The option to drop after a 400: one the error names; None when it names none (the 400
     is then about something else, and sending the request again would only repeat it)."""
-    candidates = [k for k in _DROPPABLE if k in sent]
-    lowered = message.lower()
-    named = [k for k in candidates if k in lowered or (k == "response_format" and "schema" in lowered)]
+    named = [k for k in _DROPPABLE if k in sent and _NAMES[k].search(message)]
     return named[0] if named else None
+
+
+def error_naming(body: str) -> str:
+    """The parts of a 400's body that may name a rejected option: the error's message and its
+    ``param`` (OpenAI's field for the offending option). A body that is not JSON counts whole when
+    short (a proxy's plain-text line); anything else in a JSON body — an echoed request — does not."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return body if len(body) <= 2000 else ""
+    if not isinstance(data, dict):
+        return ""
+    error = data.get("error")
+    parts: list[Any] = [data.get("message"), data.get("detail"), data.get("param")]
+    if isinstance(error, dict):
+        parts += [error.get("message"), error.get("msg"), error.get("param")]
+    else:
+        parts.append(error)
+    detail = data.get("detail")
+    if isinstance(detail, list):  # FastAPI's validation errors name the field in ``loc``
+        parts.append(json.dumps(detail, ensure_ascii=False))
+    return " ".join(p for p in parts if isinstance(p, str))
 
 
 def _brief(exc: Exception, limit: int = 200) -> str:
@@ -427,7 +462,7 @@ class ClientPool:
     def __init__(self, lanes: int = sse.Lanes.COUNT) -> None:
         self._count = lanes
         self._lanes: dict[tuple[str, float], sse.Lanes] = {}
-        self._dropped: dict[str, set[str]] = {}
+        self._dropped: dict[tuple[str, str], set[str]] = {}
 
     def client_for(self, endpoint: Endpoint) -> ChatClient:
         if endpoint.base_url is None:
@@ -436,7 +471,8 @@ class ClientPool:
         key = (endpoint.base_url, endpoint.timeout)
         if key not in self._lanes:
             self._lanes[key] = sse.Lanes(endpoint.timeout, self._count, endpoint.base_url)
-        return ChatClient(endpoint, self._lanes[key], self._dropped.setdefault(endpoint.base_url, set()))
+        dropped = self._dropped.setdefault((endpoint.base_url, endpoint.model), set())
+        return ChatClient(endpoint, self._lanes[key], dropped)
 
     async def aclose(self) -> None:
         for lanes in self._lanes.values():

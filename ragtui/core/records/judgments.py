@@ -45,3 +45,41 @@ class Judgment:
             latency_ms=stored.latency_ms,
             served_model=getattr(stored, "served_model", None),
         )
+
+
+# How a verdict's level questions were read (``details["read"]``): from the judge's token
+# probabilities, from the one sampled token (the endpoint sent none), or some of each. Scores read
+# the two ways are on different scales (an expected level against a whole level), so a run or a
+# comparison that mixes them must say so.
+READ_PROBABILITY = "probability"
+READ_SAMPLED = "sampled"
+READ_MIXED = "mixed"
+
+
+def how_read(details: Any) -> str | None:
+    """``probability`` | ``sampled`` | ``mixed`` from the answers to level questions found anywhere
+    in ``details`` (each is a ``Graded.to_dict()``: ``source``, ``distribution``, ``mass``); None when
+    the verdict asked none (a JSON verdict, a verdict derived in code). ``details["read"]`` wins."""
+    if isinstance(details, dict) and details.get("read") in (READ_PROBABILITY, READ_SAMPLED, READ_MIXED):
+        return str(details["read"])
+    found: set[str] = set()
+    pending = [details]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if "distribution" in item and "mass" in item and item.get("source") in (READ_PROBABILITY, READ_SAMPLED):
+                found.add(str(item["source"]))
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    if len(found) > 1:
+        return READ_MIXED
+    return found.pop() if found else None
+
+
+def stamp_read(details: dict[str, Any]) -> dict[str, Any]:
+    """``details`` with ``read`` set from its level questions (unchanged when it asked none)."""
+    read = how_read(details)
+    if read is not None:
+        details["read"] = read
+    return details

@@ -23,6 +23,7 @@ from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .dialogue_compare import VERDICT_METRICS, ResolutionComparison, compare_resolution, verdict_flag
 from .dialogues import PairKey, RunDialogue, VerdictScore, by_pair, keyed, load_run
 from .expectation_compare import ExpectationChange, expectation_changes
+from .scoring_read import check_comparable, run_reading
 from .trial_compare import DEFAULT_ALPHA, NoiseComparison, compare_trials, has_trials
 
 
@@ -228,6 +229,8 @@ def compare_runs(
             f"runs {base_run} ({base_language}) and {new_run} ({new_language}) are in different languages",
             "compare runs of the same language: their customers and judges are not comparable",
         )
+    # Probability-read and sampled scores are on different scales: refused, like two languages.
+    check_comparable(run_reading(store, base_run), run_reading(new_store or store, new_run))
     base_keyed, new_keyed = keyed(base_dialogues), keyed(new_dialogues)
     pairs = [Pair(k, base_keyed[k], new_keyed[k]) for k in base_keyed if k in new_keyed]
     if not pairs:

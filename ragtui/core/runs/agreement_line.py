@@ -1,0 +1,21 @@
+"""The run summary's line on how far the run's judge agrees with people (``metrics.judge_card``)."""
+
+from __future__ import annotations
+
+import json
+
+from ..metrics.judge_card import UNMEASURED, agreement_text
+from ..record.store import Store
+from ..registry.metrics import PRIMARY_METRIC
+
+
+def run_agreement_line(store: Store, run_id: str, metric: str = PRIMARY_METRIC) -> str:
+    """``rubric scores: agrees with people: Spearman 0.52 (n=19, …)`` from the run's verdicts, or
+    ``rubric scores: unmeasured — ragtui judge-card`` when none carries a measured figure."""
+    row = store.db.execute(
+        "SELECT j.details FROM judgments j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? "
+        "AND j.metric = ? AND j.score IS NOT NULL AND json_extract(j.details, '$.agreement') IS NOT NULL LIMIT 1",
+        [run_id, metric],
+    ).fetchone()
+    text = agreement_text(json.loads(row[0])) if row else UNMEASURED
+    return f"{metric} scores: {text}"

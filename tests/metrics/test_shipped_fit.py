@@ -1,0 +1,124 @@
+"""The fit ragtui ships for its embedded judge: valid for the bundled prompts as they are (a prompt
+edit without measuring the fit again fails here), applied by default to the embedded judge's
+rubric scores with the raw score kept, and never to another judge model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ragtui.cli import output
+from ragtui.cli.main import main
+from ragtui.core.content.prompts import load_prompt
+from ragtui.core.metrics import shipped_fits as shipped_fits_module
+from ragtui.core.metrics.fit import prompt_fingerprint
+from ragtui.core.metrics.rubric import CheckedRubricJudge
+from ragtui.core.metrics.shipped_fits import shipped_fit, shipped_fits
+from ragtui.core.models.endpoints import EMBEDDED_MODEL
+from ragtui.core.paths import bundled_dir
+from ragtui.core.record.store import Store
+
+from ..conftest import JUDGE, check_answers, endpoint_toml
+
+
+def bundled_fingerprint(language: str) -> str:
+    judge = CheckedRubricJudge(None, load_prompt(bundled_dir("prompts"), language, "judge_probes"))  # type: ignore[arg-type]
+    return prompt_fingerprint(judge)
+
+
+def test_the_shipped_fit_matches_the_bundled_prompts():
+    fits = [s for s in shipped_fits() if s.fit.metric == "rubric"]
+    assert any(s.language == "en" for s in fits), "ragtui ships no rubric fit for its embedded judge in English"
+    for shipped in fits:
+        assert shipped.fit.model == EMBEDDED_MODEL
+        assert shipped.fit.fingerprint == bundled_fingerprint(shipped.language), (
+            f"prompts/{shipped.language}/judge_probes.toml changed since the shipped fit was measured: measure it "
+            "again (bench/rubric_recheck.py, docs/judge-calibration.md) and update ragtui/core/metrics/shipped_fits.json"
+        )
+        assert shipped.fit.ys == sorted(shipped.fit.ys) and 0.0 <= shipped.fit.ys[0] <= shipped.fit.ys[-1] <= 1.0
+
+
+def test_the_shipped_fit_says_what_it_was_measured_on_and_maps_onto_the_label_scale():
+    en = next(s for s in shipped_fits() if s.fit.metric == "rubric" and s.language == "en")
+    assert "choose half" in en.fitted_on and en.report["n"] > 0
+    for figures in (en.report["raw"], en.report["fitted"]):  # the report half's gate shares, both ways
+        assert {"spearman", "good_at_or_above_0.7", "bad_below_0.7"} <= set(figures)
+    raws = [i / 20 for i in range(21)]
+    fitted = [en.fit.apply(r) for r in raws]
+    assert fitted == sorted(fitted) and all(0.0 <= f <= 1.0 for f in fitted)  # monotone: ranking kept
+
+
+def test_no_shipped_fit_for_another_model_or_an_edited_prompt():
+    fingerprint = bundled_fingerprint("en")
+    assert shipped_fit("rubric", EMBEDDED_MODEL, fingerprint) is not None
+    assert shipped_fit("rubric", "gpt-4o-mini", fingerprint) is None
+    assert shipped_fit("rubric", EMBEDDED_MODEL, "0000000000000000") is None
+
+
+@pytest.fixture
+def config_file(server, tmp_path: Path) -> Path:
+    path = tmp_path / "ragtui.toml"
+    toml = endpoint_toml(server.base_url).replace(f'model = "{JUDGE}"', f'model = "{EMBEDDED_MODEL}"')
+    path.write_text(
+        'language = "en"\nmax_turns = 1\ndatabase = "runs.db"\ndialogue_metrics = []\n' + toml, encoding="utf-8"
+    )
+    return path
+
+
+def ship(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *, applied: bool) -> None:
+    """A shipped-fits file of one English rubric entry for the bundled prompt, in place of ragtui's."""
+    entry = {
+        "metric": "rubric",
+        "model": EMBEDDED_MODEL,
+        "language": "en",
+        "fingerprint": bundled_fingerprint("en"),
+        "kind": "isotonic",
+        "xs": [0.3, 0.5],
+        "ys": [0.2, 0.9],
+        "fitted_on": "test",
+        "report": {"half": "en report half", "n": 9, "raw": {"spearman": 0.55}, "fitted": {"spearman": 0.55}},
+        "applied": applied,
+    }
+    path = tmp_path / "shipped_fits.json"
+    path.write_text(json.dumps({"fits": [entry]}), encoding="utf-8")
+    monkeypatch.setattr(shipped_fits_module, "SHIPPED_FITS", path)
+
+
+def judged(config_file: Path, server, capsys) -> tuple[float, dict, str]:
+    server.set_default(EMBEDDED_MODEL, check_answers(3.2))
+    main(["run", "--config", str(config_file), "-s", "id-linking", "-p", "calm"])
+    summary = capsys.readouterr().out
+    store = Store.open(config_file.parent / "runs.db")
+    try:
+        score, details = store.db.execute("SELECT score, details FROM judgments WHERE metric = 'rubric'").fetchone()
+    finally:
+        store.close()
+    return score, json.loads(details), summary
+
+
+def test_a_run_on_the_embedded_judge_is_scored_through_the_shipped_fit_with_the_raw_score_kept(
+    config_file, server, monkeypatch, tmp_path, capsys
+):
+    monkeypatch.setattr(output.console, "_width", 220)
+    ship(monkeypatch, tmp_path, applied=True)
+    score, details, summary = judged(config_file, server, capsys)
+    fit = details["fit"]
+    assert fit["source"] == "shipped" and 0.0 < fit["raw_score"] < 1.0
+    expected = shipped_fit("rubric", EMBEDDED_MODEL, bundled_fingerprint("en"))
+    assert expected is not None and score == pytest.approx(expected.apply(fit["raw_score"])) != fit["raw_score"]
+    assert "rubric scores: agrees with people: Spearman 0.55 (n=9, bundled labelled set, en report half)" in summary
+    assert main(["show", "1", "--config", str(config_file)]) == 0
+    assert f"(raw {fit['raw_score']:.2f})" in capsys.readouterr().out
+
+
+def test_a_shipped_fit_that_did_not_help_is_not_applied_but_its_agreement_is_shown(
+    config_file, server, monkeypatch, tmp_path, capsys
+):
+    monkeypatch.setattr(output.console, "_width", 220)
+    ship(monkeypatch, tmp_path, applied=False)
+    score, details, summary = judged(config_file, server, capsys)
+    assert "fit" not in details and details["agreement"]["value"] == 0.55
+    assert 0.0 < score < 1.0  # the judge's own score
+    assert "rubric scores: agrees with people: Spearman 0.55" in summary
