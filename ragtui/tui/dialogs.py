@@ -1,7 +1,7 @@
 """Small modal dialogs: confirmation, unsaved changes, export path, help.
 
-Every modal has its own footer (it covers the main screen's, whose keys do not apply here) and
-compact one-line buttons, so its actions stay on screen at 80×24.
+They follow the convention of ``dialog.Dialog`` (ctrl+s submits, Escape cancels, their own
+footer) and have compact one-line buttons, so their actions stay on screen at 80×24.
 """
 
 from __future__ import annotations
@@ -15,35 +15,44 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from ..core.errors import RagtuiError
 from ..core.output_file import check_output
+from .dialog import Dialog
 
 
-class ConfirmScreen(ModalScreen[bool]):
-    """Yes/no; ``y`` confirms, ``n`` or Escape declines. The question may quote user data."""
+class ConfirmScreen(Dialog[bool]):
+    """Yes/no; ``y`` or ctrl+s confirms, ``n`` or Escape declines. The question may quote user
+    data. Focus starts on No: Enter alone never confirms a deletion."""
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("n", "answer(False)", "No"),
+        Binding("ctrl+s", "submit", "Yes", show=False),
+        Binding("escape", "cancel", "No", show=False),
     ]
+    CANCEL_RESULT = False
 
     def __init__(self, question: str) -> None:
         super().__init__()
         self.question = question
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Text(self.question), markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", variant="error", id="yes", compact=True)
                 yield Button("No (n)", id="no", compact=True)
-        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
+
+    def action_submit(self) -> None:
+        self.dismiss(True)
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
@@ -53,41 +62,45 @@ class ConfirmScreen(ModalScreen[bool]):
 Choice = Literal["save", "discard", "stay"]
 
 
-class UnsavedChangesScreen(ModalScreen[Choice]):
-    """Save, discard or stay: asked before edits would be thrown away."""
+class UnsavedChangesScreen(Dialog[Choice]):
+    """Save (s or ctrl+s), discard (d) or stay (Escape): asked before edits would be thrown away."""
 
     BINDINGS = [
         Binding("s", "choose('save')", "Save"),
         Binding("d", "choose('discard')", "Discard"),
-        Binding("escape", "choose('stay')", "Stay"),
+        Binding("ctrl+s", "submit", "Save", show=False),
+        Binding("escape", "cancel", "Stay"),
     ]
+    CANCEL_RESULT = "stay"
 
     def __init__(self, what: str) -> None:
         super().__init__()
         self.what = what
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Text(f"{self.what} has unsaved changes."), markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Save (s)", variant="primary", id="save", compact=True)
                 yield Button("Discard (d)", variant="error", id="discard", compact=True)
                 yield Button("Stay (Escape)", id="stay", compact=True)
-        yield Footer(compact=True, show_command_palette=False)
 
     def action_choose(self, choice: Choice) -> None:
         self.dismiss(choice)
+
+    def action_submit(self) -> None:
+        self.dismiss("save")
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)  # type: ignore[arg-type]
 
 
-class ExportScreen(ModalScreen[Path | None]):
-    """Choose where the CSV goes; Enter writes, Escape closes. The dialog writes the file
-    itself: a path that cannot be written is reported here, keeping what was typed."""
+class ExportScreen(Dialog[Path | None]):
+    """Choose where the CSV goes; ctrl+s or Enter writes, Escape closes. The dialog writes the
+    file itself: a path that cannot be written is reported here, keeping what was typed."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
+    BINDINGS = [Binding("ctrl+s", "submit", "Export")]
 
     OPTION = "the Export dialog's file"  # how output-guard messages name this field
 
@@ -105,7 +118,7 @@ class ExportScreen(ModalScreen[Path | None]):
         self.warning = warning
         self.database = database
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Export the open session to CSV (one row per dialogue). File:")
             yield Input(str(self.default), id="export-path")
@@ -113,16 +126,14 @@ class ExportScreen(ModalScreen[Path | None]):
                 yield Static(Text("⚠ " + self.warning), id="export-warning", classes="warning", markup=False)
             yield Static("", id="export-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("Export", variant="primary", id="export", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
-        yield Footer(compact=True, show_command_palette=False)
+                yield Button("Export (ctrl+s)", variant="primary", id="export", compact=True)
+                yield Button("Cancel (Esc)", id="cancel", compact=True)
 
     def _error(self, message: str) -> None:
         self.query_one("#export-error", Static).update(Text(message))
 
-    @on(Input.Submitted)
     @on(Button.Pressed, "#export")
-    def _export(self) -> None:
+    def action_submit(self) -> None:
         value = self.query_one("#export-path", Input).value.strip()
         if not value:
             self._error("Type a file name.")
@@ -154,7 +165,7 @@ class ExportScreen(ModalScreen[Path | None]):
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
-        self.dismiss(None)
+        self.action_cancel()
 
 
 HELP = """\
@@ -201,17 +212,21 @@ Model output is always shown as plain text.
 """
 
 
-class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,f1,question_mark", "dismiss(None)", "Close")]
+class HelpScreen(Dialog[None]):
+    """Every key of every screen (a test checks it against their bindings)."""
 
-    def compose(self) -> ComposeResult:
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Close", show=False),
+        Binding("escape,q,f1,question_mark", "cancel", "Close"),
+    ]
+
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
             with VerticalScroll(id="help-text"):  # the text scrolls; Close stays in view
                 yield Static(Text(HELP), markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Close (Escape)", id="close", compact=True)
-        yield Footer(compact=True, show_command_palette=False)
 
     @on(Button.Pressed, "#close")
-    def _close(self) -> None:
+    def action_submit(self) -> None:
         self.dismiss(None)

@@ -81,13 +81,16 @@ class SessionActions(_Base):
             return
         for s in skipped:
             self.notify_plain(f"Skipped {s.name!r}: {s.error}", "warning")
-        last = self.ragtui.remembered.get("new_session")  # the last choice, not the first entries
+        from .last_choice import load_last_choice
+
+        last = load_last_choice()  # the last choice, kept across restarts, not the first entries
+        known = set(KNOWN_METRICS)
         screen = NewSessionScreen(
             scenarios,
             personas,
             engine.language,
             list(KNOWN_METRICS),
-            list(last.metrics) if last else [m.name for m in engine.metrics],
+            [m for m in last.metrics if m in known] if last else [m.name for m in engine.metrics],
             last=last,
             estimate=session_estimator(self.ragtui),
             trials=config.repeat,
@@ -98,7 +101,13 @@ class SessionActions(_Base):
         engine = self.ragtui.engine
         if request is None or engine is None:
             return
-        self.ragtui.remembered["new_session"] = request
+        from .last_choice import LastChoice, save_last_choice
+
+        scenario = request.scenario
+        question = scenario.question if scenario.id == "adhoc" else ""
+        save_last_choice(
+            LastChoice(scenario.id, request.persona.name, question, request.metrics, request.trials, request.auto_run)
+        )
         self.pending_trials, self.trials_auto_run = [], request.auto_run
         try:
             if request.trials > 1:

@@ -297,7 +297,7 @@ async def test_verdict_tabs_switch_with_brackets_and_numbers(make_app):
         assert tabs.active == "tab-prompt"
 
 
-async def test_rejudge_fields_follow_the_arrow_keys_and_an_edit_is_remembered(make_app):
+async def test_rejudge_opens_on_same_judge_arrows_choose_and_an_edit_is_remembered(make_app):
     app = make_app()
     async with app.run_test(size=(140, 40)) as pilot:
         await run_session(pilot)
@@ -319,7 +319,19 @@ async def test_rejudge_fields_follow_the_arrow_keys_and_an_edit_is_remembered(ma
         await pilot.press("r")
         await pilot.pause()
         again = app.screen
-        assert isinstance(again, RejudgeScreen) and again.mode == "prompt"
+        # Opens on the fixed default, not the last choice: the same ↓ lands in the same place.
+        assert isinstance(again, RejudgeScreen) and again.mode == "same"
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert again.mode == "prompt"
+        assert again.query_one("#prompt-text", TextArea).text.endswith("# my edit\n")
+        await pilot.press("x", "y")  # the editor is shown but not focused: it takes no keys
+        await pilot.pause()
+        assert again.query_one("#prompt-text", TextArea).text.endswith("# my edit\n")
+        await pilot.press("up")  # "Another model": typing goes into its field
+        await pilot.press(*"other-judge")
+        await pilot.pause()
+        assert again.mode == "model" and again.query_one("#model-name", Input).value == "other-judge"
         assert again.query_one("#prompt-text", TextArea).text.endswith("# my edit\n")
 
 
