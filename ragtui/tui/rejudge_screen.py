@@ -78,7 +78,13 @@ class RejudgeScreen(Dialog[RejudgeRequest | None]):
                 yield RadioButton("Same judge", value=True, id="how-same")
                 yield RadioButton("Another model", id="how-model")
                 yield RadioButton("Edited judge prompt", id="how-prompt")
-            yield Input(memory.model or self.judge_model, placeholder="model name", id="model-name", classes="hidden")
+            yield Input(
+                memory.model or self.judge_model,
+                placeholder="model name",
+                id="model-name",
+                classes="hidden",
+                select_on_focus=False,  # typing from the choices has already replaced the name
+            )
             yield TextArea(
                 memory.prompt_text or self.prompt_text,
                 language=None,
