@@ -62,12 +62,15 @@ MAIN_COMMANDS = [
 class RagtuiApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "ragtui"
+    # Work on every screen; kept out of the footers (the main screen shows the ones it has room
+    # for) so each screen's footer has room for its own keys at 80 columns. Help lists them all.
     BINDINGS = [
-        Binding("o", "sessions", "Sessions", tooltip="Browse, open or delete stored sessions"),
-        Binding("e", "personas", "Personas", tooltip="Edit personas"),
-        Binding("R", "runs", "Runs", tooltip="Runs: scores, trends, compare two, replay one"),
-        Binding("f1,question_mark", "help", "Help", tooltip="Keys and what the scores mean"),
-        Binding("ctrl+q", "quit", "Quit", tooltip="Quit; a running dialogue is cancelled cleanly"),
+        Binding("o", "sessions", "Sessions", show=False, tooltip="Browse, open or delete stored sessions"),
+        Binding("e", "personas", "Personas", show=False, tooltip="Edit personas"),
+        Binding("R", "runs", "Runs", show=False, tooltip="Runs: scores, trends, compare two, replay one"),
+        Binding("f1", "help", "Help", key_display="F1", tooltip="Every key, and what the scores mean"),
+        Binding("question_mark", "help", "Help", show=False, tooltip="Every key, and what the scores mean"),
+        Binding("ctrl+q", "quit", "Quit", show=False, tooltip="Quit; a running dialogue is cancelled cleanly"),
     ]
 
     def __init__(

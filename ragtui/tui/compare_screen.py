@@ -54,7 +54,7 @@ class CompareScreen(Screen[None]):
         yield Static(Text(f"Compare {self.base_run} → {self.new_run}"), id="title")
         yield Static("", id="compare-summary", markup=False)
         yield DataTable(id="pairs", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one("#pairs", DataTable)
@@ -267,7 +267,7 @@ class PairScreen(Screen[None]):
                 classes="turn-row",
                 id="pair-verdicts",
             )
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
 
 def _pair_sessions(screen: Screen[None], pair: Pair) -> tuple[StoredSession, StoredSession] | None:

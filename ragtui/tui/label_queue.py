@@ -29,8 +29,12 @@ from .safe_text import clean_text
 class LabelQueueScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "move(1)", "Next", tooltip="The next turn of the queue"),
-        Binding("p", "move(-1)", "Previous", tooltip="The previous turn of the queue"),
-        *(Binding(str(k), f"quick_score({k})", f"Score {k}", show=k in (1, 5)) for k in range(1, 6)),
+        Binding("p", "move(-1)", "Prev", tooltip="The previous turn of the queue"),
+        # One footer entry for the five score keys: 1–5 Score.
+        *(
+            Binding(str(k), f"quick_score({k})", "Score", show=k == 1, key_display="1–5", tooltip="Your score, 1–5")
+            for k in range(1, 6)
+        ),
         Binding("a", "quick_agree(True)", "Agree", tooltip="Agree with the judge's verdict and move on"),
         Binding("d", "quick_agree(False)", "Disagree", tooltip="Disagree with the judge's verdict and move on"),
         Binding("l", "label", "Label…", tooltip="Score, note and agree/disagree in a dialog"),
@@ -53,7 +57,7 @@ class LabelQueueScreen(Screen[None]):
         yield Static("", id="queue-title", markup=False)
         with VerticalScroll(id="queue-body"):
             yield Static("", id="queue-turn", markup=False)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         try:

@@ -40,21 +40,26 @@ NEXT_STEP = {"user": "customer message", "bot": "bot answer", "judge": "verdicts
 
 
 class MainScreen(SessionActions, ForkActions, Screen[None]):
-    # The footer shows what fits in 80 columns; every key is in help (F1) and the palette.
+    # The footer shows what fits in 80 columns: the keys of the core loop and the way to the
+    # other screens. p and c are offered in the status line while a step runs (the only time
+    # they apply), m when the customer is next; the rest are in Help (F1) and the palette.
     BINDINGS = [
         Binding("n", "new_session", "New", tooltip="Start a session: scenario and persona, or a free question"),
         Binding("s", "step", "Step", tooltip="Run the next step (continues a stopped session)"),
         Binding("a", "auto_run", "Auto", tooltip="Run to the end (resumes after a pause, continues a stopped session)"),
-        # p and c are offered in the status line while a step runs, the only time they apply.
         Binding("p", "pause", "Pause", show=False, tooltip="Stop auto-run after the step in progress"),
         Binding("c", "cancel", "Cancel", show=False, tooltip="Stop the dialogue now; it is recorded as cancelled"),
         Binding("m", "customer", "Type", show=False, tooltip="Write the next customer message yourself"),
-        Binding("v", "verdicts", "Verdicts", tooltip="Verdict details, prompts, raw replies, passages"),
+        Binding("v", "verdicts", "Verdicts", tooltip="Verdict details, prompts, raw replies, passages, versions"),
         Binding("r", "rejudge", "Re-judge", show=False, tooltip="Judge a bot turn again"),
-        Binding("x", "export", "Export", tooltip="Export the open session to CSV"),
+        Binding("x", "export", "Export", show=False, tooltip="Export the open session to CSV"),
         Binding("f", "fork", "Fork", show=False, tooltip="Copy turns 1..N into a new session and continue it live"),
         Binding("l", "label", "Label", tooltip="Label the newest bot turn: your score, note, agree/disagree"),
-        Binding("u", "label_queue", "To label", show=False, tooltip="Unlabelled turns of this run, one key each"),
+        Binding("u", "label_queue", "To label", show=False, tooltip="The turns you have not labelled, one key each"),
+        Binding("o", "app.sessions", "Sessions", tooltip="Browse, open or delete stored sessions"),
+        Binding("R", "app.runs", "Runs", tooltip="Runs: scores, trends, compare two, replay one"),
+        Binding("e", "app.personas", "Personas", show=False, tooltip="Edit personas"),
+        Binding("ctrl+q", "app.quit", "Quit", tooltip="Quit; a running dialogue is cancelled cleanly"),
         Binding("escape", "hide_input", "Close input", show=False),
     ]
 
@@ -150,7 +155,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             keys = "s: step · a: auto-run" + (" · m: type as customer" if dialogue.phase.value == "user" else "")
             if dialogue.failed:
                 header.state = "paused: step failed"
-                self.set_status(f"The {step} failed (see the pane). s / a retry it once the server is back · c: cancel")
+                self.set_status(f"The {step} failed (see the pane). When the server is back: s / a retry · c: cancel")
             elif self.stopped:
                 header.state = f"{self.stopped} · s/a continue"
                 self.set_status(f"Stopped ({self.stopped}). Next: {step} — {keys}")

@@ -102,7 +102,8 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
                     )
                 if self.metric_names:
                     with Vertical(id="metric-picker"):
-                        yield Label("Metrics (+ rubric; space ticks)")
+                        # The rubric always runs; space ticks the others (short: 26 columns).
+                        yield Label("Metrics · space ticks")
                         yield SelectionList[str](
                             *[Selection(name, name, name in self.selected) for name in self.metric_names],
                             id="metric-list",

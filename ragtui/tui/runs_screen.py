@@ -88,7 +88,7 @@ class RunsScreen(Screen[None]):
         yield Static("", id="trend-title", markup=False)
         yield VerticalScroll(id="trends")
         yield Static("", id="runs-status", markup=False)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.action_reload()
@@ -104,19 +104,21 @@ class RunsScreen(Screen[None]):
             problem = str(exc)
         # pass^1 and pass^K only when a run has repeated trials: otherwise two empty columns.
         with_trials = any(_has_trials(r) for r in self.runs)
+        # The numbers a person compares come right after the run's name, so they stay on screen
+        # at 80 columns (a replay's ↻ widens the name); when and where it ran come last.
         table.add_columns(
             "run",
-            "started",
-            "lang",
-            "dialogues",
             "score",
-            "resolved",
             "pass",
             *(("pass^1", "pass^K (K)") if with_trials else ()),
+            "resolved",
             "unscored",
-            "bot · models",
+            "dialogues",
             "trend",
             "res. trend",
+            "started",
+            "lang",
+            "bot · models",
         )
         if problem is not None:
             self.app.notify(problem, severity="error", markup=False)
@@ -126,17 +128,17 @@ class RunsScreen(Screen[None]):
             mark = " ◆" if r.run_id == self.base else (" ↻" if r.replay_of_run else "")
             table.add_row(
                 Text(r.run_id + mark),
-                r.started.replace("T", " ")[:16],
-                r.language,
-                Text(str(r.dialogues), justify="right"),
                 Text(score(r.score), justify="right"),
-                _resolution_cell(r),
                 Text(f"{r.pass_rate:.0%}", justify="right"),
                 *(_pass_k_cells(r) if with_trials else ()),
+                _resolution_cell(r),
                 Text(str(r.unscored), justify="right"),
-                Text(one_line(f"{r.bot} · {models}", 40)),
+                Text(str(r.dialogues), justify="right"),
                 Text(sparkline(r.trend[-16:]), style="cyan"),
                 Text(sparkline(r.resolution_trend[-16:]), style="magenta"),
+                r.started.replace("T", " ")[:16],
+                r.language,
+                Text(one_line(f"{r.bot} · {models}", 40)),
                 key=r.run_id,
             )
         if not self.runs:

@@ -63,7 +63,9 @@ class SessionsScreen(Screen[int | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("id", "started", "scenario", "persona", "lang", "turns", "score", "stop")
+        # What a person scans for first (how it stopped, its score) before the long names, so
+        # nothing needed falls off the right at 80 columns.
+        table.add_columns("id", "stop", "score", "turns", "scenario", "persona", "lang", "started")
         self.action_reload()
         table.focus()
 
@@ -81,13 +83,13 @@ class SessionsScreen(Screen[int | None]):
                 stop = "paused: step failed"
             table.add_row(
                 Text(str(s.id), justify="right"),
-                s.created_at.replace("T", " ")[:19],
+                Text(stop or "?", style=STOP_STYLES.get(stop or "", "")),
+                score_text(s.score, s.threshold) if s.score is not None or s.unscored_turns else Text("–"),
+                f"{s.turns}/{s.max_turns}",
                 Text(one_line(s.scenario_id, 30)),
                 Text(one_line(s.persona_name, 20)),
                 s.language,
-                f"{s.turns}/{s.max_turns}",
-                score_text(s.score, s.threshold) if s.score is not None or s.unscored_turns else Text("–"),
-                Text(stop or "?", style=STOP_STYLES.get(stop or "", "")),
+                s.created_at.replace("T", " ")[:16],
                 key=str(s.id),
             )
         if not sessions:

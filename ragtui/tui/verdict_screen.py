@@ -28,7 +28,9 @@ from .rejudge_screen import RejudgeMemory, RejudgeRequest, RejudgeScreen
 from .replay import PRIMARY_METRIC
 from .safe_text import clean_text
 
-MAX_COLUMNS = 4  # versions side by side; older ones are listed in the newest's history
+MAX_COLUMNS = 4  # versions shown; older ones are listed in the newest's history
+VERSION_WIDTH = 26  # a version's box: 22 columns of text, its border and padding
+TURNS_WIDTH = 22  # the turn list on the left (app.tcss #turns)
 
 
 TABS = ("tab-verdict", "tab-versions", "tab-prompt", "tab-raw", "tab-passages")
@@ -65,7 +67,7 @@ class VerdictScreen(Screen[None]):
                     yield Static("", id="verdict-detail", markup=False)
                 with TabPane("Versions", id="tab-versions"):
                     yield Static("", id="older-versions", markup=False)
-                    yield Horizontal(id="versions")
+                    yield VerticalScroll(id="versions")
                 with TabPane("Prompt", id="tab-prompt"):
                     yield TextArea("", read_only=True, soft_wrap=True, id="prompt")
                 with TabPane("Raw reply", id="tab-raw"):
@@ -179,8 +181,18 @@ class VerdictScreen(Screen[None]):
     def action_show_tab(self, index: int) -> None:
         self.query_one(TabbedContent).active = TABS[index]
 
+    def on_resize(self) -> None:
+        if self.session is not None and self.turn is not None:  # as many side by side as fit
+            self._show_versions(self.versions(self.turn), self.session.threshold)
+
+    def _per_row(self, count: int) -> int:
+        """Versions side by side: as many columns of VERSION_WIDTH as the tab has room for; the
+        rest wrap to the next row (by design, instead of columns too narrow to read)."""
+        room = self.app.size.width - TURNS_WIDTH - 2
+        return max(1, min(count, room // VERSION_WIDTH))
+
     def _show_versions(self, versions: list[StoredJudgment], threshold: float) -> None:
-        box = self.query_one("#versions", Horizontal)
+        box = self.query_one("#versions", VerticalScroll)
         box.remove_children()
         shown = versions[-MAX_COLUMNS:]
         older = len(versions) - len(shown)
@@ -193,11 +205,13 @@ class VerdictScreen(Screen[None]):
         for j in shown:
             index = versions.index(j)
             previous = versions[index - 1] if index else None
-            column = VerticalScroll(Static(version_column(j, previous, threshold), markup=False), classes="version")
+            column = Static(version_column(j, previous, threshold), markup=False, classes="version")
             column.border_title = Text(f"v{j.version}" + (" (newest)" if j is versions[-1] else ""))
             columns.append(column)
-        if columns:
-            box.mount_all(columns)
+        per_row = self._per_row(len(columns))
+        rows = [Horizontal(*columns[i : i + per_row], classes="version-row") for i in range(0, len(columns), per_row)]
+        if rows:
+            box.mount_all(rows)
 
     # -- labelling ---------------------------------------------------------------------------
 
