@@ -55,8 +55,9 @@ MAIN_COMMANDS = [
     ("Export CSV", "Export the open session to a CSV file", "export"),
     ("Fork session", "Copy turns 1..N of the open session into a new one and continue it live", "fork"),
     ("Label turn", "Your own score, a note, agree/disagree with the judge, for the newest turn", "label"),
-    ("To label", "The unlabelled turns of this run, one key each", "label_queue"),
+    ("To label", "Turns you have not labelled (the open session's run, else every session)", "label_queue"),
 ]
+SCREEN_ACTIONS = {"verdicts", "label_queue"}  # offered on every screen, not only the main one
 
 
 class RagtuiApp(App[None]):
@@ -244,6 +245,11 @@ class RagtuiApp(App[None]):
         if not isinstance(self.screen, RunsScreen | TooSmallScreen):
             self.push_screen(RunsScreen())
 
+    def action_compare(self) -> None:
+        """Comparing starts on the runs list: the palette's "Compare runs" opens it and says how."""
+        self.action_runs()
+        self.notify("b marks the base run; highlight the other and press Enter to compare.", markup=False)
+
     def action_restart_model(self) -> None:
         if self.local_model is not None:
             self.notify("Restarting the embedded model…", title="Embedded model", markup=False)
@@ -294,7 +300,10 @@ class RagtuiApp(App[None]):
         yield SystemCommand("Sessions", "Browse, open or delete stored sessions", self.action_sessions)
         yield SystemCommand("Personas", "List, create, edit, duplicate, delete personas", self.action_personas)
         yield SystemCommand("Runs", "Every run: scores, trends; compare two runs, replay one", self.action_runs)
-        yield SystemCommand("Help", "Keys and what the scores mean", self.action_help)
+        yield SystemCommand(
+            "Compare runs", "Opens Runs: b marks the base run, Enter compares the highlighted one", self.action_compare
+        )
+        yield SystemCommand("Help", "Every key of every screen, and what the scores mean", self.action_help)
         if self.local_model is not None:
             yield SystemCommand(
                 "Restart embedded model",
@@ -305,3 +314,7 @@ class RagtuiApp(App[None]):
         if main is not None and screen is main:
             for title, help_text, action in MAIN_COMMANDS:
                 yield SystemCommand(title, help_text, getattr(main, f"action_{action}"))
+        elif main is not None:  # the screens the main screen opens, from anywhere
+            for title, help_text, action in MAIN_COMMANDS:
+                if action in SCREEN_ACTIONS:
+                    yield SystemCommand(title, help_text, getattr(main, f"action_{action}"))

@@ -25,6 +25,7 @@ from ..core.runs.listing import run_trials
 from ..core.runs.pass_k import RunPassK
 from ..core.runs.report_text import delta, score
 from .context import TuiServices, services
+from .row_table import RowTable
 from .safe_text import one_line
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
@@ -53,7 +54,7 @@ class CompareScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Compare {self.base_run} → {self.new_run}"), id="title")
         yield Static("", id="compare-summary", markup=False)
-        yield DataTable(id="pairs", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="pairs")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

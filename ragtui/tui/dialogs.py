@@ -1,4 +1,5 @@
-"""Small modal dialogs: confirmation, unsaved changes, export path, help.
+"""Small modal dialogs: confirmation, unsaved changes, export path, help (its text is built by
+``help_text`` from every screen's keys).
 
 They follow the convention of ``dialog.Dialog`` (ctrl+s submits, Escape cancels, their own
 footer) and have compact one-line buttons, so their actions stay on screen at 80×24.
@@ -20,6 +21,7 @@ from textual.widgets import Button, Input, Label, Static
 from ..core.errors import RagtuiError
 from ..core.output_file import check_output
 from .dialog import Dialog
+from .help_text import help_text
 
 
 class ConfirmScreen(Dialog[bool]):
@@ -168,50 +170,6 @@ class ExportScreen(Dialog[Path | None]):
         self.action_cancel()
 
 
-HELP = """\
-ragtui — watch a simulated customer talk to your support bot while a judge scores every answer.
-
-Main screen
-  n        new session: pick a scenario and a persona, or type a free question
-  s        step: the next customer message, bot answer or verdict
-  a        auto-run to the end (also resumes after a pause)
-  p        pause auto-run after the step in progress
-  c        cancel the dialogue now (recorded as cancelled; it can be continued later)
-  m        type the next customer message yourself (Enter sends, Escape closes)
-  v        verdicts: criteria, comment, exact prompt, raw reply, passages, versions
-  r        re-judge a bot turn: same judge, another model, or an edited prompt
-  x        export the open session to CSV (default folder: ragtui's data folder, exports/)
-  f        fork the open session after turn N: a new session continues live from there
-  l        label the newest bot turn: your own 1–5 score, a note, agree/disagree with the judge
-  u        to label: the unlabelled turns of this run; 1–5 / a / d label and move on, n / p
-  o        sessions: open (read / continue) or delete stored sessions
-  e        personas: list, create, edit, duplicate, delete
-  R        runs: scores and trends; Enter compares two runs, r replays one
-  ctrl+p   command palette: every action by name
-  F1 / ?   this help          ctrl+q  quit (a running dialogue is cancelled cleanly)
-
-Continuing
-  s / a on a cancelled, failed or interrupted session continue it where it stopped, from
-  wherever it was opened; a metric missing on the last turn runs first. A failed step (server
-  down) pauses the session: s / a retry it once the server is back.
-
-Other screens
-  Verdicts  ↑/↓ turn · [ / ] or 1–5 switch tab · r re-judge · Escape back
-  Runs      with trials (--repeat K): pass^1 / pass^K, each pair's trials as ● pass ○ fail
-  Compare   Enter: a pair's two dialogues side by side; there [ / ] previous / next trial
-  Personas  ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete · ctrl+l language;
-            leaving with unsaved edits asks: save, discard or stay
-
-Scores
-  Labels are people's scores and opinions of the judge, kept apart from the verdicts.
-  A turn scores Overall/5. Under the threshold it is red. A verdict the judge could not give
-  is "unscored" — never 0 — and does not count in the dialogue score (the mean of the turns).
-
-Panes follow the newest text; scroll up to read back, scroll to the bottom to follow again.
-Model output is always shown as plain text.
-"""
-
-
 class HelpScreen(Dialog[None]):
     """Every key of every screen (a test checks it against their bindings)."""
 
@@ -223,7 +181,7 @@ class HelpScreen(Dialog[None]):
     def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
             with VerticalScroll(id="help-text"):  # the text scrolls; Close stays in view
-                yield Static(Text(HELP), markup=False)
+                yield Static(Text(help_text()), markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Close (Escape)", id="close", compact=True)
 

@@ -33,13 +33,13 @@ from .safe_text import clean_text
 
 class PersonasScreen(Screen[None]):
     BINDINGS = [
-        Binding("ctrl+n", "new", "New"),
-        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+n", "new", "New", tooltip="A new persona"),
+        Binding("ctrl+s", "save", "Save", tooltip="Save the persona"),
         # Not ctrl+d / ctrl+x: text fields use those (delete right, cut) when they have focus.
-        Binding("ctrl+t", "duplicate", "Duplicate"),
-        Binding("f8", "delete", "Delete"),
-        Binding("ctrl+l", "switch_language", "Language"),
-        Binding("escape", "back", "Back"),
+        Binding("ctrl+t", "duplicate", "Duplicate", tooltip="A copy of this persona, to edit and save"),
+        Binding("f8", "delete", "Delete", tooltip="Delete the persona, after asking"),
+        Binding("ctrl+l", "switch_language", "Language", tooltip="The personas of the next language"),
+        Binding("escape", "back", "Back", tooltip="Back; unsaved edits ask first: save, discard or stay"),
     ]
 
     def __init__(self, language: str) -> None:

@@ -24,6 +24,7 @@ from ..core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import score
 from .context import TuiServices, services
+from .row_table import RowTable
 from .safe_text import one_line
 
 HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · Escape: back"
@@ -84,7 +85,7 @@ class RunsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(HELP), id="title")
-        yield DataTable(id="runs", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="runs")
         yield Static("", id="trend-title", markup=False)
         yield VerticalScroll(id="trends")
         yield Static("", id="runs-status", markup=False)

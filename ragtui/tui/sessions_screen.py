@@ -18,6 +18,7 @@ from ..core.errors import RagtuiError
 from .context import TuiServices, services
 from .dialogs import ConfirmScreen
 from .formatting import score_text
+from .row_table import RowTable
 from .safe_text import one_line
 
 STOP_STYLES = {
@@ -43,10 +44,12 @@ class SessionsScreen(Screen[int | None]):
             self.session_id = session_id
 
     BINDINGS = [
-        Binding("enter", "open", "Open", priority=True),
-        Binding("d,delete", "delete", "Delete"),
-        Binding("f5", "reload", "Reload"),
-        Binding("escape", "dismiss(None)", "Back"),
+        Binding("enter", "open", "Open", priority=True, tooltip="Open the session (s / a continue a stopped one)"),
+        Binding("d,delete", "delete", "Delete", tooltip="Delete the session, after asking"),
+        Binding("home", "first", "First", show=False, tooltip="The newest session (the top row)"),
+        Binding("end", "last", "Last", show=False, tooltip="The oldest session (the bottom row)"),
+        Binding("f5", "reload", "Reload", tooltip="Read the list again"),
+        Binding("escape", "dismiss(None)", "Back", tooltip="Back to the main screen"),
     ]
 
     @property
@@ -58,7 +61,7 @@ class SessionsScreen(Screen[int | None]):
             Text("Sessions — Enter: open (cancelled, failed, interrupted: s / a continue) · d: delete · Escape: back"),
             id="title",
         )
-        yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="sessions")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -94,6 +97,12 @@ class SessionsScreen(Screen[int | None]):
             )
         if not sessions:
             self.query_one("#title", Static).update(Text("No sessions yet — Escape, then n to start one."))
+
+    def action_first(self) -> None:
+        self.query_one(RowTable).action_scroll_top()
+
+    def action_last(self) -> None:
+        self.query_one(RowTable).action_scroll_bottom()
 
     def _selected(self) -> int | None:
         table = self.query_one(DataTable)

@@ -38,12 +38,22 @@ TABS = ("tab-verdict", "tab-versions", "tab-prompt", "tab-raw", "tab-passages")
 
 class VerdictScreen(Screen[None]):
     BINDINGS = [
-        Binding("r", "rejudge", "Re-judge turn"),
-        Binding("left_square_bracket", "tab(-1)", "Prev tab"),
-        Binding("right_square_bracket", "tab(1)", "Next tab"),
-        *[Binding(str(n), f"show_tab({n - 1})", f"Tab {n}", show=False) for n in range(1, len(TABS) + 1)],
-        Binding("l", "label", "Label turn", tooltip="Your own score, a note, agree/disagree with the verdict"),
-        Binding("escape", "dismiss(None)", "Back"),
+        Binding("r", "rejudge", "Re-judge", tooltip="Re-judge the turn: same judge, another model, or an edited prompt"),
+        Binding("left_square_bracket", "tab(-1)", "Prev tab", tooltip="The previous tab"),
+        Binding("right_square_bracket", "tab(1)", "Next tab", tooltip="The next tab"),
+        *[
+            Binding(
+                str(n),
+                f"show_tab({n - 1})",
+                f"Tab {n}",
+                show=False,
+                key_display="1–5",
+                tooltip="Verdict, Versions, Prompt, Raw reply (every check's), Passages",
+            )
+            for n in range(1, len(TABS) + 1)
+        ],
+        Binding("l", "label", "Label", tooltip="Label the turn: your own score, a note, agree/disagree with the verdict"),
+        Binding("escape", "dismiss(None)", "Back", tooltip="Back to the main screen"),
     ]
 
     def __init__(self, session_id: int, *, rejudge: bool = False) -> None:
