@@ -174,6 +174,8 @@ class RagtuiApp(App[None]):
                 self.local_model = start_embedded(self.config, endpoints, progress)
             except RagtuiError as exc:
                 problem = f"The embedded model could not start: {exc}"
+        if problem is None:  # connected: what is left is loading ragtui's own engine, not the network
+            self.call_from_thread(self._set_connecting, "Connected; loading the dialogue engine…")
         import sqlite_utils  # noqa: F401 - the slow imports, off the UI thread
 
         import ragtui.core.dialogue.engine  # noqa: F401

@@ -257,18 +257,26 @@ class PairScreen(Screen[None]):
             for turn in turns:
                 yield Static(Text(f"Turn {turn}"), classes="turn-head", markup=False)
                 yield Horizontal(
-                    Static(_side(self.base, turn, self.new), markup=False, classes="base"),
-                    Static(_side(self.new, turn, self.base), markup=False, classes="new"),
+                    self._box(_side(self.base, turn, self.new), "base"),
+                    self._box(_side(self.new, turn, self.base), "new"),
                     classes="turn-row",
                 )
             yield Static(Text(f"The dialogue as a whole — {p.dialogue_flag}"), classes="turn-head", markup=False)
             yield Horizontal(
-                Static(_verdicts_text(self.base), markup=False, classes="base"),
-                Static(_verdicts_text(self.new), markup=False, classes="new"),
+                self._box(_verdicts_text(self.base), "base"),
+                self._box(_verdicts_text(self.new), "new"),
                 classes="turn-row",
                 id="pair-verdicts",
             )
         yield Footer(compact=True, show_command_palette=False)
+
+
+    def _box(self, text: Text, side: str) -> Static:
+        """One side of a row, its border saying which run it is (base left, new right)."""
+        session = self.base if side == "base" else self.new
+        box = Static(text, markup=False, classes=side)
+        box.border_title = Text(f"{side} · {one_line(session.run_id or '', 24)} · #{session.id}")
+        return box
 
 
 def _pair_sessions(screen: Screen[None], pair: Pair) -> tuple[StoredSession, StoredSession] | None:

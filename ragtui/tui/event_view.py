@@ -119,6 +119,8 @@ class EventView(Horizontal):
             self.pane(event.role).add_note(f"{event.reason} — trying again (attempt {event.attempt})")
         elif isinstance(event, MessageDone):
             label = SOURCE_LABELS.get(event.source, event.source)
+            if event.source == "scenario" and info.scenario == "adhoc":
+                label = "your question"  # a free question is no scenario's
             if event.finish_reason == "length":
                 label += CUT_BY_LIMIT
             self.pane(event.role).finish_message(event.turn, event.text, label)

@@ -189,3 +189,32 @@ def version_column(j: StoredJudgment, previous: StoredJudgment | None, threshold
     for change in changes(previous, j):
         text.append(f"• {change}\n", style="magenta")
     return text
+
+
+def raw_replies(j: StoredJudgment) -> str:
+    """What the judge said, as it said it: for a verdict made of several calls, every call's
+    reply under its name — the rubric's yes/no checks (``probes``), a metric's steps
+    (``trace``) — else the one raw reply."""
+    parts: list[str] = []
+    probes = j.details.get("probes")
+    trace = j.details.get("trace")
+    if isinstance(probes, list) and probes:
+        for number, probe in enumerate(probes, start=1):
+            if not isinstance(probe, dict):
+                continue
+            heading = f"── {number}. {probe.get('check', '?')} ──"
+            if probe.get("error"):
+                heading += f" ({probe['error']})"
+            reply = probe.get("reply", probe.get("sampled", ""))  # verdicts stored before "reply"
+            question = str(probe.get("question", ""))
+            parts.append(f"{heading}\n{question}\n→ {reply if reply else '(no reply)'}")
+    elif isinstance(trace, list) and trace:
+        for number, record in enumerate(trace, start=1):
+            if not isinstance(record, dict):
+                continue
+            heading = f"── {number}. {record.get('step', '?')} ──"
+            if record.get("error"):
+                heading += f" ({record['error']})"
+            replies = record.get("replies") or []
+            parts.append(f"{heading}\n" + ("\n".join(str(r) for r in replies) if replies else "(no reply)"))
+    return "\n\n".join(parts) if parts else j.raw_reply

@@ -34,6 +34,7 @@ from .session_actions import CONTINUABLE, SessionActions
 if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
     from ..core.record.run_plan import PlanEntry
+    from .new_session import NewSessionRequest
 
 log = logging.getLogger("ragtui")
 NEXT_STEP = {"user": "customer message", "bot": "bot answer", "judge": "verdicts"}
@@ -77,6 +78,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.stopped: str | None = None  # why the open session stopped (cancelled…), until continued
         self.pending_trials: list[PlanEntry] = []  # trials of the run started here, not started yet
         self.trials_auto_run = False
+        self.waiting_request: NewSessionRequest | None = None  # chosen while ragtui connects
 
     @property
     def ragtui(self) -> TuiServices:
@@ -109,6 +111,8 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         header.endpoints = self.ragtui.endpoints
         header.problem = self.ragtui.problem
         self.refresh_state()
+        if not self.ragtui.connecting:
+            self.start_waiting()
 
     # -- accessors ---------------------------------------------------------------------------
 
@@ -142,7 +146,9 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         header.connecting = self.ragtui.connecting
         if dialogue is None:
             header.state = "read only" if self.session_id is not None else "no session"
-            if self.session_id is None:
+            if self.session_id is None and self.waiting_request is not None:
+                self.set_status("The session you chose starts as soon as ragtui is connected…")
+            elif self.session_id is None:
                 waiting = " (connecting…)" if self.ragtui.connecting else ""
                 self.set_status(f"Press n to start a session{waiting}, o to open a stored one, F1 for help.")
         elif self.running:

@@ -49,6 +49,7 @@ class SessionActions(_Base):
     # Trials of the run started from the new-session dialog not started yet, and how they run.
     pending_trials: list[run_plan.PlanEntry]
     trials_auto_run: bool
+    waiting_request: NewSessionRequest | None  # chosen while connecting, started once connected
 
     # -- sessions ----------------------------------------------------------------------------
 
@@ -68,14 +69,17 @@ class SessionActions(_Base):
         if not self._can_switch():
             return
         engine = self.ragtui.engine
-        if engine is None:
-            self.notify_plain(self._not_ready() or self.ragtui.problem or "no engine", "warning")
+        if engine is None and not self.ragtui.connecting:
+            self.notify_plain(self.ragtui.problem or "no engine", "warning")
             return
+        # While ragtui connects, choosing already works (it needs no model): the session starts
+        # once connected.
         config = self.ragtui.config
+        language = engine.language if engine is not None else config.language
         skipped: list[Skipped] = []  # broken files are named and left out: the others can still run
         try:
-            scenarios = load_scenarios(config.scenarios, engine.language, skipped)
-            personas = load_personas(config.personas, engine.language, skipped)
+            scenarios = load_scenarios(config.scenarios, language, skipped)
+            personas = load_personas(config.personas, language, skipped)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
@@ -88,9 +92,9 @@ class SessionActions(_Base):
         screen = NewSessionScreen(
             scenarios,
             personas,
-            engine.language,
+            language,
             list(KNOWN_METRICS),
-            [m for m in last.metrics if m in known] if last else [m.name for m in engine.metrics],
+            [m for m in last.metrics if m in known] if last else list(config.metrics),
             last=last,
             estimate=session_estimator(self.ragtui),
             trials=config.repeat,
@@ -98,8 +102,7 @@ class SessionActions(_Base):
         self.app.push_screen(screen, self._start_session)
 
     def _start_session(self, request: NewSessionRequest | None) -> None:
-        engine = self.ragtui.engine
-        if request is None or engine is None:
+        if request is None:
             return
         from .last_choice import LastChoice, save_last_choice
 
@@ -108,6 +111,14 @@ class SessionActions(_Base):
         save_last_choice(
             LastChoice(scenario.id, request.persona.name, question, request.metrics, request.trials, request.auto_run)
         )
+        engine = self.ragtui.engine
+        if engine is None:
+            if self.ragtui.connecting:  # chosen while connecting: started by start_waiting()
+                self.waiting_request = request
+                self.set_status("The session starts as soon as ragtui is connected…")
+            else:
+                self.notify_plain(self.ragtui.problem or "Dialogues cannot run.", "warning")
+            return
         self.pending_trials, self.trials_auto_run = [], request.auto_run
         try:
             if request.trials > 1:
@@ -119,6 +130,16 @@ class SessionActions(_Base):
             self.notify_plain(str(exc), "error")
             return
         self._show_new(dialogue, request.auto_run)
+
+    def start_waiting(self) -> None:
+        """Connecting finished: start the session chosen meanwhile, or say why it cannot."""
+        request, self.waiting_request = self.waiting_request, None
+        if request is None:
+            return
+        if self.ragtui.engine is None:
+            self.notify_plain(f"The session chosen cannot start: {self.ragtui.problem or 'no engine'}", "warning")
+            return
+        self._start_session(request)
 
     def _planned_trials(self, request: NewSessionRequest) -> list[run_plan.PlanEntry]:
         """Store the run's plan of ``request.trials`` trials of the pair, all or nothing."""

@@ -21,7 +21,7 @@ from ..core.record.labels import Label, session_labels
 from ..core.records.stored import StoredJudgment, StoredSession
 from .context import TuiServices, services
 from .dialogue_text import dialogue_block
-from .formatting import detail_text, metric_text, score_text, version_column
+from .formatting import detail_text, metric_text, raw_replies, score_text, version_column
 from .label_dialog import open_label_dialog, verdict_summary
 from .rejudge import judge_prompt_text, rejudge_turn
 from .rejudge_screen import RejudgeMemory, RejudgeRequest, RejudgeScreen
@@ -173,7 +173,7 @@ class VerdictScreen(Screen[None]):
             f"── {m.get('role', '?')} ──\n{m.get('content', '')}" for m in (newest.prompt if newest else [])
         )
         self.query_one("#prompt", TextArea).load_text(clean_text(prompt))
-        raw = newest.raw_reply if newest else ""
+        raw = raw_replies(newest) if newest else ""
         self.query_one("#raw", TextArea).load_text(clean_text(raw))
         bot = next((m for m in session.messages if m.role == "bot" and m.turn == turn), None)
         passages = Text()
