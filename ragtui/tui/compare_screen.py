@@ -270,7 +270,6 @@ class PairScreen(Screen[None]):
             )
         yield Footer(compact=True, show_command_palette=False)
 
-
     def _box(self, text: Text, side: str) -> Static:
         """One side of a row, its border saying which run it is (base left, new right)."""
         session = self.base if side == "base" else self.new

@@ -52,7 +52,9 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         Binding("c", "cancel", "Cancel", show=False, tooltip="Cancel now (recorded as cancelled; s / a continue it)"),
         Binding("m", "customer", "Type", show=False, tooltip="Type the next customer message (Enter sends)"),
         Binding("v", "verdicts", "Verdicts", tooltip="Verdicts: criteria, prompt, raw reply, passages, versions"),
-        Binding("r", "rejudge", "Re-judge", show=False, tooltip="Re-judge a turn: same judge, another model, edited prompt"),
+        Binding(
+            "r", "rejudge", "Re-judge", show=False, tooltip="Re-judge a turn: same judge, another model, edited prompt"
+        ),
         Binding("x", "export", "Export", show=False, tooltip="Export the open session to CSV (data folder, exports/)"),
         Binding("f", "fork", "Fork", show=False, tooltip="Fork after turn N: a new session continues live from there"),
         Binding("l", "label", "Label", tooltip="Label the newest bot turn: your 1–5 score, a note, agree/disagree"),

@@ -38,7 +38,9 @@ TABS = ("tab-verdict", "tab-versions", "tab-prompt", "tab-raw", "tab-passages")
 
 class VerdictScreen(Screen[None]):
     BINDINGS = [
-        Binding("r", "rejudge", "Re-judge", tooltip="Re-judge the turn: same judge, another model, or an edited prompt"),
+        Binding(
+            "r", "rejudge", "Re-judge", tooltip="Re-judge the turn: same judge, another model, or an edited prompt"
+        ),
         Binding("left_square_bracket", "tab(-1)", "Prev tab", tooltip="The previous tab"),
         Binding("right_square_bracket", "tab(1)", "Next tab", tooltip="The next tab"),
         *[
@@ -52,7 +54,9 @@ class VerdictScreen(Screen[None]):
             )
             for n in range(1, len(TABS) + 1)
         ],
-        Binding("l", "label", "Label", tooltip="Label the turn: your own score, a note, agree/disagree with the verdict"),
+        Binding(
+            "l", "label", "Label", tooltip="Label the turn: your own score, a note, agree/disagree with the verdict"
+        ),
         Binding("escape", "dismiss(None)", "Back", tooltip="Back to the main screen"),
     ]
 
