@@ -74,7 +74,8 @@ def key_name(binding: Binding) -> str:
 
 
 def screen_class(module: str, name: str) -> type:
-    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+    cls: type = getattr(importlib.import_module(module), name)
+    return cls
 
 
 def ragtui_bindings(cls: type) -> list[Binding]:
