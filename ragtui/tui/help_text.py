@@ -8,6 +8,7 @@ Built when Help opens, so the screens' modules are imported then, not at start-u
 from __future__ import annotations
 
 import importlib
+import textwrap
 
 from textual.binding import Binding, BindingsMap
 
@@ -37,28 +38,37 @@ KEY_NAMES = {
     "end": "End",
 }
 
-INTRO = "ragtui — watch a simulated customer talk to your support bot while a judge scores every answer."
+# Help is wrapped here, with a hanging indent, to fit the dialog at 80 columns.
+WIDTH = 72
+KEY_COLUMN = 13  # "  " + a key of up to 10 characters + " "
+
+INTRO = """\
+ragtui — watch a simulated customer talk to your support bot while a
+judge scores every answer."""
 
 OUTRO = """\
 Dialogs
-  Every dialog: ctrl+s submits (Enter in a one-line field too), Escape cancels; its footer
-  shows its own keys.
+  Every dialog: ctrl+s submits (Enter in a one-line field too), Escape
+  cancels; its footer shows its own keys.
 
 Continuing
-  s / a on a cancelled, failed or interrupted session continue it where it stopped, from
-  wherever it was opened; a metric missing on the last turn runs first. A failed step (server
-  down) pauses the session: s / a retry it once the server is back.
+  s / a on a cancelled, failed or interrupted session continue it where
+  it stopped, from wherever it was opened; a metric missing on the last
+  turn runs first. A failed step (server down) pauses the session: s / a
+  retry it once the server is back.
 
-Runs with trials (--repeat K) show pass^1 / pass^K, each pair's trials as ● pass ○ fail.
+Runs with trials (--repeat K) show pass^1 / pass^K, each pair's trials
+as ● pass ○ fail.
 
 Scores
-  Labels are people's scores and opinions of the judge, kept apart from the verdicts.
-  A turn scores Overall/5. Under the threshold it is red. A verdict the judge could not give
-  is "unscored" — never 0 — and does not count in the dialogue score (the mean of the turns).
+  Labels are people's scores and opinions of the judge, kept apart from
+  the verdicts. A turn scores Overall/5. Under the threshold it is red.
+  A verdict the judge could not give is "unscored" — never 0 — and does
+  not count in the dialogue score (the mean of the turns).
 
-Panes follow the newest text; scroll up to read back, scroll to the bottom to follow again.
-Model output is always shown as plain text. ctrl+p opens the command palette: every action
-and screen by name."""
+Panes follow the newest text; scroll up to read back, scroll to the
+bottom to follow again. Model output is always shown as plain text.
+ctrl+p opens the command palette: every action and screen by name."""
 
 
 def key_name(binding: Binding) -> str:
@@ -101,7 +111,11 @@ def key_lines(cls: type) -> list[str]:
             names = keys.setdefault(what, [])
             if key_name(binding) not in names:
                 names.append(key_name(binding))
-    return [f"  {' / '.join(names):<10} {what}" for what, names in keys.items()]
+    indent = " " * KEY_COLUMN
+    return [
+        textwrap.fill(f"  {' / '.join(names):<10} {what}", WIDTH, subsequent_indent=indent)
+        for what, names in keys.items()
+    ]
 
 
 def help_text() -> str:
