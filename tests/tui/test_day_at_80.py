@@ -10,8 +10,10 @@ from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, TextArea
 from textual.widgets._toast import Toast
 
+from ragtui.core.bootstrap import Overrides
 from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
+from ragtui.tui.app import RagtuiApp
 from ragtui.tui.compare_screen import PairScreen
 from ragtui.tui.header import SessionHeader
 from ragtui.tui.new_session import NewSessionScreen
@@ -192,3 +194,21 @@ async def test_four_versions_are_readable(make_app, store: Store, server, size):
         assert "v1" in shown and "v2" in shown
         lines = shown.splitlines()
         assert not any(line.rstrip("│ ").endswith("understandi") for line in lines)
+
+
+async def test_once_connected_the_header_no_longer_says_connecting(tui_config, store: Store, monkeypatch):
+    """The engine's imports after the endpoints answered are no longer "connecting"."""
+    shown: list[str] = []
+    original = RagtuiApp._set_connecting
+
+    def spy(app: RagtuiApp, what: str) -> None:
+        shown.append(what)
+        original(app, what)
+
+    monkeypatch.setattr(RagtuiApp, "_set_connecting", spy)
+    app = RagtuiApp(tui_config, None, store, overrides=Overrides())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        assert app.engine is not None and app.connecting is None
+        assert shown and all("Connecting" not in what for what in shown)
+        assert shown[-1].startswith("Connected")
