@@ -226,10 +226,16 @@ class RagtuiApp(App[None]):
 
     # -- actions -----------------------------------------------------------------------------
 
+    def _in_a_dialog(self) -> bool:
+        """A dialog is open: o / e / R (typed into a list, say) must not open a screen over it."""
+        from .dialog import Dialog
+
+        return isinstance(self.screen, Dialog)
+
     def action_sessions(self) -> None:
         from .sessions_screen import SessionsScreen
 
-        if isinstance(self.screen, SessionsScreen | TooSmallScreen):
+        if isinstance(self.screen, SessionsScreen | TooSmallScreen) or self._in_a_dialog():
             return
         main = self.main_screen
         self.push_screen(SessionsScreen(), main.open_session if main else None)
@@ -237,14 +243,14 @@ class RagtuiApp(App[None]):
     def action_personas(self) -> None:
         from .personas_screen import PersonasScreen
 
-        if not isinstance(self.screen, PersonasScreen | TooSmallScreen):
+        if not isinstance(self.screen, PersonasScreen | TooSmallScreen) and not self._in_a_dialog():
             language = self.engine.language if self.engine else self.config.language
             self.push_screen(PersonasScreen(language))
 
     def action_runs(self) -> None:
         from .runs_screen import RunsScreen
 
-        if not isinstance(self.screen, RunsScreen | TooSmallScreen):
+        if not isinstance(self.screen, RunsScreen | TooSmallScreen) and not self._in_a_dialog():
             self.push_screen(RunsScreen())
 
     def action_compare(self) -> None:

@@ -156,3 +156,15 @@ async def test_an_unreadable_state_file_means_no_last_choice(make_app):
         await pilot.press("n")
         await pilot.pause()
         assert app.screen.query_one("#scenario-list").highlighted == 0
+
+
+async def test_screen_keys_do_not_open_a_screen_over_a_dialog(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        for key in ("o", "e", "R"):  # the scenario list has the focus: letters reach the app
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is dialog, key
