@@ -59,7 +59,7 @@ class SessionActions(_Base):
         return True
 
     def action_new_session(self) -> None:
-        from ..core.content.personas import load_personas
+        from ..core.content.persona_folders import folders_of, load_merged
         from ..core.content.picking import Skipped
         from ..core.content.scenarios import load_scenarios
         from ..core.metrics import KNOWN_METRICS
@@ -75,7 +75,7 @@ class SessionActions(_Base):
         skipped: list[Skipped] = []  # broken files are named and left out: the others can still run
         try:
             scenarios = load_scenarios(config.scenarios, engine.language, skipped)
-            personas = load_personas(config.personas, engine.language, skipped)
+            personas = load_merged(folders_of(config), engine.language, skipped)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
