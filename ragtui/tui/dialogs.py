@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Static
 
 from ..core.errors import RagtuiError
-from ..core.output_file import check_output
+from ..core.output_file import check_output, is_database_file
 from .dialog import Dialog
 from .help_text import help_text
 
@@ -143,6 +143,9 @@ class ExportScreen(Dialog[Path | None]):
         path = Path(value).expanduser()
         if path.is_dir():
             self._error(f"{path} is a folder: add a file name.")
+            return
+        if self.database is not None and is_database_file(path, self.database):
+            self._error(f"{path}: that is the session database; choose another file.")
             return
         if path != self.default:  # ragtui makes its own exports folder; a typed folder must exist
             try:  # refused before "overwrite?": a database is never offered for overwriting

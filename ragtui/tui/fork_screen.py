@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ..core.content.personas import load_personas
+from ..core.content.persona_folders import folders_of, load_merged
 from ..core.content.picking import Skipped
 from ..core.errors import RagtuiError
 from ..core.record.lineage import lineage_lines
@@ -112,7 +112,7 @@ class ForkActions(_Base):
         try:
             session = self.ragtui.store.session(self.session_id)
             skipped: list[Skipped] = []  # a broken persona file is left out: the fork can use the others
-            personas = load_personas(self.ragtui.config.personas, session.language, skipped)
+            personas = load_merged(folders_of(self.ragtui.config), session.language, skipped)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return

@@ -1,5 +1,6 @@
 """The "to label" queue: the unlabelled bot turns of a run, one at a time, so a person can label
-fifty turns in minutes.
+fifty turns in minutes. Only turns with a verdict of the judge are offered (a turn not yet judged
+has nothing to agree with); every label moves on, so ten keys give ten labels.
 
 Each turn shows the customer's message, the bot's answer and the judge's newest verdict. One key
 each: ``1``–``5`` gives your score and moves on, ``a`` / ``d`` agree / disagree with the verdict
@@ -61,7 +62,8 @@ class LabelQueueScreen(Screen[None]):
 
     def on_mount(self) -> None:
         try:
-            turns = label_queue(self.ragtui.store, labeller_of(self.ragtui), self.run_id)
+            # Only judged turns: the queue is for checking the judge, and a / d need its verdict.
+            turns = label_queue(self.ragtui.store, labeller_of(self.ragtui), self.run_id, judged_only=True)
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             turns = []
@@ -99,7 +101,9 @@ class LabelQueueScreen(Screen[None]):
         body = self.query_one("#queue-turn", Static)
         item = self.current
         if item is None:
-            title.update(Text(f"To label · {scope} · nothing left: every bot turn has your label · Escape: back"))
+            title.update(
+                Text(f"To label · {scope} · nothing left: every judged bot turn has your label · Escape: back")
+            )
             body.update(Text("Nothing to label."))
             return
         title.update(

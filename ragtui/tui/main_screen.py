@@ -28,6 +28,7 @@ from .event_view import EventView
 from .fork_screen import ForkActions
 from .header import SessionHeader, SessionInfo
 from .panes import RolePane
+from .record_watch import RecordWatch
 from .safe_text import one_line
 from .session_actions import CONTINUABLE, SessionActions
 
@@ -98,6 +99,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.view.info = SessionInfo(threshold=self.ragtui.config.threshold)
         # The header shows the view's session info whenever it changes (init: at once).
         self.watch(self.view, "info", self._show_info)
+        self.record_watch = RecordWatch(self, self.ragtui.store)  # follows other processes' writes
         self.connected()
 
     def _show_info(self, info: SessionInfo) -> None:
@@ -259,10 +261,12 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             self.refresh_state()
 
     async def stop_for_exit(self) -> None:
-        """Closing mid-run: cancel cleanly so the session is recorded and can be continued."""
+        """Closing mid-run: cancel cleanly so the session is recorded and can be continued;
+        a session paused here is recorded as paused."""
         if self.dialogue is not None and self.running and self._worker is not None:
             self.dialogue.cancel()
             await self._worker.wait()
+        self.release_for_exit()
 
     # -- the operator as customer ------------------------------------------------------------
 

@@ -8,6 +8,8 @@ the current bot; ``t`` does the same and lets the simulator continue where the r
 
 from __future__ import annotations
 
+import contextlib
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -24,6 +26,7 @@ from ..core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import score
 from .context import TuiServices, services
+from .record_watch import RecordChanged
 from .row_table import RowTable
 from .safe_text import one_line
 
@@ -145,6 +148,16 @@ class RunsScreen(Screen[None]):
         if not self.runs:
             self.query_one("#title", Static).update(Text("No runs yet — `ragtui run` records one. Escape: back."))
         self._show_trends()
+
+    def on_record_changed(self, _message: RecordChanged) -> None:
+        """Another process changed the record (a run going on, a replay): the list follows, the
+        cursor stays on its run."""
+        table = self.query_one("#runs", DataTable)
+        keep = self.selected()
+        self.action_reload()
+        if keep is not None:
+            with contextlib.suppress(LookupError):  # the run may be gone
+                table.move_cursor(row=table.get_row_index(keep))
 
     def selected(self) -> str | None:
         table = self.query_one("#runs", DataTable)

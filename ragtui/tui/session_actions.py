@@ -21,6 +21,7 @@ from ..core.record.lineage import lineage_lines
 from ..core.record.ownership import this_process
 from .estimate_text import session_estimator
 from .header import SessionInfo
+from .record_watch import RecordChanged
 
 if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
@@ -31,8 +32,9 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-# A session stopped this way can be continued with s / a. "interrupted": its process went away.
-CONTINUABLE = {"cancelled", "error", "interrupted"}
+# A session stopped this way can be continued with s / a. "interrupted": its process went away;
+# "paused": left paused by a TUI that closed cleanly.
+CONTINUABLE = {"cancelled", "error", "interrupted", "paused"}
 
 
 def continuable(status: str | None, stop_reason: str | None) -> bool:
@@ -60,7 +62,7 @@ class SessionActions(_Base):
         return True
 
     def action_new_session(self) -> None:
-        from ..core.content.personas import load_personas
+        from ..core.content.persona_folders import folders_of, load_merged
         from ..core.content.picking import Skipped
         from ..core.content.scenarios import load_scenarios
         from ..core.metrics import KNOWN_METRICS
@@ -79,7 +81,7 @@ class SessionActions(_Base):
         skipped: list[Skipped] = []  # broken files are named and left out: the others can still run
         try:
             scenarios = load_scenarios(config.scenarios, language, skipped)
-            personas = load_personas(config.personas, language, skipped)
+            personas = load_merged(folders_of(config), language, skipped)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
@@ -230,6 +232,44 @@ class SessionActions(_Base):
         lineage = lineage_lines(self.ragtui.store, session)
         if lineage:
             self.set_status(f"Session #{session_id}: " + "; ".join(lineage))
+
+    # -- following the record ----------------------------------------------------------------
+
+    def on_record_changed(self, _message: RecordChanged) -> None:
+        """Another process wrote to the database: a session shown read only (run elsewhere)
+        is redrawn from the record, and becomes continuable once that process finished it."""
+        session_id = self.session_id
+        if session_id is None or self.running or self.dialogue is not None:
+            return  # nothing shown, or this app drives it: its own writes are on screen already
+        try:
+            session = self.ragtui.store.session(session_id)
+        except RagtuiError:
+            return  # deleted elsewhere: the next key on it says so
+        seen = (
+            session.status,
+            session.stop_reason,
+            session.updated_at,
+            len(session.messages),
+            len(session.judgments),
+            len(session.partials),
+        )
+        if seen == getattr(self, "_followed", None):
+            return  # another session changed (or only a heartbeat): nothing to redraw
+        self._followed = seen
+        self.open_session(session_id)
+
+    def release_for_exit(self) -> None:
+        """Closing cleanly with a session paused here: record it as paused, so it does not later
+        read as interrupted (its process gone) nor as running; s / a continue it."""
+        dialogue, session_id = self.dialogue, self.session_id
+        if dialogue is None or session_id is None or dialogue.finished or self.running:
+            return
+        try:
+            session = self.ragtui.store.session(session_id)
+            if session.status == "running" and session.owner == this_process():
+                self.ragtui.store.set_status(session_id, "paused", error=session.error)
+        except RagtuiError as exc:  # closing anyway: the session reads as interrupted, still continuable
+            self.notify_plain(str(exc), "warning")
 
     def continue_session(self, session_id: int) -> Dialogue | None:
         """Pick up a cancelled, failed or interrupted session where the store says it stopped

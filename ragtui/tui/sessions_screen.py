@@ -6,6 +6,8 @@ the app, so a screen that has it open can close it.
 
 from __future__ import annotations
 
+import contextlib
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -15,9 +17,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ..core.errors import RagtuiError
+from ..core.record.ownership import this_process
 from .context import TuiServices, services
 from .dialogs import ConfirmScreen
 from .formatting import score_text
+from .record_watch import RecordChanged
 from .row_table import RowTable
 from .safe_text import one_line
 
@@ -26,6 +30,7 @@ STOP_STYLES = {
     "max_turns": "cyan",
     "error": "bold red",
     "cancelled": "yellow",
+    "paused": "yellow",
     "interrupted": "bold yellow",
     "paused: step failed": "red",
     "gave_up": "magenta",
@@ -80,10 +85,13 @@ class SessionsScreen(Screen[int | None]):
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
+        me, running = this_process(), self.ragtui.running_session
         for s in sessions:
             stop = s.stop_reason if s.status == "finished" else s.status
             if s.status == "running" and s.error:  # paused on a failed step: continuable
                 stop = "paused: step failed"
+            elif s.status == "running" and s.owner == me and s.id != running:
+                stop = "paused"  # held by this app between steps, not running now
             table.add_row(
                 Text(str(s.id), justify="right"),
                 Text(stop or "?", style=STOP_STYLES.get(stop or "", "")),
@@ -103,6 +111,15 @@ class SessionsScreen(Screen[int | None]):
 
     def action_last(self) -> None:
         self.query_one(RowTable).action_scroll_bottom()
+
+    def on_record_changed(self, _message: RecordChanged) -> None:
+        """Another process changed the record: the list follows, the cursor stays on its row."""
+        table = self.query_one(DataTable)
+        keep = self._selected()
+        self.action_reload()
+        if keep is not None:
+            with contextlib.suppress(LookupError):  # the row may be gone (deleted elsewhere)
+                table.move_cursor(row=table.get_row_index(str(keep)))
 
     def _selected(self) -> int | None:
         table = self.query_one(DataTable)

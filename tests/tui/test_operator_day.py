@@ -128,7 +128,8 @@ async def test_persona_editor_asks_before_dropping_edits(make_app, tui_config: C
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
-        assert load_persona_file(tui_config.personas / "en" / "beginner.toml").description == "Saved from the prompt"
+        saved = tui_config.user_personas / "en" / "beginner.toml"  # the user's own copy; the shipped one stays
+        assert load_persona_file(saved).description == "Saved from the prompt"
 
 
 async def test_persona_list_is_sorted_by_name(make_app, tui_config: Config):

@@ -158,7 +158,7 @@ async def type_into(pilot, selector: str, text: str) -> None:  # noqa: ANN001
 
 
 async def test_persona_editor_creates_edits_duplicates_and_deletes(make_app, tui_config: Config):
-    folder = tui_config.personas / "en"
+    folder = tui_config.user_personas / "en"  # the editor saves to the user's own folder
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("e")
