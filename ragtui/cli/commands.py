@@ -10,7 +10,7 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
-from ..core.content.personas import load_personas
+from ..core.content.persona_folders import folders_of, load_merged
 from ..core.content.scenarios import load_scenarios, scenario_file
 from ..core.errors import RagtuiError
 from ..core.models.endpoints import resolve_endpoints
@@ -109,6 +109,7 @@ def config(args: argparse.Namespace, overrides: Overrides) -> int:
         "thresholds": {PRIMARY_METRIC: cfg.threshold, **cfg.thresholds},
         "database": str(cfg.database),
         "personas": str(cfg.personas),
+        "user_personas": str(cfg.user_personas),
         "scenarios": str(cfg.scenarios),
         "knowledge": str(cfg.knowledge),
         "prompts": str(cfg.prompts),
@@ -122,10 +123,10 @@ def config(args: argparse.Namespace, overrides: Overrides) -> int:
 def personas(args: argparse.Namespace, overrides: Overrides) -> int:
     cfg = bootstrap.load_effective_config(overrides)
     table = Table("name", "temperature", "patience", "description")
-    for p in load_personas(cfg.personas, cfg.language):
+    for p in load_merged(folders_of(cfg), cfg.language):
         patience = f"{p.patience} turns" if p.patience else "-"
         table.add_row(Text(p.name), f"{p.temperature:g}", patience, Text(p.description))
-    console.print(Text(f"Personas in {cfg.personas / cfg.language}"))
+    console.print(Text(f"Personas in {cfg.user_personas / cfg.language} (yours), then {cfg.personas / cfg.language}"))
     console.print(table)
     return 0
 

@@ -8,7 +8,8 @@ so one half-written file does not stop every run; when it is one the command lin
 from __future__ import annotations
 
 from ..core.config import Config
-from ..core.content.personas import load_personas, pick_personas
+from ..core.content.persona_folders import folders_of, load_merged
+from ..core.content.personas import pick_personas
 from ..core.content.picking import Skipped
 from ..core.content.scenarios import load_scenarios, pick_scenarios
 from ..core.errors import ConfigError
@@ -24,7 +25,7 @@ def pick_content(
     """(scenarios, personas) chosen; ``warn`` False for a worker process, whose parent warns."""
     skipped_personas: list[Skipped] = []
     skipped_scenarios: list[Skipped] = []
-    personas = load_personas(config.personas, config.language, skipped_personas)
+    personas = load_merged(folders_of(config), config.language, skipped_personas)
     scenarios = load_scenarios(config.scenarios, config.language, skipped_scenarios)
     check_policy_tags(config, scenarios)
     chosen_personas = pick_personas(personas, persona_names, skipped_personas)

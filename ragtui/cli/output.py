@@ -99,6 +99,7 @@ def stop_text(reason: str | None) -> Text:
         "max_turns": "cyan",
         "error": "bold red",
         "cancelled": "yellow",
+        "paused": "yellow",
         "interrupted": "bold yellow",
         "gave_up": "magenta",
         "handed_over": "blue",

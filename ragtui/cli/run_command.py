@@ -62,7 +62,7 @@ from .run_results import results_table
 from .run_workers import check_workers, run_workers
 
 EXIT_INTERRUPTED = 130
-RESUMABLE = ("interrupted", "cancelled")
+RESUMABLE = ("interrupted", "cancelled", "paused")  # paused: left so by a TUI closed cleanly
 
 
 def _shard_of(args: argparse.Namespace) -> Shard | None:

@@ -15,7 +15,8 @@ Layout of a config file (every key optional)::
     min_expectation_rate = 0.0 # `ragtui run` exits 1 when the run's expectation pass rate is under it; 0 = off
     simulator_check = "model"  # check each simulated customer message: model | code | off
     database = "ragtui.db"     # relative paths are relative to the config file
-    personas = "personas"
+    personas = "personas"      # the shipped personas: read, never written by the editor
+    user_personas = "~/.config/ragtui/personas"   # the user's own: the editor saves here; they override
     scenarios = "sample_data/scenarios"
     knowledge = "sample_data/knowledge"
     prompts = "prompts"
@@ -86,6 +87,7 @@ TOP_KEYS = {
     "simulator_check",
     "database",
     "personas",
+    "user_personas",
     "scenarios",
     "knowledge",
     "prompts",
@@ -201,6 +203,8 @@ class Config:
     simulator_check: str = "model"
     database: Path = field(default_factory=lambda: paths.data_dir() / "ragtui.db")
     personas: Path = field(default_factory=lambda: paths.bundled_dir("personas"))
+    # The persona editor writes here; a file with a shipped persona's name overrides it.
+    user_personas: Path = field(default_factory=lambda: paths.config_dir() / "personas")
     scenarios: Path = field(default_factory=lambda: paths.bundled_dir("sample_data") / "scenarios")
     knowledge: Path = field(default_factory=lambda: paths.bundled_dir("sample_data") / "knowledge")
     prompts: Path = field(default_factory=lambda: paths.bundled_dir("prompts"))
@@ -318,7 +322,7 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
             raise ConfigError(
                 f"{where}: simulator_check must be one of {', '.join(SIMULATOR_CHECKS)}, got {config.simulator_check!r}"
             )
-    for key in ("database", "personas", "scenarios", "knowledge", "prompts"):
+    for key in ("database", "personas", "user_personas", "scenarios", "knowledge", "prompts"):
         if key in data:
             setattr(config, key, (base / Path(get(key, str)).expanduser()).resolve())
     if "endpoint" in data:

@@ -140,6 +140,12 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def is_database_file(target: Path, database: Path) -> bool:
+    """``target`` is the database or one of its side files (``-wal``, ``-shm``, ``-journal``),
+    through symlinks and hard links: a dialog can say so before anything else."""
+    return _is_database_file(Path(target).expanduser(), Path(database))
+
+
 def _is_database_file(target: Path, database: Path) -> bool:
     candidates = [database] + [database.with_name(database.name + s) for s in _SIDE_FILES]
     return any(_same_file(target, candidate) for candidate in candidates)

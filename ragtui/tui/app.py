@@ -55,19 +55,23 @@ MAIN_COMMANDS = [
     ("Export CSV", "Export the open session to a CSV file", "export"),
     ("Fork session", "Copy turns 1..N of the open session into a new one and continue it live", "fork"),
     ("Label turn", "Your own score, a note, agree/disagree with the judge, for the newest turn", "label"),
-    ("To label", "The unlabelled turns of this run, one key each", "label_queue"),
+    ("To label", "Turns you have not labelled (the open session's run, else every session)", "label_queue"),
 ]
+SCREEN_ACTIONS = {"verdicts", "label_queue"}  # offered on every screen, not only the main one
 
 
 class RagtuiApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "ragtui"
+    # Work on every screen; kept out of the footers (the main screen shows the ones it has room
+    # for) so each screen's footer has room for its own keys at 80 columns. Help lists them all.
     BINDINGS = [
-        Binding("o", "sessions", "Sessions", tooltip="Browse, open or delete stored sessions"),
-        Binding("e", "personas", "Personas", tooltip="Edit personas"),
-        Binding("R", "runs", "Runs", tooltip="Runs: scores, trends, compare two, replay one"),
-        Binding("f1,question_mark", "help", "Help", tooltip="Keys and what the scores mean"),
-        Binding("ctrl+q", "quit", "Quit", tooltip="Quit; a running dialogue is cancelled cleanly"),
+        Binding("o", "sessions", "Sessions", show=False, tooltip="Browse, open or delete stored sessions"),
+        Binding("e", "personas", "Personas", show=False, tooltip="Edit personas"),
+        Binding("R", "runs", "Runs", show=False, tooltip="Runs: scores, trends, compare two, replay one"),
+        Binding("f1", "help", "Help", key_display="F1", tooltip="Every key, and what the scores mean"),
+        Binding("question_mark", "help", "Help", show=False, tooltip="Every key, and what the scores mean"),
+        Binding("ctrl+q", "quit", "Quit", show=False, tooltip="Quit; a running dialogue is cancelled cleanly"),
     ]
 
     def __init__(
@@ -170,6 +174,8 @@ class RagtuiApp(App[None]):
                 self.local_model = start_embedded(self.config, endpoints, progress)
             except RagtuiError as exc:
                 problem = f"The embedded model could not start: {exc}"
+        if problem is None:  # connected: what is left is loading ragtui's own engine, not the network
+            self.call_from_thread(self._set_connecting, "Connected; loading the dialogue engine…")
         import sqlite_utils  # noqa: F401 - the slow imports, off the UI thread
 
         import ragtui.core.dialogue.engine  # noqa: F401
@@ -220,10 +226,16 @@ class RagtuiApp(App[None]):
 
     # -- actions -----------------------------------------------------------------------------
 
+    def _in_a_dialog(self) -> bool:
+        """A dialog is open: o / e / R (typed into a list, say) must not open a screen over it."""
+        from .dialog import Dialog
+
+        return isinstance(self.screen, Dialog)
+
     def action_sessions(self) -> None:
         from .sessions_screen import SessionsScreen
 
-        if isinstance(self.screen, SessionsScreen | TooSmallScreen):
+        if isinstance(self.screen, SessionsScreen | TooSmallScreen) or self._in_a_dialog():
             return
         main = self.main_screen
         self.push_screen(SessionsScreen(), main.open_session if main else None)
@@ -231,15 +243,20 @@ class RagtuiApp(App[None]):
     def action_personas(self) -> None:
         from .personas_screen import PersonasScreen
 
-        if not isinstance(self.screen, PersonasScreen | TooSmallScreen):
+        if not isinstance(self.screen, PersonasScreen | TooSmallScreen) and not self._in_a_dialog():
             language = self.engine.language if self.engine else self.config.language
             self.push_screen(PersonasScreen(language))
 
     def action_runs(self) -> None:
         from .runs_screen import RunsScreen
 
-        if not isinstance(self.screen, RunsScreen | TooSmallScreen):
+        if not isinstance(self.screen, RunsScreen | TooSmallScreen) and not self._in_a_dialog():
             self.push_screen(RunsScreen())
+
+    def action_compare(self) -> None:
+        """Comparing starts on the runs list: the palette's "Compare runs" opens it and says how."""
+        self.action_runs()
+        self.notify("b marks the base run; highlight the other and press Enter to compare.", markup=False)
 
     def action_restart_model(self) -> None:
         if self.local_model is not None:
@@ -291,7 +308,10 @@ class RagtuiApp(App[None]):
         yield SystemCommand("Sessions", "Browse, open or delete stored sessions", self.action_sessions)
         yield SystemCommand("Personas", "List, create, edit, duplicate, delete personas", self.action_personas)
         yield SystemCommand("Runs", "Every run: scores, trends; compare two runs, replay one", self.action_runs)
-        yield SystemCommand("Help", "Keys and what the scores mean", self.action_help)
+        yield SystemCommand(
+            "Compare runs", "Opens Runs: b marks the base run, Enter compares the highlighted one", self.action_compare
+        )
+        yield SystemCommand("Help", "Every key of every screen, and what the scores mean", self.action_help)
         if self.local_model is not None:
             yield SystemCommand(
                 "Restart embedded model",
@@ -302,3 +322,7 @@ class RagtuiApp(App[None]):
         if main is not None and screen is main:
             for title, help_text, action in MAIN_COMMANDS:
                 yield SystemCommand(title, help_text, getattr(main, f"action_{action}"))
+        elif main is not None:  # the screens the main screen opens, from anywhere
+            for title, help_text, action in MAIN_COMMANDS:
+                if action in SCREEN_ACTIONS:
+                    yield SystemCommand(title, help_text, getattr(main, f"action_{action}"))

@@ -25,6 +25,7 @@ from ..core.runs.listing import run_trials
 from ..core.runs.pass_k import RunPassK
 from ..core.runs.report_text import delta, score
 from .context import TuiServices, services
+from .row_table import RowTable
 from .safe_text import one_line
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
@@ -53,8 +54,8 @@ class CompareScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Compare {self.base_run} → {self.new_run}"), id="title")
         yield Static("", id="compare-summary", markup=False)
-        yield DataTable(id="pairs", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield RowTable(id="pairs")
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one("#pairs", DataTable)
@@ -256,18 +257,25 @@ class PairScreen(Screen[None]):
             for turn in turns:
                 yield Static(Text(f"Turn {turn}"), classes="turn-head", markup=False)
                 yield Horizontal(
-                    Static(_side(self.base, turn, self.new), markup=False, classes="base"),
-                    Static(_side(self.new, turn, self.base), markup=False, classes="new"),
+                    self._box(_side(self.base, turn, self.new), "base"),
+                    self._box(_side(self.new, turn, self.base), "new"),
                     classes="turn-row",
                 )
             yield Static(Text(f"The dialogue as a whole — {p.dialogue_flag}"), classes="turn-head", markup=False)
             yield Horizontal(
-                Static(_verdicts_text(self.base), markup=False, classes="base"),
-                Static(_verdicts_text(self.new), markup=False, classes="new"),
+                self._box(_verdicts_text(self.base), "base"),
+                self._box(_verdicts_text(self.new), "new"),
                 classes="turn-row",
                 id="pair-verdicts",
             )
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
+
+    def _box(self, text: Text, side: str) -> Static:
+        """One side of a row, its border saying which run it is (base left, new right)."""
+        session = self.base if side == "base" else self.new
+        box = Static(text, markup=False, classes=side)
+        box.border_title = Text(f"{side} · {one_line(session.run_id or '', 24)} · #{session.id}")
+        return box
 
 
 def _pair_sessions(screen: Screen[None], pair: Pair) -> tuple[StoredSession, StoredSession] | None:

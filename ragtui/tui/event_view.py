@@ -86,6 +86,9 @@ class EventView(Horizontal):
         super().__init__(**kwargs)
         self.store = store  # people's labels, drawn beside the verdicts of a replayed session
         self.meter = StepMeter()  # tokens and tokens/s of the role streaming now, for the header
+        # Turns whose score line is drawn: continuing (or a fork) closes the last turn again
+        # when its verdicts are already stored, and that must not draw its line a second time.
+        self._drawn_turns: set[tuple[int, int]] = set()
 
     def compose(self) -> ComposeResult:
         yield RolePane("Customer", "user", id="pane-user")
@@ -98,6 +101,7 @@ class EventView(Horizontal):
     def reset(self, info: SessionInfo) -> None:
         for role in ROLES:
             self.pane(role).clear()
+        self._drawn_turns.clear()
         self.info = info
 
     def show(self, event: Event, *, live: bool = True) -> None:
@@ -119,6 +123,8 @@ class EventView(Horizontal):
             self.pane(event.role).add_note(f"{event.reason} — trying again (attempt {event.attempt})")
         elif isinstance(event, MessageDone):
             label = SOURCE_LABELS.get(event.source, event.source)
+            if event.source == "scenario" and info.scenario == "adhoc":
+                label = "your question"  # a free question is no scenario's
             if event.finish_reason == "length":
                 label += CUT_BY_LIMIT
             self.pane(event.role).finish_message(event.turn, event.text, label)
@@ -137,7 +143,10 @@ class EventView(Horizontal):
             j = event.judgment
             self.pane("judge").discard_live()
             self.pane("judge").add_block(dialogue_live_block(j.metric, event.version, j.score, j.details, j.error))
+        elif isinstance(event, TurnDone) and (event.session_id, event.turn) in self._drawn_turns:
+            info = dataclasses.replace(info, score=event.dialogue_score)  # already drawn: the score only
         elif isinstance(event, TurnDone):
+            self._drawn_turns.add((event.session_id, event.turn))
             info = dataclasses.replace(info, score=event.dialogue_score, judged=info.judged + 1)
             line = Text(f"Turn {event.turn} score ")
             line.append_text(score_text(event.score, info.threshold))

@@ -13,14 +13,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ..core.content.personas import load_personas
+from ..core.content.persona_folders import folders_of, load_merged
 from ..core.content.picking import Skipped
 from ..core.errors import RagtuiError
 from ..core.record.lineage import lineage_lines
 from ..core.records.personas import Persona
+from .dialog import Dialog
 
 if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
@@ -38,10 +38,11 @@ class ForkRequest:
     bot_model: str | None  # None: the current bot as configured
 
 
-class ForkScreen(ModalScreen[ForkRequest | None]):
-    """Choose the turn to fork after, the persona and (for the built-in bot) the bot model."""
+class ForkScreen(Dialog[ForkRequest | None]):
+    """Choose the turn to fork after, the persona and (for the built-in bot) the bot model;
+    ctrl+s (or Enter in a field) forks, Escape cancels."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
+    BINDINGS = [Binding("ctrl+s", "submit", "Fork")]
 
     def __init__(self, session_id: int, last_turn: int, personas: list[Persona], persona: str, bot_model: str | None):
         super().__init__()
@@ -49,7 +50,7 @@ class ForkScreen(ModalScreen[ForkRequest | None]):
         self.personas = {p.name: p for p in personas}
         self.persona, self.bot_model = persona, bot_model
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(
                 Text(f"Fork session #{self.session_id}: copy turns 1..N, then continue live as a new session."),
@@ -67,12 +68,11 @@ class ForkScreen(ModalScreen[ForkRequest | None]):
                 yield Input(self.bot_model, id="fork-model")
             yield Static("", id="fork-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("Fork", variant="primary", id="fork")
-                yield Button("Cancel", id="cancel")
+                yield Button("Fork (ctrl+s)", variant="primary", id="fork", compact=True)
+                yield Button("Cancel (Esc)", id="cancel", compact=True)
 
-    @on(Input.Submitted)
     @on(Button.Pressed, "#fork")
-    def _fork(self) -> None:
+    def action_submit(self) -> None:
         error = self.query_one("#fork-error", Static)
         raw = self.query_one("#fork-turn", Input).value.strip()
         if not raw.isdigit() or not 1 <= int(raw) <= self.last_turn:
@@ -88,7 +88,7 @@ class ForkScreen(ModalScreen[ForkRequest | None]):
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
-        self.dismiss(None)
+        self.action_cancel()
 
 
 class ForkActions(_Base):
@@ -112,7 +112,7 @@ class ForkActions(_Base):
         try:
             session = self.ragtui.store.session(self.session_id)
             skipped: list[Skipped] = []  # a broken persona file is left out: the fork can use the others
-            personas = load_personas(self.ragtui.config.personas, session.language, skipped)
+            personas = load_merged(folders_of(self.ragtui.config), session.language, skipped)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return

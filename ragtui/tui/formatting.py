@@ -151,10 +151,70 @@ def changes(previous: StoredJudgment | None, current: StoredJudgment) -> list[st
     return found or ["no change"]
 
 
+def short_time(stamp: str) -> str:
+    """``2025-04-01T09:31:00+00:00`` as ``2025-04-01 09:31``: one unbreakable 16 characters."""
+    return stamp.replace("T", " ")[:16]
+
+
 def version_column(j: StoredJudgment, previous: StoredJudgment | None, threshold: float) -> Text:
-    """One version of a verdict for the side-by-side view, with what changed since the last."""
-    text = detail_text(j, threshold)
+    """One version of a verdict for the side-by-side view, with what changed since the last.
+
+    Laid out for a column 22 characters wide (four versions at 80×24 wrap to two rows of two):
+    one fact per line, criteria as ``understanding 2.97`` (name and value never split), the
+    time without seconds or zone; reasoning steps are in the Verdict tab."""
+    text = Text()
+    text.append_text(score_text(j.score, threshold))
+    text.append(f" · {j.metric}\n", style="bold")
+    text.append(f"{one_line(j.model or '?', 40)}\n")
+    timing = f" · {j.latency_ms / 1000:.1f} s" if j.latency_ms is not None else ""
+    text.append(f"{short_time(j.created_at)}{timing}\n", style="dim")
+    rejudge = j.details.get("rejudge")
+    if isinstance(rejudge, dict):
+        how = "edited prompt" if rejudge.get("edited_prompt") else "file prompt"
+        text.append(f"re-judged: {how}\n", style="cyan")
+    else:  # the same number of lines in every box, so the rows of criteria line up
+        text.append("judged in the dialogue\n", style="dim")
+    if j.error:
+        text.append(clean_text(j.error) + "\n", style="bold yellow")
+    scores = j.details.get("scores") or {}
+    if scores:
+        text.append("\n")
+        for name in CRITERIA:
+            value = scores.get(name)
+            text.append(f"{name:<14}")
+            text.append(f"{value if value is not None else '-'}\n", style="bold")
+    if j.details.get("conclusion"):
+        text.append("\n" + clean_text(str(j.details["conclusion"])) + "\n", style="italic")
     text.append("\nChanged\n", style="bold underline")
     for change in changes(previous, j):
-        text.append(f"  • {change}\n", style="magenta")
+        text.append(f"• {change}\n", style="magenta")
     return text
+
+
+def raw_replies(j: StoredJudgment) -> str:
+    """What the judge said, as it said it: for a verdict made of several calls, every call's
+    reply under its name — the rubric's yes/no checks (``probes``), a metric's steps
+    (``trace``) — else the one raw reply."""
+    parts: list[str] = []
+    probes = j.details.get("probes")
+    trace = j.details.get("trace")
+    if isinstance(probes, list) and probes:
+        for number, probe in enumerate(probes, start=1):
+            if not isinstance(probe, dict):
+                continue
+            heading = f"── {number}. {probe.get('check', '?')} ──"
+            if probe.get("error"):
+                heading += f" ({probe['error']})"
+            reply = probe.get("reply", probe.get("sampled", ""))  # verdicts stored before "reply"
+            question = str(probe.get("question", ""))
+            parts.append(f"{heading}\n{question}\n→ {reply if reply else '(no reply)'}")
+    elif isinstance(trace, list) and trace:
+        for number, record in enumerate(trace, start=1):
+            if not isinstance(record, dict):
+                continue
+            heading = f"── {number}. {record.get('step', '?')} ──"
+            if record.get("error"):
+                heading += f" ({record['error']})"
+            replies = record.get("replies") or []
+            parts.append(f"{heading}\n" + ("\n".join(str(r) for r in replies) if replies else "(no reply)"))
+    return "\n\n".join(parts) if parts else j.raw_reply

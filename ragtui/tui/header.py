@@ -47,10 +47,12 @@ class SessionInfo:
 
 class SessionHeader(Static):
     DEFAULT_CSS = """
-    SessionHeader { height: auto; max-height: 4; background: $panel; color: $text; padding: 0 1; }
+    SessionHeader { height: auto; max-height: 5; background: $panel; color: $text; padding: 0 1; }
     """
 
-    # A new value redraws the header; height is "auto", so a redraw can change the layout.
+    # A new value redraws the header. Its first two lines (the session; where the dialogue is
+    # and what is streaming) never wrap, so the live token counts cannot change its height and
+    # make the panes below jump while a reply streams; only the third (models or a problem) wraps.
     info: reactive[SessionInfo] = reactive(SessionInfo, repaint=False)
     state: reactive[str] = reactive("no session", repaint=False)  # where the dialogue is, from the screen
     endpoints: reactive[dict[str, Endpoint]] = reactive(dict, repaint=False)
@@ -61,7 +63,21 @@ class SessionHeader(Static):
         super().__init__("", markup=False, **kwargs)
 
     def _redraw(self) -> None:
-        self.update(self.render_text())
+        self.update(self.fitted(self.render_text()))
+
+    def fitted(self, text: Text) -> Text:
+        """The first two lines cut to the width with an ellipsis (the session's names are
+        already shortened, so this only happens with long names at 80 columns)."""
+        width = self.content_size.width
+        if width <= 0:
+            return text
+        lines = text.split("\n", allow_blank=True)
+        for line in lines[:2]:
+            line.truncate(width, overflow="ellipsis")
+        return Text("\n").join(lines)
+
+    def on_resize(self) -> None:
+        self._redraw()
 
     def watch_info(self) -> None:
         self._redraw()
@@ -93,7 +109,8 @@ class SessionHeader(Static):
             text.append(f" · persona {one_line(info.persona, 24)}")
             text.append(f" · turn {info.turn}/{info.max_turns} · score ")
             text.append_text(score_text(info.score, info.threshold) if info.judged else Text("–"))
-            text.append(f" · {self.state}", style="italic")
+            text.append("\n")
+            text.append(self.state, style="italic")
             if info.live:
                 text.append(f" · {info.live}", style="dim")
         text.append("\n")

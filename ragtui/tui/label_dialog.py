@@ -16,7 +16,6 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from ..core.errors import RagtuiError
@@ -25,6 +24,7 @@ from ..core.record.labels import default_labeller, save_label
 from ..core.records.stored import StoredSession
 from ..core.registry.metrics import PRIMARY_METRIC
 from .context import TuiServices, services
+from .dialog import Dialog
 
 
 @dataclass(frozen=True)
@@ -34,13 +34,10 @@ class LabelInput:
     note: str
 
 
-class LabelScreen(ModalScreen[LabelInput | None]):
+class LabelScreen(Dialog[LabelInput | None]):
     """``ctrl+s`` (or Enter in a field) saves, Escape cancels."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "submit", "Save label"),
-        Binding("escape", "dismiss(None)", "Cancel"),
-    ]
+    BINDINGS = [Binding("ctrl+s", "submit", "Save label")]
 
     def __init__(self, title: str, verdict: str, current: StoredLabel | None = None) -> None:
         super().__init__()
@@ -48,7 +45,7 @@ class LabelScreen(ModalScreen[LabelInput | None]):
         self.verdict = verdict
         self.current = current
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         current = self.current
         with Vertical(classes="dialog", id="label-dialog"):
             yield Label(Text(f"{self.heading} — ctrl+s: save · Escape: cancel"))
@@ -65,8 +62,8 @@ class LabelScreen(ModalScreen[LabelInput | None]):
                 yield RadioButton("Disagree with the judge", value=agree is False, id="agree-no")
             yield Static("", id="label-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("Save", variant="primary", id="save")
-                yield Button("Cancel", id="cancel")
+                yield Button("Save (ctrl+s)", variant="primary", id="save", compact=True)
+                yield Button("Cancel (Esc)", id="cancel", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#label-score", Input).focus()
@@ -87,14 +84,13 @@ class LabelScreen(ModalScreen[LabelInput | None]):
             return
         self.dismiss(LabelInput(score, agree, self.query_one("#label-note", Input).value))
 
-    @on(Input.Submitted)
     @on(Button.Pressed, "#save")
     def _save(self) -> None:
         self.action_submit()
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
-        self.dismiss(None)
+        self.action_cancel()
 
 
 def verdict_summary(session: StoredSession, turn: int, metric: str = PRIMARY_METRIC) -> str:

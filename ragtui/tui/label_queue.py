@@ -1,5 +1,6 @@
 """The "to label" queue: the unlabelled bot turns of a run, one at a time, so a person can label
-fifty turns in minutes.
+fifty turns in minutes. Only turns with a verdict of the judge are offered (a turn not yet judged
+has nothing to agree with); every label moves on, so ten keys give ten labels.
 
 Each turn shows the customer's message, the bot's answer and the judge's newest verdict. One key
 each: ``1``–``5`` gives your score and moves on, ``a`` / ``d`` agree / disagree with the verdict
@@ -29,8 +30,12 @@ from .safe_text import clean_text
 class LabelQueueScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "move(1)", "Next", tooltip="The next turn of the queue"),
-        Binding("p", "move(-1)", "Previous", tooltip="The previous turn of the queue"),
-        *(Binding(str(k), f"quick_score({k})", f"Score {k}", show=k in (1, 5)) for k in range(1, 6)),
+        Binding("p", "move(-1)", "Prev", tooltip="The previous turn of the queue"),
+        # One footer entry for the five score keys: 1–5 Score.
+        *(
+            Binding(str(k), f"quick_score({k})", "Score", show=k == 1, key_display="1–5", tooltip="Your score, 1–5")
+            for k in range(1, 6)
+        ),
         Binding("a", "quick_agree(True)", "Agree", tooltip="Agree with the judge's verdict and move on"),
         Binding("d", "quick_agree(False)", "Disagree", tooltip="Disagree with the judge's verdict and move on"),
         Binding("l", "label", "Label…", tooltip="Score, note and agree/disagree in a dialog"),
@@ -53,11 +58,12 @@ class LabelQueueScreen(Screen[None]):
         yield Static("", id="queue-title", markup=False)
         with VerticalScroll(id="queue-body"):
             yield Static("", id="queue-turn", markup=False)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         try:
-            turns = label_queue(self.ragtui.store, labeller_of(self.ragtui), self.run_id)
+            # Only judged turns: the queue is for checking the judge, and a / d need its verdict.
+            turns = label_queue(self.ragtui.store, labeller_of(self.ragtui), self.run_id, judged_only=True)
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             turns = []
@@ -95,7 +101,9 @@ class LabelQueueScreen(Screen[None]):
         body = self.query_one("#queue-turn", Static)
         item = self.current
         if item is None:
-            title.update(Text(f"To label · {scope} · nothing left: every bot turn has your label · Escape: back"))
+            title.update(
+                Text(f"To label · {scope} · nothing left: every judged bot turn has your label · Escape: back")
+            )
             body.update(Text("Nothing to label."))
             return
         title.update(

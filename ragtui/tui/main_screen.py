@@ -28,34 +28,49 @@ from .event_view import EventView
 from .fork_screen import ForkActions
 from .header import SessionHeader, SessionInfo
 from .panes import RolePane
+from .record_watch import RecordWatch
 from .safe_text import one_line
 from .session_actions import CONTINUABLE, SessionActions
 
 if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
     from ..core.record.run_plan import PlanEntry
+    from .new_session import NewSessionRequest
 
 log = logging.getLogger("ragtui")
 NEXT_STEP = {"user": "customer message", "bot": "bot answer", "judge": "verdicts"}
 
 
 class MainScreen(SessionActions, ForkActions, Screen[None]):
-    # The footer shows what fits in 80 columns; every key is in help (F1) and the palette.
+    # The footer shows what fits in 80 columns: the keys of the core loop and the way to the
+    # other screens. p and c are offered in the status line while a step runs (the only time
+    # they apply), m when the customer is next; the rest are in Help (F1) and the palette.
     BINDINGS = [
-        Binding("n", "new_session", "New", tooltip="Start a session: scenario and persona, or a free question"),
-        Binding("s", "step", "Step", tooltip="Run the next step (continues a stopped session)"),
-        Binding("a", "auto_run", "Auto", tooltip="Run to the end (resumes after a pause, continues a stopped session)"),
-        # p and c are offered in the status line while a step runs, the only time they apply.
-        Binding("p", "pause", "Pause", show=False, tooltip="Stop auto-run after the step in progress"),
-        Binding("c", "cancel", "Cancel", show=False, tooltip="Stop the dialogue now; it is recorded as cancelled"),
-        Binding("m", "customer", "Type", show=False, tooltip="Write the next customer message yourself"),
-        Binding("v", "verdicts", "Verdicts", tooltip="Verdict details, prompts, raw replies, passages"),
-        Binding("r", "rejudge", "Re-judge", show=False, tooltip="Judge a bot turn again"),
-        Binding("x", "export", "Export", tooltip="Export the open session to CSV"),
-        Binding("f", "fork", "Fork", show=False, tooltip="Copy turns 1..N into a new session and continue it live"),
-        Binding("l", "label", "Label", tooltip="Label the newest bot turn: your score, note, agree/disagree"),
-        Binding("u", "label_queue", "To label", show=False, tooltip="Unlabelled turns of this run, one key each"),
-        Binding("escape", "hide_input", "Close input", show=False),
+        Binding("n", "new_session", "New", tooltip="New session: a scenario and a persona, or a free question"),
+        Binding("s", "step", "Step", tooltip="Step: the next customer message, bot answer or verdict"),
+        Binding("a", "auto_run", "Auto", tooltip="Auto-run to the end (resumes after a pause)"),
+        Binding("p", "pause", "Pause", show=False, tooltip="Pause auto-run after the step in progress"),
+        Binding("c", "cancel", "Cancel", show=False, tooltip="Cancel now (recorded as cancelled; s / a continue it)"),
+        Binding("m", "customer", "Type", show=False, tooltip="Type the next customer message (Enter sends)"),
+        Binding("v", "verdicts", "Verdicts", tooltip="Verdicts: criteria, prompt, raw reply, passages, versions"),
+        Binding(
+            "r", "rejudge", "Re-judge", show=False, tooltip="Re-judge a turn: same judge, another model, edited prompt"
+        ),
+        Binding("x", "export", "Export", show=False, tooltip="Export the open session to CSV (data folder, exports/)"),
+        Binding("f", "fork", "Fork", show=False, tooltip="Fork after turn N: a new session continues live from there"),
+        Binding("l", "label", "Label", tooltip="Label the newest bot turn: your 1–5 score, a note, agree/disagree"),
+        Binding(
+            "u",
+            "label_queue",
+            "To label",
+            show=False,
+            tooltip="To label: turns you have not labelled (the open session's run, else every session)",
+        ),
+        Binding("o", "app.sessions", "Sessions", tooltip="Browse, open or delete stored sessions"),
+        Binding("R", "app.runs", "Runs", tooltip="Runs: scores, trends, compare two, replay one"),
+        Binding("e", "app.personas", "Personas", show=False, tooltip="Edit personas"),
+        Binding("ctrl+q", "app.quit", "Quit", tooltip="Quit; a running dialogue is cancelled cleanly"),
+        Binding("escape", "hide_input", "Close input", show=False, tooltip="Close the customer-message field"),
     ]
 
     def __init__(self) -> None:
@@ -66,6 +81,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.stopped: str | None = None  # why the open session stopped (cancelled…), until continued
         self.pending_trials: list[PlanEntry] = []  # trials of the run started here, not started yet
         self.trials_auto_run = False
+        self.waiting_request: NewSessionRequest | None = None  # chosen while ragtui connects
 
     @property
     def ragtui(self) -> TuiServices:
@@ -83,6 +99,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.view.info = SessionInfo(threshold=self.ragtui.config.threshold)
         # The header shows the view's session info whenever it changes (init: at once).
         self.watch(self.view, "info", self._show_info)
+        self.record_watch = RecordWatch(self, self.ragtui.store)  # follows other processes' writes
         self.connected()
 
     def _show_info(self, info: SessionInfo) -> None:
@@ -98,6 +115,8 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         header.endpoints = self.ragtui.endpoints
         header.problem = self.ragtui.problem
         self.refresh_state()
+        if not self.ragtui.connecting:
+            self.start_waiting()
 
     # -- accessors ---------------------------------------------------------------------------
 
@@ -131,7 +150,9 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         header.connecting = self.ragtui.connecting
         if dialogue is None:
             header.state = "read only" if self.session_id is not None else "no session"
-            if self.session_id is None:
+            if self.session_id is None and self.waiting_request is not None:
+                self.set_status("The session you chose starts as soon as ragtui is connected…")
+            elif self.session_id is None:
                 waiting = " (connecting…)" if self.ragtui.connecting else ""
                 self.set_status(f"Press n to start a session{waiting}, o to open a stored one, F1 for help.")
         elif self.running:
@@ -150,7 +171,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             keys = "s: step · a: auto-run" + (" · m: type as customer" if dialogue.phase.value == "user" else "")
             if dialogue.failed:
                 header.state = "paused: step failed"
-                self.set_status(f"The {step} failed (see the pane). s / a retry it once the server is back · c: cancel")
+                self.set_status(f"The {step} failed (see the pane). When the server is back: s / a retry · c: cancel")
             elif self.stopped:
                 header.state = f"{self.stopped} · s/a continue"
                 self.set_status(f"Stopped ({self.stopped}). Next: {step} — {keys}")
@@ -240,10 +261,12 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             self.refresh_state()
 
     async def stop_for_exit(self) -> None:
-        """Closing mid-run: cancel cleanly so the session is recorded and can be continued."""
+        """Closing mid-run: cancel cleanly so the session is recorded and can be continued;
+        a session paused here is recorded as paused."""
         if self.dialogue is not None and self.running and self._worker is not None:
             self.dialogue.cancel()
             await self._worker.wait()
+        self.release_for_exit()
 
     # -- the operator as customer ------------------------------------------------------------
 

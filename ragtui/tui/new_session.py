@@ -16,8 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, OptionList, SelectionList, Static
+from textual.widgets import Button, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
@@ -25,6 +24,8 @@ from ..core.content.scenarios import adhoc_scenario
 from ..core.metrics import PRIMARY_METRIC
 from ..core.records.personas import Persona
 from ..core.records.scenarios import Scenario
+from .dialog import Dialog
+from .last_choice import LastChoice
 from .safe_text import one_line
 
 
@@ -52,11 +53,10 @@ def parse_trials(raw: str) -> int | str:
     return trials
 
 
-class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
+class NewSessionScreen(Dialog[NewSessionRequest | None]):
     BINDINGS = [
-        Binding("ctrl+s", "start(False)", "Start"),
+        Binding("ctrl+s", "submit", "Start"),
         Binding("ctrl+r", "start(True)", "Start and auto-run"),
-        Binding("escape", "dismiss(None)", "Cancel"),
     ]
 
     def __init__(
@@ -67,7 +67,7 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         metrics: list[str] | None = None,
         selected: list[str] | None = None,
         *,
-        last: NewSessionRequest | None = None,
+        last: LastChoice | None = None,
         estimate: Callable[[Scenario, Persona, tuple[str, ...]], str] | None = None,
         trials: int = 1,
     ) -> None:
@@ -81,7 +81,7 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
         self.metric_names = [m for m in (metrics or []) if m != PRIMARY_METRIC]
         self.selected = set(selected or [])
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="new-session"):
             yield Label(f"New session ({self.language}) — ctrl+s start · ctrl+r start + auto-run · Esc cancel")
             with Horizontal(id="pickers"):
@@ -102,7 +102,8 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
                     )
                 if self.metric_names:
                     with Vertical(id="metric-picker"):
-                        yield Label("Metrics (+ rubric; space ticks)")
+                        # The rubric always runs; space ticks the others (short: 26 columns).
+                        yield Label("Metrics · space ticks")
                         yield SelectionList[str](
                             *[Selection(name, name, name in self.selected) for name in self.metric_names],
                             id="metric-list",
@@ -121,18 +122,17 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
                 yield Button("Start (ctrl+s)", variant="primary", id="start", compact=True)
                 yield Button("Start and auto-run (ctrl+r)", variant="success", id="start-run", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
-        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         last = self.last
-        scenario = next((i for i, s in enumerate(self.scenarios) if last and s.id == last.scenario.id), 0)
-        persona = next((i for i, p in enumerate(self.personas) if last and p.name == last.persona.name), 0)
+        scenario = next((i for i, s in enumerate(self.scenarios) if last and s.id == last.scenario_id), 0)
+        persona = next((i for i, p in enumerate(self.personas) if last and p.name == last.persona), 0)
         for list_id, index in (("#scenario-list", scenario), ("#persona-list", persona)):
             options = self.query_one(list_id, OptionList)
             if options.option_count:
                 options.highlighted = index
-        if last is not None and last.scenario.id == "adhoc":
-            self.query_one("#free-question", Input).value = last.scenario.question
+        if last is not None and last.question:
+            self.query_one("#free-question", Input).value = last.question
         self.query_one("#scenario-list").focus()
         self._show_estimate()
 
@@ -177,10 +177,8 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
             return
         self.dismiss(NewSessionRequest(scenario, self.personas[persona_index], auto_run, metrics, trials))
 
-    @on(Input.Submitted, "#free-question")
-    @on(Input.Submitted, "#trials")
     @on(Button.Pressed, "#start")
-    def _start(self) -> None:
+    def action_submit(self) -> None:
         self.action_start(False)
 
     @on(Button.Pressed, "#start-run")
@@ -189,7 +187,7 @@ class NewSessionScreen(ModalScreen[NewSessionRequest | None]):
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
-        self.dismiss(None)
+        self.action_cancel()
 
     @on(OptionList.OptionSelected, "#scenario-list")
     def _scenario_chosen(self) -> None:

@@ -25,7 +25,10 @@ from textual.widgets import Static
 from .safe_text import StreamCleaner, clean_text
 
 CHUNK_CHARS = 2000  # past this, a chunk closes at the next newline
-HARD_CHUNK_CHARS = 8000  # ...or here, for a reply with no newline at all
+HARD_CHUNK_CHARS = 8000  # ...or near here, for a reply with no newline at all
+# A chunk closed at the hard limit ends after the last whitespace this far back, so a long
+# single paragraph is not split inside a word (a chunk is its own widget, wrapped on its own).
+WORD_BACKTRACK = 400
 # Streamed text is shown at most ten times a second per pane: every update costs a screen
 # refresh (the profile's largest share of the TUI's CPU), and reading gains nothing faster.
 FLUSH_SECONDS = 0.1
@@ -84,7 +87,7 @@ class MessageView(Vertical):
             if 0 <= newline < limit:
                 cut, self._closed = newline + 1, True
             elif len(text) >= limit:
-                cut, self._closed = limit, True
+                cut, self._closed = _word_cut(text, limit), True
             else:
                 cut = len(text)
             self._set_last(current + text[:cut])
@@ -125,6 +128,14 @@ class MessageView(Vertical):
         # A layout pass re-renders the whole screen (the profile's biggest cost while streaming):
         # ask for one only when the chunk gains a line, which is most flushes' exception.
         widget.update(Text(shown), layout=self._height.changed(self, widget, shown))
+
+
+def _word_cut(text: str, limit: int) -> int:
+    """Where to close a chunk at the hard limit: after the last whitespace before ``limit``
+    (within WORD_BACKTRACK characters), or at ``limit`` for text with no space at all."""
+    start = max(limit - WORD_BACKTRACK, 0)
+    space = max(text.rfind(" ", start, limit), text.rfind("\t", start, limit))
+    return space + 1 if space >= 0 else limit
 
 
 class _Height:

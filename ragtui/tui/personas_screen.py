@@ -1,4 +1,8 @@
-"""The persona editor: list, create, edit, duplicate and delete ``personas/<lang>/*.toml``.
+"""The persona editor: list, create, edit, duplicate and delete personas.
+
+Edits are saved to the user's own folder (``user_personas``); the shipped personas stay as
+installed, and a user file with a shipped persona's name overrides it until "restore shipped"
+(ctrl+r) deletes that file. Saving under a new name asks: rename, save as a copy, or cancel.
 
 Saving goes through ``save_persona`` (validation, then tomli-w with multi-line strings), so the
 files stay hand-editable. A dialogue already running keeps the persona it started with: the
@@ -23,23 +27,28 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Static, Te
 from textual.widgets.option_list import Option
 
 from ..core.config import LANGUAGES
-from ..core.content.personas import load_persona_file, save_persona, validate_persona
+from ..core.content.persona_folders import Origin, PersonaFolders, folders_of, load_merged
+from ..core.content.personas import validate_persona
+from ..core.content.picking import Skipped
 from ..core.errors import ConfigError
 from ..core.records.personas import Persona
 from .context import services
 from .dialogs import Choice, ConfirmScreen, UnsavedChangesScreen
+from .persona_rename import PersonaRenameScreen, RenameChoice
 from .safe_text import clean_text
 
 
 class PersonasScreen(Screen[None]):
     BINDINGS = [
-        Binding("ctrl+n", "new", "New"),
-        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+n", "new", "New", tooltip="A new persona"),
+        Binding("ctrl+s", "save", "Save", tooltip="Save the persona"),
         # Not ctrl+d / ctrl+x: text fields use those (delete right, cut) when they have focus.
-        Binding("ctrl+t", "duplicate", "Duplicate"),
-        Binding("f8", "delete", "Delete"),
-        Binding("ctrl+l", "switch_language", "Language"),
-        Binding("escape", "back", "Back"),
+        Binding("ctrl+t", "duplicate", "Duplicate", tooltip="A copy of this persona, to edit and save"),
+        Binding("f8", "delete", "Delete", tooltip="Delete the persona, after asking"),
+        # Kept out of the footer (80 columns); Help lists them.
+        Binding("ctrl+r", "restore", "Restore shipped", show=False, tooltip="Restore the shipped version of a persona"),
+        Binding("ctrl+l", "switch_language", "Language", show=False, tooltip="The personas of the next language"),
+        Binding("escape", "back", "Back", tooltip="Back; unsaved edits ask first: save, discard or stay"),
     ]
 
     def __init__(self, language: str) -> None:
@@ -51,8 +60,8 @@ class PersonasScreen(Screen[None]):
         self._returning: str | None = None  # the list highlight being put back after "stay"
 
     @property
-    def folder(self) -> Path:
-        return services(self.app).config.personas
+    def folders(self) -> PersonaFolders:
+        return folders_of(services(self.app).config)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="personas-title", markup=False)
@@ -83,25 +92,26 @@ class PersonasScreen(Screen[None]):
         self.query_one("#persona-names").focus()
 
     def reload(self, select: str | None = None) -> None:
-        """Read every persona file of the language; a broken file is listed, not fatal."""
-        folder = self.folder / self.language
-        self.personas, problems = [], []
-        for path in folder.glob("*.toml") if folder.is_dir() else []:
-            try:
-                self.personas.append(load_persona_file(path))
-            except ConfigError as exc:
-                problems.append(str(exc))
-        self.personas.sort(key=lambda p: p.name)
-        shown = folder
-        if folder.is_relative_to(Path.cwd()):  # short when under the current folder
-            shown = folder.relative_to(Path.cwd())
-        title = Text(f"Personas ({self.language}) in {shown} — ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete")
+        """Read every persona of the language (the user's over the shipped); a broken file is
+        listed, not fatal."""
+        folders = self.folders
+        skipped: list[Skipped] = []
+        try:
+            self.personas = load_merged(folders, self.language, skipped)
+        except ConfigError:  # neither folder exists yet: start with an empty list
+            self.personas = []
+        problems = [str(s.error) for s in skipped]
+        title = Text(
+            f"Personas ({self.language}) — yours in {_short(folders.user / self.language)}, "
+            f"shipped in {_short(folders.shipped / self.language)}\n"
+            "ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete · ctrl+r restore"
+        )
         if problems:
             title.append(f"\n⚠ {len(problems)} file(s) could not be read: {clean_text(problems[0])}", style="yellow")
         self.query_one("#personas-title", Static).update(title)
         names = self.query_one("#persona-names", OptionList)
         names.clear_options()
-        names.add_options([Option(Text(p.name), id=p.name) for p in self.personas])
+        names.add_options([Option(self._label(p.name), id=p.name) for p in self.personas])
         index = next((i for i, p in enumerate(self.personas) if p.name == select), 0)
         if self.personas:
             self._returning = self.personas[index].name  # the highlight event: no question asked
@@ -109,6 +119,16 @@ class PersonasScreen(Screen[None]):
             self.fill(self.personas[index])
         else:
             self._new()
+
+    def _label(self, name: str) -> Text:
+        """The name, marked when it is the user's own file (over a shipped one, or new)."""
+        origin = self.folders.origin(self.language, name)
+        label = Text(name)
+        if origin is Origin.OVERRIDE:
+            label.append(" (edited)", style="italic")
+        elif origin is Origin.USER:
+            label.append(" (yours)", style="italic")
+        return label
 
     def fill(self, persona: Persona, *, original: str | None = "same") -> None:
         self.original = persona.name if original == "same" else original
@@ -137,15 +157,27 @@ class PersonasScreen(Screen[None]):
 
         def chosen(choice: Choice | None) -> None:
             if choice == "save":
-                if self.action_save():
-                    then()
+                self.save(then)
             elif choice == "discard":
                 then()
+                # Back where the person was: not in Name (ctrl+n puts it there), where the next
+                # keys would edit the form they just chose to leave alone.
+                if before is not None and before.is_attached:
+                    before.focus()
             elif on_stay is not None:
                 on_stay()
 
-        what = f"Persona {self.original}" if self.original else "The new persona"
-        self.app.push_screen(UnsavedChangesScreen(what), chosen)
+        before = self.app.focused
+        self.app.push_screen(UnsavedChangesScreen(self._what()), chosen)
+
+    def _what(self) -> str:
+        """The persona the form shows, as the unsaved-changes question names it."""
+        typed = self.query_one("#p-name", Input).value.strip()
+        if not self.original:
+            return f"The new persona {typed}" if typed else "The new persona"
+        if typed and typed != self.original:
+            return f"Persona {self.original} (renamed to {typed})"
+        return f"Persona {self.original}"
 
     @on(OptionList.OptionHighlighted, "#persona-names")
     def _chosen(self, event: OptionList.OptionHighlighted) -> None:
@@ -196,25 +228,50 @@ class PersonasScreen(Screen[None]):
             goal=kept.goal if kept else "",
         )
         validate_persona(persona, "persona")
-        if persona.name != self.original and (self.folder / self.language / f"{persona.name}.toml").exists():
+        if persona.name != self.original and self.folders.exists(self.language, persona.name):
             raise ConfigError(f"a persona named {persona.name!r} already exists", "choose another name")
         return persona
 
     @on(Button.Pressed, "#p-save")
-    def action_save(self) -> bool:
-        error = self.query_one("#persona-error", Static)
+    def action_save(self) -> None:
+        self.save()
+
+    def save(self, then: Callable[[], object] | None = None) -> bool:
+        """Save the form to the user's folder; True when saved now. A new name asks first
+        (rename / copy / cancel) and ``then`` runs once the answer saved it."""
         try:
             persona = self.form()
-            path = save_persona(self.folder, persona)
-            if self.original and self.original != persona.name:  # renamed: the old file goes
-                (self.folder / self.language / f"{self.original}.toml").unlink(missing_ok=True)
+        except ConfigError as exc:
+            return self._not_saved(exc)
+        old = self.original
+        if not old or old == persona.name:
+            return self._write(persona, None, then)
+        shipped = self.folders.shipped_file(self.language, old).is_file()
+
+        def chosen(choice: RenameChoice | None) -> None:
+            if choice in ("rename", "copy"):
+                self._write(persona, old if choice == "rename" else None, then)
+
+        self.app.push_screen(PersonaRenameScreen(old, persona.name, shipped), chosen)
+        return False
+
+    def _write(self, persona: Persona, renamed_from: str | None, then: Callable[[], object] | None) -> bool:
+        try:
+            path = self.folders.save(persona)
+            if renamed_from:  # only the user's own file goes; a shipped one stays as shipped
+                self.folders.remove_user_file(self.language, renamed_from)
         except (ConfigError, OSError) as exc:
-            error.update(Text(str(exc)))
-            self.app.notify(f"Not saved: {exc}", severity="error", markup=False)
-            return False
+            return self._not_saved(exc)
         self.app.notify(f"Saved persona {persona.name} to {path}", markup=False)
         self.reload(select=persona.name)
+        if then is not None:
+            then()
         return True
+
+    def _not_saved(self, exc: Exception) -> bool:
+        self.query_one("#persona-error", Static).update(Text(str(exc)))
+        self.app.notify(f"Not saved: {exc}", severity="error", markup=False)
+        return False
 
     @on(Button.Pressed, "#p-new")
     def action_new(self) -> None:
@@ -252,7 +309,14 @@ class PersonasScreen(Screen[None]):
         if not name:
             self.app.notify("This persona is not saved yet: nothing to delete.", severity="warning", markup=False)
             return
-        path = self.folder / self.language / f"{name}.toml"
+        origin = self.folders.origin(self.language, name)
+        if origin is Origin.SHIPPED:
+            self.app.notify(f"{name} is a shipped persona: it stays as shipped.", severity="warning", markup=False)
+            return
+        if origin is Origin.OVERRIDE:
+            self.action_restore()
+            return
+        path = self.folders.user_file(self.language, name)
 
         def confirmed(answer: bool | None) -> None:
             if not answer:
@@ -267,9 +331,38 @@ class PersonasScreen(Screen[None]):
 
         self.app.push_screen(ConfirmScreen(f"Delete persona {name} ({path})?"), confirmed)
 
+    def action_restore(self) -> None:
+        """Delete the user's file over a shipped persona, after asking: the shipped one is back."""
+        name = self.original
+        if not name or self.folders.origin(self.language, name) is not Origin.OVERRIDE:
+            shown = name or "This persona"
+            self.app.notify(f"{shown} has no edits over a shipped persona to undo.", severity="warning", markup=False)
+            return
+        path = self.folders.user_file(self.language, name)
+
+        def confirmed(answer: bool | None) -> None:
+            if not answer:
+                return
+            try:
+                self.folders.remove_user_file(self.language, name)
+            except OSError as exc:
+                self.app.notify(f"Cannot delete {path}: {exc.strerror}", severity="error", markup=False)
+                return
+            self.app.notify(f"Restored the shipped persona {name}", markup=False)
+            self.reload(select=name)
+
+        self.app.push_screen(
+            ConfirmScreen(f"Restore the shipped persona {name}? Your edits in {path} are deleted."), confirmed
+        )
+
     def action_switch_language(self) -> None:
         def switch() -> None:
             self.language = LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)]
             self.reload()
 
         self.guard(switch)
+
+
+def _short(folder: Path) -> Path:
+    """The folder relative to the current one when under it, so the title stays short."""
+    return folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) else folder

@@ -3,8 +3,12 @@
 The edited prompt is the TOML text of ``prompts/<lang>/judge_rubric.toml``; it is validated
 exactly like the file (keys and ``{{slots}}``) before anything is sent, and the error is shown
 here. The file itself is never changed: the edit applies to this re-judgment only, and the
-stored verdict keeps the exact prompt it was made with. The app remembers the last choice (how,
-model, edited prompt) so reopening the dialog does not lose an edit.
+stored verdict keeps the exact prompt it was made with.
+
+The dialog always opens on "Same judge" with the choices focused, so ``↓`` lands in the same
+place every time; the app remembers the model typed and the edited prompt, so reopening the
+dialog does not lose an edit. Text typed while "Another model" is chosen goes into the model
+field; the prompt editor only ever takes keys once it is focused (Tab, or a click).
 """
 
 from __future__ import annotations
@@ -12,15 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static, TextArea
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static, TextArea
 
 from ..core.content.prompts import PromptTemplate
 from ..core.errors import RagtuiError
+from .dialog import Dialog
 from .rejudge import parse_judge_prompt
 
 
@@ -32,9 +36,8 @@ class RejudgeRequest:
 
 @dataclass
 class RejudgeMemory:
-    """What the dialog showed last time it closed, per language."""
+    """What was typed in the dialog last time, per language (not the choice: see above)."""
 
-    mode: str = "same"
     model: str = ""
     prompt_text: str = ""
 
@@ -54,11 +57,8 @@ class ChoiceSet(RadioSet):
             self.action_toggle_button()
 
 
-class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
-    BINDINGS = [
-        Binding("ctrl+s", "submit", "Re-judge"),
-        Binding("escape", "dismiss(None)", "Cancel"),
-    ]
+class RejudgeScreen(Dialog[RejudgeRequest | None]):
+    BINDINGS = [Binding("ctrl+s", "submit", "Re-judge")]
 
     def __init__(
         self, turn: int, judge_model: str, prompt_text: str, language: str, memory: RejudgeMemory | None = None
@@ -70,15 +70,21 @@ class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
         self.language = language
         self.memory = memory or RejudgeMemory()
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         memory = self.memory
         with Vertical(classes="dialog wide tall"):
             yield Label(f"Re-judge turn {self.turn} — ↑/↓ choose · ctrl+s re-judge · Escape cancel")
             with ChoiceSet(id="how"):
-                yield RadioButton("Same judge", value=memory.mode == "same", id="how-same")
-                yield RadioButton("Another model", value=memory.mode == "model", id="how-model")
-                yield RadioButton("Edited judge prompt", value=memory.mode == "prompt", id="how-prompt")
-            yield Input(memory.model or self.judge_model, placeholder="model name", id="model-name", classes="hidden")
+                yield RadioButton("Same judge", value=True, id="how-same")
+                yield RadioButton("Another model", id="how-model")
+                yield RadioButton("Edited judge prompt", id="how-prompt")
+            yield Input(
+                memory.model or self.judge_model,
+                placeholder="model name",
+                id="model-name",
+                classes="hidden",
+                select_on_focus=False,  # typing from the choices has already replaced the name
+            )
             yield TextArea(
                 memory.prompt_text or self.prompt_text,
                 language=None,
@@ -90,19 +96,28 @@ class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Re-judge (ctrl+s)", variant="primary", id="go", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
-        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._mode_changed()
         choices = self.query_one(RadioSet)
-        choices._selected = choices.pressed_index  # arrows move on from the remembered choice
+        choices._selected = 0  # arrows move on from "Same judge", every time
         choices.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing a model name right after choosing "Another model" fills its field (replacing
+        what it showed: a name is typed whole)."""
+        model = self.query_one("#model-name", Input)
+        if self.mode == "model" and event.is_printable and event.character and isinstance(self.focused, RadioSet):
+            event.stop()
+            event.prevent_default()
+            model.value = event.character
+            model.cursor_position = len(model.value)
+            model.focus()
 
     @on(Input.Changed, "#model-name")
     @on(TextArea.Changed, "#prompt-text")
     def _remember(self) -> None:
         """Kept by the caller (the app) for next time, submitted or not."""
-        self.memory.mode = self.mode
         self.memory.model = self.query_one("#model-name", Input).value
         text = self.query_one("#prompt-text", TextArea).text
         self.memory.prompt_text = text if text != self.prompt_text else ""
@@ -116,7 +131,6 @@ class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
     def _mode_changed(self) -> None:
         self.query_one("#model-name").set_class(self.mode != "model", "hidden")
         self.query_one("#prompt-text").set_class(self.mode != "prompt", "hidden")
-        self.memory.mode = self.mode
 
     def action_submit(self) -> None:
         error = self.query_one("#rejudge-error", Static)
@@ -141,10 +155,6 @@ class RejudgeScreen(ModalScreen[RejudgeRequest | None]):
     def _go(self) -> None:
         self.action_submit()
 
-    @on(Input.Submitted, "#model-name")
-    def _model_entered(self) -> None:
-        self.action_submit()
-
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
-        self.dismiss(None)
+        self.action_cancel()

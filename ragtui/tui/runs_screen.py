@@ -8,6 +8,8 @@ the current bot; ``t`` does the same and lets the simulator continue where the r
 
 from __future__ import annotations
 
+import contextlib
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -24,6 +26,8 @@ from ..core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.report_text import score
 from .context import TuiServices, services
+from .record_watch import RecordChanged
+from .row_table import RowTable
 from .safe_text import one_line
 
 HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · Escape: back"
@@ -84,11 +88,11 @@ class RunsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(HELP), id="title")
-        yield DataTable(id="runs", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="runs")
         yield Static("", id="trend-title", markup=False)
         yield VerticalScroll(id="trends")
         yield Static("", id="runs-status", markup=False)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.action_reload()
@@ -104,19 +108,21 @@ class RunsScreen(Screen[None]):
             problem = str(exc)
         # pass^1 and pass^K only when a run has repeated trials: otherwise two empty columns.
         with_trials = any(_has_trials(r) for r in self.runs)
+        # The numbers a person compares come right after the run's name, so they stay on screen
+        # at 80 columns (a replay's ↻ widens the name); when and where it ran come last.
         table.add_columns(
             "run",
-            "started",
-            "lang",
-            "dialogues",
             "score",
-            "resolved",
             "pass",
             *(("pass^1", "pass^K (K)") if with_trials else ()),
+            "resolved",
             "unscored",
-            "bot · models",
+            "dialogues",
             "trend",
             "res. trend",
+            "started",
+            "lang",
+            "bot · models",
         )
         if problem is not None:
             self.app.notify(problem, severity="error", markup=False)
@@ -126,22 +132,32 @@ class RunsScreen(Screen[None]):
             mark = " ◆" if r.run_id == self.base else (" ↻" if r.replay_of_run else "")
             table.add_row(
                 Text(r.run_id + mark),
-                r.started.replace("T", " ")[:16],
-                r.language,
-                Text(str(r.dialogues), justify="right"),
                 Text(score(r.score), justify="right"),
-                _resolution_cell(r),
                 Text(f"{r.pass_rate:.0%}", justify="right"),
                 *(_pass_k_cells(r) if with_trials else ()),
+                _resolution_cell(r),
                 Text(str(r.unscored), justify="right"),
-                Text(one_line(f"{r.bot} · {models}", 40)),
+                Text(str(r.dialogues), justify="right"),
                 Text(sparkline(r.trend[-16:]), style="cyan"),
                 Text(sparkline(r.resolution_trend[-16:]), style="magenta"),
+                r.started.replace("T", " ")[:16],
+                r.language,
+                Text(one_line(f"{r.bot} · {models}", 40)),
                 key=r.run_id,
             )
         if not self.runs:
             self.query_one("#title", Static).update(Text("No runs yet — `ragtui run` records one. Escape: back."))
         self._show_trends()
+
+    def on_record_changed(self, _message: RecordChanged) -> None:
+        """Another process changed the record (a run going on, a replay): the list follows, the
+        cursor stays on its run."""
+        table = self.query_one("#runs", DataTable)
+        keep = self.selected()
+        self.action_reload()
+        if keep is not None:
+            with contextlib.suppress(LookupError):  # the run may be gone
+                table.move_cursor(row=table.get_row_index(keep))
 
     def selected(self) -> str | None:
         table = self.query_one("#runs", DataTable)

@@ -21,6 +21,7 @@ from ..core.record.lineage import lineage_lines
 from ..core.record.ownership import this_process
 from .estimate_text import session_estimator
 from .header import SessionInfo
+from .record_watch import RecordChanged
 
 if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
@@ -31,8 +32,9 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-# A session stopped this way can be continued with s / a. "interrupted": its process went away.
-CONTINUABLE = {"cancelled", "error", "interrupted"}
+# A session stopped this way can be continued with s / a. "interrupted": its process went away;
+# "paused": left paused by a TUI that closed cleanly.
+CONTINUABLE = {"cancelled", "error", "interrupted", "paused"}
 
 
 def continuable(status: str | None, stop_reason: str | None) -> bool:
@@ -49,6 +51,7 @@ class SessionActions(_Base):
     # Trials of the run started from the new-session dialog not started yet, and how they run.
     pending_trials: list[run_plan.PlanEntry]
     trials_auto_run: bool
+    waiting_request: NewSessionRequest | None  # chosen while connecting, started once connected
 
     # -- sessions ----------------------------------------------------------------------------
 
@@ -59,7 +62,7 @@ class SessionActions(_Base):
         return True
 
     def action_new_session(self) -> None:
-        from ..core.content.personas import load_personas
+        from ..core.content.persona_folders import folders_of, load_merged
         from ..core.content.picking import Skipped
         from ..core.content.scenarios import load_scenarios
         from ..core.metrics import KNOWN_METRICS
@@ -68,26 +71,32 @@ class SessionActions(_Base):
         if not self._can_switch():
             return
         engine = self.ragtui.engine
-        if engine is None:
-            self.notify_plain(self._not_ready() or self.ragtui.problem or "no engine", "warning")
+        if engine is None and not self.ragtui.connecting:
+            self.notify_plain(self.ragtui.problem or "no engine", "warning")
             return
+        # While ragtui connects, choosing already works (it needs no model): the session starts
+        # once connected.
         config = self.ragtui.config
+        language = engine.language if engine is not None else config.language
         skipped: list[Skipped] = []  # broken files are named and left out: the others can still run
         try:
-            scenarios = load_scenarios(config.scenarios, engine.language, skipped)
-            personas = load_personas(config.personas, engine.language, skipped)
+            scenarios = load_scenarios(config.scenarios, language, skipped)
+            personas = load_merged(folders_of(config), language, skipped)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
         for s in skipped:
             self.notify_plain(f"Skipped {s.name!r}: {s.error}", "warning")
-        last = self.ragtui.remembered.get("new_session")  # the last choice, not the first entries
+        from .last_choice import load_last_choice
+
+        last = load_last_choice()  # the last choice, kept across restarts, not the first entries
+        known = set(KNOWN_METRICS)
         screen = NewSessionScreen(
             scenarios,
             personas,
-            engine.language,
+            language,
             list(KNOWN_METRICS),
-            list(last.metrics) if last else [m.name for m in engine.metrics],
+            [m for m in last.metrics if m in known] if last else list(config.metrics),
             last=last,
             estimate=session_estimator(self.ragtui),
             trials=config.repeat,
@@ -95,10 +104,23 @@ class SessionActions(_Base):
         self.app.push_screen(screen, self._start_session)
 
     def _start_session(self, request: NewSessionRequest | None) -> None:
-        engine = self.ragtui.engine
-        if request is None or engine is None:
+        if request is None:
             return
-        self.ragtui.remembered["new_session"] = request
+        from .last_choice import LastChoice, save_last_choice
+
+        scenario = request.scenario
+        question = scenario.question if scenario.id == "adhoc" else ""
+        save_last_choice(
+            LastChoice(scenario.id, request.persona.name, question, request.metrics, request.trials, request.auto_run)
+        )
+        engine = self.ragtui.engine
+        if engine is None:
+            if self.ragtui.connecting:  # chosen while connecting: started by start_waiting()
+                self.waiting_request = request
+                self.set_status("The session starts as soon as ragtui is connected…")
+            else:
+                self.notify_plain(self.ragtui.problem or "Dialogues cannot run.", "warning")
+            return
         self.pending_trials, self.trials_auto_run = [], request.auto_run
         try:
             if request.trials > 1:
@@ -110,6 +132,16 @@ class SessionActions(_Base):
             self.notify_plain(str(exc), "error")
             return
         self._show_new(dialogue, request.auto_run)
+
+    def start_waiting(self) -> None:
+        """Connecting finished: start the session chosen meanwhile, or say why it cannot."""
+        request, self.waiting_request = self.waiting_request, None
+        if request is None:
+            return
+        if self.ragtui.engine is None:
+            self.notify_plain(f"The session chosen cannot start: {self.ragtui.problem or 'no engine'}", "warning")
+            return
+        self._start_session(request)
 
     def _planned_trials(self, request: NewSessionRequest) -> list[run_plan.PlanEntry]:
         """Store the run's plan of ``request.trials`` trials of the pair, all or nothing."""
@@ -200,6 +232,44 @@ class SessionActions(_Base):
         lineage = lineage_lines(self.ragtui.store, session)
         if lineage:
             self.set_status(f"Session #{session_id}: " + "; ".join(lineage))
+
+    # -- following the record ----------------------------------------------------------------
+
+    def on_record_changed(self, _message: RecordChanged) -> None:
+        """Another process wrote to the database: a session shown read only (run elsewhere)
+        is redrawn from the record, and becomes continuable once that process finished it."""
+        session_id = self.session_id
+        if session_id is None or self.running or self.dialogue is not None:
+            return  # nothing shown, or this app drives it: its own writes are on screen already
+        try:
+            session = self.ragtui.store.session(session_id)
+        except RagtuiError:
+            return  # deleted elsewhere: the next key on it says so
+        seen = (
+            session.status,
+            session.stop_reason,
+            session.updated_at,
+            len(session.messages),
+            len(session.judgments),
+            len(session.partials),
+        )
+        if seen == getattr(self, "_followed", None):
+            return  # another session changed (or only a heartbeat): nothing to redraw
+        self._followed = seen
+        self.open_session(session_id)
+
+    def release_for_exit(self) -> None:
+        """Closing cleanly with a session paused here: record it as paused, so it does not later
+        read as interrupted (its process gone) nor as running; s / a continue it."""
+        dialogue, session_id = self.dialogue, self.session_id
+        if dialogue is None or session_id is None or dialogue.finished or self.running:
+            return
+        try:
+            session = self.ragtui.store.session(session_id)
+            if session.status == "running" and session.owner == this_process():
+                self.ragtui.store.set_status(session_id, "paused", error=session.error)
+        except RagtuiError as exc:  # closing anyway: the session reads as interrupted, still continuable
+            self.notify_plain(str(exc), "warning")
 
     def continue_session(self, session_id: int) -> Dialogue | None:
         """Pick up a cancelled, failed or interrupted session where the store says it stopped

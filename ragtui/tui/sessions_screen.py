@@ -6,6 +6,8 @@ the app, so a screen that has it open can close it.
 
 from __future__ import annotations
 
+import contextlib
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -15,9 +17,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ..core.errors import RagtuiError
+from ..core.record.ownership import this_process
 from .context import TuiServices, services
 from .dialogs import ConfirmScreen
 from .formatting import score_text
+from .record_watch import RecordChanged
+from .row_table import RowTable
 from .safe_text import one_line
 
 STOP_STYLES = {
@@ -25,6 +30,7 @@ STOP_STYLES = {
     "max_turns": "cyan",
     "error": "bold red",
     "cancelled": "yellow",
+    "paused": "yellow",
     "interrupted": "bold yellow",
     "paused: step failed": "red",
     "gave_up": "magenta",
@@ -43,10 +49,12 @@ class SessionsScreen(Screen[int | None]):
             self.session_id = session_id
 
     BINDINGS = [
-        Binding("enter", "open", "Open", priority=True),
-        Binding("d,delete", "delete", "Delete"),
-        Binding("f5", "reload", "Reload"),
-        Binding("escape", "dismiss(None)", "Back"),
+        Binding("enter", "open", "Open", priority=True, tooltip="Open the session (s / a continue a stopped one)"),
+        Binding("d,delete", "delete", "Delete", tooltip="Delete the session, after asking"),
+        Binding("home", "first", "First", show=False, tooltip="The newest session (the top row)"),
+        Binding("end", "last", "Last", show=False, tooltip="The oldest session (the bottom row)"),
+        Binding("f5", "reload", "Reload", tooltip="Read the list again"),
+        Binding("escape", "dismiss(None)", "Back", tooltip="Back to the main screen"),
     ]
 
     @property
@@ -58,12 +66,14 @@ class SessionsScreen(Screen[int | None]):
             Text("Sessions — Enter: open (cancelled, failed, interrupted: s / a continue) · d: delete · Escape: back"),
             id="title",
         )
-        yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="sessions")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("id", "started", "scenario", "persona", "lang", "turns", "score", "stop")
+        # What a person scans for first (how it stopped, its score) before the long names, so
+        # nothing needed falls off the right at 80 columns.
+        table.add_columns("id", "stop", "score", "turns", "scenario", "persona", "lang", "started")
         self.action_reload()
         table.focus()
 
@@ -75,23 +85,41 @@ class SessionsScreen(Screen[int | None]):
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
+        me, running = this_process(), self.ragtui.running_session
         for s in sessions:
             stop = s.stop_reason if s.status == "finished" else s.status
             if s.status == "running" and s.error:  # paused on a failed step: continuable
                 stop = "paused: step failed"
+            elif s.status == "running" and s.owner == me and s.id != running:
+                stop = "paused"  # held by this app between steps, not running now
             table.add_row(
                 Text(str(s.id), justify="right"),
-                s.created_at.replace("T", " ")[:19],
+                Text(stop or "?", style=STOP_STYLES.get(stop or "", "")),
+                score_text(s.score, s.threshold) if s.score is not None or s.unscored_turns else Text("–"),
+                f"{s.turns}/{s.max_turns}",
                 Text(one_line(s.scenario_id, 30)),
                 Text(one_line(s.persona_name, 20)),
                 s.language,
-                f"{s.turns}/{s.max_turns}",
-                score_text(s.score, s.threshold) if s.score is not None or s.unscored_turns else Text("–"),
-                Text(stop or "?", style=STOP_STYLES.get(stop or "", "")),
+                s.created_at.replace("T", " ")[:16],
                 key=str(s.id),
             )
         if not sessions:
             self.query_one("#title", Static).update(Text("No sessions yet — Escape, then n to start one."))
+
+    def action_first(self) -> None:
+        self.query_one(RowTable).action_scroll_top()
+
+    def action_last(self) -> None:
+        self.query_one(RowTable).action_scroll_bottom()
+
+    def on_record_changed(self, _message: RecordChanged) -> None:
+        """Another process changed the record: the list follows, the cursor stays on its row."""
+        table = self.query_one(DataTable)
+        keep = self._selected()
+        self.action_reload()
+        if keep is not None:
+            with contextlib.suppress(LookupError):  # the row may be gone (deleted elsewhere)
+                table.move_cursor(row=table.get_row_index(str(keep)))
 
     def _selected(self) -> int | None:
         table = self.query_one(DataTable)

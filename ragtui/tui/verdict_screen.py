@@ -21,14 +21,16 @@ from ..core.record.labels import Label, session_labels
 from ..core.records.stored import StoredJudgment, StoredSession
 from .context import TuiServices, services
 from .dialogue_text import dialogue_block
-from .formatting import detail_text, metric_text, score_text, version_column
+from .formatting import detail_text, metric_text, raw_replies, score_text, version_column
 from .label_dialog import open_label_dialog, verdict_summary
 from .rejudge import judge_prompt_text, rejudge_turn
 from .rejudge_screen import RejudgeMemory, RejudgeRequest, RejudgeScreen
 from .replay import PRIMARY_METRIC
 from .safe_text import clean_text
 
-MAX_COLUMNS = 4  # versions side by side; older ones are listed in the newest's history
+MAX_COLUMNS = 4  # versions shown; older ones are listed in the newest's history
+VERSION_WIDTH = 26  # a version's box: 22 columns of text, its border and padding
+TURNS_WIDTH = 22  # the turn list on the left (app.tcss #turns)
 
 
 TABS = ("tab-verdict", "tab-versions", "tab-prompt", "tab-raw", "tab-passages")
@@ -36,12 +38,26 @@ TABS = ("tab-verdict", "tab-versions", "tab-prompt", "tab-raw", "tab-passages")
 
 class VerdictScreen(Screen[None]):
     BINDINGS = [
-        Binding("r", "rejudge", "Re-judge turn"),
-        Binding("left_square_bracket", "tab(-1)", "Prev tab"),
-        Binding("right_square_bracket", "tab(1)", "Next tab"),
-        *[Binding(str(n), f"show_tab({n - 1})", f"Tab {n}", show=False) for n in range(1, len(TABS) + 1)],
-        Binding("l", "label", "Label turn", tooltip="Your own score, a note, agree/disagree with the verdict"),
-        Binding("escape", "dismiss(None)", "Back"),
+        Binding(
+            "r", "rejudge", "Re-judge", tooltip="Re-judge the turn: same judge, another model, or an edited prompt"
+        ),
+        Binding("left_square_bracket", "tab(-1)", "Prev tab", tooltip="The previous tab"),
+        Binding("right_square_bracket", "tab(1)", "Next tab", tooltip="The next tab"),
+        *[
+            Binding(
+                str(n),
+                f"show_tab({n - 1})",
+                f"Tab {n}",
+                show=False,
+                key_display="1–5",
+                tooltip="Verdict, Versions, Prompt, Raw reply (every check's), Passages",
+            )
+            for n in range(1, len(TABS) + 1)
+        ],
+        Binding(
+            "l", "label", "Label", tooltip="Label the turn: your own score, a note, agree/disagree with the verdict"
+        ),
+        Binding("escape", "dismiss(None)", "Back", tooltip="Back to the main screen"),
     ]
 
     def __init__(self, session_id: int, *, rejudge: bool = False) -> None:
@@ -65,7 +81,7 @@ class VerdictScreen(Screen[None]):
                     yield Static("", id="verdict-detail", markup=False)
                 with TabPane("Versions", id="tab-versions"):
                     yield Static("", id="older-versions", markup=False)
-                    yield Horizontal(id="versions")
+                    yield VerticalScroll(id="versions")
                 with TabPane("Prompt", id="tab-prompt"):
                     yield TextArea("", read_only=True, soft_wrap=True, id="prompt")
                 with TabPane("Raw reply", id="tab-raw"):
@@ -161,7 +177,7 @@ class VerdictScreen(Screen[None]):
             f"── {m.get('role', '?')} ──\n{m.get('content', '')}" for m in (newest.prompt if newest else [])
         )
         self.query_one("#prompt", TextArea).load_text(clean_text(prompt))
-        raw = newest.raw_reply if newest else ""
+        raw = raw_replies(newest) if newest else ""
         self.query_one("#raw", TextArea).load_text(clean_text(raw))
         bot = next((m for m in session.messages if m.role == "bot" and m.turn == turn), None)
         passages = Text()
@@ -179,8 +195,18 @@ class VerdictScreen(Screen[None]):
     def action_show_tab(self, index: int) -> None:
         self.query_one(TabbedContent).active = TABS[index]
 
+    def on_resize(self) -> None:
+        if self.session is not None and self.turn is not None:  # as many side by side as fit
+            self._show_versions(self.versions(self.turn), self.session.threshold)
+
+    def _per_row(self, count: int) -> int:
+        """Versions side by side: as many columns of VERSION_WIDTH as the tab has room for; the
+        rest wrap to the next row (by design, instead of columns too narrow to read)."""
+        room = self.app.size.width - TURNS_WIDTH - 2
+        return max(1, min(count, room // VERSION_WIDTH))
+
     def _show_versions(self, versions: list[StoredJudgment], threshold: float) -> None:
-        box = self.query_one("#versions", Horizontal)
+        box = self.query_one("#versions", VerticalScroll)
         box.remove_children()
         shown = versions[-MAX_COLUMNS:]
         older = len(versions) - len(shown)
@@ -193,11 +219,13 @@ class VerdictScreen(Screen[None]):
         for j in shown:
             index = versions.index(j)
             previous = versions[index - 1] if index else None
-            column = VerticalScroll(Static(version_column(j, previous, threshold), markup=False), classes="version")
+            column = Static(version_column(j, previous, threshold), markup=False, classes="version")
             column.border_title = Text(f"v{j.version}" + (" (newest)" if j is versions[-1] else ""))
             columns.append(column)
-        if columns:
-            box.mount_all(columns)
+        per_row = self._per_row(len(columns))
+        rows = [Horizontal(*columns[i : i + per_row], classes="version-row") for i in range(0, len(columns), per_row)]
+        if rows:
+            box.mount_all(rows)
 
     # -- labelling ---------------------------------------------------------------------------
 

@@ -21,10 +21,12 @@ SIZE = (140, 40)
 
 @pytest.fixture
 def tui_config(config: Config, tmp_path: Path) -> Config:
-    """The test config with its own copy of the personas, so editing them touches nothing else."""
+    """The test config with its own copy of the shipped personas and its own user folder, so
+    editing them touches nothing else."""
     personas = tmp_path / "personas"
     shutil.copytree(config.personas, personas)
     config.personas = personas
+    config.user_personas = tmp_path / "user-personas"  # the editor writes here, never the real home
     return config
 
 

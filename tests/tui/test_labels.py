@@ -128,3 +128,24 @@ async def test_the_queue_says_when_nothing_is_left(make_app):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
+
+
+async def test_the_queue_offers_only_judged_turns_and_every_key_labels_one(make_app, store: Store):
+    app = make_app()
+    app.config.labeller = "rita"
+    async with app.run_test(size=SIZE) as pilot:
+        await run_session(pilot)
+        await run_session(pilot)
+        # Two turns without a rubric verdict (as when the judge never ran on them).
+        store.db.execute("DELETE FROM judgments WHERE (session_id = 1 AND turn = 2) OR (session_id = 2 AND turn = 3)")
+        store.db.conn.commit()
+        await pilot.press("u")
+        await pilot.pause()
+        assert "1 of 4 · 4 left" in static_text(app, "#queue-title")
+        await pilot.press("a", "d", "5", "a")  # four keys, four labels: each moves on
+        await pilot.pause()
+        assert "0 left" in static_text(app, "#queue-title")
+        assert not any("no rubric verdict" in n for n in notifications(app))
+
+    labelled = sorted((lab.session_id, lab.turn) for s in (1, 2) for lab in session_labels(store, s))
+    assert labelled == [(1, 1), (1, 3), (2, 1), (2, 2)]

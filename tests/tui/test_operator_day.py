@@ -128,7 +128,8 @@ async def test_persona_editor_asks_before_dropping_edits(make_app, tui_config: C
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
-        assert load_persona_file(tui_config.personas / "en" / "beginner.toml").description == "Saved from the prompt"
+        saved = tui_config.user_personas / "en" / "beginner.toml"  # the user's own copy; the shipped one stays
+        assert load_persona_file(saved).description == "Saved from the prompt"
 
 
 async def test_persona_list_is_sorted_by_name(make_app, tui_config: Config):
@@ -297,7 +298,7 @@ async def test_verdict_tabs_switch_with_brackets_and_numbers(make_app):
         assert tabs.active == "tab-prompt"
 
 
-async def test_rejudge_fields_follow_the_arrow_keys_and_an_edit_is_remembered(make_app):
+async def test_rejudge_opens_on_same_judge_arrows_choose_and_an_edit_is_remembered(make_app):
     app = make_app()
     async with app.run_test(size=(140, 40)) as pilot:
         await run_session(pilot)
@@ -319,7 +320,19 @@ async def test_rejudge_fields_follow_the_arrow_keys_and_an_edit_is_remembered(ma
         await pilot.press("r")
         await pilot.pause()
         again = app.screen
-        assert isinstance(again, RejudgeScreen) and again.mode == "prompt"
+        # Opens on the fixed default, not the last choice: the same ↓ lands in the same place.
+        assert isinstance(again, RejudgeScreen) and again.mode == "same"
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert again.mode == "prompt"
+        assert again.query_one("#prompt-text", TextArea).text.endswith("# my edit\n")
+        await pilot.press("x", "y")  # the editor is shown but not focused: it takes no keys
+        await pilot.pause()
+        assert again.query_one("#prompt-text", TextArea).text.endswith("# my edit\n")
+        await pilot.press("up")  # "Another model": typing goes into its field
+        await pilot.press(*"other-judge")
+        await pilot.pause()
+        assert again.mode == "model" and again.query_one("#model-name", Input).value == "other-judge"
         assert again.query_one("#prompt-text", TextArea).text.endswith("# my edit\n")
 
 

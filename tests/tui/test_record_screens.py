@@ -59,7 +59,7 @@ async def test_export_never_writes_over_the_database(make_app, store: Store):
         # Said in the dialog, which stays open with the path kept so it can be corrected; the
         # message names the dialog's field, not a command-line flag.
         error = str(app.screen.query_one("#export-error").render())
-        assert "refusing to write the Export dialog's file" in error and "database in use" in error
+        assert error == f"{store.path}: that is the session database; choose another file."
         assert "exists" not in error and "--csv" not in error
         assert isinstance(app.screen, ExportScreen)
     assert store.path.read_bytes()[:100] == before and len(store.sessions()) == 1
@@ -171,7 +171,8 @@ async def test_export_dialog_refuses_every_database(make_app, store: Store, tmp_
         await export_to(pilot, target)
         assert isinstance(app.screen, ExportScreen)
         error = static_text(app, "#export-error")
-        assert "refusing to write the Export dialog's file" in error and "--csv" not in error
+        expected = "it is a SQLite database" if which == "another SQLite file" else "that is the session database"
+        assert expected in error and "--csv" not in error and "exists" not in error
         await pilot.press("enter")  # pressing again never turns into "overwrite"
         await pilot.pause()
         assert isinstance(app.screen, ExportScreen)

@@ -167,11 +167,11 @@ async def test_runs_and_compare_screens_show_the_dialogue_verdicts(make_app, sto
         await pilot.press("R")
         await pilot.pause()
         rows = cell_texts(app.screen.query_one("#runs", DataTable))
-        # Resolution rate next to the score: missing (–), 0% of one scored (one unscored, never 0), 100%.
-        assert rows[0].startswith("20260103-run-c") and " 0.80 – " in rows[0]
-        assert rows[1].startswith("20260102-run-b") and " 0.80 0% " in rows[1]
-        assert rows[2].startswith("20260101-run-a") and " 0.80 100% " in rows[2]
-        assert rows[1].rstrip().endswith("█▁")  # the resolution trend of run-a's set: 100% then 0%
+        # Resolution rate after score and pass: missing (–), 0% of one scored (one unscored, never 0), 100%.
+        assert rows[0].startswith("20260103-run-c") and " 0.80 100% – " in rows[0]
+        assert rows[1].startswith("20260102-run-b") and " 0.80 100% 0% " in rows[1]
+        assert rows[2].startswith("20260101-run-a") and " 0.80 100% 100% " in rows[2]
+        assert " █▁ " in rows[1]  # the resolution trend of run-a's set: 100% then 0%
 
         await pilot.press("down", "enter")  # run-b against the run before it, run-a
         await pilot.pause()
@@ -229,7 +229,7 @@ async def test_runs_and_compare_screens_show_each_pairs_trials_and_pass_k(make_a
         await pilot.press("R")
         await pilot.pause()
         table = app.screen.query_one("#runs", DataTable)
-        assert [str(c.label) for c in table.columns.values()][7:9] == ["pass^1", "pass^K (K)"]
+        assert [str(c.label) for c in table.columns.values()][3:5] == ["pass^1", "pass^K (K)"]
         rows = cell_texts(table)
         # new: pass^1 (2/3 + 1/3) / 2 = 0.50, pass^3 0; base: (1 + 2/3) / 2 = 0.83, pass^3 0.50.
         assert rows[0].startswith("20260102-new") and " 0.50 0.00 (3) " in rows[0]

@@ -290,7 +290,8 @@ class CheckedRubricJudge:
             text = " ".join(question.check.split())
             if question.name == "claim":
                 text += " — " + " ".join(question.shown.rsplit("###", 1)[-1].split())
-            probe = {"check": question.name, "question": text, **graded.to_dict()}
+            # The check's reply as the judge wrote it: the Raw reply tab shows every check's.
+            probe = {"check": question.name, "question": text, **graded.to_dict(), "reply": answer.reply}
             probes.append(probe)
             if graded.value is None:
                 error = f"the {question.name} check is unscored: {graded.error}"

@@ -168,19 +168,23 @@ class QueueTurn:
     session_id: int
     turn: int
     labelled: bool  # by this labeller, for this metric
+    judged: bool = True  # the newest answer has a verdict of this metric (to agree or disagree with)
 
 
 def label_queue(
-    store: Store, labeller: str, run_id: str | None = None, metric: str = DEFAULT_METRIC
+    store: Store, labeller: str, run_id: str | None = None, metric: str = DEFAULT_METRIC, *, judged_only: bool = False
 ) -> list[QueueTurn]:
-    """Every bot turn of a run (or of every session), in order, marked labelled or not."""
+    """Every bot turn of a run (or of every session), in order, marked labelled or not;
+    ``judged_only``: only the turns whose newest answer has a verdict of ``metric``."""
     sql = (
         "SELECT m.session_id, m.turn, EXISTS (SELECT 1 FROM labels l WHERE l.message_id = m.id "
-        "AND l.metric = ? AND l.labeller = ?) FROM messages m JOIN sessions s ON s.id = m.session_id "
+        "AND l.metric = ? AND l.labeller = ?), EXISTS (SELECT 1 FROM judgments j WHERE j.message_id = m.id "
+        "AND j.metric = ?) FROM messages m JOIN sessions s ON s.id = m.session_id "
         "WHERE m.role = 'bot'" + (" AND s.run_id = ?" if run_id else "") + " ORDER BY m.session_id, m.turn, m.id"
     )
-    params: list[object] = [metric, labeller, *([run_id] if run_id else [])]
+    params: list[object] = [metric, labeller, metric, *([run_id] if run_id else [])]
     seen: dict[tuple[int, int], QueueTurn] = {}
-    for session_id, turn, labelled in store.db.execute(sql, params).fetchall():
-        seen[(session_id, turn)] = QueueTurn(session_id, turn, bool(labelled))  # the newest answer of a turn
-    return list(seen.values())
+    for session_id, turn, labelled, judged in store.db.execute(sql, params).fetchall():
+        # the newest answer of a turn wins
+        seen[(session_id, turn)] = QueueTurn(session_id, turn, bool(labelled), bool(judged))
+    return [q for q in seen.values() if q.judged or not judged_only]
