@@ -146,3 +146,16 @@ async def test_an_endpoint_error_is_one_line_and_the_dialog_stays_usable(make_ap
         server.set_default(JUDGE, judge_answering(0.9))
         shown = await submit(pilot, "apologises for the wait")
         assert shown == "Turn 3: P(met) 0.90 met (probability)"
+
+
+async def test_the_dialog_says_it_is_asking_and_escape_leaves_a_judge_that_never_answers(make_app, server) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_dialog(pilot)
+        server.set_default(JUDGE, Reply(hang=True))
+        await pilot.press(*"apologises for the wait", "ctrl+s")
+        await pilot.pause()
+        assert static_text(app, "#try-result") == ASKING
+        await pilot.press("escape")  # the UI still answers keys while the judge is asked
+        await pilot.pause()
+        assert isinstance(app.screen, VerdictScreen)
