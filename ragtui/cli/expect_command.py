@@ -18,10 +18,10 @@ from rich.text import Text
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.errors import RagtuiError
-from ..core.expectation_items import derived_id, parse_item
+from ..core.expectation_items import expectation_from_text
 from ..core.metrics.dialogue import context_from_session
-from ..core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
-from ..core.metrics.dialogue.expectation_trial import answers_to_try, try_expectation
+from ..core.metrics.dialogue.expectation_judge import ExpectationJudge
+from ..core.metrics.dialogue.expectation_trial import answers_to_try, asked_label, outcome_words, try_expectation
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.records.expectations import Expectation, ExpectationCheck, Polarity
@@ -58,9 +58,7 @@ def expect(args: argparse.Namespace, overrides: Overrides) -> int:
 
 def expectation_from(args: argparse.Namespace) -> Expectation:
     polarity: Polarity = "must_not" if args.negated else "must"
-    item: object = args.text if args.form == "judged" else {args.form: args.text}
-    parsed = parse_item(item, "the expectation", polarity=polarity)
-    return parsed if parsed.form != "judged" else Expectation(derived_id(parsed.text), parsed.text, polarity=polarity)
+    return expectation_from_text(args.text, args.form, polarity)
 
 
 async def _expect(args: argparse.Namespace, overrides: Overrides) -> int:
@@ -89,7 +87,7 @@ async def _expect(args: argparse.Namespace, overrides: Overrides) -> int:
 
 
 def _print(expectation: Expectation, session_id: int, checks: list[ExpectationCheck]) -> None:
-    asked = "P(does it)" if expectation.polarity == "must_not" else "P(met)"
+    asked = asked_label(expectation)
     head = Text(f"session {session_id} · {expectation.form} {expectation.polarity}: ", style="bold")
     head.append(expectation.text)
     console.print(head)
@@ -98,11 +96,7 @@ def _print(expectation: Expectation, session_id: int, checks: list[ExpectationCh
         if check.p_yes is None:
             line.append(f"unscored — {check.error or 'the reply could not be read'}", style="yellow")
         else:
-            hit = check.p_yes >= MET_AT
-            word = (
-                ("broken" if hit else "kept") if expectation.polarity == "must_not" else ("met" if hit else "not met")
-            )
-            good = hit != (expectation.polarity == "must_not")
+            word, good = outcome_words(expectation, check.p_yes)
             line.append(f"{check.p_yes:.2f} ", style="bold")
             line.append(word, style="green" if good else "red")
             line.append(f" ({check.read})", style="dim")

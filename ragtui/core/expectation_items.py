@@ -122,6 +122,14 @@ def parse_item(
     return Expectation(eid, text, form, polarity, origin, tuple(tags))
 
 
+def expectation_from_text(text: str, form: Form, polarity: Polarity, at: str = "the expectation") -> Expectation:
+    """One expectation typed by a person to try it (``ragtui expect``, the TUI's verdict screen):
+    the text, its form (judged or a deterministic one) and its polarity, checked like a TOML item
+    (an empty text or a regex that does not compile is one ``ConfigError`` line)."""
+    item: object = text if form == "judged" else {form: text}
+    return parse_item(item, at, polarity=polarity)
+
+
 def parse_policies(raw: object, where: str) -> tuple[Expectation, ...]:
     """The config's ``[[policy]]`` tables: prohibitions (``must_not``) with optional ``tags``."""
     tables = expect_type(raw, list, f"{where}: policy")

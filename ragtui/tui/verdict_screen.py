@@ -21,6 +21,7 @@ from ..core.record.labels import Label, session_labels
 from ..core.records.stored import StoredJudgment, StoredSession
 from .context import TuiServices, services
 from .dialogue_text import dialogue_block
+from .expectation_dialog import TryExpectationScreen
 from .formatting import detail_text, metric_text, raw_replies, score_text, version_column
 from .label_dialog import open_label_dialog, verdict_summary
 from .rejudge import judge_prompt_text, rejudge_turn
@@ -56,6 +57,13 @@ class VerdictScreen(Screen[None]):
         ],
         Binding(
             "l", "label", "Label", tooltip="Label the turn: your own score, a note, agree/disagree with the verdict"
+        ),
+        Binding(
+            "e",
+            "try_expectation",
+            "Try expectation",
+            show=False,  # in Help and the palette; the footer and title line keep their width
+            tooltip="Try an expectation on the turn: the judge's P(met) for its answer (nothing is stored)",
         ),
         Binding("escape", "dismiss(None)", "Back", tooltip="Back to the main screen"),
     ]
@@ -236,6 +244,14 @@ class VerdictScreen(Screen[None]):
         turn = self.turn
         verdict = verdict_summary(self.session, turn)
         open_label_dialog(self.app, self.session_id, turn, verdict, lambda _label: self.load(keep_turn=turn))
+
+    # -- trying an expectation --------------------------------------------------------------
+
+    def action_try_expectation(self) -> None:
+        if self.session is None or self.turn is None:
+            self.app.notify("No bot turn to try an expectation on.", severity="warning", markup=False)
+            return
+        self.app.push_screen(TryExpectationScreen(self.session_id, self.turn))
 
     # -- re-judging --------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""SVG snapshots of the fork, label and to-label screens at 80×24 and 220×60, after one
+"""SVG snapshots of the fork, label, to-label and try-expectation screens at 80×24 and 220×60, after one
 scripted dialogue with pinned times (the same conventions as ``test_snapshots``)."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ from textual.pilot import Pilot
 
 from ragtui.core.record.store import Store
 
+from ..conftest import JUDGE
 from .test_snapshots import SIZES, pin_time, run_dialogue, steady
+from .test_try_expectation import judge_answering
 
 
 def _after_a_dialogue(store: Store, key: str):
@@ -34,3 +36,20 @@ def test_label_dialog(snap_compare, make_app, store: Store, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_to_label_queue(snap_compare, make_app, store: Store, size):
     assert snap_compare(make_app(), terminal_size=size, run_before=_after_a_dialogue(store, "u"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_try_expectation_dialog(snap_compare, make_app, store: Store, server, size):
+    async def run_before(pilot: Pilot) -> None:
+        await run_dialogue(pilot)
+        pin_time(store)
+        server.set_default(JUDGE, judge_answering(0.8))
+        await pilot.press("v")
+        await steady(pilot)
+        await pilot.press("e")
+        await steady(pilot)
+        await pilot.press(*"apologises for the wait", "ctrl+s")
+        await pilot.app.workers.wait_for_complete()
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)

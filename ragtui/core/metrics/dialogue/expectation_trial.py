@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...records.expectations import Expectation, ExpectationCheck
 from .base import DialogueContext
-from .expectation_judge import AnswerToCheck, ExpectationJudge
+from .expectation_judge import MET_AT, AnswerToCheck, ExpectationJudge
 from .expectation_match import code_check
 
 
@@ -34,3 +34,17 @@ async def try_expectation(
         raise ValueError("a judged expectation needs a judge")
     prefix = context.transcript()
     return [await judge.check(expectation, a, shared_prefix=prefix) for a in answers]
+
+
+def asked_label(expectation: Expectation) -> str:
+    """What ``p_yes`` means for this expectation: P(met), or for a prohibition P(it does it)."""
+    return "P(does it)" if expectation.polarity == "must_not" else "P(met)"
+
+
+def outcome_words(expectation: Expectation, p_yes: float) -> tuple[str, bool]:
+    """A read check in words — met / not met, or kept / broken for a prohibition — and whether
+    that is the outcome the team wants."""
+    hit = p_yes >= MET_AT
+    prohibition = expectation.polarity == "must_not"
+    word = ("broken" if hit else "kept") if prohibition else ("met" if hit else "not met")
+    return word, hit != prohibition
