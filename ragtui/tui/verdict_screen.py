@@ -61,8 +61,7 @@ class VerdictScreen(Screen[None]):
         Binding(
             "e",
             "try_expectation",
-            "Try expectation",
-            show=False,  # in Help and the palette; the footer and title line keep their width
+            "Expect",
             tooltip="Try an expectation on the turn: the judge's P(met) for its answer (nothing is stored)",
         ),
         Binding("escape", "dismiss(None)", "Back", tooltip="Back to the main screen"),
