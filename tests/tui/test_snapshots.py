@@ -51,6 +51,21 @@ async def run_dialogue(pilot: Pilot) -> None:
     await pilot.pause()
 
 
+def after_a_dialogue(store: Store, *keys: str):
+    """``run_before`` for a shot taken after one auto-run dialogue (times pinned) and ``keys``."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await run_dialogue(pilot)
+        pin_time(store)
+        for n, key in enumerate(keys):
+            if n:
+                await pilot.pause()
+            await pilot.press(key)
+        await steady(pilot)
+
+    return run_before
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_main_screen_after_a_run(snap_compare, make_app, server, size):
     server.script(BOT, Reply("Open [bold]Settings[/] > Account > Linked services. \x1b[31mDone.\x1b[0m"))
@@ -105,26 +120,13 @@ def test_verdict_versions_side_by_side(snap_compare, make_app, store: Store, ser
 
 @pytest.mark.parametrize("size", SIZES)
 def test_verdict_detail(snap_compare, make_app, store: Store, size):
-    async def run_before(pilot: Pilot) -> None:
-        await run_dialogue(pilot)
-        pin_time(store)
-        await pilot.press("v")
-        await steady(pilot)
-
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "v"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_rejudge_dialog_with_the_model_field(snap_compare, make_app, store: Store, size):
-    async def run_before(pilot: Pilot) -> None:
-        await run_dialogue(pilot)
-        pin_time(store)
-        await pilot.press("r")
-        await pilot.pause()
-        await pilot.press("down")  # "Another model": its field shows without Enter
-        await steady(pilot)
-
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    # "down": "Another model", whose field shows without Enter
+    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "r", "down"))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -176,15 +178,7 @@ def test_export_dialog_of_an_unfinished_session(snap_compare, make_app, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_delete_confirmation(snap_compare, make_app, store: Store, size):
-    async def run_before(pilot: Pilot) -> None:
-        await run_dialogue(pilot)
-        pin_time(store)
-        await pilot.press("o")
-        await pilot.pause()
-        await pilot.press("d")
-        await steady(pilot)
-
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "o", "d"))
 
 
 def test_too_small_a_terminal_says_so(snap_compare, make_app):

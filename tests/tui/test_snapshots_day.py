@@ -13,7 +13,7 @@ from ragtui.core.record.store import Store
 from ragtui.testing.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers
-from .test_snapshots import SIZES, pin_time, run_dialogue, steady
+from .test_snapshots import SIZES, after_a_dialogue, pin_time, run_dialogue, steady
 from .test_snapshots_runs import three_runs
 
 
@@ -34,15 +34,7 @@ def test_pair_side_by_side(snap_compare, make_app, store: Store, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_label_dialog_over_verdicts(snap_compare, make_app, store: Store, size):
-    async def run_before(pilot: Pilot) -> None:
-        await run_dialogue(pilot)
-        pin_time(store)
-        await pilot.press("v")
-        await pilot.pause()
-        await pilot.press("l")
-        await steady(pilot)
-
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "v", "l"))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -68,15 +60,7 @@ def test_four_versions(snap_compare, make_app, store: Store, server, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_raw_reply_of_every_check(snap_compare, make_app, store: Store, size):
-    async def run_before(pilot: Pilot) -> None:
-        await run_dialogue(pilot)
-        pin_time(store)
-        await pilot.press("v")
-        await pilot.pause()
-        await pilot.press("4")
-        await steady(pilot)
-
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "v", "4"))
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -9,33 +9,23 @@ from textual.pilot import Pilot
 from ragtui.core.record.store import Store
 
 from ..conftest import JUDGE
-from .test_snapshots import SIZES, pin_time, run_dialogue, steady
+from .test_snapshots import SIZES, after_a_dialogue, pin_time, run_dialogue, steady
 from .test_try_expectation import judge_answering
-
-
-def _after_a_dialogue(store: Store, key: str):
-    async def run_before(pilot: Pilot) -> None:
-        await run_dialogue(pilot)
-        pin_time(store)
-        await pilot.press(key)
-        await steady(pilot)
-
-    return run_before
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_fork_dialog(snap_compare, make_app, store: Store, size):
-    assert snap_compare(make_app(), terminal_size=size, run_before=_after_a_dialogue(store, "f"))
+    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "f"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_label_dialog(snap_compare, make_app, store: Store, size):
-    assert snap_compare(make_app(), terminal_size=size, run_before=_after_a_dialogue(store, "l"))
+    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "l"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_to_label_queue(snap_compare, make_app, store: Store, size):
-    assert snap_compare(make_app(), terminal_size=size, run_before=_after_a_dialogue(store, "u"))
+    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "u"))
 
 
 @pytest.mark.parametrize("size", SIZES)
