@@ -117,17 +117,40 @@ async def run(args: argparse.Namespace, overrides: Overrides) -> int:
     # A worker of `--workers N` plans nothing: it runs its share of the plan its parent stored.
     worker_slice = getattr(args, "worker_slice", None)
     repeat = check_repeat(args, config.repeat) if worker_slice is None else 1
+    opened: list[Store] = []
+    try:
+        return await _open_and_run(args, overrides, config, shard, worker_slice, repeat, opened)
+    finally:
+        # Closed here, not left to the garbage collector: a connection closed at some later
+        # moment would checkpoint the WAL into the database file whenever that happens.
+        for store in opened:
+            store.close()
+
+
+async def _open_and_run(
+    args: argparse.Namespace,
+    overrides: Overrides,
+    config: Config,
+    shard: Shard | None,
+    worker_slice: tuple[int, int] | None,
+    repeat: int,
+    opened: list[Store],
+) -> int:
+    """The run itself; every store it opens goes in ``opened`` for ``run`` to close."""
     store: Store | None = None
     if getattr(args, "resume", None):
         # A resumed run continues with the models it recorded (unless --model says otherwise).
         store = bootstrap.open_store(config)
+        opened.append(store)
         resumed_run = store.latest_run_id() if args.resume == "last" else args.resume
         if resumed_run is not None and overrides.model is None:
             use_recorded_models(config, recorded_models(store, resumed_run))
     endpoints = bootstrap.endpoints_for(config, overrides)
     workers = check_workers(args, any(e.base_url is None for e in endpoints.values()))
     say_discovered(endpoints)
-    store = store or bootstrap.open_store(config)  # made and migrated here, before any worker opens it
+    if store is None:
+        store = bootstrap.open_store(config)  # made and migrated here, before any worker opens it
+        opened.append(store)
     given_run = getattr(args, "run_id", None)
     if given_run is not None and worker_slice is None and run_shards.run_exists(store, given_run):
         raise RagtuiError(
