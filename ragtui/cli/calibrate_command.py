@@ -30,7 +30,7 @@ from ..core.metrics.dialogue.agreement import DialogueAgreement, dialogue_agreem
 from ..core.metrics.fit import cross_validate, prompt_fingerprint
 from ..core.metrics.fit import fit as fit_scores
 from ..core.metrics.fit_store import save_fit
-from ..core.metrics.labelled import LabelledItem, LabelledSet, load_labelled, parse_field_options
+from ..core.metrics.labelled import LabelledItem, LabelledSet, alternate_halves, load_labelled, parse_field_options
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient, ClientPool
 from ..core.record.store import Store
@@ -330,18 +330,8 @@ def print_report(report: CalibrationReport, db_path: Path | None) -> None:
 
 
 def split_items(items: list[LabelledItem], split: str) -> list[LabelledItem]:
-    """``choose``: the 1st, 3rd, 5th… item of each language; ``report``: the 2nd, 4th…; so one
-    half can be used to tune prompts and thresholds and the other to report agreement."""
-    if split == "all":
-        return items
-    seen: dict[str, int] = {}
-    chosen = []
-    for item in items:
-        position = seen.get(item.language, 0)
-        seen[item.language] = position + 1
-        if (position % 2 == 0) == (split == "choose"):
-            chosen.append(item)
-    return chosen
+    """The labelled items of one half (``alternate_halves``)."""
+    return alternate_halves(items, split)
 
 
 def print_dialogue_agreement(found: DialogueAgreement) -> None:

@@ -18,7 +18,7 @@ from ..records.expectations import Expectation, ExpectationCheck
 from ..records.passages import Passage
 from . import agreement
 from .dialogue.expectation_judge import MET_AT, AnswerToCheck
-from .labelled import InputProblem, read_records
+from .labelled import InputProblem, alternate_halves, read_records
 
 REQUIRED = ("question", "response", "expectation", "label")
 POLARITIES = ("must", "must_not")
@@ -118,18 +118,9 @@ def load_expectation_items(path: Path, default_language: str = "en") -> Expectat
 def select(items: list[ExpectationItem], split: str) -> list[ExpectationItem]:
     """``choose`` / ``report``: the items of that half. A file without ``split`` fields is
     halved by alternating items within each language, as the other labelled sets are."""
-    if split == "all":
-        return items
-    if any(i.split for i in items):
+    if split != "all" and any(i.split for i in items):
         return [i for i in items if i.split == split]
-    position: dict[str, int] = {}
-    chosen = []
-    for item in items:
-        n = position.get(item.language, 0)
-        position[item.language] = n + 1
-        if (n % 2 == 0) == (split == "choose"):
-            chosen.append(item)
-    return chosen
+    return alternate_halves(items, split)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..config import LANGUAGES
 from ..errors import RagtuiError
@@ -308,3 +308,26 @@ def _label(record: dict[str, Any], key: str, binary: bool, label_max: float) -> 
             + ("" if label_max != 1 else " (use --label-max for other scales)")
         )
     return float(value) / label_max
+
+
+class _HasLanguage(Protocol):
+    @property
+    def language(self) -> str: ...
+
+
+Item = TypeVar("Item", bound=_HasLanguage)
+
+
+def alternate_halves(items: list[Item], split: str) -> list[Item]:
+    """``choose``: the 1st, 3rd, 5th… item of each language; ``report``: the 2nd, 4th…; ``all``:
+    every item. One half tunes prompts and thresholds, the other reports agreement."""
+    if split == "all":
+        return items
+    seen: dict[str, int] = {}
+    chosen = []
+    for item in items:
+        position = seen.get(item.language, 0)
+        seen[item.language] = position + 1
+        if (position % 2 == 0) == (split == "choose"):
+            chosen.append(item)
+    return chosen
