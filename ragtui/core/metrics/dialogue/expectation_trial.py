@@ -23,17 +23,26 @@ def answers_to_try(context: DialogueContext, turn: int | None) -> list[AnswerToC
     ]
 
 
+async def check_answer(
+    expectation: Expectation, answer: AnswerToCheck, judge: ExpectationJudge | None, prefix: str, no_judge: str | None
+) -> ExpectationCheck:
+    """One expectation on one answer: in code for a deterministic form, else one judge check
+    (``no_judge`` is the unreadable check's reason when there is no judge)."""
+    if expectation.deterministic:
+        return code_check(expectation, answer.turn, answer.answer)
+    if judge is None:
+        return ExpectationCheck(answer.turn, None, "none", error=no_judge)
+    return await judge.check(expectation, answer, shared_prefix=prefix)
+
+
 async def try_expectation(
     expectation: Expectation, context: DialogueContext, judge: ExpectationJudge | None, turn: int | None = None
 ) -> list[ExpectationCheck]:
     """One check per answer (``judge`` may be None for a deterministic form)."""
-    answers = answers_to_try(context, turn)
-    if expectation.deterministic:
-        return [code_check(expectation, a.turn, a.answer) for a in answers]
-    if judge is None:
+    if judge is None and not expectation.deterministic:
         raise ValueError("a judged expectation needs a judge")
     prefix = context.transcript()
-    return [await judge.check(expectation, a, shared_prefix=prefix) for a in answers]
+    return [await check_answer(expectation, a, judge, prefix, None) for a in answers_to_try(context, turn)]
 
 
 def asked_label(expectation: Expectation) -> str:

@@ -30,9 +30,9 @@ from ...models.llm import ChatClient, DeltaCallback
 from ...records.expectations import Expectation, ExpectationCheck, ExpectationResult, Status
 from ...records.judgments import Judgment
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
-from .base import DialogueContext, DialogueTurn
+from .base import DialogueContext
 from .expectation_judge import EXPECTATION_PROMPTS, MET_AT, AnswerToCheck, ExpectationJudge
-from .expectation_match import code_check
+from .expectation_trial import answers_to_try, check_answer
 from .texts import dtext
 
 if TYPE_CHECKING:
@@ -104,7 +104,8 @@ class Expectations:
             why = dtext(lang, "no_answer")
             return Judgment(self.name, None, {**base, "no_answer": True, "conclusion": why}, error=why)
         prefix = context.transcript()
-        results = [await self._result(e, context.answered, prefix) for e in expectations]
+        answers = answers_to_try(context, None)
+        results = [await self._result(e, answers, prefix) for e in expectations]
         return self.verdict(results, base, lang)
 
     def verdict(self, results: list[ExpectationResult], base: dict[str, Any], lang: str) -> Judgment:
@@ -136,24 +137,16 @@ class Expectations:
             attempts=max(1, calls),
         )
 
-    async def _result(self, expectation: Expectation, answered: list[DialogueTurn], prefix: str) -> ExpectationResult:
+    async def _result(self, expectation: Expectation, answered: list[AnswerToCheck], prefix: str) -> ExpectationResult:
         checks: list[ExpectationCheck] = []
-        for turn in answered:
-            check = await self._check(expectation, turn, prefix)
+        for answer in answered:
+            check = await check_answer(expectation, answer, self.checker, prefix, self.judge_error)
             checks.append(check)
             if check.p_yes is not None and check.p_yes >= MET_AT:  # early stop: decided
                 status: Status = "met" if expectation.polarity == "must" else "broken"
-                return ExpectationResult(expectation, status, turn.turn, checks)
+                return ExpectationResult(expectation, status, answer.turn, checks)
         unreadable = [c for c in checks if c.p_yes is None]
         if unreadable:
             why = unreadable[0].error or "the judge's reply could not be read"
             return ExpectationResult(expectation, "unscored", None, checks, f"turn {unreadable[0].turn}: {why}")
         return ExpectationResult(expectation, "missed" if expectation.polarity == "must" else "kept", None, checks)
-
-    async def _check(self, expectation: Expectation, turn: DialogueTurn, prefix: str) -> ExpectationCheck:
-        if expectation.deterministic:
-            return code_check(expectation, turn.turn, turn.bot or "")
-        if self.checker is None:
-            return ExpectationCheck(turn.turn, None, "none", error=self.judge_error)
-        answer = AnswerToCheck(turn.turn, turn.customer, turn.bot or "", list(turn.passages))
-        return await self.checker.check(expectation, answer, shared_prefix=prefix)
