@@ -152,7 +152,7 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
     try:
         with embedded_model(config, {"judge": endpoint}):
             client = pool.client_for(endpoint)
-            calibrator = Calibrator(store, args.metric, binary, client, _metrics_factory(config, args, client))
+            calibrator = Calibrator(store, args.metric, binary, client, metrics_factory(config, args, client))
             settings = {
                 "fields": fields,
                 "label_max": args.label_max,
@@ -172,7 +172,7 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
                     style="dim",
                 )
             )
-            await _judge_all(calibrator, pending)
+            await judge_all(calibrator, pending)
             calibrator.finish()
             report = calibrator.report(items)
             print_report(report, store.path)
@@ -192,7 +192,7 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
     return 0
 
 
-def _metrics_factory(config: Config, args: argparse.Namespace, client: ChatClient) -> Callable[[str], list[Metric]]:
+def metrics_factory(config: Config, args: argparse.Namespace, client: ChatClient) -> Callable[[str], list[Metric]]:
     cache: dict[str, list[Metric]] = {}
     base = MetricSettings.from_config(config)
     settings = MetricSettings(
@@ -218,7 +218,7 @@ def _metrics_factory(config: Config, args: argparse.Namespace, client: ChatClien
     return metrics_for
 
 
-async def _judge_all(calibrator: Calibrator, pending: list[LabelledItem]) -> None:
+async def judge_all(calibrator: Calibrator, pending: list[LabelledItem]) -> None:
     progress = item_progress()
     unscored = 0
     done = 0

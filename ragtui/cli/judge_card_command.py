@@ -1,9 +1,10 @@
 """``ragtui judge-card``: how far the configured judge agrees with people, per metric and language.
 
 Reads what was measured for exactly this judge model and each metric's current prompt (its
-fingerprint): a fit stored by ``ragtui calibrate METRIC DATA --fit``, else the figures ragtui
-ships for its embedded judge (the bundled labelled sets' report halves). Everything else is
-printed as unmeasured, with the command that measures it. Needs no model running.
+fingerprint): the newest entry stored by ``ragtui judge-card --measure`` or fit stored by
+``ragtui calibrate METRIC DATA --fit``, else the figures ragtui ships for its embedded judge (the
+bundled labelled sets' report halves). Everything else is printed as unmeasured, with the command
+that measures it. Needs no model running. ``--measure`` measures (``judge_card_measure``).
 """
 
 from __future__ import annotations
@@ -16,17 +17,29 @@ from rich.text import Text
 
 from ..core import bootstrap
 from ..core.bootstrap import Overrides
+from ..core.config import Config
 from ..core.content.prompts import PromptSet
+from ..core.errors import RagtuiError
 from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, MetricSettings, build_metrics
+from ..core.metrics.card_entry import interval_text
 from ..core.metrics.fit import prompt_fingerprint
 from ..core.metrics.judge_card import entry_for
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient
 from ..core.paths import bundled_dir
+from ..core.record.store import Store
+from .judge_card_measure import QUICK_ITEMS, measure
 from .output import console
 
 LANGUAGES = ("en", "ja")
 DERIVED = ("trust",)  # computed in code from the other verdicts: no judge of its own
+CARD_METRICS = tuple(m for m in KNOWN_METRICS if m not in DERIVED)
+SOURCES = {
+    "shipped": "shipped with ragtui",
+    "calibrate": "ragtui calibrate --fit",
+    "measured": "judge-card --measure",
+    "labels": "your labels",
+}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -34,40 +47,49 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML")
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite database (default: the config's)")
     parser.add_argument("--model", default=argparse.SUPPRESS, help="judge model name (overrides the config)")
+    parser.add_argument(
+        "--measure",
+        action="store_true",
+        help="measure the judge on the bundled labelled sets' report halves and store it on the card",
+    )
+    parser.add_argument(
+        "--from-labels", action="store_true", help="with --measure: on the labels stored by `ragtui label` and the TUI"
+    )
+    parser.add_argument("--run", help="with --from-labels: only this run id ('last' for the newest run)")
+    parser.add_argument(
+        "--quick", action="store_true", help=f"with --measure: at most {QUICK_ITEMS} items per metric and language"
+    )
+    parser.add_argument("--metric", choices=CARD_METRICS, help="only this metric")
+    parser.add_argument("--language", dest="card_language", choices=LANGUAGES, help="only this language")
     parser.set_defaults(handler=judge_card)
 
 
 def judge_card(args: argparse.Namespace, overrides: Overrides) -> int:
+    language = getattr(args, "card_language", None)
+    languages = (language,) if language else LANGUAGES
+    if args.measure:
+        return measure(args, overrides, list(CARD_METRICS), languages)
+    for flag in ("from_labels", "quick", "run"):
+        if getattr(args, flag, None):
+            raise RagtuiError(f"--{flag.replace('_', '-')} applies to --measure only", "add --measure")
     config = bootstrap.load_effective_config(overrides)
     endpoint = resolve_endpoint(config, "judge", getattr(args, "model", None))
     # No database yet: only the shipped figures (nothing was measured here).
     store = bootstrap.open_store(config, read_only=True) if Path(config.database).exists() else None
     client = ChatClient(endpoint, None)  # builds the metrics to fingerprint them; never calls
     table = Table(title=f"Judge card · {endpoint.label}")
-    for name in ("metric", "language", "agreement with people", "n", "measured on"):
+    for name in ("metric", "language", "agreement with people", "n", "95% interval", "source", "measured on"):
         table.add_column(name)
-    names = [m for m in KNOWN_METRICS if m not in DERIVED]
-    for language in LANGUAGES:
-        prompts = PromptSet.load(config.prompts, language)
-        metrics = build_metrics(names, client, prompts, settings=MetricSettings.from_config(config))
-        for metric in metrics:
-            entry = entry_for(store, metric.name, endpoint.model, prompt_fingerprint(metric))
-            if entry is None or entry.value is None:
-                bundled = bundled_dir("sample_data") / "labelled" / f"{metric.name}.jsonl"
-                data = "sample_data/labelled/" + bundled.name if bundled.is_file() else "DATA"
-                table.add_row(
-                    metric.name,
-                    language,
-                    Text("unmeasured", style="yellow"),
-                    "–",
-                    Text(f"ragtui calibrate {metric.name} {data} --fit"),
-                )
-                continue
-            figure = "κ" if metric.name in BINARY_METRICS else "Spearman"
-            table.add_row(metric.name, language, f"{figure} {entry.value:.2f}", str(entry.n), Text(entry.on))
+    names = [args.metric] if args.metric else list(CARD_METRICS)
+    try:
+        _rows(table, config, store, client, names, languages, endpoint.model)
+    finally:
+        if store is not None:
+            store.close()
     console.print(table)
     console.print(
         Text(
+            "95% interval: Spearman by Fisher's z (variance 1.06/(n−3)), κ by a percentile bootstrap. "
             "Figures are for this judge model and each metric's prompt exactly; an edited prompt is unmeasured "
             "until measured again. Labelled data: sample_data/labelled/ (README there).",
             style="dim",
@@ -75,3 +97,49 @@ def judge_card(args: argparse.Namespace, overrides: Overrides) -> int:
         soft_wrap=True,
     )
     return 0
+
+
+def _rows(
+    table: Table,
+    config: Config,
+    store: Store | None,
+    client: ChatClient,
+    names: list[str],
+    languages: tuple[str, ...],
+    model: str,
+) -> None:
+    for language in languages:
+        prompts = PromptSet.load(config.prompts, language)
+        metrics = build_metrics(names, client, prompts, settings=MetricSettings.from_config(config))
+        for metric in metrics:
+            if metric.name not in names:
+                continue  # the primary metric, built along with --metric
+            entry = entry_for(store, metric.name, model, prompt_fingerprint(metric))
+            if entry is None:
+                bundled = bundled_dir("sample_data") / "labelled" / f"{metric.name}.jsonl"
+                data = "sample_data/labelled/" + bundled.name if bundled.is_file() else "DATA"
+                table.add_row(
+                    metric.name,
+                    language,
+                    Text("unmeasured", style="yellow"),
+                    "–",
+                    "–",
+                    "–",
+                    Text(
+                        f"ragtui judge-card --measure --metric {metric.name} or ragtui calibrate {metric.name} {data} --fit"
+                    ),
+                )
+                continue
+            figure = "κ" if metric.name in BINARY_METRICS else "Spearman"
+            value = "undefined" if entry.value is None else f"{entry.value:.2f}"  # too few items, constant judge
+            interval = interval_text(entry.low, entry.high).removeprefix("95% CI ") or "–"
+            on = entry.on + (f"; {entry.unscored} unscored" if entry.unscored else "")
+            table.add_row(
+                metric.name,
+                language,
+                f"{figure} {value}",
+                str(entry.n),
+                interval,
+                SOURCES.get(entry.source, entry.source),
+                Text(on),
+            )

@@ -42,7 +42,7 @@ def card_rows(out: str) -> dict[tuple[str, str], str]:
     for line in out.splitlines():
         cells = [c.strip() for c in line.split("│")]
         if len(cells) > 4 and cells[2] in ("en", "ja"):
-            rows[(cells[1], cells[2])] = " ".join(cells[3:6])
+            rows[(cells[1], cells[2])] = " ".join(cells[3:])
     return rows
 
 
@@ -78,7 +78,7 @@ def test_a_stored_fit_puts_its_figure_on_the_card_and_beside_the_scores(config_f
     server.set_default(JUDGE, check_answers(4.0))
     main(["run", "--config", str(config_file), "-s", "id-linking", "-p", "calm"])
     out = capsys.readouterr().out
-    assert "rubric scores: agrees with people: Spearman 0.61 (n=5, labels.jsonl, 5-fold cross-validation)" in out
+    assert "rubric scores: agrees with people: Spearman 0.61 (n=5, 95% CI -0.62–0.97, labels.jsonl, 5-fold cross-validation)" in out
     assert main(["show", "1", "--config", str(config_file)]) == 0
     shown = capsys.readouterr().out
     assert "agrees with people: Spearman 0.61" in shown and "(raw 0.80)" in shown

@@ -108,7 +108,7 @@ def test_a_run_on_the_embedded_judge_is_scored_through_the_shipped_fit_with_the_
     assert fit["source"] == "shipped" and 0.0 < fit["raw_score"] < 1.0
     expected = shipped_fit("rubric", EMBEDDED_MODEL, bundled_fingerprint("en"))
     assert expected is not None and score == pytest.approx(expected.apply(fit["raw_score"])) != fit["raw_score"]
-    assert "rubric scores: agrees with people: Spearman 0.55 (n=9, bundled labelled set, en report half)" in summary
+    assert "rubric scores: agrees with people: Spearman 0.55 (n=9, 95% CI -0.20–0.89, bundled labelled set, en report half)" in summary
     assert main(["show", "1", "--config", str(config_file)]) == 0
     assert f"(raw {fit['raw_score']:.2f})" in capsys.readouterr().out
 

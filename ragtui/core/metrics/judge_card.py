@@ -3,10 +3,15 @@ language, as measured — so a score can be shown with the trust it deserves.
 
 A red 0.35 from a judge that agrees with people at Spearman 0.44 reads exactly like one from a
 judge at 0.9 unless the figure is beside it. The card's entries come from what was measured for
-exactly this judge and prompt: a fit stored by ``ragtui calibrate METRIC DATA --fit`` (its
-cross-validated figures on the team's or any labelled data), else the fit ragtui ships for its
-embedded judge (``shipped_fits``: measured on the report half of the bundled labelled set). Any
-other metric and language is *unmeasured*, and says so.
+exactly this judge and prompt, newest first among what this database holds:
+
+- ``ragtui judge-card --measure``: the bundled labelled sets' report halves, or the team's own
+  labels with ``--from-labels`` (``card_store``), each with a 95% interval;
+- a fit stored by ``ragtui calibrate METRIC DATA --fit`` (its cross-validated figures);
+
+else what ragtui ships for its embedded judge: the fit's report-half figures (``shipped_fits``),
+then the card measured on the report halves (``shipped_card.json``). Any other metric and
+language is *unmeasured*, and says so.
 
 Each verdict made through a fit carries its entry (``details["agreement"]``), so ``ragtui show``,
 the run summary and the reports read it from the stored verdict, years later, without the prompts.
@@ -15,100 +20,126 @@ the run summary and the reports read it from the stored verdict, years later, wi
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from ..record.store import Store
+from .card_entry import CardEntry, agreement_line
+from .card_interval import spearman_interval
+from .card_store import latest_entries
 from .shipped_fits import shipped_fits
 
+__all__ = ["CardEntry", "UNMEASURED", "agreement_text", "entry_for", "shipped_card_entries"]
+
 UNMEASURED = "unmeasured — ragtui judge-card"
-
-
-@dataclass(frozen=True)
-class CardEntry:
-    metric: str
-    language: str
-    model: str
-    fingerprint: str
-    figure: str  # "spearman" | "kappa"
-    value: float | None  # agreement with people's labels (the raw judge, before any fit)
-    n: int
-    on: str  # what it was measured on
-    source: str  # "shipped" | "calibrate"
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def text(self) -> str:
-        value = "–" if self.value is None else f"{self.value:.2f}"
-        name = "Spearman" if self.figure == "spearman" else "κ"
-        return f"agrees with people: {name} {value} (n={self.n}, {self.on})"
+SHIPPED_CARD = Path(__file__).with_name("shipped_card.json")
 
 
 def agreement_text(details: dict[str, Any]) -> str:
-    """The line a view shows beside a verdict's score: the measured agreement it carries, or
-    that its judge is unmeasured for this metric and language."""
+    """The line a view shows beside a verdict's score: the measured agreement it carries (with its
+    95% interval when it has one), or that its judge is unmeasured for this metric and language."""
     entry = details.get("agreement")
     if not isinstance(entry, dict) or not isinstance(entry.get("value"), int | float):
         return UNMEASURED
-    name = "Spearman" if entry.get("figure") == "spearman" else "κ"
-    return f"agrees with people: {name} {entry['value']:.2f} (n={entry.get('n')}, {entry.get('on')})"
+    return agreement_line(entry)
+
+
+def _interval(figure: str, value: float | None, n: int) -> tuple[float | None, float | None]:
+    """A Spearman figure's interval from its value and n alone (a fit's report keeps no pairs)."""
+    found = spearman_interval(value, n) if figure == "spearman" else None
+    return (found[0], found[1]) if found else (None, None)
 
 
 def shipped_entries() -> list[CardEntry]:
+    """The figures of the fits ragtui ships (their report halves)."""
     out = []
     for shipped in shipped_fits():
         raw = shipped.report.get("raw") or {}
         n = int(shipped.report.get("n") or 0)
+        figure = "kappa" if shipped.fit.kind == "threshold" else "spearman"
+        value = raw.get(figure)
+        low, high = _interval(figure, value, n)
         out.append(
             CardEntry(
                 shipped.fit.metric,
                 shipped.language,
                 shipped.fit.model,
                 shipped.fit.fingerprint,
-                "kappa" if shipped.fit.kind == "threshold" else "spearman",
-                raw.get("spearman"),
+                figure,
+                value,
                 n,
                 f"bundled labelled set, {shipped.report.get('half', 'report half')}",
                 "shipped",
+                low,
+                high,
             )
         )
     return out
 
 
-def stored_entries(store: Store) -> list[CardEntry]:
-    """One entry per fit stored by ``ragtui calibrate --fit`` (the newest per metric, model and
-    prompt): its cross-validated figure on the data it was fitted on."""
+def shipped_card_entries(path: Path | None = None) -> tuple[CardEntry, ...]:
+    """The card ragtui ships for its embedded judge; none when the file is absent."""
+    return _read_card(path or SHIPPED_CARD)
+
+
+@cache
+def _read_card(path: Path) -> tuple[CardEntry, ...]:
+    if not path.is_file():
+        return ()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    fields = set(CardEntry.__dataclass_fields__)
+    return tuple(
+        CardEntry(**{**{k: v for k, v in e.items() if k in fields}, "source": "shipped"})
+        for e in data.get("entries", [])
+    )
+
+
+def fit_entries(store: Store) -> list[tuple[str, CardEntry]]:
+    """(stored at, entry) per fit stored by ``ragtui calibrate --fit`` (the newest per metric,
+    model and prompt): its cross-validated figure on the data it was fitted on."""
     rows = store.db.execute(
-        "SELECT metric, model, fingerprint, kind, report, data_path FROM judge_fits f WHERE id = "
+        "SELECT metric, model, fingerprint, kind, report, data_path, created_at FROM judge_fits f WHERE id = "
         "(SELECT MAX(id) FROM judge_fits g WHERE g.metric = f.metric AND g.model = f.model "
         "AND g.fingerprint = f.fingerprint) ORDER BY metric"
     ).fetchall()
     out = []
-    for metric, model, fingerprint, kind, report, data_path in rows:
+    for metric, model, fingerprint, kind, report, data_path, created_at in rows:
         figures = json.loads(report or "{}")
-        binary = kind == "threshold"
-        before = (figures.get("before") or {}).get("kappa" if binary else "spearman")
-        out.append(
-            CardEntry(
-                metric,
-                "",
-                model,
-                fingerprint,
-                "kappa" if binary else "spearman",
-                before,
-                int(figures.get("n") or 0),
-                f"{data_path}, {figures.get('folds')}-fold cross-validation",
-                "calibrate",
-            )
+        figure = "kappa" if kind == "threshold" else "spearman"
+        before = (figures.get("before") or {}).get(figure)
+        n = int(figures.get("n") or 0)
+        low, high = _interval(figure, before, n)
+        entry = CardEntry(
+            metric,
+            "",
+            model,
+            fingerprint,
+            figure,
+            before,
+            n,
+            f"{data_path}, {figures.get('folds')}-fold cross-validation",
+            "calibrate",
+            low,
+            high,
+            measured_at=created_at,
         )
+        out.append((created_at, entry))
     return out
 
 
+def stored_entries(store: Store) -> list[CardEntry]:
+    """Everything this database measured, newest first: card entries and fits' figures."""
+    dated = fit_entries(store) + [(e.measured_at or "", e) for e in latest_entries(store)]
+    dated.sort(key=lambda pair: pair[0], reverse=True)
+    return [entry for _at, entry in dated]
+
+
 def entry_for(store: Store | None, metric: str, model: str, fingerprint: str) -> CardEntry | None:
-    """The measured agreement of exactly this judge and prompt for ``metric``: a stored fit's
-    first, else ragtui's shipped one; None when unmeasured."""
+    """The measured agreement of exactly this judge and prompt for ``metric``: the newest this
+    database measured, else ragtui's shipped fit's, else its shipped card's; None when unmeasured."""
     candidates = (stored_entries(store) if store is not None else []) + shipped_entries()
+    candidates += list(shipped_card_entries())
     return next(
         (e for e in candidates if (e.metric, e.model, e.fingerprint) == (metric, model, fingerprint)),
         None,

@@ -368,6 +368,31 @@ MIGRATIONS: list[Migration] = [
     """,
     # 14: the database's identity and the provenance of merged sessions (record/merge.py).
     _database_identity,
+    # 15: the judge card (``ragtui judge-card --measure``): the judge's agreement with people per
+    # metric, language, judge model and prompt fingerprint, with its 95% interval and what it was
+    # measured on. The judged items themselves are calibration items (migration 2).
+    """
+    CREATE TABLE IF NOT EXISTS judge_card_entries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        language TEXT NOT NULL,
+        model TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,       -- prompt templates + examples + scoring method
+        figure TEXT NOT NULL,            -- spearman | kappa
+        value REAL,                      -- NULL: undefined (too few items, a constant judge)
+        n INTEGER NOT NULL,              -- scored items the figure is computed on
+        low REAL,                        -- 95% interval; NULL when undefined
+        high REAL,
+        unscored INTEGER NOT NULL,       -- items the judge failed on: counted, never scored 0
+        skipped INTEGER NOT NULL,        -- items the metric does not apply to
+        source TEXT NOT NULL,            -- measured (a labelled set) | labels (the team's own labels)
+        measured_on TEXT NOT NULL,
+        quick INTEGER NOT NULL DEFAULT 0,  -- 1: a small sample (--quick)
+        calibration_run_id INTEGER
+    );
+    CREATE INDEX IF NOT EXISTS judge_card_entries_by_key ON judge_card_entries(metric, model, fingerprint);
+    """,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

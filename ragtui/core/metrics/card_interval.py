@@ -1,0 +1,58 @@
+"""95% intervals of the judge card's figures.
+
+- Spearman's r: Fisher's z-transform with the variance of Fieller, Hartley and Pearson (1957),
+  1.06 / (n − 3), the usual one for a rank correlation: tanh(atanh(r) ± 1.96·sqrt(1.06/(n − 3))).
+  Defined for n ≥ 4.
+- Cohen's κ: a percentile bootstrap — 2000 resamples of the (judge, person) pairs with
+  replacement, drawn from a fixed seed so the same items always give the same interval; the
+  2.5th and 97.5th percentiles of the resampled κ. Resamples where κ is undefined (one class
+  only) are left out; with fewer than half of them defined there is no interval.
+
+Both return None rather than a misleading interval when there is too little to go on.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from .agreement import Z_95, cohen_kappa
+
+FIELLER_VARIANCE = 1.06
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 20261202
+
+
+def spearman_interval(r: float | None, n: int) -> tuple[float, float] | None:
+    if r is None or n < 4:
+        return None
+    centre = math.atanh(max(min(r, 0.999999), -0.999999))
+    half = Z_95 * math.sqrt(FIELLER_VARIANCE / (n - 3))
+    return math.tanh(centre - half), math.tanh(centre + half)
+
+
+def kappa_interval(
+    predicted: list[int], labels: list[int], resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED
+) -> tuple[float, float] | None:
+    n = len(predicted)
+    if n < 2 or cohen_kappa(predicted, labels) is None:
+        return None
+    rng = random.Random(seed)
+    values: list[float] = []
+    for _ in range(resamples):
+        picks = [rng.randrange(n) for _ in range(n)]
+        kappa = cohen_kappa([predicted[i] for i in picks], [labels[i] for i in picks])
+        if kappa is not None:
+            values.append(kappa)
+    if len(values) < resamples / 2:
+        return None
+    values.sort()
+    return _percentile(values, 0.025), _percentile(values, 0.975)
+
+
+def _percentile(ordered: list[float], q: float) -> float:
+    """Linear interpolation between the closest ranks (NumPy's default)."""
+    position = q * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)

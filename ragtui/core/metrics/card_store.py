@@ -1,0 +1,55 @@
+"""Judge card entries in SQLite (``judge_card_entries``, schema migration 15).
+
+``ragtui judge-card --measure`` adds one row per metric, language, judge model and prompt
+fingerprint each time it measures; the newest row per metric, model and fingerprint is the
+card's entry (``latest_entries``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..record.store import Store, now
+from .card_entry import CardEntry
+
+
+def save_entry(store: Store, entry: CardEntry, *, skipped: int = 0, run_id: int | None = None) -> CardEntry:
+    """Store ``entry`` (stamped now) and return it as stored."""
+    stamp = now()
+    row = {
+        "created_at": stamp,
+        "metric": entry.metric,
+        "language": entry.language,
+        "model": entry.model,
+        "fingerprint": entry.fingerprint,
+        "figure": entry.figure,
+        "value": entry.value,
+        "n": entry.n,
+        "low": entry.low,
+        "high": entry.high,
+        "unscored": entry.unscored,
+        "skipped": skipped,
+        "source": entry.source,
+        "measured_on": entry.on,
+        "quick": 1 if entry.quick else 0,
+        "calibration_run_id": run_id,
+    }
+    store.write("store a judge card entry", lambda: store.db.table("judge_card_entries").insert(row))
+    return CardEntry(**{**entry.to_dict(), "measured_at": stamp})
+
+
+def latest_entries(store: Store) -> list[CardEntry]:
+    """The newest measured entry per metric, judge model and prompt fingerprint."""
+    try:
+        rows = store.db.execute(
+            "SELECT metric, language, model, fingerprint, figure, value, n, measured_on, source, low, high, "
+            "unscored, quick, created_at FROM judge_card_entries e WHERE id = (SELECT MAX(id) FROM "
+            "judge_card_entries f WHERE f.metric = e.metric AND f.model = e.model AND f.fingerprint = e.fingerprint) "
+            "ORDER BY metric, language"
+        ).fetchall()
+    except sqlite3.OperationalError:
+        return []  # a database opened read-only before migration 15: nothing measured there
+    return [
+        CardEntry(m, lang, model, fp, fig, value, n, on, source, low, high, unscored, bool(quick), created)
+        for m, lang, model, fp, fig, value, n, on, source, low, high, unscored, quick, created in rows
+    ]
