@@ -26,7 +26,6 @@ from ..core.metrics.fit import prompt_fingerprint
 from ..core.metrics.judge_card import entry_for
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient
-from ..core.paths import bundled_dir
 from ..core.record.store import Store
 from .judge_card_measure import QUICK_ITEMS, measure
 from .output import console
@@ -35,9 +34,9 @@ LANGUAGES = ("en", "ja")
 DERIVED = ("trust",)  # computed in code from the other verdicts: no judge of its own
 CARD_METRICS = tuple(m for m in KNOWN_METRICS if m not in DERIVED)
 SOURCES = {
-    "shipped": "shipped with ragtui",
-    "calibrate": "ragtui calibrate --fit",
-    "measured": "judge-card --measure",
+    "shipped": "shipped",
+    "calibrate": "calibrate --fit",
+    "measured": "measured",
     "labels": "your labels",
 }
 
@@ -116,8 +115,6 @@ def _rows(
                 continue  # the primary metric, built along with --metric
             entry = entry_for(store, metric.name, model, prompt_fingerprint(metric))
             if entry is None:
-                bundled = bundled_dir("sample_data") / "labelled" / f"{metric.name}.jsonl"
-                data = "sample_data/labelled/" + bundled.name if bundled.is_file() else "DATA"
                 table.add_row(
                     metric.name,
                     language,
@@ -125,9 +122,7 @@ def _rows(
                     "–",
                     "–",
                     "–",
-                    Text(
-                        f"ragtui judge-card --measure --metric {metric.name} or ragtui calibrate {metric.name} {data} --fit"
-                    ),
+                    Text(f"ragtui judge-card --measure --metric {metric.name}"),
                 )
                 continue
             figure = "κ" if metric.name in BINARY_METRICS else "Spearman"

@@ -50,7 +50,7 @@ def test_a_judge_nothing_was_measured_for_is_unmeasured_everywhere(config_file, 
     assert main(["judge-card", "--config", str(config_file)]) == 0
     rows = card_rows(capsys.readouterr().out)
     assert rows[("rubric", "en")].startswith("unmeasured")
-    assert "ragtui calibrate rubric sample_data/labelled/rubric.jsonl --fit" in rows[("rubric", "en")]
+    assert "ragtui judge-card --measure --metric rubric" in rows[("rubric", "en")]
     assert ("faithfulness", "ja") in rows and all(r.startswith("unmeasured") for r in rows.values())
 
 
