@@ -13,6 +13,7 @@ from ragtui.cli.main import main
 from ragtui.core.content.prompts import load_prompt
 from ragtui.core.metrics.fit import FitReport, fit, prompt_fingerprint
 from ragtui.core.metrics.fit_store import save_fit
+from ragtui.core.metrics.judge_card import shipped_card_entries
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
 from ragtui.core.paths import bundled_dir
@@ -58,7 +59,10 @@ def test_the_embedded_judge_shows_the_shipped_figure_for_the_rubric_in_english(c
     assert main(["judge-card", "--config", str(config_file), "--model", EMBEDDED_MODEL]) == 0
     rows = card_rows(capsys.readouterr().out)
     assert rows[("rubric", "en")].startswith("Spearman ") and "bundled labelled set" in rows[("rubric", "en")]
-    assert rows[("answerability", "en")].startswith("unmeasured")
+    for entry in shipped_card_entries():  # the card ragtui ships for the other metrics and languages
+        figure = "κ" if entry.figure == "kappa" else "Spearman"
+        row = rows[(entry.metric, entry.language)]
+        assert row.startswith(f"{figure} ") and "shipped" in row and "report half" in row
 
 
 def test_a_stored_fit_puts_its_figure_on_the_card_and_beside_the_scores(config_file, server, capsys):
@@ -78,7 +82,10 @@ def test_a_stored_fit_puts_its_figure_on_the_card_and_beside_the_scores(config_f
     server.set_default(JUDGE, check_answers(4.0))
     main(["run", "--config", str(config_file), "-s", "id-linking", "-p", "calm"])
     out = capsys.readouterr().out
-    assert "rubric scores: agrees with people: Spearman 0.61 (n=5, 95% CI -0.62–0.97, labels.jsonl, 5-fold cross-validation)" in out
+    assert (
+        "rubric scores: agrees with people: Spearman 0.61 (n=5, 95% CI -0.62–0.97, labels.jsonl, 5-fold cross-validation)"
+        in out
+    )
     assert main(["show", "1", "--config", str(config_file)]) == 0
     shown = capsys.readouterr().out
     assert "agrees with people: Spearman 0.61" in shown and "(raw 0.80)" in shown

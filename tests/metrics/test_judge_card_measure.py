@@ -211,8 +211,9 @@ def test_the_kappa_interval_is_a_seeded_percentile_bootstrap():
     assert found is not None and found == kappa_interval(predicted, people)  # the same every time
     low, high = found
     assert -1.0 <= low < 0.333 < high <= 1.0  # κ = (8/12 − 0.5) / 0.5 = 1/3 lies inside
-    assert kappa_interval([1, 0, 1, 0], [1, 0, 1, 0]) == (1.0, 1.0)  # every resample agrees fully
-    assert kappa_interval([1, 1, 1], [1, 1, 1]) is None  # one class: κ undefined
+    assert kappa_interval([1, 0] * 5, [1, 0] * 5) == (1.0, 1.0)  # every resample agrees fully
+    assert kappa_interval([1] * 12, [1] * 12) is None  # one class: κ undefined
+    assert kappa_interval([1, 0, 1, 0], [1, 0, 0, 0]) is None  # too few pairs to resample
 
 
 # -- the team's own labels ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The fit ragtui ships for its embedded judge: valid for the bundled prompts as they are (a prompt
-edit without measuring the fit again fails here), applied by default to the embedded judge's
+edit without measuring the fit — or the shipped judge card — again fails here), applied by default to the embedded judge's
 rubric scores with the raw score kept, and never to another judge model."""
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ import pytest
 
 from ragtui.cli import output
 from ragtui.cli.main import main
-from ragtui.core.content.prompts import load_prompt
+from ragtui.core.content.prompts import PromptSet, load_prompt
+from ragtui.core.metrics import BINARY_METRICS, build_metrics
 from ragtui.core.metrics import shipped_fits as shipped_fits_module
 from ragtui.core.metrics.fit import prompt_fingerprint
+from ragtui.core.metrics.judge_card import shipped_card_entries
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.metrics.shipped_fits import shipped_fit, shipped_fits
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
@@ -38,6 +40,29 @@ def test_the_shipped_fit_matches_the_bundled_prompts():
             "again (bench/rubric_recheck.py, docs/judge-calibration.md) and update ragtui/core/metrics/shipped_fits.json"
         )
         assert shipped.fit.ys == sorted(shipped.fit.ys) and 0.0 <= shipped.fit.ys[0] <= shipped.fit.ys[-1] <= 1.0
+
+
+def bundled_metric_fingerprint(metric: str, language: str) -> str:
+    prompts = PromptSet.load(bundled_dir("prompts"), language)
+    built = build_metrics([metric], None, prompts)  # type: ignore[arg-type]
+    return prompt_fingerprint(next(m for m in built if m.name == metric))
+
+
+def test_the_shipped_judge_card_matches_the_bundled_prompts():
+    entries = shipped_card_entries()
+    assert entries, "ragtui ships no judge card for its embedded judge (ragtui/core/metrics/shipped_card.json)"
+    for entry in entries:
+        assert entry.model == EMBEDDED_MODEL and entry.source == "shipped"
+        assert entry.fingerprint == bundled_metric_fingerprint(entry.metric, entry.language), (
+            f"the bundled {entry.language} prompt of {entry.metric} changed since its shipped judge card entry "
+            f"was measured: measure it again with no endpoint configured (the embedded judge), "
+            f"`ragtui judge-card --measure --metric {entry.metric} --language {entry.language} --db card.db`, "
+            "then `python bench/ship_judge_card.py --db card.db` (docs/judge-calibration.md, The judge card)"
+        )
+        assert entry.figure == ("kappa" if entry.metric in BINARY_METRICS else "spearman")
+        assert not entry.quick and "report half" in entry.on and entry.n > 0
+        if entry.value is not None and entry.low is not None and entry.high is not None:
+            assert entry.low <= entry.value <= entry.high + 1e-9
 
 
 def test_the_shipped_fit_says_what_it_was_measured_on_and_maps_onto_the_label_scale():
@@ -108,7 +133,10 @@ def test_a_run_on_the_embedded_judge_is_scored_through_the_shipped_fit_with_the_
     assert fit["source"] == "shipped" and 0.0 < fit["raw_score"] < 1.0
     expected = shipped_fit("rubric", EMBEDDED_MODEL, bundled_fingerprint("en"))
     assert expected is not None and score == pytest.approx(expected.apply(fit["raw_score"])) != fit["raw_score"]
-    assert "rubric scores: agrees with people: Spearman 0.55 (n=9, 95% CI -0.20–0.89, bundled labelled set, en report half)" in summary
+    assert (
+        "rubric scores: agrees with people: Spearman 0.55 (n=9, 95% CI -0.20–0.89, bundled labelled set, en report half)"
+        in summary
+    )
     assert main(["show", "1", "--config", str(config_file)]) == 0
     assert f"(raw {fit['raw_score']:.2f})" in capsys.readouterr().out
 

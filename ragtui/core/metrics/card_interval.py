@@ -6,7 +6,8 @@
 - Cohen's κ: a percentile bootstrap — 2000 resamples of the (judge, person) pairs with
   replacement, drawn from a fixed seed so the same items always give the same interval; the
   2.5th and 97.5th percentiles of the resampled κ. Resamples where κ is undefined (one class
-  only) are left out; with fewer than half of them defined there is no interval.
+  only) are left out; with fewer than half of them defined there is no interval, nor with fewer
+  than 10 pairs (resampling a handful of items says nothing about the judge).
 
 Both return None rather than a misleading interval when there is too little to go on.
 """
@@ -21,6 +22,7 @@ from .agreement import Z_95, cohen_kappa
 FIELLER_VARIANCE = 1.06
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20261202
+MIN_BOOTSTRAP_PAIRS = 10
 
 
 def spearman_interval(r: float | None, n: int) -> tuple[float, float] | None:
@@ -35,7 +37,7 @@ def kappa_interval(
     predicted: list[int], labels: list[int], resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED
 ) -> tuple[float, float] | None:
     n = len(predicted)
-    if n < 2 or cohen_kappa(predicted, labels) is None:
+    if n < MIN_BOOTSTRAP_PAIRS or cohen_kappa(predicted, labels) is None:
         return None
     rng = random.Random(seed)
     values: list[float] = []
