@@ -20,16 +20,25 @@ from ..core import bootstrap
 from ..core.bootstrap import Overrides
 from ..core.config import Config
 from ..core.content.prompts import PromptSet
-from ..core.dialogue.estimate import ASSUMED_OUTPUT, approx_tokens, calls_per_verdict, per_statement, statement_count
+from ..core.dialogue.estimate import (
+    ASSUMED_OUTPUT,
+    approx_tokens,
+    calls_per_verdict,
+    message_tokens,
+    per_statement,
+    statement_count,
+)
 from ..core.errors import RagtuiError
 from ..core.metrics import BINARY_METRICS, MetricSettings, build_metrics
-from ..core.metrics.calibration import Calibrator
+from ..core.metrics.answer_relevancy import MAX_STATEMENTS
+from ..core.metrics.calibration import Calibrator, context_for
 from ..core.metrics.card_entry import CardEntry, figure_name, interval_text
 from ..core.metrics.card_measure import entry as card_entry
 from ..core.metrics.card_measure import item_figures, label_figures
 from ..core.metrics.card_store import save_entry
 from ..core.metrics.fit import prompt_fingerprint
 from ..core.metrics.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
+from ..core.metrics.rubric import CheckedRubricJudge
 from ..core.models.endpoints import Endpoint, resolve_endpoint
 from ..core.models.llm import ChatClient, ClientPool
 from ..core.paths import bundled_dir
@@ -100,11 +109,20 @@ def print_estimate(config: Config, planned: list[Planned], endpoint: Endpoint) -
             template = getattr(target, "template", None)
             fixed = approx_tokens(" ".join(template.parts.values())) if template is not None else 0
             for item in (i for i in p.items if i.language == language):
-                calls = calls_per_verdict(p.metric) + (statement_count(item.response) if per_statement(p.metric) else 0)
-                texts = " ".join([item.question, item.response, item.reference or "", *item.passages])
+                if isinstance(target, CheckedRubricJudge):  # its yes/no checks, built as the judge builds them
+                    checks = [
+                        message_tokens(target.messages(shown, check))
+                        for _name, shown, check in target.checks(context_for(item))
+                    ]
+                    calls, asked = float(len(checks)), float(sum(checks))
+                else:
+                    statements = min(MAX_STATEMENTS, max(1, statement_count(item.response)))
+                    calls = calls_per_verdict(p.metric) + (statements if per_statement(p.metric) else 0)
+                    texts = " ".join([item.question, item.response, item.reference or "", *item.passages])
+                    asked = calls * (fixed + approx_tokens(texts))
                 total_items += 1
                 total_calls += calls
-                tokens_in += calls * (fixed + approx_tokens(texts))
+                tokens_in += asked
                 tokens_out += calls * ASSUMED_OUTPUT["judge"]
     console.print(
         Text(
