@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.text import Text
 
@@ -229,6 +230,11 @@ def measure_from_labels(
     metric's current prompt. No model is called."""
     config = bootstrap.load_effective_config(overrides)
     endpoint = resolve_endpoint(config, "judge", getattr(args, "model", None))
+    if not Path(config.database).exists():  # nothing labelled yet; no empty database left behind
+        raise RagtuiError(
+            f"no database at {config.database}: nothing is labelled yet",
+            "label turns with `ragtui label SESSION TURN --score N` or the TUI's l key",
+        )
     store = bootstrap.open_store(config)
     client = ChatClient(endpoint, None)  # builds the metrics to match their prompts; never calls
     try:

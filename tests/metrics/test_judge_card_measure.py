@@ -16,9 +16,11 @@ from ragtui.core.content.prompts import load_prompt
 from ragtui.core.metrics.agreement import spearman
 from ragtui.core.metrics.card_interval import kappa_interval, spearman_interval
 from ragtui.core.metrics.fit import prompt_fingerprint
-from ragtui.core.metrics.judge_card import agreement_text, entry_for
+from ragtui.core.metrics.fit_store import FittedMetric, fitted_metrics
+from ragtui.core.metrics.judge_card import UNMEASURED, agreement_text, entry_for
 from ragtui.core.metrics.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
 from ragtui.core.metrics.rubric import CheckedRubricJudge
+from ragtui.core.models.endpoints import EMBEDDED_MODEL
 from ragtui.core.paths import bundled_dir
 from ragtui.core.record.labels import save_label
 from ragtui.core.record.store import Store
@@ -273,6 +275,9 @@ def test_from_labels_measures_the_current_prompt_on_the_teams_labels_and_the_car
 
 
 def test_from_labels_without_labels_says_what_to_do(config_file, capsys):
+    assert measure(config_file, "--from-labels") == 2
+    assert "nothing is labelled yet" in capsys.readouterr().err
+    assert not (config_file.parent / "cal.db").exists()
     Store.open(config_file.parent / "cal.db").close()
     assert measure(config_file, "--from-labels") == 2
     assert "ragtui label SESSION TURN --score N" in capsys.readouterr().err
@@ -281,3 +286,22 @@ def test_from_labels_without_labels_says_what_to_do(config_file, capsys):
 def test_measure_flags_need_measure(config_file, capsys):
     assert main(["judge-card", "--quick", "--config", str(config_file)]) == 2
     assert "--quick applies to --measure only" in capsys.readouterr().err
+
+
+def test_an_old_verdict_without_an_interval_reads_as_before():
+    old = {"figure": "spearman", "value": 0.5, "n": 9, "on": "labels.jsonl", "metric": "rubric", "language": ""}
+    assert agreement_text({"agreement": old}) == "agrees with people: Spearman 0.50 (n=9, labels.jsonl)"
+    assert agreement_text({}) == UNMEASURED
+
+
+def test_the_embedded_judges_verdicts_carry_its_shipped_card_entry(tmp_path: Path):
+    store = Store.open(tmp_path / "empty.db")
+    try:
+        [wrapped] = fitted_metrics(_correctness_metrics("ja"), store, EMBEDDED_MODEL)
+    finally:
+        store.close()
+    assert isinstance(wrapped, FittedMetric) and wrapped.fit is None  # measured, not fitted: score kept
+    judgment = wrapped.apply(Judgment("answer_correctness", 0.8, {}, [], "", EMBEDDED_MODEL))
+    agreement = judgment.details["agreement"]
+    assert judgment.score == 0.8 and agreement["source"] == "shipped" and agreement["language"] == "ja"
+    assert agreement["low"] is not None and "95% CI" in agreement_text(judgment.details)
