@@ -152,6 +152,10 @@ def entry_line(entry: CardEntry, skipped: int = 0) -> Text:
 
 def measure(args: argparse.Namespace, overrides: Overrides, names: list[str], languages: tuple[str, ...]) -> int:
     if getattr(args, "from_labels", False):
+        if args.quick:
+            raise RagtuiError(
+                "--quick applies to the bundled labelled sets", "drop --quick: --from-labels calls no model"
+            )
         return measure_from_labels(args, overrides, names, languages)
     if getattr(args, "run", None):
         raise RagtuiError("--run applies to --from-labels only", "drop --run, or add --from-labels")

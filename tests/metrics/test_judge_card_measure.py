@@ -286,6 +286,8 @@ def test_from_labels_without_labels_says_what_to_do(config_file, capsys):
 def test_measure_flags_need_measure(config_file, capsys):
     assert main(["judge-card", "--quick", "--config", str(config_file)]) == 2
     assert "--quick applies to --measure only" in capsys.readouterr().err
+    assert measure(config_file, "--from-labels", "--quick") == 2
+    assert "--from-labels calls no model" in capsys.readouterr().err
 
 
 def test_an_old_verdict_without_an_interval_reads_as_before():
