@@ -77,15 +77,21 @@ def judge_card(args: argparse.Namespace, overrides: Overrides) -> int:
     store = bootstrap.open_store(config, read_only=True) if Path(config.database).exists() else None
     client = ChatClient(endpoint, None)  # builds the metrics to fingerprint them; never calls
     table = Table(title=f"Judge card · {endpoint.label}")
-    for name in ("metric", "language", "agreement with people", "n", "95% interval", "source", "measured on"):
-        table.add_column(name)
+    # Short headers that never wrap, so the figures stay readable in an 80-column terminal; only
+    # "measured on" (free text) wraps.
+    # Short cells that never wrap, so the card stays a table in an 80-column terminal; where each
+    # figure was measured (free text) is a numbered note under it.
+    for name in ("metric", "lang", "agrees with people", "n", "95% CI", "on"):
+        table.add_column(name, no_wrap=True)
     names = [args.metric] if args.metric else list(CARD_METRICS)
     try:
-        _rows(table, config, store, client, names, languages, endpoint.model)
+        notes = _rows(table, config, store, client, names, languages, endpoint.model)
     finally:
         if store is not None:
             store.close()
     console.print(table)
+    for number, note in enumerate(notes, 1):
+        console.print(Text(f"[{number}] {note}"), soft_wrap=True)
     console.print(
         Text(
             "95% interval: Spearman by Fisher's z (variance 1.06/(n−3)), κ by a percentile bootstrap. "
@@ -106,7 +112,15 @@ def _rows(
     names: list[str],
     languages: tuple[str, ...],
     model: str,
-) -> None:
+) -> list[str]:
+    """Adds a row per metric and language; returns the notes the rows' ``on`` column numbers."""
+    notes: list[str] = []
+
+    def note(text: str) -> str:
+        if text not in notes:
+            notes.append(text)
+        return f"[{notes.index(text) + 1}]"
+
     for language in languages:
         prompts = PromptSet.load(config.prompts, language)
         metrics = build_metrics(names, client, prompts, settings=MetricSettings.from_config(config))
@@ -121,20 +135,20 @@ def _rows(
                     Text("unmeasured", style="yellow"),
                     "–",
                     "–",
-                    "–",
-                    Text(f"ragtui judge-card --measure --metric {metric.name}"),
+                    note(f"unmeasured: ragtui judge-card --measure --metric {metric.name}"),
                 )
                 continue
             figure = "κ" if metric.name in BINARY_METRICS else "Spearman"
             value = "undefined" if entry.value is None else f"{entry.value:.2f}"  # too few items, constant judge
             interval = interval_text(entry.low, entry.high).removeprefix("95% CI ") or "–"
             on = entry.on + (f"; {entry.unscored} unscored" if entry.unscored else "")
+            source = SOURCES.get(entry.source, entry.source)
             table.add_row(
                 metric.name,
                 language,
                 f"{figure} {value}",
                 str(entry.n),
                 interval,
-                SOURCES.get(entry.source, entry.source),
-                Text(on),
+                note(on if on.startswith(source) else f"{source}: {on}"),
             )
+    return notes

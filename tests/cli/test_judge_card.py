@@ -19,6 +19,7 @@ from ragtui.core.models.endpoints import EMBEDDED_MODEL
 from ragtui.core.paths import bundled_dir
 from ragtui.core.record.store import Store
 
+from ..card_table import card_cells
 from ..conftest import JUDGE, check_answers, endpoint_toml
 
 
@@ -39,12 +40,7 @@ def config_file(server, tmp_path: Path) -> Path:
 
 
 def card_rows(out: str) -> dict[tuple[str, str], str]:
-    rows = {}
-    for line in out.splitlines():
-        cells = [c.strip() for c in line.split("│")]
-        if len(cells) > 4 and cells[2] in ("en", "ja"):
-            rows[(cells[1], cells[2])] = " ".join(cells[3:])
-    return rows
+    return {key: " ".join(cells) for key, cells in card_cells(out).items()}
 
 
 def test_a_judge_nothing_was_measured_for_is_unmeasured_everywhere(config_file, capsys):
