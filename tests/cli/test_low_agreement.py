@@ -107,3 +107,41 @@ def test_junit_skips_a_low_agreement_failure_with_the_reason_and_markdown_shows_
     assert run(low_judge, "--gate-low-agreement", "--junit", str(junit)) == 1
     (case,) = dialogue_cases(ET.parse(junit).getroot().find("testsuite"))  # type: ignore[arg-type]
     assert case.find("failure") is not None and case.find("skipped") is None
+
+
+def test_compare_shows_each_side_s_judge_agreement_and_marks_a_low_agreement_regression(
+    low_judge, server, tmp_path: Path, capsys
+):
+    server.set_default(JUDGE, check_answers(4.0))
+    assert run(low_judge) == 0
+    server.set_default(JUDGE, check_answers(2.0))
+    assert run(low_judge) == 0  # a low-agreement score under the threshold: not gated
+    capsys.readouterr()
+    md, junit = tmp_path / "compare.md", tmp_path / "compare.xml"
+    args = ["compare", "previous", "last", "--config", str(low_judge), "--markdown", str(md), "--junit", str(junit)]
+    assert main(args) == 1  # the comparison's own rule is unchanged: the drop is shown as a regression
+    out = capsys.readouterr().out
+    agreement = "rubric judge agreement: base Spearman 0.10 (n=18) · low agreement → new Spearman 0.10 (n=18) · low agreement"
+    assert agreement in out and "regression ≈ low agreement" in out
+    text = md.read_text(encoding="utf-8")
+    assert agreement in text and "⚪ regression ≈ low agreement" in text and "🔴 regression" not in text
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None
+    props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert props["new_rubric_judge_agreement"] == "Spearman 0.10 (n=18) · low agreement"
+    (failure,) = suite.iter("failure")
+    assert "score regression" in failure.get("message", "")
+    assert "(low agreement: Spearman 0.10 < floor 0.5)" in failure.get("message", "")
+
+
+def test_compare_of_an_unmeasured_judge_says_unmeasured_and_keeps_the_red_regression(server, tmp_path: Path, capsys):
+    config = write_config(tmp_path, server.base_url)
+    server.set_default(JUDGE, check_answers(4.0))
+    run(config)
+    server.set_default(JUDGE, check_answers(2.0))
+    run(config)
+    md = tmp_path / "compare.md"
+    capsys.readouterr()
+    assert main(["compare", "previous", "last", "--config", str(config), "--markdown", str(md)]) == 1
+    assert "rubric judge agreement: base unmeasured → new unmeasured" in capsys.readouterr().out
+    assert "🔴 regression" in md.read_text(encoding="utf-8")
