@@ -69,9 +69,11 @@ def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
 
 def show(args: argparse.Namespace, overrides: Overrides) -> int:
     check_ids([args.session])
-    store = _store(overrides)
+    config = bootstrap.load_effective_config(overrides)
+    store = bootstrap.open_store(config, read_only=True)
     session = store.session(args.session)
-    print_session(session, all_versions=args.all_versions, labels=session_labels(store, args.session))
+    labels = session_labels(store, args.session)
+    print_session(session, all_versions=args.all_versions, labels=labels, floor=config.min_judge_agreement)
     for line in lineage_lines(store, session):
         console.print(Text(line, style="cyan"))
     return 0

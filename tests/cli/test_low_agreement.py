@@ -55,6 +55,9 @@ def test_a_low_agreement_score_under_the_threshold_does_not_fail_the_run_and_the
     line = next(x for x in out.splitlines() if x.startswith("not gated"))
     assert "rubric Spearman 0.10 < floor 0.5" in line and "--gate-low-agreement" in line
     assert "≈0.40" in out  # the score itself carries the marker, readable without colour
+    assert main(["show", "1", "--config", str(low_judge)]) == 0
+    shown = capsys.readouterr().out
+    assert "≈0.40" in shown and "≈ low agreement (Spearman 0.10 < floor 0.5)" in shown
 
 
 def test_gate_low_agreement_fails_the_run_as_before(low_judge, capsys):
