@@ -124,7 +124,9 @@ def test_compare_shows_each_side_s_judge_agreement_and_marks_a_low_agreement_reg
     args = ["compare", "previous", "last", "--config", str(low_judge), "--markdown", str(md), "--junit", str(junit)]
     assert main(args) == 1  # the comparison's own rule is unchanged: the drop is shown as a regression
     out = capsys.readouterr().out
-    agreement = "rubric judge agreement: base Spearman 0.10 (n=18) · low agreement → new Spearman 0.10 (n=18) · low agreement"
+    agreement = (
+        "rubric judge agreement: base Spearman 0.10 (n=18) · low agreement → new Spearman 0.10 (n=18) · low agreement"
+    )
     assert agreement in out and "regression ≈ low agreement" in out
     text = md.read_text(encoding="utf-8")
     assert agreement in text and "⚪ regression ≈ low agreement" in text and "🔴 regression" not in text
