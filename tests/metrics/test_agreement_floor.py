@@ -11,7 +11,13 @@ FLOOR = AgreementFloor(spearman=0.5, kappa=0.4)
 
 
 def details(value: object, figure: str = "spearman", **more: object) -> dict[str, object]:
-    entry = {"metric": "rubric", "language": "en", "model": "m", "fingerprint": "f", "figure": figure}
+    entry: dict[str, object] = {
+        "metric": "rubric",
+        "language": "en",
+        "model": "m",
+        "fingerprint": "f",
+        "figure": figure,
+    }
     entry.update({"value": value, "n": 18, "on": "labels.jsonl", "source": "calibrate", **more})
     return {"agreement": entry}
 

@@ -85,3 +85,20 @@ async def test_a_measured_judge_keeps_its_colours_and_shows_its_agreement(make_a
         block = verdict_block(app)
         assert "0.25" in str(block) and "≈" not in str(block)
         assert "agreement Spearman 0.80 (n=18)" in str(block) and "red" in colours(block)
+
+
+async def test_the_verdict_screen_marks_the_low_agreement_score_without_colour(make_app, store: Store):
+    from ragtui.tui.verdict_screen import VerdictScreen
+
+    session = stored_session(store, 0.25, 0.10)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.open_session(session)
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, VerdictScreen)
+        detail = app.screen.query_one("#verdict-detail", Static).content
+        assert isinstance(detail, Text)
+        assert "score ≈0.25" in str(detail) and "low agreement: Spearman 0.10 < floor 0.5" in str(detail)
+        assert not colours(detail) & {"red", "green"}
