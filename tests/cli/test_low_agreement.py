@@ -58,6 +58,8 @@ def test_a_low_agreement_score_under_the_threshold_does_not_fail_the_run_and_the
     assert main(["show", "1", "--config", str(low_judge)]) == 0
     shown = capsys.readouterr().out
     assert "≈0.40" in shown and "≈ low agreement (Spearman 0.10 < floor 0.5)" in shown
+    assert main(["sessions", "--config", str(low_judge)]) == 0
+    assert "≈0.40" in capsys.readouterr().out
 
 
 def test_gate_low_agreement_fails_the_run_as_before(low_judge, capsys):

@@ -4,11 +4,14 @@ when the gate left them out."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..record.store import Store
 from ..records.agreement_floor import AgreementFloor, floor_words, is_low, trust_cell
 from ..records.stored import StoredSession
+from ..registry.metrics import PRIMARY_METRIC
 
 GATE_ANYWAY = "gate them anyway with --gate-low-agreement or gate_low_agreement = true"
 
@@ -66,3 +69,26 @@ def metric_agreements(sessions: list[StoredSession]) -> dict[str, dict[str, Any]
 def agreement_lines(sessions: list[StoredSession], floor: AgreementFloor) -> list[str]:
     """``rubric judge: Spearman 0.10 (n=18) · low agreement`` per metric with a score."""
     return [f"{m} judge: {trust_cell(d, floor)}" for m, d in sorted(metric_agreements(sessions).items())]
+
+
+def low_rubric_sessions(store: Store, session_ids: list[int], floor: AgreementFloor) -> set[int]:
+    """Of ``session_ids``, the sessions whose newest scored rubric verdicts all come from a judge
+    under the floor (as ``low_metrics`` reads a loaded session), from one query — for the lists
+    of sessions, which load no verdicts."""
+    if not session_ids:
+        return set()
+    marks = ", ".join("?" * len(session_ids))
+    newest: dict[tuple[int, int], tuple[int, bool, str | None]] = {}  # (session, turn) → version, scored, entry
+    for session_id, turn, version, scored, agreement in store.db.execute(
+        "SELECT session_id, turn, version, score IS NOT NULL, json_extract(details, '$.agreement') FROM judgments "
+        f"WHERE metric = ? AND session_id IN ({marks})",
+        [PRIMARY_METRIC, *session_ids],
+    ):
+        if (session_id, turn) not in newest or version > newest[(session_id, turn)][0]:
+            newest[(session_id, turn)] = (version, bool(scored), agreement)
+    lows: dict[int, list[bool]] = {}
+    for (session_id, _turn), (_version, scored, agreement) in newest.items():
+        if scored:
+            details = {"agreement": json.loads(agreement)} if agreement else {}
+            lows.setdefault(session_id, []).append(is_low(details, floor))
+    return {sid for sid, each in lows.items() if all(each)}
