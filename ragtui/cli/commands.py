@@ -20,6 +20,7 @@ from ..core.record.lineage import lineage_lines
 from ..core.record.store import Store
 from ..core.records.stored import StoredSession
 from ..core.registry.metrics import PRIMARY_METRIC
+from ..core.runs.low_agreement import low_rubric_sessions
 from ..core.runs.resolve import resolve_run
 from .arg_checks import check_count, check_ids
 from .calibrate_command import calibrate
@@ -36,7 +37,8 @@ def _store(overrides: Overrides) -> Store:
     return bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
 
 
-def sessions_table(rows: list[StoredSession]) -> Table:
+def sessions_table(rows: list[StoredSession], low: set[int] | None = None) -> Table:
+    """``low``: the sessions whose rubric judge agrees with people under the floor (``≈``, no colour)."""
     table = Table(title=None, show_lines=False)
     for name in ("id", "started", "run", "scenario", "persona", "lang", "turns", "score", "stop"):
         table.add_column(name, justify="right" if name in ("id", "turns", "score") else "left")
@@ -49,7 +51,7 @@ def sessions_table(rows: list[StoredSession]) -> Table:
             Text(s.persona_name),
             s.language,
             f"{s.turns}/{s.max_turns}",
-            session_score_text(s),
+            session_score_text(s, s.id in (low or set())),
             stop_text(s.stop_label),
         )
     return table
@@ -57,21 +59,24 @@ def sessions_table(rows: list[StoredSession]) -> Table:
 
 def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
     check_count(args.limit, "-n/--limit")
-    store = _store(overrides)
+    config = bootstrap.load_effective_config(overrides)
+    store = bootstrap.open_store(config, read_only=True)
     run_id = resolve_run(store, args.run) if args.run else None
     rows = store.sessions(limit=args.limit, run_id=run_id)
     if not rows:
         console.print(Text(f"No sessions in {store.path}. Start one with `ragtui run`."))
         return 0
-    console.print(sessions_table(rows))
+    console.print(sessions_table(rows, low_rubric_sessions(store, [s.id for s in rows], config.min_judge_agreement)))
     return 0
 
 
 def show(args: argparse.Namespace, overrides: Overrides) -> int:
     check_ids([args.session])
-    store = _store(overrides)
+    config = bootstrap.load_effective_config(overrides)
+    store = bootstrap.open_store(config, read_only=True)
     session = store.session(args.session)
-    print_session(session, all_versions=args.all_versions, labels=session_labels(store, args.session))
+    labels = session_labels(store, args.session)
+    print_session(session, all_versions=args.all_versions, labels=labels, floor=config.min_judge_agreement)
     for line in lineage_lines(store, session):
         console.print(Text(line, style="cyan"))
     return 0

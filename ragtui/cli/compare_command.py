@@ -22,6 +22,7 @@ from ..core.runs.compare_report import (
     comparison_junit,
     comparison_markdown,
     expectation_lines,
+    flag_words,
     has_verdicts,
     ordered,
     summary_lines,
@@ -146,14 +147,29 @@ def comparison_table(c: Comparison, turns: bool) -> Table:
             Text(p.label),
             Text(score(p.base.score)),
             Text(score(p.new.score)),
-            Text(delta(p.delta), style="red" if (p.delta or 0) < 0 else "green" if (p.delta or 0) > 0 else ""),
+            Text(delta(p.delta), style=_delta_style(p.delta, c.low())),
             Text("–" if p.diverges_at is None else f"turn {p.diverges_at}"),
-            Text(p.flag, style=FLAG_STYLES.get(p.flag, "yellow")),
+            _flag_text(c, p),
         ]
         if turns:
             cells.append(_turns_text(p))
         table.add_row(*cells)
     return table
+
+
+def _delta_style(value: float | None, low: bool) -> str:
+    """Red for a drop, green for a gain, neither when the judge's agreement with people is low."""
+    if low or not value:
+        return "dim" if low else ""
+    return "red" if value < 0 else "green"
+
+
+def _flag_text(c: Comparison, p: Pair) -> Text:
+    """The pair's flag; a regression of a low-agreement judge neither red nor green, and says so."""
+    words = flag_words(c, p)
+    if words != p.flag:
+        return Text(words, style="dim")
+    return Text(p.flag, style=FLAG_STYLES.get(p.flag, "yellow"))
 
 
 def trials_table(c: Comparison, n: NoiseComparison) -> Table:
@@ -210,7 +226,9 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         if path is not None:  # refused before any work: never a database, never a missing folder
             for database in databases:
                 check_output(path, option=option, database=database)
-    comparison = compare_runs(store, base_run, new_run, alpha=config.compare_alpha, new_store=new_store)
+    comparison = compare_runs(
+        store, base_run, new_run, alpha=config.compare_alpha, new_store=new_store, floor=config.min_judge_agreement
+    )
     # Reports are built before anything is written, so an error leaves no half-written file.
     reports = []
     if args.csv:

@@ -135,6 +135,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="exit 1 when under RATE of the run's expectations are met or kept, 0–1 (default: the config's, 0 = off)",
     )
     run.add_argument("--fail-on-policy", action="store_true", help="exit 1 when any answer breaks a [[policy]]")
+    run.add_argument(
+        "--gate-low-agreement",
+        action="store_true",
+        help="fail on scores whose judge agrees with people under [min_judge_agreement] too (default: shown, not gated)",
+    )
     run.add_argument("--no-check", action="store_true", help="skip the endpoint reachability check")
     run.add_argument("--workers", type=int, default=1, help="processes sharing the run and the database (default 1)")
     run.add_argument(

@@ -38,7 +38,14 @@ def report(args: argparse.Namespace, overrides: Overrides) -> int:
     default: Store | None = None if reference.database else bootstrap.open_store(config, read_only=True)
     store, run_id = open_referenced(reference, default)
     check_output(args.html, option="--html", database=store.path)  # before any work
-    text = run_report_html(store, run_id, config.thresholds, config.min_resolution_rate)
+    text = run_report_html(
+        store,
+        run_id,
+        config.thresholds,
+        config.min_resolution_rate,
+        config.min_judge_agreement,
+        config.gate_low_agreement,
+    )
     written = write_output(args.html, text, option="--html", database=store.path)
     console.print(Text(f"Wrote the report of run {run_id} to {written}", style="dim"), soft_wrap=True)
     return 0

@@ -42,9 +42,11 @@ from ..core.record.store import Store
 from ..core.records.personas import Persona
 from ..core.records.scenarios import Scenario
 from ..core.records.stored import StoredSession
+from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.agreement_line import run_agreement_line
 from ..core.runs.expectation_rate import rate_line
 from ..core.runs.gate import GateResult, run_gate, run_resolution
+from ..core.runs.low_agreement import left_out_line, low_metrics
 from ..core.runs.pass_k import pass_k_line, run_pass_k
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.resume_models import recorded_models, use_recorded_models
@@ -426,6 +428,8 @@ def _report_run(
         config.min_resolution_rate,
         config.min_expectation_rate,
         fail_on_policy=bool(getattr(args, "fail_on_policy", False)),
+        floor=config.min_judge_agreement,
+        gate_low_agreement=config.gate_low_agreement or bool(getattr(args, "gate_low_agreement", False)),
     )
     unfinished = sum(1 for e in plan if e.session_id is None) + sum(
         1 for s in rows if s.status != "finished" or s.stop_label in RESUMABLE
@@ -469,13 +473,17 @@ def _report(
     plan: list[PlanEntry],
 ) -> int:
     dialogue = {s.id: s.latest_dialogue_judgments() for s in rows}
-    print_table(results_table(rows, config.thresholds, dialogue))
+    print_table(results_table(rows, config.thresholds, dialogue, config.min_judge_agreement))
     for s in rows:
         if s.replay_note:
             console.print(Text(f"#{s.id} {s.scenario_id} × {s.persona_name}: {s.replay_note}", style="yellow"))
     scored = [s.score for s in rows if s.score is not None]
     summary = Text(f"run {run_id}: {len(rows)} dialogue(s), run score ")
-    summary.append_text(score_text(sum(scored) / len(scored) if scored else None, config.threshold))
+    # Every scored dialogue's rubric from a low-agreement judge: the run score neither red nor green.
+    low = bool(scored) and all(
+        PRIMARY_METRIC in low_metrics(s, config.min_judge_agreement) for s in rows if s.score is not None
+    )
+    summary.append_text(score_text(sum(scored) / len(scored) if scored else None, config.threshold, low))
     summary.append(f" (threshold {config.threshold:g})")
     if config.dialogue_metrics or gate.resolution is not None:
         summary.append(" · ")
@@ -496,7 +504,12 @@ def _report(
     summary.append(f"; stored in {store.path}")
     console.print(summary, soft_wrap=True)  # one line at any width: grep-able in CI logs
     if scored:  # how far these scores can be trusted, beside them
-        console.print(Text(run_agreement_line(store, run_id), style="dim"), soft_wrap=True)
+        console.print(
+            Text(run_agreement_line(store, run_id, floor=config.min_judge_agreement), style="dim"), soft_wrap=True
+        )
+    not_gated = left_out_line(gate.left_out)
+    if not_gated:  # scores the exit status did not count: said, never silent
+        console.print(Text(not_gated, style="yellow"), soft_wrap=True)
     changed = run_reading(store, run_id).summary_line()
     if changed:  # two kinds of score in one table: said, never silent
         console.print(Text(changed, style="bold yellow"), soft_wrap=True)

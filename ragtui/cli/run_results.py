@@ -8,8 +8,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.record.dialogue_verdicts import StoredDialogueJudgment
+from ..core.records.agreement_floor import AgreementFloor
 from ..core.records.stored import StoredSession
+from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.gate import metric_means
+from ..core.runs.low_agreement import low_metrics
 from .dialogue_view import metric_cell, outcome_text
 from .output import score_text, session_score_text, stop_text
 
@@ -18,10 +21,13 @@ def results_table(
     rows: list[StoredSession],
     thresholds: Mapping[str, float] | None = None,
     dialogue: dict[int, dict[str, StoredDialogueJudgment]] | None = None,
+    floor: AgreementFloor | None = None,
 ) -> Table:
     """One row per dialogue; with ``dialogue`` (its newest dialogue verdicts) the outcome,
-    retention and repetition columns too."""
+    retention and repetition columns too. A score whose judge agrees with people under
+    ``floor`` is drawn neither red nor green, with ``≈``."""
     thresholds = thresholds or {}
+    low = {s.id: low_metrics(s, floor or AgreementFloor()) for s in rows}
     verdict_columns = dialogue is not None and any(dialogue.values())
     # Retention is off by default: its column only when some dialogue has the verdict.
     with_retention = verdict_columns and any("retention" in v for v in (dialogue or {}).values())
@@ -49,7 +55,11 @@ def results_table(
         cells = []
         for metric in extra:
             mean, mark = means[s.id].get(metric, (None, None))
-            cells.append(score_text(mean, mark if mark is not None else 0.0) if metric in means[s.id] else Text("-"))
+            cells.append(
+                score_text(mean, mark if mark is not None else 0.0, metric in low[s.id])
+                if metric in means[s.id]
+                else Text("-")
+            )
         table.add_row(
             str(s.id),
             Text(s.scenario_id),
@@ -57,7 +67,7 @@ def results_table(
             *((str(s.trial),) if with_trial else ()),
             str(s.turns),
             str(s.unscored_turns),
-            session_score_text(s),
+            session_score_text(s, PRIMARY_METRIC in low[s.id]),
             *cells,
             stop_text(s.stop_label),
             *(dialogue_cells((dialogue or {}).get(s.id, {}), with_retention) if verdict_columns else ()),

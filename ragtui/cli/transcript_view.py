@@ -8,12 +8,15 @@ from rich.text import Text
 from ..core.metrics.explain import explain_lines, status_word
 from ..core.metrics.judge_card import agreement_text
 from ..core.record.labels import Label
+from ..core.records.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 from ..core.records.stored import PartialReply, StoredJudgment, StoredSession
+from ..core.registry.metrics import PRIMARY_METRIC
+from ..core.runs.low_agreement import low_metrics
 from .dialogue_view import dialogue_verdict_text
 from .output import console, model_label, score_text, session_score_text, stop_text
 
 
-def verdict_text(j: StoredJudgment, threshold: float) -> Text:
+def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | None = None) -> Text:
     # Metrics other than the rubric record their own pass mark in their details.
     threshold = j.details.get("threshold", threshold)
     text = Text()
@@ -21,7 +24,8 @@ def verdict_text(j: StoredJudgment, threshold: float) -> Text:
     if status_word(j.score, j.details) == "skipped":  # not applicable here, which is no failure
         text.append(f"skipped: {j.error or j.details.get('conclusion') or ''}", style="cyan")
         return text
-    text.append_text(score_text(j.score, threshold))
+    low = j.score is not None and is_low(j.details, floor or AgreementFloor())
+    text.append_text(score_text(j.score, threshold, low))
     fit = j.details.get("fit")
     if j.score is not None and isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
         text.append(f" (raw {fit['raw_score']:.2f})", style="dim")  # the judge's own scale, beside the fitted
@@ -32,6 +36,8 @@ def verdict_text(j: StoredJudgment, threshold: float) -> Text:
         text.append(f"  ({model_label(j.model, j.served_model)})", style="dim")
     if j.score is not None:  # how far this judge agrees with people, beside its score
         text.append(f"\n  {agreement_text(j.details)}", style="dim")
+        if low:  # under the floor: said in words, since the score has no colour to say it
+            text.append(f" · {LOW_MARK} {LOW_WORDS} ({floor_words(j.details, floor or AgreementFloor())})", style="dim")
     if j.score is None:
         text.append(f"\n{j.error or 'unscored'}", style="yellow")
         text.append("\nraw reply: ", style="dim")
@@ -49,19 +55,29 @@ def verdict_text(j: StoredJudgment, threshold: float) -> Text:
     return text
 
 
-def verdict_border(j: StoredJudgment, threshold: float) -> str:
-    """Red only for a real score under the pass mark: unscored is yellow, never a failure."""
+def verdict_border(j: StoredJudgment, threshold: float, floor: AgreementFloor | None = None) -> str:
+    """Red only for a real score under the pass mark: unscored is yellow, never a failure; a
+    low-agreement judge's score neither red nor green."""
     if j.score is None:
         return "yellow"
+    if is_low(j.details, floor or AgreementFloor()):
+        return "dim"
     return "red" if j.score < j.details.get("threshold", threshold) else "green"
 
 
-def print_session(session: StoredSession, *, all_versions: bool = False, labels: list[Label] | None = None) -> None:
+def print_session(
+    session: StoredSession,
+    *,
+    all_versions: bool = False,
+    labels: list[Label] | None = None,
+    floor: AgreementFloor | None = None,
+) -> None:
     head = Text()
     head.append(f"Session {session.id}", style="bold")
     head.append(f"  scenario {session.scenario_id} · persona {session.persona_name} · {session.language}")
     head.append(f" · {session.turns}/{session.max_turns} turns · score ")
-    head.append_text(session_score_text(session))
+    low = PRIMARY_METRIC in low_metrics(session, floor or AgreementFloor())
+    head.append_text(session_score_text(session, low))
     head.append(" · stop ")
     head.append_text(stop_text(session.stop_label))
     console.print(head)
@@ -110,8 +126,8 @@ def print_session(session: StoredSession, *, all_versions: bool = False, labels:
         for j in verdicts:
             console.print(
                 Panel(
-                    verdict_text(j, session.threshold),
-                    border_style=verdict_border(j, session.threshold),
+                    verdict_text(j, session.threshold, floor),
+                    border_style=verdict_border(j, session.threshold, floor),
                 )
             )
         for label in (lab for lab in labels or [] if lab.message_id == message.id):

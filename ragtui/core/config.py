@@ -37,6 +37,11 @@ Layout of a config file (every key optional)::
     text = "asks for the customer's password"
     tags = ["billing"]         # optional: only the scenarios with one of these tags
 
+    [min_judge_agreement]      # a judge measured under these agrees too little with people to gate on:
+    spearman = 0.5             #   its scores are shown as "≈ low agreement", neither red nor green,
+    kappa = 0.4                #   and left out of `ragtui run`'s exit status (docs/judge-calibration.md)
+    # gate_low_agreement = true  (top level) gates on them anyway, as `ragtui run --gate-low-agreement`
+
     [answer_relevancy]         # seed 001's options
     uncertainty_weight = 0.3   # accepted; no effect since statements are scored by P(yes)
     scale = 1                  # maximum of the displayed (scaled) score
@@ -57,6 +62,7 @@ from . import paths
 from .bot_config import BotConfig, check_key_env, parse_bot
 from .errors import ConfigError
 from .expectation_items import parse_policies
+from .records.agreement_floor import AgreementFloor
 from .records.expectations import Expectation
 from .registry import metrics as metric_registry
 from .registry.metrics import PRIMARY_METRIC
@@ -97,6 +103,8 @@ TOP_KEYS = {
     "bot",
     "thresholds",
     "answer_relevancy",
+    "min_judge_agreement",
+    "gate_low_agreement",
 }
 EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_alive", "repack"}
 # Retention is off by default: on the embedded judge its agreement with people's labels is nil
@@ -106,6 +114,7 @@ EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_
 DEFAULT_DIALOGUE_METRICS = ("resolution", "repetition", "expectations")
 SIMULATOR_CHECKS = ("model", "code", "off")
 RELEVANCY_KEYS = {"uncertainty_weight", "scale"}
+FLOOR_KEYS = ("spearman", "kappa")
 
 
 class Thresholds(MutableMapping[str, float]):
@@ -193,6 +202,10 @@ class Config:
     # The run's expectation pass rate (met or kept among scored expectations) under which
     # `ragtui run` exits 1; 0 = off.
     min_expectation_rate: float = 0.0
+    # The judge agreement under which scores are "low agreement": shown so and not gated on…
+    min_judge_agreement: AgreementFloor = field(default_factory=AgreementFloor)
+    # … unless the team asks (`ragtui run --gate-low-agreement`).
+    gate_low_agreement: bool = False
     # ``[[policy]]``: prohibitions checked on every bot answer of the scenarios their tags select
     policies: tuple[Expectation, ...] = ()
     # `ragtui compare` of runs with trials: the one-sided significance level of "regression",
@@ -340,6 +353,11 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
         config.bot = parse_bot(get("bot", dict), f"{where}: [bot]", base)
     if "thresholds" in data:
         config.thresholds.update(_parse_thresholds(get("thresholds", dict), f"{where}: [thresholds]"))
+    if "min_judge_agreement" in data:
+        where_floor = f"{where}: [min_judge_agreement]"
+        config.min_judge_agreement = _parse_floor(get("min_judge_agreement", dict), where_floor)
+    if "gate_low_agreement" in data:
+        config.gate_low_agreement = get("gate_low_agreement", bool)
     if "answer_relevancy" in data:
         _parse_relevancy(get("answer_relevancy", dict), f"{where}: [answer_relevancy]", config)
     return config
@@ -375,6 +393,22 @@ def _parse_thresholds(table: dict[str, Any], where: str) -> dict[str, float]:
             raise ConfigError(f"{where} {name} must be between 0 and 1, got {number}")
         out[name] = number
     return out
+
+
+def _parse_floor(table: dict[str, Any], where: str) -> AgreementFloor:
+    """``spearman = 0.5``, ``kappa = 0.4``: each between -1 and 1 (the figures' own range)."""
+    reject_unknown_keys(table, set(FLOOR_KEYS), where)
+    values = dataclasses.asdict(AgreementFloor())
+    for key in FLOOR_KEYS:
+        if key in table:
+            number = float(expect_type(table[key], (int, float), f"{where} {key}"))
+            if not -1.0 <= number <= 1.0:
+                raise ConfigError(
+                    f"{where} {key} must be between -1 and 1, got {number:g}",
+                    "it is a floor on the judge's measured agreement with people; -1 never calls a score low",
+                )
+            values[key] = number
+    return AgreementFloor(**values)
 
 
 def _parse_relevancy(table: dict[str, Any], where: str, config: Config) -> None:

@@ -18,9 +18,10 @@ from textual.widgets import DataTable, Footer, Static
 
 from ..core.errors import RagtuiError
 from ..core.metrics import PRIMARY_METRIC
+from ..core.records.agreement_floor import LOW_MARK, AgreementFloor, is_low, short_agreement
 from ..core.records.stored import StoredSession
 from ..core.runs.compare import Comparison, Pair, compare_runs
-from ..core.runs.compare_report import has_verdicts, ordered, summary_lines, verdict_pair
+from ..core.runs.compare_report import flag_words, has_verdicts, ordered, summary_lines, verdict_pair
 from ..core.runs.listing import run_trials
 from ..core.runs.pass_k import RunPassK
 from ..core.runs.report_text import delta, score
@@ -62,7 +63,8 @@ class CompareScreen(Screen[None]):
         try:
             # The config's significance level, as `ragtui compare` uses: both call a drop the same way.
             alpha = self.ragtui.config.compare_alpha
-            self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run, alpha=alpha)
+            floor = self.ragtui.config.min_judge_agreement
+            self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run, alpha=alpha, floor=floor)
         except RagtuiError as exc:
             table.add_columns("scenario × persona", "base", "new", "Δ", "customer diverges", "flag")
             self.query_one("#compare-summary", Static).update(Text(str(exc), style="bold red"))
@@ -94,15 +96,19 @@ class CompareScreen(Screen[None]):
                 summary.append(f"\nonly in {side}: {one_line(names, 200)}", style="yellow")
         self.query_one("#compare-summary", Static).update(summary)
         self.shown = ordered(c.pairs)
+        low = c.low()  # the rubric's judge agrees with people under the floor: no red, no green
         for index, p in enumerate(self.shown):
             d = p.delta
             table.add_row(
                 Text(one_line(p.label, 50)),
                 Text(score(p.base.score), justify="right"),
                 Text(score(p.new.score), justify="right"),
-                Text(delta(d), justify="right", style="red" if (d or 0) < 0 else "green" if (d or 0) > 0 else ""),
+                Text(delta(d), justify="right", style=_delta_style(d, low)),
                 "–" if p.diverges_at is None else f"turn {p.diverges_at}",
-                Text(p.flag, style=FLAG_STYLES.get(p.flag, "yellow")),
+                Text(
+                    flag_words(c, p),
+                    style="dim" if low and p.flag == "regression" else FLAG_STYLES.get(p.flag, "yellow"),
+                ),
                 *(_dialogue_cells(p) if verdicts else ()),
                 *((_trials_cell(p, *trials),) if trials else ()),
                 key=str(index),
@@ -125,6 +131,12 @@ class CompareScreen(Screen[None]):
     @on(DataTable.RowSelected, "#pairs")
     def _selected(self) -> None:
         self.action_open_pair()
+
+
+def _delta_style(value: float | None, low: bool) -> str:
+    if low:
+        return "dim"
+    return "red" if (value or 0) < 0 else "green" if (value or 0) > 0 else ""
 
 
 def _pair_of(p: Pair) -> tuple[str, str]:
@@ -180,7 +192,7 @@ def _verdicts_text(session: StoredSession) -> Text:
     return text
 
 
-def _side(session: StoredSession, turn: int, other: StoredSession) -> Text:
+def _side(session: StoredSession, turn: int, other: StoredSession, floor: AgreementFloor) -> Text:
     """One side of one turn: customer, bot, verdict; a customer line that differs from the
     other side's is marked, since from there on the two are no longer the same conversation."""
     text = Text()
@@ -198,8 +210,10 @@ def _side(session: StoredSession, turn: int, other: StoredSession) -> Text:
     text.append(f"\n{bot or '(no answer)'}\n")
     judgment = latest.get((turn, PRIMARY_METRIC))
     if judgment is not None:
+        low = judgment.scored and is_low(judgment.details, floor)
         style = "yellow" if judgment.score is None else "red" if judgment.score < session.threshold else "green"
-        text.append(f"score {score(judgment.score)}", style=style)
+        text.append(f"score {LOW_MARK if low else ''}{score(judgment.score)}", style="dim" if low else style)
+        text.append(f" · agreement {short_agreement(judgment.details)}", style="dim")
         if judgment.details.get("conclusion"):
             text.append(f" — {one_line(str(judgment.details['conclusion']), 200)}", style="dim")
     return text
@@ -253,12 +267,13 @@ class PairScreen(Screen[None]):
             )
         yield Static(head, id="title", markup=False)
         turns = sorted({m.turn for m in self.base.messages} | {m.turn for m in self.new.messages})
+        floor = self.ragtui.config.min_judge_agreement
         with VerticalScroll(id="pair-turns"):
             for turn in turns:
                 yield Static(Text(f"Turn {turn}"), classes="turn-head", markup=False)
                 yield Horizontal(
-                    self._box(_side(self.base, turn, self.new), "base"),
-                    self._box(_side(self.new, turn, self.base), "new"),
+                    self._box(_side(self.base, turn, self.new, floor), "base"),
+                    self._box(_side(self.new, turn, self.base, floor), "new"),
                     classes="turn-row",
                 )
             yield Static(Text(f"The dialogue as a whole — {p.dialogue_flag}"), classes="turn-head", markup=False)

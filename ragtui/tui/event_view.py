@@ -39,6 +39,7 @@ from ..core.dialogue.events import (
 from ..core.dialogue.progress import StepMeter
 from ..core.record.labels import session_labels
 from ..core.record.store import Store
+from ..core.records.agreement_floor import AgreementFloor, is_low, short_agreement
 from ..core.records.stored import StoredSession
 from .dialogue_text import dialogue_live_block
 from .formatting import score_text, verdict_text
@@ -82,9 +83,11 @@ class EventView(Horizontal):
     # The open session as the header shows it: turn, running score, the role streaming now.
     info: reactive[SessionInfo] = reactive(SessionInfo, repaint=False)
 
-    def __init__(self, store: Store, **kwargs: Any) -> None:
+    def __init__(self, store: Store, floor: AgreementFloor | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.store = store  # people's labels, drawn beside the verdicts of a replayed session
+        self.store = store
+        # The judge agreement under which scores are drawn as low agreement ([min_judge_agreement]).
+        self.floor = floor or AgreementFloor()  # people's labels, drawn beside the verdicts of a replayed session
         self.meter = StepMeter()  # tokens and tokens/s of the role streaming now, for the header
         # Turns whose score line is drawn: continuing (or a fork) closes the last turn again
         # when its verdicts are already stored, and that must not draw its line a second time.
@@ -132,8 +135,11 @@ class EventView(Horizontal):
         elif isinstance(event, VerdictReady):
             j = event.judgment
             text = verdict_text(
-                event.turn, j.metric, event.version, j.score, j.details, j.error, info.threshold, j.model
+                event.turn, j.metric, event.version, j.score, j.details, j.error, info.threshold, j.model, self.floor
             )
+            if j.metric == PRIMARY_METRIC and j.score is not None:  # the header names the judge's agreement
+                low = is_low(j.details, self.floor)
+                info = dataclasses.replace(info, agreement=short_agreement(j.details), low=low)
             self.pane("judge").discard_live()
             self.pane("judge").add_block(text)
         elif isinstance(event, SimulatorRetry):
@@ -149,9 +155,9 @@ class EventView(Horizontal):
             self._drawn_turns.add((event.session_id, event.turn))
             info = dataclasses.replace(info, score=event.dialogue_score, judged=info.judged + 1)
             line = Text(f"Turn {event.turn} score ")
-            line.append_text(score_text(event.score, info.threshold))
+            line.append_text(score_text(event.score, info.threshold, info.low))
             line.append(" · dialogue ")
-            line.append_text(score_text(event.dialogue_score, info.threshold))
+            line.append_text(score_text(event.dialogue_score, info.threshold, info.low))
             self.pane("judge").add_block(line, classes="block note")
         elif isinstance(event, Failure):
             if event.role != "judge":  # the judge pane's live text is its raw reply, kept apart
@@ -166,7 +172,7 @@ class EventView(Horizontal):
             summary = Text(f"Dialogue ended: {event.stop_reason} after {event.turns} turn(s) · score ")
             # No judged turn at all is no score, which is not "unscored".
             judged = event.score is not None or event.unscored_turns
-            summary.append_text(score_text(event.score, info.threshold) if judged else Text("–"))
+            summary.append_text(score_text(event.score, info.threshold, info.low) if judged else Text("–"))
             if event.unscored_turns:
                 summary.append(f" · {event.unscored_turns} unscored", style="yellow")
             if event.error:

@@ -10,12 +10,25 @@ from typing import Any
 
 from rich.text import Text
 
+from ..core.records.agreement_floor import (
+    LOW_MARK,
+    LOW_WORDS,
+    AgreementFloor,
+    floor_words,
+    is_low,
+    short_agreement,
+    trust_level,
+)
 from ..core.records.stored import StoredJudgment
 from .safe_text import clean_text, one_line
 
 # The rubric's criteria, as ``ragtui.core.metrics.rubric.CRITERIA`` (a test checks they agree):
 # importing the metrics pulls in the LLM client, which the first frame must not wait for.
 CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
+
+# A score whose judge agrees with people under the floor: neither red nor green.
+LOW_STYLE = "dim"
+DEFAULT_FLOOR = AgreementFloor()
 
 SHORT = {
     "understanding": "Und",
@@ -27,12 +40,25 @@ SHORT = {
 }
 
 
-def score_text(score: float | None, threshold: float) -> Text:
-    """As in the seed: red under the threshold; an unscored turn says so, never 0."""
+def score_text(score: float | None, threshold: float, low: bool = False) -> Text:
+    """As in the seed: red under the threshold; an unscored turn says so, never 0. ``low``: its
+    judge agrees with people under the floor, so neither red nor green, marked ``≈``."""
     if score is None:
         return Text("unscored", style="bold yellow")
+    if low:
+        return Text(f"{LOW_MARK}{score:.2f}", style=LOW_STYLE)
     style = "bold red" if score < threshold else "bold green"
     return Text(f"{score:.2f}", style=style)
+
+
+def agreement_note(score: float | None, details: dict[str, Any], floor: AgreementFloor) -> Text:
+    """Beside a verdict's score: its judge's measured agreement with people (``Spearman 0.10
+    (n=18) · low agreement``) or ``agreement unmeasured``; nothing for an unscored verdict."""
+    if score is None:
+        return Text()
+    if trust_level(details, floor) == "low":
+        return Text(f"  {LOW_MARK} {LOW_WORDS}: {floor_words(details, floor)}", style=LOW_STYLE)
+    return Text(f"  · agreement {short_agreement(details)}", style="dim")
 
 
 def verdict_text(
@@ -44,13 +70,17 @@ def verdict_text(
     error: str | None,
     threshold: float,
     model: str = "",
+    floor: AgreementFloor = DEFAULT_FLOOR,
 ) -> Text:
-    """A compact verdict for the Judge pane: headline with the score, criteria, conclusion."""
+    """A compact verdict for the Judge pane: headline with the score and its judge's agreement
+    with people, criteria, conclusion."""
+    low = is_low(details, floor)
     text = Text()
     text.append(f"Turn {turn} · {metric} v{version} · ", style="bold")
-    text.append_text(score_text(score, threshold))
+    text.append_text(score_text(score, threshold, low and score is not None))
     if score is not None and score < threshold:
-        text.append(f"  below {threshold:.2f}", style="red")
+        text.append(f"  below {threshold:.2f}", style=LOW_STYLE if low else "red")
+    text.append_text(agreement_note(score, details, floor))
     if model:
         text.append(f"  ({one_line(model, 40)})", style="dim")
     if version > 1:
@@ -68,15 +98,16 @@ def verdict_text(
     return text
 
 
-def judgment_text(j: StoredJudgment, threshold: float) -> Text:
-    return verdict_text(j.turn, j.metric, j.version, j.score, j.details, j.error, threshold, j.model or "")
+def judgment_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEFAULT_FLOOR) -> Text:
+    return verdict_text(j.turn, j.metric, j.version, j.score, j.details, j.error, threshold, j.model or "", floor)
 
 
-def detail_text(j: StoredJudgment, threshold: float) -> Text:
+def detail_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEFAULT_FLOOR) -> Text:
     """The full verdict: every criterion, every reasoning step, the conclusion, and metadata."""
     text = Text()
     text.append(f"Turn {j.turn} · {j.metric} · version {j.version} · score ", style="bold")
-    text.append_text(score_text(j.score, threshold))
+    text.append_text(score_text(j.score, threshold, j.scored and is_low(j.details, floor)))
+    text.append_text(agreement_note(j.score, j.details, floor))
     text.append(f"\nmodel {one_line(j.model or '?', 60)} · attempts {j.attempts}")
     if j.latency_ms is not None:
         text.append(f" · {j.latency_ms / 1000:.1f} s")
@@ -105,15 +136,17 @@ def detail_text(j: StoredJudgment, threshold: float) -> Text:
     return text
 
 
-def metric_text(j: StoredJudgment, threshold: float) -> Text:
+def metric_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEFAULT_FLOOR) -> Text:
     """Another metric's newest verdict on a turn: score against its own pass mark, each step's
     result (statements, verdicts, the supporting span…) and its reason."""
+    low = j.scored and is_low(j.details, floor)
     text = Text()
     text.append(f"{j.metric} v{j.version} ", style="bold")
     if j.details.get("skipped"):
         text.append("skipped", style="dim")
     else:
-        text.append_text(score_text(j.score, float(j.details.get("threshold", threshold))))
+        text.append_text(score_text(j.score, float(j.details.get("threshold", threshold)), low))
+        text.append_text(agreement_note(j.score, j.details, floor))
     if j.error:
         text.append("  " + clean_text(j.error), style="yellow")
     from ..core.metrics.explain import explain_lines

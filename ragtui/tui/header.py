@@ -16,6 +16,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ..core.models.endpoints import Endpoint
+from ..core.records.agreement_floor import LOW_MARK, LOW_WORDS
 from .formatting import score_text
 from .safe_text import one_line
 
@@ -43,6 +44,10 @@ class SessionInfo:
     threshold: float = 0.7
     judged: int = 0  # turns with a verdict: before the first, there is no score to show
     live: str = ""  # the role streaming now: "bot answering · 57 tok · 9.8 tok/s"
+    # The session's rubric judge: its measured agreement with people ("Spearman 0.10 (n=18)",
+    # "unmeasured"), known from the first verdict on; ``low``: under the floor.
+    agreement: str = ""
+    low: bool = False
 
 
 class SessionHeader(Static):
@@ -108,7 +113,7 @@ class SessionHeader(Static):
                 text.append(f" · scenario {one_line(info.scenario, 30)}")
             text.append(f" · persona {one_line(info.persona, 24)}")
             text.append(f" · turn {info.turn}/{info.max_turns} · score ")
-            text.append_text(score_text(info.score, info.threshold) if info.judged else Text("–"))
+            text.append_text(score_text(info.score, info.threshold, info.low) if info.judged else Text("–"))
             text.append("\n")
             text.append(self.state, style="italic")
             if info.live:
@@ -124,4 +129,7 @@ class SessionHeader(Static):
                 for role, endpoint in self.endpoints.items()
             )
             text.append(models, style="dim")
+            if info.agreement:  # how far the score above can be trusted, beside the judge's name
+                low = f" · {LOW_MARK} {LOW_WORDS}" if info.low else ""
+                text.append(f" · judge agreement {info.agreement}{low}", style="dim")
         return text

@@ -90,7 +90,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
     def compose(self) -> ComposeResult:
         yield SessionHeader(id="header")
         yield Static("", id="status", markup=False)
-        yield EventView(self.ragtui.store, id="panes")
+        yield EventView(self.ragtui.store, self.ragtui.config.min_judge_agreement, id="panes")
         yield Input(placeholder="The customer's next message — Enter sends, Escape closes", id="customer-input")
         yield Footer(compact=True, show_command_palette=False)
 

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from ..core.errors import RagtuiError
 from ..core.record.ownership import this_process
+from ..core.runs.low_agreement import low_rubric_sessions
 from .context import TuiServices, services
 from .dialogs import ConfirmScreen
 from .formatting import score_text
@@ -86,6 +87,8 @@ class SessionsScreen(Screen[int | None]):
             self.app.notify(str(exc), severity="error", markup=False)
             return
         me, running = this_process(), self.ragtui.running_session
+        # Scores whose judge agrees with people under the floor: ≈, neither red nor green.
+        low = low_rubric_sessions(self.ragtui.store, [s.id for s in sessions], self.ragtui.config.min_judge_agreement)
         for s in sessions:
             stop = s.stop_reason if s.status == "finished" else s.status
             if s.status == "running" and s.error:  # paused on a failed step: continuable
@@ -95,7 +98,7 @@ class SessionsScreen(Screen[int | None]):
             table.add_row(
                 Text(str(s.id), justify="right"),
                 Text(stop or "?", style=STOP_STYLES.get(stop or "", "")),
-                score_text(s.score, s.threshold) if s.score is not None or s.unscored_turns else Text("–"),
+                score_text(s.score, s.threshold, s.id in low) if s.score is not None or s.unscored_turns else Text("–"),
                 f"{s.turns}/{s.max_turns}",
                 Text(one_line(s.scenario_id, 30)),
                 Text(one_line(s.persona_name, 20)),

@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from ..core.errors import RagtuiError
 from ..core.record.labels import Label, session_labels
+from ..core.records.agreement_floor import is_low
 from ..core.records.stored import StoredJudgment, StoredSession
 from .context import TuiServices, services
 from .dialogue_text import dialogue_block
@@ -119,7 +120,9 @@ class VerdictScreen(Screen[None]):
         for turn in turns:
             label = Text(f"Turn {turn} · ")
             j = latest.get((turn, PRIMARY_METRIC))
-            label.append_text(score_text(j.score, session.threshold) if j else Text("not judged", style="dim"))
+            floor = self.ragtui.config.min_judge_agreement
+            low = j is not None and j.scored and is_low(j.details, floor)
+            label.append_text(score_text(j.score, session.threshold, low) if j else Text("not judged", style="dim"))
             if j and j.version > 1:
                 label.append(f" · v{j.version}", style="cyan")
             if any(lab.turn == turn and lab.metric == PRIMARY_METRIC for lab in self.labels):
@@ -150,7 +153,8 @@ class VerdictScreen(Screen[None]):
         versions = self.versions(turn)
         detail = self.query_one("#verdict-detail", Static)
         newest = versions[-1] if versions else None
-        shown = detail_text(newest, session.threshold) if newest else Text("This turn is not judged yet.")
+        floor = self.ragtui.config.min_judge_agreement
+        shown = detail_text(newest, session.threshold, floor) if newest else Text("This turn is not judged yet.")
         others = [
             j
             for (judged_turn, metric), j in sorted(session.latest_judgments().items())
@@ -159,7 +163,7 @@ class VerdictScreen(Screen[None]):
         if others:
             shown.append("\nOther metrics\n", style="bold underline")
             for judgment in others:
-                shown.append_text(metric_text(judgment, session.threshold))
+                shown.append_text(metric_text(judgment, session.threshold, floor))
                 shown.append("\n")
         dialogue = session.latest_dialogue_judgments()
         if dialogue and turn == max(m.turn for m in session.messages if m.role == "bot"):

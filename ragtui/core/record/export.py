@@ -6,7 +6,9 @@ check1, user2, …`` up to the widest dialogue — the seed's columns in the see
 ``cut_by_token_limit`` (the cells whose text the token limit cut, e.g. ``assistant2``: kept,
 but a reader must know). Then plain columns a spreadsheet can filter and sort on: ``run``,
 ``scenario``, ``persona``, ``language``, ``date`` and each role's model (``customer_model``,
-``bot_model``, ``judge_model``).
+``bot_model``, ``judge_model``) and ``judge_agreement``: how far the rubric's judge agrees with
+people as measured (``Spearman 0.10 (n=18)``, from the verdict's ``details["agreement"]``), or
+``unmeasured``; empty when no turn was scored.
 
 A ``checkN`` cell is short and readable: the newest rubric verdict's score and its one-line
 conclusion (``0.80 (4.0/5): …``), or ``unscored: <why>``. The whole verdict as JSON — every
@@ -36,6 +38,7 @@ import json
 from pathlib import Path
 
 from ..output_file import write_output
+from ..records.agreement_floor import agreement_entry, short_agreement
 from ..records.stored import StoredJudgment, StoredSession
 from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_classes, metric_info, metric_names
 from ..text_safety import csv_text
@@ -120,7 +123,14 @@ def metric_column(metric: str) -> str:
 
 # The record's role names → the column a spreadsheet user looks for.
 MODEL_ROLES = {"customer_model": "user", "bot_model": "bot", "judge_model": "judge"}
-PLAIN_COLUMNS = ("run", "scenario", "persona", "trial", "language", "date", *MODEL_ROLES)
+PLAIN_COLUMNS = ("run", "scenario", "persona", "trial", "language", "date", *MODEL_ROLES, "judge_agreement")
+
+
+def judge_agreement_cell(session: StoredSession) -> str:
+    """The rubric judge's measured agreement with people, as its newest scored verdicts carry it."""
+    scored = [j for (_, m), j in sorted(session.latest_judgments().items()) if m == PRIMARY_METRIC and j.scored]
+    measured = next((j for j in scored if agreement_entry(j.details) is not None), None)
+    return short_agreement((measured or scored[0]).details) if scored else ""
 
 
 def dialogue_cells(session: StoredSession) -> list[str]:
@@ -179,6 +189,7 @@ def session_row(
     plain = [session.run_id or "", session.scenario_id, session.persona_name, str(session.trial)]
     plain += [session.language, session.created_at]
     plain += [models.get(role) or "" for role in MODEL_ROLES.values()]
+    plain.append(judge_agreement_cell(session))
     extra = [metric_cell(latest.get((turn, m))) for m in metrics or [] for turn in range(1, turns + 1)]
     if dialogue:
         extra += dialogue_cells(session)

@@ -6,16 +6,23 @@ import json
 
 from ..metrics.judge_card import UNMEASURED, agreement_text
 from ..record.store import Store
+from ..records.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 from ..registry.metrics import PRIMARY_METRIC
 
 
-def run_agreement_line(store: Store, run_id: str, metric: str = PRIMARY_METRIC) -> str:
+def run_agreement_line(
+    store: Store, run_id: str, metric: str = PRIMARY_METRIC, floor: AgreementFloor | None = None
+) -> str:
     """``rubric scores: agrees with people: Spearman 0.52 (n=19, …)`` from the run's verdicts, or
-    ``rubric scores: unmeasured — ragtui judge-card`` when none carries a measured figure."""
+    ``rubric scores: unmeasured — ragtui judge-card`` when none carries a measured figure; with
+    ``≈ low agreement (Spearman 0.10 < floor 0.5)`` after it when the figure is under the floor."""
     row = store.db.execute(
         "SELECT j.details FROM judgments j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? "
         "AND j.metric = ? AND j.score IS NOT NULL AND json_extract(j.details, '$.agreement') IS NOT NULL LIMIT 1",
         [run_id, metric],
     ).fetchone()
-    text = agreement_text(json.loads(row[0])) if row else UNMEASURED
+    details = json.loads(row[0]) if row else {}
+    text = agreement_text(details) if row else UNMEASURED
+    if row and is_low(details, floor or AgreementFloor()):
+        text += f" · {LOW_MARK} {LOW_WORDS} ({floor_words(details, floor or AgreementFloor())})"
     return f"{metric} scores: {text}"

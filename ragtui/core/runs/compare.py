@@ -10,15 +10,21 @@ A pair with a flag of neither kind is "same": both pass or both fail.
 
 Dialogue verdicts (resolution, retention, repetition) get flags of their own per pair
 (``dialogue_compare``); a resolution regression fails the comparison like a score regression.
+
+Each side's judge agreement with people is carried per metric (``agreement``); a metric whose
+judge on either side is measured under the floor (``[min_judge_agreement]``) is ``low``, and
+the reports mark its regressions so.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import RagtuiError
 from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
 from ..record.store import Store
+from ..records.agreement_floor import AgreementFloor, is_low
 from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .dialogue_compare import VERDICT_METRICS, ResolutionComparison, compare_resolution, verdict_flag
 from .dialogues import PairKey, RunDialogue, VerdictScore, by_pair, keyed, load_run
@@ -140,6 +146,22 @@ class Comparison:
     resamples: int = RESAMPLES
     # Both runs have several trials of a pair: regressions are judged over trials, against noise.
     noise: NoiseComparison | None = None
+    floor: AgreementFloor = field(default_factory=AgreementFloor)
+
+    def agreement(self, side: str, metric: str = PRIMARY_METRIC) -> dict[str, Any]:
+        """One side's judge agreement for ``metric``, shaped as a verdict's details (``{}`` when
+        unmeasured), from the first of its dialogues that carries one."""
+        dialogues = [getattr(p, side) for p in self.pairs]
+        entry = next((d.agreement[metric] for d in dialogues if metric in d.agreement), None)
+        return {"agreement": entry} if entry is not None else {}
+
+    def scored_metrics(self) -> list[str]:
+        """The rubric, then every other metric compared."""
+        return [PRIMARY_METRIC, *self.metric_deltas]
+
+    def low(self, metric: str = PRIMARY_METRIC) -> bool:
+        """The judge of ``metric`` agrees with people under the floor on either side."""
+        return any(is_low(self.agreement(side, metric), self.floor) for side in ("base", "new"))
 
     def count(self, flag: str) -> int:
         return sum(1 for p in self.pairs if p.flag == flag)
@@ -215,6 +237,7 @@ def compare_runs(
     seed: int = SEED,
     alpha: float = DEFAULT_ALPHA,
     new_store: Store | None = None,
+    floor: AgreementFloor | None = None,
 ) -> Comparison:
     """Compare two resolved run ids; RagtuiError when they cannot be compared meaningfully.
     When both runs have several trials of a pair, pairs are also compared over their trials.
@@ -281,4 +304,5 @@ def compare_runs(
         resolution=resolution,
         seed=seed,
         noise=noise,
+        floor=floor or AgreementFloor(),
     )

@@ -8,8 +8,10 @@ import io
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 
+from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate
 from ..record.export import safe_cell
+from ..records.agreement_floor import LOW_WORDS, floor_words, is_low, trust_cell
 from .compare import Comparison, Pair
 from .dialogue_compare import VERDICT_METRICS
 from .dialogues import VerdictScore
@@ -73,6 +75,29 @@ def resolution_lines(c: Comparison) -> list[str]:
     return lines
 
 
+def agreement_lines(c: Comparison) -> list[str]:
+    """``rubric judge agreement: base Spearman 0.61 (n=5) → new Spearman 0.10 (n=18) · low agreement``."""
+    return [
+        f"{m} judge agreement: base {trust_cell(c.agreement('base', m), c.floor)} → "
+        f"new {trust_cell(c.agreement('new', m), c.floor)}"
+        for m in c.scored_metrics()
+    ]
+
+
+def low_words(c: Comparison, metric: str = PRIMARY_METRIC) -> str:
+    """`` (low agreement: Spearman 0.10 < floor 0.5)`` after a regression of a low-agreement
+    metric; "" otherwise."""
+    if not c.low(metric):
+        return ""
+    side = next(s for s in ("new", "base") if is_low(c.agreement(s, metric), c.floor))
+    return f" ({LOW_WORDS}: {floor_words(c.agreement(side, metric), c.floor)})"
+
+
+def flag_words(c: Comparison, p: Pair) -> str:
+    """A pair's flag, a score regression of a low-agreement judge marked as such."""
+    return f"{p.flag} ≈ {LOW_WORDS}" if p.flag == "regression" and c.low() else p.flag
+
+
 def summary_lines(c: Comparison) -> list[str]:
     counts = (
         f"{len(c.pairs)} pair(s): {c.regressions} regression(s), {c.fixes} fixed, {c.unscored} unscored in one "
@@ -88,7 +113,8 @@ def summary_lines(c: Comparison) -> list[str]:
         *resolution_lines(c)[1:],
     ]
     for metric, interval in c.metric_deltas.items():
-        lines.append(f"{metric}: {interval_text(interval)}")
+        lines.append(f"{metric}: {interval_text(interval)}{low_words(c, metric)}")
+    lines += agreement_lines(c)
     regressed, fixed = c.expectation_regressions, c.expectation_fixes
     if regressed or fixed:
         lines.append(f"expectations: {len(regressed)} regression(s), {len(fixed)} fixed")
@@ -177,7 +203,7 @@ def comparison_markdown(c: Comparison) -> str:
             extra = " " + " | ".join(cells) + f" | {_dialogue_mark(p.dialogue_flag)} |"
         out.append(
             f"| {md_cell(p.label)} | {score(p.base.score)} | {score(p.new.score)} | {delta(p.delta)} | "
-            f"{'–' if diverges is None else f'turn {diverges}'} | {FLAG_MARKS.get(p.flag, p.flag)} |{extra}"
+            f"{'–' if diverges is None else f'turn {diverges}'} | {_flag_mark(c, p)} |{extra}"
         )
     for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
         if dialogues:
@@ -186,6 +212,13 @@ def comparison_markdown(c: Comparison) -> str:
             out += ["", f"Only in {side}: {names}{more}"]
     out += ["", f"_Pairs matched by scenario × persona; interval from {c.resamples} resamples, seed {c.seed}._", ""]
     return "\n".join(out)
+
+
+def _flag_mark(c: Comparison, p: Pair) -> str:
+    """🔴 for a regression, but ⚪ when the judge's agreement with people is low."""
+    if p.flag == "regression" and c.low():
+        return f"⚪ {flag_words(c, p)}"
+    return FLAG_MARKS.get(p.flag, p.flag)
 
 
 def _dialogue_mark(flag: str) -> str:
@@ -262,6 +295,10 @@ def comparison_junit(c: Comparison) -> str:
     props = ET.SubElement(suite, "properties")
     for name, value in (("base_run", c.base_run), ("new_run", c.new_run)):
         ET.SubElement(props, "property", {"name": name, "value": xml_safe(value)})
+    for m in c.scored_metrics():  # each side's judge agreement with people, per metric
+        for side in ("base", "new"):
+            value = trust_cell(c.agreement(side, m), c.floor)
+            ET.SubElement(props, "property", {"name": f"{side}_{m}_judge_agreement", "value": xml_safe(value)})
     for p in c.pairs:
         case = ET.SubElement(
             suite,
@@ -270,7 +307,7 @@ def comparison_junit(c: Comparison) -> str:
         )
         what = []
         if p.flag == "regression":
-            what.append(f"score regression {score(p.base.score)} → {score(p.new.score)}")
+            what.append(f"score regression {score(p.base.score)} → {score(p.new.score)}{low_words(c)}")
         if p.resolution_regression:
             what.append(f"resolution regression {verdict_pair(p, 'resolution')}")
         if what:
@@ -281,7 +318,7 @@ def comparison_junit(c: Comparison) -> str:
             )
         out = ET.SubElement(case, "system-out")
         out.text = xml_safe(
-            f"score {score(p.base.score)} → {score(p.new.score)} ({p.flag}) · "
+            f"score {score(p.base.score)} → {score(p.new.score)} ({flag_words(c, p)}) · "
             + " · ".join(f"{m} {verdict_pair(p, m)} ({p.verdict_flag(m)})" for m in VERDICT_METRICS)
         )
     for change in c.expectation_regressions:

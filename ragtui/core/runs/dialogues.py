@@ -7,7 +7,9 @@ latest judgment per turn and metric, and the message texts to see where dialogue
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import SUCCESS_OUTCOMES
@@ -81,6 +83,9 @@ class RunDialogue:
     verdicts: dict[str, VerdictScore] = field(default_factory=dict)  # newest dialogue verdict per metric
     # expectation id → its result in the newest expectations verdict
     expectations: dict[str, ExpectationOutcome] = field(default_factory=dict)
+    # metric → its judge's measured agreement with people (``details["agreement"]`` of a newest
+    # scored verdict), absent when unmeasured
+    agreement: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
@@ -129,12 +134,17 @@ def load_run(store: Store, run_id: str) -> list[RunDialogue]:
     ):
         (by_id[session_id].customer if role == "user" else by_id[session_id].bot)[turn] = text
     # Ordered by version, so the newest version of each (turn, metric) is the one left.
-    for session_id, turn, metric, score in db.execute(
-        "SELECT j.session_id, j.turn, j.metric, j.score FROM judgments j JOIN sessions s ON s.id = j.session_id "
-        "WHERE s.run_id = ? ORDER BY j.session_id, j.turn, j.metric, j.version",
+    entries: dict[tuple[int, int, str], str | None] = {}
+    for session_id, turn, metric, score, agreement in db.execute(
+        "SELECT j.session_id, j.turn, j.metric, j.score, json_extract(j.details, '$.agreement') FROM judgments j "
+        "JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? ORDER BY j.session_id, j.turn, j.metric, j.version",
         [run_id],
     ):
         by_id[session_id].judgments[(turn, metric)] = score
+        entries[(session_id, turn, metric)] = agreement if score is not None else None
+    for (session_id, _turn, metric), agreement in entries.items():
+        if agreement and metric not in by_id[session_id].agreement:
+            by_id[session_id].agreement[metric] = json.loads(agreement)
     # Dialogue verdicts: only the columns needed (not prompts or raw replies), newest version last.
     for session_id, metric, score, outcome, threshold, skipped in db.execute(
         "SELECT d.session_id, d.metric, d.score, d.outcome, json_extract(d.details, '$.threshold'), "

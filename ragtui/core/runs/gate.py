@@ -6,17 +6,24 @@ gate never passes without evidence) and on every other metric the run asked for
 (``--metric``); the run fails on its resolution rate when ``min_resolution_rate`` is set, on
 its expectation pass rate when ``min_expectation_rate`` is set, and on any broken policy with
 ``--fail-on-policy``.
+
+A score from a judge whose measured agreement with people is under ``[min_judge_agreement]``
+(``metrics.agreement_floor``) does not fail the gate unless ``gate_low_agreement`` (or
+``--gate-low-agreement``) asks: the result lists what was left out, for the run summary's line.
+Expectations and policies are gated as always.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate, resolution_rate
+from ..records.agreement_floor import AgreementFloor
 from ..records.stored import StoredSession
 from .expectation_rate import ExpectationRate, expectation_rate, expectation_reasons
+from .low_agreement import LeftOut, add_left_out, low_metrics
 
 GATED_STOPS = ("error", "cancelled")
 
@@ -41,10 +48,13 @@ def metric_means(
     return out
 
 
-def metric_problems(session: StoredSession, thresholds: Mapping[str, float]) -> list[str]:
-    """Why the ``--metric`` metrics fail this dialogue: ``faithfulness 0.40 < 0.8``."""
+def metric_problems(session: StoredSession, thresholds: Mapping[str, float], exempt: Collection[str] = ()) -> list[str]:
+    """Why the ``--metric`` metrics fail this dialogue: ``faithfulness 0.40 < 0.8``. ``exempt``:
+    metrics whose failing score does not count (low judge agreement)."""
     problems = []
     for metric, (mean, mark) in metric_means(session, thresholds).items():
+        if mean is not None and metric in exempt:
+            continue
         if mean is None:
             problems.append(f"{metric} unscored")
         elif mark is not None and mean < mark:
@@ -70,6 +80,13 @@ class GateResult:
     min_resolution_rate: float = 0.0
     resolution_problem: str | None = None  # why the resolution gate fails, when it does
     expectations: ExpectationRate = field(default_factory=ExpectationRate)
+    floor: AgreementFloor = field(default_factory=AgreementFloor)
+    gate_low_agreement: bool = False
+    left_out: list[LeftOut] = field(default_factory=list)  # failing low-agreement scores not counted
+
+    def exempt(self, session: StoredSession) -> set[str]:
+        """The metrics of ``session`` whose failing scores this gate does not count."""
+        return set() if self.gate_low_agreement else set(low_metrics(session, self.floor))
 
 
 def resolution_reason(rate: ResolutionRate, minimum: float) -> str | None:
@@ -95,6 +112,8 @@ def run_gate(
     min_resolution_rate: float = 0.0,
     min_expectation_rate: float = 0.0,
     fail_on_policy: bool = False,
+    floor: AgreementFloor | None = None,
+    gate_low_agreement: bool = False,
 ) -> GateResult:
     """2 if any dialogue ended in error; else 1 if any dialogue fails (see the module) or the
     resolution rate is under ``min_resolution_rate``; else 0. Cancelled and interrupted
@@ -103,19 +122,32 @@ def run_gate(
     counted = [s for s in sessions if judged(s)]
     resolution = run_resolution(sessions) if any(s.dialogue_judgments for s in counted) else None
     result = GateResult(0, resolution=resolution, min_resolution_rate=min_resolution_rate)
+    result.floor, result.gate_low_agreement = floor or AgreementFloor(), gate_low_agreement
     result.expectations = expectation_rate(counted)
     errors = [s for s in sessions if s.stop_reason == "error"]
     if errors:
         result.status = 2
         result.reasons.append(f"{len(errors)} dialogue(s) ended in error")
-    under = sum(1 for s in counted if s.score is not None and s.score < threshold)
+    under = 0
+    for s in counted:
+        if s.score is None or s.score >= threshold:
+            continue
+        low = low_metrics(s, result.floor)
+        if PRIMARY_METRIC in low and not gate_low_agreement:
+            add_left_out(result.left_out, PRIMARY_METRIC, low[PRIMARY_METRIC], result.floor)
+        else:
+            under += 1
     unscored = sum(1 for s in counted if s.score is None)
     if under:
         result.reasons.append(f"{under} dialogue(s) scored under the threshold {threshold:g}")
     if unscored:
         result.reasons.append(f"{unscored} dialogue(s) could not be scored")
     for s in counted:
-        for problem in metric_problems(s, thresholds):
+        exempt = result.exempt(s)
+        for metric, (mean, mark) in metric_means(s, thresholds).items():
+            if metric in exempt and mean is not None and mark is not None and mean < mark:
+                add_left_out(result.left_out, metric, low_metrics(s, result.floor)[metric], result.floor)
+        for problem in metric_problems(s, thresholds, exempt):
             result.reasons.append(f"#{s.id} {s.scenario_id} × {s.persona_name}: {problem}")
     if min_resolution_rate > 0 and counted:
         result.resolution_problem = resolution_reason(

@@ -12,6 +12,10 @@ Every test case's output carries the dialogue verdicts (outcome, retention, repe
 A dialogue with an ``expectations`` verdict adds one test case per expectation, named by its
 id: a missed expectation or a broken policy is a failure, an unscored one skipped (the exit
 status fails on them only with ``--fail-on-policy`` / ``min_expectation_rate``).
+A dialogue that fails only on scores whose judge agrees with people under
+``[min_judge_agreement]`` is skipped, the reason saying so, unless the gate counts them
+(``--gate-low-agreement``); the Markdown summary names each metric's judge agreement and marks
+such scores ``≈``.
 In a run of K trials a pair (``ragtui run --repeat K``) each test case and table row names its
 trial, and the Markdown summary gives pass^1 / pass^K.
 """
@@ -26,10 +30,12 @@ from datetime import UTC, datetime
 from ..dialogue.progress import dialogue_label
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
+from ..records.agreement_floor import LOW_MARK, AgreementFloor, floor_words
 from ..records.expectations import ExpectationResult
 from ..records.stored import StoredSession
 from .expectation_rate import rate_line, session_results
 from .gate import GateResult, metric_means, metric_problems
+from .low_agreement import agreement_lines, left_out_line, low_metrics
 from .pass_k import pass_k_line, run_pass_k
 from .report_text import md_cell, score
 
@@ -94,7 +100,9 @@ def dialogue_verdicts_line(session: StoredSession) -> str:
     )
 
 
-def outcome(session: StoredSession, thresholds: Mapping[str, float] | None = None) -> Outcome:
+def outcome(
+    session: StoredSession, thresholds: Mapping[str, float] | None = None, gate: GateResult | None = None
+) -> Outcome:
     if session.stop_reason == "error":
         return Outcome("error", f"the dialogue ended in error at turn {session.turns}", session.error or "")
     if session.stop_reason == "cancelled" or session.status != "finished":
@@ -109,10 +117,12 @@ def outcome(session: StoredSession, thresholds: Mapping[str, float] | None = Non
         elif j.score < session.threshold:
             conclusion = j.details.get("conclusion") or ""
             bad.append(f"turn {turn}: {j.score:.2f} < {session.threshold:g}: {conclusion}".rstrip(": "))
-    metrics = metric_problems(session, thresholds or {})
+    exempt = gate.exempt(session) if gate is not None else set()
+    metrics = metric_problems(session, thresholds or {}, exempt)
     if session.score is None:
         return Outcome("failure", "no turn could be scored", "\n".join(bad + metrics))
-    if session.score < session.threshold:
+    rubric_low = PRIMARY_METRIC in exempt
+    if session.score < session.threshold and not rubric_low:
         first = bad[0] if bad else ""
         return Outcome(
             "failure",
@@ -121,7 +131,27 @@ def outcome(session: StoredSession, thresholds: Mapping[str, float] | None = Non
         )
     if metrics:
         return Outcome("failure", "; ".join(metrics), "\n".join(metrics + bad))
+    left_out = _left_out(session, thresholds or {}, exempt, gate)
+    if left_out:  # it fails only on scores the gate does not count: neither passed nor failed
+        return Outcome("skipped", f"low judge agreement, not gated: {'; '.join(left_out)}", "\n".join(bad))
     return Outcome("passed", "", "\n".join(bad))
+
+
+def _left_out(
+    session: StoredSession, thresholds: Mapping[str, float], exempt: set[str], gate: GateResult | None
+) -> list[str]:
+    """``rubric 0.30 < 0.7 (Spearman 0.10 < floor 0.5)`` for each failing score left out of the gate."""
+    if gate is None or not exempt:
+        return []
+    low = low_metrics(session, gate.floor)
+    out = []
+    if PRIMARY_METRIC in exempt and session.score is not None and session.score < session.threshold:
+        why = floor_words(low[PRIMARY_METRIC], gate.floor)
+        out.append(f"{PRIMARY_METRIC} {session.score:.2f} < {session.threshold:g} ({why})")
+    for metric, (mean, mark) in metric_means(session, thresholds).items():
+        if metric in exempt and mean is not None and mark is not None and mean < mark:
+            out.append(f"{metric} {mean:.2f} < {mark:g} ({floor_words(low[metric], gate.floor)})")
+    return out
 
 
 def junit_xml(
@@ -130,7 +160,7 @@ def junit_xml(
     thresholds: Mapping[str, float] | None = None,
     gate: GateResult | None = None,
 ) -> str:
-    outcomes = [(s, outcome(s, thresholds)) for s in sessions]
+    outcomes = [(s, outcome(s, thresholds, gate)) for s in sessions]
     rate_case = gate is not None and gate.min_resolution_rate > 0
     counts = {kind: sum(1 for _s, o in outcomes if o.kind == kind) for kind in ("failure", "error", "skipped")}
     if rate_case and gate is not None and gate.resolution_problem:
@@ -244,7 +274,7 @@ def run_markdown(
 ) -> str:
     scored = [s.score for s in sessions if s.score is not None]
     run_score = sum(scored) / len(scored) if scored else None
-    results = [outcome(s, thresholds) for s in sessions]
+    results = [outcome(s, thresholds, gate) for s in sessions]
     passed = sum(1 for o in results if o.kind == "passed")
     verdicts = any(s.dialogue_judgments for s in sessions)
     head = (
@@ -256,6 +286,11 @@ def run_markdown(
         if gate.min_resolution_rate > 0:
             head += f" (min {gate.min_resolution_rate:.0%})"
     out = [f"### ragtui run `{md_cell(run_id)}`", "", head, ""]
+    floor = gate.floor if gate is not None else AgreementFloor()
+    # How far each metric's judge agrees with people, beside the scores it gave.
+    out += [f"- {md_cell(line)}" for line in agreement_lines(sessions, floor)] + [""]
+    if gate is not None and gate.left_out:
+        out += [f"⚪ {md_cell(left_out_line(gate.left_out))}", ""]
     trials = _trials(sessions)
     if trials > 1:  # repeated trials: how often the bot gets a pair right every time, not just once
         out += [pass_k_line(run_pass_k(sessions, threshold)), ""]
@@ -279,14 +314,22 @@ def run_markdown(
     ]
     for s, o in zip(sessions, results, strict=True):
         result = "pass" if o.kind == "passed" else f"{o.kind}: {o.message}"
-        metric_cells = "".join(f" {score(means[s.id][m][0])} |" if m in means[s.id] else " – |" for m in metrics)
+        low = low_metrics(s, floor)
+        metric_cells = "".join(
+            f" {_marked(score(means[s.id][m][0]), m in low)} |" if m in means[s.id] else " – |" for m in metrics
+        )
         cells = ""
         if verdicts:
             latest = s.latest_dialogue_judgments()
             cells = " " + " | ".join(verdict_word(latest.get(m)) for m in ("resolution", "retention", "repetition"))
             cells += " |"
         out.append(
-            f"| {md_cell(_label(s, trials))} | {s.turns} | {score(s.score)} |{metric_cells} "
+            f"| {md_cell(_label(s, trials))} | {s.turns} | {_marked(score(s.score), PRIMARY_METRIC in low)} |{metric_cells} "
             f"{md_cell(s.stop_reason or s.status)} |{cells} {md_cell(result[:200])} |"
         )
     return "\n".join(out) + "\n"
+
+
+def _marked(cell: str, low: bool) -> str:
+    """A score cell, ``≈0.30`` when its judge agrees with people under the floor."""
+    return f"{LOW_MARK}{cell}" if low and cell[:1].isdigit() else cell

@@ -5,20 +5,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...record.store import Store
+from ...records.agreement_floor import AgreementFloor
 from ..compare import Comparison
 from .data import run_view
 from .page import compare_page, run_page
 
 
 def run_report_html(
-    store: Store, run_id: str, thresholds: Mapping[str, float], min_resolution_rate: float = 0.0
+    store: Store,
+    run_id: str,
+    thresholds: Mapping[str, float],
+    min_resolution_rate: float = 0.0,
+    floor: AgreementFloor | None = None,
+    gate_low_agreement: bool = False,
 ) -> str:
-    return run_page(run_view(store, run_id, thresholds, min_resolution_rate))
+    return run_page(run_view(store, run_id, thresholds, min_resolution_rate, floor, gate_low_agreement))
 
 
 def compare_report_html(
     comparison: Comparison, base_store: Store, new_store: Store, thresholds: Mapping[str, float]
 ) -> str:
     """The comparison's summary and regressions, then NEW's whole report."""
-    view = run_view(new_store, comparison.new_run, thresholds)
+    view = run_view(new_store, comparison.new_run, thresholds, floor=comparison.floor)
     return compare_page(comparison, view, base_store.path.name if base_store.path else "")

@@ -10,10 +10,12 @@ from dataclasses import dataclass, field
 
 from ...record import run_shards
 from ...record.store import Store
+from ...records.agreement_floor import AgreementFloor
 from ...records.stored import StoredDialogueJudgment, StoredSession
 from ..expectation_rate import rate_line
 from ..gate import run_gate, run_resolution
 from ..listing import list_runs
+from ..low_agreement import agreement_lines, left_out_line
 from ..pass_k import pass_k_line, run_pass_k
 from ..run_report import outcome, rate_words
 from ..shards import shard_summary
@@ -71,6 +73,10 @@ class RunView:
     shards: str | None
     agreement: str | None = None  # people's agree / disagree labels of this run's verdicts
     expectations: str | None = None  # the run's expectation pass rate and policies broken, when any
+    # each metric's judge agreement with people, as measured (or unmeasured), and what the gate
+    # left out because it was low
+    measured: list[str] = field(default_factory=list)
+    not_gated: str = ""
 
     @property
     def scenarios(self) -> list[str]:
@@ -176,12 +182,23 @@ def label_agreement(store: Store, run_id: str) -> str | None:
     )
 
 
-def run_view(store: Store, run_id: str, thresholds: Mapping[str, float], min_resolution_rate: float = 0.0) -> RunView:
+def run_view(
+    store: Store,
+    run_id: str,
+    thresholds: Mapping[str, float],
+    min_resolution_rate: float = 0.0,
+    floor: AgreementFloor | None = None,
+    gate_low_agreement: bool = False,
+) -> RunView:
     sessions = store.run_sessions(run_id)
+    threshold = sessions[0].threshold if sessions else 0.7
+    gate = run_gate(
+        sessions, threshold, thresholds, min_resolution_rate, floor=floor, gate_low_agreement=gate_low_agreement
+    )
     dialogues = []
     for s in sessions:
         latest = s.latest_dialogue_judgments()
-        result = outcome(s, thresholds)
+        result = outcome(s, thresholds, gate)
         dialogues.append(
             DialogueView(
                 s,
@@ -191,9 +208,7 @@ def run_view(store: Store, run_id: str, thresholds: Mapping[str, float], min_res
                 [latest[m] for m in sorted(latest, key=lambda m: (m not in KNOWN_KINDS, m))],
             )
         )
-    threshold = sessions[0].threshold if sessions else 0.7
     scored = [s.score for s in sessions if s.score is not None]
-    gate = run_gate(sessions, threshold, thresholds, min_resolution_rate)
     has_verdicts = any(d.verdicts for d in dialogues)
     trials = run_pass_k(sessions, threshold)
     judges = sorted(
@@ -216,4 +231,6 @@ def run_view(store: Store, run_id: str, thresholds: Mapping[str, float], min_res
         shards=shard_summary(run_id, run_shards.shards_of(store, run_id)),
         agreement=label_agreement(store, run_id),
         expectations=rate_line(gate.expectations) if gate.expectations.dialogues else None,
+        measured=agreement_lines(sessions, gate.floor),
+        not_gated=left_out_line(gate.left_out),
     )

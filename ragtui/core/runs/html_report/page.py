@@ -66,6 +66,10 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
     out.append(f"<p><b>Judge model(s):</b> {esc(judges)}</p>")
     if view.agreement:
         out.append(f"<p><b>Judge agreement (labels):</b> {esc(view.agreement)}</p>")
+    if view.measured:
+        out.append(f"<p><b>Judge agreement (measured):</b> {esc('; '.join(view.measured))}</p>")
+    if view.not_gated:
+        out.append(f"<p><b>Not gated:</b> {esc(view.not_gated)}</p>")
     if view.shards:
         out.append(f"<p><b>Shards:</b> {esc(view.shards)}</p>")
     ok = view.gate_status == 0

@@ -1,0 +1,94 @@
+"""A verdict's trust level: how its judge's measured agreement with people (``details["agreement"]``,
+``metrics.judge_card``) compares with the floor (``[min_judge_agreement]`` in the config).
+
+* ``measured``: the figure is at or over the floor — a score like any other;
+* ``low``: measured, but under the floor, or measured with no figure (too few labels to compute
+  one) — drawn neither red nor green, marked ``≈``, and left out of the CI gate unless asked;
+* ``unmeasured``: no entry at all — shown as unmeasured and gated as it always was.
+
+Pure and light (no metric is imported): every view and the gate ask here, so they never
+disagree on which scores are low, and the TUI's first frame does not wait for the LLM client.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+DEFAULT_SPEARMAN_FLOOR = 0.5
+DEFAULT_KAPPA_FLOOR = 0.4
+
+
+@dataclass(frozen=True)
+class AgreementFloor:
+    # A score on a scale is measured by Spearman's rank correlation with people's labels, a
+    # pass/fail verdict by Cohen's κ: each has its own floor.
+    spearman: float = DEFAULT_SPEARMAN_FLOOR
+    kappa: float = DEFAULT_KAPPA_FLOOR
+
+    def for_figure(self, figure: object) -> float:
+        return self.kappa if figure == "kappa" else self.spearman
+
+
+TrustLevel = Literal["measured", "low", "unmeasured"]
+
+# Beside a low-agreement score: readable without colour.
+LOW_MARK = "≈"
+LOW_WORDS = "low agreement"
+
+
+def agreement_entry(details: dict[str, Any] | None) -> dict[str, Any] | None:
+    entry = (details or {}).get("agreement")
+    return entry if isinstance(entry, dict) else None
+
+
+def _value(entry: dict[str, Any]) -> float | None:
+    value = entry.get("value")
+    # bool is an int to Python, but never a measured figure
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def trust_level(details: dict[str, Any] | None, floor: AgreementFloor) -> TrustLevel:
+    entry = agreement_entry(details)
+    if entry is None:
+        return "unmeasured"
+    value = _value(entry)
+    if value is None or value < floor.for_figure(entry.get("figure")):
+        return "low"
+    return "measured"
+
+
+def is_low(details: dict[str, Any] | None, floor: AgreementFloor) -> bool:
+    return trust_level(details, floor) == "low"
+
+
+def figure_name(entry: dict[str, Any]) -> str:
+    return "κ" if entry.get("figure") == "kappa" else "Spearman"
+
+
+def short_agreement(details: dict[str, Any] | None) -> str:
+    """``Spearman 0.10 (n=18)``, ``κ 0.62 [0.41–0.80] (n=40)`` or ``unmeasured``: one cell of a
+    table (CSV, compare)."""
+    entry = agreement_entry(details)
+    if entry is None:
+        return "unmeasured"
+    value = _value(entry)
+    text = f"{figure_name(entry)} {'–' if value is None else f'{value:.2f}'}"
+    low, high = entry.get("low"), entry.get("high")
+    if isinstance(low, int | float) and isinstance(high, int | float):
+        text += f" [{low:.2f}–{high:.2f}]"
+    return f"{text} (n={entry.get('n')})"
+
+
+def floor_words(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
+    """Why a score is low agreement: ``Spearman 0.10 < floor 0.5``."""
+    entry = agreement_entry(details) or {}
+    value = _value(entry)
+    shown = "unknown" if value is None else f"{value:.2f}"
+    return f"{figure_name(entry)} {shown} < floor {floor.for_figure(entry.get('figure')):g}"
+
+
+def trust_cell(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
+    """``Spearman 0.10 (n=18) · low agreement`` — a cell that says the level without colour."""
+    text = short_agreement(details)
+    return f"{text} · {LOW_WORDS}" if is_low(details, floor) else text

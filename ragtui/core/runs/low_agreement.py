@@ -1,0 +1,94 @@
+"""Scores from a judge whose measured agreement with people is under the floor
+(``metrics.agreement_floor``): which metrics of a dialogue they are, and the run summary's line
+when the gate left them out."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..record.store import Store
+from ..records.agreement_floor import AgreementFloor, floor_words, is_low, trust_cell
+from ..records.stored import StoredSession
+from ..registry.metrics import PRIMARY_METRIC
+
+GATE_ANYWAY = "gate them anyway with --gate-low-agreement or gate_low_agreement = true"
+
+
+def low_metrics(session: StoredSession, floor: AgreementFloor) -> dict[str, dict[str, Any]]:
+    """Metric → the details of one of its verdicts, for each metric of the dialogue whose newest
+    scored verdicts are all low agreement. One trusted score among them keeps the metric gated:
+    only a metric with no score worth gating on is left out."""
+    by_metric: dict[str, list[dict[str, Any]]] = {}
+    for j in session.latest_judgments().values():
+        if j.score is not None:
+            by_metric.setdefault(j.metric, []).append(j.details)
+    return {m: ds[0] for m, ds in by_metric.items() if all(is_low(d, floor) for d in ds)}
+
+
+@dataclass
+class LeftOut:
+    """A metric whose failing scores the gate did not count, and why."""
+
+    metric: str
+    why: str  # "Spearman 0.10 < floor 0.5"
+    dialogues: int = 0
+
+
+def add_left_out(left_out: list[LeftOut], metric: str, details: dict[str, Any], floor: AgreementFloor) -> None:
+    for item in left_out:
+        if item.metric == metric:
+            item.dialogues += 1
+            return
+    left_out.append(LeftOut(metric, floor_words(details, floor), 1))
+
+
+def left_out_line(left_out: list[LeftOut]) -> str:
+    """``not gated (low judge agreement): rubric Spearman 0.10 < floor 0.5 (2 dialogue(s) under its
+    pass mark); gate them anyway with …``; "" when nothing was left out."""
+    if not left_out:
+        return ""
+    parts = [f"{i.metric} {i.why} ({i.dialogues} dialogue(s) under its pass mark)" for i in left_out]
+    return f"not gated (low judge agreement): {', '.join(parts)}; {GATE_ANYWAY}"
+
+
+def metric_agreements(sessions: list[StoredSession]) -> dict[str, dict[str, Any]]:
+    """Metric → the details of its first scored verdict in ``sessions`` (which carry its judge's
+    measured agreement, or nothing when unmeasured): what a report shows per metric."""
+    out: dict[str, dict[str, Any]] = {}
+    for s in sessions:
+        for (_, metric), j in sorted(s.latest_judgments().items()):
+            if j.score is not None and (
+                metric not in out or ("agreement" in j.details and "agreement" not in out[metric])
+            ):
+                out[metric] = j.details
+    return out
+
+
+def agreement_lines(sessions: list[StoredSession], floor: AgreementFloor) -> list[str]:
+    """``rubric judge: Spearman 0.10 (n=18) · low agreement`` per metric with a score."""
+    return [f"{m} judge: {trust_cell(d, floor)}" for m, d in sorted(metric_agreements(sessions).items())]
+
+
+def low_rubric_sessions(store: Store, session_ids: list[int], floor: AgreementFloor) -> set[int]:
+    """Of ``session_ids``, the sessions whose newest scored rubric verdicts all come from a judge
+    under the floor (as ``low_metrics`` reads a loaded session), from one query — for the lists
+    of sessions, which load no verdicts."""
+    if not session_ids:
+        return set()
+    marks = ", ".join("?" * len(session_ids))
+    newest: dict[tuple[int, int], tuple[int, bool, str | None]] = {}  # (session, turn) → version, scored, entry
+    for session_id, turn, version, scored, agreement in store.db.execute(
+        "SELECT session_id, turn, version, score IS NOT NULL, json_extract(details, '$.agreement') FROM judgments "
+        f"WHERE metric = ? AND session_id IN ({marks})",
+        [PRIMARY_METRIC, *session_ids],
+    ):
+        if (session_id, turn) not in newest or version > newest[(session_id, turn)][0]:
+            newest[(session_id, turn)] = (version, bool(scored), agreement)
+    lows: dict[int, list[bool]] = {}
+    for (session_id, _turn), (_version, scored, agreement) in newest.items():
+        if scored:
+            details = {"agreement": json.loads(agreement)} if agreement else {}
+            lows.setdefault(session_id, []).append(is_low(details, floor))
+    return {sid for sid, each in lows.items() if all(each)}

@@ -1,0 +1,64 @@
+"""The trust level of a verdict (``records.agreement_floor``): its judge's measured agreement
+with people against the floor, boundaries included, for details old and new."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragtui.core.records.agreement_floor import AgreementFloor, floor_words, short_agreement, trust_level
+
+FLOOR = AgreementFloor(spearman=0.5, kappa=0.4)
+
+
+def details(value: object, figure: str = "spearman", **more: object) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "metric": "rubric",
+        "language": "en",
+        "model": "m",
+        "fingerprint": "f",
+        "figure": figure,
+    }
+    entry.update({"value": value, "n": 18, "on": "labels.jsonl", "source": "calibrate", **more})
+    return {"agreement": entry}
+
+
+@pytest.mark.parametrize(
+    ("value", "figure", "level"),
+    [
+        (0.5, "spearman", "measured"),  # at the floor: measured
+        (0.4999, "spearman", "low"),
+        (0.9, "spearman", "measured"),
+        (-0.2, "spearman", "low"),
+        (0.4, "kappa", "measured"),  # κ has its own floor
+        (0.45, "kappa", "measured"),
+        (0.39, "kappa", "low"),
+        (0, "spearman", "low"),  # an int figure is a figure
+        (None, "spearman", "low"),  # measured, but too few labels for a figure
+        (None, "kappa", "low"),
+    ],
+)
+def test_trust_level_against_the_floor(value: object, figure: str, level: str):
+    assert trust_level(details(value, figure), FLOOR) == level
+
+
+def test_without_an_entry_a_verdict_is_unmeasured_not_low():
+    assert trust_level({}, FLOOR) == "unmeasured"
+    assert trust_level(None, FLOOR) == "unmeasured"
+    assert trust_level({"agreement": "broken"}, FLOOR) == "unmeasured"
+    assert short_agreement({"conclusion": "fine"}) == "unmeasured"
+
+
+def test_old_details_without_an_interval_and_new_ones_with_it():
+    old = details(0.1)  # stored before the 95% interval was carried: no low, no high
+    assert short_agreement(old) == "Spearman 0.10 (n=18)"
+    new = details(0.62, "kappa", low=0.41, high=0.8)
+    assert short_agreement(new) == "κ 0.62 [0.41–0.80] (n=18)"
+    assert trust_level(new, FLOOR) == "measured"
+    assert short_agreement(details(0.7, low=None, high=None)) == "Spearman 0.70 (n=18)"
+
+
+def test_a_bool_is_no_figure_and_the_floor_is_named():
+    assert trust_level(details(True), FLOOR) == "low"
+    assert floor_words(details(0.1), FLOOR) == "Spearman 0.10 < floor 0.5"
+    assert floor_words(details(None, "kappa"), FLOOR) == "κ unknown < floor 0.4"
+    assert trust_level(details(0.1), AgreementFloor(spearman=0.1)) == "measured"

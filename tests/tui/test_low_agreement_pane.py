@@ -1,0 +1,104 @@
+"""A score from a judge whose measured agreement with people is under the floor: in the Judge
+pane and the header it is neither red nor green, and carries the ``≈`` / "low agreement" marker
+that reads without colour. A measured judge's score keeps its colours. Pilot, real SQLite."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import Static
+
+from ragtui.core.record.store import Store
+from ragtui.core.records.judgments import Judgment
+from ragtui.tui.panes import RolePane
+
+from .conftest import SIZE, settle
+
+
+def entry(value: float) -> dict[str, object]:
+    return {
+        "metric": "rubric", "language": "en", "model": "fake-judge", "fingerprint": "f", "figure": "spearman",
+        "value": value, "n": 18, "on": "labels.jsonl, 5-fold cross-validation", "source": "calibrate",
+    }  # fmt: skip
+
+
+def stored_session(store: Store, score: float, value: float) -> int:
+    session = store.create_session(
+        scenario={"id": "id-linking", "question": "How do I link?", "language": "en"},
+        persona={"name": "calm", "language": "en", "persona": "- polite"},
+        config={"roles": {"judge": {"model": "fake-judge"}}},
+        language="en",
+        max_turns=1,
+        threshold=0.7,
+        metrics=["rubric"],
+    )
+    store.add_message(session, 1, "user", "scenario", "How do I link?")
+    bot = store.add_message(session, 1, "bot", "bot", "Go to Settings.")
+    judgment = Judgment("rubric", score, details={"conclusion": "thin", "agreement": entry(value)}, model="fake-judge")
+    store.add_judgment(session, bot, 1, judgment)
+    store.refresh_score(session, "rubric")
+    store.set_status(session, "finished", "max_turns")
+    return session
+
+
+def colours(text: Text) -> set[str]:
+    """The colour names of every span of ``text``."""
+    found = set()
+    for span in text.spans:
+        style = span.style if isinstance(span.style, Style) else Style.parse(str(span.style))
+        if style.color is not None:
+            found.add(style.color.name)
+    return found
+
+
+def verdict_block(app) -> Text:  # noqa: ANN001 - the app under test
+    pane = app.screen.query_one("#pane-judge", RolePane)
+    blocks = [c.content for c in pane.children if isinstance(c, Static)]  # the Text as drawn
+    (block,) = [b for b in blocks if isinstance(b, Text) and str(b).startswith("Turn 1 · rubric")]
+    return block
+
+
+def header_text(app) -> Text:  # noqa: ANN001
+    return app.screen_stack[0].query_one("#header").render_text()
+
+
+async def test_a_low_agreement_score_is_neither_red_nor_green_and_is_marked(make_app, store: Store):
+    session = stored_session(store, 0.25, 0.10)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.open_session(session)
+        await settle(pilot)
+        block = verdict_block(app)
+        assert "≈0.25" in str(block) and "low agreement: Spearman 0.10 < floor 0.5" in str(block)
+        assert not colours(block) & {"red", "green"}
+        head = header_text(app)
+        assert "score ≈0.25" in str(head) and "judge agreement Spearman 0.10 (n=18) · ≈ low agreement" in str(head)
+        assert not colours(head) & {"red", "green"}
+
+
+async def test_a_measured_judge_keeps_its_colours_and_shows_its_agreement(make_app, store: Store):
+    session = stored_session(store, 0.25, 0.80)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.open_session(session)
+        await settle(pilot)
+        block = verdict_block(app)
+        assert "0.25" in str(block) and "≈" not in str(block)
+        assert "agreement Spearman 0.80 (n=18)" in str(block) and "red" in colours(block)
+
+
+async def test_the_verdict_screen_marks_the_low_agreement_score_without_colour(make_app, store: Store):
+    from ragtui.tui.verdict_screen import VerdictScreen
+
+    session = stored_session(store, 0.25, 0.10)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.open_session(session)
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, VerdictScreen)
+        detail = app.screen.query_one("#verdict-detail", Static).content
+        assert isinstance(detail, Text)
+        assert "score ≈0.25" in str(detail) and "low agreement: Spearman 0.10 < floor 0.5" in str(detail)
+        assert not colours(detail) & {"red", "green"}
