@@ -40,6 +40,7 @@ Layout of a config file (every key optional)::
     [min_judge_agreement]      # a judge measured under these agrees too little with people to gate on:
     spearman = 0.5             #   its scores are shown as "≈ low agreement", neither red nor green,
     kappa = 0.4                #   and left out of `ragtui run`'s exit status (docs/judge-calibration.md)
+    items = 10                 #   … as is a figure measured on fewer labelled items than this
     # gate_low_agreement = true  (top level) gates on them anyway, as `ragtui run --gate-low-agreement`
 
     [answer_relevancy]         # seed 001's options
@@ -114,7 +115,7 @@ EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_
 DEFAULT_DIALOGUE_METRICS = ("resolution", "repetition", "expectations")
 SIMULATOR_CHECKS = ("model", "code", "off")
 RELEVANCY_KEYS = {"uncertainty_weight", "scale"}
-FLOOR_KEYS = ("spearman", "kappa")
+FLOOR_KEYS = ("spearman", "kappa", "items")
 
 
 class Thresholds(MutableMapping[str, float]):
@@ -399,7 +400,12 @@ def _parse_floor(table: dict[str, Any], where: str) -> AgreementFloor:
     """``spearman = 0.5``, ``kappa = 0.4``: each between -1 and 1 (the figures' own range)."""
     reject_unknown_keys(table, set(FLOOR_KEYS), where)
     values = dataclasses.asdict(AgreementFloor())
-    for key in FLOOR_KEYS:
+    if "items" in table:
+        items = expect_type(table["items"], int, f"{where} items")
+        if items < 1:
+            raise ConfigError(f"{where} items must be at least 1, got {items}")
+        values["items"] = items
+    for key in ("spearman", "kappa"):
         if key in table:
             number = float(expect_type(table[key], (int, float), f"{where} {key}"))
             if not -1.0 <= number <= 1.0:

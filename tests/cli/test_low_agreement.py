@@ -106,7 +106,7 @@ def test_junit_skips_a_low_agreement_failure_with_the_reason_and_markdown_shows_
     assert skipped is not None and case.find("failure") is None
     assert "low judge agreement, not gated: rubric 0.40 < 0.7 (Spearman 0.10 < floor 0.5)" in skipped.get("message", "")
     text = md.read_text(encoding="utf-8")
-    assert "rubric judge: Spearman 0.10 (n=18) · low agreement" in text
+    assert "rubric judge: Spearman 0.10 [-0.40–0.55] (n=18) · low agreement" in text
     assert "| ≈0.40 |" in text and "not gated (low judge agreement)" in text
 
     assert run(low_judge, "--gate-low-agreement", "--junit", str(junit)) == 1
@@ -126,16 +126,14 @@ def test_compare_shows_each_side_s_judge_agreement_and_marks_a_low_agreement_reg
     args = ["compare", "previous", "last", "--config", str(low_judge), "--markdown", str(md), "--junit", str(junit)]
     assert main(args) == 1  # the comparison's own rule is unchanged: the drop is shown as a regression
     out = capsys.readouterr().out
-    agreement = (
-        "rubric judge agreement: base Spearman 0.10 (n=18) · low agreement → new Spearman 0.10 (n=18) · low agreement"
-    )
+    agreement = "rubric judge agreement: base Spearman 0.10 [-0.40–0.55] (n=18) · low agreement → new Spearman 0.10 [-0.40–0.55] (n=18) · low agreement"
     assert agreement in out and "regression ≈ low agreement" in out
     text = md.read_text(encoding="utf-8")
     assert agreement in text and "⚪ regression ≈ low agreement" in text and "🔴 regression" not in text
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
     props = {p.get("name"): p.get("value") for p in suite.iter("property")}
-    assert props["new_rubric_judge_agreement"] == "Spearman 0.10 (n=18) · low agreement"
+    assert props["new_rubric_judge_agreement"] == "Spearman 0.10 [-0.40–0.55] (n=18) · low agreement"
     (failure,) = suite.iter("failure")
     assert "score regression" in failure.get("message", "")
     assert "(low agreement: Spearman 0.10 < floor 0.5)" in failure.get("message", "")

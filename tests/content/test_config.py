@@ -422,6 +422,8 @@ def test_min_judge_agreement_defaults_and_overrides(tmp_path: Path):
         ('[min_judge_agreement]\nkappa = "high"\n', "[min_judge_agreement] kappa must be int or float"),
         ("[min_judge_agreement]\nkapa = 0.4\n", "[min_judge_agreement]: unknown key 'kapa'"),
         ("min_judge_agreement = 0.5\n", "min_judge_agreement must be dict"),
+        ("[min_judge_agreement]\nitems = 0\n", "[min_judge_agreement] items must be at least 1"),
+        ("[min_judge_agreement]\nitems = 2.5\n", "[min_judge_agreement] items must be int"),
         ('gate_low_agreement = "yes"\n', "gate_low_agreement must be bool"),
     ],
 )

@@ -62,3 +62,13 @@ def test_a_bool_is_no_figure_and_the_floor_is_named():
     assert floor_words(details(0.1), FLOOR) == "Spearman 0.10 < floor 0.5"
     assert floor_words(details(None, "kappa"), FLOOR) == "κ unknown < floor 0.4"
     assert trust_level(details(0.1), AgreementFloor(spearman=0.1)) == "measured"
+
+
+def test_a_figure_on_too_few_labelled_items_is_low_whatever_it_says():
+    # Two items in the right order give Spearman 1.00: the bundled sets' smallest halves.
+    tiny = details(1.0, n=2)
+    assert trust_level(tiny, FLOOR) == "low"
+    assert floor_words(tiny, FLOOR) == "Spearman 1.00 on only 2 labelled items (< 10)"
+    assert trust_level(details(1.0, n=10), FLOOR) == "measured"
+    assert trust_level(tiny, AgreementFloor(items=2)) == "measured"
+    assert trust_level(details(0.9, n=None), FLOOR) == "low"  # no count: not known to be enough

@@ -2,8 +2,8 @@
 ``metrics.judge_card``) compares with the floor (``[min_judge_agreement]`` in the config).
 
 * ``measured``: the figure is at or over the floor — a score like any other;
-* ``low``: measured, but under the floor, or measured with no figure (too few labels to compute
-  one) — drawn neither red nor green, marked ``≈``, and left out of the CI gate unless asked;
+* ``low``: measured, but under the floor, on fewer labelled items than the floor's ``items``, or
+  with no figure (too few labels to compute one) — drawn neither red nor green, marked ``≈``, and left out of the CI gate unless asked;
 * ``unmeasured``: no entry at all — shown as unmeasured and gated as it always was.
 
 Pure and light (no metric is imported): every view and the gate ask here, so they never
@@ -17,6 +17,9 @@ from typing import Any, Literal
 
 DEFAULT_SPEARMAN_FLOOR = 0.5
 DEFAULT_KAPPA_FLOOR = 0.4
+# Fewer labelled items than this and a figure is a handful of items in some order (two items
+# give Spearman ±1): too few to call a judge measured, whatever the figure says.
+DEFAULT_MIN_ITEMS = 10
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,7 @@ class AgreementFloor:
     # pass/fail verdict by Cohen's κ: each has its own floor.
     spearman: float = DEFAULT_SPEARMAN_FLOOR
     kappa: float = DEFAULT_KAPPA_FLOOR
+    items: int = DEFAULT_MIN_ITEMS
 
     def for_figure(self, figure: object) -> float:
         return self.kappa if figure == "kappa" else self.spearman
@@ -53,9 +57,14 @@ def trust_level(details: dict[str, Any] | None, floor: AgreementFloor) -> TrustL
     if entry is None:
         return "unmeasured"
     value = _value(entry)
-    if value is None or value < floor.for_figure(entry.get("figure")):
+    if value is None or value < floor.for_figure(entry.get("figure")) or _items(entry) < floor.items:
         return "low"
     return "measured"
+
+
+def _items(entry: dict[str, Any]) -> int:
+    n = entry.get("n")
+    return n if isinstance(n, int) and not isinstance(n, bool) else 0
 
 
 def is_low(details: dict[str, Any] | None, floor: AgreementFloor) -> bool:
@@ -81,11 +90,15 @@ def short_agreement(details: dict[str, Any] | None) -> str:
 
 
 def floor_words(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
-    """Why a score is low agreement: ``Spearman 0.10 < floor 0.5``."""
+    """Why a score is low agreement: ``Spearman 0.10 < floor 0.5``, or ``Spearman 1.00 on only 2
+    labelled items (< 10)``."""
     entry = agreement_entry(details) or {}
     value = _value(entry)
     shown = "unknown" if value is None else f"{value:.2f}"
-    return f"{figure_name(entry)} {shown} < floor {floor.for_figure(entry.get('figure')):g}"
+    target = floor.for_figure(entry.get("figure"))
+    if value is not None and value >= target and _items(entry) < floor.items:
+        return f"{figure_name(entry)} {shown} on only {_items(entry)} labelled items (< {floor.items})"
+    return f"{figure_name(entry)} {shown} < floor {target:g}"
 
 
 def trust_cell(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
