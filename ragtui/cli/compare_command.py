@@ -24,6 +24,7 @@ from ..core.runs.compare_report import (
     expectation_lines,
     flag_words,
     has_verdicts,
+    low_words,
     ordered,
     summary_lines,
     trial_ordered,
@@ -75,6 +76,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--strict",
         action="store_true",
         help="exit 1 on any drop, even one within run-to-run noise (with trials; the rule of one trial a pair)",
+    )
+    parser.add_argument(
+        "--gate-low-agreement",
+        action="store_true",
+        help="fail on score regressions of a judge under [min_judge_agreement] too (default: shown, not gated)",
     )
     parser.set_defaults(handler=compare)
 
@@ -229,6 +235,7 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
     comparison = compare_runs(
         store, base_run, new_run, alpha=config.compare_alpha, new_store=new_store, floor=config.min_judge_agreement
     )
+    comparison.gate_low_agreement = config.gate_low_agreement or args.gate_low_agreement
     # Reports are built before anything is written, so an error leaves no half-written file.
     reports = []
     if args.csv:
@@ -272,5 +279,15 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
             f"{comparison.regressions} score regression(s), {comparison.resolution_regressions} resolution "
             f"regression(s), {len(comparison.expectation_regressions)} expectation regression(s)"
         )
+    if status == 0 and not comparison.scores_gated and comparison.regressions:
+        verdict = "no gated regression"
     console.print(Text(verdict, style="bold green" if status == 0 else "bold red"))
+    if not comparison.scores_gated and (comparison.regressions or (noise is not None and noise.dropped)):
+        console.print(
+            Text(
+                f"score regressions not gated{low_words(comparison)}; gate them anyway with --gate-low-agreement or gate_low_agreement = true",
+                style="dim",
+            ),
+            soft_wrap=True,
+        )
     return status

@@ -124,8 +124,9 @@ def test_compare_shows_each_side_s_judge_agreement_and_marks_a_low_agreement_reg
     capsys.readouterr()
     md, junit = tmp_path / "compare.md", tmp_path / "compare.xml"
     args = ["compare", "previous", "last", "--config", str(low_judge), "--markdown", str(md), "--junit", str(junit)]
-    assert main(args) == 1  # the comparison's own rule is unchanged: the drop is shown as a regression
+    assert main(args) == 0  # the drop is shown as a regression, but a low-agreement judge's is not gated
     out = capsys.readouterr().out
+    assert "no gated regression" in out and "score regressions not gated (low agreement: " in out
     agreement = "rubric judge agreement: base Spearman 0.10 [-0.40–0.55] (n=18) · low agreement → new Spearman 0.10 [-0.40–0.55] (n=18) · low agreement"
     assert agreement in out and "regression ≈ low agreement" in out
     text = md.read_text(encoding="utf-8")
@@ -134,9 +135,17 @@ def test_compare_shows_each_side_s_judge_agreement_and_marks_a_low_agreement_reg
     assert suite is not None
     props = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert props["new_rubric_judge_agreement"] == "Spearman 0.10 [-0.40–0.55] (n=18) · low agreement"
+    assert list(suite.iter("failure")) == [] and suite.get("skipped") == "1"
+    (skipped,) = suite.iter("skipped")
+    assert skipped.get("message", "").startswith("not gated: score regression")
+    assert "(low agreement: Spearman 0.10 < floor 0.5)" in skipped.get("message", "")
+
+    # Gated on request: the same comparison fails, and JUnit says failure.
+    assert main([*args, "--gate-low-agreement"]) == 1
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None
     (failure,) = suite.iter("failure")
-    assert "score regression" in failure.get("message", "")
-    assert "(low agreement: Spearman 0.10 < floor 0.5)" in failure.get("message", "")
+    assert "score regression" in failure.get("message", "") and suite.get("skipped") == "0"
 
 
 def test_compare_of_an_unmeasured_judge_says_unmeasured_and_keeps_the_red_regression(server, tmp_path: Path, capsys):

@@ -48,6 +48,7 @@ NOT_MERGED: dict[str, str] = {
     "calibration_runs": "a judge's agreement with a labelled file: about the judge on that machine, not a run",
     "calibration_items": "the items of a calibration run (not merged, see calibration_runs)",
     "judge_fits": "a fit changes how this database's judge scores; copying one would change DEST's runs",
+    "judge_card_entries": "a judge's measured agreement, about the judge on that machine (see calibration_runs)",
     "rejudge_jobs": "bookkeeping of a re-judging job in the source; the verdict versions it made are merged",
     "rejudge_requests": "the requests of a re-judging job (not merged, see rejudge_jobs)",
     "meta": "the database's own identity",

@@ -147,6 +147,9 @@ class Comparison:
     # Both runs have several trials of a pair: regressions are judged over trials, against noise.
     noise: NoiseComparison | None = None
     floor: AgreementFloor = field(default_factory=AgreementFloor)
+    # A score regression of a low-agreement judge is shown, but fails the comparison only when
+    # the team asks (``gate_low_agreement``), as in ``ragtui run``'s gate.
+    gate_low_agreement: bool = False
 
     def agreement(self, side: str, metric: str = PRIMARY_METRIC) -> dict[str, Any]:
         """One side's judge agreement for ``metric``, shaped as a verdict's details (``{}`` when
@@ -205,17 +208,32 @@ class Comparison:
         met in base and missed in new (the caller maps errors to 2). Retention and repetition are flagged but do not fail a comparison: they
         explain a resolution change rather than decide one. With trials on both sides, 1 only
         for a regression beyond run-to-run noise (``--strict``: ``strict_exit_status``)."""
+        if not self.scores_gated:
+            return self._verdict_status
         if self.noise is not None:
             return 1 if self.noise.significant else 0
         return self.strict_exit_status
 
     @property
+    def scores_gated(self) -> bool:
+        """Score regressions count toward the exit status: the rubric's judge is not under the
+        agreement floor on either side, or the team gates low-agreement scores anyway."""
+        return self.gate_low_agreement or not self.low()
+
+    @property
+    def _verdict_status(self) -> int:
+        """Regressions other than the score's: resolution and expectations."""
+        return 1 if self.resolution_regressions or self.expectation_regressions else 0
+
+    @property
     def strict_exit_status(self) -> int:
         """``--strict``: 1 on any drop — a dialogue pair that stopped passing, or, with trials,
         a pair passing fewer of its trials — noise or not."""
+        if not self.scores_gated:
+            return self._verdict_status
         if self.noise is not None and self.noise.dropped:
             return 1
-        return 1 if self.regressions or self.resolution_regressions or self.expectation_regressions else 0
+        return 1 if self.regressions or self._verdict_status else 0
 
     def mean_score(self, side: str) -> float | None:
         scores = [getattr(p, side).score for p in self.pairs if getattr(p, side).score is not None]

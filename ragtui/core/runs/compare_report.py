@@ -285,8 +285,17 @@ def comparison_junit(c: Comparison) -> str:
     the exit status), with both sides' scores and verdicts in the message."""
     if c.noise is not None:
         return _trials_junit(c, c.noise)
-    failing = [p for p in c.pairs if p.flag == "regression" or p.resolution_regression]
-    attrs = {"tests": str(len(c.pairs)), "failures": str(len(failing)), "errors": "0", "skipped": "0", "time": "0.000"}
+    # A score regression of a low-agreement judge is skipped with its reason unless gated (the
+    # rule of the exit status); a resolution regression fails whatever the rubric's judge.
+    failing = [p for p in c.pairs if (p.flag == "regression" and c.scores_gated) or p.resolution_regression]
+    skipped = [p for p in c.pairs if p.flag == "regression" and p not in failing]
+    attrs = {
+        "tests": str(len(c.pairs)),
+        "failures": str(len(failing)),
+        "errors": "0",
+        "skipped": str(len(skipped)),
+        "time": "0.000",
+    }
     root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")  # when compared; UTC without offset, as JUnit wants
     suite = ET.SubElement(
@@ -310,7 +319,9 @@ def comparison_junit(c: Comparison) -> str:
             what.append(f"score regression {score(p.base.score)} → {score(p.new.score)}{low_words(c)}")
         if p.resolution_regression:
             what.append(f"resolution regression {verdict_pair(p, 'resolution')}")
-        if what:
+        if p in skipped:
+            ET.SubElement(case, "skipped", {"message": xml_safe(f"not gated: {what[0]}")})
+        elif what:
             failure = ET.SubElement(case, "failure", {"message": xml_safe("; ".join(what)), "type": "regression"})
             failure.text = xml_safe(
                 f"sessions #{p.base.session_id} → #{p.new.session_id}; "
@@ -346,7 +357,16 @@ def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
     """With trials: one test case per pair over its trials, failing on a regression beyond noise;
     when only the run's test finds one, the pairs that dropped fail with it (they make it up)."""
     failing = {p.label for p in n.regressions} or ({p.label for p in n.dropped} if n.run_regression else set())
-    attrs = {"tests": str(len(n.pairs)), "failures": str(len(failing)), "errors": "0", "skipped": "0", "time": "0.000"}
+    skipped: set[str] = set()
+    if not c.scores_gated:  # passes are the rubric's: a low-agreement judge's are shown, not gated
+        failing, skipped = set(), failing
+    attrs = {
+        "tests": str(len(n.pairs)),
+        "failures": str(len(failing)),
+        "errors": "0",
+        "skipped": str(len(skipped)),
+        "time": "0.000",
+    }
     root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
     suite = ET.SubElement(
@@ -368,6 +388,8 @@ def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
                 case, "failure", {"message": xml_safe(f"regression beyond noise: {what}"), "type": "regression"}
             )
             failure.text = xml_safe(f"significant at alpha {n.alpha:g} for the {kind}")
+        elif p.label in skipped:
+            ET.SubElement(case, "skipped", {"message": xml_safe(f"not gated: regression beyond noise{low_words(c)}")})
         ET.SubElement(case, "system-out").text = xml_safe(what)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
