@@ -94,7 +94,7 @@ def judge_card(args: argparse.Namespace, overrides: Overrides) -> int:
         console.print(Text(f"[{number}] {note}"), soft_wrap=True)
     console.print(
         Text(
-            "95% interval: Spearman by Fisher's z (variance 1.06/(n−3)), κ by a percentile bootstrap. "
+            "95% interval: Spearman by Fisher's z (Bonett–Wright error, as ragtui calibrate), κ by a percentile bootstrap. "
             "Figures are for this judge model and each metric's prompt exactly; an edited prompt is unmeasured "
             "until measured again. Labelled data: sample_data/labelled/ (README there).",
             style="dim",

@@ -79,7 +79,7 @@ def test_a_stored_fit_puts_its_figure_on_the_card_and_beside_the_scores(config_f
     main(["run", "--config", str(config_file), "-s", "id-linking", "-p", "calm"])
     out = capsys.readouterr().out
     assert (
-        "rubric scores: agrees with people: Spearman 0.61 (n=5, 95% CI -0.62–0.97, labels.jsonl, 5-fold cross-validation)"
+        "rubric scores: agrees with people: Spearman 0.61 (n=5, 95% CI -0.66–0.98, labels.jsonl, 5-fold cross-validation)"
         in out
     )
     assert main(["show", "1", "--config", str(config_file)]) == 0

@@ -106,7 +106,7 @@ def test_junit_skips_a_low_agreement_failure_with_the_reason_and_markdown_shows_
     assert skipped is not None and case.find("failure") is None
     assert "low judge agreement, not gated: rubric 0.40 < 0.7 (Spearman 0.10 < floor 0.5)" in skipped.get("message", "")
     text = md.read_text(encoding="utf-8")
-    assert "rubric judge: Spearman 0.10 [-0.40–0.55] (n=18) · low agreement" in text
+    assert "rubric judge: Spearman 0.10 [-0.39–0.54] (n=18) · low agreement" in text
     assert "| ≈0.40 |" in text and "not gated (low judge agreement)" in text
 
     assert run(low_judge, "--gate-low-agreement", "--junit", str(junit)) == 1
@@ -127,14 +127,14 @@ def test_compare_shows_each_side_s_judge_agreement_and_marks_a_low_agreement_reg
     assert main(args) == 0  # the drop is shown as a regression, but a low-agreement judge's is not gated
     out = capsys.readouterr().out
     assert "no gated regression" in out and "score regressions not gated (low agreement: " in out
-    agreement = "rubric judge agreement: base Spearman 0.10 [-0.40–0.55] (n=18) · low agreement → new Spearman 0.10 [-0.40–0.55] (n=18) · low agreement"
+    agreement = "rubric judge agreement: base Spearman 0.10 [-0.39–0.54] (n=18) · low agreement → new Spearman 0.10 [-0.39–0.54] (n=18) · low agreement"
     assert agreement in out and "regression ≈ low agreement" in out
     text = md.read_text(encoding="utf-8")
     assert agreement in text and "⚪ regression ≈ low agreement" in text and "🔴 regression" not in text
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
     props = {p.get("name"): p.get("value") for p in suite.iter("property")}
-    assert props["new_rubric_judge_agreement"] == "Spearman 0.10 [-0.40–0.55] (n=18) · low agreement"
+    assert props["new_rubric_judge_agreement"] == "Spearman 0.10 [-0.39–0.54] (n=18) · low agreement"
     assert list(suite.iter("failure")) == [] and suite.get("skipped") == "1"
     (skipped,) = suite.iter("skipped")
     assert skipped.get("message", "").startswith("not gated: score regression")

@@ -196,11 +196,11 @@ def test_items_the_judge_failed_on_are_counted_unscored_never_scored_zero(config
     assert "; 1 unscored" in capsys.readouterr().out
 
 
-def test_the_spearman_interval_is_fishers_z_with_variance_1_06_over_n_minus_3():
-    half = 1.959963984540054 * math.sqrt(1.06 / 25)
+def test_the_card_s_spearman_interval_is_calibrate_s_fishers_z_with_the_bonett_wright_error():
+    half = 1.959963984540054 * math.sqrt((1 + 0.5**2 / 2) / 25)
     low, high = spearman_interval(0.5, 28)  # type: ignore[misc]
-    assert low == pytest.approx(math.tanh(math.atanh(0.5) - half)) == pytest.approx(0.1447, abs=1e-4)
-    assert high == pytest.approx(math.tanh(math.atanh(0.5) + half)) == pytest.approx(0.7411, abs=1e-4)
+    assert low == pytest.approx(math.tanh(math.atanh(0.5) - half)) == pytest.approx(0.1327, abs=1e-4)
+    assert high == pytest.approx(math.tanh(math.atanh(0.5) + half)) == pytest.approx(0.7465, abs=1e-4)
     assert spearman_interval(0.5, 3) is None and spearman_interval(None, 30) is None
 
 

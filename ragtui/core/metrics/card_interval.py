@@ -1,8 +1,8 @@
 """95% intervals of the judge card's figures.
 
-- Spearman's r: Fisher's z-transform with the variance of Fieller, Hartley and Pearson (1957),
-  1.06 / (n − 3), the usual one for a rank correlation: tanh(atanh(r) ± 1.96·sqrt(1.06/(n − 3))).
-  Defined for n ≥ 4.
+- Spearman's r: the interval ``ragtui calibrate`` prints (``agreement.spearman_interval``:
+  Fisher's z with the Bonett–Wright standard error), so the card and calibrate never give two
+  intervals for the same items. Defined for n ≥ 4.
 - Cohen's κ: a percentile bootstrap — 2000 resamples of the (judge, person) pairs with
   replacement, drawn from a fixed seed so the same items always give the same interval; the
   2.5th and 97.5th percentiles of the resampled κ. Resamples where κ is undefined (one class
@@ -17,20 +17,13 @@ from __future__ import annotations
 import math
 import random
 
-from .agreement import Z_95, cohen_kappa
+from .agreement import cohen_kappa, spearman_interval
 
-FIELLER_VARIANCE = 1.06
+__all__ = ["kappa_interval", "spearman_interval"]
+
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20261202
 MIN_BOOTSTRAP_PAIRS = 10
-
-
-def spearman_interval(r: float | None, n: int) -> tuple[float, float] | None:
-    if r is None or n < 4:
-        return None
-    centre = math.atanh(max(min(r, 0.999999), -0.999999))
-    half = Z_95 * math.sqrt(FIELLER_VARIANCE / (n - 3))
-    return math.tanh(centre - half), math.tanh(centre + half)
 
 
 def kappa_interval(
