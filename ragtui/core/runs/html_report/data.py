@@ -53,7 +53,9 @@ class DialogueView:
 
     @property
     def failed(self) -> bool:
-        return self.outcome_kind != "passed"
+        """Failed the gate: a skipped dialogue (not finished, or failing only on scores the gate
+        leaves out) neither passed nor failed."""
+        return self.outcome_kind in ("failure", "error")
 
 
 @dataclass

@@ -54,9 +54,12 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
     cards = [
         _card(score_text(view.run_score), f"run score (threshold {view.threshold:g})"),
         _card(view.resolution_line.split(" (")[0].replace("resolution rate ", ""), view.resolution_line),
-        _card(str(sum(1 for d in view.dialogues if not d.failed)), "dialogues passed"),
+        _card(str(sum(1 for d in view.dialogues if d.outcome_kind == "passed")), "dialogues passed"),
         _card(str(sum(1 for d in view.dialogues if d.failed)), "dialogues failed, unscored or in error"),
     ]
+    skipped = sum(1 for d in view.dialogues if d.outcome_kind == "skipped")
+    if skipped:  # neither passed nor failed: scores the gate leaves out, or a dialogue not finished
+        cards.append(_card(str(skipped), "dialogues not gated or not finished"))
     out.append('<div class="cards">' + "".join(cards) + "</div>")
     if view.pass_k:
         out.append(f"<p><b>Trials:</b> {esc(view.pass_k)}</p>")
