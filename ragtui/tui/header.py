@@ -131,5 +131,5 @@ class SessionHeader(Static):
             text.append(models, style="dim")
             if info.agreement:  # how far the score above can be trusted, beside the judge's name
                 low = f" · {LOW_MARK} {LOW_WORDS}" if info.low else ""
-                text.append(f" · judge agreement {info.agreement}{low}", style="dim")
+                text.append(f" · agreement {info.agreement}{low}", style="dim")
         return text

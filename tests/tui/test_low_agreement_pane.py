@@ -72,7 +72,7 @@ async def test_a_low_agreement_score_is_neither_red_nor_green_and_is_marked(make
         assert "≈0.25" in str(block) and "low agreement: Spearman 0.10 < floor 0.5" in str(block)
         assert not colours(block) & {"red", "green"}
         head = header_text(app)
-        assert "score ≈0.25" in str(head) and "judge agreement Spearman 0.10 (n=18) · ≈ low agreement" in str(head)
+        assert "score ≈0.25" in str(head) and "agreement Spearman 0.10 (n=18) · ≈ low agreement" in str(head)
         assert not colours(head) & {"red", "green"}
 
 
