@@ -60,7 +60,7 @@ from .events import (
 from .handover import is_handover
 from .replay import ReplayEnded, ReplayScript
 from .simulator import UserSimulator
-from .simulator_check import OFF_ROLE_SOURCE, CheckResult, SimulatorChecker, call_usage
+from .simulator_check import OFF_ROLE_SOURCE, CheckResult, SimulatorChecker, add_usage, call_usage
 
 log = logging.getLogger("ragtui")
 
@@ -596,10 +596,10 @@ class Dialogue:
             self.phase = Phase.JUDGE  # judges what is missing, then closes the turn
 
 
-def _extra_usage(checks: list[CheckResult], rejected: Completion | None = None) -> dict[str, int]:
+def _extra_usage(checks: list[CheckResult], rejected: Completion | None = None) -> dict[str, int | None]:
     """Calls behind a customer message besides the one stored: the checks that used a model,
     and a first message that was rejected and asked again."""
     parts = [check.usage for check in checks if check.usage]
     if rejected is not None:
         parts.append(call_usage(rejected))
-    return {key: sum(part[key] for part in parts) for key in ("calls", "prompt_tokens", "completion_tokens")}
+    return add_usage(parts)

@@ -58,6 +58,15 @@ stream_restarted: ContextVar[Callable[[int, str], None] | None] = ContextVar("st
 """Set by whoever shows a role's deltas: called with (next attempt, why) before a retry, so the
 text streamed so far can be dropped from view."""
 
+slot_lane: ContextVar[tuple[int, int] | None] = ContextVar("slot_lane", default=None)
+"""Set by the engine in each dialogue's task: (its lane, lanes in use), lanes being the dialogues
+that run at once. With enough slots on the embedded server each lane's calls keep slots of their
+own (``SLOT_STEPS`` per lane), so one dialogue's customer, check, bot and judge prompts stay in
+the KV cache for their next call instead of evicting each other."""
+
+SLOT_STEPS = ("user", "check", "bot", "judge")
+"""The kinds of call that each keep a slot of the embedded server: their prompts share no prefix."""
+
 STREAM_RETRY_BACKOFF_S = 0.5
 """First pause before retrying a broken stream; doubles per retry, up to 8 s."""
 
@@ -98,6 +107,7 @@ class Completion:
     logprobs: list[TokenLogprob] = field(default_factory=list)
     logprobs_dropped: bool = False
     served_model: str | None = None  # the model the answer names, when not the one asked for
+    cached_tokens: int | None = None  # prompt tokens reused from the server's cache; None: not said
 
     @property
     def usage(self) -> CallUsage:
@@ -107,6 +117,7 @@ class Completion:
             served_model=self.served_model,
             prompt_tokens=self.prompt_tokens,
             completion_tokens=self.completion_tokens,
+            cached_tokens=self.cached_tokens,
             latency_ms=self.latency_ms,
             finish_reason=self.finish_reason,
             attempts=self.attempts,
@@ -167,10 +178,13 @@ class ChatClient:
         json_schema: dict[str, Any] | None = None,
         on_chunk: Callable[[dict[str, Any]], None] | None = None,
         top_logprobs: int | None = None,
+        step: str | None = None,
     ) -> Completion:
         """Stream a chat completion, calling ``on_delta`` per text fragment; return the whole.
         ``on_chunk`` sees every raw chunk (the OpenAI-compatible bot reads citations there).
-        ``top_logprobs`` asks for that many alternatives per token (``Completion.logprobs``)."""
+        ``top_logprobs`` asks for that many alternatives per token (``Completion.logprobs``).
+        ``step`` names the kind of call (the role's, or e.g. ``check``): on the embedded server
+        each kind keeps a slot of its own (``Endpoint.slots``)."""
         options = {
             **chat_options(
                 self.endpoint,
@@ -180,6 +194,7 @@ class ChatClient:
                 top_logprobs=top_logprobs,
             ),
             "stream_options": {"include_usage": True},
+            **self._slot_option(step),
         }
         progress = _Progress()
         deadline = asyncio.timeout(self.endpoint.reply_timeout)
@@ -199,6 +214,20 @@ class ChatClient:
                 partial="".join(progress.parts),
                 attempts=progress.attempts,
             ) from None
+
+    def _slot_option(self, step: str | None) -> dict[str, Any]:
+        """``id_slot`` for the embedded llama.cpp server, whose slots keep each kind of call's
+        prompt so the next one reuses it (customer, bot and judge prompts share no prefix, and
+        on shared slots each evicts the others'). Never sent to any other server: it is not
+        an OpenAI option, and a strict one would refuse the request."""
+        lane = slot_lane.get()
+        kind = step or self.endpoint.role
+        if not self.endpoint.embedded or lane is None or kind not in SLOT_STEPS:
+            return {}
+        index, lanes = lane
+        if lanes * len(SLOT_STEPS) > self.endpoint.slot_count:
+            return {}  # too few slots for every lane: llama.cpp's own choice, not a queue per slot
+        return {"id_slot": index * len(SLOT_STEPS) + SLOT_STEPS.index(kind)}
 
     async def _attempts(
         self,
@@ -266,6 +295,7 @@ class ChatClient:
         parts = [] if parts is None else parts
         logprobs: list[TokenLogprob] = []
         usage: dict[str, Any] = {}
+        timings: dict[str, Any] = {}
         model = self.endpoint.model
         served: str | None = None
         finish: str | None = None
@@ -289,6 +319,8 @@ class ChatClient:
                 if on_chunk is not None:
                     on_chunk(chunk)
                 usage = chunk.get("usage") or usage
+                if isinstance(chunk.get("timings"), dict):
+                    timings = chunk["timings"]  # llama.cpp: the prompt cache's figures
                 if wants_logprobs:
                     logprobs += from_chunk(chunk)
                 named = chunk.get("model")
@@ -321,10 +353,12 @@ class ChatClient:
                 "".join(parts),
             )
         end = time.perf_counter()
+        prompt_tokens, cached = prompt_usage(usage, timings)
         return Completion(
             text="".join(parts),
             model=model,
-            prompt_tokens=usage.get("prompt_tokens"),
+            prompt_tokens=prompt_tokens,
+            cached_tokens=cached,
             completion_tokens=usage.get("completion_tokens"),
             latency_ms=(end - started) * 1000,
             first_token_ms=None if first is None else (first - started) * 1000,
@@ -405,6 +439,29 @@ class ChatClient:
             retried = " (the server had already retried it)" if getattr(exc, "gateway_retried", False) else ""
             return EndpointError(f"{where} answered {status}{retried}{said}", "check the server's log")
         return EndpointError(f"{where} failed: {_brief(exc)}")
+
+
+def prompt_usage(usage: dict[str, Any], timings: dict[str, Any]) -> tuple[int | None, int | None]:
+    """(prompt tokens sent, of them reused from the server's prompt cache) from a stream's
+    ``usage`` and llama.cpp's ``timings`` (``cache_n`` reused, ``prompt_n`` computed). Either
+    figure is None when the server did not say; a reused count is never guessed as 0."""
+    sent = _count(usage.get("prompt_tokens"))
+    cached: int | None = None
+    details = usage.get("prompt_tokens_details")
+    if isinstance(details, dict):
+        cached = _count(details.get("cached_tokens"))
+    cache_n, prompt_n = _count(timings.get("cache_n")), _count(timings.get("prompt_n"))
+    if cache_n is not None:
+        cached = cache_n  # llama.cpp's own figure for this request
+        if sent is None and prompt_n is not None:
+            sent = cache_n + prompt_n
+    if sent is not None and cached is not None and cached > sent:
+        cached = None  # figures that contradict each other say nothing
+    return sent, cached
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 # Options a 400 may be blamed on, in the order tried when the error names several
