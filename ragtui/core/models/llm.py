@@ -49,6 +49,7 @@ from ..text_safety import fix_surrogates
 from . import sse
 from .endpoints import Endpoint
 from .http_answer import HTML_HINT, host_port, key_hint, quoted
+from .slots import SLOT_PLAN, SLOTS_PER_LANE, SlotBook, slot_lane
 from .token_logprobs import TokenLogprob, from_chunk
 
 Message = dict[str, str]
@@ -57,15 +58,6 @@ DeltaCallback = Callable[[str], None]
 stream_restarted: ContextVar[Callable[[int, str], None] | None] = ContextVar("stream_restarted", default=None)
 """Set by whoever shows a role's deltas: called with (next attempt, why) before a retry, so the
 text streamed so far can be dropped from view."""
-
-slot_lane: ContextVar[tuple[int, int] | None] = ContextVar("slot_lane", default=None)
-"""Set by the engine in each dialogue's task: (its lane, lanes in use), lanes being the dialogues
-that run at once. With enough slots on the embedded server each lane's calls keep slots of their
-own (``SLOT_STEPS`` per lane), so one dialogue's customer, check, bot and judge prompts stay in
-the KV cache for their next call instead of evicting each other."""
-
-SLOT_STEPS = ("user", "check", "bot", "judge")
-"""The kinds of call that each keep a slot of the embedded server: their prompts share no prefix."""
 
 STREAM_RETRY_BACKOFF_S = 0.5
 """First pause before retrying a broken stream; doubles per retry, up to 8 s."""
@@ -157,9 +149,16 @@ def chat_options(
 class ChatClient:
     """A role's view of one endpoint. Cheap to create; share the connection pool via ``ClientPool``."""
 
-    def __init__(self, endpoint: Endpoint, lanes: sse.Lanes | None, dropped: set[str] | None = None) -> None:
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        lanes: sse.Lanes | None,
+        dropped: set[str] | None = None,
+        slots: SlotBook | None = None,
+    ) -> None:
         self.endpoint = endpoint
         self._lanes = lanes
+        self._slots = slots  # the embedded server's pinned slots, shared by its clients
         # Options this server rejected once for this model; not sent again (see module
         # docstring). Shared by every ChatClient of the same server and model through ClientPool.
         self._dropped = dropped if dropped is not None else set()
@@ -194,7 +193,7 @@ class ChatClient:
                 top_logprobs=top_logprobs,
             ),
             "stream_options": {"include_usage": True},
-            **self._slot_option(step),
+            **self._slot_option(step, messages),
         }
         progress = _Progress()
         deadline = asyncio.timeout(self.endpoint.reply_timeout)
@@ -215,19 +214,20 @@ class ChatClient:
                 attempts=progress.attempts,
             ) from None
 
-    def _slot_option(self, step: str | None) -> dict[str, Any]:
+    def _slot_option(self, step: str | None, messages: list[Message]) -> dict[str, Any]:
         """``id_slot`` for the embedded llama.cpp server, whose slots keep each kind of call's
         prompt so the next one reuses it (customer, bot and judge prompts share no prefix, and
         on shared slots each evicts the others'). Never sent to any other server: it is not
         an OpenAI option, and a strict one would refuse the request."""
         lane = slot_lane.get()
         kind = step or self.endpoint.role
-        if not self.endpoint.embedded or lane is None or kind not in SLOT_STEPS:
+        if not self.endpoint.embedded or lane is None or kind not in SLOT_PLAN or self._slots is None:
             return {}
         index, lanes = lane
-        if lanes * len(SLOT_STEPS) > self.endpoint.slot_count:
+        if lanes * SLOTS_PER_LANE > self.endpoint.slot_count:
             return {}  # too few slots for every lane: llama.cpp's own choice, not a queue per slot
-        return {"id_slot": index * len(SLOT_STEPS) + SLOT_STEPS.index(kind)}
+        prompt = "".join(f"<{m.get('role')}>{m.get('content', '')}" for m in messages)
+        return {"id_slot": self._slots.choose(kind, index, prompt)}
 
     async def _attempts(
         self,
@@ -520,6 +520,7 @@ class ClientPool:
         self._count = lanes
         self._lanes: dict[tuple[str, float], sse.Lanes] = {}
         self._dropped: dict[tuple[str, str], set[str]] = {}
+        self._slots: dict[str, SlotBook] = {}
 
     def client_for(self, endpoint: Endpoint) -> ChatClient:
         if endpoint.base_url is None:
@@ -529,7 +530,8 @@ class ClientPool:
         if key not in self._lanes:
             self._lanes[key] = sse.Lanes(endpoint.timeout, self._count, endpoint.base_url)
         dropped = self._dropped.setdefault((endpoint.base_url, endpoint.model), set())
-        return ChatClient(endpoint, self._lanes[key], dropped)
+        slots = self._slots.setdefault(endpoint.base_url, SlotBook()) if endpoint.embedded else None
+        return ChatClient(endpoint, self._lanes[key], dropped, slots)
 
     async def aclose(self) -> None:
         for lanes in self._lanes.values():

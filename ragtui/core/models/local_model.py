@@ -36,6 +36,7 @@ from ..errors import EndpointError, RagtuiError
 from .local_model_file import EMBEDDED_MODEL, check_gguf, ensure_model_file
 from .local_model_server import TOKEN_ENV
 from .server_registry import Lease, Registry, ServerState, process_alive, process_start_time, rss_bytes
+from .slots import SLOTS_PER_LANE
 
 MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct"
 MIN_AVAILABLE_BYTES = 2_500_000_000  # model ≈1.1 GB mapped + KV cache + compute buffers
@@ -71,10 +72,12 @@ class LocalModelSettings:
         """Build from ``config.EmbeddedConfig``; slots sized for ``concurrency`` dialogues."""
         parallel = getattr(embedded, "parallel", 0) or slots_for(concurrency)
         ctx_size = getattr(embedded, "ctx_size", None) or cls.ctx_size
+        busy = busy_slots_for(concurrency)
         return cls(
             model_path=getattr(embedded, "model_path", None),
-            # Each busy slot holds a dialogue's prompt (≈1–3k tokens) in the shared KV cache.
-            ctx_size=max(ctx_size, CTX_PER_SLOT * parallel) if not getattr(embedded, "parallel", 0) else ctx_size,
+            # Each busy slot holds a dialogue's prompt (≈1–3k tokens) in the shared KV cache; the
+            # idle pinned slots' prompts (a few thousand tokens in all) fit beside them.
+            ctx_size=max(ctx_size, CTX_PER_SLOT * busy) if not getattr(embedded, "parallel", 0) else ctx_size,
             parallel=parallel,
             port=getattr(embedded, "port", 0) or 0,
             threads=getattr(embedded, "threads", 0) or 0,
@@ -87,13 +90,21 @@ CTX_PER_SLOT = 3072
 MAX_AUTO_SLOTS = 4
 
 
-def slots_for(concurrency: int) -> int:
-    """Request slots for ``concurrency`` dialogues at once: each dialogue has one request in
+def busy_slots_for(concurrency: int) -> int:
+    """Slots busy at once for ``concurrency`` dialogues: each dialogue has one request in
     flight at a time, and on two cores llama.cpp decodes a batch of four sequences for little
     more than the cost of one (generation is memory-bound), so queueing would waste it. At
     least two, so a second ragtui process is not stuck behind the first; at most four by
-    default, as each slot's prompt takes room in the KV cache."""
+    default, as each busy slot's prompt takes room in the KV cache."""
     return max(2, min(concurrency, MAX_AUTO_SLOTS))
+
+
+def slots_for(concurrency: int) -> int:
+    """Request slots for ``concurrency`` dialogues at once: the busy ones, and at least the
+    slots one dialogue pins its kinds of call to (``llm.SLOTS_PER_LANE``: customer, check, bot
+    and the judge's prompt families each keep their prompt cached for their next call). An
+    idle slot costs only the KV room its cached prompt takes in the shared cache."""
+    return max(busy_slots_for(concurrency), SLOTS_PER_LANE)
 
 
 def log_path() -> Path:

@@ -18,13 +18,13 @@ class CallUsage:
     served_model: str | None = None  # the model the answer named, when not ``model``
     prompt_tokens: int | None = None  # None: the server did not say
     completion_tokens: int | None = None
+    latency_ms: float | None = None
+    finish_reason: str | None = None  # "length": the token limit cut the reply
+    attempts: int = 1  # tries it took (a broken stream is retried)
     # Of ``prompt_tokens``, those the server took from its prompt cache instead of computing
     # (llama.cpp's ``timings.cache_n``, OpenAI's ``prompt_tokens_details.cached_tokens``).
     # None: the server did not say — never 0, which would claim nothing was reused.
     cached_tokens: int | None = None
-    latency_ms: float | None = None
-    finish_reason: str | None = None  # "length": the token limit cut the reply
-    attempts: int = 1  # tries it took (a broken stream is retried)
 
     @classmethod
     def of_calls(cls, calls: Sequence[CallUsage]) -> CallUsage:
