@@ -65,7 +65,6 @@ from ragtui.core.models.embedded import attach
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.local_model import LocalModel, LocalModelSettings, default_threads
 from ragtui.core.models.server_registry import rss_bytes
-from ragtui.core.models.slots import slot_lane
 from ragtui.core.paths import bundled_dir
 from ragtui.core.record.store import Store
 
@@ -133,9 +132,7 @@ class CallRecorder:
 async def one_dialogue(model: LocalModel, turns: int) -> tuple[float, list[tuple[int, Call]], str]:
     config = Config(language="en", max_turns=turns)
     endpoints = resolve_endpoints(config)
-    state = model.state
-    attach(endpoints, model.base_url or "", model.token, state.parallel if state is not None else 0)
-    slot_lane.set((0, 1))  # one dialogue: its calls keep the server's slots as a run's would
+    attach(endpoints, model.base_url or "", model.token)
     with tempfile.TemporaryDirectory() as tmp, CallRecorder() as recorder:
         store = Store.open(Path(tmp) / "bench.db")
         engine = Engine(config, endpoints, store)

@@ -1,20 +1,14 @@
 """Prompt tokens a server reused from its prompt cache, through the real client over real HTTP:
 OpenAI's ``usage.prompt_tokens_details.cached_tokens`` and llama.cpp's ``timings`` (``cache_n``
-reused, ``prompt_n`` computed); a server that says nothing leaves them unknown (None), never 0.
-And ``id_slot``: sent to the embedded server only, each kind of call keeping slots of its own."""
+reused, ``prompt_n`` computed); a server that says nothing leaves them unknown (None), never 0."""
 
 from __future__ import annotations
-
-import dataclasses
 
 import pytest
 
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool, prompt_usage
-from ragtui.core.models.slots import SLOT_PLAN, SLOTS_PER_LANE, slot_lane
 from ragtui.core.records.calls import CallUsage
-
-from ..conftest import BOT, JUDGE, USER
 
 SYSTEM = {"role": "system", "content": "You answer questions about Tsumugi accounts. " * 20}
 
@@ -69,54 +63,3 @@ def test_a_verdicts_reused_tokens_are_known_only_when_every_call_said():
     assert (known.prompt_tokens, known.cached_tokens, known.computed_tokens) == (15, 9, 6)
     partly = CallUsage.of_calls([CallUsage(prompt_tokens=10, cached_tokens=4), CallUsage(prompt_tokens=5)])
     assert partly.cached_tokens is None and partly.computed_tokens is None
-
-
-def _embedded(endpoint, slots: int = SLOTS_PER_LANE):
-    return dataclasses.replace(endpoint, embedded=True, slot_count=slots)
-
-
-async def test_id_slot_goes_to_the_embedded_server_only(pool, config, server):
-    endpoints = resolve_endpoints(config)
-    slot_lane.set((0, 1))
-    plain = pool.client_for(endpoints["bot"])
-    await plain.complete([{"role": "user", "content": "hi"}])
-    assert "id_slot" not in server.chat_requests(BOT)[-1]  # another server: never an unknown option
-
-    embedded = {role: pool.client_for(_embedded(endpoints[role])) for role in ("user", "bot", "judge")}
-    await embedded["user"].complete([{"role": "user", "content": "hi"}])
-    await embedded["user"].complete([{"role": "user", "content": "check"}], step="check")
-    await embedded["bot"].complete([{"role": "user", "content": "hi"}])
-    await embedded["judge"].complete([{"role": "user", "content": "hi"}])
-    slots = [b["id_slot"] for b in server.chat_requests(USER)] + [server.chat_requests(BOT)[-1]["id_slot"]]
-    judge = server.chat_requests(JUDGE)[-1]["id_slot"]
-    # Customer, check, bot and judge each on a slot of their own.
-    assert slots == [0, 1, 2] and judge in range(3, 3 + SLOT_PLAN["judge"])
-
-
-async def test_no_id_slot_without_a_lane_or_with_too_few_slots(pool, config, server):
-    endpoints = resolve_endpoints(config)
-    bot = pool.client_for(_embedded(endpoints["bot"]))
-    await bot.complete([{"role": "user", "content": "hi"}])  # no lane: not run by the engine
-    slot_lane.set((0, 2))  # two dialogues at once need twice the slots
-    await bot.complete([{"role": "user", "content": "hi"}])
-    few = pool.client_for(_embedded(endpoints["bot"], slots=SLOTS_PER_LANE - 1))
-    slot_lane.set((0, 1))
-    await few.complete([{"role": "user", "content": "hi"}])
-    assert all("id_slot" not in body for body in server.chat_requests(BOT))
-
-
-async def test_the_judges_prompt_families_keep_slots_of_their_own(pool, config, server):
-    """Each judge call goes to the judge's slot whose last prompt it shares the most with: two
-    kinds of judge prompt alternating never evict each other, and a second lane uses its own."""
-    judge = pool.client_for(_embedded(resolve_endpoints(config)["judge"], slots=2 * SLOTS_PER_LANE))
-    rubric = {"role": "system", "content": "Rubric check. Read the passages and the answer. " * 10}
-    steps = {"role": "system", "content": "List the statements of the answer, one per line. " * 10}
-    slot_lane.set((0, 1))
-    for n in range(3):
-        await judge.complete([rubric, {"role": "user", "content": f"check {n}"}])
-        await judge.complete([steps, {"role": "user", "content": f"answer {n}"}])
-    slots = [b["id_slot"] for b in server.chat_requests(JUDGE)]
-    assert slots[0::2] == [slots[0]] * 3 and slots[1::2] == [slots[1]] * 3 and slots[0] != slots[1]
-    slot_lane.set((1, 2))
-    await judge.complete([rubric, {"role": "user", "content": "check"}])
-    assert server.chat_requests(JUDGE)[-1]["id_slot"] >= SLOTS_PER_LANE

@@ -20,7 +20,6 @@ from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bund
 from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
-from ..models.slots import slot_lane
 from ..record.ownership import HEARTBEAT_S
 from ..record.run_plan import PlanEntry
 from ..record.store import Store
@@ -310,12 +309,8 @@ class Engine:
     async def run_many(self, dialogues: list[Dialogue], concurrency: int | None = None) -> AsyncIterator[Event]:
         """Run ``dialogues`` with at most ``concurrency`` at once; yield all their events. Once a
         write to the database has failed (``write_failure``) none of them starts any more."""
-        at_once = concurrency or self.config.concurrency
-        limit = asyncio.Semaphore(at_once)
+        limit = asyncio.Semaphore(concurrency or self.config.concurrency)
         queue: asyncio.Queue[Event | None] = asyncio.Queue()
-        # Each running dialogue holds a lane: the embedded server's slots its calls keep (llm.slot_lane).
-        lanes = max(1, min(at_once, len(dialogues)))
-        free_lanes = list(range(lanes))
 
         async def run_one(dialogue: Dialogue) -> None:
             try:
@@ -323,13 +318,8 @@ class Engine:
                     if self.write_failure is not None:
                         # Nothing can be recorded: the session stays as created, resumable.
                         return
-                    lane = free_lanes.pop(0)
-                    slot_lane.set((lane, lanes))  # this task's context only
-                    try:
-                        async for event in dialogue.run():
-                            queue.put_nowait(event)
-                    finally:
-                        free_lanes.append(lane)
+                    async for event in dialogue.run():
+                        queue.put_nowait(event)
                     if dialogue.write_failure is not None and self.write_failure is None:
                         self.write_failure = dialogue.write_failure
             except asyncio.CancelledError:

@@ -200,7 +200,6 @@ class SimulatorChecker:
                 json_schema=_schema(field_name),
                 max_tokens=CHECK_MAX_TOKENS,
                 temperature=0.0,
-                step="check",  # a slot of its own: the customer's prompt stays cached for a retry
             )
             result.usage = call_usage(completion)
             data = lower_keys(extract_json_object(completion.text))

@@ -46,21 +46,15 @@ def start_embedded(config: Config, endpoints: dict[str, Endpoint], progress: Sta
         )
     model = LocalModel(LocalModelSettings.from_config(config.embedded, config.concurrency))
     url = model.start(progress)
-    # Calls are pinned to slots only on a server this process started: another ragtui attached
-    # to it would pin the same slots, and its calls would wait for ours instead of batching.
-    state = model.state
-    slots = state.parallel if model.started_here and state is not None else 0
-    attach(endpoints, url, model.token, slots)
+    attach(endpoints, url, model.token)
     return model
 
 
-def attach(endpoints: dict[str, Endpoint], base_url: str, token: str | None = None, slots: int = 0) -> None:
-    """Point the embedded roles at ``base_url``, with the server's API ``token``; ``slots``: the
-    request slots their calls may be pinned to (``llm.slot_lane``), 0 for none."""
+def attach(endpoints: dict[str, Endpoint], base_url: str, token: str | None = None) -> None:
+    """Point the embedded roles at ``base_url``, with the server's API ``token``."""
     for role, endpoint in endpoints.items():
         if endpoint.embedded:
             endpoint.base_url = base_url
-            endpoint.slot_count = slots
             if token:
                 endpoint.api_key = token  # never stored or shown: Endpoint.public() leaves it out
             if endpoint.max_tokens is None and role in EMBEDDED_MAX_TOKENS:

@@ -37,9 +37,6 @@ class Endpoint:
     embedded: bool = False
     api_key: str = field(default=PLACEHOLDER_KEY, repr=False)  # never stored, logged or shown
     discovered: bool = False  # no model was named: it is the one model the server lists
-    # The embedded server's request slots this process may pin its calls to (``llm.SLOT_PLAN``);
-    # 0: never pin. Only the embedded endpoint has any.
-    slot_count: int = 0
 
     def __repr__(self) -> str:
         # Never the key, and never credentials a gateway URL may carry.

@@ -49,7 +49,6 @@ from ..text_safety import fix_surrogates
 from . import sse
 from .endpoints import Endpoint
 from .http_answer import HTML_HINT, host_port, key_hint, quoted
-from .slots import SLOT_PLAN, SLOTS_PER_LANE, SlotBook, slot_lane
 from .token_logprobs import TokenLogprob, from_chunk
 
 Message = dict[str, str]
@@ -149,16 +148,9 @@ def chat_options(
 class ChatClient:
     """A role's view of one endpoint. Cheap to create; share the connection pool via ``ClientPool``."""
 
-    def __init__(
-        self,
-        endpoint: Endpoint,
-        lanes: sse.Lanes | None,
-        dropped: set[str] | None = None,
-        slots: SlotBook | None = None,
-    ) -> None:
+    def __init__(self, endpoint: Endpoint, lanes: sse.Lanes | None, dropped: set[str] | None = None) -> None:
         self.endpoint = endpoint
         self._lanes = lanes
-        self._slots = slots  # the embedded server's pinned slots, shared by its clients
         # Options this server rejected once for this model; not sent again (see module
         # docstring). Shared by every ChatClient of the same server and model through ClientPool.
         self._dropped = dropped if dropped is not None else set()
@@ -177,13 +169,10 @@ class ChatClient:
         json_schema: dict[str, Any] | None = None,
         on_chunk: Callable[[dict[str, Any]], None] | None = None,
         top_logprobs: int | None = None,
-        step: str | None = None,
     ) -> Completion:
         """Stream a chat completion, calling ``on_delta`` per text fragment; return the whole.
         ``on_chunk`` sees every raw chunk (the OpenAI-compatible bot reads citations there).
-        ``top_logprobs`` asks for that many alternatives per token (``Completion.logprobs``).
-        ``step`` names the kind of call (the role's, or e.g. ``check``): on the embedded server
-        each kind keeps a slot of its own (``Endpoint.slots``)."""
+        ``top_logprobs`` asks for that many alternatives per token (``Completion.logprobs``)."""
         options = {
             **chat_options(
                 self.endpoint,
@@ -193,7 +182,6 @@ class ChatClient:
                 top_logprobs=top_logprobs,
             ),
             "stream_options": {"include_usage": True},
-            **self._slot_option(step, messages),
         }
         progress = _Progress()
         deadline = asyncio.timeout(self.endpoint.reply_timeout)
@@ -213,21 +201,6 @@ class ChatClient:
                 partial="".join(progress.parts),
                 attempts=progress.attempts,
             ) from None
-
-    def _slot_option(self, step: str | None, messages: list[Message]) -> dict[str, Any]:
-        """``id_slot`` for the embedded llama.cpp server, whose slots keep each kind of call's
-        prompt so the next one reuses it (customer, bot and judge prompts share no prefix, and
-        on shared slots each evicts the others'). Never sent to any other server: it is not
-        an OpenAI option, and a strict one would refuse the request."""
-        lane = slot_lane.get()
-        kind = step or self.endpoint.role
-        if not self.endpoint.embedded or lane is None or kind not in SLOT_PLAN or self._slots is None:
-            return {}
-        index, lanes = lane
-        if lanes * SLOTS_PER_LANE > self.endpoint.slot_count:
-            return {}  # too few slots for every lane: llama.cpp's own choice, not a queue per slot
-        prompt = "".join(f"<{m.get('role')}>{m.get('content', '')}" for m in messages)
-        return {"id_slot": self._slots.choose(kind, index, prompt)}
 
     async def _attempts(
         self,
@@ -520,7 +493,6 @@ class ClientPool:
         self._count = lanes
         self._lanes: dict[tuple[str, float], sse.Lanes] = {}
         self._dropped: dict[tuple[str, str], set[str]] = {}
-        self._slots: dict[str, SlotBook] = {}
 
     def client_for(self, endpoint: Endpoint) -> ChatClient:
         if endpoint.base_url is None:
@@ -530,8 +502,7 @@ class ClientPool:
         if key not in self._lanes:
             self._lanes[key] = sse.Lanes(endpoint.timeout, self._count, endpoint.base_url)
         dropped = self._dropped.setdefault((endpoint.base_url, endpoint.model), set())
-        slots = self._slots.setdefault(endpoint.base_url, SlotBook()) if endpoint.embedded else None
-        return ChatClient(endpoint, self._lanes[key], dropped, slots)
+        return ChatClient(endpoint, self._lanes[key], dropped)
 
     async def aclose(self) -> None:
         for lanes in self._lanes.values():

@@ -36,7 +36,6 @@ from ..errors import EndpointError, RagtuiError
 from .local_model_file import EMBEDDED_MODEL, check_gguf, ensure_model_file
 from .local_model_server import TOKEN_ENV
 from .server_registry import Lease, Registry, ServerState, process_alive, process_start_time, rss_bytes
-from .slots import SLOTS_PER_LANE
 
 MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct"
 MIN_AVAILABLE_BYTES = 2_500_000_000  # model ≈1.1 GB mapped + KV cache + compute buffers
@@ -99,12 +98,19 @@ def busy_slots_for(concurrency: int) -> int:
     return max(2, min(concurrency, MAX_AUTO_SLOTS))
 
 
+PROMPT_FAMILIES = 6
+"""Prompts of one dialogue that share no beginning with each other: the customer's, its check's,
+the bot's, and the judge's (its rubric checks, its statement steps, its other checks). llama.cpp
+sends a request to the slot whose last prompt it shares the longest beginning with, else to the
+least recently used one; with a slot per family, each family's next prompt finds its own
+beginning still cached instead of one another family evicted."""
+
+
 def slots_for(concurrency: int) -> int:
-    """Request slots for ``concurrency`` dialogues at once: the busy ones, and at least the
-    slots one dialogue pins its kinds of call to (``llm.SLOTS_PER_LANE``: customer, check, bot
-    and the judge's prompt families each keep their prompt cached for their next call). An
-    idle slot costs only the KV room its cached prompt takes in the shared cache."""
-    return max(busy_slots_for(concurrency), SLOTS_PER_LANE)
+    """Request slots for ``concurrency`` dialogues at once: the busy ones, and at least one per
+    prompt family of a dialogue (``PROMPT_FAMILIES``). An idle slot costs only the room its
+    cached prompt takes in the shared KV cache."""
+    return max(busy_slots_for(concurrency), PROMPT_FAMILIES)
 
 
 def log_path() -> Path:
