@@ -43,6 +43,8 @@ def main() -> int:
         schema = kwargs.get("json_schema") or {}
         # The simulator's check asks with a schema titled simulator_*, in every version.
         step = "check" if str(schema.get("title", "")).startswith("simulator_") else client.endpoint.role
+        first = messages[0] if messages else {}
+        system = str(first.get("content", ""))[:80] if first.get("role") == "system" else ""
         begun = time.perf_counter() - STARTED
         result = await original(client, messages, on_chunk=on_chunk, **kwargs)
         timings = seen.get("timings") or {}
@@ -56,11 +58,13 @@ def main() -> int:
                 "start": begun,
                 "first_token": result.first_token_ms / 1000 if result.first_token_ms is not None else None,
                 "seconds": result.latency_ms / 1000,
+                "prompt_ms": timings.get("prompt_ms"),
+                "system": system,  # tells a turn's rubric checks from the dialogue verdicts
             }
         )
         return result
 
-    llm.ChatClient.complete = complete  # type: ignore[method-assign]
+    llm.ChatClient.complete = complete  # type: ignore[method-assign,assignment]
     code = ragtui_main(["run", "-s", "id-linking", "-p", "calm", "--max-turns", turns, "--db", db])
     wall = time.perf_counter() - STARTED
     import ragtui

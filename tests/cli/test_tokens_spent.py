@@ -48,6 +48,10 @@ def test_tokens_spent_shows_computed_and_reused_per_step(tmp_path: Path, server,
         assert roles["judge"].reused > 0
         stored = store.db.execute("SELECT COUNT(*) FROM judgments WHERE cached_tokens IS NULL").fetchone()[0]
         assert stored == 0
+        # The dialogue verdicts count theirs too (the expectations verdict included).
+        verdicts = "SELECT metric, prompt_tokens, cached_tokens FROM dialogue_judgments WHERE attempts > 0"
+        rows = store.db.execute(verdicts).fetchall()
+        assert "expectations" in {r[0] for r in rows} and all(r[1] and r[2] is not None for r in rows)
     finally:
         store.close()
     row = re.search(r"^judge\s+fake-judge\s+[\d,]+\s+([\d,]+)\s+([\d,]+)\s+([\d,]+)\s", out, re.MULTILINE)

@@ -126,14 +126,18 @@ class Expectations:
         }
         used = [c.usage for r in results for c in r.checks if c.usage is not None]
         usage = CallUsage.of_calls(used) if used else CallUsage()
-        tokens = {
-            "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens,
-            "cached_tokens": usage.cached_tokens,
-        }
         if not scored:
             why = next((r.error for r in results if r.error), None) or dtext(lang, "expectations_unscored")
-            return Judgment(self.name, None, details, error=why, attempts=max(1, calls), **tokens)
+            return Judgment(
+                self.name,
+                None,
+                details,
+                error=why,
+                attempts=max(1, calls),
+                prompt_tokens=usage.prompt_tokens,
+                completion_tokens=usage.completion_tokens,
+                cached_tokens=usage.cached_tokens,
+            )
         last = next((c for r in reversed(results) for c in reversed(r.checks) if c.prompt), None)
         return Judgment(
             self.name,
@@ -143,7 +147,9 @@ class Expectations:
             raw_reply=last.reply if last else "",
             model=self.model,
             attempts=max(1, calls),
-            **tokens,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cached_tokens=usage.cached_tokens,
         )
 
     async def _result(self, expectation: Expectation, answered: list[AnswerToCheck], prefix: str) -> ExpectationResult:
