@@ -222,3 +222,18 @@ def test_a_step_whose_server_said_nothing_of_its_cache_shows_dashes() -> None:
     assert "· customer check · " in checked.line() and checked.line().endswith("· 180 computed · 120 reused")
     # The check's time is the customer's step's too: it is not measured twice for the ETA.
     assert meter.mean("user") is None
+
+
+def test_verbose_prints_the_step_lines_on_a_terminal_too(capsys) -> None:
+    from ragtui.cli.run_progress import RunProgress
+
+    usage = CallUsage(model="m", prompt_tokens=900, cached_tokens=800)
+    for verbose in (False, True):
+        with RunProgress(1, 3, 0.7, {1: "id-linking × calm"}, live_mode=True, verbose=verbose) as progress:
+            progress.handle(DialogueStarted(1, "id-linking", "calm"))
+            progress.handle(MessageDone(1, 1, "user", "q", 1, "scenario"))
+            progress.handle(MessageDone(1, 1, "bot", "a", 2, "bot", usage=usage))
+        out = capsys.readouterr().out
+        line = "#1 id-linking × calm · turn 1/3 · bot · 0 tokens"
+        assert (line in out) is verbose
+        assert ("· prompt 900 sent · 100 computed · 800 reused" in out) is verbose
