@@ -30,7 +30,8 @@ against a baseline measured in the same run.
    same machine: wall time, prompt tokens sent / computed / reused per step (customer, its
    check, bot, judge), turn 1 alone (the same prompts in both), the bot's first token, the
    seconds of each judged turn, the server's prompt tokens/s (how busy the machine was), as
-   ratios current / baseline (medians of ``--rounds N`` alternations). ``--baseline-only`` runs
+   ratios current / baseline (medians of ``--rounds N`` alternations). The calm customer runs
+   at temperature 0 here, so both versions hold the same dialogue. ``--baseline-only`` runs
    just this section.
 
 Usage: ``python bench/bench_embedded.py [--turns 3] [--starts] [--threads N] [--weight-layouts N]
@@ -46,6 +47,8 @@ import asyncio
 import dataclasses
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -401,7 +404,17 @@ def command_one(code: Path, turns: int, threads: int) -> dict[str, Any]:
     its own (so it starts its own server, never attaching to another)."""
     home = Path(tempfile.mkdtemp(prefix="ragtui-cmd1-"))
     (home / "ragtui").mkdir()
-    (home / "ragtui" / "config.toml").write_text(f"[embedded]\nthreads = {threads}\n" if threads else "")
+    # The customer at temperature 0: both versions then hold the same dialogue (at its persona's
+    # 0.6 one run says DONE in turn 3 and the other goes on, and the lengths differ more than
+    # the versions do).
+    personas = home / "personas"
+    shutil.copytree(code / "personas", personas)
+    for persona in personas.glob("*/calm.toml"):
+        persona.write_text(re.sub(r"(?m)^temperature = .*$", "temperature = 0.0", persona.read_text()))
+    (home / "none").mkdir()
+    config = f'personas = "{personas}"\nuser_personas = "{home / "none"}"\n'
+    config += f"[embedded]\nthreads = {threads}\n" if threads else ""
+    (home / "ragtui" / "config.toml").write_text(config)
     env = {**os.environ, "PYTHONPATH": str(code), "XDG_STATE_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
         env.pop(name, None)
