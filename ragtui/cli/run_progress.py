@@ -57,8 +57,10 @@ class RunProgress:
         labels: dict[int, str],
         concurrency: int = 1,
         live_mode: bool | None = None,
+        verbose: bool = False,
     ) -> None:
         self.live_mode = console.is_terminal if live_mode is None else live_mode
+        self.verbose = verbose  # the plain line per step on a terminal too
         self.threshold = threshold
         self.labels = labels
         self.max_turns = max_turns
@@ -165,7 +167,7 @@ class RunProgress:
     def handle(self, event: Event) -> None:
         sid = event.session_id
         step = self.meter.observe(event)
-        if step is not None and not self.live:
+        if step is not None and (not self.live or self.verbose):
             self._say(Text(step.line(self.labels.get(sid, ""), self.max_turns) + f" · {self.eta_text()}"))
         if isinstance(event, DialogueStarted):
             self.active[sid] = _Active(self.labels.get(sid, str(sid)))

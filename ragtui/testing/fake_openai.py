@@ -200,6 +200,9 @@ class FakeOpenAIServer:
         self._stalls = 0  # streams that sent their chunks and stalled (``stall_after_chunks``)
         self._stalled = threading.Condition(self._lock)
         self.batch = FakeBatchAPI(self)  # /v1/files and /v1/batches
+        # A prompt cache to report (``report_prompt_cache``): per model and slot, the last prompt.
+        self._cache_form: str | None = None
+        self._cached_prompts: dict[tuple[str, Any], str] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -299,6 +302,55 @@ class FakeOpenAIServer:
                 self._model_defaults[model] = reply
                 self._known_models[model] = None
 
+    def report_prompt_cache(self, form: str | None) -> None:
+        """Report, for each streamed reply, how many prompt tokens a prompt cache would have
+        reused: those of the longest common prefix with the previous prompt of the same model
+        and ``id_slot`` (4 characters a token, as the rest of the usage). ``form``: "openai"
+        (``usage.prompt_tokens_details.cached_tokens``), "llamacpp" (a ``timings`` chunk with
+        ``cache_n`` / ``prompt_n``, as llama.cpp's server sends), or None (say nothing, the
+        default: most servers do not)."""
+        if form not in (None, "openai", "llamacpp"):
+            raise ValueError(f"unknown prompt cache form {form!r}")
+        with self._lock:
+            self._cache_form = form
+            self._cached_prompts.clear()
+
+    def _cache_figures(self, body: dict, usage: dict[str, Any]) -> tuple[str | None, int]:
+        """(the form to report in, prompt tokens reused) for one request; remembers its prompt."""
+        prompt = "".join(
+            f"<{m.get('role')}>{_message_text(m.get('content'))}"
+            for m in (body.get("messages") or [])
+            if isinstance(m, dict)
+        )
+        key = (str(body.get("model")), body.get("id_slot"))
+        with self._lock:
+            form = self._cache_form
+            previous = self._cached_prompts.get(key, "")
+            self._cached_prompts[key] = prompt
+        if form is None:
+            return None, 0
+        same = 0
+        for a, b in zip(prompt, previous, strict=False):
+            if a != b:
+                break
+            same += 1
+        return form, min(same // 4, usage["prompt_tokens"])
+
+    def _usage_chunks(self, body: dict, text: str, base: dict[str, Any], include_usage: bool) -> list[bytes]:
+        """The closing chunks of a stream: usage when asked for, and the prompt cache's figures
+        in the form ``report_prompt_cache`` chose."""
+        usage: dict[str, Any] = _usage(body, text)
+        form, cached = self._cache_figures(body, usage)
+        chunks = []
+        if form == "llamacpp":
+            timings = {"cache_n": cached, "prompt_n": usage["prompt_tokens"] - cached}
+            chunks.append(_sse_chunk({**base, "choices": [], "timings": timings}))
+        elif form == "openai":
+            usage["prompt_tokens_details"] = {"cached_tokens": cached}
+        if include_usage:
+            chunks.append(_sse_chunk({**base, "choices": [], "usage": usage}))
+        return chunks
+
     def set_models_reply(self, reply: Reply | None) -> None:
         """Make ``GET /models`` answer ``reply`` (its ``status`` with a JSON error, or its
         ``raw`` body) instead of the model list; None restores the list."""
@@ -345,6 +397,8 @@ class FakeOpenAIServer:
             self._models_reply = None
             self._global_default = self._initial_default
             self._stalls = 0
+            self._cache_form = None
+            self._cached_prompts.clear()
         self.batch.clear()
 
     def _record(self, request: RecordedRequest) -> None:
@@ -542,8 +596,7 @@ class FakeOpenAIServer:
         pending.append(event({}, reply.finish_reason))
         if reply.extra:
             pending.append(_sse_chunk({**base, "choices": [], **reply.extra}))
-        if include_usage:
-            pending.append(_sse_chunk({**base, "choices": [], "usage": _usage(body, reply.text)}))
+        pending.extend(self._usage_chunks(body, reply.text, base, include_usage))
         # [DONE] and the terminating chunk go out with the rest: the async openai client
         # drains the body after [DONE] to reuse the connection, and must not wait for it.
         pending.append(_chunk(b"data: [DONE]\n\n") + b"0\r\n\r\n")
@@ -583,8 +636,7 @@ class FakeOpenAIServer:
         pending.append(
             _sse_chunk({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": reply.finish_reason}]})
         )
-        if include_usage:
-            pending.append(_sse_chunk({**base, "choices": [], "usage": _usage(body, _reply_text(reply))}))
+        pending.extend(self._usage_chunks(body, _reply_text(reply), base, include_usage))
         pending.append(_chunk(b"data: [DONE]\n\n") + b"0\r\n\r\n")
         await flush()
         return True
@@ -801,7 +853,7 @@ def _message_text(content: Any) -> str:
     return ""
 
 
-def _usage(body: dict, completion: str) -> dict[str, int]:
+def _usage(body: dict, completion: str) -> dict[str, Any]:
     messages = body.get("messages")
     prompt_chars = sum(
         len(_message_text(message.get("content")))

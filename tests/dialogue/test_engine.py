@@ -37,10 +37,12 @@ async def test_full_dialogue_runs_three_turns_and_stores_everything(engine: Engi
     events = await collect(dialogue.run())
 
     per_turn = ["MessageDone", "MessageDone", "VerdictReady", "TurnDone"]
+    # The simulated customer messages of turns 2 and 3 are checked by the model: a step of its own.
+    later_turn = ["SimulatorChecked", *per_turn]
     # resolution, repetition and expectations (the scenario has some; retention is off by
     # default): each a step that starts and ends
     dialogue_verdicts = ["DialogueVerdictStarted", "DialogueVerdictReady"] * 3
-    assert kinds(events) == ["DialogueStarted", *per_turn * 3, *dialogue_verdicts, "DialogueDone"]
+    assert kinds(events) == ["DialogueStarted", *per_turn, *later_turn * 2, *dialogue_verdicts, "DialogueDone"]
     started = [e for e in events if isinstance(e, DialogueVerdictStarted)]
     assert [(e.metric, e.index, e.total, e.turn) for e in started] == [
         ("resolution", 1, 3, 3),

@@ -44,8 +44,10 @@ def test_estimate_reaches_no_model_and_exits_0(tmp_path: Path, capsys):
     assert main(["run", "--estimate", "--config", str(config), "-s", "outage", "-p", "calm", "-p", "angry"]) == 0
     out = capsys.readouterr().out
     assert "Estimate for 2 dialogue(s), 3.0 turn(s) each (up to max_turns (3)); no model was called." in out
-    # The simulator speaks in turns 2 and 3, and each of its messages gets a model check.
-    assert re.search(r"user\s+│ fake-user\s+│\s+8 │", out)
+    # The simulator speaks in turns 2 and 3, and each of its messages gets a model check, a
+    # step of its own.
+    assert re.search(r"user\s+│ fake-user\s+│\s+4 │", out)
+    assert re.search(r"user check\s+│ fake-user\s+│\s+4 │", out)
     calls = re.search(r"judge\s+│ fake-judge\s+│\s+(\d+) │", out)
     assert calls and int(calls.group(1)) >= 6 * 6  # six turns, each at least the six yes/no checks
     assert "assumed reply length" in out and "about $" in out
@@ -78,10 +80,11 @@ def test_a_run_reports_what_it_spent_and_the_next_estimate_learns_from_it(server
         planned = {r.role: r for r in estimate_run(config, endpoints, scenarios, personas, store, []).roles}
     finally:
         store.close()
-    assert set(actual) == set(planned) == {"user", "bot", "judge"}
-    # Every call is counted: 8 simulated customer messages and the model check of each; the
-    # turn verdicts' calls and the dialogue verdicts' calls.
-    assert actual["user"].calls == 16
+    assert set(actual) == set(planned) == {"user", "user check", "bot", "judge"}
+    # Every call is counted: 8 simulated customer messages, and the model check of each as a
+    # step of its own; the turn verdicts' calls and the dialogue verdicts' calls.
+    assert actual["user"].calls == 8
+    assert actual["user check"].calls == 8
     db = sqlite3.connect(config.database)
     verdict_calls = sum(
         db.execute(f"SELECT SUM(attempts) FROM {table}").fetchone()[0] for table in ("judgments", "dialogue_judgments")

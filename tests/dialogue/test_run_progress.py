@@ -15,11 +15,13 @@ from ragtui.core.dialogue.events import (
     DialogueVerdictReady,
     DialogueVerdictStarted,
     MessageDone,
+    SimulatorChecked,
     TextDelta,
     TurnDone,
     VerdictReady,
 )
 from ragtui.core.dialogue.progress import StepMeter, verdict_started_line
+from ragtui.core.records.calls import CallUsage
 from ragtui.core.records.judgments import Judgment
 from ragtui.testing.fake_openai import Reply
 
@@ -184,3 +186,54 @@ def test_long_item_work_without_a_terminal_prints_a_line_every_few_seconds_and_a
     lines = capsys.readouterr().err.splitlines()
     # 12 s in, 3 of 4 done: the first line once 10 s passed, with what is left; then the last.
     assert lines == ["judging 3/4 · 12 s · about 4 s left · 1 unscored", "judging 4/4 · 16 s"]
+
+
+def test_each_step_line_says_what_its_prompt_cost_and_the_check_is_a_step(server, tmp_path: Path, capsys) -> None:
+    """Sent, computed and reused prompt tokens per step, as the server reported them; the
+    simulator's check of the customer message is a line of its own, before the message's."""
+    config = tmp_path / "ragtui.toml"
+    config.write_text('language = "en"\nmax_turns = 2\ndatabase = "runs.db"\n' + endpoint_toml(server.base_url))
+    server.report_prompt_cache("llamacpp")
+    assert main(["run", "--config", str(config), "-s", "id-linking", "-p", "calm"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if " · turn " in line]
+    prompt = re.compile(r"· prompt ([\d,]+) sent · ([\d,]+) computed · ([\d,]+) reused")
+    whats = [re.search(r"· turn \d/2 · ([a-z ]+) · \d+ tokens", line).group(1) for line in lines]  # type: ignore[union-attr]
+    assert whats == ["bot", "judge", "customer check", "customer", "bot", "judge"]
+    for line in lines:
+        match = prompt.search(line)
+        assert match is not None, line
+        sent, computed, reused = (int(g.replace(",", "")) for g in match.groups())
+        assert computed + reused == sent
+    # The judge's second turn reuses the beginning its checks share.
+    assert int(prompt.search(lines[-1]).group(3)) > 0  # type: ignore[union-attr]
+
+
+def test_a_step_whose_server_said_nothing_of_its_cache_shows_dashes() -> None:
+    clock = Clock()
+    meter = StepMeter(clock=clock)
+    meter.observe(DialogueStarted(1, "s", "calm"))
+    meter.observe(MessageDone(1, 1, "user", "q", 1, "scenario"))
+    clock.now += 2.0
+    usage = CallUsage(model="m", prompt_tokens=900)
+    done = meter.observe(MessageDone(1, 1, "bot", "a", 2, "bot", usage=usage))
+    assert done is not None and done.line().endswith("· prompt 900 sent · – computed · – reused")
+    checked = meter.observe(SimulatorChecked(1, 2, {"calls": 1, "prompt_tokens": 300, "cached_tokens": 120}, 1.5))
+    assert checked is not None and checked.check
+    assert "· customer check · " in checked.line() and checked.line().endswith("· 180 computed · 120 reused")
+    # The check's time is the customer's step's too: it is not measured twice for the ETA.
+    assert meter.mean("user") is None
+
+
+def test_verbose_prints_the_step_lines_on_a_terminal_too(capsys) -> None:
+    from ragtui.cli.run_progress import RunProgress
+
+    usage = CallUsage(model="m", prompt_tokens=900, cached_tokens=800)
+    for verbose in (False, True):
+        with RunProgress(1, 3, 0.7, {1: "id-linking × calm"}, live_mode=True, verbose=verbose) as progress:
+            progress.handle(DialogueStarted(1, "id-linking", "calm"))
+            progress.handle(MessageDone(1, 1, "user", "q", 1, "scenario"))
+            progress.handle(MessageDone(1, 1, "bot", "a", 2, "bot", usage=usage))
+        out = capsys.readouterr().out
+        line = "#1 id-linking × calm · turn 1/3 · bot · 0 tokens"
+        assert (line in out) is verbose
+        assert ("· prompt 900 sent · 100 computed · 800 reused" in out) is verbose

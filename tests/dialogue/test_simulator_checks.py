@@ -104,10 +104,14 @@ async def test_off_role_message_is_asked_again_once_and_the_retry_kept(engine, s
     # and the model check of the retry, with the tokens the server reported.
     usage = stored.sim_check["extra_usage"]
     assert usage["calls"] == 2 and usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
-    # The retry carried the correction in the simulator's instructions.
+    # The retry carried the correction after the support's last answer, at the very end: its
+    # prompt starts exactly as the rejected try's did, so a prompt cache reuses all of that.
     simulator_calls = [b for b in server.chat_requests(USER) if "response_format" not in b]
-    assert "You are the CUSTOMER" in simulator_calls[1]["messages"][0]["content"]
-    assert "You are the CUSTOMER" not in simulator_calls[0]["messages"][0]["content"]
+    first, retried = simulator_calls[0]["messages"], simulator_calls[1]["messages"]
+    assert "You are the CUSTOMER" in retried[-1]["content"]
+    assert not any("You are the CUSTOMER" in m["content"] for m in first)
+    assert retried[:-1] == first[:-1] and len(retried) == len(first)
+    assert retried[-1]["content"].startswith(first[-1]["content"])
 
 
 async def test_message_still_off_role_after_the_retry_is_recorded_visibly(engine, scenario, persona, server):

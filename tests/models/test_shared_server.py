@@ -29,9 +29,12 @@ from ragtui.core.errors import RagtuiError
 from ragtui.core.models.embedded import ServerRecovery, attach
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.local_model import (
+    CTX_PER_SLOT,
+    PROMPT_FAMILIES,
     LocalModel,
     LocalModelSettings,
     busy_cpus,
+    busy_slots_for,
     cpu_share,
     default_threads,
     slots_for,
@@ -101,9 +104,14 @@ class Attached:
         self.proc.wait(DEADLINE)
 
 
-def test_slots_follow_concurrency() -> None:
-    assert slots_for(1) == 2 and slots_for(3) == 3 and slots_for(32) == 4
-    assert LocalModelSettings.from_config(Config().embedded, concurrency=4).parallel == 4
+def test_slots_follow_concurrency_and_keep_one_per_prompt_family() -> None:
+    assert busy_slots_for(1) == 2 and busy_slots_for(3) == 3 and busy_slots_for(32) == 4
+    # At least a slot per prompt family of a dialogue, so none evicts another's cached prompt;
+    # the KV cache is sized for the busy slots (idle ones only hold their cached prompt).
+    assert slots_for(1) == slots_for(32) == PROMPT_FAMILIES == 6
+    settings = LocalModelSettings.from_config(Config().embedded, concurrency=4)
+    assert settings.parallel == 6 and settings.ctx_size == 4 * CTX_PER_SLOT
+    assert LocalModelSettings.from_config(Config().embedded, concurrency=1).ctx_size == 8192
 
 
 def test_second_process_attaches_and_the_last_one_out_stops_it(settings: LocalModelSettings) -> None:

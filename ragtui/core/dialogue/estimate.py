@@ -85,6 +85,10 @@ class RoleTokens:
     tokens_out: float = 0.0
     basis: str = ""  # where the output figure came from
     cost: float | None = None  # None: no price for the model
+    # Of tokens_in, those the server computed and those it reused from its prompt cache; None
+    # when a call's server did not say (an estimate, or an endpoint that reports no cache).
+    computed: float | None = None
+    reused: float | None = None
 
     def add_cost(self, prices: dict[str, tuple[float, float]]) -> None:
         price = price_for(prices, self.model)
@@ -193,6 +197,7 @@ class RunEstimator:
         checked = config.simulator_check == "model"
         past_check = past_check_usage(store, endpoints["user"].model) if store is not None and checked else None
         self.check = past_check or (ASSUMED_CHECK if checked else (0.0, 0.0, 0.0))
+        self.check_basis = "mean of past customer messages" if past_check else "assumed check size"
         past_verdicts = past_dialogue_usage(store, endpoints["judge"].model) if store is not None else None
         self.dialogue_verdicts = past_verdicts  # (calls, in, out) per dialogue; None: from the transcript
 
@@ -242,13 +247,18 @@ class RunEstimator:
                 later = whole_turns - walked
                 if later > 0:
                     _extrapolate(roles, per_turn[-2], per_turn[-1], later)
-                if whole_turns > 1:  # each simulated customer message is checked
+                if whole_turns > 1 and self.check[0] > 0:  # each simulated customer message is checked
                     calls, check_in, check_out = self.check
-                    _count(roles["user"], check_in * calls, check_out * calls, self.turns - 1, calls)
+                    check = roles.setdefault(
+                        CHECK_STEP, RoleTokens(CHECK_STEP, roles["user"].model, basis=self.check_basis)
+                    )
+                    _count(check, check_in * calls, check_out * calls, self.turns - 1, calls)
                 # The turns not walked lengthen the transcript the dialogue verdicts read.
                 extra = later * sum(approx_tokens(u.text) + MESSAGE_OVERHEAD for u in history[-2:])
                 self._count_dialogue_verdicts(roles["judge"], history, extra, scenario)
-        result = Estimate(len(scenarios) * len(personas), self.turns, self.turns_basis, list(roles.values()))
+        order = {"user": 0, CHECK_STEP: 1, "bot": 2, "judge": 3}
+        ordered = sorted(roles.values(), key=lambda r: order.get(r.role, 4))
+        result = Estimate(len(scenarios) * len(personas), self.turns, self.turns_basis, ordered)
         for role in result.roles:
             role.add_cost(config.prices)
         return result
@@ -360,28 +370,50 @@ def _stand_in(text: str, tokens: float) -> str:
     return joined[: max(1, int(len(joined) * ratio))]
 
 
+CHECK_STEP = "user check"  # the simulator's checks of a customer message and the re-ask after one failed
+
+# Per group of calls: the sum of a column, or NULL unless every call reported it.
+_ALL_KNOWN = "CASE WHEN SUM({calls}) = SUM(CASE WHEN {known} IS NOT NULL THEN {calls} ELSE 0 END) THEN SUM({value}) END"
+
+
+def _cache_sql(calls: str, sent: str, cached: str) -> str:
+    """SQL columns (reused, computed) of a group of rows, NULL when any row's server did not say."""
+    reused = _ALL_KNOWN.format(calls=calls, known=cached, value=cached)
+    computed = _ALL_KNOWN.format(calls=calls, known=cached, value=f"MAX(COALESCE({sent}, 0) - {cached}, 0)")
+    return f"{reused}, {computed}"
+
+
 def spent(store: Store, run_id: str, prices: dict[str, tuple[float, float]]) -> list[RoleTokens]:
-    """Tokens a stored run actually used, per role and model, with the cost where priced."""
-    # Every model call of the run: the messages a model wrote (a customer message also carries
-    # the calls of its checks and of a rejected first try), turn verdicts and dialogue verdicts.
-    extra = "COALESCE(json_extract(m.sim_check, '$.extra_usage.{}'), 0)"
+    """Tokens a stored run actually used, per role and model, with the cost where priced: sent,
+    computed and reused from the server's prompt cache. The simulator's checks of customer
+    messages (and a message asked again after failing one) are a step of their own."""
+    # Every model call of the run: the messages a model wrote, the calls behind a customer
+    # message besides itself (its checks, a rejected first try), turn and dialogue verdicts.
+    extra = "json_extract(m.sim_check, '$.extra_usage.{}')"
+    check_calls = f"COALESCE({extra.format('calls')}, 0)"
     rows = store.db.execute(
-        f"SELECT m.role, m.model, SUM(1 + {extra.format('calls')}), "
-        f"SUM(COALESCE(m.prompt_tokens, 0) + {extra.format('prompt_tokens')}), "
-        f"SUM(COALESCE(m.completion_tokens, 0) + {extra.format('completion_tokens')}) "
+        "SELECT m.role, m.model, COUNT(*), SUM(COALESCE(m.prompt_tokens, 0)), SUM(COALESCE(m.completion_tokens, 0)), "
+        f"{_cache_sql('1', 'm.prompt_tokens', 'm.cached_tokens')} "
         "FROM messages m JOIN sessions s ON s.id = m.session_id "
         "WHERE s.run_id = ? AND m.model IS NOT NULL GROUP BY 1, 2 "
+        f"UNION ALL SELECT '{CHECK_STEP}', m.model, SUM({check_calls}), "
+        f"SUM(COALESCE({extra.format('prompt_tokens')}, 0)), SUM(COALESCE({extra.format('completion_tokens')}, 0)), "
+        f"{_cache_sql(check_calls, extra.format('prompt_tokens'), extra.format('cached_tokens'))} "
+        "FROM messages m JOIN sessions s ON s.id = m.session_id "
+        f"WHERE s.run_id = ? AND m.model IS NOT NULL AND {check_calls} > 0 GROUP BY 1, 2 "
         "UNION ALL SELECT 'judge', COALESCE(NULLIF(j.model, ''), 'unknown'), SUM(j.attempts), "
-        "SUM(COALESCE(j.prompt_tokens, 0)), SUM(COALESCE(j.completion_tokens, 0)) "
-        "FROM (SELECT session_id, model, attempts, prompt_tokens, completion_tokens FROM judgments "
-        "UNION ALL SELECT session_id, model, attempts, prompt_tokens, completion_tokens FROM dialogue_judgments "
-        "WHERE attempts > 0) j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? GROUP BY 1, 2",
-        [run_id, run_id],
+        "SUM(COALESCE(j.prompt_tokens, 0)), SUM(COALESCE(j.completion_tokens, 0)), "
+        f"{_cache_sql('j.attempts', 'j.prompt_tokens', 'j.cached_tokens')} "
+        "FROM (SELECT session_id, model, attempts, prompt_tokens, completion_tokens, cached_tokens FROM judgments "
+        "UNION ALL SELECT session_id, model, attempts, prompt_tokens, completion_tokens, cached_tokens "
+        "FROM dialogue_judgments WHERE attempts > 0) j JOIN sessions s ON s.id = j.session_id "
+        "WHERE s.run_id = ? GROUP BY 1, 2",
+        [run_id, run_id, run_id],
     ).fetchall()
     out: list[RoleTokens] = []
-    order = {"user": 0, "bot": 1, "judge": 2}
-    for role, model, calls, tokens_in, tokens_out in sorted(rows, key=lambda r: (order[r[0]], r[1])):
-        used = RoleTokens(role, model, calls, tokens_in, tokens_out, "stored usage")
+    order = {"user": 0, CHECK_STEP: 1, "bot": 2, "judge": 3}
+    for role, model, calls, tokens_in, tokens_out, reused, computed in sorted(rows, key=lambda r: (order[r[0]], r[1])):
+        used = RoleTokens(role, model, calls, tokens_in, tokens_out, "stored usage", computed=computed, reused=reused)
         used.add_cost(prices)
         out.append(used)
     return out

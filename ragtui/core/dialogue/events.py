@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from ..records.calls import CallUsage
+
 if TYPE_CHECKING:  # importing the metrics pulls in the LLM client; the TUI's first frame needs none
     from ..records.judgments import Judgment
 
@@ -44,6 +46,7 @@ class MessageDone:
     message_id: int
     source: str  # scenario | simulator | operator | bot
     finish_reason: str | None = None  # "length": kept, but the token limit cut it
+    usage: CallUsage | None = None  # the call that wrote it; None: typed, replayed, the scenario's
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,20 @@ class SimulatorRetry:
     problem: str
     why: str
     rejected: str
+
+
+@dataclass(frozen=True)
+class SimulatorChecked:
+    """The model checks of a simulated customer message and, when one failed, the message asked
+    again with its check: a step of their own in the accounting (``usage``: ``call_usage``'s
+    calls, prompt_tokens, completion_tokens, cached_tokens). Emitted before the message's
+    ``MessageDone``; only when a model check or a retry made calls."""
+
+    session_id: int
+    turn: int
+    usage: dict[str, int | None]
+    seconds: float
+    retried: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,6 +160,7 @@ Event = (
     | StreamRestarted
     | MessageDone
     | SimulatorRetry
+    | SimulatorChecked
     | VerdictReady
     | TurnDone
     | DialogueVerdictStarted

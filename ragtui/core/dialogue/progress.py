@@ -13,6 +13,7 @@ it is the token count; the judge's final figure is the endpoint's own usage when
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from .events import (
     Failure,
     MessageDone,
     Role,
+    SimulatorChecked,
     StreamRestarted,
     TextDelta,
     TurnDone,
@@ -51,6 +53,7 @@ class LiveStep:
     usage_tokens: int = 0  # completion tokens reported by finished judge calls of this step
     verdict: str | None = None  # a dialogue verdict step: its metric
     verdict_of: str = ""  # "2/3": its place among the dialogue's verdicts
+    prompt: PromptTokens = field(default_factory=lambda: PromptTokens(0, 0))  # of the calls finished so far
 
     def rate(self, now: float) -> float | None:
         """Tokens per second since the first token (None until there are two to measure)."""
@@ -72,6 +75,38 @@ class LiveStep:
 
 
 @dataclass(frozen=True)
+class PromptTokens:
+    """A step's prompt tokens: sent, and of them reused from the server's prompt cache (None:
+    a call's server did not say, so how many were computed is not known either)."""
+
+    sent: int | None
+    reused: int | None
+
+    @property
+    def computed(self) -> int | None:
+        return None if self.sent is None or self.reused is None else max(self.sent - self.reused, 0)
+
+    def plus(self, sent: int | None, reused: int | None) -> PromptTokens:
+        """With one more call's figures (a step of several calls: the judge's checks)."""
+        total = None if self.sent is None and sent is None else (self.sent or 0) + (sent or 0)
+        both = None if self.reused is None or reused is None else self.reused + reused
+        return PromptTokens(total, both)
+
+    def text(self) -> str:
+        """``prompt 1,004 sent · 82 computed · 922 reused``; – where the server did not say."""
+        if self.sent is None:
+            return ""
+
+        def shown(value: int | None) -> str:
+            return "–" if value is None else f"{value:,}"
+
+        return f"prompt {self.sent:,} sent · {shown(self.computed)} computed · {shown(self.reused)} reused"
+
+
+NO_PROMPT = PromptTokens(None, None)  # a step that made no call (or whose server said nothing)
+
+
+@dataclass(frozen=True)
 class StepDone:
     session_id: int
     turn: int
@@ -80,17 +115,22 @@ class StepDone:
     seconds: float
     verdict: str | None = None  # a dialogue verdict step: its metric
     verdict_of: str = ""
+    prompt: PromptTokens = NO_PROMPT
+    check: bool = False  # the simulator's checks of the customer message (and its retry)
 
     def line(self, label: str = "", max_turns: int | None = None) -> str:
         """One log line: ``#12 id-linking × calm · turn 1/3 · bot · 143 tokens · 14.2 s``, or for a
         dialogue verdict ``#12 id-linking × calm · dialogue verdict 1/3 resolution · done · 30 tokens · 41.0 s``."""
         head = f"#{self.session_id} {label}".rstrip()
         rate = f" ({self.tokens / self.seconds:.1f} tok/s)" if self.seconds > 0 and self.tokens else ""
+        prompt = self.prompt.text()
+        tail = f" · {prompt}" if prompt else ""
         if self.verdict:
             what = f"dialogue verdict {self.verdict_of} {self.verdict} · done"
-            return f"{head} · {what} · {self.tokens} tokens · {self.seconds:.1f} s{rate}"
+            return f"{head} · {what} · {self.tokens} tokens · {self.seconds:.1f} s{rate}{tail}"
         turn = f"turn {self.turn}/{max_turns}" if max_turns else f"turn {self.turn}"
-        return f"{head} · {turn} · {ROLE_NAMES[self.role]} · {self.tokens} tokens · {self.seconds:.1f} s{rate}"
+        who = "customer check" if self.check else ROLE_NAMES[self.role]
+        return f"{head} · {turn} · {who} · {self.tokens} tokens · {self.seconds:.1f} s{rate}{tail}"
 
 
 def dialogue_label(scenario_id: str, persona_name: str, trial: int = 1, trials: int = 1) -> str:
@@ -152,8 +192,18 @@ class StepMeter:
                 step.tokens, step.first_token = 0, None
         elif isinstance(event, VerdictReady):
             step = self.live.get(sid)
-            if step is not None and event.judgment.completion_tokens:
-                step.usage_tokens += event.judgment.completion_tokens
+            if step is not None:
+                judgment = event.judgment
+                step.usage_tokens += judgment.completion_tokens or 0
+                if judgment.prompt_tokens is not None:
+                    step.prompt = step.prompt.plus(judgment.prompt_tokens, judgment.cached_tokens)
+        elif isinstance(event, SimulatorChecked):
+            # Reported as a step of its own; its time stays in the customer's step (the ETA's).
+            checks = event.usage
+            prompt = PromptTokens(checks.get("prompt_tokens"), checks.get("cached_tokens"))
+            return StepDone(
+                sid, event.turn, "user", checks.get("completion_tokens") or 0, event.seconds, prompt=prompt, check=True
+            )
         elif isinstance(event, DialogueVerdictStarted):
             step = self._begin(sid, event.turn, "judge", now)
             step.verdict, step.verdict_of = event.metric, f"{event.index}/{event.total}"
@@ -164,6 +214,9 @@ class StepMeter:
             # time); a scenario's opening question, a replayed or typed message is not a step.
             written = event.source in ("simulator", "simulator_off_role", "bot")
             finished = self._finish(sid, event.turn, event.role, now, counted=written)
+            if finished is not None and event.usage is not None and event.usage.prompt_tokens is not None:
+                usage = event.usage
+                finished = dataclasses.replace(finished, prompt=PromptTokens(usage.prompt_tokens, usage.cached_tokens))
             self._begin(sid, event.turn, NEXT_ROLE[event.role], now)
             return finished
         elif isinstance(event, TurnDone):
@@ -191,7 +244,8 @@ class StepMeter:
         self.seconds[role].add(seconds)
         self.busy_seconds += seconds
         tokens = max(step.tokens, step.usage_tokens)
-        return StepDone(sid, turn, role, tokens, seconds)
+        prompt = step.prompt if step.prompt.sent else NO_PROMPT
+        return StepDone(sid, turn, role, tokens, seconds, prompt=prompt)
 
     def _finish_verdict(self, sid: int, event: DialogueVerdictReady, now: float) -> StepDone | None:
         metric = event.judgment.metric
@@ -203,8 +257,14 @@ class StepMeter:
         seconds = now - step.started
         self.verdict_seconds.setdefault(metric, _Mean()).add(seconds)
         self.busy_seconds += seconds
-        tokens = max(step.tokens, step.usage_tokens + (event.judgment.completion_tokens or 0))
-        return StepDone(sid, step.turn, "judge", tokens, seconds, metric, step.verdict_of)
+        judgment = event.judgment
+        tokens = max(step.tokens, step.usage_tokens + (judgment.completion_tokens or 0))
+        prompt = (
+            NO_PROMPT
+            if judgment.prompt_tokens is None
+            else PromptTokens(judgment.prompt_tokens, judgment.cached_tokens)
+        )
+        return StepDone(sid, step.turn, "judge", tokens, seconds, metric, step.verdict_of, prompt)
 
     def verdicts_mean(self, sid: int | None = None) -> float:
         """Seconds the dialogue verdicts measured so far take per dialogue (those of ``sid`` not

@@ -31,10 +31,6 @@ class UserSimulator:
 
     def messages(self, history: list[Utterance], correction: str | None = None) -> list[Message]:
         system = self.template.render("system", persona=self.persona_text(), question=self.scenario.question)
-        if correction:
-            # Added to the instructions, not as a chat line: the mirrored chat has no place
-            # for a third speaker, and the rejected attempt is left out so it is not copied.
-            system = f"{system.rstrip()}\n\n{correction}"
         messages: list[Message] = [
             {"role": "system", "content": system},
             {"role": "user", "content": self.template.parts["greeting"]},
@@ -42,6 +38,15 @@ class UserSimulator:
         for utterance in history:
             role = "assistant" if utterance.speaker == "user" else "user"
             messages.append({"role": role, "content": utterance.text})
+        if correction:
+            # After the support's last line, not in the instructions: the retry's prompt then
+            # starts exactly as the rejected try's did, and the server reuses all of it from its
+            # prompt cache instead of reading the whole conversation again. Not a chat line of
+            # its own (the mirrored chat has no place for a third speaker, and some chat
+            # templates refuse a system message after the first); the rejected attempt is left
+            # out so it is not copied.
+            last = messages[-1]
+            messages[-1] = {**last, "content": f"{last['content'].rstrip()}\n\n{correction.strip()}"}
         return messages
 
     async def next_message(

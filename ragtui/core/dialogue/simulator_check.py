@@ -106,7 +106,7 @@ class CheckResult:
     by: str = ""  # "code" | "model" | "" (passed)
     model: dict[str, Any] | None = None  # the model check's parsed reply, or its error
     checks: list[str] = field(default_factory=list)  # which checks ran
-    usage: dict[str, int] | None = None  # the model check's call: calls, prompt and completion tokens
+    usage: dict[str, int | None] | None = None  # the model check's call: calls, prompt and completion tokens
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -217,14 +217,29 @@ class SimulatorChecker:
         return result
 
 
-def call_usage(*completions: Completion) -> dict[str, int]:
+USAGE_KEYS = ("calls", "prompt_tokens", "completion_tokens", "cached_tokens")
+
+
+def call_usage(*completions: Completion) -> dict[str, int | None]:
     """What some calls cost, in the shape the record keeps for calls that are no message of
-    their own (a rejected simulator message, the checks): counted in the run's tokens spent."""
+    their own (a rejected simulator message, the checks): counted in the run's tokens spent.
+    ``cached_tokens`` (reused from the server's prompt cache) is None unless every call said."""
+    cached = [c.cached_tokens for c in completions]
     return {
         "calls": sum(c.attempts for c in completions),
         "prompt_tokens": sum(c.prompt_tokens or 0 for c in completions),
         "completion_tokens": sum(c.completion_tokens or 0 for c in completions),
+        "cached_tokens": None if any(c is None for c in cached) else sum(c for c in cached if c is not None),
     }
+
+
+def add_usage(parts: list[dict[str, int | None]]) -> dict[str, int | None]:
+    """Several ``call_usage`` records as one; reused tokens stay unknown when any part's is
+    (a record written before they were kept has none)."""
+    total: dict[str, int | None] = {key: sum(part.get(key) or 0 for part in parts) for key in USAGE_KEYS[:3]}
+    cached = [part.get("cached_tokens") for part in parts]
+    total["cached_tokens"] = None if any(c is None for c in cached) else sum(c for c in cached if c is not None)
+    return total
 
 
 def _schema(field_name: str) -> dict[str, Any]:

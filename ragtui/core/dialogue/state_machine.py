@@ -26,6 +26,7 @@ import contextlib
 import dataclasses
 import enum
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ from .events import (
     Failure,
     MessageDone,
     Role,
+    SimulatorChecked,
     SimulatorRetry,
     StopReason,
     StreamRestarted,
@@ -60,7 +62,7 @@ from .events import (
 from .handover import is_handover
 from .replay import ReplayEnded, ReplayScript
 from .simulator import UserSimulator
-from .simulator_check import OFF_ROLE_SOURCE, CheckResult, SimulatorChecker, call_usage
+from .simulator_check import OFF_ROLE_SOURCE, CheckResult, SimulatorChecker, add_usage, call_usage
 
 log = logging.getLogger("ragtui")
 
@@ -376,7 +378,7 @@ class Dialogue:
         finish_reason = usage.finish_reason if usage else None
         self.turn = turn
         self.history.append(Utterance("user", text))
-        emit(MessageDone(self.session_id, turn, "user", text, message_id, source, finish_reason))
+        emit(MessageDone(self.session_id, turn, "user", text, message_id, source, finish_reason, usage))
         if turn > 1 and is_done(text):
             await self._conclude("done", emit)
         else:
@@ -406,24 +408,30 @@ class Dialogue:
         self._in_flight = None  # complete: a cancel during the check has no partial reply to keep
         if self.checker is None:
             return completion, "simulator", None
+        started = time.monotonic()
         first = await self.checker.check(completion.text, self.history)
         if first.problem is None:
             record = {"first": first.to_dict(), "retried": False, "off_role": False}
-            return completion, "simulator", {**record, "extra_usage": _extra_usage([first])}
+            extra = _extra_usage([first])
+            if extra["calls"]:
+                emit(SimulatorChecked(self.session_id, turn, extra, time.monotonic() - started))
+            return completion, "simulator", {**record, "extra_usage": extra}
         emit(SimulatorRetry(self.session_id, turn, first.problem, first.why, completion.text))
         retry = await self.simulator.next_message(
             self.history, on_delta=on_delta, correction=self.checker.correction(first.problem)
         )
         self._in_flight = None
         second = await self.checker.check(retry.text, self.history)
+        # The message stored is the retry: the rejected first message cost calls too.
+        extra = _extra_usage([first, second], rejected=completion)
         record = {
             "first": {**first.to_dict(), "text": completion.text},
             "retried": True,
             "retry": second.to_dict(),
             "off_role": second.problem is not None,
-            # The message stored is the retry: the rejected first message cost calls too.
-            "extra_usage": _extra_usage([first, second], rejected=completion),
+            "extra_usage": extra,
         }
+        emit(SimulatorChecked(self.session_id, turn, extra, time.monotonic() - started, True))
         return retry, OFF_ROLE_SOURCE if second.problem else "simulator", record
 
     async def _bot_step(self, emit: Callable[[Event], None]) -> None:
@@ -444,7 +452,11 @@ class Dialogue:
         self.history.append(Utterance("bot", answer.text))
         self._last_bot = _BotTurn(message_id, answer.text, answer.passages)
         self._handed_over = is_handover(answer.text)
-        emit(MessageDone(self.session_id, turn, "bot", answer.text, message_id, "bot", answer.usage.finish_reason))
+        emit(
+            MessageDone(
+                self.session_id, turn, "bot", answer.text, message_id, "bot", answer.usage.finish_reason, answer.usage
+            )
+        )
         self.phase = Phase.JUDGE
 
     async def _judge_step(self, emit: Callable[[Event], None]) -> None:
@@ -596,10 +608,10 @@ class Dialogue:
             self.phase = Phase.JUDGE  # judges what is missing, then closes the turn
 
 
-def _extra_usage(checks: list[CheckResult], rejected: Completion | None = None) -> dict[str, int]:
+def _extra_usage(checks: list[CheckResult], rejected: Completion | None = None) -> dict[str, int | None]:
     """Calls behind a customer message besides the one stored: the checks that used a model,
     and a first message that was rejected and asked again."""
     parts = [check.usage for check in checks if check.usage]
     if rejected is not None:
         parts.append(call_usage(rejected))
-    return {key: sum(part[key] for part in parts) for key in ("calls", "prompt_tokens", "completion_tokens")}
+    return add_usage(parts)

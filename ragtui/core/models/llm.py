@@ -98,6 +98,7 @@ class Completion:
     logprobs: list[TokenLogprob] = field(default_factory=list)
     logprobs_dropped: bool = False
     served_model: str | None = None  # the model the answer names, when not the one asked for
+    cached_tokens: int | None = None  # prompt tokens reused from the server's cache; None: not said
 
     @property
     def usage(self) -> CallUsage:
@@ -107,6 +108,7 @@ class Completion:
             served_model=self.served_model,
             prompt_tokens=self.prompt_tokens,
             completion_tokens=self.completion_tokens,
+            cached_tokens=self.cached_tokens,
             latency_ms=self.latency_ms,
             finish_reason=self.finish_reason,
             attempts=self.attempts,
@@ -266,6 +268,7 @@ class ChatClient:
         parts = [] if parts is None else parts
         logprobs: list[TokenLogprob] = []
         usage: dict[str, Any] = {}
+        timings: dict[str, Any] = {}
         model = self.endpoint.model
         served: str | None = None
         finish: str | None = None
@@ -289,6 +292,8 @@ class ChatClient:
                 if on_chunk is not None:
                     on_chunk(chunk)
                 usage = chunk.get("usage") or usage
+                if isinstance(chunk.get("timings"), dict):
+                    timings = chunk["timings"]  # llama.cpp: the prompt cache's figures
                 if wants_logprobs:
                     logprobs += from_chunk(chunk)
                 named = chunk.get("model")
@@ -321,10 +326,12 @@ class ChatClient:
                 "".join(parts),
             )
         end = time.perf_counter()
+        prompt_tokens, cached = prompt_usage(usage, timings)
         return Completion(
             text="".join(parts),
             model=model,
-            prompt_tokens=usage.get("prompt_tokens"),
+            prompt_tokens=prompt_tokens,
+            cached_tokens=cached,
             completion_tokens=usage.get("completion_tokens"),
             latency_ms=(end - started) * 1000,
             first_token_ms=None if first is None else (first - started) * 1000,
@@ -405,6 +412,29 @@ class ChatClient:
             retried = " (the server had already retried it)" if getattr(exc, "gateway_retried", False) else ""
             return EndpointError(f"{where} answered {status}{retried}{said}", "check the server's log")
         return EndpointError(f"{where} failed: {_brief(exc)}")
+
+
+def prompt_usage(usage: dict[str, Any], timings: dict[str, Any]) -> tuple[int | None, int | None]:
+    """(prompt tokens sent, of them reused from the server's prompt cache) from a stream's
+    ``usage`` and llama.cpp's ``timings`` (``cache_n`` reused, ``prompt_n`` computed). Either
+    figure is None when the server did not say; a reused count is never guessed as 0."""
+    sent = _count(usage.get("prompt_tokens"))
+    cached: int | None = None
+    details = usage.get("prompt_tokens_details")
+    if isinstance(details, dict):
+        cached = _count(details.get("cached_tokens"))
+    cache_n, prompt_n = _count(timings.get("cache_n")), _count(timings.get("prompt_n"))
+    if cache_n is not None:
+        cached = cache_n  # llama.cpp's own figure for this request
+        if sent is None and prompt_n is not None:
+            sent = cache_n + prompt_n
+    if sent is not None and cached is not None and cached > sent:
+        cached = None  # figures that contradict each other say nothing
+    return sent, cached
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 # Options a 400 may be blamed on, in the order tried when the error names several

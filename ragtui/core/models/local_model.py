@@ -71,10 +71,12 @@ class LocalModelSettings:
         """Build from ``config.EmbeddedConfig``; slots sized for ``concurrency`` dialogues."""
         parallel = getattr(embedded, "parallel", 0) or slots_for(concurrency)
         ctx_size = getattr(embedded, "ctx_size", None) or cls.ctx_size
+        busy = busy_slots_for(concurrency)
         return cls(
             model_path=getattr(embedded, "model_path", None),
-            # Each busy slot holds a dialogue's prompt (≈1–3k tokens) in the shared KV cache.
-            ctx_size=max(ctx_size, CTX_PER_SLOT * parallel) if not getattr(embedded, "parallel", 0) else ctx_size,
+            # Each busy slot holds a dialogue's prompt (≈1–3k tokens) in the shared KV cache; the
+            # idle pinned slots' prompts (a few thousand tokens in all) fit beside them.
+            ctx_size=max(ctx_size, CTX_PER_SLOT * busy) if not getattr(embedded, "parallel", 0) else ctx_size,
             parallel=parallel,
             port=getattr(embedded, "port", 0) or 0,
             threads=getattr(embedded, "threads", 0) or 0,
@@ -87,13 +89,28 @@ CTX_PER_SLOT = 3072
 MAX_AUTO_SLOTS = 4
 
 
-def slots_for(concurrency: int) -> int:
-    """Request slots for ``concurrency`` dialogues at once: each dialogue has one request in
+def busy_slots_for(concurrency: int) -> int:
+    """Slots busy at once for ``concurrency`` dialogues: each dialogue has one request in
     flight at a time, and on two cores llama.cpp decodes a batch of four sequences for little
     more than the cost of one (generation is memory-bound), so queueing would waste it. At
     least two, so a second ragtui process is not stuck behind the first; at most four by
-    default, as each slot's prompt takes room in the KV cache."""
+    default, as each busy slot's prompt takes room in the KV cache."""
     return max(2, min(concurrency, MAX_AUTO_SLOTS))
+
+
+PROMPT_FAMILIES = 6
+"""Prompts of one dialogue that share no beginning with each other: the customer's, its check's,
+the bot's, and the judge's (its rubric checks, its statement steps, its other checks). llama.cpp
+sends a request to the slot whose last prompt it shares the longest beginning with, else to the
+least recently used one; with a slot per family, each family's next prompt finds its own
+beginning still cached instead of one another family evicted."""
+
+
+def slots_for(concurrency: int) -> int:
+    """Request slots for ``concurrency`` dialogues at once: the busy ones, and at least one per
+    prompt family of a dialogue (``PROMPT_FAMILIES``). An idle slot costs only the room its
+    cached prompt takes in the shared KV cache."""
+    return max(busy_slots_for(concurrency), PROMPT_FAMILIES)
 
 
 def log_path() -> Path:

@@ -35,6 +35,7 @@ def judgment_columns(judgment: Judgment) -> dict[str, Any]:
         "latency_ms": judgment.latency_ms,
         "prompt_tokens": judgment.prompt_tokens,
         "completion_tokens": judgment.completion_tokens,
+        "cached_tokens": judgment.cached_tokens,
         "created_at": now(),
     }
 
@@ -58,7 +59,7 @@ def newest_version_sql(table: str, alias: str, keys: tuple[str, ...]) -> str:
 
 
 # Stored for the tokens-spent tables (read there with SQL), not part of a verdict as shown.
-_USAGE_COLUMNS = ("prompt_tokens", "completion_tokens")
+_USAGE_COLUMNS = ("prompt_tokens", "completion_tokens", "cached_tokens")
 
 
 def judgment_from_row(row: dict[str, Any]) -> StoredJudgment:

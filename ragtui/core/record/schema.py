@@ -91,6 +91,15 @@ def _database_identity(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS merged_sessions_by_session ON merged_sessions(session_id)")
 
 
+def _cached_tokens(conn: sqlite3.Connection) -> None:
+    """Add ``cached_tokens`` to every table that records a call's tokens, where it is missing
+    (a database whose version was set back by hand may have it already)."""
+    for table in ("messages", "judgments", "dialogue_judgments"):
+        columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if "cached_tokens" not in columns:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN cached_tokens INTEGER")
+
+
 MIGRATIONS: list[Migration] = [
     # 1: sessions, messages, judgments.
     """
@@ -393,6 +402,9 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX IF NOT EXISTS judge_card_entries_by_key ON judge_card_entries(metric, model, fingerprint);
     """,
+    # 16: of a call's prompt tokens, those the server reused from its prompt cache (NULL: it did
+    # not say, as every call recorded before did not).
+    _cached_tokens,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -231,6 +231,7 @@ class Store:
             "served_model": usage.served_model,
             "prompt_tokens": usage.prompt_tokens,
             "completion_tokens": usage.completion_tokens,
+            "cached_tokens": usage.cached_tokens,
             "latency_ms": usage.latency_ms,
             "finish_reason": usage.finish_reason,
             "attempts": usage.attempts,
@@ -396,9 +397,9 @@ class Store:
                     continue
                 cursor = self.db.execute(
                     "INSERT INTO messages (session_id, turn, role, source, text, passages, model, prompt_tokens, "
-                    "completion_tokens, latency_ms, finish_reason, attempts, created_at) SELECT ?, turn, role, "
-                    "source, text, passages, model, prompt_tokens, completion_tokens, latency_ms, finish_reason, "
-                    "attempts, created_at FROM messages WHERE id = ?",
+                    "completion_tokens, cached_tokens, latency_ms, finish_reason, attempts, created_at) SELECT ?, "
+                    "turn, role, source, text, passages, model, prompt_tokens, completion_tokens, cached_tokens, "
+                    "latency_ms, finish_reason, attempts, created_at FROM messages WHERE id = ?",
                     [target_id, m.id],
                 )
                 new_ids[m.id] = int(cursor.lastrowid or 0)
@@ -408,8 +409,9 @@ class Store:
                 self.db.execute(
                     "INSERT INTO judgments (session_id, message_id, turn, metric, version, score, details, "
                     "prompt, raw_reply, model, error, attempts, latency_ms, prompt_tokens, completion_tokens, "
-                    "created_at) SELECT ?, ?, turn, metric, version, score, details, prompt, raw_reply, model, "
-                    "error, attempts, latency_ms, prompt_tokens, completion_tokens, created_at "
+                    "cached_tokens, created_at) SELECT ?, ?, turn, metric, version, score, details, prompt, "
+                    "raw_reply, model, error, attempts, latency_ms, prompt_tokens, completion_tokens, "
+                    "cached_tokens, created_at "
                     "FROM judgments WHERE id = ?",
                     [target_id, new_ids[j.message_id], j.id],
                 )

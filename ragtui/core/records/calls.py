@@ -21,6 +21,10 @@ class CallUsage:
     latency_ms: float | None = None
     finish_reason: str | None = None  # "length": the token limit cut the reply
     attempts: int = 1  # tries it took (a broken stream is retried)
+    # Of ``prompt_tokens``, those the server took from its prompt cache instead of computing
+    # (llama.cpp's ``timings.cache_n``, OpenAI's ``prompt_tokens_details.cached_tokens``).
+    # None: the server did not say — never 0, which would claim nothing was reused.
+    cached_tokens: int | None = None
 
     @classmethod
     def of_calls(cls, calls: Sequence[CallUsage]) -> CallUsage:
@@ -34,10 +38,18 @@ class CallUsage:
             served_model=next((c.served_model for c in reversed(calls) if c.served_model), None),
             prompt_tokens=_total([c.prompt_tokens for c in calls]),
             completion_tokens=_total([c.completion_tokens for c in calls]),
+            cached_tokens=_known_total([c.cached_tokens for c in calls]),
             latency_ms=_total([c.latency_ms for c in calls]),
             finish_reason=calls[-1].finish_reason,
             attempts=len(calls),
         )
+
+    @property
+    def computed_tokens(self) -> int | None:
+        """Prompt tokens the server computed (sent minus reused); None when it did not say."""
+        if self.prompt_tokens is None or self.cached_tokens is None:
+            return None
+        return max(self.prompt_tokens - self.cached_tokens, 0)
 
     def judgment_fields(self) -> dict[str, Any]:
         """The fields a ``Judgment`` records of its calls."""
@@ -46,6 +58,7 @@ class CallUsage:
             "served_model": self.served_model,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
+            "cached_tokens": self.cached_tokens,
             "latency_ms": self.latency_ms,
             "attempts": self.attempts,
         }
@@ -54,3 +67,11 @@ class CallUsage:
 def _total(values: list[Any]) -> Any:
     numbers = [v for v in values if v is not None]
     return sum(numbers) if numbers else None
+
+
+def _known_total(values: list[int | None]) -> int | None:
+    """A sum that is known only when every part is: reused tokens of calls of which one server
+    said nothing are unknown, not the other calls' figure (which would overstate the share)."""
+    if not values or any(v is None for v in values):
+        return None
+    return sum(v for v in values if v is not None)

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .calls import CallUsage
+
 Form = Literal["judged", "contains", "regex", "not_contains"]
 Polarity = Literal["must", "must_not"]
 Origin = Literal["scenario", "policy"]
@@ -74,6 +76,9 @@ class ExpectationCheck:
     prompt: list[dict[str, str]] = field(default_factory=list)
     reply: str = ""
     error: str | None = None
+    # What its model calls cost (None: decided in code); recorded in the verdict's token
+    # columns, not in its details.
+    usage: CallUsage | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

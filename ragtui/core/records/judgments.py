@@ -24,6 +24,7 @@ class Judgment:
     latency_ms: float | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    cached_tokens: int | None = None  # of prompt_tokens, reused from the server's cache; None: not said
     served_model: str | None = None  # the model the answer named, when not ``model`` (a gateway's alias)
 
     @property

@@ -94,6 +94,7 @@ class StoredMessage:
     attempts: int = 1
     sim_check: dict[str, Any] | None = None  # customer messages: the simulator check, when one ran
     served_model: str | None = None  # the model the answer named, when not ``model`` (a gateway's alias)
+    cached_tokens: int | None = None  # of prompt_tokens, reused from the server's cache; None: not said
 
     @property
     def cut_by_limit(self) -> bool:

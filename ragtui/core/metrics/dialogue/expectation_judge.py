@@ -27,7 +27,8 @@ from pathlib import Path
 
 from ...content.prompts import PROMPT_KINDS, PromptTemplate
 from ...errors import EndpointError, IncompleteReply
-from ...models.llm import ChatClient, Message
+from ...models.llm import ChatClient, Message, usage_of
+from ...records.calls import CallUsage
 from ...records.expectations import Expectation, ExpectationCheck
 from ...records.passages import Passage
 from ..level_question import ask_level
@@ -166,10 +167,11 @@ class ExpectationJudge:
         last = checks[-1]
         reply = " | ".join(c.reply for c in checks)
         if unreadable is not None:
-            return ExpectationCheck(answer.turn, None, "none", unreadable.prompt, reply, unreadable.error)
+            usage = _usage(checks)
+            return ExpectationCheck(answer.turn, None, "none", unreadable.prompt, reply, unreadable.error, usage)
         p_yes = min(float(c.p_yes) for c in checks if c.p_yes is not None)
         read = "sampled" if any(c.read == "sampled" for c in checks) else last.read
-        return ExpectationCheck(answer.turn, p_yes, read, last.prompt, reply)
+        return ExpectationCheck(answer.turn, p_yes, read, last.prompt, reply, usage=_usage(checks))
 
     async def _ask(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str) -> ExpectationCheck:
         messages = self.messages(expectation, answer, shared_prefix)
@@ -178,10 +180,18 @@ class ExpectationJudge:
         except (EndpointError, IncompleteReply) as exc:
             return ExpectationCheck(answer.turn, None, "none", messages, "", f"unscored: {exc}")
         graded = fold_yes_no(asked.graded)
+        usage = usage_of(asked.completions)
         if graded.value is None:
-            return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, f"unscored: {graded.error}")
+            error = f"unscored: {graded.error}"
+            return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, error, usage)
         p_yes = graded.value if self.raw_met_at == MET_AT else shifted(graded.value, self.raw_met_at)
-        return ExpectationCheck(answer.turn, p_yes, graded.source, asked.messages, asked.reply)
+        return ExpectationCheck(answer.turn, p_yes, graded.source, asked.messages, asked.reply, usage=usage)
+
+
+def _usage(checks: list[ExpectationCheck]) -> CallUsage | None:
+    """The calls of several checks (an expectation's parts) as one."""
+    used = [c.usage for c in checks if c.usage is not None]
+    return CallUsage.of_calls(used) if used else None
 
 
 __all__ = ["EXPECTATION_PROMPTS", "MET_AT", "AnswerToCheck", "ExpectationJudge", "forbidden_act"]

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...expectation_items import policies_for
 from ...models.llm import ChatClient, DeltaCallback
+from ...records.calls import CallUsage
 from ...records.expectations import Expectation, ExpectationCheck, ExpectationResult, Status
 from ...records.judgments import Judgment
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
@@ -123,9 +124,20 @@ class Expectations:
             "calls": calls,
             "conclusion": dtext(lang, "expectations", met=passed, total=len(results), broken=len(broken)),
         }
+        used = [c.usage for r in results for c in r.checks if c.usage is not None]
+        usage = CallUsage.of_calls(used) if used else CallUsage()
         if not scored:
             why = next((r.error for r in results if r.error), None) or dtext(lang, "expectations_unscored")
-            return Judgment(self.name, None, details, error=why, attempts=max(1, calls))
+            return Judgment(
+                self.name,
+                None,
+                details,
+                error=why,
+                attempts=max(1, calls),
+                prompt_tokens=usage.prompt_tokens,
+                completion_tokens=usage.completion_tokens,
+                cached_tokens=usage.cached_tokens,
+            )
         last = next((c for r in reversed(results) for c in reversed(r.checks) if c.prompt), None)
         return Judgment(
             self.name,
@@ -135,6 +147,9 @@ class Expectations:
             raw_reply=last.reply if last else "",
             model=self.model,
             attempts=max(1, calls),
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cached_tokens=usage.cached_tokens,
         )
 
     async def _result(self, expectation: Expectation, answered: list[AnswerToCheck], prefix: str) -> ExpectationResult:
