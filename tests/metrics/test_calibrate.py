@@ -12,7 +12,7 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.metrics import BINARY_METRICS
-from ragtui.core.metrics.labelled import load_labelled, parse_field_options
+from ragtui.core.metrics.labelled import alternate_halves, load_labelled, parse_field_options
 from ragtui.core.paths import bundled_dir
 from ragtui.testing.fake_openai import Reply, level_reply
 
@@ -200,7 +200,10 @@ def test_shipped_labelled_set_is_valid_and_bilingual():
         total += len(data.items)
         languages |= {i.language for i in data.items}
         assert {i.language for i in data.items} == {"en", "ja"}, name
-    assert total >= 40 and languages == {"en", "ja"}
+        for language in ("en", "ja"):  # 12 a report half: enough for an interval on the judge card
+            report = [i for i in alternate_halves(data.items, "report") if i.language == language]
+            assert len(report) >= 12, (name, language)
+    assert total >= 192 and languages == {"en", "ja"}
 
 
 def test_calibrating_the_shipped_faithfulness_set(config_file, server, capsys):
@@ -212,7 +215,7 @@ def test_calibrating_the_shipped_faithfulness_set(config_file, server, capsys):
     server.set_default(JUDGE, judge)
     assert calibrate(config_file, "faithfulness", str(LABELLED / "faithfulness.jsonl")) == 0
     out = capsys.readouterr().out
-    assert "11/11 judged" in out and "Most disagreement" in out  # a judge that trusts everything
+    assert "48/48 judged" in out and "Most disagreement" in out  # a judge that trusts everything
 
 
 def test_rubric_set_with_history_and_good_reports_auc_per_language(config_file, server, capsys, tmp_path):
