@@ -27,6 +27,7 @@ from ..core.metrics.judge_card import entry_for
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient
 from ..core.record.store import Store
+from ..core.records.agreement_floor import LOW_MARK, LOW_WORDS, is_low
 from .judge_card_measure import QUICK_ITEMS, measure
 from .output import console
 
@@ -92,6 +93,15 @@ def judge_card(args: argparse.Namespace, overrides: Overrides) -> int:
     console.print(table)
     for number, note in enumerate(notes, 1):
         console.print(Text(f"[{number}] {note}"), soft_wrap=True)
+    floor = config.min_judge_agreement
+    console.print(
+        Text(
+            f"{LOW_MARK} {LOW_WORDS}: under [min_judge_agreement] (Spearman {floor.spearman:g}, κ {floor.kappa:g}, "
+            f"at least {floor.items} items): its scores are drawn neither red nor green and do not gate a run.",
+            style="dim",
+        ),
+        soft_wrap=True,
+    )
     console.print(
         Text(
             "95% interval: Spearman by Fisher's z (Bonett–Wright error, as ragtui calibrate), κ by a percentile bootstrap. "
@@ -143,10 +153,11 @@ def _rows(
             interval = interval_text(entry.low, entry.high).removeprefix("95% CI ") or "–"
             on = entry.on + (f"; {entry.unscored} unscored" if entry.unscored else "")
             source = SOURCES.get(entry.source, entry.source)
+            low = is_low({"agreement": entry.to_dict()}, config.min_judge_agreement)
             table.add_row(
                 metric.name,
                 language,
-                f"{figure} {value}",
+                Text(f"{LOW_MARK} {figure} {value}", style="dim") if low else Text(f"{figure} {value}"),
                 str(entry.n),
                 interval,
                 note(on if on.startswith(source) else f"{source}: {on}"),
