@@ -280,6 +280,11 @@ def _outcome(v: VerdictScore | None) -> str:
     return v.status if v.score is None else (v.outcome or "")
 
 
+def _suite_counts(tests: int, failures: int, skipped: int) -> dict[str, str]:
+    """A JUnit suite's counts, as attributes."""
+    return {"tests": str(tests), "failures": str(failures), "errors": "0", "skipped": str(skipped), "time": "0.000"}
+
+
 def comparison_junit(c: Comparison) -> str:
     """One test case per pair; a failure when its score or its resolution regressed (the rule of
     the exit status), with both sides' scores and verdicts in the message."""
@@ -289,13 +294,7 @@ def comparison_junit(c: Comparison) -> str:
     # rule of the exit status); a resolution regression fails whatever the rubric's judge.
     failing = [p for p in c.pairs if (p.flag == "regression" and c.scores_gated) or p.resolution_regression]
     skipped = [p for p in c.pairs if p.flag == "regression" and p not in failing]
-    attrs = {
-        "tests": str(len(c.pairs)),
-        "failures": str(len(failing)),
-        "errors": "0",
-        "skipped": str(len(skipped)),
-        "time": "0.000",
-    }
+    attrs = _suite_counts(len(c.pairs), len(failing), len(skipped))
     root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")  # when compared; UTC without offset, as JUnit wants
     suite = ET.SubElement(
@@ -360,13 +359,7 @@ def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
     skipped: set[str] = set()
     if not c.scores_gated:  # passes are the rubric's: a low-agreement judge's are shown, not gated
         failing, skipped = set(), failing
-    attrs = {
-        "tests": str(len(n.pairs)),
-        "failures": str(len(failing)),
-        "errors": "0",
-        "skipped": str(len(skipped)),
-        "time": "0.000",
-    }
+    attrs = _suite_counts(len(n.pairs), len(failing), len(skipped))
     root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
     suite = ET.SubElement(
