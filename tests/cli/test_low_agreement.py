@@ -5,6 +5,8 @@ real SQLite file; the low figure comes from a fit stored for the fake judge."""
 
 from __future__ import annotations
 
+import csv
+import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -122,8 +124,9 @@ def test_compare_shows_each_side_s_judge_agreement_and_marks_a_low_agreement_reg
     server.set_default(JUDGE, check_answers(2.0))
     assert run(low_judge) == 0  # a low-agreement score under the threshold: not gated
     capsys.readouterr()
-    md, junit = tmp_path / "compare.md", tmp_path / "compare.xml"
+    md, junit, table = tmp_path / "compare.md", tmp_path / "compare.xml", tmp_path / "compare.csv"
     args = ["compare", "previous", "last", "--config", str(low_judge), "--markdown", str(md), "--junit", str(junit)]
+    args += ["--csv", str(table)]
     assert main(args) == 0  # the drop is shown as a regression, but a low-agreement judge's is not gated
     out = capsys.readouterr().out
     assert "no gated regression" in out and "score regressions not gated (low agreement: " in out
@@ -139,6 +142,11 @@ def test_compare_shows_each_side_s_judge_agreement_and_marks_a_low_agreement_reg
     (skipped,) = suite.iter("skipped")
     assert skipped.get("message", "").startswith("not gated: score regression")
     assert "(low agreement: Spearman 0.10 < floor 0.5)" in skipped.get("message", "")
+
+    (row,) = csv.DictReader(io.StringIO(table.read_text(encoding="utf-8-sig")))
+    assert (
+        row["base_judge_agreement"] == row["new_judge_agreement"] == "Spearman 0.10 [-0.39–0.54] (n=18) · low agreement"
+    )
 
     # Gated on request: the same comparison fails, and JUnit says failure.
     assert main([*args, "--gate-low-agreement"]) == 1

@@ -14,7 +14,7 @@ from ..record.export import safe_cell
 from ..records.agreement_floor import LOW_WORDS, floor_words, is_low, trust_cell
 from .compare import Comparison, Pair
 from .dialogue_compare import VERDICT_METRICS
-from .dialogues import VerdictScore
+from .dialogues import RunDialogue, VerdictScore
 from .report_text import delta, interval_text, md_cell, score
 from .run_report import xml_safe
 from .trial_compare import NoiseComparison, TrialPair, noise_lines
@@ -246,6 +246,8 @@ def comparison_csv(c: Comparison) -> str:
     head += [f"{side}_{m}" for m in VERDICT_METRICS for side in ("base", "new")] + [
         f"{m}_flag" for m in VERDICT_METRICS
     ]
+    # How far each side's rubric judge agrees with people, and whether it is under the floor.
+    head += ["base_judge_agreement", "new_judge_agreement"]
     writer.writerow(head)
     for p in ordered(c.pairs):
         scenario, persona, n = p.key
@@ -263,6 +265,7 @@ def comparison_csv(c: Comparison) -> str:
             base_v, new_v = p.verdicts(m)
             row += [_num(base_v.score if base_v else None), _num(new_v.score if new_v else None)]
         row += [p.verdict_flag(m) for m in VERDICT_METRICS]
+        row += [_agreement_cell(c, d) for d in (p.base, p.new)]
         writer.writerow([_cell(cell) for cell in row])
     for side, dialogues in (("only in base", c.only_in_base), ("only in new", c.only_in_new)):
         for d in dialogues:
@@ -272,6 +275,12 @@ def comparison_csv(c: Comparison) -> str:
             row += [d.status if in_base else "", "" if in_base else d.status, side]
             writer.writerow([_cell(cell) for cell in row])
     return buffer.getvalue()
+
+
+def _agreement_cell(c: Comparison, dialogue: RunDialogue) -> str:
+    """``Spearman 0.10 [-0.39–0.54] (n=18) · low agreement`` or ``unmeasured``."""
+    entry = dialogue.agreement.get(PRIMARY_METRIC)
+    return trust_cell({"agreement": entry} if entry is not None else {}, c.floor)
 
 
 def _outcome(v: VerdictScore | None) -> str:
