@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..metrics import PRIMARY_METRIC
 from ..record.dialogue_verdicts import ResolutionRate, resolution_rate
@@ -45,6 +46,31 @@ def metric_means(
         scores = [j.score for j in verdicts if j.score is not None]
         mark = verdicts[-1].details.get("threshold", thresholds.get(metric))
         out[metric] = (sum(scores) / len(scores) if scores else None, mark)
+    return out
+
+
+@dataclass(frozen=True)
+class LowScore:
+    """A failing score whose judge agrees with people under the floor: the gate leaves it out."""
+
+    metric: str
+    score: float
+    mark: float  # the pass mark it is under
+    details: dict[str, Any]  # one of its verdicts' details (they carry the judge's agreement)
+
+
+def failing_low_scores(
+    session: StoredSession, thresholds: Mapping[str, float], floor: AgreementFloor, threshold: float
+) -> list[LowScore]:
+    """The dialogue's failing low-agreement scores: the rubric's score under ``threshold``, then
+    each ``--metric`` mean under its pass mark — the ones the gate and the reports leave out."""
+    low = low_metrics(session, floor)
+    out = []
+    if PRIMARY_METRIC in low and session.score is not None and session.score < threshold:
+        out.append(LowScore(PRIMARY_METRIC, session.score, threshold, low[PRIMARY_METRIC]))
+    for metric, (mean, mark) in metric_means(session, thresholds).items():
+        if metric in low and mean is not None and mark is not None and mean < mark:
+            out.append(LowScore(metric, mean, mark, low[metric]))
     return out
 
 
@@ -128,13 +154,17 @@ def run_gate(
     if errors:
         result.status = 2
         result.reasons.append(f"{len(errors)} dialogue(s) ended in error")
+    # Per dialogue, the failing scores the gate leaves out (none when it gates them anyway).
+    left = {
+        s.id: [] if gate_low_agreement else failing_low_scores(s, thresholds, result.floor, threshold) for s in counted
+    }
     under = 0
     for s in counted:
         if s.score is None or s.score >= threshold:
             continue
-        low = low_metrics(s, result.floor)
-        if PRIMARY_METRIC in low and not gate_low_agreement:
-            add_left_out(result.left_out, PRIMARY_METRIC, low[PRIMARY_METRIC], result.floor)
+        rubric = [i for i in left[s.id] if i.metric == PRIMARY_METRIC]
+        if rubric:
+            add_left_out(result.left_out, PRIMARY_METRIC, rubric[0].details, result.floor)
         else:
             under += 1
     unscored = sum(1 for s in counted if s.score is None)
@@ -143,11 +173,10 @@ def run_gate(
     if unscored:
         result.reasons.append(f"{unscored} dialogue(s) could not be scored")
     for s in counted:
-        exempt = result.exempt(s)
-        for metric, (mean, mark) in metric_means(s, thresholds).items():
-            if metric in exempt and mean is not None and mark is not None and mean < mark:
-                add_left_out(result.left_out, metric, low_metrics(s, result.floor)[metric], result.floor)
-        for problem in metric_problems(s, thresholds, exempt):
+        for item in left[s.id]:
+            if item.metric != PRIMARY_METRIC:
+                add_left_out(result.left_out, item.metric, item.details, result.floor)
+        for problem in metric_problems(s, thresholds, result.exempt(s)):
             result.reasons.append(f"#{s.id} {s.scenario_id} × {s.persona_name}: {problem}")
     if min_resolution_rate > 0 and counted:
         result.resolution_problem = resolution_reason(

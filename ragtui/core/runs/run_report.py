@@ -34,7 +34,7 @@ from ..records.agreement_floor import LOW_MARK, AgreementFloor, floor_words
 from ..records.expectations import ExpectationResult
 from ..records.stored import StoredSession
 from .expectation_rate import rate_line, session_results
-from .gate import GateResult, metric_means, metric_problems
+from .gate import GateResult, failing_low_scores, metric_means, metric_problems
 from .low_agreement import agreement_lines, left_out_line, low_metrics
 from .pass_k import pass_k_line, run_pass_k
 from .report_text import md_cell, score
@@ -143,15 +143,10 @@ def _left_out(
     """``rubric 0.30 < 0.7 (Spearman 0.10 < floor 0.5)`` for each failing score left out of the gate."""
     if gate is None or not exempt:
         return []
-    low = low_metrics(session, gate.floor)
-    out = []
-    if PRIMARY_METRIC in exempt and session.score is not None and session.score < session.threshold:
-        why = floor_words(low[PRIMARY_METRIC], gate.floor)
-        out.append(f"{PRIMARY_METRIC} {session.score:.2f} < {session.threshold:g} ({why})")
-    for metric, (mean, mark) in metric_means(session, thresholds).items():
-        if metric in exempt and mean is not None and mark is not None and mean < mark:
-            out.append(f"{metric} {mean:.2f} < {mark:g} ({floor_words(low[metric], gate.floor)})")
-    return out
+    return [
+        f"{i.metric} {i.score:.2f} < {i.mark:g} ({floor_words(i.details, gate.floor)})"
+        for i in failing_low_scores(session, thresholds, gate.floor, session.threshold)
+    ]
 
 
 def junit_xml(
