@@ -111,10 +111,7 @@ def print_estimate(config: Config, planned: list[Planned], endpoint: Endpoint) -
             fixed = approx_tokens(" ".join(template.parts.values())) if template is not None else 0
             for item in (i for i in p.items if i.language == language):
                 if isinstance(target, CheckedRubricJudge):  # its yes/no checks, built as the judge builds them
-                    checks = [
-                        message_tokens(target.messages(shown, check))
-                        for _name, shown, check in target.checks(context_for(item))
-                    ]
+                    checks = [message_tokens(q.messages) for q in target.questions(context_for(item))]
                     calls, asked = float(len(checks)), float(sum(checks))
                 else:
                     statements = min(MAX_STATEMENTS, max(1, statement_count(item.response)))

@@ -234,9 +234,7 @@ class RunEstimator:
                     stand_in = " ".join(p.text for p in passages) or scenario.question
                     answer = _stand_in(stand_in, outputs.get("bot", ASSUMED_OUTPUT["bot"]))
                     context = TurnContext(turn, history[-1].text, answer, passages, history[:-1], config.language)
-                    checks = [
-                        message_tokens(judge.messages(shown, check)) for _n, shown, check in judge.checks(context)
-                    ]
+                    checks = [message_tokens(q.messages) for q in judge.questions(context)]
                     # Other metrics' calls are counted at the mean size of a check's prompt.
                     statements = min(MAX_STATEMENTS, max(1, statement_count(answer))) * statement_metrics
                     calls = len(checks) + judge_calls - 1 + statements
