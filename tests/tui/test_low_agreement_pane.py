@@ -4,6 +4,9 @@ that reads without colour. A measured judge's score keeps its colours. Pilot, re
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
@@ -41,6 +44,17 @@ def stored_session(store: Store, score: float, value: float) -> int:
     return session
 
 
+@asynccontextmanager
+async def opened_session(make_app, store: Store, score: float, agreement: float) -> AsyncIterator:  # noqa: ANN001
+    """The app at SIZE with a stored one-turn session (its rubric judge at ``agreement``) open."""
+    session = stored_session(store, score, agreement)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.open_session(session)
+        await settle(pilot)
+        yield app, pilot
+
+
 def colours(text: Text) -> set[str]:
     """The colour names of every span of ``text``."""
     found = set()
@@ -63,11 +77,7 @@ def header_text(app) -> Text:  # noqa: ANN001
 
 
 async def test_a_low_agreement_score_is_neither_red_nor_green_and_is_marked(make_app, store: Store):
-    session = stored_session(store, 0.25, 0.10)
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        app.screen.open_session(session)
-        await settle(pilot)
+    async with opened_session(make_app, store, 0.25, 0.10) as (app, pilot):
         block = verdict_block(app)
         assert "≈0.25" in str(block) and "low agreement: Spearman 0.10 < floor 0.5" in str(block)
         assert not colours(block) & {"red", "green"}
@@ -77,11 +87,7 @@ async def test_a_low_agreement_score_is_neither_red_nor_green_and_is_marked(make
 
 
 async def test_a_measured_judge_keeps_its_colours_and_shows_its_agreement(make_app, store: Store):
-    session = stored_session(store, 0.25, 0.80)
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        app.screen.open_session(session)
-        await settle(pilot)
+    async with opened_session(make_app, store, 0.25, 0.80) as (app, pilot):
         block = verdict_block(app)
         assert "0.25" in str(block) and "≈" not in str(block)
         assert "agreement Spearman 0.80 (n=18)" in str(block) and "red" in colours(block)
@@ -90,11 +96,7 @@ async def test_a_measured_judge_keeps_its_colours_and_shows_its_agreement(make_a
 async def test_the_verdict_screen_marks_the_low_agreement_score_without_colour(make_app, store: Store):
     from ragtui.tui.verdict_screen import VerdictScreen
 
-    session = stored_session(store, 0.25, 0.10)
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        app.screen.open_session(session)
-        await settle(pilot)
+    async with opened_session(make_app, store, 0.25, 0.10) as (app, pilot):
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, VerdictScreen)
