@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..record.rows import newest_version_sql
 from ..record.store import Store
 from ..records.agreement_floor import AgreementFloor, floor_words, is_low, trust_cell
 from ..records.stored import StoredSession
@@ -78,17 +79,13 @@ def low_rubric_sessions(store: Store, session_ids: list[int], floor: AgreementFl
     if not session_ids:
         return set()
     marks = ", ".join("?" * len(session_ids))
-    newest: dict[tuple[int, int], tuple[int, bool, str | None]] = {}  # (session, turn) → version, scored, entry
-    for session_id, turn, version, scored, agreement in store.db.execute(
-        "SELECT session_id, turn, version, score IS NOT NULL, json_extract(details, '$.agreement') FROM judgments "
-        f"WHERE metric = ? AND session_id IN ({marks})",
+    lows: dict[int, list[bool]] = {}
+    for session_id, agreement in store.db.execute(
+        "SELECT j.session_id, json_extract(j.details, '$.agreement') FROM judgments j "
+        f"WHERE j.metric = ? AND j.session_id IN ({marks}) AND j.score IS NOT NULL AND "
+        + newest_version_sql("judgments", "j", ("session_id", "turn", "metric")),
         [PRIMARY_METRIC, *session_ids],
     ):
-        if (session_id, turn) not in newest or version > newest[(session_id, turn)][0]:
-            newest[(session_id, turn)] = (version, bool(scored), agreement)
-    lows: dict[int, list[bool]] = {}
-    for (session_id, _turn), (_version, scored, agreement) in newest.items():
-        if scored:
-            details = {"agreement": json.loads(agreement)} if agreement else {}
-            lows.setdefault(session_id, []).append(is_low(details, floor))
+        details = {"agreement": json.loads(agreement)} if agreement else {}
+        lows.setdefault(session_id, []).append(is_low(details, floor))
     return {sid for sid, each in lows.items() if all(each)}
