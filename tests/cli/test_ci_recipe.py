@@ -90,7 +90,8 @@ def test_the_yaml_recipes_call_the_script_steps():
         assert "RAGTUI_CI_RUN_ID" in text and "junit" in text.lower() and "report.html" in text and "compare.md" in text
 
 
-def test_two_merged_shards_compare_like_one_unsharded_run(server, tmp_path: Path, capsys):
+def test_two_merged_shards_compare_like_one_unsharded_run(server, tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # short CSV paths: a long temp folder would wrap the "Wrote" line
     config = write_config(tmp_path, server.base_url)
     base = baseline(tmp_path, config)
     for index in (1, 2):
@@ -103,9 +104,9 @@ def test_two_merged_shards_compare_like_one_unsharded_run(server, tmp_path: Path
     single = tmp_path / "single.db"
     assert main(["run", "--config", str(config), "--db", str(single), "--run-id", "ci-7", *PICKS.split()]) in (0, 1)
     capsys.readouterr()
-    sharded_status = main(["compare", f"{base}:last", f"{tmp_path / 'm.db'}:ci-7", "--csv", str(tmp_path / "a.csv")])
+    sharded_status = main(["compare", f"{base}:last", f"{tmp_path / 'm.db'}:ci-7", "--csv", "a.csv"])
     sharded = capsys.readouterr().out
-    single_status = main(["compare", f"{base}:last", f"{single}:ci-7", "--csv", str(tmp_path / "b.csv")])
+    single_status = main(["compare", f"{base}:last", f"{single}:ci-7", "--csv", "b.csv"])
     unsharded = capsys.readouterr().out
     assert sharded_status == single_status
     rows = comparison_rows(tmp_path / "a.csv")

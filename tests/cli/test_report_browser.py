@@ -38,10 +38,13 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')"
 )
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists() and shutil.which("chromium") is None,
-    reason="no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)",
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and shutil.which("chromium") is None,
+        reason="no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)",
+    ),
+]
 DIALOG_TEXT = "<script>alert('xss')</script><img src=y onerror=alert(1)>"
 
 
