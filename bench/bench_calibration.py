@@ -44,6 +44,7 @@ from judge_variants import (  # noqa: E402
     qa_user,
 )
 
+from ragtui.core.config.paths import bundled_dir  # noqa: E402
 from ragtui.core.content.prompts import load_prompt  # noqa: E402
 from ragtui.core.metrics import agreement  # noqa: E402
 from ragtui.core.metrics.base import TurnContext  # noqa: E402
@@ -53,9 +54,8 @@ from ragtui.core.metrics.probability import SCALE_1_5, TOP_LOGPROBS, read_levels
 from ragtui.core.metrics.rubric import CheckedRubricJudge, RubricJudge  # noqa: E402
 from ragtui.core.models.endpoints import Endpoint  # noqa: E402
 from ragtui.core.models.llm import ChatClient, ClientPool  # noqa: E402
-from ragtui.core.paths import bundled_dir  # noqa: E402
-from ragtui.core.records.passages import Passage
-from ragtui.core.records.turns import Utterance
+from ragtui.core.types.passages import Passage
+from ragtui.core.types.turns import Utterance
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 RUBRIC = Path(__file__).resolve().parents[1] / "sample_data" / "labelled" / "rubric.jsonl"

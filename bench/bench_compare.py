@@ -28,10 +28,10 @@ from pathlib import Path
 
 from bench_engine import PERSONAS, write_workspace
 
-from ragtui.core.record.store import Store
 from ragtui.core.runs.compare import compare_runs
-from ragtui.testing.fake_openai import FakeOpenAIServer
-from ragtui.testing.synthetic_runs import write_run
+from ragtui.core.store.store import Store
+from tests.fakes.fake_openai import FakeOpenAIServer
+from tests.fakes.synthetic_runs import write_run
 
 # Runs the CLI in a child and reports its own peak RSS: RUSAGE_CHILDREN would give the
 # maximum over every child so far, not this one's.

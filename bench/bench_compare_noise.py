@@ -21,7 +21,7 @@ import random
 import time
 
 from ragtui.core.runs.noise import POWER
-from ragtui.testing.noise_simulation import check_noise, simulated_counts
+from tests.fakes.noise_simulation import check_noise, simulated_counts
 
 
 def main() -> None:

@@ -61,7 +61,8 @@ from typing import Any
 
 import httpx
 
-from ragtui.core.config import Config
+from ragtui.core.config.paths import bundled_dir
+from ragtui.core.config.settings import Config
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.engine import Engine
@@ -70,8 +71,7 @@ from ragtui.core.models.embedded import attach
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.local_model import LocalModel, LocalModelSettings, default_threads
 from ragtui.core.models.server_registry import rss_bytes
-from ragtui.core.paths import bundled_dir
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
 
 SERVER_MODULE = b"ragtui.core.models.local_model_server"
 
@@ -202,7 +202,7 @@ def layout_prompts(language: str = "en") -> list[tuple[int, str, list[dict[str, 
     from ragtui.core.dialogue.simulator import UserSimulator
     from ragtui.core.metrics.base import TurnContext
     from ragtui.core.metrics.rubric import RubricJudge
-    from ragtui.core.records.turns import Utterance
+    from ragtui.core.types.turns import Utterance
 
     config = Config(language=language)
     prompts = PromptSet.load(config.prompts, language)

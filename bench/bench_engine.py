@@ -33,9 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.scenarios import load_scenarios
-from ragtui.core.paths import bundled_dir
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, demo_responder
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply, demo_responder
 
 PERSONAS = ["angry", "calm", "beginner", "elderly", "skeptical"]
 HERE = Path(__file__).resolve().parent

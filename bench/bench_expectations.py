@@ -31,16 +31,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragtui.core.config import Config, EndpointConfig
+from ragtui.core.config.settings import Config, EndpointConfig
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.metrics.dialogue.expectation_judge import MET_AT, AnswerToCheck, ExpectationJudge
 from ragtui.core.models.endpoints import Endpoint, resolve_endpoints
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.record.store import Store
-from ragtui.core.records.expectations import Expectation
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, demo_responder, level_reply
+from ragtui.core.store.store import Store
+from ragtui.core.types.expectations import Expectation
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply, demo_responder, level_reply
 
 USER, BOT, JUDGE = "bench-user", "bench-bot", "bench-judge"
 MET_MARK = "E1"  # the expectation the fake judge finds met, at the 2nd answer

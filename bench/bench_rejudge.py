@@ -26,16 +26,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from ragtui.core.config import load_config
+from ragtui.core.config.paths import bundled_dir
+from ragtui.core.config.settings import load_config
 from ragtui.core.content.knowledge import KnowledgeBase
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.estimate import estimate_run, spent
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.paths import bundled_dir
-from ragtui.core.record.store import Store
-from ragtui.core.records.judgments import Judgment
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
+from ragtui.core.store.store import Store
+from ragtui.core.types.judgments import Judgment
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
 
 VERDICT = (
     '{"steps": ["checked the passages"], "conclusion": "fine", "understanding": 4, "relevance": 4, '

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from bench_compare import measured
 
-from ragtui.core.record.store import Store
 from ragtui.core.runs.html_report.build import run_report_html
-from ragtui.testing.synthetic_runs import write_run
+from ragtui.core.store.store import Store
+from tests.fakes.synthetic_runs import write_run
 
 CUSTOMER = "My account is locked after the update and I need the invoice for last month before Friday. " * 2
 ANSWER = (

@@ -33,16 +33,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.config import Config, EndpointConfig
+from ragtui.core.config.settings import Config, EndpointConfig
 from ragtui.core.content.personas import load_personas, pick_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.simulator import UserSimulator
 from ragtui.core.dialogue.simulator_check import LEFT_PERSONA, PREMATURE_DONE, SimulatorChecker, code_check
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.store import Store
-from ragtui.core.records.turns import Utterance, is_done
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+from ragtui.core.store.store import Store
+from ragtui.core.types.turns import Utterance, is_done
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply
 
 # -- the scripted simulator of the fake backend ---------------------------------------------------
 

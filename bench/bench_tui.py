@@ -102,7 +102,7 @@ def verdict_json(chars: int) -> str:
 
 def serve(tokens: int, delay: float) -> None:
     """The fake server process: prints its base URL, serves until stdin closes."""
-    from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+    from tests.fakes.fake_openai import FakeOpenAIServer, Reply
 
     chars = tokens * CHUNK_CHARS
     with FakeOpenAIServer() as server:
@@ -120,11 +120,11 @@ def serve(tokens: int, delay: float) -> None:
 
 
 def load(workspace: Path, db: str):  # noqa: ANN201 - (config, endpoints, store, scenario, persona)
-    from ragtui.core.config import load_config
+    from ragtui.core.config.settings import load_config
     from ragtui.core.content.personas import load_personas
     from ragtui.core.content.scenarios import load_scenarios
     from ragtui.core.models.endpoints import resolve_endpoints
-    from ragtui.core.record.store import Store
+    from ragtui.core.store.store import Store
 
     config = load_config(workspace / "ragtui.toml")
     config.database = workspace / db
@@ -197,8 +197,8 @@ def tui_child(workspace: Path, out: Path, headless: bool) -> None:
 
     from ragtui.core.dialogue.events import DialogueDone, TextDelta
     from ragtui.tui.app import RagtuiApp
-    from ragtui.tui.new_session import NewSessionRequest
-    from ragtui.tui.panes import MessageView, RolePane
+    from ragtui.tui.dialogs.new_session import NewSessionRequest
+    from ragtui.tui.widgets.panes import MessageView, RolePane
 
     config, endpoints, store, scenario, persona = load(workspace, "tui-headless.db" if headless else "tui.db")
     stats = MessageStats()

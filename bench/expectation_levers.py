@@ -43,7 +43,7 @@ from ragtui.core.metrics.dialogue.expectation_parts import split_parts  # noqa: 
 from ragtui.core.metrics.expectation_agreement import ExpectationItem, load_expectation_items, select  # noqa: E402
 from ragtui.core.models.endpoints import Endpoint  # noqa: E402
 from ragtui.core.models.llm import ChatClient, ClientPool  # noqa: E402
-from ragtui.core.records.expectations import ExpectationCheck  # noqa: E402
+from ragtui.core.types.expectations import ExpectationCheck  # noqa: E402
 
 DATA = ROOT / "sample_data" / "labelled" / "expectations.jsonl"
 PLAIN = ROOT / "bench" / "expectation_prompts" / "plain"

@@ -20,8 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rubric_recheck import README_TURN, items  # noqa: E402
 
 from ragtui.cli.model_start import embedded_model  # noqa: E402
-from ragtui.core import bootstrap  # noqa: E402
-from ragtui.core.bootstrap import Overrides  # noqa: E402
+from ragtui.core.config.paths import bundled_dir  # noqa: E402
 from ragtui.core.content.prompts import load_prompt  # noqa: E402
 from ragtui.core.metrics.calibration import context_for  # noqa: E402
 from ragtui.core.metrics.level_question import ask_level  # noqa: E402
@@ -29,7 +28,8 @@ from ragtui.core.metrics.probability import YES_NO, fold_yes_no  # noqa: E402
 from ragtui.core.metrics.rubric import CheckedRubricJudge, format_passages  # noqa: E402
 from ragtui.core.models.endpoints import resolve_endpoint  # noqa: E402
 from ragtui.core.models.llm import ClientPool  # noqa: E402
-from ragtui.core.paths import bundled_dir  # noqa: E402
+from ragtui.core.runs import bootstrap  # noqa: E402
+from ragtui.core.runs.bootstrap import Overrides  # noqa: E402
 
 KEYS = [
     "readme-id-linking",

@@ -41,8 +41,7 @@ from bench_calibration import words  # noqa: E402
 
 from ragtui.cli.calibrate_command import print_report, split_items  # noqa: E402
 from ragtui.cli.model_start import embedded_model  # noqa: E402
-from ragtui.core import bootstrap  # noqa: E402
-from ragtui.core.bootstrap import Overrides  # noqa: E402
+from ragtui.core.config.paths import bundled_dir  # noqa: E402
 from ragtui.core.content.prompts import PromptTemplate, load_prompt  # noqa: E402
 from ragtui.core.metrics.base import TurnContext  # noqa: E402
 from ragtui.core.metrics.calibration import Calibrator, context_for  # noqa: E402
@@ -51,8 +50,9 @@ from ragtui.core.metrics.rubric import CheckedRubricJudge, CheckQuestion  # noqa
 from ragtui.core.metrics.rubric_probes import split_claims  # noqa: E402
 from ragtui.core.models.endpoints import resolve_endpoint  # noqa: E402
 from ragtui.core.models.llm import ClientPool, Message  # noqa: E402
-from ragtui.core.paths import bundled_dir  # noqa: E402
-from ragtui.core.record.store import Store  # noqa: E402
+from ragtui.core.runs import bootstrap  # noqa: E402
+from ragtui.core.runs.bootstrap import Overrides  # noqa: E402
+from ragtui.core.store.store import Store  # noqa: E402
 
 DATA = bundled_dir("sample_data") / "labelled" / "rubric.jsonl"
 EN_QUESTIONS = Path(__file__).resolve().parent / "rubric_ja_prompts" / "en-questions"

@@ -31,8 +31,7 @@ from pathlib import Path
 
 from ragtui.cli.calibrate_command import split_items
 from ragtui.cli.model_start import embedded_model
-from ragtui.core import bootstrap
-from ragtui.core.bootstrap import Overrides
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
 from ragtui.core.metrics import agreement
 from ragtui.core.metrics.calibration import context_for
@@ -43,8 +42,9 @@ from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.metrics.rubric_probes import combine
 from ragtui.core.models.endpoints import resolve_endpoint
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.paths import bundled_dir
-from ragtui.core.record.store import Store
+from ragtui.core.runs import bootstrap
+from ragtui.core.runs.bootstrap import Overrides
+from ragtui.core.store.store import Store
 
 DATA = bundled_dir("sample_data") / "labelled" / "rubric.jsonl"
 KNOWLEDGE = bundled_dir("sample_data") / "knowledge" / "en" / "09-linked-services.md"

@@ -26,8 +26,8 @@ from typing import Any
 from ragtui.core.metrics.card_store import latest_entries
 from ragtui.core.metrics.judge_card import SHIPPED_CARD
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
-from ragtui.core.output_file import write_output
-from ragtui.core.record.store import Store
+from ragtui.core.store.output_file import write_output
+from ragtui.core.store.store import Store
 
 ABOUT = (
     "The embedded judge's agreement with people per metric and language, measured by "

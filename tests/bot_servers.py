@@ -11,8 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.bot_config import parse_bot
 from ragtui.core.bots.http_bot import HttpBot
+from ragtui.core.config.bot_config import parse_bot
 
 OK = {"answer": "Fine.", "sources": [{"content": "Passage one.", "title": "Doc 1", "url": "kb/1"}]}
 BIG_BYTES = 6 * 1024 * 1024

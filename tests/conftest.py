@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.config import Config, EndpointConfig
+from ragtui.core.config.settings import Config, EndpointConfig
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply, level_reply
-from ragtui.testing.rubric_checks import check_line, check_name
+from ragtui.core.store.store import Store
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply, level_reply
+from tests.fakes.rubric_checks import check_line, check_name
 
 from .bot_servers import FaultyServer
 

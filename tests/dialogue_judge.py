@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ragtui.testing.fake_openai import Reply
-from ragtui.testing.rubric_checks import dialogue_step
+from tests.fakes.fake_openai import Reply
+from tests.fakes.rubric_checks import dialogue_step
 
 from .conftest import check_answers, verdict, yes_no_reply
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 
-from ..core.errors import RagtuiError
+from ..core.types.errors import RagtuiError
 
 MAX_SQLITE_INT = 2**63 - 1  # the largest id SQLite can store or look up
 MAX_PORT = 65535

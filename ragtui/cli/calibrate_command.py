@@ -17,11 +17,8 @@ from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.config import Config
+from ..core.config.settings import Config
 from ..core.content.prompts import PromptSet
-from ..core.errors import RagtuiError
 from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, Metric, MetricSettings, build_metrics
 from ..core.metrics import calibration_store as calibration_db
 from ..core.metrics.calibration import CalibrationReport, Calibrator
@@ -33,8 +30,11 @@ from ..core.metrics.fit_store import save_fit
 from ..core.metrics.labelled import LabelledItem, LabelledSet, alternate_halves, load_labelled, parse_field_options
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient, ClientPool
-from ..core.record.store import Store
 from ..core.registry.metrics import PRIMARY_METRIC
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
+from ..core.store.store import Store
+from ..core.types.errors import RagtuiError
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 

@@ -16,9 +16,6 @@ import time
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.errors import RagtuiError
 from ..core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
 from ..core.metrics.expectation_agreement import (
     ExpectationFile,
@@ -31,6 +28,9 @@ from ..core.metrics.expectation_agreement import (
 )
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
+from ..core.types.errors import RagtuiError
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 

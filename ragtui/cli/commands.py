@@ -8,20 +8,20 @@ import json
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
 from ..core.content.persona_folders import folders_of, load_merged
 from ..core.content.scenarios import load_scenarios, scenario_file
-from ..core.errors import RagtuiError
 from ..core.models.endpoints import resolve_endpoints
-from ..core.record.export import write_csv
-from ..core.record.labels import session_labels
-from ..core.record.lineage import lineage_lines
-from ..core.record.store import Store
-from ..core.records.stored import StoredSession
 from ..core.registry.metrics import PRIMARY_METRIC
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
 from ..core.runs.low_agreement import low_rubric_sessions
 from ..core.runs.resolve import resolve_run
+from ..core.store.export import write_csv
+from ..core.store.labels import session_labels
+from ..core.store.lineage import lineage_lines
+from ..core.store.store import Store
+from ..core.types.errors import RagtuiError
+from ..core.types.stored import StoredSession
 from .arg_checks import check_count, check_ids
 from .calibrate_command import calibrate
 from .doctor import doctor

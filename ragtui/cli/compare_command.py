@@ -11,11 +11,9 @@ from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.config import Config
-from ..core.output_file import check_output, write_output
-from ..core.record.store import Store
+from ..core.config.settings import Config
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
 from ..core.runs.compare import Comparison, Pair, compare_runs
 from ..core.runs.compare_report import (
     comparison_csv,
@@ -34,6 +32,8 @@ from ..core.runs.html_report.build import compare_report_html
 from ..core.runs.report_text import delta, score
 from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
+from ..core.store.output_file import check_output, write_output
+from ..core.store.store import Store
 from .output import console
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}

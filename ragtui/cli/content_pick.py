@@ -7,15 +7,15 @@ so one half-written file does not stop every run; when it is one the command lin
 
 from __future__ import annotations
 
-from ..core.config import Config
+from ..core.config.expectation_items import unmatched_policies
+from ..core.config.settings import Config
 from ..core.content.persona_folders import folders_of, load_merged
 from ..core.content.personas import pick_personas
 from ..core.content.picking import Skipped
 from ..core.content.scenarios import load_scenarios, pick_scenarios
-from ..core.errors import ConfigError
-from ..core.expectation_items import unmatched_policies
-from ..core.records.personas import Persona
-from ..core.records.scenarios import Scenario
+from ..core.types.errors import ConfigError
+from ..core.types.personas import Persona
+from ..core.types.scenarios import Scenario
 from .output import error_line
 
 

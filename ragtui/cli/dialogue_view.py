@@ -7,7 +7,7 @@ from rich.text import Text
 
 from ..core.metrics.dialogue.explain import explain_dialogue
 from ..core.metrics.explain import status_word
-from ..core.record.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
+from ..core.store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
 from .output import model_label, score_text
 
 OUTCOME_STYLES = {

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
 from ..core.bots.probe import BotProbeResult, aprobe_bot
-from ..core.config import Config
-from ..core.errors import RagtuiError
+from ..core.config.settings import Config
 from ..core.models.endpoints import Endpoint, resolve_each
 from ..core.models.llm import ClientPool
 from ..core.models.local_model import LocalModel, available_memory, log_path
 from ..core.models.local_model_file import find_chunks, verified_cached_model
 from ..core.models.preflight import CHECK_RETRIES, check_endpoint, checked
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
+from ..core.types.errors import RagtuiError
 from .bot_probe_view import print_bot_probe
 from .model_start import embedded_model
 from .output import console, say_discovered

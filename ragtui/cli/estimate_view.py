@@ -7,10 +7,10 @@ import argparse
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
 from ..core.dialogue.estimate import Estimate, RoleTokens, estimate_run
-from ..core.record.store import Store
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
+from ..core.store.store import Store
 from .arg_checks import check_repeat
 from .content_pick import pick_content
 from .output import console, print_table

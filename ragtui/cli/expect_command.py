@@ -15,16 +15,16 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.errors import RagtuiError
-from ..core.expectation_items import expectation_from_text
+from ..core.config.expectation_items import expectation_from_text
 from ..core.metrics.dialogue import context_from_session
 from ..core.metrics.dialogue.expectation_judge import ExpectationJudge
 from ..core.metrics.dialogue.expectation_trial import answers_to_try, asked_label, outcome_words, try_expectation
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
-from ..core.records.expectations import Expectation, ExpectationCheck, Polarity
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
+from ..core.types.errors import RagtuiError
+from ..core.types.expectations import Expectation, ExpectationCheck, Polarity
 from .arg_checks import check_ids
 from .model_start import embedded_model
 from .output import console

@@ -15,19 +15,19 @@ from pathlib import Path
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.config import Config
+from ..core.config.settings import Config
 from ..core.content.prompts import PromptSet
-from ..core.errors import RagtuiError
 from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, MetricSettings, build_metrics
 from ..core.metrics.card_entry import interval_text
 from ..core.metrics.fit import prompt_fingerprint
 from ..core.metrics.judge_card import entry_for
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient
-from ..core.record.store import Store
-from ..core.records.agreement_floor import LOW_MARK, LOW_WORDS, is_low
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
+from ..core.store.store import Store
+from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, is_low
+from ..core.types.errors import RagtuiError
 from .judge_card_measure import QUICK_ITEMS, measure
 from .output import console
 

@@ -17,9 +17,8 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.config import Config
+from ..core.config.paths import bundled_dir
+from ..core.config.settings import Config
 from ..core.content.prompts import PromptSet
 from ..core.dialogue.estimate import (
     ASSUMED_OUTPUT,
@@ -29,7 +28,6 @@ from ..core.dialogue.estimate import (
     per_statement,
     statement_count,
 )
-from ..core.errors import RagtuiError
 from ..core.metrics import BINARY_METRICS, MetricSettings, build_metrics
 from ..core.metrics.answer_relevancy import MAX_STATEMENTS
 from ..core.metrics.calibration import Calibrator, context_for
@@ -42,11 +40,13 @@ from ..core.metrics.labelled import LabelledItem, alternate_halves, load_labelle
 from ..core.metrics.rubric import CheckedRubricJudge
 from ..core.models.endpoints import Endpoint, resolve_endpoint
 from ..core.models.llm import ChatClient, ClientPool
-from ..core.paths import bundled_dir
-from ..core.record.labelled_turns import labelled_turns
-from ..core.record.store import Store
 from ..core.registry.metrics import PRIMARY_METRIC
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
+from ..core.store.labelled_turns import labelled_turns
+from ..core.store.store import Store
+from ..core.types.errors import RagtuiError
 from .calibrate_command import judge_all, metrics_factory
 from .model_start import embedded_model
 from .output import console

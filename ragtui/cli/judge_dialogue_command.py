@@ -14,15 +14,15 @@ from pathlib import Path
 from rich.panel import Panel
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.errors import RagtuiError
 from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics, context_from_session, metric_applies
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
-from ..core.record.dialogue_verdicts import resolution_rate
-from ..core.records.judgments import Judgment
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
+from ..core.store.dialogue_verdicts import resolution_rate
+from ..core.types.errors import RagtuiError
+from ..core.types.judgments import Judgment
 from .arg_checks import check_ids
 from .dialogue_view import dialogue_verdict_text, rate_text
 from .model_start import embedded_model

@@ -1,7 +1,7 @@
 """``ragtui label SESSION TURN`` and ``ragtui labels``: people's labels of bot turns from scripts.
 
 A label is a person's own 1–5 score of a turn and/or whether they agree with the judge's newest
-verdict; it is stored apart from the verdicts (see ``core/record/labels.py``). Bad input — a
+verdict; it is stored apart from the verdicts (see ``core/store/labels.py``). Bad input — a
 session or turn that does not exist, a score out of range — is one line, and nothing is stored.
 """
 
@@ -13,12 +13,12 @@ from pathlib import Path
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
 from ..core.metrics import KNOWN_METRICS
-from ..core.record.labels import DEFAULT_METRIC, default_labeller, labels_where, save_label
-from ..core.record.store import Store
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
+from ..core.store.labels import DEFAULT_METRIC, default_labeller, labels_where, save_label
+from ..core.store.store import Store
 from .arg_checks import MAX_SQLITE_INT, check_ids, check_range
 from .output import console
 
@@ -108,7 +108,7 @@ def list_labels(args: argparse.Namespace, overrides: Overrides) -> int:
 
 
 def export_labels(args: argparse.Namespace, overrides: Overrides) -> int:
-    from ..core.record.label_export import write_labels_jsonl
+    from ..core.store.label_export import write_labels_jsonl
 
     store = bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
     written, left_out = write_labels_jsonl(

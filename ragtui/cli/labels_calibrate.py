@@ -12,13 +12,13 @@ import argparse
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.errors import RagtuiError
 from ..core.metrics import MetricSettings
 from ..core.metrics.label_agreement import LabelAgreementReport, label_agreement
-from ..core.record.labelled_turns import labelled_turns
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
+from ..core.store.labelled_turns import labelled_turns
+from ..core.types.errors import RagtuiError
 from .output import console
 
 

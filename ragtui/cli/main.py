@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from ..core import paths
-from ..core.errors import RagtuiError
+from ..core.config import paths
+from ..core.types.errors import RagtuiError
 from .arg_checks import MAX_REPEAT
 
 if TYPE_CHECKING:
-    from ..core.bootstrap import Overrides
+    from ..core.runs.bootstrap import Overrides
 
 # ``--version`` and ``--help`` must answer at once: the command modules (openai, rich, the
 # engine) are imported only for the command that runs. These define their own options, so
@@ -222,7 +222,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def overrides_from(args: argparse.Namespace) -> Overrides:
-    from ..core.bootstrap import Overrides
+    from ..core.runs.bootstrap import Overrides
 
     return Overrides(
         config_path=getattr(args, "config", None),

@@ -1,5 +1,5 @@
 """``ragtui merge SRC.db … --db DEST``: copy the runs of other ragtui databases into DEST
-(core/record/merge.py). Sources are opened and checked before DEST is touched; the merge is one
+(core/store/merge.py). Sources are opened and checked before DEST is touched; the merge is one
 transaction, so on any error DEST is as it was (and a DEST this command created is removed)."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..core.bootstrap import Overrides
-from ..core.errors import RagtuiError
-from ..core.record.merge import check_destination, merge, open_sources
-from ..core.record.store import Store
+from ..core.runs.bootstrap import Overrides
+from ..core.store.merge import check_destination, merge, open_sources
+from ..core.store.store import Store
+from ..core.types.errors import RagtuiError
 from .output import console
 
 

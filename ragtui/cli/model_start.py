@@ -16,7 +16,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from ..core.config import Config
+from ..core.config.settings import Config
 from ..core.models.embedded import judge_caveat, needs_embedded, start_embedded
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel, log_path

@@ -20,9 +20,9 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from ..core.records.agreement_floor import LOW_MARK
-from ..core.text_safety import error_line as error_line  # shared with the TUI's start-up
-from ..core.text_safety import visible
+from ..core.text.text_safety import error_line as error_line  # shared with the TUI's start-up
+from ..core.text.text_safety import visible
+from ..core.types.agreement_floor import LOW_MARK
 
 
 class SafeConsole(Console):

@@ -15,10 +15,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.config import Config
-from ..core.errors import RagtuiError
+from ..core.config.settings import Config
 from ..core.metrics import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings
 from ..core.metrics.rejudge import RejudgePlan, Target, TurnResult, read_prompt_file, rejudge_online, run_targets
 from ..core.metrics.rejudge_batch import (
@@ -33,11 +30,14 @@ from ..core.metrics.rejudge_batch import (
 )
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
-from ..core.output_file import check_output
-from ..core.record import rejudge_jobs
-from ..core.record.rejudge_jobs import RejudgeJob
-from ..core.record.store import Store
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
+from ..core.store import rejudge_jobs
+from ..core.store.output_file import check_output
+from ..core.store.rejudge_jobs import RejudgeJob
+from ..core.store.store import Store
+from ..core.types.errors import RagtuiError
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 

@@ -23,27 +23,18 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
-from ..core.config import Config
+from ..core.config.settings import Config
 from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.estimate import spent
 from ..core.dialogue.progress import dialogue_label
 from ..core.dialogue.state_machine import Dialogue
-from ..core.errors import RagtuiError, StoreWriteError
 from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
-from ..core.output_file import check_output, write_output
-from ..core.record import run_plan, run_shards
-from ..core.record.ownership import this_process
-from ..core.record.run_plan import PlanEntry, PlannedPair, PlanTaken
-from ..core.record.store import Store
-from ..core.records.personas import Persona
-from ..core.records.scenarios import Scenario
-from ..core.records.stored import StoredSession
 from ..core.registry.metrics import PRIMARY_METRIC
+from ..core.runs import bootstrap
 from ..core.runs.agreement_line import run_agreement_line
+from ..core.runs.bootstrap import Overrides
 from ..core.runs.expectation_rate import rate_line
 from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.low_agreement import left_out_line, low_metrics
@@ -53,6 +44,15 @@ from ..core.runs.resume_models import recorded_models, use_recorded_models
 from ..core.runs.run_report import junit_xml, run_markdown
 from ..core.runs.scoring_read import run_reading
 from ..core.runs.shards import Shard, check_run_id, parse_shard, shard_summary
+from ..core.store import run_plan, run_shards
+from ..core.store.output_file import check_output, write_output
+from ..core.store.ownership import this_process
+from ..core.store.run_plan import PlanEntry, PlannedPair, PlanTaken
+from ..core.store.store import Store
+from ..core.types.errors import RagtuiError, StoreWriteError
+from ..core.types.personas import Persona
+from ..core.types.scenarios import Scenario
+from ..core.types.stored import StoredSession
 from .arg_checks import check_repeat
 from .content_pick import pick_content
 from .dialogue_view import rate_text

@@ -27,7 +27,7 @@ from ..core.dialogue.events import (
     TurnDone,
 )
 from ..core.dialogue.progress import StepMeter, verdict_started_line
-from ..core.text_safety import visible
+from ..core.text.text_safety import visible
 from .output import console, format_seconds, score_text, stop_text
 
 ETA_EVERY = 1.0  # seconds between two estimates of the time left

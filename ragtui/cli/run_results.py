@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from rich.table import Table
 from rich.text import Text
 
-from ..core.record.dialogue_verdicts import StoredDialogueJudgment
-from ..core.records.agreement_floor import AgreementFloor
-from ..core.records.stored import StoredSession
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.gate import metric_means
 from ..core.runs.low_agreement import low_metrics
+from ..core.store.dialogue_verdicts import StoredDialogueJudgment
+from ..core.types.agreement_floor import AgreementFloor
+from ..core.types.stored import StoredSession
 from .dialogue_view import metric_cell, outcome_text
 from .output import score_text, session_score_text, stop_text
 

@@ -23,7 +23,7 @@ import signal
 import sys
 from pathlib import Path
 
-from ..core.errors import RagtuiError
+from ..core.types.errors import RagtuiError
 
 
 def parse_worker_slice(value: str) -> tuple[int, int]:

@@ -10,8 +10,8 @@ from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
 from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
 from ..core.runs.report_text import score
 from ..core.runs.resolve import resolve_run

@@ -14,14 +14,15 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..core import bootstrap, paths
-from ..core.bootstrap import Overrides
-from ..core.config import LANGUAGES, Config
+from ..core.config import paths
+from ..core.config.expectation_items import unmatched_policies
+from ..core.config.settings import LANGUAGES, Config
 from ..core.content.picking import Skipped
 from ..core.content.scenarios import load_scenarios, scenario_file
-from ..core.errors import RagtuiError
-from ..core.expectation_items import unmatched_policies
-from ..core.records.scenarios import Scenario
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
+from ..core.types.errors import RagtuiError
+from ..core.types.scenarios import Scenario
 from .output import console, error_line
 
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..core import bootstrap
-from ..core.bootstrap import Overrides
 from ..core.bots.reference_server import ReferenceServer, builtin_factory
-from ..core.config import Config
-from ..core.errors import RagtuiError
+from ..core.config.settings import Config
 from ..core.models.endpoints import Endpoint, resolve_endpoint
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
+from ..core.types.errors import RagtuiError
 from .arg_checks import check_port
 from .model_start import embedded_model
 from .output import console

@@ -7,11 +7,11 @@ from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
 from ..core.metrics.judge_card import agreement_text
-from ..core.record.labels import Label
-from ..core.records.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
-from ..core.records.stored import PartialReply, StoredJudgment, StoredSession
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.low_agreement import low_metrics
+from ..core.store.labels import Label
+from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
+from ..core.types.stored import PartialReply, StoredJudgment, StoredSession
 from .dialogue_view import dialogue_verdict_text
 from .output import console, model_label, score_text, session_score_text, stop_text
 

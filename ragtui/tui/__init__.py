@@ -9,7 +9,7 @@ header says "connecting…".
 
 from __future__ import annotations
 
-from ..core.bootstrap import Overrides
+from ..core.runs.bootstrap import Overrides
 
 __all__ = ["run_tui"]
 
@@ -20,15 +20,15 @@ def run_tui(overrides: Overrides) -> int:
     An endpoint problem is *not* fatal: the app opens anyway, says what to set, and stays
     usable for reading sessions and editing personas.
     """
-    from ..core.bootstrap import load_effective_config, open_store
-    from ..core.errors import RagtuiError
+    from ..core.runs.bootstrap import load_effective_config, open_store
+    from ..core.types.errors import RagtuiError
     from .app import RagtuiApp
 
     try:
         config = load_effective_config(overrides)
         store = open_store(config)
     except RagtuiError as exc:
-        from ..core.text_safety import error_line
+        from ..core.text.text_safety import error_line
 
         error_line(f"ragtui: error: {exc}")
         return 2

@@ -26,19 +26,19 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..core.config import Config
-from ..core.errors import RagtuiError
+from ..core.config.settings import Config
 from ..core.models.endpoints import Endpoint
-from ..core.record.store import Store
-from .header import NO_ENDPOINT_HELP
-from .main_screen import MainScreen
-from .too_small import MIN_SIZE, TooSmallScreen
+from ..core.store.store import Store
+from ..core.types.errors import RagtuiError
+from .screens.main_screen import MainScreen
+from .screens.too_small import MIN_SIZE, TooSmallScreen
+from .widgets.header import NO_ENDPOINT_HELP
 
 if TYPE_CHECKING:
-    from ..core.bootstrap import Overrides
     from ..core.dialogue.engine import Engine
     from ..core.models.local_model import LocalModel
-    from .sessions_screen import SessionsScreen
+    from ..core.runs.bootstrap import Overrides
+    from .screens.sessions_screen import SessionsScreen
 
 EngineFactory = Callable[[Config, dict[str, Endpoint], Store], "Engine"]
 
@@ -153,9 +153,9 @@ class RagtuiApp(App[None]):
     def _connect(self) -> None:
         """Runs in a thread after the first frame: endpoints (a GET /models when no model is
         named), the embedded model when no endpoint is configured, and the engine's imports."""
-        from ..core.bootstrap import Overrides, endpoints_for
         from ..core.models.embedded import needs_embedded, start_embedded
         from ..core.models.endpoints import discovery_note
+        from ..core.runs.bootstrap import Overrides, endpoints_for
 
         endpoints: dict[str, Endpoint] = {}
         problem: str | None = None
@@ -228,12 +228,12 @@ class RagtuiApp(App[None]):
 
     def _in_a_dialog(self) -> bool:
         """A dialog is open: o / e / R (typed into a list, say) must not open a screen over it."""
-        from .dialog import Dialog
+        from .dialogs.dialog import Dialog
 
         return isinstance(self.screen, Dialog)
 
     def action_sessions(self) -> None:
-        from .sessions_screen import SessionsScreen
+        from .screens.sessions_screen import SessionsScreen
 
         if isinstance(self.screen, SessionsScreen | TooSmallScreen) or self._in_a_dialog():
             return
@@ -241,14 +241,14 @@ class RagtuiApp(App[None]):
         self.push_screen(SessionsScreen(), main.open_session if main else None)
 
     def action_personas(self) -> None:
-        from .personas_screen import PersonasScreen
+        from .screens.personas_screen import PersonasScreen
 
         if not isinstance(self.screen, PersonasScreen | TooSmallScreen) and not self._in_a_dialog():
             language = self.engine.language if self.engine else self.config.language
             self.push_screen(PersonasScreen(language))
 
     def action_runs(self) -> None:
-        from .runs_screen import RunsScreen
+        from .screens.runs_screen import RunsScreen
 
         if not isinstance(self.screen, RunsScreen | TooSmallScreen) and not self._in_a_dialog():
             self.push_screen(RunsScreen())
@@ -281,7 +281,7 @@ class RagtuiApp(App[None]):
             self.call_from_thread(self.notify, "Embedded model restarted.", title="Embedded model", markup=False)
 
     def action_help(self) -> None:
-        from .dialogs import HelpScreen
+        from .dialogs.common import HelpScreen
 
         if not isinstance(self.screen, HelpScreen | TooSmallScreen):
             self.push_screen(HelpScreen())

@@ -14,12 +14,12 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import SeverityLevel
 
-    from ..core.config import Config
+    from ..core.config.settings import Config
     from ..core.dialogue.engine import Engine
     from ..core.dialogue.state_machine import Dialogue
     from ..core.models.endpoints import Endpoint
-    from ..core.record.store import Store
-    from .event_view import EventView
+    from ..core.store.store import Store
+    from .widgets.event_view import EventView
 
 
 class TuiServices(Protocol):

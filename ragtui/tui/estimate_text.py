@@ -11,12 +11,12 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..core.errors import RagtuiError
+from ..core.types.errors import RagtuiError
 
 if TYPE_CHECKING:
     from ..core.dialogue.estimate import RunEstimator
-    from ..core.records.personas import Persona
-    from ..core.records.scenarios import Scenario
+    from ..core.types.personas import Persona
+    from ..core.types.scenarios import Scenario
     from .context import TuiServices
 
 Estimator = Callable[["Scenario", "Persona", tuple[str, ...]], str]

@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..core.records.expectations import ExpectationResult, results_from_details
+from ..core.types.expectations import ExpectationResult, results_from_details
 from .safe_text import clean_text
 
 STYLES = {True: "green", False: "bold red", None: "yellow"}

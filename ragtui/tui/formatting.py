@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..core.records.agreement_floor import (
+from ..core.types.agreement_floor import (
     LOW_MARK,
     LOW_WORDS,
     AgreementFloor,
@@ -19,7 +19,7 @@ from ..core.records.agreement_floor import (
     short_agreement,
     trust_level,
 )
-from ..core.records.stored import StoredJudgment
+from ..core.types.stored import StoredJudgment
 from .safe_text import clean_text, one_line
 
 # The rubric's criteria, as ``ragtui.core.metrics.rubric.CRITERIA`` (a test checks they agree):

@@ -14,14 +14,14 @@ from textual.binding import Binding, BindingsMap
 
 # (heading, module, class) for every screen, in the order a person meets them.
 SCREENS = [
-    ("Main screen", "ragtui.tui.main_screen", "MainScreen"),
-    ("Sessions (o)", "ragtui.tui.sessions_screen", "SessionsScreen"),
-    ("Verdicts (v)", "ragtui.tui.verdict_screen", "VerdictScreen"),
-    ("To label (u)", "ragtui.tui.label_queue", "LabelQueueScreen"),
-    ("Runs (R)", "ragtui.tui.runs_screen", "RunsScreen"),
-    ("Compare (Enter on Runs)", "ragtui.tui.compare_screen", "CompareScreen"),
-    ("Side by side (Enter on Compare)", "ragtui.tui.compare_screen", "PairScreen"),
-    ("Personas (e)", "ragtui.tui.personas_screen", "PersonasScreen"),
+    ("Main screen", "ragtui.tui.screens.main_screen", "MainScreen"),
+    ("Sessions (o)", "ragtui.tui.screens.sessions_screen", "SessionsScreen"),
+    ("Verdicts (v)", "ragtui.tui.screens.verdict_screen", "VerdictScreen"),
+    ("To label (u)", "ragtui.tui.screens.label_queue", "LabelQueueScreen"),
+    ("Runs (R)", "ragtui.tui.screens.runs_screen", "RunsScreen"),
+    ("Compare (Enter on Runs)", "ragtui.tui.screens.compare_screen", "CompareScreen"),
+    ("Side by side (Enter on Compare)", "ragtui.tui.screens.compare_screen", "PairScreen"),
+    ("Personas (e)", "ragtui.tui.screens.personas_screen", "PersonasScreen"),
 ]
 EVERYWHERE = ("Every screen", "ragtui.tui.app", "RagtuiApp")
 

@@ -14,8 +14,8 @@ import logging
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..core import paths
-from ..core.output_file import atomic_write_bytes
+from ..core.config import paths
+from ..core.store.output_file import atomic_write_bytes
 
 log = logging.getLogger("ragtui")
 STATE_FILE = "tui-state.json"

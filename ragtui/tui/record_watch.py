@@ -15,8 +15,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
-from ..core.record.changes import DataVersion
-from ..core.record.store import Store
+from ..core.store.changes import DataVersion
+from ..core.store.store import Store
 
 POLL_S = 1.0
 log = logging.getLogger(__name__)

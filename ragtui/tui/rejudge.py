@@ -12,12 +12,12 @@ import tomllib
 
 from ..core.content.prompts import PromptSet, PromptTemplate, parse_prompt
 from ..core.dialogue.engine import Engine
-from ..core.errors import ConfigError, RagtuiError
 from ..core.metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..core.metrics.fit_store import fitted_metrics
 from ..core.metrics.rejudge import turn_context
 from ..core.metrics.rubric import RubricJudge
-from ..core.records.stored import StoredJudgment
+from ..core.types.errors import ConfigError, RagtuiError
+from ..core.types.stored import StoredJudgment
 
 
 def parse_judge_prompt(toml_text: str, language: str) -> PromptTemplate:

@@ -20,8 +20,8 @@ from ..core.dialogue.events import (
     TurnDone,
     VerdictReady,
 )
-from ..core.records.stored import StoredJudgment, StoredSession, newest_versions
 from ..core.registry.metrics import PRIMARY_METRIC
+from ..core.types.stored import StoredJudgment, StoredSession, newest_versions
 
 
 def turn_verdicts(session: StoredSession, turn: int) -> list[StoredJudgment]:

@@ -16,7 +16,7 @@ def core_modules() -> list[str]:
 
 def test_core_has_modules_to_check():
     names = core_modules()
-    assert "ragtui.core.dialogue.engine" in names and "ragtui.core.record.store" in names
+    assert "ragtui.core.dialogue.engine" in names and "ragtui.core.store.store" in names
 
 
 def test_importing_every_core_module_loads_no_textual():

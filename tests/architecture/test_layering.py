@@ -1,5 +1,5 @@
-"""ragtui's packages import downward only: plain records at the bottom, then small utilities,
-the registries, the config, content and model clients, the record, metrics, bots, the dialogue
+"""ragtui's packages import downward only: plain types at the bottom, then text utilities,
+the registries, the config, content and model clients, the store, metrics, bots, the dialogue
 engine, runs, and the two front ends on top. Read from the source with ``ast``: every import
 counts — at module level, inside a function, under ``TYPE_CHECKING`` — so an upward import
 cannot hide behind a lazy import. (Loading a plugin or a backend by its name at run time, as
@@ -18,38 +18,21 @@ ROOT = Path(ragtui.__file__).parent
 
 # (module prefix, layer): a module may import its own layer and the layers below it.
 LAYERS: list[tuple[str, int]] = [
-    ("ragtui.core.records", 0),
-    *[
-        (f"ragtui.core.{name}", 1)
-        for name in (
-            "errors",
-            "paths",
-            "text_safety",
-            "text_similarity",
-            "json_path",
-            "redaction",
-            "toml_io",
-            "expectation_items",
-            "output_file",
-            "plugins",
-        )
-    ],
+    ("ragtui.core.types", 0),
+    ("ragtui.core.text", 1),
     ("ragtui.core.registry", 2),
-    ("ragtui.core.bot_config", 3),
     ("ragtui.core.config", 3),
     ("ragtui.core.content", 4),
     ("ragtui.core.models", 4),
-    ("ragtui.core.record", 5),
+    ("ragtui.core.store", 5),
     ("ragtui.core.metrics", 6),
     ("ragtui.core.bots", 7),
     ("ragtui.core.dialogue", 8),
-    ("ragtui.core.bootstrap", 9),
     ("ragtui.core.runs", 9),
     ("ragtui.tui", 10),
     ("ragtui.cli", 11),
-    ("ragtui.testing", 12),  # the fakes and the screenshot tool drive everything above
-    ("ragtui.__main__", 13),
-    ("ragtui.core", 1),  # the package's face (``from .. import paths`` names a module, see below)
+    ("ragtui.__main__", 12),
+    ("ragtui.core", 1),  # the package's face
     ("ragtui", 1),
 ]
 
@@ -76,8 +59,8 @@ def is_module(name: str) -> bool:
 
 
 def imports_of(path: Path, package: list[str] | None = None) -> set[str]:
-    """Every ragtui module ``path`` imports, absolute: ``from .. import paths`` is ``ragtui.core.paths``,
-    ``from ..records.turns import Utterance`` is ``ragtui.core.records.turns``. ``package``: the
+    """Every ragtui module ``path`` imports, absolute: ``from ..config import paths`` is ``ragtui.core.config.paths``,
+    ``from ..types.turns import Utterance`` is ``ragtui.core.types.turns``. ``package``: the
     parts of the package it is read as being in (default: where it is)."""
     if package is None:
         _, package = module_name(path)
@@ -117,13 +100,13 @@ def test_every_package_imports_only_downward():
     assert upward_imports() == []
 
 
-def test_the_records_import_nothing_of_ragtui():
-    records = ROOT / "core" / "records"
+def test_the_types_import_nothing_of_ragtui():
+    types = ROOT / "core" / "types"
     offenders = {
         f"{path.name} imports {name}"
-        for path in records.glob("*.py")
+        for path in types.glob("*.py")
         for name in imports_of(path)
-        if not name.startswith("ragtui.core.records")
+        if not name.startswith("ragtui.core.types")
     }
     assert sorted(offenders) == []
 
@@ -133,20 +116,25 @@ def test_the_reader_sees_every_kind_of_import(tmp_path: Path):
     sample = tmp_path / "sample.py"
     sample.write_text(
         "from typing import TYPE_CHECKING\n"
-        "from .. import paths\n"
+        "from ..config import paths\n"
         "if TYPE_CHECKING:\n    from ..metrics.base import TurnContext\n"
         "def f():\n    from ..dialogue import engine\n"
         "import ragtui.tui.app\n",
         encoding="utf-8",
     )
-    names = imports_of(sample, ["ragtui", "core", "record"])
-    assert names == {"ragtui.core.paths", "ragtui.core.metrics.base", "ragtui.core.dialogue.engine", "ragtui.tui.app"}
-    # As a module of the record (layer 5): metrics, the engine and the TUI sit above it, paths below.
-    assert len(upward("ragtui.core.record.sample", names)) == 3
+    names = imports_of(sample, ["ragtui", "core", "store"])
+    assert names == {
+        "ragtui.core.config.paths",
+        "ragtui.core.metrics.base",
+        "ragtui.core.dialogue.engine",
+        "ragtui.tui.app",
+    }
+    # As a module of the store (layer 5): metrics, the engine and the TUI sit above it, paths below.
+    assert len(upward("ragtui.core.store.sample", names)) == 3
 
 
 def test_the_layers_name_every_package():
     packages = {module_name(p)[0] for p in ROOT.rglob("__init__.py")}
     assert all(layer_of(p) is not None for p in packages)
-    assert layer_of("ragtui.core.records.turns") == ("ragtui.core.records", 0)
-    assert layer_of("ragtui.core.record.store") == ("ragtui.core.record", 5)
+    assert layer_of("ragtui.core.types.turns") == ("ragtui.core.types", 0)
+    assert layer_of("ragtui.core.store.store") == ("ragtui.core.store", 5)

@@ -15,9 +15,10 @@ from .source import parse_source
 TUI = Path(ragtui.tui.__file__).parent
 
 
-def imported(path: Path) -> set[str]:
-    """Every module ``path`` imports, as absolute names (``from . import x`` gives ``ragtui.tui.x``)."""
-    package = ["ragtui", "tui"]
+def imported(path: Path, package: list[str] | None = None) -> set[str]:
+    """Every module ``path`` imports, as absolute names (``from . import x`` gives ``ragtui.tui.x``);
+    ``package``: the parts of the package it is read as being in (default ``ragtui.tui``)."""
+    package = package or ["ragtui", "tui"]
     names: set[str] = set()
     for node in ast.walk(parse_source(path)):
         if isinstance(node, ast.Import):
@@ -30,12 +31,22 @@ def imported(path: Path) -> set[str]:
     return names
 
 
+def tui_module(path: Path) -> str:
+    """``screens/main_screen.py`` is ``screens.main_screen``; ``app.py`` is ``app``."""
+    parts = list(path.relative_to(TUI).with_suffix("").parts)
+    return ".".join(parts)
+
+
 def tui_graph() -> dict[str, set[str]]:
-    modules = {p.stem for p in TUI.glob("*.py")}
+    paths = sorted(TUI.rglob("*.py"))
+    modules = {tui_module(p) for p in paths}
     graph: dict[str, set[str]] = {}
-    for path in TUI.glob("*.py"):
-        targets = {name.split(".")[2] for name in imported(path) if name.startswith("ragtui.tui.")}
-        graph[path.stem] = {t for t in targets if t in modules and t != path.stem}
+    for path in paths:
+        package = ["ragtui", "tui", *path.relative_to(TUI).parts[:-1]]
+        targets = {
+            name.removeprefix("ragtui.tui.") for name in imported(path, package) if name.startswith("ragtui.tui.")
+        }
+        graph[tui_module(path)] = {t for t in targets if t in modules and t != tui_module(path)}
     return graph
 
 
@@ -66,12 +77,12 @@ def test_the_reader_sees_relative_and_type_checking_imports(tmp_path: Path):
     sample = tmp_path / "sample.py"
     sample.write_text(
         "from typing import TYPE_CHECKING\n"
-        "from . import header\n"
+        "from .widgets import header\n"
         "if TYPE_CHECKING:\n    from .app import RagtuiApp\n"
         "def f():\n    from ..cli.output import error_line\n"
     )
     names = imported(sample)
-    assert {"ragtui.tui.header", "ragtui.tui.app", "ragtui.cli.output"} <= names
+    assert {"ragtui.tui.widgets.header", "ragtui.tui.app", "ragtui.cli.output"} <= names
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
@@ -79,16 +90,16 @@ def test_the_reader_sees_relative_and_type_checking_imports(tmp_path: Path):
 def test_the_tui_imports_neither_the_cli_nor_the_testing_fakes():
     offenders = sorted(
         f"{path.name} imports {name}"
-        for path in TUI.glob("*.py")
-        for name in imported(path)
-        if name.split(".")[:2] in (["ragtui", "cli"], ["ragtui", "testing"])
+        for path in TUI.rglob("*.py")
+        for name in imported(path, ["ragtui", "tui", *path.relative_to(TUI).parts[:-1]])
+        if name.split(".")[:2] in (["ragtui", "cli"], ["tests", "fakes"])
     )
     assert offenders == []
 
 
 def test_the_tui_modules_import_each_other_without_a_cycle():
     graph = tui_graph()
-    assert {"app", "main_screen", "event_view", "context"} <= set(graph)
+    assert {"app", "screens.main_screen", "widgets.event_view", "context"} <= set(graph)
     assert find_cycle(graph) is None
 
 

@@ -4,10 +4,10 @@ prompt cache (or any server's) reuses everything sent before; passages are not r
 from __future__ import annotations
 
 from ragtui.core.bots.builtin_rag import BuiltinRagBot
-from ragtui.core.config import Config
+from ragtui.core.config.settings import Config
 from ragtui.core.content.knowledge import KnowledgeBase
 from ragtui.core.content.prompts import PromptSet
-from ragtui.core.records.turns import Utterance
+from ragtui.core.types.turns import Utterance
 
 CONTEXT_END = "### CONTEXT END ###"
 

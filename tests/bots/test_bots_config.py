@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.config import load_config
-from ragtui.core.errors import ConfigError, RagtuiError
-from ragtui.core.json_path import JsonPath
+from ragtui.core.config.settings import load_config
 from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.text.json_path import JsonPath
+from ragtui.core.types.errors import ConfigError, RagtuiError
 
 
 def load(tmp_path: Path, text: str):

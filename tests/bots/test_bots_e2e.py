@@ -18,15 +18,15 @@ from rich.console import Console
 
 from ragtui.cli.bot_probe_view import print_bot_probe
 from ragtui.cli.main import main
-from ragtui.core.bot_config import parse_bot
 from ragtui.core.bots.probe import probe_bot
 from ragtui.core.bots.reference_server import ReferenceServer, builtin_factory
-from ragtui.core.config import Config
+from ragtui.core.config.bot_config import parse_bot
+from ragtui.core.config.settings import Config
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, Failure
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+from ragtui.core.store.store import Store
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply
 
 from ..bot_servers import FaultyServer
 from ..conftest import BOT, JUDGE, USER, check_answers, interruptible

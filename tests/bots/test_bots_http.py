@@ -11,10 +11,10 @@ import pytest
 
 from ragtui.core.bots.call import BotCall, current_call
 from ragtui.core.bots.reference_server import ReferenceServer, builtin_factory
-from ragtui.core.config import Config
+from ragtui.core.config.settings import Config
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.records.turns import Utterance
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+from ragtui.core.types.turns import Utterance
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply
 
 from ..bot_servers import FaultyServer, http_bot
 from ..conftest import BOT

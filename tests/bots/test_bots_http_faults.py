@@ -9,8 +9,8 @@ import pytest
 
 from ragtui.core.bots.errors import SNIPPET_CHARS, BotError
 from ragtui.core.bots.http_bot import HttpBot
-from ragtui.core.errors import ConfigError
-from ragtui.core.records.turns import Utterance
+from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.turns import Utterance
 
 from ..bot_servers import FaultyServer, http_bot
 

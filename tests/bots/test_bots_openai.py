@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.bot_config import parse_bot
 from ragtui.core.bots.openai_bot import OpenAIBot, openai_endpoint
-from ragtui.core.errors import ConfigError, EndpointError
+from ragtui.core.config.bot_config import parse_bot
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.records.turns import Utterance
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+from ragtui.core.types.errors import ConfigError, EndpointError
+from ragtui.core.types.turns import Utterance
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply
 
 TEAM = "team-bot"
 HISTORY = [Utterance("user", "Refund?"), Utterance("bot", "Within 30 days."), Utterance("user", "And for Apple?")]

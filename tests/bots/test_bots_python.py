@@ -11,8 +11,8 @@ import pytest
 
 from ragtui.core.bots.errors import BotError
 from ragtui.core.bots.python_bot import PythonBot
-from ragtui.core.config import load_config
-from ragtui.core.records.turns import Utterance
+from ragtui.core.config.settings import load_config
+from ragtui.core.types.turns import Utterance
 
 HISTORY = [
     Utterance("user", "How do I link Google?"),

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.record.schema import LATEST_VERSION
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.store.schema import LATEST_VERSION
+from ragtui.core.store.store import Store
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers, endpoint_toml
 

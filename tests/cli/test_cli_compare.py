@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
-from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.core.store.store import Store
+from tests.fakes.fake_openai import Reply
+from tests.fakes.synthetic_runs import write_dialogue
 
 from ..conftest import BOT, JUDGE, USER, check_answers, endpoint_toml
 from ..dialogue_judge import by_schema

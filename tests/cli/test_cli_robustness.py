@@ -15,15 +15,15 @@ import pytest
 import ragtui
 from ragtui.cli.main import main
 from ragtui.cli.run_progress import RunProgress, _Active
-from ragtui.core.config import Config
+from ragtui.core.config.settings import Config
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios, pick_scenarios
 from ragtui.core.dialogue import estimate as estimate_module
 from ragtui.core.dialogue.events import DialogueStarted, MessageDone, TextDelta
 from ragtui.core.dialogue.progress import StepMeter
-from ragtui.core.errors import ConfigError
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
+from ragtui.core.types.errors import ConfigError
 
 from ..conftest import endpoint_toml
 from ..dialogue.test_run_progress import Clock, feed_turn

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.errors import RagtuiError
-from ragtui.core.record.store import Store
-from ragtui.core.runs.bootstrap import paired_bootstrap
 from ragtui.core.runs.compare import compare_runs
 from ragtui.core.runs.compare_report import comparison_csv, comparison_markdown
 from ragtui.core.runs.listing import list_runs, pair_trends, sparkline
+from ragtui.core.runs.paired_bootstrap import paired_bootstrap
 from ragtui.core.runs.resolve import resolve_run
 from ragtui.core.runs.run_report import junit_xml, run_markdown
-from ragtui.testing.synthetic_runs import write_dialogue, write_run
+from ragtui.core.store.store import Store
+from ragtui.core.types.errors import RagtuiError
+from tests.fakes.synthetic_runs import write_dialogue, write_run
 
 
 @pytest.fixture

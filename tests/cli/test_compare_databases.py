@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from ragtui.cli.main import main
-from ragtui.core.record.store import Store
-from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.core.store.store import Store
+from tests.fakes.synthetic_runs import write_dialogue
 
 
 def two_databases(tmp_path: Path) -> tuple[Path, Path]:

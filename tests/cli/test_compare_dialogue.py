@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.record.store import Store
-from ragtui.core.records.judgments import Judgment
 from ragtui.core.runs.compare import compare_runs
 from ragtui.core.runs.compare_report import comparison_csv, comparison_junit, comparison_markdown, summary_lines
 from ragtui.core.runs.dialogue_compare import verdict_flag
 from ragtui.core.runs.dialogues import VerdictScore
 from ragtui.core.runs.listing import list_runs
-from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.core.store.store import Store
+from ragtui.core.types.judgments import Judgment
+from tests.fakes.synthetic_runs import write_dialogue
 
 from .test_compare import assert_junit_shape
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.record.store import Store
 from ragtui.core.runs.gate import run_gate
-from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.core.store.store import Store
+from tests.fakes.synthetic_runs import write_dialogue
 
 
 @pytest.fixture

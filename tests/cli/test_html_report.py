@@ -8,11 +8,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from ragtui.cli.main import main
-from ragtui.core.record.labels import save_label
-from ragtui.core.record.store import Store
-from ragtui.core.records.judgments import Judgment
 from ragtui.core.runs.html_report.assets import SCRIPT, content_security_policy
-from ragtui.testing.synthetic_runs import write_dialogue, write_run
+from ragtui.core.store.labels import save_label
+from ragtui.core.store.store import Store
+from ragtui.core.types.judgments import Judgment
+from tests.fakes.synthetic_runs import write_dialogue, write_run
 
 HOSTILE = (
     '<script>window.pwned = 1</script> <a href="javascript:window.pwned=2">click</a> '

@@ -10,14 +10,14 @@ import pytest
 
 from ragtui.cli import output
 from ragtui.cli.main import main
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
 from ragtui.core.metrics.fit import FitReport, fit, prompt_fingerprint
 from ragtui.core.metrics.fit_store import save_fit
 from ragtui.core.metrics.judge_card import shipped_card_entries
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
-from ragtui.core.paths import bundled_dir
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
 
 from ..card_table import card_cells
 from ..conftest import JUDGE, check_answers, endpoint_toml

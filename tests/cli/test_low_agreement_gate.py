@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.record.store import Store
-from ragtui.core.records.agreement_floor import AgreementFloor
-from ragtui.core.records.judgments import Judgment
 from ragtui.core.runs.gate import run_gate
 from ragtui.core.runs.low_agreement import left_out_line
 from ragtui.core.runs.run_report import outcome
-from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.core.store.store import Store
+from ragtui.core.types.agreement_floor import AgreementFloor
+from ragtui.core.types.judgments import Judgment
+from tests.fakes.synthetic_runs import write_dialogue
 
 
 @pytest.fixture

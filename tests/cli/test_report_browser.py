@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.record.store import Store
-from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.core.store.store import Store
+from tests.fakes.synthetic_runs import write_dialogue
 
 from .test_html_report import hostile_run
 

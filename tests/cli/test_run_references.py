@@ -42,7 +42,7 @@ def test_a_run_that_does_not_exist_is_one_line_naming_it(config_file: Path, tmp_
 
 
 def test_a_unique_prefix_names_the_run(config_file: Path, tmp_path: Path, capsys):
-    from ragtui.core.record.store import Store
+    from ragtui.core.store.store import Store
 
     store = Store.open(tmp_path / "runs.db")
     run_id = store.latest_run_id()

@@ -13,8 +13,8 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.dialogue.estimate import CHECK_STEP, spent
-from ragtui.core.record import schema
-from ragtui.core.record.store import Store
+from ragtui.core.store import schema
+from ragtui.core.store.store import Store
 
 from ..conftest import endpoint_toml
 

@@ -12,9 +12,9 @@ import pytest
 from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.dialogue.progress import StepDone, dialogue_label
-from ragtui.core.record.store import Store
 from ragtui.core.runs.run_report import junit_xml, run_markdown
-from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.core.store.store import Store
+from tests.fakes.synthetic_runs import write_dialogue
 
 from ..record.test_run_plan import write_config
 

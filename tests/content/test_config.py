@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core import paths
-from ragtui.core.config import Config, EndpointConfig, load_config, parse_config
-from ragtui.core.errors import ConfigError, RagtuiError
+from ragtui.core.config import paths
+from ragtui.core.config.settings import Config, EndpointConfig, load_config, parse_config
+from ragtui.core.config.toml_io import read_toml
 from ragtui.core.models.endpoints import (
     EMBEDDED_MODEL,
     OPENAI_URL,
@@ -17,8 +17,8 @@ from ragtui.core.models.endpoints import (
     resolve_endpoint,
     resolve_endpoints,
 )
-from ragtui.core.redaction import redact_url
-from ragtui.core.toml_io import read_toml
+from ragtui.core.text.redaction import redact_url
+from ragtui.core.types.errors import ConfigError, RagtuiError
 
 SECRET = "sk-secret-123"
 

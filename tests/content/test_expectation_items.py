@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.config import parse_config
+from ragtui.core.config.expectation_items import derived_id, normalise, policies_for, unmatched_policies
+from ragtui.core.config.settings import parse_config
 from ragtui.core.content.scenarios import load_scenarios
-from ragtui.core.errors import ConfigError
-from ragtui.core.expectation_items import derived_id, normalise, policies_for, unmatched_policies
-from ragtui.core.records.scenarios import Scenario
+from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.scenarios import Scenario
 
 HEAD = '[[scenario]]\nid = "refund"\nquestion = "Can I get my money back?"\n'
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core import paths
+from ragtui.core.config import paths
 from ragtui.core.content.knowledge import MAX_PASSAGE_CHARS, MAX_QUERY_TERMS, KnowledgeBase, query_terms, split_document
-from ragtui.core.errors import ConfigError
+from ragtui.core.types.errors import ConfigError
 
 KNOWLEDGE = paths.bundled_dir("sample_data") / "knowledge"
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.content_pick import pick_content
-from ragtui.core.config import Config, parse_config
+from ragtui.core.config.settings import Config, parse_config
 from ragtui.core.content.persona_folders import Origin, PersonaFolders, folders_of, load_merged
 from ragtui.core.content.picking import Skipped
-from ragtui.core.errors import ConfigError
-from ragtui.core.records.personas import Persona
+from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.personas import Persona
 
 PERSONA = 'name = "{name}"\nlanguage = "en"\ndescription = "{description}"\npersona = """\n- Talks.\n"""\n'
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core import paths
+from ragtui.core.config import paths
 from ragtui.core.content.personas import load_persona_file, load_personas, pick_personas, save_persona
-from ragtui.core.errors import ConfigError
-from ragtui.core.records.personas import Persona
+from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.personas import Persona
 
 BUNDLED = paths.bundled_dir("personas")
 VALID = 'name = "{name}"\nlanguage = "en"\ntemperature = {temperature}\npersona = """\n- Talks a lot.\n"""\n'
@@ -153,7 +153,7 @@ def test_pick_unknown_persona_lists_known_names() -> None:
 
 def test_saved_persona_reads_as_a_person_wrote_it(tmp_path):
     from ragtui.core.content.personas import load_persona_file, save_persona
-    from ragtui.core.records.personas import Persona
+    from ragtui.core.types.personas import Persona
 
     text = 'Says "Fix this NOW" and \\ backslashes.\nSecond line with """ three quotes.\n'
     persona = Persona("quoted", "en", text, 0.8, "Shouts")
@@ -179,7 +179,7 @@ def test_bundled_persona_files_survive_a_save_unchanged(config, tmp_path):
 
 def test_personas_are_listed_by_name(tmp_path):
     from ragtui.core.content.personas import load_personas, save_persona
-    from ragtui.core.records.personas import Persona
+    from ragtui.core.types.personas import Persona
 
     for name in ("in-a-hurry", "in", "angry"):
         save_persona(tmp_path, Persona(name, "en", "text"))

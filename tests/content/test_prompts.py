@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core import paths
+from ragtui.core.config import paths
 from ragtui.core.content.prompts import PROMPT_KINDS, SLOT, PromptSet, load_prompt, parse_prompt
-from ragtui.core.errors import ConfigError
+from ragtui.core.types.errors import ConfigError
 
 BUNDLED = paths.bundled_dir("prompts")
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core import paths
+from ragtui.core.config import paths
 from ragtui.core.content.scenarios import adhoc_scenario, load_scenarios, pick_scenarios
-from ragtui.core.errors import ConfigError
+from ragtui.core.types.errors import ConfigError
 
 BUNDLED = paths.bundled_dir("sample_data") / "scenarios"
 

@@ -9,7 +9,7 @@ import pytest
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, Failure, VerdictReady
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.testing.fake_openai import Reply
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE
 from ..metrics.test_metrics_dialogue import step_responder
@@ -106,7 +106,7 @@ def test_stored_judgment_round_trips_to_a_judgment(engine: Engine, scenario, per
         metrics=["rubric"],
     )
     mid = engine.store.add_message(sid, 1, "bot", "bot", "hi")
-    from ragtui.core.records.judgments import Judgment
+    from ragtui.core.types.judgments import Judgment
 
     engine.store.add_judgment(sid, mid, 1, Judgment("rubric", 0.6, {"scores": {"overall": 3}}, raw_reply="r"))
     engine.store.add_judgment(sid, mid, 1, Judgment("rubric", 0.8, {"scores": {"overall": 4}}, raw_reply="r2"))

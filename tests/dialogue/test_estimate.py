@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.config import load_config
+from ragtui.core.config.settings import load_config
 from ragtui.core.dialogue.estimate import estimate_run, price_for, spent
-from ragtui.core.errors import ConfigError
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
+from ragtui.core.types.errors import ConfigError
 
 from ..conftest import endpoint_toml
 
@@ -179,9 +179,9 @@ def test_expectations_are_estimated_from_each_scenarios_own(tmp_path: Path):
     with them adds its judged expectations' calls; a policy adds one call per answer."""
     import dataclasses
 
+    from ragtui.core.config.expectation_items import parse_policies
     from ragtui.core.content.personas import load_personas
     from ragtui.core.content.scenarios import load_scenarios
-    from ragtui.core.expectation_items import parse_policies
 
     config_file = tmp_path / "ragtui.toml"
     config_file.write_text(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.records.expectations import Expectation, results_from_details
-from ragtui.core.records.scenarios import Scenario
+from ragtui.core.types.expectations import Expectation, results_from_details
+from ragtui.core.types.scenarios import Scenario
 
 
 async def finished_verdicts(engine: Engine, scenario: Scenario, persona) -> dict:  # noqa: ANN001

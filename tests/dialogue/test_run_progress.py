@@ -21,9 +21,9 @@ from ragtui.core.dialogue.events import (
     VerdictReady,
 )
 from ragtui.core.dialogue.progress import StepMeter, verdict_started_line
-from ragtui.core.records.calls import CallUsage
-from ragtui.core.records.judgments import Judgment
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.types.calls import CallUsage
+from ragtui.core.types.judgments import Judgment
+from tests.fakes.fake_openai import Reply
 
 from ..cli.test_dialogue_cli import judge_two_dialogues
 from ..conftest import BOT, JUDGE, USER, endpoint_toml

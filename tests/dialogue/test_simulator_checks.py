@@ -16,8 +16,8 @@ from ragtui.core.dialogue.simulator_check import (
     PREMATURE_DONE,
     code_check,
 )
-from ragtui.core.records.turns import Utterance
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.types.turns import Utterance
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, USER
 from ..dialogue_judge import by_schema

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragtui.core.records.agreement_floor import AgreementFloor, floor_words, short_agreement, trust_level
+from ragtui.core.types.agreement_floor import AgreementFloor, floor_words, short_agreement, trust_level
 
 FLOOR = AgreementFloor(spearman=0.5, kappa=0.4)
 

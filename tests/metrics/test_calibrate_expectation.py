@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 from ragtui.cli.main import main
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.metrics.expectation_agreement import load_expectation_items, select
-from ragtui.core.paths import bundled_dir
-from ragtui.testing.fake_openai import Reply
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import JUDGE, yes_no_reply
 

@@ -11,9 +11,9 @@ from ragtui.core.metrics.check_bias import CONTENT_FREE, CheckBias, debias
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.records.passages import Passage
-from ragtui.testing.fake_openai import level_reply
-from ragtui.testing.rubric_checks import check_name
+from ragtui.core.types.passages import Passage
+from tests.fakes.fake_openai import level_reply
+from tests.fakes.rubric_checks import check_name
 
 from ..conftest import JUDGE
 

@@ -11,10 +11,10 @@ import pytest
 
 from ragtui.cli.calibrate_command import split_items
 from ragtui.cli.main import main
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.metrics.labelled import load_labelled, parse_field_options
-from ragtui.core.paths import bundled_dir
-from ragtui.testing.fake_openai import Reply, level_reply
-from ragtui.testing.rubric_checks import dialogue_step
+from tests.fakes.fake_openai import Reply, level_reply
+from tests.fakes.rubric_checks import dialogue_step
 
 from ..conftest import JUDGE
 

@@ -15,8 +15,8 @@ from ragtui.core.metrics.dialogue import (
 from ragtui.core.metrics.dialogue.resolution import outcome_for
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.records.passages import Passage
-from ragtui.core.text_similarity import covered_share, dice
+from ragtui.core.text.text_similarity import covered_share, dice
+from ragtui.core.types.passages import Passage
 
 from ..conftest import JUDGE
 from ..dialogue_judge import by_schema
@@ -258,8 +258,8 @@ def test_context_from_messages_pairs_customer_and_bot_lines():
 @pytest.mark.parametrize("language", ["en", "ja"])
 @pytest.mark.parametrize("kind", ["metric_resolution", "metric_retention", "metric_repetition", "simulator_check"])
 def test_new_prompt_kinds_ship_in_both_languages(kind: str, language: str):
+    from ragtui.core.config.paths import bundled_dir
     from ragtui.core.content.prompts import load_prompt
-    from ragtui.core.paths import bundled_dir
 
     template = load_prompt(bundled_dir("prompts"), language, kind)
     assert template.description and all(part.strip() for part in template.parts.values())

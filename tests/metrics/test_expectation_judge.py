@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.errors import ConfigError
 from ragtui.core.metrics.dialogue.expectation_judge import (
     MET_AT,
     AnswerToCheck,
@@ -17,9 +16,10 @@ from ragtui.core.metrics.dialogue.expectation_judge import (
 )
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.records.expectations import Expectation
-from ragtui.core.records.passages import Passage
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.expectations import Expectation
+from ragtui.core.types.passages import Passage
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import JUDGE, yes_no_reply
 
@@ -61,7 +61,7 @@ async def test_p_yes_is_read_from_the_probabilities_of_one_token(judge, server):
 
 
 async def test_japanese_labels_count_as_yes_and_no(judge, server):
-    from ragtui.testing.fake_openai import level_reply
+    from tests.fakes.fake_openai import level_reply
 
     server.script(JUDGE, level_reply({"は": 0.3, "いい": 0.7}))
     check = await judge("ja").check(Expectation("x", "未使用期間は返金されないと伝える"), ANSWER)

@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 from ragtui.cli.main import main
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import PromptSet
 from ragtui.core.metrics import build_metrics
 from ragtui.core.metrics.base import TurnContext
@@ -17,9 +18,8 @@ from ragtui.core.metrics.fit import cross_validate, fit, isotonic_fit, isotonic_
 from ragtui.core.metrics.fit_store import FittedMetric, find_fit, fitted_metrics, save_fit
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.paths import bundled_dir
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import level_reply
+from ragtui.core.store.store import Store
+from tests.fakes.fake_openai import level_reply
 
 from ..conftest import JUDGE
 

@@ -12,6 +12,7 @@ import pytest
 
 from ragtui.cli import output
 from ragtui.cli.main import main
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
 from ragtui.core.metrics.agreement import spearman
 from ragtui.core.metrics.card_interval import kappa_interval, spearman_interval
@@ -21,12 +22,11 @@ from ragtui.core.metrics.judge_card import UNMEASURED, agreement_text, entry_for
 from ragtui.core.metrics.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
-from ragtui.core.paths import bundled_dir
-from ragtui.core.record.labels import save_label
-from ragtui.core.record.store import Store
-from ragtui.core.records.judgments import Judgment
-from ragtui.core.records.passages import Passage
-from ragtui.testing.fake_openai import Reply, level_reply
+from ragtui.core.store.labels import save_label
+from ragtui.core.store.store import Store
+from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.passages import Passage
+from tests.fakes.fake_openai import Reply, level_reply
 
 from ..card_table import card_cells
 from ..conftest import JUDGE

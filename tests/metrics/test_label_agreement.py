@@ -11,11 +11,11 @@ import pytest
 from ragtui.cli.main import main
 from ragtui.core.metrics.label_agreement import label_agreement
 from ragtui.core.metrics.labelled import load_labelled, parse_field_options
-from ragtui.core.record.labelled_turns import labelled_turns
-from ragtui.core.record.labels import save_label
-from ragtui.core.record.store import Store
-from ragtui.core.records.judgments import Judgment
-from ragtui.core.records.passages import Passage
+from ragtui.core.store.labelled_turns import labelled_turns
+from ragtui.core.store.labels import save_label
+from ragtui.core.store.store import Store
+from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.passages import Passage
 
 JUDGE_A = [0.2, 0.4, 0.6, 0.8, 1.0, 0.6]  # ranks turns as the people do
 JUDGE_B = [1.0, 0.8, 0.6, 0.4, 0.2, 0.6]  # the opposite

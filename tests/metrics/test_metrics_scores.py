@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 
 from ragtui.core.content.prompts import PromptSet
-from ragtui.core.errors import ConfigError
 from ragtui.core.metrics import MetricSettings, build_metrics, resolve_names
 from ragtui.core.metrics.base import TurnContext
 from ragtui.core.metrics.examples import load_examples
 from ragtui.core.metrics.trust import Trust
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.records.judgments import Judgment
-from ragtui.core.records.passages import Passage
-from ragtui.testing.fake_openai import Reply, level_reply
+from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.passages import Passage
+from tests.fakes.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.bot_config import parse_bot
-from ragtui.core.errors import ConfigError
+from ragtui.core.config.bot_config import parse_bot
 from ragtui.core.metrics import build_metrics, resolve_names
-from ragtui.core.records.judgments import Judgment
 from ragtui.core.registry import metrics as registry
 from ragtui.core.registry.metrics import MetricInfo, register_metric
+from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.judgments import Judgment
 
 from ..conftest import endpoint_toml
 
@@ -147,7 +147,7 @@ def extra_metric():
 def test_a_registered_metric_is_known_everywhere_and_keeps_the_run_order(extra_metric, config):
     """A class with its MetricInfo is all it takes: a known metric with its default pass mark in
     the config's [thresholds], built by build_metrics, run after the primary and before trust."""
-    from ragtui.core.config import parse_config
+    from ragtui.core.config.settings import parse_config
     from ragtui.core.content.prompts import PromptSet
 
     assert resolve_names(["trust", "politeness_test"]) == [

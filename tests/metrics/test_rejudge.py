@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply, completion_body, level_reply
+from ragtui.core.store.store import Store
+from tests.fakes.fake_openai import Reply, completion_body, level_reply
 
 from ..conftest import JUDGE, check_answers, check_line, endpoint_toml, verdict
 
@@ -170,7 +170,7 @@ def same_verdict(judgment) -> dict:
 def test_batch_asks_every_online_check_and_ingests_the_online_verdict(ran: Path, config_file: Path, server, capsys):
     server.set_default(JUDGE, check_answers(3, polite=0.7))
     # A fit for this judge and prompt: the online re-judgment applies it, so must the batch's.
-    from ragtui.core.config import load_config
+    from ragtui.core.config.settings import load_config
     from ragtui.core.metrics.fit import Fit, cross_validate, prompt_fingerprint
     from ragtui.core.metrics.fit_store import save_fit
     from ragtui.core.metrics.rejudge import checked_rubric
@@ -388,9 +388,9 @@ def test_batch_file_then_ingest(ran: Path, config_file: Path, tmp_path: Path, ca
 
 
 def test_a_crash_mid_ingest_never_stores_a_verdict_twice(ran: Path, config_file: Path, tmp_path: Path, monkeypatch):
-    from ragtui.core.config import load_config
+    from ragtui.core.config.settings import load_config
     from ragtui.core.metrics.rejudge_batch import ingest, parse_results
-    from ragtui.core.record import rejudge_jobs
+    from ragtui.core.store import rejudge_jobs
 
     requests = tmp_path / "requests.jsonl"
     assert rejudge(config_file, "--run", "last", "--batch-file", str(requests)) == 0

@@ -13,9 +13,9 @@ from ragtui.core.metrics.json_reply import ReplyParseError
 from ragtui.core.metrics.rubric import SCHEMA, RubricJudge, parse_verdict
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.records.passages import Passage
-from ragtui.core.records.turns import Utterance
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.types.passages import Passage
+from ragtui.core.types.turns import Utterance
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import JUDGE, verdict
 

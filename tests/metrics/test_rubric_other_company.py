@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
 from ragtui.core.metrics.base import TurnContext
 from ragtui.core.metrics.rubric import CheckedRubricJudge
-from ragtui.core.paths import bundled_dir
-from ragtui.core.records.passages import Passage
-from ragtui.testing.rubric_checks import check_name
+from ragtui.core.types.passages import Passage
+from tests.fakes.rubric_checks import check_name
 
 PASSAGE = {
     "en": "You can link your Tsumugi ID with a Google, Apple, X or LINE account.",

@@ -13,7 +13,7 @@ import pytest
 from ragtui.core.metrics.card_entry import CardEntry
 from ragtui.core.metrics.card_store import save_entry
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "ship_judge_card.py"
 

@@ -11,6 +11,7 @@ import pytest
 
 from ragtui.cli import output
 from ragtui.cli.main import main
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import PromptSet, load_prompt
 from ragtui.core.metrics import BINARY_METRICS, build_metrics
 from ragtui.core.metrics import shipped_fits as shipped_fits_module
@@ -19,8 +20,7 @@ from ragtui.core.metrics.judge_card import shipped_card_entries
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.metrics.shipped_fits import shipped_fit, shipped_fits
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
-from ragtui.core.paths import bundled_dir
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
 
 from ..conftest import JUDGE, check_answers, endpoint_toml
 

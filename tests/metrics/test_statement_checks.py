@@ -19,8 +19,8 @@ from ragtui.core.metrics.examples import load_examples
 from ragtui.core.metrics.explain import explain_lines
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.records.passages import Passage
-from ragtui.testing.fake_openai import Reply, level_reply
+from ragtui.core.types.passages import Passage
+from tests.fakes.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE
 

@@ -8,7 +8,7 @@ import pytest
 
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool, prompt_usage
-from ragtui.core.records.calls import CallUsage
+from ragtui.core.types.calls import CallUsage
 
 SYSTEM = {"role": "system", "content": "You answer questions about Tsumugi accounts. " * 20}
 

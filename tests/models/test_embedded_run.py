@@ -19,18 +19,18 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core import paths
-from ragtui.core.config import Config
+from ragtui.core.config import paths
+from ragtui.core.config.settings import Config
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.engine import Engine
-from ragtui.core.errors import RagtuiError
 from ragtui.core.models.embedded import EMBEDDED_MAX_TOKENS, attach, needs_embedded, start_embedded
 from ragtui.core.models.endpoints import EMBEDDED_MODEL, resolve_endpoints
 from ragtui.core.models.local_model import LocalModel, LocalModelSettings
 from ragtui.core.models.local_model_file import EMBEDDED_MODEL as MODEL_SPEC
 from ragtui.core.models.local_model_file import find_chunks
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
+from ragtui.core.types.errors import RagtuiError
 
 USER_CACHE_HOME = paths.cache_dir().parent  # the real cache, read before fixtures move XDG dirs
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.config import Config
-from ragtui.core.errors import ConfigError, EndpointError
+from ragtui.core.config.settings import Config
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.types.errors import ConfigError, EndpointError
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, USER, check_answers, endpoint_toml
 
@@ -206,7 +206,7 @@ def test_the_same_model_named_stores_nothing_extra(config_file, server):
 def test_a_scheme_less_base_url_in_the_config_names_the_file(tmp_path):
     path = tmp_path / "ragtui.toml"
     path.write_text('[endpoint]\nbase_url = "localhost:8080/v1"\nmodel = "m"\n', encoding="utf-8")
-    from ragtui.core.config import load_config
+    from ragtui.core.config.settings import load_config
 
     with pytest.raises(ConfigError, match=f"has no http:// or https:// scheme .*{path.name}"):
         resolve_endpoints(load_config(path))

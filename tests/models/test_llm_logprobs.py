@@ -9,6 +9,7 @@ import math
 
 import pytest
 
+from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
 from ragtui.core.metrics.answer_correctness import AnswerCorrectness
 from ragtui.core.metrics.base import TurnContext
@@ -16,8 +17,7 @@ from ragtui.core.metrics.probability import SCALE_0_5, read_levels
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.models.token_logprobs import from_chunk
-from ragtui.core.paths import bundled_dir
-from ragtui.testing.fake_openai import Reply, level_reply
+from tests.fakes.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core import paths
-from ragtui.core.errors import ConfigError, EndpointError, RagtuiError
+from ragtui.core.config import paths
 from ragtui.core.models import local_model_file as lmf
 from ragtui.core.models.local_model import LocalModel, LocalModelSettings, check_memory, check_port
+from ragtui.core.types.errors import ConfigError, EndpointError, RagtuiError
 
 CHUNKS = [b"GGUF" + b"a" * 1000, b"b" * 1500, b"c" * 7]
 PAYLOAD = b"".join(CHUNKS)

@@ -12,9 +12,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.config import Config
-from ragtui.core.errors import ConfigError, EndpointError
+from ragtui.core.config.settings import Config
 from ragtui.core.models.endpoints import discovery_note, resolve_endpoints
+from ragtui.core.types.errors import ConfigError, EndpointError
 
 
 @pytest.fixture

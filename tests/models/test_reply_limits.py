@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.bot_config import parse_bot
-from ragtui.core.config import parse_config
+from ragtui.core.config.bot_config import parse_bot
+from ragtui.core.config.settings import parse_config
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, Failure, TextDelta
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, JUDGE, endpoint_toml, interruptible
 

@@ -2,7 +2,7 @@
 SIGKILL of the last process, stale state files, and a server dying mid-dialogue.
 
 Real processes throughout: the server process is ragtui's own (``local_model_server`` with its
-lease supervisor), with ``--backend stub`` serving a stand-in for llama.cpp so each test takes
+lease supervisor), with ``--backend tests.fakes.stub_llama`` serving a stand-in for llama.cpp so each test takes
 milliseconds, not a 2 GB model load. The registry lives in the test's own XDG_STATE_HOME
 (conftest). Waiting is done on pidfds or readiness lines with a deadline, never by sleeping.
 """
@@ -20,12 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.config import Config
+from ragtui.core.config.settings import Config
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, Failure, MessageDone
-from ragtui.core.errors import RagtuiError
 from ragtui.core.models.embedded import ServerRecovery, attach
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.local_model import (
@@ -41,8 +40,9 @@ from ragtui.core.models.local_model import (
     wait_gone,
 )
 from ragtui.core.models.server_registry import Registry, ServerState, process_start_time
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import FakeOpenAIServer
+from ragtui.core.store.store import Store
+from ragtui.core.types.errors import RagtuiError
+from tests.fakes.fake_openai import FakeOpenAIServer
 
 DEADLINE = 30.0  # generous bound for a loaded machine; the happy path takes milliseconds
 
@@ -56,7 +56,9 @@ def fake_gguf(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def settings(fake_gguf: Path) -> LocalModelSettings:
-    return LocalModelSettings(model_path=fake_gguf, backend="stub", min_available_bytes=0, load_timeout=60)
+    return LocalModelSettings(
+        model_path=fake_gguf, backend="tests.fakes.stub_llama", min_available_bytes=0, load_timeout=60
+    )
 
 
 def gone(state: ServerState) -> bool:
@@ -67,7 +69,7 @@ ATTACH_SCRIPT = """
 import json, sys
 from pathlib import Path
 from ragtui.core.models.local_model import LocalModel, LocalModelSettings
-settings = LocalModelSettings(model_path=Path(sys.argv[1]), backend="stub", min_available_bytes=0,
+settings = LocalModelSettings(model_path=Path(sys.argv[1]), backend="tests.fakes.stub_llama", min_available_bytes=0,
                               keep_alive=float(sys.argv[2]))
 model = LocalModel(settings)
 model.start()
@@ -358,7 +360,7 @@ def test_doctor_lists_every_attached_process(settings: LocalModelSettings) -> No
 async def test_header_shows_the_role_streaming_now() -> None:
     from textual.app import App, ComposeResult
 
-    from ragtui.tui.header import SessionHeader, SessionInfo
+    from ragtui.tui.widgets.header import SessionHeader, SessionInfo
 
     class Host(App[None]):
         def compose(self) -> ComposeResult:
@@ -376,7 +378,7 @@ async def test_header_shows_the_role_streaming_now() -> None:
     ("value", "seconds"), [('"10m"', 600.0), ('"30s"', 30.0), ('"1h"', 3600.0), ("0", 0.0), ("2.5", 2.5)]
 )
 def test_keep_alive_and_parallel_in_the_config(tmp_path: Path, value: str, seconds: float) -> None:
-    from ragtui.core.config import load_config
+    from ragtui.core.config.settings import load_config
 
     path = tmp_path / "ragtui.toml"
     path.write_text(f"concurrency = 8\n[embedded]\nkeep_alive = {value}\nparallel = 3\n", encoding="utf-8")
@@ -388,8 +390,8 @@ def test_keep_alive_and_parallel_in_the_config(tmp_path: Path, value: str, secon
 
 @pytest.mark.parametrize("value", ['"ten minutes"', '"-5s"', "-1", "true"])
 def test_bad_keep_alive_names_the_key(tmp_path: Path, value: str) -> None:
-    from ragtui.core.config import load_config
-    from ragtui.core.errors import ConfigError
+    from ragtui.core.config.settings import load_config
+    from ragtui.core.types.errors import ConfigError
 
     path = tmp_path / "ragtui.toml"
     path.write_text(f"[embedded]\nkeep_alive = {value}\n", encoding="utf-8")
@@ -417,7 +419,7 @@ def test_weight_repacking_is_off_unless_the_config_asks_for_it(tmp_path: Path, t
     import argparse
 
     pytest.importorskip("xllamacpp")
-    from ragtui.core.config import load_config
+    from ragtui.core.config.settings import load_config
     from ragtui.core.models.local_model_server import _params
 
     path = tmp_path / "ragtui.toml"
@@ -432,8 +434,8 @@ def test_weight_repacking_is_off_unless_the_config_asks_for_it(tmp_path: Path, t
 
 
 def test_a_repack_that_is_not_true_or_false_names_the_key(tmp_path: Path) -> None:
-    from ragtui.core.config import load_config
-    from ragtui.core.errors import ConfigError
+    from ragtui.core.config.settings import load_config
+    from ragtui.core.types.errors import ConfigError
 
     path = tmp_path / "ragtui.toml"
     path.write_text("[embedded]\nrepack = 1\n", encoding="utf-8")

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 import ragtui.core.models.llm as llm
-from ragtui.core.errors import EndpointError, IncompleteReply
 from ragtui.core.models.endpoints import Endpoint
 from ragtui.core.models.llm import ClientPool
+from ragtui.core.types.errors import EndpointError, IncompleteReply
 
 
 def chunk(text: str | None = None, finish: str | None = None) -> dict[str, Any]:

@@ -12,12 +12,12 @@ import pytest
 
 from ragtui.cli import output
 from ragtui.cli.main import main
-from ragtui.core.errors import EndpointError
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
-from ragtui.core.record.store import Store
-from ragtui.core.records.judgments import how_read
-from ragtui.testing.fake_openai import Reply, level_reply
+from ragtui.core.store.store import Store
+from ragtui.core.types.errors import EndpointError
+from ragtui.core.types.judgments import how_read
+from tests.fakes.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE, check_answers, endpoint_toml
 

@@ -15,8 +15,8 @@ from ragtui.cli.main import main
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, Failure, MessageDone, StreamRestarted
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.export import sessions_to_csv
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.store.export import sessions_to_csv
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, USER, endpoint_toml
 
@@ -132,7 +132,7 @@ async def test_lone_surrogate_reply_is_stored(engine: Engine, scenario, persona,
 
 
 async def test_an_http_bot_stream_that_breaks_is_a_partial_record(config, store, scenario, persona, faulty):
-    from ragtui.core.bot_config import parse_bot
+    from ragtui.core.config.bot_config import parse_bot
 
     config.bot = parse_bot(
         {"type": "http", "url": faulty.url("reset"), "stream": "sse", "max_retries": 1, "backoff": 0},

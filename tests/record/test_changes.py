@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragtui.core.record.changes import DataVersion
-from ragtui.core.record.store import Store
+from ragtui.core.store.changes import DataVersion
+from ragtui.core.store.store import Store
 
 
 def test_another_connections_commit_is_seen_once(tmp_path: Path) -> None:

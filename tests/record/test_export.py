@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.errors import RagtuiError
-from ragtui.core.record.export import header, safe_cell, sessions_to_csv, write_csv
-from ragtui.core.record.store import Store
-from ragtui.core.records.judgments import Judgment
-from ragtui.core.records.stored import StoredSession
+from ragtui.core.store.export import header, safe_cell, sessions_to_csv, write_csv
+from ragtui.core.store.store import Store
+from ragtui.core.types.errors import RagtuiError
+from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.stored import StoredSession
 
 PLAIN = [
     "run",

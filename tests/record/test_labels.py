@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.errors import RagtuiError
-from ragtui.core.record.labels import default_labeller, label_queue, labels_where, save_label, session_labels
-from ragtui.core.record.store import Store
+from ragtui.core.store.labels import default_labeller, label_queue, labels_where, save_label, session_labels
+from ragtui.core.store.store import Store
+from ragtui.core.types.errors import RagtuiError
 
 from ..conftest import endpoint_toml
 

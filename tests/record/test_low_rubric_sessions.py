@@ -4,10 +4,10 @@ its newest version only, and an unscored newest version counts as no score. Real
 
 from __future__ import annotations
 
-from ragtui.core.record.store import Store
-from ragtui.core.records.agreement_floor import AgreementFloor
-from ragtui.core.records.judgments import Judgment
 from ragtui.core.runs.low_agreement import low_rubric_sessions
+from ragtui.core.store.store import Store
+from ragtui.core.types.agreement_floor import AgreementFloor
+from ragtui.core.types.judgments import Judgment
 
 
 def entry(value: float) -> dict[str, object]:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.errors import StoreError
-from ragtui.core.record import locking
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+from ragtui.core.store import locking
+from ragtui.core.store.store import Store
+from ragtui.core.types.errors import StoreError
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, endpoint_toml, interruptible
 
@@ -46,7 +46,7 @@ def ragtui(*args: str) -> subprocess.Popen[str]:
 
 
 def scenario_args(config_file: Path) -> list[str]:
-    from ragtui.core.config import load_config
+    from ragtui.core.config.settings import load_config
     from ragtui.core.content.scenarios import load_scenarios
 
     known = [s.id for s in load_scenarios(load_config(config_file).scenarios, "en")]
@@ -76,7 +76,7 @@ def test_two_runs_at_once_on_one_database_lose_nothing(config_file: Path, tmp_pa
 def test_simultaneous_first_opens_all_succeed(tmp_path: Path):
     db = tmp_path / "fresh.db"
     code = (
-        "import sys; from ragtui.core.record.store import Store\n"
+        "import sys; from ragtui.core.store.store import Store\n"
         "s = Store.open(sys.argv[1])\n"
         "s.create_session(scenario={'id': 'x', 'question': 'q'}, persona={'name': 'calm'}, config={},"
         " language='en', max_turns=1, threshold=0.7, metrics=['rubric'])\n"

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.record import run_plan
-from ragtui.core.record.labels import save_label
-from ragtui.core.record.merge import MERGED, NOT_MERGED, merge, open_sources
-from ragtui.core.record.run_plan import PlannedPair
-from ragtui.core.record.schema import LATEST_VERSION
-from ragtui.core.record.store import Store
-from ragtui.core.records.judgments import Judgment
-from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.core.store import run_plan
+from ragtui.core.store.labels import save_label
+from ragtui.core.store.merge import MERGED, NOT_MERGED, merge, open_sources
+from ragtui.core.store.run_plan import PlannedPair
+from ragtui.core.store.schema import LATEST_VERSION
+from ragtui.core.store.store import Store
+from ragtui.core.types.judgments import Judgment
+from tests.fakes.synthetic_runs import write_dialogue
 
 COUNTED = ("sessions", "messages", "judgments", "partial_replies", "dialogue_judgments", "labels", "run_plan")
 

@@ -1,5 +1,5 @@
 """Every file ragtui writes for a person goes through one guard and one atomic write
-(core/output_file.py): no output option can destroy the database in use — by its path, a
+(core/store/output_file.py): no output option can destroy the database in use — by its path, a
 symlink, a hard link or its -wal/-shm files — nor any other SQLite file; a missing folder is one
 line naming the option; and a write that fails part-way (a full disk) leaves the old file as it
 was, with no temporary file behind."""
@@ -19,10 +19,10 @@ import pytest
 
 from ragtui.cli import output
 from ragtui.cli.main import main
-from ragtui.core import output_file
-from ragtui.core.errors import RagtuiError
-from ragtui.core.output_file import check_output, write_output
-from ragtui.core.text_safety import json_line
+from ragtui.core.store import output_file
+from ragtui.core.store.output_file import check_output, write_output
+from ragtui.core.text.text_safety import json_line
+from ragtui.core.types.errors import RagtuiError
 
 from ..conftest import endpoint_toml
 

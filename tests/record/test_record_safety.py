@@ -18,12 +18,12 @@ from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.cli.output import SafeConsole
 from ragtui.cli.transcript_view import verdict_border
-from ragtui.core.config import load_config
-from ragtui.core.errors import ConfigError
-from ragtui.core.record import schema
-from ragtui.core.record.store import Store
-from ragtui.core.text_safety import csv_text, visible
-from ragtui.testing.fake_openai import Reply, level_reply
+from ragtui.core.config.settings import load_config
+from ragtui.core.store import schema
+from ragtui.core.store.store import Store
+from ragtui.core.text.text_safety import csv_text, visible
+from ragtui.core.types.errors import ConfigError
+from tests.fakes.fake_openai import Reply, level_reply
 
 from ..conftest import BOT, JUDGE, check_answers, endpoint_toml
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.config import Config
+from ragtui.core.config.settings import Config
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.store import Store
-from ragtui.core.records.stored import StoredSession
-from ragtui.testing.fake_openai import Reply, schema_responder
+from ragtui.core.store.store import Store
+from ragtui.core.types.stored import StoredSession
+from tests.fakes.fake_openai import Reply, schema_responder
 
 from ..conftest import JUDGE, USER
 

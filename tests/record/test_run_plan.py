@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.record import store as store_module
-from ragtui.testing.fake_openai import FakeOpenAIServer, Reply
+from ragtui.core.store import store as store_module
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, JUDGE, check_answers, endpoint_toml
 

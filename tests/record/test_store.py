@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.errors import StoreError
-from ragtui.core.record.schema import LATEST_VERSION
-from ragtui.core.record.store import Store
-from ragtui.core.records.calls import CallUsage
-from ragtui.core.records.judgments import Judgment
-from ragtui.core.records.passages import Passage
+from ragtui.core.store.schema import LATEST_VERSION
+from ragtui.core.store.store import Store
+from ragtui.core.types.calls import CallUsage
+from ragtui.core.types.errors import StoreError
+from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.passages import Passage
 
 
 @pytest.fixture
@@ -358,7 +358,7 @@ def test_dialogue_judgments_are_versioned_per_session_and_metric(store: Store) -
 
 
 def test_dialogue_scores_and_resolution_rate_for_a_run(store: Store) -> None:
-    from ragtui.core.record.dialogue_verdicts import resolution_rate
+    from ragtui.core.store.dialogue_verdicts import resolution_rate
 
     ids = [new_session(store) for _ in range(4)]
     store.add_dialogue_judgment(ids[0], dialogue_judgment(1.0, outcome="resolved"))
@@ -379,7 +379,7 @@ def test_deleting_a_session_deletes_its_dialogue_judgments(store: Store) -> None
 
 
 def test_a_version_2_database_is_upgraded_keeping_its_sessions(tmp_path: Path) -> None:
-    from ragtui.core.record.schema import MIGRATIONS
+    from ragtui.core.store.schema import MIGRATIONS
 
     path = tmp_path / "old.db"
     with contextlib.closing(sqlite3.connect(path)) as conn:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from ragtui.core.config import Config
+from ragtui.core.config.settings import Config
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
-from ragtui.tui.panes import MessageView, RolePane
+from ragtui.tui.widgets.panes import MessageView, RolePane
 
 SIZE = (140, 40)
 

@@ -8,8 +8,8 @@ import re
 
 from textual.widgets import Input
 
-from ragtui.core.record.store import Store
-from ragtui.tui.fork_screen import ForkScreen
+from ragtui.core.store.store import Store
+from ragtui.tui.dialogs.fork_screen import ForkScreen
 
 from .conftest import SIZE, pane_text, settle
 

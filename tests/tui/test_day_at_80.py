@@ -10,14 +10,14 @@ from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, TextArea
 from textual.widgets._toast import Toast
 
-from ragtui.core.bootstrap import Overrides
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.runs.bootstrap import Overrides
+from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
-from ragtui.tui.compare_screen import PairScreen
-from ragtui.tui.header import SessionHeader
-from ragtui.tui.new_session import NewSessionScreen
-from ragtui.tui.panes import HARD_CHUNK_CHARS, MessageView
+from ragtui.tui.dialogs.new_session import NewSessionScreen
+from ragtui.tui.screens.compare_screen import PairScreen
+from ragtui.tui.widgets.header import SessionHeader
+from ragtui.tui.widgets.panes import HARD_CHUNK_CHARS, MessageView
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers
 from .conftest import pane_text, settle

@@ -15,14 +15,14 @@ from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
 import ragtui.tui
-from ragtui.core import paths
-from ragtui.core.record.labels import session_labels
-from ragtui.core.record.store import Store
+from ragtui.core.config import paths
+from ragtui.core.store.labels import session_labels
+from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
-from ragtui.tui.dialog import Dialog
-from ragtui.tui.fork_screen import ForkScreen
-from ragtui.tui.label_dialog import LabelScreen
-from ragtui.tui.verdict_screen import VerdictScreen
+from ragtui.tui.dialogs.dialog import Dialog
+from ragtui.tui.dialogs.fork_screen import ForkScreen
+from ragtui.tui.dialogs.label_dialog import LabelScreen
+from ragtui.tui.screens.verdict_screen import VerdictScreen
 
 from .conftest import settle
 

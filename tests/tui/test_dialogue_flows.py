@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
-from ragtui.tui.main_screen import MainScreen
-from ragtui.tui.new_session import NewSessionScreen
+from ragtui.core.store.store import Store
+from ragtui.tui.dialogs.new_session import NewSessionScreen
+from ragtui.tui.screens.main_screen import MainScreen
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers, turns_judged
 from .conftest import SIZE, notifications, pane_text, settle

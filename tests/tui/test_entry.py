@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.bootstrap import Overrides
+from ragtui.core.runs.bootstrap import Overrides
 from ragtui.tui import run_tui
 
 
@@ -61,7 +61,7 @@ def test_version_and_help_import_nothing_heavy():
 
 def test_the_first_frame_needs_no_llm_client_and_no_sqlite_utils():
     # What `ragtui` imports before its first frame: the entry point, the app, the main screen.
-    code = "import ragtui.cli.main, ragtui.tui, ragtui.tui.app, ragtui.tui.main_screen"
+    code = "import ragtui.cli.main, ragtui.tui, ragtui.tui.app, ragtui.tui.screens.main_screen"
     assert set(imported_after(code)) == {"textual", "rich"}
 
 

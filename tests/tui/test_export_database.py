@@ -7,8 +7,8 @@ import os
 
 from textual.widgets import Input
 
-from ragtui.core.record.store import Store
-from ragtui.tui.dialogs import ExportScreen
+from ragtui.core.store.store import Store
+from ragtui.tui.dialogs.common import ExportScreen
 
 from .conftest import SIZE, settle
 

@@ -11,10 +11,10 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 import ragtui.tui
-from ragtui.tui.dialog import Dialog
-from ragtui.tui.dialogs import HelpScreen
+from ragtui.tui.dialogs.common import HelpScreen
+from ragtui.tui.dialogs.dialog import Dialog
 from ragtui.tui.help_text import EVERYWHERE, SCREENS, key_name, ragtui_bindings, screen_class
-from ragtui.tui.too_small import TooSmallScreen
+from ragtui.tui.screens.too_small import TooSmallScreen
 
 from .conftest import settle
 

@@ -3,12 +3,12 @@ screen, the label shown beside (never as) the verdict, and the "to label" queue.
 
 from __future__ import annotations
 
-from ragtui.core.record.labels import session_labels
-from ragtui.core.record.store import Store
-from ragtui.tui.label_dialog import LabelScreen
-from ragtui.tui.label_queue import LabelQueueScreen
-from ragtui.tui.main_screen import MainScreen
-from ragtui.tui.verdict_screen import VerdictScreen
+from ragtui.core.store.labels import session_labels
+from ragtui.core.store.store import Store
+from ragtui.tui.dialogs.label_dialog import LabelScreen
+from ragtui.tui.screens.label_queue import LabelQueueScreen
+from ragtui.tui.screens.main_screen import MainScreen
+from ragtui.tui.screens.verdict_screen import VerdictScreen
 
 from .conftest import SIZE, notifications, pane_text, settle, static_text
 

@@ -11,9 +11,9 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
-from ragtui.core.record.store import Store
-from ragtui.core.records.judgments import Judgment
-from ragtui.tui.panes import RolePane
+from ragtui.core.store.store import Store
+from ragtui.core.types.judgments import Judgment
+from ragtui.tui.widgets.panes import RolePane
 
 from .conftest import SIZE, settle
 
@@ -94,7 +94,7 @@ async def test_a_measured_judge_keeps_its_colours_and_shows_its_agreement(make_a
 
 
 async def test_the_verdict_screen_marks_the_low_agreement_score_without_colour(make_app, store: Store):
-    from ragtui.tui.verdict_screen import VerdictScreen
+    from ragtui.tui.screens.verdict_screen import VerdictScreen
 
     async with opened_session(make_app, store, 0.25, 0.10) as (app, pilot):
         await pilot.press("v")

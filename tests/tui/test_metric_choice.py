@@ -7,8 +7,8 @@ from textual.widgets import SelectionList
 
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
-from ragtui.tui.new_session import NewSessionScreen
-from ragtui.tui.verdict_screen import VerdictScreen
+from ragtui.tui.dialogs.new_session import NewSessionScreen
+from ragtui.tui.screens.verdict_screen import VerdictScreen
 
 from .conftest import SIZE
 

@@ -3,8 +3,8 @@ embedded model, runs off the UI thread, and tells the operator how it went."""
 
 from __future__ import annotations
 
-from ragtui.core.errors import RagtuiError
 from ragtui.core.models.endpoints import resolve_endpoints
+from ragtui.core.types.errors import RagtuiError
 from ragtui.tui.app import RagtuiApp
 
 from .conftest import SIZE

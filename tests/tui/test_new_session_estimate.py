@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragtui.tui.new_session import NewSessionScreen
+from ragtui.tui.dialogs.new_session import NewSessionScreen
 
 from .conftest import SIZE, notifications, static_text
 

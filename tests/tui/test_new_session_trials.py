@@ -7,10 +7,10 @@ import asyncio
 
 from textual.widgets import Input
 
-from ragtui.core.record import run_plan
-from ragtui.core.record.store import Store
-from ragtui.tui.main_screen import MainScreen
-from ragtui.tui.new_session import NewSessionScreen
+from ragtui.core.store import run_plan
+from ragtui.core.store.store import Store
+from ragtui.tui.dialogs.new_session import NewSessionScreen
+from ragtui.tui.screens.main_screen import MainScreen
 
 from .conftest import SIZE, settle, static_text
 

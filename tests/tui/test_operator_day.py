@@ -8,19 +8,19 @@ from pathlib import Path
 
 from textual.widgets import Button, Footer, Input, TabbedContent, TextArea
 
-from ragtui.core.bootstrap import Overrides
-from ragtui.core.config import Config
+from ragtui.core.config.settings import Config
 from ragtui.core.content.personas import load_persona_file
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.runs.bootstrap import Overrides
+from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
-from ragtui.tui.dialogs import ExportScreen, HelpScreen, UnsavedChangesScreen
-from ragtui.tui.main_screen import MainScreen
-from ragtui.tui.new_session import NewSessionScreen
-from ragtui.tui.personas_screen import PersonasScreen
-from ragtui.tui.rejudge_screen import RejudgeScreen
-from ragtui.tui.too_small import TooSmallScreen
-from ragtui.tui.verdict_screen import VerdictScreen
+from ragtui.tui.dialogs.common import ExportScreen, HelpScreen, UnsavedChangesScreen
+from ragtui.tui.dialogs.new_session import NewSessionScreen
+from ragtui.tui.dialogs.rejudge_screen import RejudgeScreen
+from ragtui.tui.screens.main_screen import MainScreen
+from ragtui.tui.screens.personas_screen import PersonasScreen
+from ragtui.tui.screens.too_small import TooSmallScreen
+from ragtui.tui.screens.verdict_screen import VerdictScreen
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import JUDGE, check_answers, check_line, verdict
 from .conftest import notifications, pane_text, settle
@@ -396,7 +396,7 @@ async def test_export_defaults_outside_the_current_folder_and_keeps_a_bad_path(m
 
 
 async def test_judge_replies_stream_on_separate_lines(make_app, store: Store, server):
-    from ragtui.tui.panes import RolePane
+    from ragtui.tui.widgets.panes import RolePane
 
     app = make_app()
     async with app.run_test(size=(140, 40)) as pilot:

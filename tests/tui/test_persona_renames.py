@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from ragtui.core.config import Config
+from ragtui.core.config.settings import Config
 from ragtui.core.content.persona_folders import folders_of, load_merged
 from ragtui.core.content.personas import load_persona_file
-from ragtui.tui.dialogs import ConfirmScreen, UnsavedChangesScreen
-from ragtui.tui.persona_rename import PersonaRenameScreen
-from ragtui.tui.personas_screen import PersonasScreen
+from ragtui.tui.dialogs.common import ConfirmScreen, UnsavedChangesScreen
+from ragtui.tui.dialogs.persona_rename import PersonaRenameScreen
+from ragtui.tui.screens.personas_screen import PersonasScreen
 
 from .conftest import notifications, static_text
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from ragtui.core.record.store import Store
-from ragtui.tui.dialogs import ExportScreen
+from ragtui.core.store.store import Store
+from ragtui.tui.dialogs.common import ExportScreen
 
 from .conftest import SIZE, pane_text, settle, static_text
 
@@ -123,7 +123,7 @@ async def test_a_session_whose_process_died_is_interrupted_and_continues(make_ap
 
 
 async def test_sigterm_quits_like_ctrl_q_and_records_cancelled(make_app, store: Store, server):
-    from ragtui.testing.fake_openai import Reply
+    from tests.fakes.fake_openai import Reply
 
     from ..conftest import BOT
 
@@ -185,7 +185,7 @@ async def test_export_dialog_on_a_full_disk_keeps_the_old_file(make_app, tmp_pat
     import errno
     import os
 
-    from ragtui.core import output_file
+    from ragtui.core.store import output_file
 
     target = tmp_path / "session.csv"
     target.write_text("last week's export\n" * 500, encoding="utf-8")

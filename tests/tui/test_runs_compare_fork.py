@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input, Select, Sparkline, Static
 
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
-from ragtui.testing.synthetic_runs import write_dialogue
-from ragtui.tui.compare_screen import CompareScreen, PairScreen
-from ragtui.tui.fork_screen import ForkScreen
-from ragtui.tui.main_screen import MainScreen
-from ragtui.tui.runs_screen import RunsScreen
+from ragtui.core.store.store import Store
+from ragtui.tui.dialogs.fork_screen import ForkScreen
+from ragtui.tui.screens.compare_screen import CompareScreen, PairScreen
+from ragtui.tui.screens.main_screen import MainScreen
+from ragtui.tui.screens.runs_screen import RunsScreen
+from tests.fakes.fake_openai import Reply
+from tests.fakes.synthetic_runs import write_dialogue
 
 from ..conftest import JUDGE, USER, check_answers
 from .conftest import SIZE, notifications, settle, static_text

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, RadioButton, TextArea
 
-from ragtui.core.config import Config
+from ragtui.core.config.settings import Config
 from ragtui.core.content.personas import load_persona_file
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
-from ragtui.tui.dialogs import ConfirmScreen, ExportScreen, HelpScreen
-from ragtui.tui.personas_screen import PersonasScreen
-from ragtui.tui.rejudge_screen import RejudgeScreen
-from ragtui.tui.sessions_screen import SessionsScreen
-from ragtui.tui.verdict_screen import VerdictScreen
+from ragtui.tui.dialogs.common import ConfirmScreen, ExportScreen, HelpScreen
+from ragtui.tui.dialogs.rejudge_screen import RejudgeScreen
+from ragtui.tui.screens.personas_screen import PersonasScreen
+from ragtui.tui.screens.sessions_screen import SessionsScreen
+from ragtui.tui.screens.verdict_screen import VerdictScreen
 
 from ..conftest import JUDGE, check_answers
 from .conftest import SIZE, notifications, pane_text, settle, static_text

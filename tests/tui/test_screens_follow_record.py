@@ -16,11 +16,11 @@ from collections.abc import Iterator
 import pytest
 from textual.widgets import DataTable
 
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
 from ragtui.tui import record_watch
-from ragtui.tui.main_screen import MainScreen
-from ragtui.tui.runs_screen import RunsScreen
-from ragtui.tui.sessions_screen import SessionsScreen
+from ragtui.tui.screens.main_screen import MainScreen
+from ragtui.tui.screens.runs_screen import RunsScreen
+from ragtui.tui.screens.sessions_screen import SessionsScreen
 
 from .conftest import SIZE, pane_text, settle, static_text
 

@@ -13,8 +13,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.store.store import Store
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers, turns_judged
 

@@ -9,8 +9,8 @@ import pytest
 from rich.text import Text
 from textual.pilot import Pilot
 
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.store.store import Store
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers
 from .test_snapshots import SIZES, after_a_dialogue, pin_time, run_dialogue, steady

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from ragtui.core.record.store import Store
+from ragtui.core.store.store import Store
 
 from ..conftest import JUDGE
 from .test_snapshots import SIZES, after_a_dialogue, pin_time, run_dialogue, steady

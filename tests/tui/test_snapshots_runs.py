@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from ragtui.core.record.store import Store
-from ragtui.testing.synthetic_runs import write_dialogue
+from ragtui.core.store.store import Store
+from tests.fakes.synthetic_runs import write_dialogue
 
 from .test_snapshots import SIZES, pin_time, steady
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragtui.core.bot_config import parse_bot
 from ragtui.core.bots.reference_server import ReferenceServer, builtin_factory
-from ragtui.core.config import Config
+from ragtui.core.config.bot_config import parse_bot
+from ragtui.core.config.settings import Config
 from ragtui.core.models.endpoints import resolve_endpoints
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
+from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT
 from .conftest import SIZE, pane_text

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from ragtui.core.config import Config
-from ragtui.testing.fake_openai import Reply
-from ragtui.tui.expectation_dialog import ASKING, TryExpectationScreen
-from ragtui.tui.verdict_screen import VerdictScreen
+from ragtui.core.config.settings import Config
+from ragtui.tui.dialogs.expectation_dialog import ASKING, TryExpectationScreen
+from ragtui.tui.screens.verdict_screen import VerdictScreen
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import JUDGE, check_answers, yes_no_reply
 from .conftest import SIZE, settle, static_text

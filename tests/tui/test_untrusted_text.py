@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ragtui.core.record.store import Store
-from ragtui.testing.fake_openai import Reply
-from ragtui.tui.panes import MessageView, RolePane
+from ragtui.core.store.store import Store
 from ragtui.tui.safe_text import StreamCleaner, clean_text
+from ragtui.tui.widgets.panes import MessageView, RolePane
+from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, USER
 from .conftest import SIZE, pane_text, settle
@@ -68,7 +68,7 @@ async def test_streamed_chunks_keep_their_full_height_without_a_layout_per_updat
     wrapped text (no last line cut off), through word wraps, newlines and one long line."""
     from rich.text import Text
 
-    from ragtui.tui.panes import RolePane
+    from ragtui.tui.widgets.panes import RolePane
 
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -93,7 +93,7 @@ async def test_a_following_pane_reaches_the_end_when_content_grows_later(make_ap
     a huge reply): a pane that is following must still end at the newest text."""
     from textual.widgets import Static
 
-    from ragtui.tui.panes import RolePane
+    from ragtui.tui.widgets.panes import RolePane
 
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:

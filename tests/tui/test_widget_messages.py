@@ -9,11 +9,11 @@ from textual import on
 from textual.app import App, ComposeResult
 
 from ragtui.core.dialogue.events import DialogueDone, Failure, MessageDone, TurnDone
-from ragtui.core.record.store import Store
-from ragtui.tui.event_view import EventView
-from ragtui.tui.header import SessionHeader, SessionInfo
-from ragtui.tui.main_screen import MainScreen
-from ragtui.tui.sessions_screen import SessionsScreen
+from ragtui.core.store.store import Store
+from ragtui.tui.screens.main_screen import MainScreen
+from ragtui.tui.screens.sessions_screen import SessionsScreen
+from ragtui.tui.widgets.event_view import EventView
+from ragtui.tui.widgets.header import SessionHeader, SessionInfo
 
 from .conftest import SIZE, settle
 

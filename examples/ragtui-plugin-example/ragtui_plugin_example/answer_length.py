@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.metrics.base import TurnContext
-from ragtui.core.records.judgments import Judgment
 from ragtui.core.registry.metrics import MetricInfo
+from ragtui.core.types.judgments import Judgment
 
 MIN_WORDS = 3
 MAX_WORDS = 120

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.bot_config import TableValues
 from ragtui.core.bots.base import BotAnswer
 from ragtui.core.bots.context import BotContext
-from ragtui.core.errors import ConfigError
-from ragtui.core.records.calls import CallUsage
+from ragtui.core.config.bot_config import TableValues
 from ragtui.core.registry.bots import BotType
+from ragtui.core.types.calls import CallUsage
+from ragtui.core.types.errors import ConfigError
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..models.llm import DeltaCallback
-from ..records.calls import CallUsage
-from ..records.passages import Passage
-from ..records.turns import Utterance
+from ..types.calls import CallUsage
+from ..types.passages import Passage
+from ..types.turns import Utterance
 
 
 @dataclass

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, DeltaCallback, Message
-from ..records.passages import Passage
-from ..records.turns import Utterance
+from ..types.passages import Passage
+from ..types.turns import Utterance
 from .base import BotAnswer
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError
 from ..registry.bots import BotType, register_bot
+from ..types.errors import ConfigError
 from .context import BotContext
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..config import Config
+from ..config.settings import Config
 from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
 from ..models.endpoints import Endpoint

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..errors import EndpointError
+from ..types.errors import EndpointError
 
 SNIPPET_CHARS = 300
 MASK = "***"

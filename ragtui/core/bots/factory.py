@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..config import Config
+from ..config.settings import Config
 from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
-from ..errors import ConfigError
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from ..registry.bots import find_bot_type
+from ..types.errors import ConfigError
 from .base import Bot
 from .context import BotContext
 

@@ -20,12 +20,12 @@ from typing import Any
 
 import httpx
 
-from ..bot_config import BotConfig
+from ..config.bot_config import BotConfig
 from ..models.llm import DeltaCallback, stream_restarted
-from ..records.calls import CallUsage
-from ..records.passages import Passage
-from ..records.turns import Utterance
-from ..redaction import redact_url
+from ..text.redaction import redact_url
+from ..types.calls import CallUsage
+from ..types.passages import Passage
+from ..types.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange, current_call
 from .errors import BotError, BrokenBotStream, Redactor, snippet

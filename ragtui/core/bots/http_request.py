@@ -11,8 +11,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ConfigError
-from ..records.turns import Utterance
+from ..types.errors import ConfigError
+from ..types.turns import Utterance
 from .errors import Redactor
 from .http_settings import ENV_REF, SLOT, HttpBotConfig
 

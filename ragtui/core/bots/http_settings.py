@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..bot_config import DEFAULT_REPLY_TIMEOUT, PASSAGE_KEYS, PassageMapping, TableValues
-from ..errors import ConfigError
-from ..json_path import JsonPath
-from ..redaction import redact_url
+from ..config.bot_config import DEFAULT_REPLY_TIMEOUT, PASSAGE_KEYS, PassageMapping, TableValues
+from ..config.toml_io import expect_type
 from ..registry.bots import BotType, register_bot
-from ..toml_io import expect_type
+from ..text.json_path import JsonPath
+from ..text.redaction import redact_url
+from ..types.errors import ConfigError
 from .context import BotContext
 
 if TYPE_CHECKING:

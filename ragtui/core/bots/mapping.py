@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bot_config import PassageMapping
-from ..json_path import JsonPath
-from ..records.passages import Passage
+from ..config.bot_config import PassageMapping
+from ..text.json_path import JsonPath
+from ..types.passages import Passage
 
 # A bot that returns hundreds of passages would drown the judge's prompt; these bound it.
 MAX_PASSAGES = 50

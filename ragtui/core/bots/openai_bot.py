@@ -20,14 +20,14 @@ import os
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..bot_config import PassageMapping
-from ..errors import ConfigError
-from ..json_path import JsonPath
+from ..config.bot_config import PassageMapping
 from ..models.endpoints import PLACEHOLDER_KEY, Endpoint
 from ..models.llm import ChatClient, DeltaCallback, Message
-from ..records.passages import Passage
-from ..records.turns import Utterance
-from ..redaction import redact_url
+from ..text.json_path import JsonPath
+from ..text.redaction import redact_url
+from ..types.errors import ConfigError
+from ..types.passages import Passage
+from ..types.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange
 from .mapping import passages_from

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..bot_config import DEFAULT_REPLY_TIMEOUT, PASSAGE_KEYS, PassageMapping, TableValues, check_key_env
-from ..errors import ConfigError
-from ..redaction import redact_url
+from ..config.bot_config import DEFAULT_REPLY_TIMEOUT, PASSAGE_KEYS, PassageMapping, TableValues, check_key_env
 from ..registry.bots import BotType, register_bot
+from ..text.redaction import redact_url
+from ..types.errors import ConfigError
 from .context import BotContext
 
 if TYPE_CHECKING:

@@ -8,15 +8,15 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-from ..config import Config
+from ..config.settings import Config
 from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
 from ..content.scenarios import load_scenarios
-from ..errors import RagtuiError
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
-from ..records.passages import Passage
-from ..records.turns import Utterance
+from ..types.errors import RagtuiError
+from ..types.passages import Passage
+from ..types.turns import Utterance
 from .errors import BotError
 from .factory import build_bot
 

@@ -31,8 +31,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..models.llm import DeltaCallback
-from ..records.calls import CallUsage
-from ..records.turns import Utterance
+from ..types.calls import CallUsage
+from ..types.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange
 from .errors import BotError, one_line, snippet

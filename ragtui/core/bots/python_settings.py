@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..bot_config import TableValues
-from ..errors import ConfigError
+from ..config.bot_config import TableValues
 from ..registry.bots import BotType, register_bot
+from ..types.errors import ConfigError
 from .context import BotContext
 
 if TYPE_CHECKING:

@@ -32,13 +32,13 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from ..config import Config
+from ..config.settings import Config
 from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
-from ..errors import RagtuiError
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
-from ..records.turns import Utterance
+from ..types.errors import RagtuiError
+from ..types.turns import Utterance
 from .base import Bot
 from .builtin_rag import BuiltinRagBot
 from .mapping import passages_to_json

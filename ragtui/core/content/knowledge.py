@@ -13,8 +13,8 @@ import re
 import sqlite3
 from pathlib import Path
 
-from ..errors import ConfigError
-from ..records.passages import Passage
+from ..types.errors import ConfigError
+from ..types.passages import Passage
 
 MAX_PASSAGE_CHARS = 700
 MAX_QUERY_TERMS = 64

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from ..config import Config
-from ..errors import ConfigError
-from ..records.personas import Persona
+from ..config.settings import Config
+from ..types.errors import ConfigError
+from ..types.personas import Persona
 from .personas import load_personas, save_persona
 from .picking import Skipped
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import tomli_w
 
-from ..config import LANGUAGES
-from ..errors import ConfigError
-from ..records.personas import Persona
-from ..toml_io import expect_type, read_toml, reject_unknown_keys
+from ..config.settings import LANGUAGES
+from ..config.toml_io import expect_type, read_toml, reject_unknown_keys
+from ..types.errors import ConfigError
+from ..types.personas import Persona
 from .picking import Skipped, pick_named
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")

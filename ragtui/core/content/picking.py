@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..errors import ConfigError
+from ..types.errors import ConfigError
 
 T = TypeVar("T")
 

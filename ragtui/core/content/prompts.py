@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ConfigError
-from ..toml_io import read_toml
+from ..config.toml_io import read_toml
+from ..types.errors import ConfigError
 
 SLOT = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 

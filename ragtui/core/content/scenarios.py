@@ -11,11 +11,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..config import LANGUAGES
-from ..errors import ConfigError
-from ..expectation_items import parse_items
-from ..records.scenarios import Scenario
-from ..toml_io import expect_type, read_toml, reject_unknown_keys
+from ..config.expectation_items import parse_items
+from ..config.settings import LANGUAGES
+from ..config.toml_io import expect_type, read_toml, reject_unknown_keys
+from ..types.errors import ConfigError
+from ..types.scenarios import Scenario
 from .picking import Skipped, pick_named
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")

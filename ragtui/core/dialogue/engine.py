@@ -11,22 +11,22 @@ from datetime import datetime
 
 from ..bots.base import Bot
 from ..bots.factory import build_bot
-from ..config import Config
+from ..config.settings import Config
 from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
-from ..errors import ConfigError, RagtuiError, StoreWriteError
 from ..metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bundled_fallback
 from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
-from ..record.ownership import HEARTBEAT_S
-from ..record.run_plan import PlanEntry
-from ..record.store import Store
-from ..records.personas import Persona
-from ..records.scenarios import Scenario
-from ..records.stored import StoredSession
-from ..records.turns import is_done
+from ..store.ownership import HEARTBEAT_S
+from ..store.run_plan import PlanEntry
+from ..store.store import Store
+from ..types.errors import ConfigError, RagtuiError, StoreWriteError
+from ..types.personas import Persona
+from ..types.scenarios import Scenario
+from ..types.stored import StoredSession
+from ..types.turns import is_done
 from .events import Event
 from .replay import ReplayScript
 from .simulator import UserSimulator

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from ..bots.builtin_rag import BuiltinRagBot
-from ..config import Config
+from ..config.settings import Config
 from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet, load_prompt
 from ..metrics import PRIMARY_METRIC
@@ -31,11 +31,11 @@ from ..metrics.rubric import CheckedRubricJudge
 from ..metrics.rubric_probes import MIN_CLAIM_CHARS, SENTENCE_END
 from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient, Message
-from ..record.store import Store
-from ..records.personas import Persona
-from ..records.scenarios import Scenario
-from ..records.turns import Utterance
 from ..registry.metrics import metric_info
+from ..store.store import Store
+from ..types.personas import Persona
+from ..types.scenarios import Scenario
+from ..types.turns import Utterance
 from .simulator import UserSimulator
 from .simulator_check import OFF_ROLE_SOURCE
 

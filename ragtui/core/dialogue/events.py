@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from ..records.calls import CallUsage
+from ..types.calls import CallUsage
 
 if TYPE_CHECKING:  # importing the metrics pulls in the LLM client; the TUI's first frame needs none
-    from ..records.judgments import Judgment
+    from ..types.judgments import Judgment
 
 Role = Literal["user", "bot", "judge"]
 # done: the customer wrote DONE (satisfied); gave_up: the persona's patience ran out;

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..records.turns import is_done
+from ..types.turns import is_done
 
 
 class ReplayEnded(Exception):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message
-from ..records.personas import Persona
-from ..records.scenarios import Scenario
-from ..records.turns import Utterance
+from ..types.personas import Persona
+from ..types.scenarios import Scenario
+from ..types.turns import Utterance
 
 
 class UserSimulator:

@@ -23,12 +23,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..content.prompts import PromptTemplate
-from ..errors import RagtuiError
 from ..metrics.json_reply import ReplyParseError, extract_json_object, lower_keys
 from ..models.llm import ChatClient, Completion
-from ..records.personas import Persona
-from ..records.turns import Utterance, is_done
-from ..text_similarity import dice, normalise
+from ..text.text_similarity import dice, normalise
+from ..types.errors import RagtuiError
+from ..types.personas import Persona
+from ..types.turns import Utterance, is_done
 
 ANSWERED_AS_AGENT = "answered_as_agent"
 LEFT_PERSONA = "left_persona"

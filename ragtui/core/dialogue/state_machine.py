@@ -33,15 +33,15 @@ from typing import Any
 
 from ..bots.base import Bot
 from ..bots.call import BotCall, current_call
-from ..errors import IncompleteReply, RagtuiError, StoreWriteError
 from ..metrics import PRIMARY_METRIC, Metric, TurnContext
 from ..metrics.dialogue import DialogueMetric, context_from_session, metric_applies
 from ..models.llm import Completion, stream_restarted
-from ..record.store import SessionBusy, Store
-from ..records.calls import CallUsage
-from ..records.judgments import Judgment
-from ..records.passages import Passage
-from ..records.turns import Utterance, is_done
+from ..store.store import SessionBusy, Store
+from ..types.calls import CallUsage
+from ..types.errors import IncompleteReply, RagtuiError, StoreWriteError
+from ..types.judgments import Judgment
+from ..types.passages import Passage
+from ..types.turns import Utterance, is_done
 from .events import (
     DialogueDone,
     DialogueStarted,

@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import paths
-from ..config import Config
+from ..config import paths
+from ..config.settings import Config
 from ..content.prompts import PromptSet
-from ..errors import ConfigError
 from ..models.llm import ChatClient
-from ..records.expectations import Expectation
-from ..records.judgments import Judgment
 from ..registry import metrics as registry
 from ..registry.metrics import PRIMARY_METRIC, MetricInfo, metric_info, register_metric
+from ..types.errors import ConfigError
+from ..types.expectations import Expectation
+from ..types.judgments import Judgment
 from .answer_correctness import AnswerCorrectness
 from .answer_relevancy import AnswerRelevancy, RelevancyOptions
 from .answerability import Answerability

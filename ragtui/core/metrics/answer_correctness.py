@@ -19,8 +19,8 @@ that could not be parsed, and the trust verdict can treat it as "not applicable"
 from __future__ import annotations
 
 from ..models.llm import DeltaCallback, Message
-from ..records.judgments import Judgment
 from ..registry.metrics import MetricInfo, register_metric
+from ..types.judgments import Judgment
 from .base import TurnContext
 from .level_question import ask_level, judgment_from, sampled_note
 from .probability import SCALE_0_5

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, DeltaCallback
-from ..records.judgments import Judgment
 from ..registry.metrics import MetricInfo, register_metric
+from ..types.judgments import Judgment
 from .base import TurnContext
 from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError

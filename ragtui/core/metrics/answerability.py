@@ -16,9 +16,9 @@ Defined result: no passages at all → 0 without a judge call (nothing to answer
 from __future__ import annotations
 
 from ..models.llm import DeltaCallback, Message
-from ..records.judgments import Judgment
-from ..records.passages import Passage
 from ..registry.metrics import BINARY, MetricInfo, register_metric
+from ..types.judgments import Judgment
+from ..types.passages import Passage
 from .base import TurnContext
 from .level_question import ask_level, judgment_from, sampled_note
 from .probability import YES_NO, fold_yes_no

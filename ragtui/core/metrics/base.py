@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..models.llm import DeltaCallback
-from ..records.judgments import Judgment
-from ..records.passages import Passage
-from ..records.turns import Utterance
+from ..types.judgments import Judgment
+from ..types.passages import Passage
+from ..types.turns import Utterance
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from ..models.llm import ChatClient
-from ..record.store import Store
-from ..records.judgments import Judgment
-from ..records.passages import Passage
-from ..records.turns import Utterance
+from ..store.store import Store
+from ..types.judgments import Judgment
+from ..types.passages import Passage
+from ..types.turns import Utterance
 from . import agreement
 from . import calibration_store as db
 from .base import Metric, TurnContext

@@ -13,8 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..record.store import Store, now
-from ..records.judgments import Judgment
+from ..store.store import Store, now
+from ..types.judgments import Judgment
 
 
 @dataclass(frozen=True)

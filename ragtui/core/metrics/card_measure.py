@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..record.labelled_turns import LabelledTurn
-from ..records.stored import StoredJudgment
+from ..store.labelled_turns import LabelledTurn
+from ..types.stored import StoredJudgment
 from . import agreement
 from .base import Metric
 from .calibration_store import StoredItem

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from ..record.store import Store, now
+from ..store.store import Store, now
 from .card_entry import CardEntry
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..records.passages import Passage
+from ..types.passages import Passage
 from .base import TurnContext
 
 CONTENT_FREE = "N/A"

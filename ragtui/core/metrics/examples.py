@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..content.prompts import PromptTemplate, load_prompt, prompt_schema
-from ..errors import ConfigError
+from ..types.errors import ConfigError
 
 MAX_EXAMPLES = 16  # more only lengthens every prompt; the 1.5B model gains nothing past ~8
 

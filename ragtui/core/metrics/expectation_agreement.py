@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..records.expectations import Expectation, ExpectationCheck
-from ..records.passages import Passage
+from ..types.expectations import Expectation, ExpectationCheck
+from ..types.passages import Passage
 from . import agreement
 from .dialogue.expectation_judge import MET_AT, AnswerToCheck
 from .labelled import InputProblem, alternate_halves, read_records

@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..models.llm import DeltaCallback
-from ..records.judgments import Judgment
 from ..registry.metrics import MetricInfo, register_metric
+from ..types.judgments import Judgment
 from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements
 from .answerability import has_passages
 from .base import TurnContext

@@ -13,10 +13,10 @@ import json
 import sqlite3
 from typing import Any, cast
 
-from ..errors import StoreError
 from ..models.llm import DeltaCallback
-from ..record.store import Store, now
-from ..records.judgments import Judgment
+from ..store.store import Store, now
+from ..types.errors import StoreError
+from ..types.judgments import Judgment
 from .base import Metric, TurnContext
 from .fit import Fit, FitReport, prompt_fingerprint
 from .judge_card import entry_for

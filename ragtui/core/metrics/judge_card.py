@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..record.store import Store
+from ..store.store import Store
 from .card_entry import CardEntry, agreement_line
 from .card_interval import spearman_interval
 from .card_store import latest_entries

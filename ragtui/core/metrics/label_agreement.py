@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..record.labelled_turns import LabelledTurn, prompt_version
-from ..records.stored import StoredJudgment
+from ..store.labelled_turns import LabelledTurn, prompt_version
+from ..types.stored import StoredJudgment
 from . import agreement
 
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ..config import LANGUAGES
-from ..errors import RagtuiError
+from ..config.settings import LANGUAGES
 from ..registry.metrics import DIALOGUE, MetricInfo, metric_info
+from ..types.errors import RagtuiError
 
 FIELDS = ("id", "question", "response", "reference", "context", "label", "language", "messages")
 # The texts each metric cannot do without are its ``MetricInfo.label_fields``; others are optional

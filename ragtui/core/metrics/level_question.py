@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
-from ..records.judgments import Judgment, stamp_read
+from ..types.judgments import Judgment, stamp_read
 from .probability import TOP_LOGPROBS, Graded, read_levels
 
 MAX_TOKENS = 1

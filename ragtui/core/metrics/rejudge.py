@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import cast
 
 from ..content.prompts import PromptSet, PromptTemplate, load_prompt, parse_prompt
-from ..errors import ConfigError, EndpointError, RagtuiError
 from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient
-from ..record import rejudge_jobs
-from ..record.store import Store
-from ..records.stored import StoredJudgment, StoredSession
-from ..records.turns import Utterance
+from ..store import rejudge_jobs
+from ..store.store import Store
+from ..types.errors import ConfigError, EndpointError, RagtuiError
+from ..types.stored import StoredJudgment, StoredSession
+from ..types.turns import Utterance
 from . import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings, build_metrics
 from .base import Metric, TurnContext
 from .fit_store import fitted_metrics

@@ -33,16 +33,16 @@ from typing import Any, Final, cast
 import openai
 
 from ..content.prompts import PromptTemplate
-from ..errors import EndpointError, RagtuiError
 from ..models.llm import ChatClient, Completion, chat_options
 from ..models.token_logprobs import from_chunk
-from ..output_file import write_output
-from ..record import rejudge_jobs
-from ..record.rejudge_jobs import BatchRequest, RejudgeJob
-from ..record.store import Store
-from ..records.judgments import Judgment
-from ..records.stored import StoredSession
-from ..text_safety import fix_surrogates, json_line
+from ..store import rejudge_jobs
+from ..store.output_file import write_output
+from ..store.rejudge_jobs import BatchRequest, RejudgeJob
+from ..store.store import Store
+from ..text.text_safety import fix_surrogates, json_line
+from ..types.errors import EndpointError, RagtuiError
+from ..types.judgments import Judgment
+from ..types.stored import StoredSession
 from . import PRIMARY_METRIC
 from .base import Metric
 from .fit_store import FittedMetric

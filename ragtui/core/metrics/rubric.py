@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..content.prompts import PROMPT_KINDS, PromptTemplate, load_prompt
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
-from ..records.judgments import Judgment
-from ..records.passages import Passage
-from ..records.turns import format_history
 from ..registry.metrics import MetricInfo, register_metric
+from ..types.judgments import Judgment
+from ..types.passages import Passage
+from ..types.turns import format_history
 from .base import TurnContext
 from .check_bias import CONTENT_FREE, CheckBias, content_free_turn
 from .explain import probe_lines

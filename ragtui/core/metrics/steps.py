@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
-from ..records.judgments import Judgment, stamp_read
+from ..types.judgments import Judgment, stamp_read
 from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError, extract_json_object, lower_keys
 from .level_question import ask_level

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..models.llm import ChatClient, DeltaCallback
-from ..records.judgments import Judgment
 from ..registry.metrics import BINARY, MetricInfo, metric_info, register_metric
+from ..types.judgments import Judgment
 from .base import TurnContext
 from .texts import text
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 
-from ..config import Config
-from ..errors import EndpointError, RagtuiError
+from ..config.settings import Config
+from ..types.errors import EndpointError, RagtuiError
 from .endpoints import Endpoint
 from .local_model import LocalModel, LocalModelSettings, StageProgress, log_path
 

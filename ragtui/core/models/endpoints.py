@@ -11,10 +11,10 @@ import os
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ..bot_config import DEFAULT_REPLY_TIMEOUT
-from ..config import DEFAULT_TEMPERATURES, Config
-from ..errors import ConfigError, EndpointError, RagtuiError
-from ..redaction import redact_url
+from ..config.bot_config import DEFAULT_REPLY_TIMEOUT
+from ..config.settings import DEFAULT_TEMPERATURES, Config
+from ..text.redaction import redact_url
+from ..types.errors import ConfigError, EndpointError, RagtuiError
 from .http_answer import models_answer, transport_error, url_problem
 
 OPENAI_URL = "https://api.openai.com/v1"

@@ -15,9 +15,9 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..errors import EndpointError
-from ..redaction import redact_url
-from ..text_safety import visible
+from ..text.redaction import redact_url
+from ..text.text_safety import visible
+from ..types.errors import EndpointError
 
 TEXT_LIMIT = 200
 HTML_HINT = "is base_url right (it usually ends in …/v1)?"

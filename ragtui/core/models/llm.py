@@ -42,10 +42,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import EndpointError, IncompleteReply
-from ..records.calls import CallUsage
-from ..redaction import redact_url
-from ..text_safety import fix_surrogates
+from ..text.redaction import redact_url
+from ..text.text_safety import fix_surrogates
+from ..types.calls import CallUsage
+from ..types.errors import EndpointError, IncompleteReply
 from . import sse
 from .endpoints import Endpoint
 from .http_answer import HTML_HINT, host_port, key_hint, quoted

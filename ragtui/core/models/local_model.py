@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Self
 
-from .. import paths
-from ..errors import EndpointError, RagtuiError
+from ..config import paths
+from ..types.errors import EndpointError, RagtuiError
 from .local_model_file import EMBEDDED_MODEL, check_gguf, ensure_model_file
 from .local_model_server import TOKEN_ENV
 from .server_registry import Lease, Registry, ServerState, process_alive, process_start_time, rss_bytes
@@ -64,7 +64,7 @@ class LocalModelSettings:
     load_timeout: float = 180.0
     min_available_bytes: int = MIN_AVAILABLE_BYTES
     keep_alive: float = 0.0  # seconds the server stays up after the last process detaches
-    backend: str = "llama"  # "stub": a stand-in server for lifecycle tests (ragtui.testing)
+    backend: str = "llama"  # or a stand-in server's module, for lifecycle tests (tests.fakes.stub_llama)
 
     @classmethod
     def from_config(cls, embedded: object, concurrency: int = 1) -> LocalModelSettings:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from .. import paths
-from ..errors import ConfigError, RagtuiError
+from ..config import paths
+from ..types.errors import ConfigError, RagtuiError
 
 BytesProgress = Callable[[int, int], None]
 """Called as ``progress(done_bytes, total_bytes)`` while the model file is assembled."""

@@ -15,7 +15,7 @@ registry lock and exits. It also exits when the state file names another server 
 replaced) or never names it within ``--claim-timeout`` seconds of being ready (its starter
 died before publishing it).
 
-``--backend stub`` serves a tiny stand-in (``ragtui.testing.stub_llama``) instead of llama.cpp,
+``--backend tests.fakes.stub_llama`` serves a tiny stand-in instead of llama.cpp,
 so the lifecycle can be tested with real processes in milliseconds and without the model.
 """
 
@@ -139,13 +139,10 @@ def _serve_llama(args: argparse.Namespace, token: str | None) -> str | None:
     return server.listening_address  # e.g. "http://127.0.0.1:41475"
 
 
-# The stand-in is loaded by name: the shipped server does not depend on the testing package,
-# which is only there when tests (or the screenshots) run.
-STUB_BACKEND = "ragtui.testing.stub_llama"
-
-
-def _serve_stub(args: argparse.Namespace, token: str | None) -> str | None:
-    serve = importlib.import_module(STUB_BACKEND).serve
+def _serve_stand_in(args: argparse.Namespace, token: str | None) -> str | None:
+    """A stand-in server named by its module (the tests' ``tests.fakes.stub_llama``): loaded by
+    name, so the shipped server does not depend on test code, which is not in the wheel."""
+    serve = importlib.import_module(args.backend).serve
     return serve(args.host, args.port, token or "", args.alias, args.parallel)
 
 
@@ -168,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--registry", required=True, type=Path)
     parser.add_argument("--keep-alive", type=float, default=0.0)
     parser.add_argument("--claim-timeout", type=float, default=60.0)
-    parser.add_argument("--backend", choices=("llama", "stub"), default="llama")
+    parser.add_argument("--backend", default="llama", help="llama, or a stand-in server's module for tests")
     args = parser.parse_args(argv)
     token = os.environ.pop(TOKEN_ENV, None)
 
@@ -177,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     supervisor = Supervisor(Registry(args.registry), args.keep_alive, args.claim_timeout)
     threading.Thread(target=supervisor.run_forever, name="lease-supervisor", daemon=True).start()
 
-    address = (_serve_stub if args.backend == "stub" else _serve_llama)(args, token)
+    address = (_serve_llama if args.backend == "llama" else _serve_stand_in)(args, token)
     if address is None:
         return EXIT_LOAD_FAILED
     supervisor.ready_at = time.monotonic()

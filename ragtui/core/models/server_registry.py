@@ -26,8 +26,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .. import paths
-from ..errors import RagtuiError
+from ..config import paths
+from ..types.errors import RagtuiError
 
 LOCK_WAIT_SECONDS = 300.0  # another process may be assembling (≈5 s) and loading the model
 

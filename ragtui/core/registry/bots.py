@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..plugins import LoadOnce
+from .plugins import LoadOnce
 
 ENTRY_POINT_GROUP = "ragtui.bots"
 BUILTIN_MODULES = ("builtin_settings", "http_settings", "openai_settings", "python_settings")

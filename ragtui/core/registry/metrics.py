@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..plugins import LoadOnce
+from .plugins import LoadOnce
 
 if TYPE_CHECKING:
-    from ..records.expectations import Expectation
-    from ..records.scenarios import Scenario
+    from ..types.expectations import Expectation
+    from ..types.scenarios import Scenario
 
 TURN, DIALOGUE = "turn", "dialogue"
 # The metric whose score is the turn score. A name rather than a lookup, so any layer can use it

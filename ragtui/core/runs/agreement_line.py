@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from ..metrics.judge_card import UNMEASURED, agreement_text
-from ..record.store import Store
-from ..records.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 from ..registry.metrics import PRIMARY_METRIC
+from ..store.store import Store
+from ..types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 
 
 def run_agreement_line(

@@ -1,50 +1,88 @@
-"""A paired bootstrap interval for the mean of score differences, reproducible by its seed.
-
-Each resample draws n paired differences with replacement; the 2.5th and 97.5th percentiles
-of the resampled means bound the interval. Pairing matters: the same scenario × persona is
-scored in both runs, so their difference removes how hard each scenario is.
-"""
+"""Shared start-up for the CLI and the TUI: config + overrides → endpoints, store, personas,
+scenarios; plus a quick reachability check of each endpoint before a batch starts."""
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
-SEED = 12
-RESAMPLES = 2000
-
-
-@dataclass(frozen=True)
-class Interval:
-    mean: float
-    low: float
-    high: float
-    n: int
-    confidence: float = 0.95
-
-    @property
-    def verdict(self) -> str:
-        """better / worse when the whole interval lies on one side of zero."""
-        if self.low > 0:
-            return "better"
-        if self.high < 0:
-            return "worse"
-        return "no clear difference"
+from ..config.settings import LANGUAGES, Config, load_config
+from ..models.endpoints import Endpoint, resolve_endpoints
+from ..store.store import Store
+from ..types.errors import ConfigError
 
 
-def paired_bootstrap(
-    deltas: list[float], *, resamples: int = RESAMPLES, seed: int = SEED, confidence: float = 0.95
-) -> Interval | None:
-    """None when there is no pair to measure; a zero-width interval for a single pair."""
-    n = len(deltas)
-    if n == 0:
-        return None
-    mean = sum(deltas) / n
-    if n == 1:
-        return Interval(mean, mean, mean, 1, confidence)
-    rng = random.Random(seed)
-    means = sorted(sum(rng.choices(deltas, k=n)) / n for _ in range(resamples))
-    tail = (1 - confidence) / 2
-    low = means[int(tail * (resamples - 1))]
-    high = means[int(round((1 - tail) * (resamples - 1)))]
-    return Interval(mean, low, high, n, confidence)
+@dataclass
+class Overrides:
+    """Command-line flags; ``None`` leaves the config's value alone."""
+
+    config_path: Path | None = None
+    db: Path | None = None
+    model: str | None = None
+    language: str | None = None
+    max_turns: int | None = None
+    concurrency: int | None = None
+    threshold: float | None = None
+    min_resolution_rate: float | None = None
+    min_expectation_rate: float | None = None
+    metrics: list[str] = field(default_factory=list)
+
+
+def load_effective_config(overrides: Overrides) -> Config:
+    config = load_config(overrides.config_path)
+    if overrides.db is not None:
+        config.database = overrides.db
+    if overrides.language is not None:
+        if overrides.language not in LANGUAGES:
+            raise ConfigError(f"--language must be one of {', '.join(LANGUAGES)}, got {overrides.language!r}")
+        config.language = overrides.language
+    for name in ("max_turns", "concurrency"):
+        value = getattr(overrides, name)
+        if value is not None:
+            if value < 1:
+                raise ConfigError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
+            setattr(config, name, value)
+    if overrides.threshold is not None:
+        if not 0.0 <= overrides.threshold <= 1.0:
+            raise ConfigError(f"--threshold must be between 0 and 1, got {overrides.threshold}")
+        config.threshold = overrides.threshold
+    if overrides.metrics:
+        config.metrics = overrides.metrics
+    if overrides.min_resolution_rate is not None:
+        if not 0.0 <= overrides.min_resolution_rate <= 1.0:
+            raise ConfigError(f"--min-resolution-rate must be between 0 and 1, got {overrides.min_resolution_rate:g}")
+        if overrides.min_resolution_rate > 0 and "resolution" not in config.dialogue_metrics:
+            raise ConfigError(
+                "--min-resolution-rate needs the resolution verdict, but the config's dialogue_metrics leaves it out",
+                'add "resolution" to dialogue_metrics',
+            )
+        config.min_resolution_rate = overrides.min_resolution_rate
+    if overrides.min_expectation_rate is not None:
+        if not 0.0 <= overrides.min_expectation_rate <= 1.0:
+            raise ConfigError(f"--min-expectation-rate must be between 0 and 1, got {overrides.min_expectation_rate:g}")
+        config.min_expectation_rate = overrides.min_expectation_rate
+    if config.min_expectation_rate > 0 and "expectations" not in config.dialogue_metrics:
+        raise ConfigError(
+            "min_expectation_rate needs the expectations verdict, but the config's dialogue_metrics leaves it out",
+            'add "expectations" to dialogue_metrics',
+        )
+    return config
+
+
+def endpoints_for(config: Config, overrides: Overrides) -> dict[str, Endpoint]:
+    return resolve_endpoints(config, overrides.model)
+
+
+def open_store(config: Config, *, read_only: bool = False) -> Store:
+    """The config's database; ``read_only`` for commands that only read it: they create nothing
+    and work on a database in a read-only folder."""
+    return Store.open_read_only(config.database) if read_only else Store.open(config.database)
+
+
+async def check_reachable(endpoints: dict[str, Endpoint], timeout: float = 5.0) -> None:
+    """Check each distinct endpoint before a batch (``models/preflight.py``), so a dead URL, a
+    rejected key, a gateway's 400 or a web page where the API should be fails the batch with one
+    clear line instead of one failure per dialogue."""
+    from ..models.preflight import check_endpoints  # the HTTP client: not before the TUI's first frame
+
+    await check_endpoints(endpoints, timeout)

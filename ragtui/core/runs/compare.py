@@ -21,14 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import RagtuiError
 from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
-from ..record.store import Store
-from ..records.agreement_floor import AgreementFloor, is_low
-from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
+from ..store.store import Store
+from ..types.agreement_floor import AgreementFloor, is_low
+from ..types.errors import RagtuiError
 from .dialogue_compare import VERDICT_METRICS, ResolutionComparison, compare_resolution, verdict_flag
 from .dialogues import PairKey, RunDialogue, VerdictScore, by_pair, keyed, load_run
 from .expectation_compare import ExpectationChange, expectation_changes
+from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .scoring_read import check_comparable, run_reading
 from .trial_compare import DEFAULT_ALPHA, NoiseComparison, compare_trials, has_trials
 

@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 
 from ..metrics import PRIMARY_METRIC
-from ..record.dialogue_verdicts import ResolutionRate
-from ..record.export import safe_cell
-from ..records.agreement_floor import LOW_WORDS, floor_words, is_low, trust_cell
+from ..store.dialogue_verdicts import ResolutionRate
+from ..store.export import safe_cell
+from ..types.agreement_floor import LOW_WORDS, floor_words, is_low, trust_cell
 from .compare import Comparison, Pair
 from .dialogue_compare import VERDICT_METRICS
 from .dialogues import RunDialogue, VerdictScore

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..record.dialogue_verdicts import ResolutionRate
 from ..registry.metrics import DIALOGUE, metric_names
-from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
+from ..store.dialogue_verdicts import ResolutionRate
 from .dialogues import RunDialogue, VerdictScore
+from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 
 VERDICT_METRICS: tuple[str, ...] = metric_names(DIALOGUE)
 

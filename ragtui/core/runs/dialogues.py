@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..metrics import PRIMARY_METRIC
-from ..record.dialogue_verdicts import SUCCESS_OUTCOMES
-from ..record.store import Store
 from ..registry.metrics import metric_info
+from ..store.dialogue_verdicts import SUCCESS_OUTCOMES
+from ..store.store import Store
 
 PairKey = tuple[str, str, int]  # scenario, persona, occurrence (1 unless a run repeats a pair)
 

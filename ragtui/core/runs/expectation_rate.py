@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..records.expectations import ExpectationResult, results_from_details
-from ..records.stored import StoredDialogueJudgment, StoredSession
+from ..types.expectations import ExpectationResult, results_from_details
+from ..types.stored import StoredDialogueJudgment, StoredSession
 
 METRIC = "expectations"
 

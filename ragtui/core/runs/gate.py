@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..metrics import PRIMARY_METRIC
-from ..record.dialogue_verdicts import ResolutionRate, resolution_rate
-from ..records.agreement_floor import AgreementFloor
-from ..records.stored import StoredSession
+from ..store.dialogue_verdicts import ResolutionRate, resolution_rate
+from ..types.agreement_floor import AgreementFloor
+from ..types.stored import StoredSession
 from .expectation_rate import ExpectationRate, expectation_rate, expectation_reasons
 from .low_agreement import LeftOut, add_left_out, low_metrics
 

@@ -11,9 +11,9 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from ..record.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
-from ..record.rows import newest_version_sql
-from ..record.store import Store
+from ..store.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
+from ..store.rows import newest_version_sql
+from ..store.store import Store
 from .gate import GATED_STOPS
 from .pass_k import RunPassK, Trial, group_trials
 

@@ -8,11 +8,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..record.rows import newest_version_sql
-from ..record.store import Store
-from ..records.agreement_floor import AgreementFloor, floor_words, is_low, trust_cell
-from ..records.stored import StoredSession
 from ..registry.metrics import PRIMARY_METRIC
+from ..store.rows import newest_version_sql
+from ..store.store import Store
+from ..types.agreement_floor import AgreementFloor, floor_words, is_low, trust_cell
+from ..types.stored import StoredSession
 
 GATE_ANYWAY = "gate them anyway with --gate-low-agreement or gate_low_agreement = true"
 

@@ -24,10 +24,10 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..record.dialogue_verdicts import SUCCESS_OUTCOMES
-from ..records.stored import StoredSession
-from .bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
+from ..store.dialogue_verdicts import SUCCESS_OUTCOMES
+from ..types.stored import StoredSession
 from .gate import judged
+from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 
 PASS_MARK, FAIL_MARK = "●", "○"
 

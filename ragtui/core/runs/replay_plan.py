@@ -8,12 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..config import Config
+from ..config.settings import Config
 from ..content.scenarios import load_scenarios, scenario_file
-from ..errors import ConfigError, RagtuiError
-from ..record.store import Store
-from ..records.scenarios import Scenario
-from ..records.stored import StoredSession
+from ..store.store import Store
+from ..types.errors import ConfigError, RagtuiError
+from ..types.scenarios import Scenario
+from ..types.stored import StoredSession
 from .resolve import resolve_run
 
 if TYPE_CHECKING:  # the dialogue package builds on record/; keep runs/ from importing it at run time

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .bootstrap import Interval
+from .paired_bootstrap import Interval
 
 
 def score(value: float | None) -> str:

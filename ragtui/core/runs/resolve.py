@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import RagtuiError, StoreError
-from ..record.store import Store
+from ..store.store import Store
+from ..types.errors import RagtuiError, StoreError
 
 
 def resolve_run(store: Store, ref: str) -> str:

@@ -8,10 +8,10 @@ second half of a dialogue is never run by other models than its first. ``--model
 
 from __future__ import annotations
 
-from ..config import Config
-from ..errors import RagtuiError
-from ..record import run_plan
-from ..record.store import Store
+from ..config.settings import Config
+from ..store import run_plan
+from ..store.store import Store
+from ..types.errors import RagtuiError
 
 
 def recorded_models(store: Store, run_id: str) -> dict[str, str]:

@@ -29,10 +29,10 @@ from datetime import UTC, datetime
 
 from ..dialogue.progress import dialogue_label
 from ..metrics import PRIMARY_METRIC
-from ..record.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
-from ..records.agreement_floor import LOW_MARK, AgreementFloor, floor_words
-from ..records.expectations import ExpectationResult
-from ..records.stored import StoredSession
+from ..store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
+from ..types.agreement_floor import LOW_MARK, AgreementFloor, floor_words
+from ..types.expectations import ExpectationResult
+from ..types.stored import StoredSession
 from .expectation_rate import rate_line, session_results
 from .gate import GateResult, failing_low_scores, metric_means, metric_problems
 from .low_agreement import agreement_lines, left_out_line, low_metrics

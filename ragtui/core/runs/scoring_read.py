@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..errors import RagtuiError
-from ..record.rows import newest_version_sql
-from ..record.store import Store
-from ..records.judgments import READ_MIXED, READ_PROBABILITY, READ_SAMPLED, how_read
+from ..store.rows import newest_version_sql
+from ..store.store import Store
+from ..types.errors import RagtuiError
+from ..types.judgments import READ_MIXED, READ_PROBABILITY, READ_SAMPLED, how_read
 
 WORDS = {READ_PROBABILITY: "read from probabilities", READ_SAMPLED: "sampled", READ_MIXED: "partly sampled"}
 

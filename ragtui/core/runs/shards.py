@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..errors import RagtuiError
-from ..record.run_shards import StoredShard
+from ..store.run_shards import StoredShard
+from ..types.errors import RagtuiError
 
 T = TypeVar("T")
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from .bootstrap import SEED, Interval, paired_bootstrap
 from .dialogues import RunDialogue
 from .noise import Counts, drop_p_value, gain_p_value, min_detectable_drop, significant, trials_needed
+from .paired_bootstrap import SEED, Interval, paired_bootstrap
 
 DEFAULT_ALPHA = 0.05
 PLANNING_DROP = 0.10  # the drop in pass rate the "trials needed" line is about

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...errors import ConfigError
 from ...models.llm import ChatClient
-from ...records.expectations import Expectation
-from ...records.passages import Passage
-from ...records.scenarios import expectations_of
 from ...registry import metrics as registry
+from ...types.errors import ConfigError
+from ...types.expectations import Expectation
+from ...types.passages import Passage
+from ...types.scenarios import expectations_of
 from .base import DialogueContext, DialogueMetric, DialogueTurn, load_bundled_fallback, metric_applies
 from .expectations import Expectations
 from .repetition import Repetition
@@ -26,7 +26,7 @@ from .resolution import OUTCOMES, SUCCESS_OUTCOMES, Resolution
 from .retention import Retention
 
 if TYPE_CHECKING:
-    from ...records.stored import StoredSession
+    from ...types.stored import StoredSession
 
 # Importing them registers them (each class is decorated with ``register_metric``).
 BUILTIN_DIALOGUE_METRICS = (Resolution, Retention, Repetition, Expectations)

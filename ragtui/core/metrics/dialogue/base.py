@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from ... import paths
+from ...config import paths
 from ...content.prompts import PromptTemplate, load_prompt, prompt_path
 from ...models.llm import DeltaCallback
-from ...records.expectations import Expectation
-from ...records.judgments import Judgment
-from ...records.passages import Passage
-from ...records.turns import is_done
+from ...types.expectations import Expectation
+from ...types.judgments import Judgment
+from ...types.passages import Passage
+from ...types.turns import is_done
 
 LABELS = {"ja": ("お客様", "サポート"), "en": ("Customer", "Support")}
 

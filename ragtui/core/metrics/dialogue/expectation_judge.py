@@ -26,11 +26,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...content.prompts import PROMPT_KINDS, PromptTemplate
-from ...errors import EndpointError, IncompleteReply
 from ...models.llm import ChatClient, Message, usage_of
-from ...records.calls import CallUsage
-from ...records.expectations import Expectation, ExpectationCheck
-from ...records.passages import Passage
+from ...types.calls import CallUsage
+from ...types.errors import EndpointError, IncompleteReply
+from ...types.expectations import Expectation, ExpectationCheck
+from ...types.passages import Passage
 from ..level_question import ask_level
 from ..probability import YES_NO, fold_yes_no
 from ..rubric import format_passages

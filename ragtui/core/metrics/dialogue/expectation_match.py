@@ -8,8 +8,8 @@ the form tests for (contains it, matches it) and 0.0 when not; ``read`` is ``"co
 
 from __future__ import annotations
 
-from ...expectation_items import compile_pattern, normalise
-from ...records.expectations import Expectation, ExpectationCheck
+from ...config.expectation_items import compile_pattern, normalise
+from ...types.expectations import Expectation, ExpectationCheck
 
 
 def answer_does(expectation: Expectation, answer: str) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ...records.expectations import Expectation
+from ...types.expectations import Expectation
 from .expectation_parts import split_parts
 
 _EN_VERBS = ("says", "gives", "tells", "mentions", "explains", "states", "confirms", "offers", "names")

@@ -8,7 +8,7 @@ expectation until the judge reads it as they mean it.
 
 from __future__ import annotations
 
-from ...records.expectations import Expectation, ExpectationCheck
+from ...types.expectations import Expectation, ExpectationCheck
 from .base import DialogueContext
 from .expectation_judge import MET_AT, AnswerToCheck, ExpectationJudge
 from .expectation_match import code_check

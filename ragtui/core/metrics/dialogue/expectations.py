@@ -25,12 +25,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...expectation_items import policies_for
+from ...config.expectation_items import policies_for
 from ...models.llm import ChatClient, DeltaCallback
-from ...records.calls import CallUsage
-from ...records.expectations import Expectation, ExpectationCheck, ExpectationResult, Status
-from ...records.judgments import Judgment
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...types.calls import CallUsage
+from ...types.expectations import Expectation, ExpectationCheck, ExpectationResult, Status
+from ...types.judgments import Judgment
 from .base import DialogueContext
 from .expectation_judge import EXPECTATION_PROMPTS, MET_AT, AnswerToCheck, ExpectationJudge
 from .expectation_trial import answers_to_try, check_answer

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...records.expectations import results_from_details
+from ...types.expectations import results_from_details
 from ..explain import bar
 
 # ✓ passed (met / kept), ✗ failed (missed / broken), ? unscored (a reply that could not be read)

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
-from ...records.judgments import Judgment
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
-from ...text_similarity import covered_share, dice
+from ...text.text_similarity import covered_share, dice
+from ...types.judgments import Judgment
 from ..steps import StepFailed, StepRunner, bounded_text, choice
 from .base import DialogueContext, load_bundled_fallback
 from .texts import dtext

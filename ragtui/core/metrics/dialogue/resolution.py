@@ -22,8 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ...records.judgments import Judgment
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...types.judgments import Judgment
 from ..json_reply import ReplyParseError
 from ..rubric import format_passages
 from ..steps import StepFailed, bounded_text

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ...records.judgments import Judgment
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...types.judgments import Judgment
 from ..json_reply import ReplyParseError, as_int_in_range
 from ..steps import StepFailed, bounded_text, choice
 from .base import DialogueContext

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient
-from ...records.judgments import Judgment
+from ...types.judgments import Judgment
 from ..steps import StepRunner
 from .base import DialogueContext, load_bundled_fallback
 from .texts import dtext

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...record.store import Store
-from ...records.agreement_floor import AgreementFloor
+from ...store.store import Store
+from ...types.agreement_floor import AgreementFloor
 from ..compare import Comparison
 from .data import run_view
 from .page import compare_page, run_page

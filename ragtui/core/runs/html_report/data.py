@@ -8,10 +8,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ...record import run_shards
-from ...record.store import Store
-from ...records.agreement_floor import AgreementFloor
-from ...records.stored import StoredDialogueJudgment, StoredSession
+from ...store import run_shards
+from ...store.store import Store
+from ...types.agreement_floor import AgreementFloor
+from ...types.stored import StoredDialogueJudgment, StoredSession
 from ..expectation_rate import rate_line
 from ..gate import run_gate, run_resolution
 from ..listing import list_runs

@@ -6,7 +6,7 @@ of a thousand dialogues is written in well under a second); every stored text go
 from __future__ import annotations
 
 from ...metrics.dialogue.explain import expectation_lines
-from ...records.stored import StoredSession
+from ...types.stored import StoredSession
 from ..compare import Comparison
 from ..compare_report import ordered, summary_lines, trial_ordered
 from ..trial_compare import NoiseComparison

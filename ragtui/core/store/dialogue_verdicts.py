@@ -1,0 +1,96 @@
+"""Dialogue judgments in SQLite (table from schema migration 7): verdicts on a whole session.
+
+Versioned like turn judgments — judging a dialogue again adds version N+1 beside the earlier
+ones — and committed one by one as each metric finishes. ``latest_for_sessions`` is how other
+views (the run summary, export, compare) read a dialogue's scores without loading transcripts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..types.stored import StoredDialogueJudgment
+from .rows import decode_dialogue_row, insert_row, judgment_columns, newest_version_sql
+
+if TYPE_CHECKING:
+    from ..types.judgments import Judgment
+    from .store import Store
+
+__all__ = ["StoredDialogueJudgment", "add", "for_run", "for_session", "latest_for_sessions", "resolution_rate"]
+
+
+def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
+    def insert() -> int:
+        # One transaction (Store.write): the version is read under the write lock.
+        version = store.db.execute(
+            "SELECT COALESCE(MAX(version), 0) + 1 FROM dialogue_judgments WHERE session_id = ? AND metric = ?",
+            [session_id, judgment.metric],
+        ).fetchone()[0]
+        outcome = judgment.details.get("outcome") if judgment.score is not None else None
+        row = {"session_id": session_id, "version": version, "outcome": outcome, **judgment_columns(judgment)}
+        return insert_row(store.db.conn, "dialogue_judgments", row)
+
+    pk = store.write("record a dialogue judgment", insert)
+    return decode_dialogue_row(next(iter(store.db["dialogue_judgments"].rows_where("id = ?", [pk]))))
+
+
+def for_session(store: Store, session_id: int) -> list[StoredDialogueJudgment]:
+    """Every version, oldest first."""
+    rows = store.db["dialogue_judgments"].rows_where("session_id = ?", [session_id], order_by="id")
+    return [decode_dialogue_row(r) for r in rows]
+
+
+def for_run(store: Store, run_id: str) -> list[StoredDialogueJudgment]:
+    """Every version of every session of a run, oldest first."""
+    rows = store.db["dialogue_judgments"].rows_where(
+        "session_id IN (SELECT id FROM sessions WHERE run_id = ?)", [run_id], order_by="id"
+    )
+    return [decode_dialogue_row(r) for r in rows]
+
+
+def latest_for_sessions(store: Store, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
+    """session id → metric → newest dialogue judgment, for many sessions in one query."""
+    if not session_ids:
+        return {}
+    marks = ",".join("?" * len(session_ids))
+    rows = store.db.execute(
+        f"SELECT * FROM dialogue_judgments d WHERE d.session_id IN ({marks}) AND "
+        + newest_version_sql("dialogue_judgments", "d", ("session_id", "metric")),
+        list(session_ids),
+    )
+    columns = [c[0] for c in rows.description]
+    out: dict[int, dict[str, StoredDialogueJudgment]] = {sid: {} for sid in session_ids}
+    for values in rows.fetchall():
+        j = decode_dialogue_row(dict(zip(columns, values, strict=True)))
+        out[j.session_id][j.metric] = j
+    return out
+
+
+# Outcomes that count as a success in a run's resolution rate: solved, or correctly handed to
+# the right contact when the knowledge base could not solve it.
+SUCCESS_OUTCOMES = frozenset({"resolved", "handed_over"})
+
+
+@dataclass(frozen=True)
+class ResolutionRate:
+    """A run's share of dialogues whose resolution outcome is a success; unscored dialogues are
+    counted apart, never as failures."""
+
+    successes: int
+    scored: int
+    unscored: int  # finished dialogues whose resolution verdict is unscored or missing
+
+    @property
+    def rate(self) -> float | None:
+        return self.successes / self.scored if self.scored else None
+
+
+def resolution_rate(latest_by_session: dict[int, dict[str, StoredDialogueJudgment]]) -> ResolutionRate:
+    outcomes = [verdicts.get("resolution") for verdicts in latest_by_session.values()]
+    scored = [j for j in outcomes if j is not None and j.score is not None]
+    return ResolutionRate(
+        successes=sum(1 for j in scored if j.outcome in SUCCESS_OUTCOMES),
+        scored=len(scored),
+        unscored=len(outcomes) - len(scored),
+    )

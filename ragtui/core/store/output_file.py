@@ -1,0 +1,171 @@
+"""The one place ragtui writes a file a person asked for: the guard, then the atomic write.
+
+Every report option (``export --csv``, ``compare --csv/--markdown/--junit``, ``run
+--junit/--markdown``, ``labels export --jsonl``, ``rejudge --batch-file``) and the TUI's export
+dialog go through ``write_output``. Two promises hold for all of them:
+
+- **Never destroy a database.** The target may not be the database in use — through a symlink,
+  a hard link or its ``-wal``/``-shm``/``-journal`` files — nor any other SQLite file or SQLite
+  journal. A person who types the database's path where a report should go loses nothing.
+- **A failed write changes nothing.** The text goes to a temporary file in the target's own
+  folder, is flushed to disk, then renamed over the target: a full disk, a quota or a kill
+  leaves the old file exactly as it was, and no temporary file behind.
+
+Messages name the option the person used (``--junit``, "the Export dialog's file"), so the fix
+is obvious wherever the path was typed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import BinaryIO
+
+from ..types.errors import RagtuiError
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+# A write-ahead log starts with one of two magic numbers (big-endian 0x377f0682 / 0x377f0683).
+_WAL_MAGICS = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def check_output(path: Path, *, option: str, database: Path | None = None) -> Path:
+    """Refuse a target that would destroy a database or cannot be written; return it expanded.
+
+    ``option`` is how the person named the file (``--csv``), used in every message."""
+    target = Path(path).expanduser()
+    nothing = f"choose another file for {option}; nothing was written"
+    if not target.name or target.is_dir():
+        raise RagtuiError(f"{option} {target} is a folder, not a file", nothing)
+    folder = target.parent
+    if not folder.is_dir():
+        raise RagtuiError(
+            f"{option} {target}: the folder {folder} does not exist",
+            f"create it first or choose another file for {option}; nothing was written",
+        )
+    if database is not None and _is_database_file(target, Path(database)):
+        raise RagtuiError(f"refusing to write {option} to {target}: that is the database in use", nothing)
+    if _looks_like_sqlite(target):
+        raise RagtuiError(f"refusing to write {option} to {target}: it is a SQLite database", nothing)
+    for suffix in _SIDE_FILES:
+        if target.name.endswith(suffix) and _looks_like_sqlite(target.with_name(target.name[: -len(suffix)])):
+            raise RagtuiError(f"refusing to write {option} to {target}: it belongs to a SQLite database", nothing)
+    return target
+
+
+def write_output(
+    path: Path, content: str | bytes, *, option: str, database: Path | None = None, encoding: str = "utf-8"
+) -> Path:
+    """Check ``path`` with ``check_output``, then write ``content`` atomically; return the path.
+
+    Text is written with ``newline=""`` semantics: the content's own line endings are kept
+    (the CSV writer's CRLF stays CRLF on every platform)."""
+    target = check_output(path, option=option, database=database)
+    data = content.encode(encoding) if isinstance(content, str) else content
+    try:
+        atomic_write_bytes(target, data)
+    except OSError as exc:
+        raise RagtuiError(
+            f"cannot write {option} {target}: {exc.strerror or exc}",
+            "the file as it was is unchanged; free space or choose another file",
+        ) from None
+    return target
+
+
+def atomic_write_bytes(target: Path, data: bytes) -> None:
+    """Temporary file in the same folder, fsync, rename over ``target``; on any failure the
+    temporary file is removed and ``target`` is untouched. Raises the OSError."""
+    # An existing file keeps its permissions: a report a team made group-readable stays so.
+    mode = _existing_mode(target)
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            _write_all(handle, data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        else:
+            _default_mode(temporary)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _sync_folder(target.parent)
+
+
+def _write_all(handle: BinaryIO, data: bytes) -> None:
+    # One call, kept apart so a test can make the disk fill part-way through.
+    handle.write(data)
+
+
+def _existing_mode(target: Path) -> int | None:
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        return None
+
+
+def _default_mode(temporary: str) -> None:
+    # mkstemp creates 0600; a new report gets what a plain open() would give (0666 less umask).
+    os.chmod(temporary, 0o666 & ~_umask())
+
+
+def _umask() -> int:
+    # Read, not set-and-restore: os.umask() changes it for every thread while it is read.
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
+def _sync_folder(folder: Path) -> None:
+    # The rename itself must reach the disk, or a crash could bring the old file back.
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def is_database_file(target: Path, database: Path) -> bool:
+    """``target`` is the database or one of its side files (``-wal``, ``-shm``, ``-journal``),
+    through symlinks and hard links: a dialog can say so before anything else."""
+    return _is_database_file(Path(target).expanduser(), Path(database))
+
+
+def _is_database_file(target: Path, database: Path) -> bool:
+    candidates = [database] + [database.with_name(database.name + s) for s in _SIDE_FILES]
+    return any(_same_file(target, candidate) for candidate in candidates)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Same file through symlinks and hard links; for a path that does not exist yet, the same
+    resolved name (a dangling symlink to the database's ``-wal`` counts)."""
+    try:
+        if a.exists() and b.exists():
+            return a.samefile(b)
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def _looks_like_sqlite(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_MAGIC))
+    except OSError:
+        return False  # missing (it will be created) or unreadable (the write says why)
+    return head == SQLITE_MAGIC or head[:4] in _WAL_MAGICS

@@ -1,0 +1,1 @@
+"""The TUI's full screens: main, sessions, personas, runs, compare, verdicts, the to-label queue."""

@@ -1,0 +1,303 @@
+"""Two runs side by side: the pairs table (Enter opens one pair) with the dialogue verdicts'
+resolution and flag, and a pair's two dialogues turn-aligned, customer, bot and score for
+each turn, then both dialogue verdicts.
+
+When either run has repeated trials (``ragtui run --repeat K``), each row also shows its
+scenario × persona's trials on both sides, ● pass ○ fail, with pass^k over them, and the pair
+screen flips through the trials with ``[`` / ``]``."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ...core.metrics import PRIMARY_METRIC
+from ...core.runs.compare import Comparison, Pair, compare_runs
+from ...core.runs.compare_report import flag_words, has_verdicts, ordered, summary_lines, verdict_pair
+from ...core.runs.listing import run_trials
+from ...core.runs.pass_k import RunPassK
+from ...core.runs.report_text import delta, score
+from ...core.types.agreement_floor import LOW_MARK, AgreementFloor, is_low, short_agreement
+from ...core.types.errors import RagtuiError
+from ...core.types.stored import StoredSession
+from ..context import TuiServices, services
+from ..safe_text import one_line
+from ..widgets.row_table import RowTable
+
+FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
+
+
+class CompareScreen(Screen[None]):
+    DEFAULT_CSS = """
+    CompareScreen #compare-summary { height: auto; padding: 0 1; background: $panel; }
+    CompareScreen #pairs { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("enter", "open_pair", "Side by side", priority=True, tooltip="Both dialogues, turn by turn"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, base_run: str, new_run: str) -> None:
+        super().__init__()
+        self.base_run, self.new_run = base_run, new_run
+        self.comparison: Comparison | None = None
+        self.shown: list[Pair] = []
+
+    @property
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"Compare {self.base_run} → {self.new_run}"), id="title")
+        yield Static("", id="compare-summary", markup=False)
+        yield RowTable(id="pairs")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        table = self.query_one("#pairs", DataTable)
+        try:
+            # The config's significance level, as `ragtui compare` uses: both call a drop the same way.
+            alpha = self.ragtui.config.compare_alpha
+            floor = self.ragtui.config.min_judge_agreement
+            self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run, alpha=alpha, floor=floor)
+        except RagtuiError as exc:
+            table.add_columns("scenario × persona", "base", "new", "Δ", "customer diverges", "flag")
+            self.query_one("#compare-summary", Static).update(Text(str(exc), style="bold red"))
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        verdicts = has_verdicts(c)
+        try:
+            sides = run_trials(self.ragtui.store, self.base_run), run_trials(self.ragtui.store, self.new_run)
+        except RagtuiError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            sides = None
+        trials = sides if sides is not None and max(sides[0].trials, sides[1].trials) > 1 else None
+        table.add_columns(
+            "scenario × persona",
+            "base",
+            "new",
+            "Δ",
+            "customer diverges",
+            "flag",
+            *(("resolution base → new", "dialogue flag") if verdicts else ()),
+            *(("trials base → new",) if trials else ()),
+        )
+        summary = Text("\n".join(summary_lines(c)))
+        if trials is not None:
+            summary.append(f"\n{_pass_k_summary(*trials)}")
+        for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
+            if dialogues:
+                names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:8])
+                summary.append(f"\nonly in {side}: {one_line(names, 200)}", style="yellow")
+        self.query_one("#compare-summary", Static).update(summary)
+        self.shown = ordered(c.pairs)
+        low = c.low()  # the rubric's judge agrees with people under the floor: no red, no green
+        for index, p in enumerate(self.shown):
+            d = p.delta
+            table.add_row(
+                Text(one_line(p.label, 50)),
+                Text(score(p.base.score), justify="right"),
+                Text(score(p.new.score), justify="right"),
+                Text(delta(d), justify="right", style=_delta_style(d, low)),
+                "–" if p.diverges_at is None else f"turn {p.diverges_at}",
+                Text(
+                    flag_words(c, p),
+                    style="dim" if low and p.flag == "regression" else FLAG_STYLES.get(p.flag, "yellow"),
+                ),
+                *(_dialogue_cells(p) if verdicts else ()),
+                *((_trials_cell(p, *trials),) if trials else ()),
+                key=str(index),
+            )
+        table.focus()
+
+    def action_open_pair(self) -> None:
+        table = self.query_one("#pairs", DataTable)
+        if table.row_count == 0:
+            return
+        pair = self.shown[table.cursor_row]
+        sessions = _pair_sessions(self, pair)
+        if sessions is None:
+            return
+        base, new = sessions
+        # The other trials of this scenario × persona, for [ / ] on the pair screen.
+        same = [q for q in self.shown if _pair_of(q) == _pair_of(pair)]
+        self.app.push_screen(PairScreen(pair, base, new, sorted(same, key=lambda q: q.base.session_id)))
+
+    @on(DataTable.RowSelected, "#pairs")
+    def _selected(self) -> None:
+        self.action_open_pair()
+
+
+def _delta_style(value: float | None, low: bool) -> str:
+    if low:
+        return "dim"
+    return "red" if (value or 0) < 0 else "green" if (value or 0) > 0 else ""
+
+
+def _pair_of(p: Pair) -> tuple[str, str]:
+    return p.base.scenario_id, p.base.persona_name
+
+
+def _side_trials(side: RunPassK, p: Pair) -> str:
+    pair = side.pair(*_pair_of(p))
+    return pair.marks_line() if pair is not None else "no counted trial"
+
+
+def _trials_cell(p: Pair, base: RunPassK, new: RunPassK) -> Text:
+    """``●●○ pass^3 0.33 → ●○○ pass^3 0.00``: the pair's trials in each run, ● pass ○ fail."""
+    return Text(f"{_side_trials(base, p)} → {_side_trials(new, p)}")
+
+
+def _pass_k_summary(base: RunPassK, new: RunPassK) -> str:
+    """``trials (● pass ○ fail): pass^1 0.83 → 0.50 · pass^3 0.50 → 0.00``; ``–`` where a run has too few."""
+    k = max(base.trials, new.trials)
+    parts = []
+    for n in dict.fromkeys((1, k)):
+        b, w = base.estimate(n), new.estimate(n)  # None: no pair of that run has n trials
+        parts.append(f"pass^{n} {'–' if b is None else f'{b:.2f}'} → {'–' if w is None else f'{w:.2f}'}")
+    sizes = f"base {len(base.pairs)} pairs × {base.trials} trials, new {len(new.pairs)} pairs × {new.trials} trials"
+    return f"trials (● pass ○ fail): {' · '.join(parts)} ({sizes})"
+
+
+def _dialogue_cells(p: Pair) -> list[Text]:
+    """The resolution of both runs and the pair's dialogue flag; unscored and missing in yellow."""
+    flag = p.dialogue_flag
+    last = flag.rsplit(" ", 1)[-1]
+    style = FLAG_STYLES.get(last if last in ("regression", "fixed") else flag, "yellow")
+    return [Text(one_line(verdict_pair(p, "resolution"), 50)), Text(flag, style=style)]
+
+
+def _verdicts_text(session: StoredSession) -> Text:
+    """A side's dialogue verdicts under its last turn: outcome and scores, or unscored / none."""
+    latest = session.latest_dialogue_judgments()
+    if not latest:
+        return Text("no dialogue verdicts", style="dim")
+    text = Text("dialogue verdicts", style="bold")
+    for metric in ("resolution", "retention", "repetition"):
+        j = latest.get(metric)
+        if j is None:
+            continue
+        text.append(f"\n{metric} ")
+        if j.score is None:
+            text.append("skipped" if j.skipped else "unscored", style="cyan" if j.skipped else "yellow")
+        elif metric == "resolution":
+            text.append(f"{(j.outcome or '?').replace('_', ' ')} {j.score:.2f}")
+        else:
+            text.append(f"{j.score:.2f}")
+    return text
+
+
+def _side(session: StoredSession, turn: int, other: StoredSession, floor: AgreementFloor) -> Text:
+    """One side of one turn: customer, bot, verdict; a customer line that differs from the
+    other side's is marked, since from there on the two are no longer the same conversation."""
+    text = Text()
+    latest = session.latest_judgments()
+    customer = next((m.text for m in session.messages if m.turn == turn and m.role == "user"), None)
+    other_customer = next((m.text for m in other.messages if m.turn == turn and m.role == "user"), None)
+    bot = next((m.text for m in session.messages if m.turn == turn and m.role == "bot"), None)
+    if customer is None and bot is None:
+        return Text("(no turn)", style="dim")
+    text.append("customer", style="bold blue")
+    if customer != other_customer:
+        text.append(" (differs)", style="yellow")
+    text.append(f"\n{customer or ''}\n")
+    text.append("bot", style="bold magenta")
+    text.append(f"\n{bot or '(no answer)'}\n")
+    judgment = latest.get((turn, PRIMARY_METRIC))
+    if judgment is not None:
+        low = judgment.scored and is_low(judgment.details, floor)
+        style = "yellow" if judgment.score is None else "red" if judgment.score < session.threshold else "green"
+        text.append(f"score {LOW_MARK if low else ''}{score(judgment.score)}", style="dim" if low else style)
+        text.append(f" · agreement {short_agreement(judgment.details)}", style="dim")
+        if judgment.details.get("conclusion"):
+            text.append(f" — {one_line(str(judgment.details['conclusion']), 200)}", style="dim")
+    return text
+
+
+class PairScreen(Screen[None]):
+    """One scenario × persona from both runs, turn-aligned: base on the left, new on the right;
+    ``[`` / ``]`` flip through the pair's trials when the runs repeated it."""
+
+    DEFAULT_CSS = """
+    PairScreen .turn-row { height: auto; margin-bottom: 1; }
+    PairScreen .turn-row Static { width: 1fr; padding: 0 1; border: round $panel-lighten-2; }
+    PairScreen .turn-head { color: $accent; text-style: bold; }
+    """
+    BINDINGS = [
+        Binding("left_square_bracket", "trial(-1)", "Prev trial", tooltip="The previous trial of this pair"),
+        Binding("right_square_bracket", "trial(1)", "Next trial", tooltip="The next trial of this pair"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, pair: Pair, base: StoredSession, new: StoredSession, trials: list[Pair] | None = None) -> None:
+        super().__init__()
+        self.pair, self.base, self.new = pair, base, new
+        self.trials = trials or [pair]  # the pair's trials in order; one for a run without repeats
+
+    @property
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A pair run once has no other trial: the keys stay out of the footer.
+        return len(self.trials) > 1 if action == "trial" else True
+
+    async def action_trial(self, step: int) -> None:
+        index = (self.trials.index(self.pair) + step) % len(self.trials) if self.pair in self.trials else 0
+        pair = self.trials[index]
+        sessions = _pair_sessions(self, pair)
+        if sessions is None:
+            return
+        self.pair, (self.base, self.new) = pair, sessions
+        await self.recompose()
+
+    def compose(self) -> ComposeResult:
+        p = self.pair
+        head = Text(f"{p.label} — base #{self.base.id} {score(p.base.score)} → new #{self.new.id} ")
+        head.append(f"{score(p.new.score)} ({delta(p.delta)}) · {p.flag}")
+        if len(self.trials) > 1:
+            head.append(
+                f" · trial {self.base.trial} → {self.new.trial} ({self.trials.index(p) + 1} of {len(self.trials)}; "
+                "[ / ] other trials)"
+            )
+        yield Static(head, id="title", markup=False)
+        turns = sorted({m.turn for m in self.base.messages} | {m.turn for m in self.new.messages})
+        floor = self.ragtui.config.min_judge_agreement
+        with VerticalScroll(id="pair-turns"):
+            for turn in turns:
+                yield Static(Text(f"Turn {turn}"), classes="turn-head", markup=False)
+                yield Horizontal(
+                    self._box(_side(self.base, turn, self.new, floor), "base"),
+                    self._box(_side(self.new, turn, self.base, floor), "new"),
+                    classes="turn-row",
+                )
+            yield Static(Text(f"The dialogue as a whole — {p.dialogue_flag}"), classes="turn-head", markup=False)
+            yield Horizontal(
+                self._box(_verdicts_text(self.base), "base"),
+                self._box(_verdicts_text(self.new), "new"),
+                classes="turn-row",
+                id="pair-verdicts",
+            )
+        yield Footer(compact=True, show_command_palette=False)
+
+    def _box(self, text: Text, side: str) -> Static:
+        """One side of a row, its border saying which run it is (base left, new right)."""
+        session = self.base if side == "base" else self.new
+        box = Static(text, markup=False, classes=side)
+        box.border_title = Text(f"{side} · {one_line(session.run_id or '', 24)} · #{session.id}")
+        return box
+
+
+def _pair_sessions(screen: Screen[None], pair: Pair) -> tuple[StoredSession, StoredSession] | None:
+    """Both sides of ``pair`` read in full; None (said in a notice) when one cannot be read."""
+    store = services(screen.app).store
+    try:
+        return store.session(pair.base.session_id), store.session(pair.new.session_id)
+    except RagtuiError as exc:
+        screen.app.notify(str(exc), severity="error", markup=False)
+        return None

@@ -1,0 +1,278 @@
+"""The runs browser: every run with its score and trend; the highlighted run's score per
+scenario × persona across runs as sparklines; compare two runs; replay one.
+
+Enter compares the run marked with ``b`` (or, when none is marked, the run before the
+highlighted one) with the highlighted run. ``r`` replays the highlighted run's customers to
+the current bot; ``t`` does the same and lets the simulator continue where the recording ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Label, Sparkline, Static
+
+from ...core.dialogue.engine import new_run_id
+from ...core.dialogue.events import DialogueDone, DialogueVerdictStarted
+from ...core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
+from ...core.runs.pass_k import FAIL_MARK, PASS_MARK
+from ...core.runs.replay_plan import plan_replay
+from ...core.runs.report_text import score
+from ...core.types.errors import RagtuiError
+from ..context import TuiServices, services
+from ..record_watch import RecordChanged
+from ..safe_text import one_line
+from ..widgets.row_table import RowTable
+
+HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · Escape: back"
+
+
+def _resolution_cell(r: RunSummary) -> Text:
+    """The run's resolution rate; ``unscored`` (never 0%) or ``–`` when it has no dialogue verdicts."""
+    if r.resolution is None:
+        return Text("–", justify="right", style="dim")
+    if r.resolution.rate is None:
+        return Text("unscored", justify="right", style="yellow")
+    return Text(f"{r.resolution.rate:.0%}", justify="right")
+
+
+def _has_trials(r: RunSummary) -> bool:
+    return r.trials is not None and r.trials.trials > 1
+
+
+def _pass_k_cells(r: RunSummary) -> list[Text]:
+    """pass^1 and pass^K (K) of a run with repeated trials; ``–`` for one without."""
+    if r.trials is None or not _has_trials(r):
+        return [Text("–", justify="right", style="dim")] * 2
+    k = r.trials.trials
+    return [
+        Text(score(r.trials.estimate(1)), justify="right"),
+        Text(f"{score(r.trials.estimate(k))} ({k})", justify="right"),
+    ]
+
+
+class RunsScreen(Screen[None]):
+    DEFAULT_CSS = """
+    RunsScreen #runs { height: 1fr; }
+    RunsScreen #trends { height: 1fr; border-top: solid $accent; }
+    RunsScreen .trend-row { height: 1; }
+    RunsScreen .trend-row Label { width: 64; }
+    RunsScreen .trend-row Label.trial-marks { width: 24; }
+    RunsScreen .trend-row Sparkline { width: 40; }
+    RunsScreen #runs-status { height: 1; color: $text-muted; }
+    """
+
+    BINDINGS = [
+        Binding("enter", "compare", "Compare", priority=True, tooltip="Compare the marked (or previous) run with this"),
+        Binding("b", "mark", "Mark base", tooltip="Mark the highlighted run as the base of a comparison"),
+        Binding("r", "replay(False)", "Replay", tooltip="Re-send this run's customer messages to the current bot"),
+        Binding("t", "replay(True)", "Replay+simulate", tooltip="Replay; the simulator continues past the recording"),
+        Binding("f5", "reload", "Reload"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs: list[RunSummary] = []
+        self.base: str | None = None
+
+    @property
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(HELP), id="title")
+        yield RowTable(id="runs")
+        yield Static("", id="trend-title", markup=False)
+        yield VerticalScroll(id="trends")
+        yield Static("", id="runs-status", markup=False)
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.action_reload()
+        self.query_one("#runs", DataTable).focus()
+
+    def action_reload(self) -> None:
+        table = self.query_one("#runs", DataTable)
+        table.clear(columns=True)
+        problem = None
+        try:
+            self.runs = list_runs(self.ragtui.store)
+        except RagtuiError as exc:
+            problem = str(exc)
+        # pass^1 and pass^K only when a run has repeated trials: otherwise two empty columns.
+        with_trials = any(_has_trials(r) for r in self.runs)
+        # The numbers a person compares come right after the run's name, so they stay on screen
+        # at 80 columns (a replay's ↻ widens the name); when and where it ran come last.
+        table.add_columns(
+            "run",
+            "score",
+            "pass",
+            *(("pass^1", "pass^K (K)") if with_trials else ()),
+            "resolved",
+            "unscored",
+            "dialogues",
+            "trend",
+            "res. trend",
+            "started",
+            "lang",
+            "bot · models",
+        )
+        if problem is not None:
+            self.app.notify(problem, severity="error", markup=False)
+            return
+        for r in reversed(self.runs):  # newest first, as in the sessions browser
+            models = ", ".join(dict.fromkeys(m for m in r.models.values() if m))
+            mark = " ◆" if r.run_id == self.base else (" ↻" if r.replay_of_run else "")
+            table.add_row(
+                Text(r.run_id + mark),
+                Text(score(r.score), justify="right"),
+                Text(f"{r.pass_rate:.0%}", justify="right"),
+                *(_pass_k_cells(r) if with_trials else ()),
+                _resolution_cell(r),
+                Text(str(r.unscored), justify="right"),
+                Text(str(r.dialogues), justify="right"),
+                Text(sparkline(r.trend[-16:]), style="cyan"),
+                Text(sparkline(r.resolution_trend[-16:]), style="magenta"),
+                r.started.replace("T", " ")[:16],
+                r.language,
+                Text(one_line(f"{r.bot} · {models}", 40)),
+                key=r.run_id,
+            )
+        if not self.runs:
+            self.query_one("#title", Static).update(Text("No runs yet — `ragtui run` records one. Escape: back."))
+        self._show_trends()
+
+    def on_record_changed(self, _message: RecordChanged) -> None:
+        """Another process changed the record (a run going on, a replay): the list follows, the
+        cursor stays on its run."""
+        table = self.query_one("#runs", DataTable)
+        keep = self.selected()
+        self.action_reload()
+        if keep is not None:
+            with contextlib.suppress(LookupError):  # the run may be gone
+                table.move_cursor(row=table.get_row_index(keep))
+
+    def selected(self) -> str | None:
+        table = self.query_one("#runs", DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return str(key.value) if key.value is not None else None
+
+    @on(DataTable.RowHighlighted, "#runs")
+    def _highlighted(self) -> None:
+        self._show_trends()
+
+    def _show_trends(self) -> None:
+        """The highlighted run's pairs, each with its score across every run that ran it."""
+        box = self.query_one("#trends", VerticalScroll)
+        box.remove_children()
+        run_id = self.selected()
+        title = self.query_one("#trend-title", Static)
+        if run_id is None:
+            title.update("")
+            return
+        wanted = {(s.scenario_id, s.persona_name) for s in self.ragtui.store.sessions(run_id=run_id)}
+        trends = [t for t in pair_trends(self.ragtui.store) if (t.scenario_id, t.persona_name) in wanted]
+        heading = Text(f"Score per scenario × persona across runs — the pairs of {run_id}", style="bold")
+        summary = next((r for r in self.runs if r.run_id == run_id), None)
+        trials = summary.trials if summary is not None and _has_trials(summary) else None
+        if trials is not None:
+            heading.append(f" · its trials: {PASS_MARK} pass {FAIL_MARK} fail", style="dim")
+        title.update(heading)
+        rows = []
+        for t in trends:
+            scored = [v for v in t.scores if v is not None]  # an unscored run is left out, never drawn as 0
+            # Textual's Sparkline scales between the series' own min and max: the label gives them.
+            span = f"{min(scored):.2f}–{max(scored):.2f}" if scored else "unscored"
+            label = Label(
+                Text(
+                    f"{one_line(t.scenario_id, 20)} × {one_line(t.persona_name, 12)}  "
+                    f"{score(t.scores[0])} → {score(t.scores[-1])} over {len(t.points)} run(s), range {span}"
+                ),
+                markup=False,
+            )
+            widgets: list[Label | Sparkline] = [label]
+            pair = trials.pair(t.scenario_id, t.persona_name) if trials is not None else None
+            if trials is not None:  # every row of a run with trials gets the cell, aligned
+                marks = Text(one_line(pair.marks_line(), 24)) if pair is not None else Text("no counted trial", "dim")
+                widgets.append(Label(marks, markup=False, classes="trial-marks"))
+            rows.append(Horizontal(*widgets, Sparkline(scored, classes="trend"), classes="trend-row"))
+        box.mount_all(rows)
+
+    def action_mark(self) -> None:
+        run_id = self.selected()
+        if run_id is not None:
+            self.base = run_id
+            self.app.notify(f"Base: {run_id}. Highlight another run and press Enter to compare.", markup=False)
+            self.action_reload()
+
+    def action_compare(self) -> None:
+        from .compare_screen import CompareScreen
+
+        new = self.selected()
+        if new is None:
+            return
+        base = self.base
+        if base is None or base == new:
+            ids = [r.run_id for r in self.runs]
+            index = ids.index(new) if new in ids else 0
+            if index == 0:
+                self.app.notify("No earlier run: mark a base run with b first.", severity="warning", markup=False)
+                return
+            base = ids[index - 1]
+        self.app.push_screen(CompareScreen(base, new))
+
+    def action_replay(self, then_simulate: bool) -> None:
+        run_id = self.selected()
+        engine = self.ragtui.engine
+        if run_id is None:
+            return
+        if engine is None:
+            self.app.notify(self.ragtui.problem or "No endpoint to replay against.", severity="warning", markup=False)
+            return
+        self._replay(run_id, then_simulate)
+
+    @work(exclusive=True, group="replay", exit_on_error=False)
+    async def _replay(self, run_id: str, then_simulate: bool) -> None:
+        engine = self.ragtui.engine
+        assert engine is not None
+        status = self.query_one("#runs-status", Static)
+        try:
+            plan = plan_replay(self.ragtui.store, self.ragtui.config, run_id)
+            if plan.language != engine.language:
+                raise RagtuiError(
+                    f"run {run_id} is in {plan.language}; this ragtui runs in {engine.language}",
+                    f"restart with --language {plan.language}",
+                )
+            new_run = new_run_id()
+            dialogues = plan.builder(then_simulate, None)(engine, new_run)
+        except RagtuiError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        done = 0
+        status.update(f"Replaying {run_id} as {new_run}: 0/{len(dialogues)} dialogues")
+        async for event in engine.run_many(dialogues):
+            if isinstance(event, DialogueDone):
+                done += 1
+                status.update(f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues")
+            elif isinstance(event, DialogueVerdictStarted):  # the slow part after a last turn: say so
+                status.update(
+                    f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
+                    f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
+                )
+        noted = sum(1 for s in self.ragtui.store.sessions(run_id=new_run) if s.replay_note)
+        note = f"; {noted} could not reuse the whole recording (see each session)" if noted else ""
+        status.update(f"Replay {new_run} finished: {done} dialogue(s){note}. Enter compares it with {run_id}.")
+        self.base = run_id
+        self.app.notify(f"Replay of {run_id} finished as {new_run}", markup=False)
+        self.action_reload()
+        table = self.query_one("#runs", DataTable)
+        table.move_cursor(row=table.get_row_index(new_run))
