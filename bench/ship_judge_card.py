@@ -23,10 +23,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ragtui.core.files.output_file import write_output
 from ragtui.core.metrics.card_store import latest_entries
 from ragtui.core.metrics.judge_card import SHIPPED_CARD
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
-from ragtui.core.store.output_file import write_output
 from ragtui.core.store.store import Store
 
 ABOUT = (

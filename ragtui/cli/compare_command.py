@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.config.settings import Config
+from ..core.files.output_file import check_output, write_output
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.compare import Comparison, Pair, compare_runs
@@ -32,7 +33,6 @@ from ..core.runs.html_report.build import compare_report_html
 from ..core.runs.report_text import delta, score
 from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
-from ..core.store.output_file import check_output, write_output
 from ..core.store.store import Store
 from .output import console
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ..core.config.settings import Config
+from ..core.files.output_file import check_output
 from ..core.metrics import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings
 from ..core.metrics.rejudge import RejudgePlan, Target, TurnResult, read_prompt_file, rejudge_online, run_targets
 from ..core.metrics.rejudge_batch import (
@@ -34,7 +35,6 @@ from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
 from ..core.store import rejudge_jobs
-from ..core.store.output_file import check_output
 from ..core.store.rejudge_jobs import RejudgeJob
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError

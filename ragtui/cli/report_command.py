@@ -9,11 +9,11 @@ from pathlib import Path
 
 from rich.text import Text
 
+from ..core.files.output_file import check_output, write_output
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.html_report.build import run_report_html
 from ..core.runs.resolve import open_referenced, split_reference
-from ..core.store.output_file import check_output, write_output
 from ..core.store.store import Store
 from .output import console
 

@@ -28,6 +28,7 @@ from ..core.dialogue.engine import Engine, new_run_id
 from ..core.dialogue.estimate import spent
 from ..core.dialogue.progress import dialogue_label
 from ..core.dialogue.state_machine import Dialogue
+from ..core.files.output_file import check_output, write_output
 from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
@@ -45,7 +46,6 @@ from ..core.runs.run_report import junit_xml, run_markdown
 from ..core.runs.scoring_read import run_reading
 from ..core.runs.shards import Shard, check_run_id, parse_shard, shard_summary
 from ..core.store import run_plan, run_shards
-from ..core.store.output_file import check_output, write_output
 from ..core.store.ownership import this_process
 from ..core.store.run_plan import PlanEntry, PlannedPair, PlanTaken
 from ..core.store.store import Store

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..core.config import paths
-from ..core.store.output_file import atomic_write_bytes
+from ..core.files.atomic import atomic_write_bytes
 
 log = logging.getLogger("ragtui")
 STATE_FILE = "tui-state.json"

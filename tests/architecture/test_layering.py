@@ -20,6 +20,7 @@ ROOT = Path(ragtui.__file__).parent
 LAYERS: list[tuple[str, int]] = [
     ("ragtui.core.types", 0),
     ("ragtui.core.text", 1),
+    ("ragtui.core.files", 1),
     ("ragtui.core.registry", 2),
     ("ragtui.core.config", 3),
     ("ragtui.core.content", 4),

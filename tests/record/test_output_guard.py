@@ -1,5 +1,5 @@
 """Every file ragtui writes for a person goes through one guard and one atomic write
-(core/store/output_file.py): no output option can destroy the database in use — by its path, a
+(core/files/output_file.py): no output option can destroy the database in use — by its path, a
 symlink, a hard link or its -wal/-shm files — nor any other SQLite file; a missing folder is one
 line naming the option; and a write that fails part-way (a full disk) leaves the old file as it
 was, with no temporary file behind."""
@@ -19,8 +19,8 @@ import pytest
 
 from ragtui.cli import output
 from ragtui.cli.main import main
-from ragtui.core.store import output_file
-from ragtui.core.store.output_file import check_output, write_output
+from ragtui.core.files import atomic
+from ragtui.core.files.output_file import check_output, write_output
 from ragtui.core.text.text_safety import json_line
 from ragtui.core.types.errors import RagtuiError
 
@@ -147,7 +147,7 @@ def test_a_full_disk_keeps_the_old_file(case: str, record, tmp_path: Path, capsy
     old = "the report people already have\n" * 300
     target.write_text(old, encoding="utf-8")
     target.chmod(0o640)
-    monkeypatch.setattr(output_file, "_write_all", fill_the_disk_after(4096))
+    monkeypatch.setattr(atomic, "_write_all", fill_the_disk_after(4096))
     capsys.readouterr()
     assert record(*command(case, target)) == 2
     err = " ".join(capsys.readouterr().err.split())
@@ -196,7 +196,7 @@ def test_an_interrupted_write_leaves_no_temporary_file(tmp_path: Path, monkeypat
     def interrupted(handle, data: bytes) -> None:  # noqa: ANN001
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(output_file, "_write_all", interrupted)
+    monkeypatch.setattr(atomic, "_write_all", interrupted)
     with pytest.raises(KeyboardInterrupt):
         write_output(target, "new", option="--csv")
     assert target.read_text(encoding="utf-8") == "old"

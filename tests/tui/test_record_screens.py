@@ -185,7 +185,7 @@ async def test_export_dialog_on_a_full_disk_keeps_the_old_file(make_app, tmp_pat
     import errno
     import os
 
-    from ragtui.core.store import output_file
+    from ragtui.core.files import atomic
 
     target = tmp_path / "session.csv"
     target.write_text("last week's export\n" * 500, encoding="utf-8")
@@ -194,7 +194,7 @@ async def test_export_dialog_on_a_full_disk_keeps_the_old_file(make_app, tmp_pat
         handle.write(data[:4096])
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(output_file, "_write_all", full_disk)
+    monkeypatch.setattr(atomic, "_write_all", full_disk)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await run_session(pilot)

@@ -15,6 +15,7 @@ import tomli_w
 
 from ..config.settings import LANGUAGES
 from ..config.toml_io import expect_type, read_toml, reject_unknown_keys
+from ..files.atomic import atomic_write_text
 from ..types.errors import ConfigError
 from ..types.personas import Persona
 from .picking import Skipped, pick_named
@@ -151,7 +152,5 @@ def save_persona(directory: Path, persona: Persona) -> Path:
     path = directory / persona.language / f"{persona.name}.toml"
     validate_persona(persona, str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(persona_toml(persona), encoding="utf-8")
-    tmp.replace(path)
+    atomic_write_text(path, persona_toml(persona))
     return path

@@ -33,10 +33,10 @@ from typing import Any, Final, cast
 import openai
 
 from ..content.prompts import PromptTemplate
+from ..files.output_file import write_output
 from ..models.llm import ChatClient, Completion, chat_options
 from ..models.token_logprobs import from_chunk
 from ..store import rejudge_jobs
-from ..store.output_file import write_output
 from ..store.rejudge_jobs import BatchRequest, RejudgeJob
 from ..store.store import Store
 from ..text.text_safety import fix_surrogates, json_line

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ..config import paths
+from ..files.atomic import atomic_write_text, atomic_writer
 from ..types.errors import ConfigError, RagtuiError
 
 BytesProgress = Callable[[int, int], None]
@@ -160,7 +160,7 @@ def _stamp_ok(model: Path, spec: ModelSpec) -> bool:
 
 def _write_stamp(model: Path, spec: ModelSpec) -> None:
     st = model.stat()
-    _stamp_path(model).write_text(f"{spec.sha256} {st.st_size} {st.st_mtime_ns}\n", encoding="utf-8")
+    atomic_write_text(_stamp_path(model), f"{spec.sha256} {st.st_size} {st.st_mtime_ns}\n")
 
 
 def sha256_of(path: Path, progress: BytesProgress | None = None) -> str:
@@ -206,27 +206,21 @@ def assemble(chunks: list[Chunk], target: Path, spec: ModelSpec, progress: Bytes
             f"({spec.size / 1e9:.1f} GB needed, {free / 1e9:.1f} GB free)",
             "free some space or set XDG_CACHE_HOME to a larger disk",
         )
-    # One temp name per process: two ragtui instances assembling at once never share a file.
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    # A unique temporary file per call: two ragtui instances assembling at once never share one,
+    # and a wrong hash raises inside the block, so the target is never replaced by bad bytes.
     digest = hashlib.sha256()
     done = 0
-    try:
-        with tmp.open("wb") as out:
-            for chunk in chunks:
-                with chunk.path.open("rb") as src:
-                    while block := src.read(_BLOCK):
-                        out.write(block)
-                        digest.update(block)
-                        done += len(block)
-                        if progress:
-                            progress(done, spec.size)
-            out.flush()
-            os.fsync(out.fileno())
+    with atomic_writer(target) as out:
+        for chunk in chunks:
+            with chunk.path.open("rb") as src:
+                while block := src.read(_BLOCK):
+                    out.write(block)
+                    digest.update(block)
+                    done += len(block)
+                    if progress:
+                        progress(done, spec.size)
         if digest.hexdigest() != spec.sha256:
             raise _mismatch_error(chunks, spec, digest.hexdigest())
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
     _write_stamp(target, spec)
     return target
 

@@ -30,6 +30,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..files.atomic import atomic_write_text
 from .server_registry import Lease, Registry
 
 EXIT_NO_CLIENTS = 0
@@ -179,9 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_LOAD_FAILED
     supervisor.ready_at = time.monotonic()
     port = int(address.rsplit(":", 1)[1].split("/")[0])
-    tmp = args.ready_file.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"address": address, "port": port, "pid": os.getpid()}), encoding="utf-8")
-    tmp.replace(args.ready_file)  # atomic: the starter never reads a half-written file
+    ready = {"address": address, "port": port, "pid": os.getpid()}
+    atomic_write_text(args.ready_file, json.dumps(ready))  # the starter never reads a half-written file
     print(f"ragtui: server ready at {address}", file=sys.stderr, flush=True)
     # Serve until SIGTERM (default action: exit at once) or until the supervisor exits us.
     while True:

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..config import paths
+from ..files.atomic import atomic_write_text
 from ..types.errors import RagtuiError
 
 LOCK_WAIT_SECONDS = 300.0  # another process may be assembling (≈5 s) and loading the model
@@ -73,11 +74,7 @@ def rss_bytes(pid: int) -> int | None:
 
 
 def _write_json(path: Path, data: dict[str, object], mode: int = 0o600) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(data, out)
-    tmp.replace(path)  # atomic: a reader never sees half a file
+    atomic_write_text(path, json.dumps(data), mode=mode)  # a reader never sees half a file
 
 
 def _read_json(path: Path) -> dict[str, object] | None:

@@ -37,13 +37,13 @@ import io
 import json
 from pathlib import Path
 
+from ..files.output_file import write_output
 from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_classes, metric_info, metric_names
 from ..text.text_safety import csv_text
 from ..types.agreement_floor import agreement_entry, short_agreement
 from ..types.stored import StoredJudgment, StoredSession
 from .expectation_cells import COLUMNS as EXPECTATION_COLUMNS
 from .expectation_cells import expectation_cells
-from .output_file import write_output
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

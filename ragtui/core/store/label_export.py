@@ -17,10 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..files.output_file import write_output
 from ..text.text_safety import json_line
 from ..types.errors import RagtuiError
 from .labelled_turns import LabelledTurn, labelled_turns
-from .output_file import write_output
 from .store import Store
 
 BINARY = frozenset({"answerability", "trust"})  # as metrics.BINARY_METRICS; record must not import metrics

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Static
 
-from ...core.store.output_file import check_output, is_database_file
+from ...core.files.output_file import check_output, is_database_file
 from ...core.types.errors import RagtuiError
 from ..help_text import help_text
 from .dialog import Dialog

@@ -17,14 +17,10 @@ is obvious wherever the path was typed.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
-import tempfile
 from pathlib import Path
-from typing import BinaryIO
 
 from ..types.errors import RagtuiError
+from .atomic import atomic_write_bytes
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # A write-ahead log starts with one of two magic numbers (big-endian 0x377f0682 / 0x377f0683).
@@ -73,71 +69,6 @@ def write_output(
             "the file as it was is unchanged; free space or choose another file",
         ) from None
     return target
-
-
-def atomic_write_bytes(target: Path, data: bytes) -> None:
-    """Temporary file in the same folder, fsync, rename over ``target``; on any failure the
-    temporary file is removed and ``target`` is untouched. Raises the OSError."""
-    # An existing file keeps its permissions: a report a team made group-readable stays so.
-    mode = _existing_mode(target)
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            _write_all(handle, data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        else:
-            _default_mode(temporary)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    _sync_folder(target.parent)
-
-
-def _write_all(handle: BinaryIO, data: bytes) -> None:
-    # One call, kept apart so a test can make the disk fill part-way through.
-    handle.write(data)
-
-
-def _existing_mode(target: Path) -> int | None:
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        return None
-
-
-def _default_mode(temporary: str) -> None:
-    # mkstemp creates 0600; a new report gets what a plain open() would give (0666 less umask).
-    os.chmod(temporary, 0o666 & ~_umask())
-
-
-def _umask() -> int:
-    # Read, not set-and-restore: os.umask() changes it for every thread while it is read.
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0o022
-
-
-def _sync_folder(folder: Path) -> None:
-    # The rename itself must reach the disk, or a crash could bring the old file back.
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def is_database_file(target: Path, database: Path) -> bool:
