@@ -22,4 +22,4 @@ def build(settings: Any, context: BotContext) -> Bot:
     return BuiltinRagBot(client, context.prompts.bot, context.knowledge_base(), context.config.top_k)
 
 
-BUILTIN = register_bot(BotType("builtin", build, order=0))
+BUILTIN = register_bot(BotType("builtin", build, order=0, uses_bot_role=True))

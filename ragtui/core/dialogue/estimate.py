@@ -31,6 +31,7 @@ from ..metrics.rubric import CheckedRubricJudge
 from ..metrics.rubric_probes import MIN_CLAIM_CHARS, SENTENCE_END
 from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient, Message
+from ..registry.bots import uses_bot_role
 from ..registry.metrics import metric_info
 from ..store.store import Store
 from ..types.personas import Persona
@@ -177,7 +178,7 @@ class RunEstimator:
     def __init__(self, config: Config, endpoints: dict[str, Endpoint], store: Store | None, metrics: list[str]) -> None:
         self.config = config
         self.prompts = PromptSet.load(config.prompts, config.language)
-        builtin = config.bot.type == "builtin" and "bot" in endpoints
+        builtin = uses_bot_role(config.bot.type) and "bot" in endpoints
         self.knowledge = KnowledgeBase.from_folder(config.knowledge, config.language) if builtin else None
         self.metrics = metrics
         self.outputs: dict[str, float] = {}

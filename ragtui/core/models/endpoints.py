@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from ..config.bot_config import DEFAULT_REPLY_TIMEOUT
 from ..config.settings import DEFAULT_TEMPERATURES, Config
+from ..registry.bots import uses_bot_role
 from ..text.redaction import redact_url
 from ..types.errors import ConfigError, EndpointError, RagtuiError
 from .http_answer import models_answer, transport_error, url_problem
@@ -66,7 +67,7 @@ def resolve_endpoints(config: Config, model_override: str | None = None) -> dict
     """One ``Endpoint`` per role; raises ConfigError naming the role and what to set. The bot
     role is left out when ``[bot]`` names a bot of the team's own: nothing calls it then, and
     it must not need a model name or start the embedded model."""
-    roles = [r for r in config.roles if r != "bot" or config.bot.type == "builtin"]
+    roles = [r for r in config.roles if r != "bot" or uses_bot_role(config.bot.type)]
     served: Served = {}  # one GET /models per server, not one per role
     return {role: resolve_endpoint(config, role, model_override, served) for role in roles}
 
@@ -74,7 +75,7 @@ def resolve_endpoints(config: Config, model_override: str | None = None) -> dict
 def resolve_each(config: Config, model_override: str | None = None) -> dict[str, Endpoint | RagtuiError]:
     """Like ``resolve_endpoints``, but every role is tried and a role that fails keeps its error
     (``ragtui doctor`` diagnoses them all instead of stopping at the first)."""
-    roles = [r for r in config.roles if r != "bot" or config.bot.type == "builtin"]
+    roles = [r for r in config.roles if r != "bot" or uses_bot_role(config.bot.type)]
     served: Served = {}
     resolved: dict[str, Endpoint | RagtuiError] = {}
     for role in roles:

@@ -42,6 +42,9 @@ class BotType:
     # settings → what is safe to print and store with a run (no credentials), besides the type
     public: Callable[[Any], dict[str, Any]] = _type_only
     order: int = 50  # place in listings and messages: the built-in types first
+    # The bot answers with ragtui's own `bot` role (its endpoint and model), as the built-in RAG
+    # bot does; an HTTP, OpenAI or Python bot brings its own, and the role is then not resolved.
+    uses_bot_role: bool = False
 
 
 _types: dict[str, BotType] = {}
@@ -75,3 +78,9 @@ def bot_type_names() -> tuple[str, ...]:
 def find_bot_type(name: str) -> BotType | None:
     _ensure_loaded()
     return _types.get(name)
+
+
+def uses_bot_role(name: str) -> bool:
+    """Whether the bot type ``name`` answers with ragtui's `bot` role (False for an unknown one)."""
+    bot_type = find_bot_type(name)
+    return bot_type is not None and bot_type.uses_bot_role

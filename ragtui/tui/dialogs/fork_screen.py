@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from ...core.content.persona_folders import folders_of, load_merged
 from ...core.content.picking import Skipped
+from ...core.registry.bots import uses_bot_role
 from ...core.store.lineage import lineage_lines
 from ...core.types.errors import RagtuiError
 from ...core.types.personas import Persona
@@ -123,7 +124,7 @@ class ForkActions(_Base):
             self.notify_plain("This session has no turn yet to fork from.", "warning")
             return
         bot_endpoint = engine.endpoints.get("bot")
-        model = bot_endpoint.model if bot_endpoint is not None and self.ragtui.config.bot.type == "builtin" else None
+        model = bot_endpoint.model if bot_endpoint is not None and uses_bot_role(self.ragtui.config.bot.type) else None
         screen = ForkScreen(session.id, last, personas, session.persona_name, model)
         self.app.push_screen(screen, self._start_fork)
 
