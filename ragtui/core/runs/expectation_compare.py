@@ -8,11 +8,23 @@ change, so neither is a regression nor a fix.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from .compare import Pair
+    from .dialogues import RunDialogue
+
+
+class PairedDialogues(Protocol):
+    """What is compared: a matched pair's label and its two dialogues (``compare.Pair``, named
+    by shape so that compare can use this module without the two importing each other)."""
+
+    base: RunDialogue
+    new: RunDialogue
+
+    @property
+    def label(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -37,7 +49,7 @@ class ExpectationChange:
         )
 
 
-def expectation_changes(pairs: list[Pair], want: str = "regression") -> list[ExpectationChange]:
+def expectation_changes(pairs: Sequence[PairedDialogues], want: str = "regression") -> list[ExpectationChange]:
     """Per pair and expectation id: ``regression`` passed in base, failed in new; ``fixed`` the
     other way round."""
     out = []

@@ -15,12 +15,12 @@ from .rows import decode_dialogue_row, insert_row, judgment_columns, newest_vers
 
 if TYPE_CHECKING:
     from ..types.judgments import Judgment
-    from .store import Store
+    from .database import Database
 
 __all__ = ["StoredDialogueJudgment", "add", "for_run", "for_session", "latest_for_sessions", "resolution_rate"]
 
 
-def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
+def add(store: Database, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
     def insert() -> int:
         # One transaction (Store.write): the version is read under the write lock.
         version = store.db.execute(
@@ -35,13 +35,13 @@ def add(store: Store, session_id: int, judgment: Judgment) -> StoredDialogueJudg
     return decode_dialogue_row(next(iter(store.db["dialogue_judgments"].rows_where("id = ?", [pk]))))
 
 
-def for_session(store: Store, session_id: int) -> list[StoredDialogueJudgment]:
+def for_session(store: Database, session_id: int) -> list[StoredDialogueJudgment]:
     """Every version, oldest first."""
     rows = store.db["dialogue_judgments"].rows_where("session_id = ?", [session_id], order_by="id")
     return [decode_dialogue_row(r) for r in rows]
 
 
-def for_run(store: Store, run_id: str) -> list[StoredDialogueJudgment]:
+def for_run(store: Database, run_id: str) -> list[StoredDialogueJudgment]:
     """Every version of every session of a run, oldest first."""
     rows = store.db["dialogue_judgments"].rows_where(
         "session_id IN (SELECT id FROM sessions WHERE run_id = ?)", [run_id], order_by="id"
@@ -49,7 +49,7 @@ def for_run(store: Store, run_id: str) -> list[StoredDialogueJudgment]:
     return [decode_dialogue_row(r) for r in rows]
 
 
-def latest_for_sessions(store: Store, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
+def latest_for_sessions(store: Database, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
     """session id → metric → newest dialogue judgment, for many sessions in one query."""
     if not session_ids:
         return {}

@@ -19,7 +19,7 @@ from .rows import insert_row, now
 from .run_shards import insert_shard
 
 if TYPE_CHECKING:
-    from .store import Store
+    from .database import Database
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class PlanTaken(Exception):
 
 
 def store_plan(
-    store: Store,
+    store: Database,
     run_id: str,
     pairs: list[PlannedPair],
     *,
@@ -94,7 +94,7 @@ def store_plan(
     store.write("record the run's plan", insert)
 
 
-def entries(store: Store, run_id: str) -> list[PlanEntry]:
+def entries(store: Database, run_id: str) -> list[PlanEntry]:
     """The run's plan in its order; empty for a run planned before plans were stored."""
     rows = store.db.execute("SELECT * FROM run_plan WHERE run_id = ? ORDER BY position", [run_id])
     columns = [d[0] for d in rows.description]
@@ -107,7 +107,7 @@ def entries(store: Store, run_id: str) -> list[PlanEntry]:
     return out
 
 
-def link_session(store: Store, entry_id: int, session_id: int) -> None:
+def link_session(store: Database, entry_id: int, session_id: int) -> None:
     """Inside the write that created ``session_id``: make it the entry's session, unless the
     entry already has one (then the whole write is rolled back, see ``PlanTaken``)."""
     cursor = store.db.conn.execute(
@@ -121,7 +121,7 @@ def link_session(store: Store, entry_id: int, session_id: int) -> None:
     )
 
 
-def session_trials(store: Store, run_id: str) -> tuple[dict[int, int], int]:
+def session_trials(store: Database, run_id: str) -> tuple[dict[int, int], int]:
     """Session id → its trial, and the most trials the run plans for a pair (K of
     ``--repeat K``; from its sessions for a run planned before plans were stored)."""
     trials = dict(store.db.execute("SELECT id, trial FROM sessions WHERE run_id = ?", [run_id]).fetchall())
@@ -129,7 +129,7 @@ def session_trials(store: Store, run_id: str) -> tuple[dict[int, int], int]:
     return trials, max([planned or 1, *trials.values()])
 
 
-def latest_planned_run(store: Store) -> tuple[str, str] | None:
+def latest_planned_run(store: Database) -> tuple[str, str] | None:
     """(created_at, run id) of the newest plan, or None."""
     row = store.db.execute("SELECT created_at, run_id FROM run_plan ORDER BY id DESC LIMIT 1").fetchone()
     return (row[0], row[1]) if row else None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .rows import now
 
 if TYPE_CHECKING:
-    from .store import Store
+    from .database import Database
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class StoredShard:
     planned: int  # dialogues in the whole plan, all N shards together
 
 
-def insert_shard(store: Store, run_id: str, shard: int, shards: int, planned: int) -> None:
+def insert_shard(store: Database, run_id: str, shard: int, shards: int, planned: int) -> None:
     """Inside the write that stores the shard's plan (one transaction: both or neither)."""
     store.db.conn.execute(
         "INSERT INTO run_shards (run_id, shard, shards, planned, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -31,7 +31,7 @@ def insert_shard(store: Store, run_id: str, shard: int, shards: int, planned: in
     )
 
 
-def shards_of(store: Store, run_id: str) -> list[StoredShard]:
+def shards_of(store: Database, run_id: str) -> list[StoredShard]:
     """The shards of ``run_id`` this database holds, by shard number; empty for a whole run."""
     rows = store.db.execute(
         "SELECT shard, shards, planned FROM run_shards WHERE run_id = ? ORDER BY shard", [run_id]
@@ -39,7 +39,7 @@ def shards_of(store: Store, run_id: str) -> list[StoredShard]:
     return [StoredShard(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
 
-def run_exists(store: Store, run_id: str) -> bool:
+def run_exists(store: Database, run_id: str) -> bool:
     """Whether ``run_id`` has a session or a plan entry here (a given ``--run-id`` must be new)."""
     row = store.db.execute(
         "SELECT EXISTS (SELECT 1 FROM sessions WHERE run_id = ?) OR EXISTS (SELECT 1 FROM run_plan WHERE run_id = ?)",

@@ -1,0 +1,18 @@
+"""What the store's helper modules need of the store: its sqlite-utils view and its one write
+transaction. They are typed against this protocol rather than ``Store``, so ``store.py`` can
+call them without the two modules importing each other."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+
+class Database(Protocol):
+    @property
+    def db(self) -> sqlite_utils.Database: ...
+
+    def write(self, action: str, fn: Callable[[], Any]) -> Any: ...
