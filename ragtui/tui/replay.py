@@ -21,7 +21,7 @@ from ..core.dialogue.events import (
     VerdictReady,
 )
 from ..core.registry.metrics import PRIMARY_METRIC
-from ..core.types.stored import StoredJudgment, StoredSession, newest_versions
+from ..core.types.stored import TURN_VERDICTS, StoredJudgment, StoredSession
 
 
 def turn_verdicts(session: StoredSession, turn: int) -> list[StoredJudgment]:
@@ -31,7 +31,7 @@ def turn_verdicts(session: StoredSession, turn: int) -> list[StoredJudgment]:
     first: dict[str, int] = {}
     for j in on_turn:
         first.setdefault(j.metric, j.id)
-    newest = newest_versions(on_turn, lambda j: j.metric)
+    newest = {j.metric: j for j in TURN_VERDICTS.newest(on_turn)}
     return [newest[m] for m in sorted(newest, key=first.__getitem__)]
 
 

@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass, field
 
 from ..store.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
-from ..store.rows import newest_version_sql
 from ..store.store import Store
+from ..types.stored import DIALOGUE_VERDICTS
 from .gate import GATED_STOPS
 from .pass_k import RunPassK, Trial, group_trials
 
@@ -62,7 +62,7 @@ class RunSummary:
 
 
 # Each dialogue's newest resolution verdict (re-judging adds versions), as a condition on ``d``.
-NEWEST_RESOLUTION = newest_version_sql("dialogue_judgments", "d", ("session_id", "metric"))
+NEWEST_RESOLUTION = DIALOGUE_VERDICTS.is_newest_sql("d")
 
 
 def resolution_by_run(store: Store) -> dict[str, ResolutionRate]:

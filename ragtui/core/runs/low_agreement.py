@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..registry.metrics import PRIMARY_METRIC
-from ..store.rows import newest_version_sql
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor, floor_words, is_low, trust_cell
-from ..types.stored import StoredSession
+from ..types.stored import TURN_VERDICTS, StoredSession
 
 GATE_ANYWAY = "gate them anyway with --gate-low-agreement or gate_low_agreement = true"
 
@@ -83,7 +82,7 @@ def low_rubric_sessions(store: Store, session_ids: list[int], floor: AgreementFl
     for session_id, agreement in store.db.execute(
         "SELECT j.session_id, json_extract(j.details, '$.agreement') FROM judgments j "
         f"WHERE j.metric = ? AND j.session_id IN ({marks}) AND j.score IS NOT NULL AND "
-        + newest_version_sql("judgments", "j", ("session_id", "turn", "metric")),
+        + TURN_VERDICTS.is_newest_sql("j"),
         [PRIMARY_METRIC, *session_ids],
     ):
         details = {"agreement": json.loads(agreement)} if agreement else {}

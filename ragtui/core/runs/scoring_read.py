@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..store.rows import newest_version_sql
 from ..store.store import Store
 from ..types.errors import RagtuiError
 from ..types.judgments import READ_MIXED, READ_PROBABILITY, READ_SAMPLED, how_read
+from ..types.stored import DIALOGUE_VERDICTS, TURN_VERDICTS
 
 WORDS = {READ_PROBABILITY: "read from probabilities", READ_SAMPLED: "sampled", READ_MIXED: "partly sampled"}
 
@@ -62,9 +62,9 @@ def run_reading(store: Store, run_id: str) -> RunReading:
     counts: dict[str, int] = {}
     queries = (
         "SELECT j.details FROM judgments j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? AND "
-        + newest_version_sql("judgments", "j", ("session_id", "turn", "metric")),
+        + TURN_VERDICTS.is_newest_sql("j"),
         "SELECT d.details FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id WHERE s.run_id = ? AND "
-        + newest_version_sql("dialogue_judgments", "d", ("session_id", "metric")),
+        + DIALOGUE_VERDICTS.is_newest_sql("d"),
     )
     for sql in queries:
         for (text,) in store.db.execute(sql, [run_id]).fetchall():

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..types.stored import StoredDialogueJudgment
-from .rows import decode_dialogue_row, insert_row, judgment_columns, newest_version_sql
+from ..types.stored import DIALOGUE_VERDICTS, StoredDialogueJudgment
+from .rows import decode_dialogue_row, insert_row, judgment_columns
 
 if TYPE_CHECKING:
     from ..types.judgments import Judgment
@@ -56,7 +56,7 @@ def latest_for_sessions(store: Database, session_ids: list[int]) -> dict[int, di
     marks = ",".join("?" * len(session_ids))
     rows = store.db.execute(
         f"SELECT * FROM dialogue_judgments d WHERE d.session_id IN ({marks}) AND "
-        + newest_version_sql("dialogue_judgments", "d", ("session_id", "metric")),
+        + DIALOGUE_VERDICTS.is_newest_sql("d"),
         list(session_ids),
     )
     columns = [c[0] for c in rows.description]

@@ -50,14 +50,6 @@ def insert_row(conn: sqlite3.Connection, table: str, row: dict[str, Any]) -> int
     return int(cursor.lastrowid or 0)
 
 
-def newest_version_sql(table: str, alias: str, keys: tuple[str, ...]) -> str:
-    """The SQL condition that row ``alias`` of ``table`` is the newest version of its ``keys``: the
-    query form of ``records.stored.newest_versions``, for readers that must not load every version.
-    ``table``, ``alias`` and ``keys`` are ragtui's own names, never user input."""
-    same = " AND ".join(f"n.{key} = {alias}.{key}" for key in keys)
-    return f"{alias}.version = (SELECT MAX(n.version) FROM {table} n WHERE {same})"
-
-
 # Stored for the tokens-spent tables (read there with SQL), not part of a verdict as shown.
 _USAGE_COLUMNS = ("prompt_tokens", "completion_tokens", "cached_tokens")
 

@@ -23,12 +23,12 @@ from ..types.calls import CallUsage
 from ..types.errors import StoreError, StoreWriteError
 from ..types.passages import Passage
 from ..types.stored import (
+    TURN_VERDICTS,
     PartialReply,
     StoredDialogueJudgment,
     StoredJudgment,
     StoredMessage,
     StoredSession,
-    newest_versions,
 )
 from . import dialogue_verdicts, run_plan
 from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders, retry_while_busy
@@ -39,7 +39,6 @@ from .rows import (
     insert_row,
     judgment_columns,
     judgment_from_row,
-    newest_version_sql,
     now,
     session_from_row,
 )
@@ -298,7 +297,7 @@ class Store:
             row[0]
             for row in conn.execute(
                 "SELECT j.score FROM judgments j WHERE j.session_id = ? AND j.metric = ? AND "
-                + newest_version_sql("judgments", "j", ("session_id", "turn", "metric")),
+                + TURN_VERDICTS.is_newest_sql("j"),
                 [session_id, metric],
             ).fetchall()
         ]
@@ -474,7 +473,7 @@ class Store:
     def latest_judgments_of(self, message_id: int) -> dict[str, StoredJudgment]:
         """The newest judgment per metric of one bot message."""
         rows = self.db["judgments"].rows_where("message_id = ?", [message_id])
-        return newest_versions((judgment_from_row(r) for r in rows), lambda j: j.metric)
+        return {j.metric: j for j in TURN_VERDICTS.newest(judgment_from_row(r) for r in rows)}
 
     def dialogue_scores(self, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
         """session id → dialogue metric → its newest verdict (score, outcome), in one query."""

@@ -4,7 +4,7 @@ versioned verdicts (of turns and of whole dialogues), and who runs a session. Pl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -19,7 +19,6 @@ class _Versioned(Protocol):
 
 
 V = TypeVar("V", bound=_Versioned)
-K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -60,20 +59,42 @@ class StoredDialogueJudgment:
         return self.score is None and bool(self.details.get("skipped"))
 
 
-def newest_versions(verdicts: Iterable[V], key: Callable[[V], K]) -> dict[K, V]:
-    """The newest version of each ``key`` — the one rule for which verdict counts: re-judging
-    adds versions and never overwrites, and the highest version is the current one."""
-    newest: dict[K, V] = {}
-    for verdict in verdicts:
-        k = key(verdict)
-        if k not in newest or verdict.version > newest[k].version:
-            newest[k] = verdict
-    return newest
+@dataclass(frozen=True)
+class VersionedVerdicts:
+    """Which version of a verdict counts — the one rule, declared once for each verdict table and
+    given in both the forms ragtui reads with: re-judging adds versions and never overwrites, and
+    among the versions with the same ``keys`` the highest is the current one.
+
+    ``newest`` applies it to verdicts already loaded (the TUI, a session's summary);
+    ``is_newest_sql`` is the same rule as a SQL condition, for readers that must not load every
+    version (run lists, reports). A test holds the two forms to the same answer."""
+
+    table: str
+    keys: tuple[str, ...]  # the columns, and the verdicts' attributes, a version is counted within
+
+    def newest(self, verdicts: Iterable[V]) -> list[V]:
+        """The current version of each key, in the order the keys first appear."""
+        newest: dict[tuple[object, ...], V] = {}
+        for verdict in verdicts:
+            key = tuple(getattr(verdict, name) for name in self.keys)
+            if key not in newest or verdict.version > newest[key].version:
+                newest[key] = verdict
+        return list(newest.values())
+
+    def is_newest_sql(self, alias: str) -> str:
+        """The condition that row ``alias`` of the table is the current version of its keys.
+        The table and key names are ragtui's own, never user input."""
+        same = " AND ".join(f"n.{key} = {alias}.{key}" for key in self.keys)
+        return f"{alias}.version = (SELECT MAX(n.version) FROM {self.table} n WHERE {same})"
+
+
+TURN_VERDICTS = VersionedVerdicts("judgments", ("session_id", "turn", "metric"))
+DIALOGUE_VERDICTS = VersionedVerdicts("dialogue_judgments", ("session_id", "metric"))
 
 
 def latest_per_metric(judgments: Iterable[StoredDialogueJudgment]) -> dict[str, StoredDialogueJudgment]:
-    """The newest dialogue verdict per metric."""
-    return newest_versions(judgments, lambda j: j.metric)
+    """The newest dialogue verdict per metric (of one session's verdicts)."""
+    return {j.metric: j for j in DIALOGUE_VERDICTS.newest(judgments)}
 
 
 @dataclass
@@ -200,4 +221,4 @@ class StoredSession:
 
     def latest_judgments(self) -> dict[tuple[int, str], StoredJudgment]:
         """The newest version per (turn, metric)."""
-        return newest_versions(self.judgments, lambda j: (j.turn, j.metric))
+        return {(j.turn, j.metric): j for j in TURN_VERDICTS.newest(self.judgments)}
