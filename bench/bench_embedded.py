@@ -197,9 +197,9 @@ def common_prefix(a: list[int], b: list[int]) -> int:
 def layout_prompts(language: str = "en") -> list[tuple[int, str, list[dict[str, str]]]]:
     """(turn, role, messages) of every model call of the scripted dialogue, as ragtui sends them."""
     from ragtui.core.bots.builtin_rag import BuiltinRagBot
-    from ragtui.core.content.knowledge import KnowledgeBase
     from ragtui.core.content.prompts import PromptSet
     from ragtui.core.dialogue.simulator import UserSimulator
+    from ragtui.core.knowledge.index import KnowledgeBase
     from ragtui.core.metrics.base import TurnContext
     from ragtui.core.metrics.rubric import RubricJudge
     from ragtui.core.types.turns import Utterance

@@ -28,10 +28,10 @@ from pathlib import Path
 
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.config.settings import load_config
-from ragtui.core.content.knowledge import KnowledgeBase
 from ragtui.core.content.personas import load_personas
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.estimate import estimate_run, spent
+from ragtui.core.knowledge.index import KnowledgeBase
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment

@@ -43,6 +43,7 @@ LAZY_COMMANDS = {
     "report": ("report_command", "write a run as one self-contained HTML file (charts, transcripts, filters)"),
     "merge": ("merge_command", "copy the runs of other ragtui databases (CI shards, artifacts) into one"),
     "judge-card": ("judge_card_command", "how far the judge agrees with people, per metric and language"),
+    "knowledge": ("knowledge_command", "list the knowledge base's documents, passages and skipped files"),
 }
 
 EXIT_ERROR = 2  # 0: passed, 1: a gate failed (the commands return those themselves)

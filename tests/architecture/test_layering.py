@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, int]] = [
     ("ragtui.core.config", 3),
     ("ragtui.core.content", 4),
     ("ragtui.core.models", 4),
+    ("ragtui.core.knowledge", 4),
     ("ragtui.core.store", 5),
     ("ragtui.core.metrics", 6),
     ("ragtui.core.bots", 7),

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ragtui.core.bots.builtin_rag import BuiltinRagBot
 from ragtui.core.config.settings import Config
-from ragtui.core.content.knowledge import KnowledgeBase
 from ragtui.core.content.prompts import PromptSet
+from ragtui.core.knowledge.index import KnowledgeBase
 from ragtui.core.types.turns import Utterance
 
 CONTEXT_END = "### CONTEXT END ###"

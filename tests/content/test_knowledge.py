@@ -1,4 +1,4 @@
-"""Tests for the built-in bot's knowledge base (knowledge.py): query terms, splitting, search."""
+"""Tests for the built-in bot's knowledge base (core/knowledge): query terms, splitting, search."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from ragtui.core.config import paths
-from ragtui.core.content.knowledge import MAX_PASSAGE_CHARS, MAX_QUERY_TERMS, KnowledgeBase, query_terms, split_document
+from ragtui.core.knowledge.chunking import MAX_PASSAGE_CHARS, passages_of
+from ragtui.core.knowledge.formats.markdown import load as load_markdown
+from ragtui.core.knowledge.index import MAX_QUERY_TERMS, KnowledgeBase, query_terms
 from ragtui.core.types.errors import ConfigError
 
 KNOWLEDGE = paths.bundled_dir("sample_data") / "knowledge"
@@ -63,7 +65,13 @@ def test_no_usable_terms() -> None:
     assert query_terms("") == []
 
 
-# -- split_document ---------------------------------------------------------------------------
+# -- splitting --------------------------------------------------------------------------------
+
+
+def split_document(text: str, name: str = "doc.md") -> tuple[str, list[str]]:
+    """A Markdown document's title and its passages' texts."""
+    document = load_markdown(text.encode("utf-8"), name)
+    return document.title, [p.text for p in passages_of(document)]
 
 
 def test_split_document_title_and_paragraphs() -> None:
@@ -73,8 +81,9 @@ def test_split_document_title_and_paragraphs() -> None:
 
 
 def test_split_document_without_heading() -> None:
-    title, passages = split_document("Just text.\nMore text.")
-    assert title == ""
+    """A text without a heading takes its file's name as its title."""
+    title, passages = split_document("Just text.\nMore text.", "notes.txt")
+    assert title == "notes"
     assert passages == ["Just text.\nMore text."]
 
 
@@ -161,7 +170,7 @@ def test_search_of_quoted_term_still_matches(kb_en: KnowledgeBase) -> None:
 
 
 def test_empty_folder(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="has no .md or .txt documents") as info:
+    with pytest.raises(ConfigError, match="has no document ragtui can read") as info:
         KnowledgeBase.from_folder(tmp_path, "en")
     assert str(tmp_path) in str(info.value)
 
@@ -176,21 +185,23 @@ def test_folder_without_language_subfolder(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "guide.md").write_text("# Shipping\n\nParcels ship within three days.\n", encoding="utf-8")
     (tmp_path / "notes.txt").write_text("Refunds take ten business days.\n", encoding="utf-8")
-    (tmp_path / "ignored.csv").write_text("parcels,refunds\n", encoding="utf-8")
+    (tmp_path / "not-a-faq.csv").write_text("parcels,refunds\n", encoding="utf-8")
     kb = KnowledgeBase.from_folder(tmp_path, "en")
     assert kb.root == tmp_path
     assert kb.documents == 2
+    assert [s.path for s in kb.skipped] == ["not-a-faq.csv"]  # listed with its reason, never silent
+    assert "question" in kb.skipped[0].reason
     (hit,) = kb.search("parcels")
     assert (hit.doc_id, hit.title) == (str(Path("sub") / "guide.md"), "Shipping")
     assert hit.to_dict()["doc_id"] == hit.doc_id
 
 
-def test_non_utf8_document_is_named(tmp_path: Path) -> None:
-    path = tmp_path / "latin1.md"
-    path.write_bytes("# Caf\xe9\n".encode("latin-1"))
-    with pytest.raises(ConfigError, match="UTF-8") as info:
+def test_a_folder_of_unreadable_files_names_them(tmp_path: Path) -> None:
+    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (tmp_path / "data.md").write_bytes(b"\x00\x01\x02binary")
+    with pytest.raises(ConfigError, match="has no document ragtui can read") as info:
         KnowledgeBase.from_folder(tmp_path, "en")
-    assert str(path) in str(info.value)
+    assert "image.png" in str(info.value) and "data.md: a binary file" in str(info.value)
 
 
 def test_a_repeated_question_is_answered_the_same_and_a_new_document_is_seen(tmp_path: Path):

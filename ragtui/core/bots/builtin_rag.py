@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptTemplate
+from ..knowledge.index import KnowledgeBase
 from ..models.llm import ChatClient, DeltaCallback, Message
 from ..types.passages import Passage
 from ..types.turns import Utterance

@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..config.settings import Config
-from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
+from ..knowledge.index import KnowledgeBase
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..config.settings import Config
-from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
+from ..knowledge.index import KnowledgeBase
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from ..registry.bots import find_bot_type

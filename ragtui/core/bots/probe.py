@@ -9,9 +9,9 @@ import time
 from dataclasses import dataclass, field
 
 from ..config.settings import Config
-from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
 from ..content.scenarios import load_scenarios
+from ..knowledge.index import KnowledgeBase
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from ..types.errors import RagtuiError

@@ -33,8 +33,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from ..config.settings import Config
-from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
+from ..knowledge.index import KnowledgeBase
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from ..types.errors import RagtuiError

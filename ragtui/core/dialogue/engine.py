@@ -12,8 +12,8 @@ from datetime import datetime
 from ..bots.base import Bot
 from ..bots.factory import build_bot
 from ..config.settings import Config
-from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet
+from ..knowledge.index import KnowledgeBase
 from ..metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bundled_fallback
 from ..metrics.fit_store import fitted_metrics

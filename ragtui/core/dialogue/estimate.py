@@ -22,8 +22,8 @@ from typing import cast
 
 from ..bots.builtin_rag import BuiltinRagBot
 from ..config.settings import Config
-from ..content.knowledge import KnowledgeBase
 from ..content.prompts import PromptSet, load_prompt
+from ..knowledge.index import KnowledgeBase
 from ..metrics import PRIMARY_METRIC
 from ..metrics.answer_relevancy import MAX_STATEMENTS
 from ..metrics.base import TurnContext

@@ -46,3 +46,9 @@ class IncompleteReply(EndpointError):
         self.role = role
         self.partial = partial
         self.attempts = attempts
+
+
+class KnowledgeFileError(RagtuiError):
+    """A file of the knowledge folder gives no text: unreadable, an unknown type, binary, too
+    large, no text (a scanned PDF), not decodable. The folder is read without it, and the file is
+    listed with this reason; it never stops a run on its own."""

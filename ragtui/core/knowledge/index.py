@@ -1,4 +1,4 @@
-"""The built-in bot's knowledge base: Markdown documents → SQLite FTS5 → top-k passages.
+"""The built-in bot's retrieval: the knowledge folder's passages → SQLite FTS5 → top-k passages.
 
 FTS5's trigram tokenizer indexes every three-character window, so Japanese is searchable
 without a morphological analyser. A trigram index matches substrings, so the query is turned
@@ -9,14 +9,19 @@ they contain and how rare each term is.
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ..types.errors import ConfigError
+from ..types.knowledge import SkippedFile, SourcedPassage
 from ..types.passages import Passage
+from .chunking import passages_of
+from .folder import knowledge_root, read_folder
+from .formats.markdown import load as load_markdown
 
-MAX_PASSAGE_CHARS = 700
+log = logging.getLogger("ragtui")
 MAX_QUERY_TERMS = 64
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff66-\uff9f]+")
@@ -25,52 +30,6 @@ _STOP = frozenset(
     how what when where which who why does did don't i'm its it's into from about there their
     they them then than our out all any just will my me also get got please help""".split()  # noqa: SIM905
 )
-
-
-def split_document(text: str) -> tuple[str, list[str]]:
-    """Return the title (first ``# `` line) and passages of at most ~MAX_PASSAGE_CHARS."""
-    lines = text.strip().splitlines()
-    title = ""
-    if lines and lines[0].startswith("#"):
-        title = lines[0].lstrip("#").strip()
-        lines = lines[1:]
-    paragraphs = [
-        piece
-        for p in re.split(r"\n\s*\n", "\n".join(lines))
-        if p.strip()
-        for piece in _cap(p.strip(), MAX_PASSAGE_CHARS)
-    ]
-    passages: list[str] = []
-    current = ""
-    for paragraph in paragraphs:
-        if current and len(current) + len(paragraph) + 2 > MAX_PASSAGE_CHARS:
-            passages.append(current)
-            current = paragraph
-        else:
-            current = f"{current}\n\n{paragraph}" if current else paragraph
-    if current:
-        passages.append(current)
-    return title, passages
-
-
-def _cap(paragraph: str, limit: int) -> list[str]:
-    """Split an over-long paragraph at sentence or line ends (hard cut as a last resort), so a
-    plain-text file without blank lines cannot become one giant passage."""
-    if len(paragraph) <= limit:
-        return [paragraph]
-    pieces: list[str] = []
-    current = ""
-    for sentence in re.split(r"(?<=[.!?。！？\n])", paragraph):
-        while len(sentence) > limit:
-            pieces.append(sentence[:limit])
-            sentence = sentence[limit:]
-        if current and len(current) + len(sentence) > limit:
-            pieces.append(current.strip())
-            current = ""
-        current += sentence
-    if current.strip():
-        pieces.append(current.strip())
-    return pieces
 
 
 def query_terms(query: str) -> list[str]:
@@ -92,14 +51,16 @@ MAX_KEPT_ANSWERS = 4096  # distinct (query, k) answers kept by a KnowledgeBase
 
 
 class KnowledgeBase:
-    """An in-memory FTS5 index over a folder of Markdown files (built in milliseconds)."""
+    """An in-memory FTS5 index over a knowledge folder's passages (built in milliseconds)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         # The index is read from the event loop thread only; check_same_thread is relaxed so a
         # benchmark or server may build it in one thread and query it in another.
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
-        self._db.execute("CREATE VIRTUAL TABLE passages USING fts5(title, body, doc_id UNINDEXED, tokenize='trigram')")
+        self._db.execute("CREATE VIRTUAL TABLE passages USING fts5(title, body, item UNINDEXED, tokenize='trigram')")
+        self.passages: list[SourcedPassage] = []
+        self.skipped: tuple[SkippedFile, ...] = ()  # files of the folder that gave no passage, and why
         self.documents = 0
         # Many dialogues ask the same question (every persona opens with the scenario's), and an
         # FTS5 query costs more than the rest of a bot turn's work: answers are kept until the
@@ -108,29 +69,37 @@ class KnowledgeBase:
 
     @classmethod
     def from_folder(cls, folder: Path, language: str) -> KnowledgeBase:
-        """Index ``folder/<language>/`` when it exists, else ``folder`` itself."""
-        root = folder / language if (folder / language).is_dir() else folder
-        if not root.is_dir():
-            raise ConfigError(f"knowledge folder {root} does not exist", "set 'knowledge' in the config")
+        """Index ``folder/<language>/`` when it exists, else ``folder`` itself: every file a
+        loader reads (Markdown, text, HTML, PDF, CSV and JSON FAQs, plugins' formats)."""
+        root = knowledge_root(folder, language)
+        read = read_folder(root)
+        if not read.documents:
+            reasons = "; ".join(f"{s.path}: {s.reason}" for s in read.skipped[:3])
+            detail = f" ({len(read.skipped)} file(s) skipped — {reasons})" if read.skipped else ""
+            raise ConfigError(
+                f"knowledge folder {root} has no document ragtui can read{detail}",
+                "add help articles (.md, .txt, .html, .pdf, .csv, .json); `ragtui knowledge` lists what is read",
+            )
         kb = cls(root)
-        files = sorted(p for p in root.rglob("*") if p.suffix.lower() in (".md", ".txt") and p.is_file())
-        if not files:
-            raise ConfigError(f"knowledge folder {root} has no .md or .txt documents")
-        for path in files:
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise ConfigError(f"cannot read knowledge document {path}: {exc}", "save it as UTF-8") from None
-            kb.add(str(path.relative_to(root)), text)
+        kb.skipped = read.skipped
+        for skipped in read.skipped:  # in ragtui's log; `ragtui knowledge` lists them for a person
+            log.warning("knowledge file %s skipped: %s", root / skipped.path, skipped.reason)
+        kb.documents = len(read.documents)
+        kb.add_passages(read.passages)
         return kb
 
     def add(self, doc_id: str, text: str) -> None:
-        title, passages = split_document(text)
-        self._db.executemany(
-            "INSERT INTO passages (title, body, doc_id) VALUES (?, ?, ?)",
-            [(title, body, doc_id) for body in passages],
-        )
+        """Index one Markdown document given as text (tests, benchmarks, the reference server)."""
+        self.add_passages(passages_of(load_markdown(text.encode("utf-8"), PurePosixPath(doc_id).as_posix())))
         self.documents += 1
+
+    def add_passages(self, passages: list[SourcedPassage] | tuple[SourcedPassage, ...]) -> None:
+        first = len(self.passages)
+        self.passages += passages
+        self._db.executemany(
+            "INSERT INTO passages (title, body, item) VALUES (?, ?, ?)",
+            [(p.title, p.text, first + i) for i, p in enumerate(passages)],
+        )
         self._answers.clear()
 
     def search(self, query: str, k: int = 4) -> list[Passage]:
@@ -142,12 +111,11 @@ class KnowledgeBase:
         found = self._answers.get((match, k))
         if found is None:
             rows = self._db.execute(
-                "SELECT doc_id, title, body, bm25(passages, 2.0, 1.0) AS rank FROM passages "
-                "WHERE passages MATCH ? ORDER BY rank LIMIT ?",
+                "SELECT item, bm25(passages, 2.0, 1.0) AS rank FROM passages WHERE passages MATCH ? ORDER BY rank LIMIT ?",
                 (match, k),
             ).fetchall()
             # bm25() is lower-is-better and negative; flip it so a bigger score means a better match.
-            found = tuple(Passage(doc_id, title, body, -rank) for doc_id, title, body, rank in rows)
+            found = tuple(self.passages[item].to_passage(-rank) for item, rank in rows)
             if len(self._answers) >= MAX_KEPT_ANSWERS:
                 self._answers.clear()  # a long run of distinct questions: start over, never grow unbounded
             self._answers[(match, k)] = found

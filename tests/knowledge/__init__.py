@@ -1,0 +1,1 @@
+"""Tests of the knowledge base in its real formats (core/knowledge)."""
