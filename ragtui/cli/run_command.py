@@ -29,9 +29,11 @@ from ..core.dialogue.estimate import spent
 from ..core.dialogue.progress import dialogue_label
 from ..core.dialogue.state_machine import Dialogue
 from ..core.files.output_file import check_output, write_output
+from ..core.knowledge.folder import skipped_lines
 from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
+from ..core.registry.bots import uses_bot_role
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs import bootstrap
 from ..core.runs.agreement_line import run_agreement_line
@@ -366,6 +368,9 @@ async def _run(
     try:
         for role, endpoint in endpoints.items():
             console.print(Text(f"{role:>5}: {endpoint.label}", style="dim"))
+        if uses_bot_role(config.bot.type):  # the built-in bot reads the knowledge folder: say what it left out
+            for line in skipped_lines(engine.knowledge.skipped):
+                console_err.print(Text(line, style="yellow"), soft_wrap=True)
         dialogues = make_dialogues(engine)
         if args.resume:
             console.print(Text(f"Continuing {len(dialogues)} dialogue(s) of run {run_id}"))

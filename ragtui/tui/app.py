@@ -139,6 +139,7 @@ class RagtuiApp(App[None]):
             self.call_after_refresh(self._connect)
         else:
             self._say_problem()
+            self._say_skipped_knowledge()
         self._check_size(self.size.width, self.size.height)
         # SIGTERM quits like ctrl+q: a running dialogue is recorded as cancelled, not left running.
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
@@ -201,6 +202,30 @@ class RagtuiApp(App[None]):
         caveat = judge_caveat(endpoints, self.config.language)
         if caveat and self.engine is not None:
             self.notify(caveat, title="Judge", severity="warning", timeout=15, markup=False)
+        self._say_skipped_knowledge()
+
+    def _say_skipped_knowledge(self) -> None:
+        """The built-in bot's knowledge folder, read now: a file it cannot read is said at start,
+        not discovered in a passage that never comes (and a folder with nothing readable is the
+        one error line it would be on the first step)."""
+        from ..core.knowledge.folder import skipped_lines
+        from ..core.registry.bots import uses_bot_role
+
+        if self.engine is None or not uses_bot_role(self.config.bot.type):
+            return
+        try:
+            skipped = self.engine.knowledge.skipped
+        except RagtuiError as exc:
+            self.notify(str(exc), title="Knowledge base", severity="error", timeout=15, markup=False)
+            return
+        if skipped:
+            self.notify(
+                "\n".join(skipped_lines(skipped, limit=3)),
+                title="Knowledge base",
+                severity="warning",
+                timeout=15,
+                markup=False,
+            )
 
     # -- terminal size -----------------------------------------------------------------------
 

@@ -80,3 +80,11 @@ def read_file(path: Path, name: str) -> Document:
     if not isinstance(document, Document):
         raise KnowledgeFileError(f"the {loader.name} loader returned {type(document).__name__}, not a Document")
     return document
+
+
+def skipped_lines(skipped: tuple[SkippedFile, ...], limit: int = 5) -> list[str]:
+    """What a run or the TUI says of the files it did not read: a line each, up to ``limit``."""
+    lines = [f"knowledge file {s.path} not read: {s.reason}" for s in skipped[:limit]]
+    if len(skipped) > limit:
+        lines.append(f"… and {len(skipped) - limit} more; `ragtui knowledge` lists them all")
+    return lines
