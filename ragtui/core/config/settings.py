@@ -1,4 +1,5 @@
-"""Configuration: a TOML file → typed dataclasses, with environment and CLI overrides.
+"""Configuration: a TOML file → typed dataclasses, with environment and CLI overrides. What the
+file may say is declared in ``config_file.py``; this module builds ``Config`` from it.
 
 Layout of a config file (every key optional)::
 

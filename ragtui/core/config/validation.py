@@ -35,7 +35,6 @@ EXPECTED = {
     "dict_type": "dict",
     "model_type": "dict",
     "model_attributes_type": "dict",
-    "is_instance_of": "str",
 }
 TABLE_ERRORS = {"dict_type", "model_type", "model_attributes_type"}
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -95,12 +94,10 @@ def positive() -> AfterValidator:
     return AfterValidator(check)
 
 
-def validate(
-    model: type[Model], data: object, where: str, *, top_level: bool = False, note: str = "", context: Any = None
-) -> Model:
+def validate(model: type[Model], data: object, where: str, *, top_level: bool = False, note: str = "") -> Model:
     """``model`` of ``data``, or the first problem as one ``ConfigError`` line (see :func:`config_error`)."""
     try:
-        return model.model_validate(data, context=context)
+        return model.model_validate(data)
     except ValidationError as exc:
         raise config_error(exc, model, data, where, top_level=top_level, note=note) from None
 
@@ -147,7 +144,7 @@ def _where(where: str, loc: tuple[Any, ...], data: object, model: type[BaseModel
     segments: list[str] = []
     names: list[str] = []  # the keys since the last segment, dotted
     node: object = data
-    arrays = _named_arrays(model)
+    arrays: frozenset[str] = getattr(model, "named_arrays", frozenset())
     for part in loc:
         child = _child(node, part)
         if isinstance(part, int) and names and names[-1] in arrays:
@@ -164,13 +161,11 @@ def _where(where: str, loc: tuple[Any, ...], data: object, model: type[BaseModel
         else:
             names.append(_key(part))
         node = child
-    if names:
-        tables, key = (names, None) if whole else (names[:-1], names[-1])
-        if top_level and not segments and tables:
-            segments.append(f"[{'.'.join(tables)}]")
-            tables = []
-        dotted = ".".join([*tables, *([key] if key is not None else [])])
-        segments += [dotted] if dotted else []
+    tables, key = (names, []) if whole else (names[:-1], names[-1:])
+    if tables and top_level and not segments:
+        segments.append(_tables(tables, bracket=True))
+        tables = []
+    segments += [".".join(tables + key)] if tables or key else []
     if not segments:
         return where
     return f"{where}{': ' if top_level else ' '}{' '.join(segments)}"
@@ -198,10 +193,6 @@ def _value_at(data: object, loc: tuple[Any, ...]) -> object:
     for part in loc:
         data = _child(data, part)
     return data
-
-
-def _named_arrays(model: type[BaseModel]) -> frozenset[str]:
-    return getattr(model, "named_arrays", frozenset())
 
 
 def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
