@@ -68,7 +68,7 @@ def test_duplicate_id_rejected(tmp_path: Path) -> None:
 
 def test_missing_question_rejected(tmp_path: Path) -> None:
     path = write(tmp_path, '[[scenario]]\nid = "a"\nreference = "r"\n')
-    with pytest.raises(ConfigError, match="needs both 'id' and 'question'") as info:
+    with pytest.raises(ConfigError, match="scenario 'a': missing key 'question'") as info:
         load_scenarios(tmp_path, "en")
     assert str(path) in str(info.value)
 

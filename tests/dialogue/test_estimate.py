@@ -111,11 +111,12 @@ def test_prices_are_checked_and_matched_to_dated_model_names(tmp_path: Path):
     assert price_for(prices, "llama3") is None
     bad = tmp_path / "bad.toml"
     bad.write_text("[prices]\ngpt-4o = { input = -1, output = 2 }\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"\[prices\] gpt-4o.input must be 0 or more"):
+    with pytest.raises(ConfigError, match=r"\[prices.gpt-4o\] input must be 0 or more, got -1"):
         load_config(bad)
     bad.write_text("[prices]\ngpt-4o = { input = 1 }\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match="missing output"):
+    with pytest.raises(ConfigError, match=r"\[prices.gpt-4o\]: missing key 'output'") as missing:
         load_config(bad)
+    assert missing.value.hint == "prices are per million tokens, e.g. input = 0.15"
 
 
 def test_statement_metrics_add_one_check_per_sentence_of_the_answer(tmp_path: Path):

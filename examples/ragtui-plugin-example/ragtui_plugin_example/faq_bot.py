@@ -15,32 +15,32 @@ found, the fallback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator
 
 from ragtui.core.bots.base import BotAnswer
 from ragtui.core.bots.context import BotContext
-from ragtui.core.config.bot_config import TableValues
+from ragtui.core.config.bot_config import BotTable
+from ragtui.core.config.validation import invalid
 from ragtui.core.registry.bots import BotType
 from ragtui.core.types.calls import CallUsage
-from ragtui.core.types.errors import ConfigError
 
 
-@dataclass(frozen=True)
-class FaqSettings:
-    answers: dict[str, str]
-    fallback: str
-
-
-def parse(table: dict[str, Any], where: str, base: Path) -> FaqSettings:
-    """The [bot] table → settings. Runs when the config is read: errors name ``where`` and the key."""
-    values = TableValues(table, where)
-    answers = values.required("answers", dict)
+def keywords(answers: dict[str, str]) -> dict[str, str]:
+    """Keywords match case-insensitively, and every answer says something."""
     for keyword, answer in answers.items():
-        if not isinstance(answer, str) or not answer.strip():
-            raise ConfigError(f"{where} answers.{keyword} must be a non-empty string")
-    return FaqSettings({k.lower(): v for k, v in answers.items()}, values.get("fallback", str, "Sorry, I don't know."))
+        if not answer.strip():
+            raise invalid(f".{keyword} is empty", "write the answer for this keyword")
+    return {k.lower(): v for k, v in answers.items()}
+
+
+class FaqSettings(BotTable):
+    """The [bot] keys besides ``type``, read when the config is read: an unknown key, a wrong
+    type or a missing key is one error line naming the file, the table and the key."""
+
+    answers: Annotated[dict[str, str], AfterValidator(keywords)]
+    fallback: str = "Sorry, I don't know."
 
 
 class FaqBot:
@@ -65,10 +65,4 @@ def build(settings: FaqSettings, context: BotContext) -> FaqBot:
     return FaqBot(settings)
 
 
-FAQ = BotType(
-    "faq",
-    build,
-    keys=frozenset({"answers", "fallback"}),
-    parse=parse,
-    public=lambda s: {"keywords": sorted(s.answers)},
-)
+FAQ = BotType("faq", build, settings=FaqSettings, public=lambda s: {"keywords": sorted(s.answers)})

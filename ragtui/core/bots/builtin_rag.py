@@ -5,9 +5,11 @@ from __future__ import annotations
 from ..content.prompts import PromptTemplate
 from ..knowledge.index import KnowledgeBase
 from ..models.llm import ChatClient, DeltaCallback, Message
+from ..types.errors import ConfigError
 from ..types.passages import Passage
 from ..types.turns import Utterance
 from .base import BotAnswer
+from .context import BotContext
 
 
 def format_context(passages: list[Passage]) -> str:
@@ -59,3 +61,11 @@ class BuiltinRagBot:
             passages=passages,
             usage=completion.usage,
         )
+
+
+def build(settings: object, context: BotContext) -> BuiltinRagBot:
+    """The ``builtin`` type's bot, on the bot role's endpoint (``builtin_settings`` names this by its path)."""
+    if "bot" not in context.endpoints:
+        raise ConfigError("the built-in bot needs the bot role's endpoint, which was not resolved")
+    client = context.pool.client_for(context.endpoints["bot"])
+    return BuiltinRagBot(client, context.prompts.bot, context.knowledge_base(), context.config.top_k)

@@ -29,6 +29,6 @@ def build_bot(
     bot_type = find_bot_type(settings.type)
     if bot_type is None:
         raise ConfigError(f"bot type {settings.type!r} is not known", "is the package that adds it installed?")
-    if bot_type.keys and settings.settings is None:
+    if bot_type.settings is not None and settings.settings is None:
         raise ConfigError(f"bot type {settings.type!r} has no settings")
-    return bot_type.build(settings.settings, BotContext(config, endpoints, pool, prompts, knowledge))
+    return bot_type.make(settings.settings, BotContext(config, endpoints, pool, prompts, knowledge))

@@ -28,9 +28,10 @@ from ..types.passages import Passage
 from ..types.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange, current_call
+from .context import BotContext
 from .errors import BotError, BrokenBotStream, Redactor, snippet
 from .http_read import Capped, SseParser, TooLarge, Utf8Stream
-from .http_request import SlotValues, build_request
+from .http_request import SlotValues, build_request, check_env
 from .http_settings import HttpBotConfig
 from .mapping import answer_text, passages_from
 
@@ -345,3 +346,9 @@ def _status_hint(status: int) -> str:
     if status >= 500:
         return "the bot failed: check its log"
     return "check the body template against the bot's API"
+
+
+def build(settings: HttpBotConfig, context: BotContext) -> HttpBot:
+    """The ``http`` type's bot (``http_settings`` names this by its path)."""
+    check_env(settings)
+    return HttpBot(settings)

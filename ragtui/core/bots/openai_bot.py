@@ -30,6 +30,7 @@ from ..types.passages import Passage
 from ..types.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange
+from .context import BotContext
 from .mapping import passages_from
 from .openai_settings import OpenAIBotConfig
 
@@ -115,3 +116,8 @@ class _PassageCollector:
                 self.passages = found
                 break
         self.last_chunk = chunk
+
+
+def build(settings: OpenAIBotConfig, context: BotContext) -> OpenAIBot:
+    """The ``openai`` type's bot (``openai_settings`` names this by its path)."""
+    return OpenAIBot(settings, context.pool.client_for(openai_endpoint(settings)))

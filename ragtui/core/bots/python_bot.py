@@ -35,6 +35,7 @@ from ..types.calls import CallUsage
 from ..types.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange
+from .context import BotContext
 from .errors import BotError, one_line, snippet
 from .mapping import answer_text, coerce_passages
 from .python_settings import PythonBotConfig
@@ -148,3 +149,8 @@ def _accepts(fn: Callable[..., Any], count: int) -> bool:
     except ValueError:  # no signature (a builtin): assume the seed's three-argument shape
         return True
     return True
+
+
+def build(settings: PythonBotConfig, context: BotContext) -> PythonBot:
+    """The ``python`` type's bot (``python_settings`` names this by its path)."""
+    return PythonBot(settings)

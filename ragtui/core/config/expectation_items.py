@@ -15,8 +15,8 @@ An item's ``id`` keeps its results lined up across runs; without one the id is d
 the text (a slug and a short hash), so it is stable as long as the text is. Every problem is
 one ``ConfigError`` line naming the file, the scenario (or policy) and the key.
 
-This sits beside ``toml_io`` (below the config and the content loaders), since both the
-scenario files and the config read these items.
+This sits in the config package (below the content loaders), since both the scenario files and
+the config read these items.
 """
 
 from __future__ import annotations
@@ -25,14 +25,13 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import Any
+from typing import Annotated, Any, ClassVar, TypeVar
 
-from ..types.errors import ConfigError
+from pydantic import AfterValidator, model_validator
+
 from ..types.expectations import Expectation, Form, Origin, Polarity
-from .toml_io import expect_type
+from .validation import TomlTable, invalid, validate
 
-ITEM_KEYS = {"id", "text", "contains", "regex", "not_contains"}
-POLICY_KEYS = {"id", "text", "tags", "contains", "regex", "not_contains"}
 FORM_KEYS: tuple[Form, ...] = ("contains", "regex", "not_contains")
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 MAX_TEXT = 500  # an expectation is one sentence: a longer one is a paragraph the judge reads badly
@@ -56,70 +55,114 @@ def compile_pattern(pattern: str) -> re.Pattern[str]:
     return re.compile(normalise(pattern))
 
 
-def parse_items(
-    raw: object,
-    where: str,
-    key: str,
-    *,
-    polarity: Polarity,
-    origin: Origin = "scenario",
-    seen: set[str] | None = None,
-) -> list[Expectation]:
-    """The items of one ``expect`` / ``expect_not`` list. ``where`` names the file and the
-    scenario; ``seen`` collects ids so a duplicate across both lists is caught."""
-    items = expect_type(raw, list, f"{where} {key}")
-    seen = set() if seen is None else seen
-    out: list[Expectation] = []
-    for index, item in enumerate(items, start=1):
-        at = f"{where} {key}[{index}]"
-        expectation = parse_item(item, at, polarity=polarity, origin=origin)
-        _claim(expectation.id, seen, at)
-        out.append(expectation)
-    return out
+def sentence(value: str) -> str:
+    """One expectation's text: not empty, not a paragraph."""
+    text = value.strip()
+    if not text:
+        raise invalid(": the expectation is empty", "write what the bot must (or must not) say")
+    if len(text) > MAX_TEXT:
+        raise invalid(f": the expectation is {len(text)} characters long", f"keep it under {MAX_TEXT}")
+    return text
 
 
-def parse_item(
-    item: object,
-    at: str,
-    *,
-    polarity: Polarity,
-    origin: Origin = "scenario",
-    keys: set[str] | None = None,
-    tags: Iterable[str] = (),
-) -> Expectation:
-    """One item: a sentence (judged) or a table with ``text`` or one deterministic form."""
-    if isinstance(item, str):
-        return Expectation(derived_id(_text(item, at)), _text(item, at), "judged", polarity, origin, tuple(tags))
-    table: dict[str, Any] = expect_type(item, (str, dict), at)
-    allowed = keys or ITEM_KEYS
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise ConfigError(f"{at}: unknown key {unknown[0]!r}", f"allowed keys: {', '.join(sorted(allowed))}")
-    forms = [k for k in FORM_KEYS if k in table]
-    if len(forms) > 1:
-        raise ConfigError(f"{at}: give one of {', '.join(FORM_KEYS)}, not {' and '.join(forms)}")
-    if forms and "text" in table:
-        raise ConfigError(f"{at}: give either text (judged) or {forms[0]} (decided in code), not both")
-    if not forms and "text" not in table:
-        raise ConfigError(f"{at}: needs text, contains, regex or not_contains")
-    key = forms[0] if forms else "text"
-    text = _text(expect_type(table[key], str, f"{at} {key}"), f"{at} {key}")
-    form: Form = forms[0] if forms else "judged"
-    if form == "regex":
-        try:
-            compile_pattern(text)
-        except re.error as exc:
-            raise ConfigError(f"{at} regex: {text!r} does not compile: {exc}") from None
-    if form == "not_contains":
-        # "no answer contains it", in either list: broken by the first answer that contains it
-        polarity = "must_not"
-    if "id" in table:
-        eid = expect_type(table["id"], str, f"{at} id")
-        if not ID.match(eid):
-            raise ConfigError(f"{at} id: {eid!r} is not valid", "use letters, digits, '-', '_' or '.'")
-    else:
-        eid = derived_id(f"{form}:{text}" if form != "judged" else text)
-    return Expectation(eid, text, form, polarity, origin, tuple(tags))
+def compiles(text: str) -> str:
+    try:
+        compile_pattern(text)
+    except re.error as exc:
+        raise invalid(f": {text!r} does not compile: {exc}") from None
+    return text
+
+
+def valid_id(eid: str) -> str:
+    if not ID.match(eid):
+        raise invalid(f": {eid!r} is not valid", "use letters, digits, '-', '_' or '.'")
+    return eid
+
+
+Sentence = Annotated[str, AfterValidator(sentence)]
+ItemId = Annotated[str, AfterValidator(valid_id)]
+
+
+class ExpectItem(TomlTable):
+    """One item of ``expect`` / ``expect_not``: a sentence (judged), or a table with ``text`` or
+    one deterministic form, and an optional ``id``."""
+
+    id: ItemId | None = None
+    text: Sentence | None = None
+    contains: Sentence | None = None
+    regex: Annotated[Sentence, AfterValidator(compiles)] | None = None
+    not_contains: Sentence | None = None
+    origin: ClassVar[Origin] = "scenario"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sentence_or_table(cls, item: Any) -> Any:
+        if isinstance(item, str):
+            return {"text": sentence(item)}
+        if not isinstance(item, dict):
+            raise invalid(f"must be str or dict, got {type(item).__name__} {item!r}")
+        return item
+
+    @model_validator(mode="after")
+    def _one_form(self) -> ExpectItem:
+        forms = [k for k in FORM_KEYS if getattr(self, k) is not None]
+        if len(forms) > 1:
+            raise invalid(f": give one of {', '.join(FORM_KEYS)}, not {' and '.join(forms)}")
+        if forms and self.text is not None:
+            raise invalid(f": give either text (judged) or {forms[0]} (decided in code), not both")
+        if not forms and self.text is None:
+            raise invalid(": needs text, contains, regex or not_contains")
+        return self
+
+    def expectation(self, polarity: Polarity, tags: Iterable[str] = ()) -> Expectation:
+        form: Form = next((k for k in FORM_KEYS if getattr(self, k) is not None), "judged")
+        text = str(getattr(self, form) if form != "judged" else self.text)
+        if form == "not_contains":
+            # "no answer contains it", in either list: broken by the first answer that contains it
+            polarity = "must_not"
+        eid = self.id or derived_id(f"{form}:{text}" if form != "judged" else text)
+        return Expectation(eid, text, form, polarity, self.origin, tuple(tags))
+
+
+class PolicyItem(ExpectItem):
+    """A ``[[policy]]`` table: a prohibition (``must_not``) with optional ``tags``."""
+
+    tags: list[str] = []
+    origin: ClassVar[Origin] = "policy"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_table(cls, item: Any) -> Any:
+        if not isinstance(item, dict):
+            raise invalid(f"must be dict, got {type(item).__name__} {item!r}")
+        return item
+
+    def policy(self) -> Expectation:
+        return self.expectation("must_not", self.tags)
+
+
+Items = TypeVar("Items", bound=list[Any])
+
+
+def unique_ids(items: Items) -> Items:
+    """Ids line results up across runs, so no two expectations of one list may share one."""
+    seen: set[str] = set()
+    for item in items:
+        eid = item.expectation("must").id
+        if eid in seen:
+            raise invalid(f": id {eid!r} is used twice", "give each expectation its own id")
+        seen.add(eid)
+    return items
+
+
+PolicyList = Annotated[list[PolicyItem], AfterValidator(unique_ids)]
+
+
+class Policies(TomlTable):
+    """The config's ``[[policy]]`` array alone."""
+
+    named_arrays = frozenset({"policy"})
+    policy: PolicyList = []
 
 
 def expectation_from_text(text: str, form: Form, polarity: Polarity, at: str = "the expectation") -> Expectation:
@@ -127,28 +170,12 @@ def expectation_from_text(text: str, form: Form, polarity: Polarity, at: str = "
     the text, its form (judged or a deterministic one) and its polarity, checked like a TOML item
     (an empty text or a regex that does not compile is one ``ConfigError`` line)."""
     item: object = text if form == "judged" else {form: text}
-    return parse_item(item, at, polarity=polarity)
+    return validate(ExpectItem, item, at).expectation(polarity)
 
 
 def parse_policies(raw: object, where: str) -> tuple[Expectation, ...]:
-    """The config's ``[[policy]]`` tables: prohibitions (``must_not``) with optional ``tags``."""
-    tables = expect_type(raw, list, f"{where}: policy")
-    seen: set[str] = set()
-    out: list[Expectation] = []
-    for index, table in enumerate(tables, start=1):
-        at = f"{where}: policy #{index}"
-        table = expect_type(table, dict, at)
-        if isinstance(table.get("id"), str):
-            at = f"{where}: policy {table['id']!r}"
-        tags = [expect_type(t, str, f"{at} tags[]") for t in expect_type(table.get("tags", []), list, f"{at} tags")]
-        body = {k: v for k, v in table.items() if k != "tags"}
-        unknown = sorted(set(table) - POLICY_KEYS)
-        if unknown:
-            raise ConfigError(f"{at}: unknown key {unknown[0]!r}", f"allowed keys: {', '.join(sorted(POLICY_KEYS))}")
-        policy = parse_item(body, at, polarity="must_not", origin="policy", tags=tags)
-        _claim(policy.id, seen, at)
-        out.append(policy)
-    return tuple(out)
+    """The config's ``[[policy]]`` tables, checked alone (``where``: the config file)."""
+    return tuple(policy.policy() for policy in validate(Policies, {"policy": raw}, where, top_level=True).policy)
 
 
 def policies_for(policies: Iterable[Expectation], tags: Iterable[str]) -> list[Expectation]:
@@ -161,18 +188,3 @@ def unmatched_policies(policies: Iterable[Expectation], scenario_tags: Iterable[
     """Policies with tags that select none of these scenarios (a typo in a tag, most likely)."""
     every = {t for tags in scenario_tags for t in tags}
     return [p for p in policies if p.tags and not every.intersection(p.tags)]
-
-
-def _text(value: str, at: str) -> str:
-    text = value.strip()
-    if not text:
-        raise ConfigError(f"{at}: the expectation is empty", "write what the bot must (or must not) say")
-    if len(text) > MAX_TEXT:
-        raise ConfigError(f"{at}: the expectation is {len(text)} characters long", f"keep it under {MAX_TEXT}")
-    return text
-
-
-def _claim(eid: str, seen: set[str], at: str) -> None:
-    if eid in seen:
-        raise ConfigError(f"{at}: id {eid!r} is used twice", "give each expectation its own id")
-    seen.add(eid)

@@ -1,4 +1,5 @@
-"""Configuration: a TOML file → typed dataclasses, with environment and CLI overrides.
+"""Configuration: a TOML file → typed dataclasses, with environment and CLI overrides. What the
+file may say is declared in ``config_file.py``; this module builds ``Config`` from it.
 
 Layout of a config file (every key optional)::
 
@@ -53,7 +54,6 @@ Secrets are read from the environment at resolve time and are never part of ``Co
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,57 +65,20 @@ from ..types.agreement_floor import AgreementFloor
 from ..types.errors import ConfigError
 from ..types.expectations import Expectation
 from . import paths
-from .bot_config import BotConfig, check_key_env, parse_bot
-from .expectation_items import parse_policies
-from .toml_io import expect_type, read_toml, reject_unknown_keys
+from .bot_config import BotConfig, parse_bot
+from .config_file import LANGUAGES, ConfigFile, EmbeddedTable, EndpointTable
+from .toml_io import read_toml
+from .validation import TomlTable, validate
 
 ROLES = ("user", "bot", "judge")
-LANGUAGES = ("ja", "en")
 DEFAULT_TEMPERATURES = {"user": 0.7, "bot": 0.2, "judge": 0.2}
 CONFIG_FILE_NAMES = ("ragtui.toml",)
-ENDPOINT_KEYS = {
-    "base_url", "model", "temperature", "api_key_env", "max_tokens", "timeout", "reply_timeout", "max_retries",
-}  # fmt: skip
-TOP_KEYS = {
-    "language",
-    "prices",
-    "labeller",
-    "max_turns",
-    "threshold",
-    "concurrency",
-    "repeat",
-    "top_k",
-    "metrics",
-    "dialogue_metrics",
-    "min_resolution_rate",
-    "min_expectation_rate",
-    "policy",
-    "compare_alpha",
-    "simulator_check",
-    "database",
-    "personas",
-    "user_personas",
-    "scenarios",
-    "knowledge",
-    "prompts",
-    "endpoint",
-    "roles",
-    "embedded",
-    "bot",
-    "thresholds",
-    "answer_relevancy",
-    "min_judge_agreement",
-    "gate_low_agreement",
-}
-EMBEDDED_KEYS = {"model_path", "ctx_size", "port", "threads", "parallel", "keep_alive", "repack"}
 # Retention is off by default: on the embedded judge its agreement with people's labels is nil
 # (Spearman 0.04, κ 0.02 on the held-out labelled dialogues; docs/judge-calibration.md), and it costs a quarter of
 # the first command's time. Turn it on with a judge endpoint that measures better.
 # ``expectations`` runs only on dialogues whose scenario has expectations or a policy applies.
 DEFAULT_DIALOGUE_METRICS = ("resolution", "repetition", "expectations")
-SIMULATOR_CHECKS = ("model", "code", "off")
-RELEVANCY_KEYS = {"uncertainty_weight", "scale"}
-FLOOR_KEYS = ("spearman", "kappa", "items")
+__all__ = ["LANGUAGES", "ROLES", "Config", "EmbeddedConfig", "EndpointConfig", "load_config", "parse_config"]
 
 
 class Thresholds(MutableMapping[str, float]):
@@ -262,250 +225,66 @@ def load_config(path: Path | None) -> Config:
 
 
 def parse_config(data: dict[str, Any], source: Path) -> Config:
-    """Turn parsed TOML into a ``Config``; every error names the file and the key."""
+    """Turn parsed TOML into a ``Config``; every error names the file, the table and the key."""
     where = str(source)
-    reject_unknown_keys(data, TOP_KEYS, where)
+    table = validate(ConfigFile, data, where, top_level=True)
     config = Config(source=source)
     base = source.parent
-
-    def get(key: str, kind: type | tuple[type, ...]) -> Any:
-        return expect_type(data[key], kind, f"{where}: {key}")
-
-    if "language" in data:
-        config.language = get("language", str)
-        if config.language not in LANGUAGES:
-            raise ConfigError(f"{where}: language must be one of {', '.join(LANGUAGES)}, got {config.language!r}")
-    if "prices" in data:
-        config.prices = _parse_prices(get("prices", dict), f"{where}: [prices]")
-    if "labeller" in data:
-        config.labeller = get("labeller", str).strip() or None
-    for key in ("max_turns", "concurrency", "repeat", "top_k"):
-        if key in data:
-            value = get(key, int)
-            if value < 1:
-                raise ConfigError(f"{where}: {key} must be at least 1, got {value}")
-            setattr(config, key, value)
-    if "threshold" in data:
-        config.threshold = float(get("threshold", (int, float)))
-        if not 0.0 <= config.threshold <= 1.0:
-            raise ConfigError(f"{where}: threshold must be between 0 and 1, got {config.threshold}")
-    if "metrics" in data:
-        metrics = get("metrics", list)
-        config.metrics = [expect_type(m, str, f"{where}: metrics[]") for m in metrics]
-    if "dialogue_metrics" in data:
-        names = [expect_type(m, str, f"{where}: dialogue_metrics[]") for m in get("dialogue_metrics", list)]
-        known = metric_registry.metric_names("dialogue") if names else ()
-        unknown = [n for n in names if n not in known]
-        if unknown:
-            raise ConfigError(
-                f"{where}: dialogue_metrics has unknown metric {unknown[0]!r}",
-                f"known: {', '.join(known)}; [] turns them off",
-            )
-        config.dialogue_metrics = names
-    if "min_resolution_rate" in data:
-        config.min_resolution_rate = float(get("min_resolution_rate", (int, float)))
-        if not 0.0 <= config.min_resolution_rate <= 1.0:
-            raise ConfigError(
-                f"{where}: min_resolution_rate must be between 0 and 1, got {config.min_resolution_rate:g}",
-                "0 turns the gate off; 0.8 fails a run in which fewer than 80% of dialogues were resolved",
-            )
-    if "min_expectation_rate" in data:
-        config.min_expectation_rate = float(get("min_expectation_rate", (int, float)))
-        if not 0.0 <= config.min_expectation_rate <= 1.0:
-            raise ConfigError(
-                f"{where}: min_expectation_rate must be between 0 and 1, got {config.min_expectation_rate:g}",
-                "0 turns the gate off; 0.9 fails a run in which fewer than 90% of expectations were met or kept",
-            )
-    if "policy" in data:
-        config.policies = parse_policies(data["policy"], where)
-    if "compare_alpha" in data:
-        config.compare_alpha = float(get("compare_alpha", (int, float)))
-        if not 0.0 < config.compare_alpha < 0.5:
-            raise ConfigError(
-                f"{where}: compare_alpha must be over 0 and under 0.5, got {config.compare_alpha:g}",
-                "0.05 (the default) calls a drop a regression when two equal bots would show it under 5% of the time",
-            )
-    if config.min_resolution_rate > 0 and "resolution" not in config.dialogue_metrics:
-        raise ConfigError(
-            f"{where}: min_resolution_rate needs the resolution verdict, but dialogue_metrics leaves it out",
-            'add "resolution" to dialogue_metrics, or set min_resolution_rate = 0',
-        )
-    if "simulator_check" in data:
-        config.simulator_check = get("simulator_check", str)
-        if config.simulator_check not in SIMULATOR_CHECKS:
-            raise ConfigError(
-                f"{where}: simulator_check must be one of {', '.join(SIMULATOR_CHECKS)}, got {config.simulator_check!r}"
-            )
+    # A key in the file replaces the default; these are stored as the file says them.
+    for key in ("language", "max_turns", "threshold", "concurrency", "repeat", "top_k", "metrics", "dialogue_metrics",
+                "min_resolution_rate", "min_expectation_rate", "compare_alpha", "simulator_check", "gate_low_agreement"):  # fmt: skip
+        if getattr(table, key) is not None:
+            setattr(config, key, getattr(table, key))
     for key in ("database", "personas", "user_personas", "scenarios", "knowledge", "prompts"):
-        if key in data:
-            setattr(config, key, (base / Path(get(key, str)).expanduser()).resolve())
-    if "endpoint" in data:
-        config.endpoint = _parse_endpoint(get("endpoint", dict), f"{where}: [endpoint]")
-    if "roles" in data:
-        roles = get("roles", dict)
-        reject_unknown_keys(roles, set(ROLES), f"{where}: [roles]")
-        for name, table in roles.items():
-            config.roles[name] = _parse_endpoint(
-                expect_type(table, dict, f"{where}: [roles.{name}]"), f"{where}: [roles.{name}]"
-            )
-    if "embedded" in data:
-        config.embedded = _parse_embedded(get("embedded", dict), f"{where}: [embedded]", base)
-    if "bot" in data:
-        config.bot = parse_bot(get("bot", dict), f"{where}: [bot]", base)
-    if "thresholds" in data:
-        config.thresholds.update(_parse_thresholds(get("thresholds", dict), f"{where}: [thresholds]"))
-    if "min_judge_agreement" in data:
-        where_floor = f"{where}: [min_judge_agreement]"
-        config.min_judge_agreement = _parse_floor(get("min_judge_agreement", dict), where_floor)
-    if "gate_low_agreement" in data:
-        config.gate_low_agreement = get("gate_low_agreement", bool)
-    if "answer_relevancy" in data:
-        _parse_relevancy(get("answer_relevancy", dict), f"{where}: [answer_relevancy]", config)
+        if getattr(table, key) is not None:
+            setattr(config, key, _path(base, getattr(table, key)))
+    if table.prices is not None:
+        config.prices = {model: (price.input, price.output) for model, price in table.prices.items()}
+    if table.labeller is not None:
+        config.labeller = table.labeller.strip() or None
+    if table.policy is not None:
+        config.policies = tuple(policy.policy() for policy in table.policy)
+    if table.endpoint is not None:
+        config.endpoint = _endpoint(table.endpoint)
+    for role in ROLES:
+        own = getattr(table.roles, role) if table.roles is not None else None
+        if own is not None:
+            config.roles[role] = _endpoint(own)
+    if table.embedded is not None:
+        config.embedded = _embedded(table.embedded, base)
+    if table.bot is not None:
+        config.bot = parse_bot(table.bot, f"{where}: [bot]", base)
+    if table.thresholds is not None:
+        config.thresholds.update(table.thresholds)
+    if table.min_judge_agreement is not None:
+        config.min_judge_agreement = AgreementFloor(**_set(table.min_judge_agreement))
+    if table.answer_relevancy is not None:
+        relevancy = table.answer_relevancy
+        config.uncertainty_weight = _or(relevancy.uncertainty_weight, config.uncertainty_weight)
+        config.relevancy_scale = _or(relevancy.scale, config.relevancy_scale)
     return config
 
 
-def _parse_prices(table: dict[str, Any], where: str) -> dict[str, tuple[float, float]]:
-    """``"model" = { input = 0.15, output = 0.60 }``: prices per million tokens."""
-    prices: dict[str, tuple[float, float]] = {}
-    for model, entry in table.items():
-        entry = expect_type(entry, dict, f"{where} {model}")
-        reject_unknown_keys(entry, {"input", "output"}, f"{where} {model}")
-        pair = []
-        for key in ("input", "output"):
-            if key not in entry:
-                raise ConfigError(f"{where} {model}: missing {key}", "prices are per million tokens, e.g. input = 0.15")
-            value = float(expect_type(entry[key], (int, float), f"{where} {model}.{key}"))
-            if value < 0:
-                raise ConfigError(f"{where} {model}.{key} must be 0 or more, got {value:g}")
-            pair.append(value)
-        prices[model] = (pair[0], pair[1])
-    return prices
+def _path(base: Path, text: str) -> Path:
+    """Relative paths in the file are relative to the file, not to wherever ragtui was started."""
+    return (base / Path(text).expanduser()).resolve()
 
 
-def _parse_thresholds(table: dict[str, Any], where: str) -> dict[str, float]:
-    if PRIMARY_METRIC in table:
-        raise ConfigError(f"{where}: the rubric's pass mark is the top-level key threshold", "move it there")
-    if table:
-        reject_unknown_keys(table, set(metric_registry.default_thresholds()), where)
-    out: dict[str, float] = {}
-    for name, value in table.items():
-        number = float(expect_type(value, (int, float), f"{where} {name}"))
-        if not 0.0 <= number <= 1.0:
-            raise ConfigError(f"{where} {name} must be between 0 and 1, got {number}")
-        out[name] = number
-    return out
+def _set(table: TomlTable) -> dict[str, Any]:
+    """The keys the file gives (the rest keep their defaults)."""
+    return {key: value for key, value in table.model_dump().items() if value is not None}
 
 
-def _parse_floor(table: dict[str, Any], where: str) -> AgreementFloor:
-    """``spearman = 0.5``, ``kappa = 0.4``: each between -1 and 1 (the figures' own range)."""
-    reject_unknown_keys(table, set(FLOOR_KEYS), where)
-    values = dataclasses.asdict(AgreementFloor())
-    if "items" in table:
-        items = expect_type(table["items"], int, f"{where} items")
-        if items < 1:
-            raise ConfigError(f"{where} items must be at least 1, got {items}")
-        values["items"] = items
-    for key in ("spearman", "kappa"):
-        if key in table:
-            number = float(expect_type(table[key], (int, float), f"{where} {key}"))
-            if not -1.0 <= number <= 1.0:
-                raise ConfigError(
-                    f"{where} {key} must be between -1 and 1, got {number:g}",
-                    "it is a floor on the judge's measured agreement with people; -1 never calls a score low",
-                )
-            values[key] = number
-    return AgreementFloor(**values)
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
 
 
-def _parse_relevancy(table: dict[str, Any], where: str, config: Config) -> None:
-    reject_unknown_keys(table, RELEVANCY_KEYS, where)
-    if "uncertainty_weight" in table:
-        weight = float(expect_type(table["uncertainty_weight"], (int, float), f"{where} uncertainty_weight"))
-        if not 0.0 <= weight <= 1.0:
-            raise ConfigError(f"{where} uncertainty_weight must be between 0 and 1, got {weight}")
-        config.uncertainty_weight = weight
-    if "scale" in table:
-        scale = float(expect_type(table["scale"], (int, float), f"{where} scale"))
-        if scale <= 0:
-            raise ConfigError(f"{where} scale must be positive, got {scale}")
-        config.relevancy_scale = scale
+def _endpoint(table: EndpointTable) -> EndpointConfig:
+    return EndpointConfig(**table.model_dump())
 
 
-def _parse_endpoint(table: dict[str, Any], where: str) -> EndpointConfig:
-    if "api_key" in table:
-        raise ConfigError(
-            f"{where}: api_key is not read from files, so it never ends up in a repository",
-            "put the key in an environment variable and name it with api_key_env",
-        )
-    reject_unknown_keys(table, ENDPOINT_KEYS, where)
-    kinds: dict[str, type | tuple[type, ...]] = {
-        "base_url": str,
-        "model": str,
-        "api_key_env": str,
-        "temperature": (int, float),
-        "max_tokens": int,
-        "timeout": (int, float),
-        "reply_timeout": (int, float),
-        "max_retries": int,
-    }
-    values = {key: expect_type(value, kinds[key], f"{where} {key}") for key, value in table.items()}
-    if "api_key_env" in values:
-        check_key_env(values["api_key_env"], where)
-    if "temperature" in values and not 0.0 <= values["temperature"] <= 2.0:
-        raise ConfigError(f"{where} temperature must be between 0 and 2, got {values['temperature']}")
-    for key in ("timeout", "reply_timeout", "max_tokens"):
-        if key in values and values[key] <= 0:
-            raise ConfigError(f"{where} {key} must be positive, got {values[key]}")
-    if values.get("max_retries", 0) < 0:
-        raise ConfigError(f"{where} max_retries must be 0 or more, got {values['max_retries']}")
-    if "temperature" in values:
-        values["temperature"] = float(values["temperature"])
-    for key in ("timeout", "reply_timeout"):
-        if key in values:
-            values[key] = float(values[key])
-    return EndpointConfig(**values)
-
-
-def _parse_embedded(table: dict[str, Any], where: str, base: Path) -> EmbeddedConfig:
-    reject_unknown_keys(table, EMBEDDED_KEYS, where)
-    embedded = EmbeddedConfig()
-    if "model_path" in table:
-        embedded.model_path = (
-            base / Path(expect_type(table["model_path"], str, f"{where} model_path")).expanduser()
-        ).resolve()
-    if "ctx_size" in table:
-        embedded.ctx_size = expect_type(table["ctx_size"], int, f"{where} ctx_size")
-    if "port" in table:
-        embedded.port = expect_type(table["port"], int, f"{where} port")
-    if "threads" in table:
-        embedded.threads = expect_type(table["threads"], int, f"{where} threads")
-        if embedded.threads < 0:
-            raise ConfigError(f"{where} threads must be 0 (automatic) or more, got {embedded.threads}")
-    if "parallel" in table:
-        embedded.parallel = expect_type(table["parallel"], int, f"{where} parallel")
-        if not 0 <= embedded.parallel <= 16:
-            raise ConfigError(f"{where} parallel must be 0 (automatic) to 16, got {embedded.parallel}")
-    if "keep_alive" in table:
-        embedded.keep_alive = parse_duration(table["keep_alive"], f"{where} keep_alive")
-    if "repack" in table:
-        embedded.repack = expect_type(table["repack"], bool, f"{where} repack")
-    return embedded
-
-
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
-
-
-def parse_duration(value: object, where: str) -> float:
-    """Seconds from ``"10m"``, ``"30s"``, ``"1h"`` or a plain number of seconds."""
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ConfigError(f'{where} must be a duration such as "10m", "30s" or 0, got {value!r}')
-    if isinstance(value, int | float):
-        seconds = float(value)
-    else:
-        match = _DURATION.match(value)
-        if match is None:
-            raise ConfigError(f'{where} must be a duration such as "10m", "30s" or 0, got {value!r}')
-        seconds = float(match.group(1)) * {"s": 1, "m": 60, "h": 3600}[match.group(2) or "s"]
-    if seconds < 0:
-        raise ConfigError(f"{where} must not be negative, got {value!r}")
-    return seconds
+def _embedded(table: EmbeddedTable, base: Path) -> EmbeddedConfig:
+    values = _set(table)
+    if "model_path" in values:
+        values["model_path"] = _path(base, values["model_path"])
+    return EmbeddedConfig(**values)

@@ -10,81 +10,71 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
+from typing import Annotated, Any
 
 import tomli_w
+from pydantic import AfterValidator, BeforeValidator
 
-from ..config.settings import LANGUAGES
-from ..config.toml_io import expect_type, read_toml, reject_unknown_keys
+from ..config.config_file import Language
+from ..config.toml_io import read_toml
+from ..config.validation import TomlTable, between, invalid, validate
 from ..files.atomic import atomic_write_text
 from ..types.errors import ConfigError
 from ..types.personas import Persona
 from .picking import Skipped, pick_named
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
-KEYS = {"name", "language", "temperature", "description", "persona", "patience", "goal"}
 MAX_PATIENCE = 50  # turns; more is no patience limit at all, only a typo
+PATIENCE_HINT = "leave it out for a customer who never gives up"
 
 
-def validate_persona(persona: Persona, where: str) -> None:
-    """One line naming ``where`` and what is wrong, for a persona that cannot be used."""
-    if not NAME.match(persona.name):
-        raise ConfigError(
-            f"{where}: name {persona.name!r} is not a valid persona name",
-            "use lowercase letters, digits, '-' or '_' (at most 48)",
-        )
-    if persona.language not in LANGUAGES:
-        raise ConfigError(f"{where}: language must be one of {', '.join(LANGUAGES)}, got {persona.language!r}")
-    if not 0.0 <= persona.temperature <= 2.0:
-        raise ConfigError(f"{where}: temperature must be between 0 and 2, got {persona.temperature}")
-    if not persona.persona.strip():
-        raise ConfigError(f"{where}: persona text is empty", "describe how this customer talks and behaves")
-    if persona.patience is not None and (
-        isinstance(persona.patience, bool)
-        or not isinstance(persona.patience, int)
-        or not 1 <= persona.patience <= MAX_PATIENCE
-    ):
-        raise ConfigError(
-            f"{where}: patience must be a whole number of turns from 1 to {MAX_PATIENCE}, got {persona.patience!r}",
-            "leave it out for a customer who never gives up",
-        )
+def persona_name(name: str) -> str:
+    if not NAME.match(name):
+        raise invalid(f"{name!r} is not a valid persona name", "use lowercase letters, digits, '-' or '_' (at most 48)")
+    return name
+
+
+def behaviour(text: str) -> str:
+    if not text.strip():
+        raise invalid("text is empty", "describe how this customer talks and behaves")
+    return text
+
+
+def turns(value: object) -> object:
+    """A whole number of turns; a float like 3.0 is accepted, 2.5, "three" or true are not."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_PATIENCE:
+        raise invalid(f"must be a whole number of turns from 1 to {MAX_PATIENCE}, got {value!r}", PATIENCE_HINT)
+    return value
+
+
+class PersonaFile(TomlTable):
+    """``personas/<language>/<name>.toml``; also what the editor may save."""
+
+    name: Annotated[str, AfterValidator(persona_name)]
+    language: Language
+    persona: Annotated[str, AfterValidator(behaviour)]
+    temperature: Annotated[float, between(0, 2)] = 0.7
+    description: str = ""
+    patience: Annotated[int, BeforeValidator(turns)] | None = None
+    goal: str = ""
+
+
+def validate_persona(persona: Persona | dict[str, Any], where: str) -> Persona:
+    """The persona, or one line naming ``where`` and what is wrong with it."""
+    data = persona.to_dict() if isinstance(persona, Persona) else persona
+    return Persona(**validate(PersonaFile, data, where, top_level=True).model_dump())
 
 
 def load_persona_file(path: Path) -> Persona:
-    data = read_toml(path, "persona file")
     where = str(path)
-    reject_unknown_keys(data, KEYS, where)
-    for key in ("name", "language", "persona"):
-        if key not in data:
-            raise ConfigError(f"{where}: missing key {key!r}")
-    persona = Persona(
-        name=expect_type(data["name"], str, f"{where}: name"),
-        language=expect_type(data["language"], str, f"{where}: language"),
-        persona=expect_type(data["persona"], str, f"{where}: persona"),
-        temperature=float(expect_type(data.get("temperature", 0.7), (int, float), f"{where}: temperature")),
-        description=expect_type(data.get("description", ""), str, f"{where}: description"),
-        patience=_patience(data.get("patience"), where),
-        goal=expect_type(data.get("goal", ""), str, f"{where}: goal"),
-    )
-    validate_persona(persona, where)
+    persona = validate_persona(read_toml(path, "persona file"), where)
     if persona.name != path.stem:
         raise ConfigError(
             f"{where}: name {persona.name!r} differs from the file name", f"rename one to match {path.stem!r}"
         )
     return persona
-
-
-def _patience(value: object, where: str) -> int | None:
-    """An int, or None when absent. A float like 3.0 is accepted; 2.5, "three" or true are not."""
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(
-            f"{where}: patience must be a whole number of turns from 1 to {MAX_PATIENCE}, got {value!r}",
-            "leave it out for a customer who never gives up",
-        )
-    return value
 
 
 def load_personas(directory: Path, language: str, skipped: list[Skipped] | None = None) -> list[Persona]:

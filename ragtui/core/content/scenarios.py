@@ -9,17 +9,66 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from ..config.expectation_items import parse_items
-from ..config.settings import LANGUAGES
-from ..config.toml_io import expect_type, read_toml, reject_unknown_keys
+from pydantic import AfterValidator, model_validator
+
+from ..config.config_file import Language
+from ..config.expectation_items import ExpectItem, unique_ids
+from ..config.toml_io import read_toml
+from ..config.validation import TomlTable, invalid, validate
 from ..types.errors import ConfigError
 from ..types.scenarios import Scenario
 from .picking import Skipped, pick_named
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-KEYS = {"id", "question", "reference", "tags", "language", "expect", "expect_not"}
+
+
+def scenario_id(sid: str) -> str:
+    if not ID.match(sid):
+        raise invalid(f"{sid!r} is not valid", "use letters, digits, '-', '_' or '.'")
+    return sid
+
+
+def question_text(text: str) -> str:
+    if not text.strip():
+        raise invalid("is empty")
+    return text.strip()
+
+
+class ScenarioFile(TomlTable):
+    """``scenarios/<language>.toml``: its entries are read one by one (:class:`ScenarioTable`), so
+    one broken entry can be skipped."""
+
+    named_arrays = frozenset({"scenario"})
+    language: Language | None = None
+    scenario: list[dict[str, Any]] = []
+
+
+class ScenarioTable(TomlTable):
+    """One ``[[scenario]]`` entry."""
+
+    id: Annotated[str, AfterValidator(scenario_id)]
+    question: Annotated[str, AfterValidator(question_text)]
+    reference: str = ""
+    tags: list[str] = []
+    language: Language | None = None
+    expect: list[ExpectItem] = []
+    expect_not: list[ExpectItem] = []
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> ScenarioTable:
+        unique_ids([*self.expect, *self.expect_not])
+        return self
+
+    def scenario(self, file_language: str) -> Scenario:
+        expectations = [e.expectation("must") for e in self.expect] + [
+            e.expectation("must_not") for e in self.expect_not
+        ]
+        language = self.language or file_language
+        return Scenario(
+            self.id, self.question, language, self.reference.strip() or None, tuple(self.tags), tuple(expectations)
+        )
 
 
 def scenario_file(location: Path, language: str) -> Path:
@@ -32,21 +81,18 @@ def load_scenarios(location: Path, language: str, skipped: list[Skipped] | None 
     broken ``[[scenario]]`` entry, unless ``skipped`` is given: then each broken entry is left
     out and listed there, so one half-written scenario does not stop the others."""
     path = scenario_file(location, language)
-    data = read_toml(path, "scenario file")
     where = str(path)
-    reject_unknown_keys(data, {"language", "scenario"}, where)
-    file_language = expect_type(data.get("language", language), str, f"{where}: language")
-    tables = expect_type(data.get("scenario", []), list, f"{where}: scenario")
+    data = validate(ScenarioFile, read_toml(path, "scenario file"), where, top_level=True)
+    file_language = data.language or language
     scenarios: list[Scenario] = []
     seen: set[str] = set()
-    for index, table in enumerate(tables, start=1):
-        at = f"{where}: scenario #{index}"
+    for index, table in enumerate(data.scenario, start=1):
         try:
-            scenario = _scenario(table, at, file_language, seen)
+            scenario = _scenario(table, f"{where}: scenario #{index}", file_language, seen)
         except ConfigError as exc:
             if skipped is None:
                 raise
-            sid = table.get("id") if isinstance(table, dict) else None
+            sid = table.get("id")
             skipped.append(Skipped(sid if isinstance(sid, str) else f"#{index}", exc))
             continue
         seen.add(scenario.id)
@@ -58,31 +104,13 @@ def load_scenarios(location: Path, language: str, skipped: list[Skipped] | None 
     return scenarios
 
 
-def _scenario(raw: object, at: str, file_language: str, seen: set[str]) -> Scenario:
-    table: dict[str, Any] = expect_type(raw, dict, at)
-    reject_unknown_keys(table, KEYS, at)
-    if "id" not in table or "question" not in table:
-        raise ConfigError(f"{at}: needs both 'id' and 'question'")
-    sid = expect_type(table["id"], str, f"{at} id")
-    if not ID.match(sid):
-        raise ConfigError(f"{at}: id {sid!r} is not valid", "use letters, digits, '-', '_' or '.'")
+def _scenario(table: dict[str, Any], at: str, file_language: str, seen: set[str]) -> Scenario:
+    """One entry; it is named by its id in messages once the id is a valid one."""
+    sid = table.get("id")
+    named = f"{at.rsplit(': ', 1)[0]}: scenario {sid!r}" if isinstance(sid, str) and ID.match(sid) else at
     if sid in seen:
         raise ConfigError(f"{at}: id {sid!r} is used twice")
-    question = expect_type(table["question"], str, f"{at} question").strip()
-    if not question:
-        raise ConfigError(f"{at}: question is empty")
-    reference = expect_type(table.get("reference", ""), str, f"{at} reference").strip() or None
-    tags = tuple(expect_type(t, str, f"{at} tags[]") for t in expect_type(table.get("tags", []), list, f"{at} tags"))
-    scenario_language = expect_type(table.get("language", file_language), str, f"{at} language")
-    if scenario_language not in LANGUAGES:
-        raise ConfigError(f"{at}: language must be one of {', '.join(LANGUAGES)}, got {scenario_language!r}")
-    named = f"{at.rsplit(': ', 1)[0]}: scenario {sid!r}"
-    ids: set[str] = set()
-    expectations = [
-        *parse_items(table.get("expect", []), named, "expect", polarity="must", seen=ids),
-        *parse_items(table.get("expect_not", []), named, "expect_not", polarity="must_not", seen=ids),
-    ]
-    return Scenario(sid, question, scenario_language, reference, tags, tuple(expectations))
+    return validate(ScenarioTable, table, named).scenario(file_language)
 
 
 def pick_scenarios(

@@ -11,24 +11,21 @@ describes itself and builds itself, and plugins add their own (docs/plugins.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..config import paths
-from ..config.settings import Config
 from ..content.prompts import PromptSet
 from ..models.llm import ChatClient
 from ..registry import metrics as registry
-from ..registry.metrics import PRIMARY_METRIC, MetricInfo, metric_info, register_metric
+from ..registry.metrics import PRIMARY_METRIC, MetricInfo, register_metric
 from ..types.errors import ConfigError
-from ..types.expectations import Expectation
 from ..types.judgments import Judgment
 from .answer_correctness import AnswerCorrectness
-from .answer_relevancy import AnswerRelevancy, RelevancyOptions
+from .answer_relevancy import AnswerRelevancy
 from .answerability import Answerability
 from .base import Metric, TurnContext
 from .faithfulness import Faithfulness
+from .metric_settings import MetricSettings
 from .rubric import CheckedRubricJudge
 from .trust import Trust
 
@@ -44,31 +41,6 @@ def __getattr__(name: str) -> Any:
     if name == "BINARY_METRICS":
         return registry.binary_metrics()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-@dataclass(frozen=True)
-class MetricSettings:
-    """What the metrics take from the config besides the judge and the prompts."""
-
-    # metric → pass mark; a metric missing here has its class's default (``threshold``)
-    thresholds: dict[str, float] = field(default_factory=lambda: registry.default_thresholds())
-    relevancy: RelevancyOptions = field(default_factory=RelevancyOptions)
-    # metric → a few-shot examples file used instead of prompts/<lang>/examples/<metric>.jsonl
-    examples: dict[str, Path] = field(default_factory=dict)
-    # the config's [[policy]] prohibitions, checked by the expectations dialogue metric
-    policies: tuple[Expectation, ...] = ()
-
-    @classmethod
-    def from_config(cls, config: Config) -> MetricSettings:
-        return cls(
-            thresholds={**registry.default_thresholds(), **config.thresholds},
-            relevancy=RelevancyOptions(config.uncertainty_weight, config.relevancy_scale),
-            policies=config.policies,
-        )
-
-    def threshold(self, name: str) -> float:
-        info = metric_info(name)
-        return self.thresholds.get(name, info.default_threshold if info is not None else 1.0)
 
 
 def resolve_names(names: list[str], *, include_primary: bool = True) -> list[str]:

@@ -20,7 +20,6 @@ Relevancy is not correctness: a confident wrong answer on topic scores high.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,24 +30,16 @@ from ..types.judgments import Judgment
 from .base import TurnContext
 from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError
+from .metric_settings import RelevancyOptions
 from .statement_checks import CheckUnscored, StatementCheck, check_statements, mean_p, scoring_source
 from .steps import StepFailed, StepRunner, bounded_text
 from .texts import text
 
 if TYPE_CHECKING:
-    from . import MetricSettings
+    from .metric_settings import MetricSettings
 
 MAX_STATEMENTS = 10
 MAX_STATEMENT_CHARS = 200
-
-
-@dataclass(frozen=True)
-class RelevancyOptions:
-    # The seed's weight of an "unsure" verdict. Statements are now scored by P(yes), which
-    # carries the judge's uncertainty itself, so this no longer changes the score; it is kept
-    # so configurations that set it still load.
-    uncertainty_weight: float = 0.3
-    scale: float = 1.0  # the seed's maximum score; only ``scaled_score`` uses it
 
 
 STATEMENTS_SCHEMA: dict[str, Any] = {

@@ -27,7 +27,7 @@ from .probability import YES_NO, fold_yes_no
 from .rubric_probes import PROBES, Combined, combine, split_claims
 
 if TYPE_CHECKING:
-    from . import MetricSettings
+    from .metric_settings import MetricSettings
 
 CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
 MAX_STEP_CHARS = 200

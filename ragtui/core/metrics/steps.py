@@ -25,7 +25,7 @@ from .level_question import ask_level
 from .probability import YES_NO, fold_yes_no
 
 if TYPE_CHECKING:
-    from . import MetricSettings
+    from .metric_settings import MetricSettings
 
 T = TypeVar("T")
 

@@ -26,7 +26,7 @@ from .base import TurnContext
 from .texts import text
 
 if TYPE_CHECKING:
-    from . import MetricSettings
+    from .metric_settings import MetricSettings
 
 INPUTS = ("faithfulness", "answerability", "answer_correctness")
 

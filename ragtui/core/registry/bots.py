@@ -1,29 +1,29 @@
 """Every kind of bot ragtui can test (``[bot] type = ...``), each declared beside its adapter.
 
-A ``BotType`` names the type, the ``[bot]`` keys it accepts, how it turns them into its settings
-(``parse``, run when the config is read, so it must import nothing heavy) and how it makes the
-bot from those settings (``build``, run before the first dialogue). The built-in types are
-declared in ``builtin_settings``, ``http_settings``, ``openai_settings`` and ``python_settings``;
-other packages add types through the ``ragtui.bots`` entry point group (docs/plugins.md), loaded
-once, the first time a type is looked up. A plugin that fails to load is one warning line naming
-its entry point; the built-in types keep working.
+A ``BotType`` names the type, the model of its ``[bot]`` keys (a pydantic model, read when the
+config is read, so its module must import nothing heavy), and how it makes the bot from those
+settings (``build``, run before the first dialogue). ``build`` may be named by its module path
+(``"ragtui.core.bots.http_bot:build"``): the adapter is then imported only when a bot is built,
+and the settings module never imports its adapter. The built-in types are declared in
+``builtin_settings``, ``http_settings``, ``openai_settings`` and ``python_settings``; other
+packages add types through the ``ragtui.bots`` entry point group (docs/plugins.md), loaded once,
+the first time a type is looked up. A plugin that fails to load is one warning line naming its
+entry point; the built-in types keep working.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 from .plugins import LoadOnce
 
 ENTRY_POINT_GROUP = "ragtui.bots"
 BUILTIN_MODULES = ("builtin_settings", "http_settings", "openai_settings", "python_settings")
-
-
-def _no_settings(table: Any, where: str, base: Path) -> None:
-    return None
 
 
 def _type_only(settings: Any) -> dict[str, Any]:
@@ -33,18 +33,27 @@ def _type_only(settings: Any) -> dict[str, Any]:
 @dataclass(frozen=True)
 class BotType:
     name: str
-    # (settings, ragtui.core.bots.context.BotContext) → the bot; may raise ConfigError. Typed loosely
-    # here: the registry sits below the bots, the config and the models it would name.
-    build: Callable[[Any, Any], Any]
-    keys: frozenset[str] = frozenset()  # the [bot] keys it accepts besides `type`
-    # ([bot] table, where (file and table, for messages), the config file's folder) → its settings
-    parse: Callable[[Any, str, Path], Any] = _no_settings
+    # (settings, ragtui.core.bots.context.BotContext) → the bot; may raise ConfigError. Or its
+    # "module:function" path, imported when a bot is built. Typed loosely here: the registry sits
+    # below the bots, the config and the models it would name.
+    build: Callable[[Any, Any], Any] | str
+    # The pydantic model of its [bot] keys besides `type` (None: it takes none); errors in them are
+    # reported like any config error, naming the file, the table and the key.
+    settings: type[BaseModel] | None = None
     # settings → what is safe to print and store with a run (no credentials), besides the type
     public: Callable[[Any], dict[str, Any]] = _type_only
     order: int = 50  # place in listings and messages: the built-in types first
     # The bot answers with ragtui's own `bot` role (its endpoint and model), as the built-in RAG
     # bot does; an HTTP, OpenAI or Python bot brings its own, and the role is then not resolved.
     uses_bot_role: bool = False
+
+    def make(self, settings: Any, context: Any) -> Any:
+        """The bot, from ``build`` (importing its module first when it is named by path)."""
+        build = self.build
+        if isinstance(build, str):
+            module, _, function = build.partition(":")
+            build = getattr(importlib.import_module(module), function)
+        return build(settings, context)
 
 
 _types: dict[str, BotType] = {}

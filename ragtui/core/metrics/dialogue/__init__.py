@@ -57,7 +57,7 @@ def build_dialogue_metrics(
 ) -> list[DialogueMetric]:
     """The dialogue metrics to run when a dialogue ends; templates validated here, up front.
     ``policies`` are the config's ``[[policy]]`` prohibitions (for ``expectations``)."""
-    from .. import MetricSettings  # the turn metrics' package, which imports this one
+    from ..metric_settings import MetricSettings
 
     settings = MetricSettings(thresholds={**registry.default_thresholds(), **(thresholds or {})}, policies=policies)
     return [

@@ -37,7 +37,7 @@ from .expectation_trial import answers_to_try, check_answer
 from .texts import dtext
 
 if TYPE_CHECKING:
-    from .. import MetricSettings
+    from ..metric_settings import MetricSettings
 
 
 def applicable(context: DialogueContext, policies: tuple[Expectation, ...]) -> list[Expectation]:

@@ -25,7 +25,7 @@ from .base import DialogueContext, load_bundled_fallback
 from .texts import dtext
 
 if TYPE_CHECKING:
-    from .. import MetricSettings
+    from ..metric_settings import MetricSettings
 
 REPEAT_AT = 0.6  # similarity at or above: the same answer again
 NEW_BELOW = 0.3  # similarity below (and few repeated sentences): something new

@@ -14,7 +14,7 @@ from .base import DialogueContext, load_bundled_fallback
 from .texts import dtext
 
 if TYPE_CHECKING:
-    from .. import MetricSettings
+    from ..metric_settings import MetricSettings
 
 
 class StepwiseDialogueMetric:
