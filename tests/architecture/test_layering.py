@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, int]] = [
     ("ragtui.core.bots", 7),
     ("ragtui.core.dialogue", 8),
     ("ragtui.core.runs", 9),
+    ("ragtui.core.generate", 9),
     ("ragtui.tui", 10),
     ("ragtui.cli", 11),
     ("ragtui.__main__", 12),

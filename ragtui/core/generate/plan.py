@@ -1,0 +1,64 @@
+"""Which passage each generated item is drawn from, and of which kind — planned before any model
+is called, so a run's items cover the knowledge base instead of its first document.
+
+Passages are taken round-robin across documents, and within a document across its headings, so
+no passage is used twice until every passage has been used once; kinds rotate in the order given,
+and out-of-scope probes (which need no passage) take their share of the items."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..types.knowledge import SourcedPassage
+
+KINDS = ("factual", "procedural", "conditional", "two_questions", "distracting_detail", "situational")
+OUT_OF_SCOPE = "out_of_scope"
+OUT_OF_SCOPE_EVERY = 6  # one item in six probes what the knowledge base does not say
+
+
+@dataclass(frozen=True)
+class PlannedItem:
+    index: int
+    kind: str
+    passage: SourcedPassage | None  # None for an out-of-scope probe
+
+
+def passage_order(passages: Sequence[SourcedPassage]) -> list[SourcedPassage]:
+    """Every passage once, interleaved: document by document, and within each document heading
+    by heading, so the first N cover as many documents and sections as N can."""
+    by_doc: dict[str, dict[tuple[str, ...], list[SourcedPassage]]] = defaultdict(lambda: defaultdict(list))
+    for passage in passages:
+        by_doc[passage.doc_id][passage.heading].append(passage)
+    queues = {doc: _interleave(list(sections.values())) for doc, sections in by_doc.items()}
+    return _interleave(list(queues.values()))
+
+
+def _interleave(groups: list[list[SourcedPassage]]) -> list[SourcedPassage]:
+    out: list[SourcedPassage] = []
+    for round_ in range(max((len(g) for g in groups), default=0)):
+        out += [group[round_] for group in groups if round_ < len(group)]
+    return out
+
+
+def plan(
+    passages: Sequence[SourcedPassage], n: int, kinds: Sequence[str] = (*KINDS, OUT_OF_SCOPE)
+) -> list[PlannedItem]:
+    """``n`` items: kinds in turn (an out-of-scope probe every ``OUT_OF_SCOPE_EVERY`` items when
+    asked for), each grounded kind on the next passage of ``passage_order``, cycling only once
+    every passage has had its turn."""
+    grounded = [k for k in kinds if k != OUT_OF_SCOPE]
+    probes = OUT_OF_SCOPE in kinds
+    order = passage_order(passages)
+    if not order and grounded:
+        raise ValueError("no passage to ground an item on")
+    items: list[PlannedItem] = []
+    used = 0
+    for index in range(n):
+        if probes and (not grounded or (index + 1) % OUT_OF_SCOPE_EVERY == 0):
+            items.append(PlannedItem(index, OUT_OF_SCOPE, None))
+            continue
+        items.append(PlannedItem(index, grounded[used % len(grounded)], order[used % len(order)]))
+        used += 1
+    return items
