@@ -20,9 +20,16 @@ from .output import error_line
 
 
 def pick_content(
-    config: Config, scenario_ids: list[str], persona_names: list[str], *, warn: bool = True
+    config: Config,
+    scenario_ids: list[str],
+    persona_names: list[str],
+    *,
+    warn: bool = True,
+    include_drafts: bool = False,
 ) -> tuple[list[Scenario], list[Persona]]:
-    """(scenarios, personas) chosen; ``warn`` False for a worker process, whose parent warns."""
+    """(scenarios, personas) chosen; ``warn`` False for a worker process, whose parent warns.
+    Draft scenarios (generated, not yet accepted) run when named with ``-s`` or with
+    ``include_drafts``; otherwise they are left out, and said so."""
     skipped_personas: list[Skipped] = []
     skipped_scenarios: list[Skipped] = []
     personas = load_merged(folders_of(config), config.language, skipped_personas)
@@ -30,6 +37,19 @@ def pick_content(
     check_policy_tags(config, scenarios)
     chosen_personas = pick_personas(personas, persona_names, skipped_personas)
     chosen_scenarios = pick_scenarios(scenarios, scenario_ids, skipped_scenarios)
+    drafts = [s for s in chosen_scenarios if s.draft]
+    if drafts and not scenario_ids and not include_drafts:
+        chosen_scenarios = [s for s in chosen_scenarios if not s.draft]
+        if warn:
+            error_line(
+                f"ragtui: {len(drafts)} draft scenario(s) left out (generated, not yet accepted); "
+                '--include-drafts runs them; a person accepts one by setting its status = "accepted"'
+            )
+        if not chosen_scenarios:
+            raise ConfigError(
+                f"every scenario in {config.scenarios} is a draft",
+                'set status = "accepted" on the ones you reviewed, or run them anyway with --include-drafts',
+            )
     if not chosen_personas and skipped_personas:
         raise skipped_personas[0].error  # nothing left to run: the first broken file is the error
     if warn:

@@ -76,7 +76,9 @@ def estimate_command(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     repeat = check_repeat(args, config.repeat)
     endpoints = bootstrap.endpoints_for(config, overrides)
-    scenarios, personas = pick_content(config, args.scenario, args.persona)
+    scenarios, personas = pick_content(
+        config, args.scenario, args.persona, include_drafts=getattr(args, "include_drafts", False)
+    )
     # An existing database gives past usage; none is created just to estimate.
     store = Store.open_read_only(config.database) if config.database.exists() else None
     try:

@@ -116,6 +116,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "-p", "--persona", action="append", default=[], metavar="NAME", help="persona name (repeatable; default: all)"
     )
     run.add_argument(
+        "--include-drafts",
+        action="store_true",
+        help="also run draft scenarios (generated, not yet accepted); a draft named with -s runs anyway",
+    )
+    run.add_argument(
         "--language", choices=("ja", "en"), default=KEEP, help="language of prompts, personas and scenarios"
     )
     run.add_argument("--model", default=KEEP, help="model name for every role (overrides the config)")
@@ -200,15 +205,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     personas.add_argument("--config", type=Path, default=KEEP)
     personas.add_argument("--language", choices=("ja", "en"), default=KEEP)
 
-    scenarios = sub.add_parser("scenarios", help="list scenarios, or --check every scenario file and policy")
-    scenarios.add_argument("--config", type=Path, default=KEEP)
-    scenarios.add_argument("--language", choices=("ja", "en"), default=KEEP)
-    scenarios.add_argument(
-        "--check",
-        action="store_true",
-        help="validate the scenario files (bundled and configured, or FILES) and the config's policies; exit 2 on any problem",
-    )
-    scenarios.add_argument("files", nargs="*", type=Path, metavar="FILES", help="scenario files to --check")
+    words_in_order = list(sys.argv[1:] if argv is None else argv)
+    if _generating(words_in_order):  # `ragtui scenarios generate DOCS --out FILE`: its own options
+        from .generate_command import add_parser as add_generate
+
+        add_generate(sub)
+    else:
+        _scenarios_parser(sub)
 
     words = set(sys.argv[1:] if argv is None else argv)
     named = {module for name, (module, _help) in LAZY_COMMANDS.items() if name in words}
@@ -220,6 +223,28 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         elif not any(m == module and n in words for n, (m, _h) in LAZY_COMMANDS.items()):
             sub.add_parser(name, help=help_text, add_help=False)
     return parser
+
+
+def _generating(words: list[str]) -> bool:
+    """``ragtui [flags] scenarios generate …``: the word after ``scenarios`` is ``generate``."""
+    return any(word == "scenarios" and words[i + 1 : i + 2] == ["generate"] for i, word in enumerate(words))
+
+
+def _scenarios_parser(sub: argparse._SubParsersAction) -> None:
+    scenarios = sub.add_parser(
+        "scenarios",
+        help="list scenarios, or --check every scenario file and policy; `scenarios generate` writes them",
+        description="List the scenarios of the language, or --check the scenario files. "
+        "`ragtui scenarios generate DOCS --out FILE` writes draft scenarios from a knowledge folder.",
+    )
+    scenarios.add_argument("--config", type=Path, default=KEEP)
+    scenarios.add_argument("--language", choices=("ja", "en"), default=KEEP)
+    scenarios.add_argument(
+        "--check",
+        action="store_true",
+        help="validate the scenario files (bundled and configured, or FILES) and the config's policies; exit 2 on any problem",
+    )
+    scenarios.add_argument("files", nargs="*", type=Path, metavar="FILES", help="scenario files to --check")
 
 
 def overrides_from(args: argparse.Namespace) -> Overrides:

@@ -179,7 +179,9 @@ async def _open_and_run(
             )
     # A worker of `--workers N` stays quiet: the process that started it warned already.
     warn = worker_slice is None
-    scenarios, personas = pick_content(config, args.scenario, args.persona, warn=warn)
+    scenarios, personas = pick_content(
+        config, args.scenario, args.persona, warn=warn, include_drafts=getattr(args, "include_drafts", False)
+    )
     if not personas:
         console_err.print(Text(f"No personas in {config.personas / config.language}"))
         return 2

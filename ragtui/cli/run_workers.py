@@ -90,6 +90,8 @@ def worker_command(
     for flag, values in (("-s", args.scenario), ("-p", args.persona), ("--metric", args.metrics)):
         for value in values:
             command += [flag, value]
+    if getattr(args, "include_drafts", False):  # the workers must plan the same scenarios as the parent
+        command.append("--include-drafts")
     return command
 
 

@@ -3,7 +3,8 @@
 Checks the bundled scenario files and the configured ones (each language), or only FILES, and
 the config's ``[[policy]]`` tables (a config that does not load is its own one-line error before
 this runs). Prints one line per problem — a file that cannot be read, a broken ``[[scenario]]``
-entry, a policy whose tags select no scenario — and exits 2 on any; else one line
+entry, a policy whose tags select no scenario, a generated scenario whose source passage changed
+or vanished from the knowledge folder — and exits 2 on any; else one line
 ``N scenarios, M expectations, K policies: all valid``.
 """
 
@@ -19,6 +20,8 @@ from ..core.config.expectation_items import unmatched_policies
 from ..core.config.settings import LANGUAGES, Config
 from ..core.content.picking import Skipped
 from ..core.content.scenarios import load_scenarios, scenario_file
+from ..core.generate.source_drift import source_problems
+from ..core.knowledge.folder import knowledge_root, read_folder
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.types.errors import RagtuiError
@@ -41,6 +44,22 @@ def files_to_check(config: Config, given: list[Path]) -> list[tuple[Path, str]]:
     return list(pairs.items())
 
 
+def _source_drift(config: Config, scenarios: list[Scenario]) -> list[str]:
+    """Generated scenarios whose passage changed or vanished in the configured knowledge folder."""
+    generated = [s for s in scenarios if s.source is not None]
+    if not generated:
+        return []
+    problems = []
+    for language in sorted({s.language for s in generated}):
+        root = knowledge_root(config.knowledge, language)
+        try:
+            passages = read_folder(root).passages
+        except RagtuiError as exc:
+            return [f"cannot check the generated scenarios' sources: {exc}"]
+        problems += source_problems([s for s in generated if s.language == language], passages, str(root))
+    return problems
+
+
 def _language_of(path: Path) -> str:
     return path.stem if path.stem in LANGUAGES else "en"
 
@@ -57,6 +76,7 @@ def check_scenarios(args: argparse.Namespace, overrides: Overrides) -> int:
             if not skipped:  # the file itself (missing, not TOML, no entries)
                 problems.append(str(exc))
         problems += [str(s.error) for s in skipped]
+    problems += _source_drift(config, scenarios)
     configured = [s for s in scenarios if not args.files] or scenarios
     for policy in unmatched_policies(config.policies, [s.tags for s in configured]):
         problems.append(

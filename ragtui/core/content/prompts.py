@@ -68,6 +68,25 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
     # The metrics' own templates (metric_faithfulness, …) are declared by each metric class
     # (``MetricInfo.prompts``, ragtui.core.registry.metrics); ``prompt_schema`` finds them there.
     # Checks on the simulated customer's messages, and the corrections for its one retry.
+    # Writing scenarios from the knowledge base (core/generate): the writer's request per planned
+    # item, its one retry in the right language, the judge's check that a reference follows from
+    # its quote, and what an out-of-scope probe expects of the bot.
+    "scenario_generate": {
+        "system": frozenset(),
+        "grounded": frozenset({"kind", "title", "passage"}),
+        "kind_factual": frozenset(),
+        "kind_procedural": frozenset(),
+        "kind_conditional": frozenset(),
+        "kind_two_questions": frozenset(),
+        "kind_distracting_detail": frozenset(),
+        "kind_situational": frozenset(),
+        "out_of_scope": frozenset({"topics"}),
+        "wrong_language": frozenset(),
+        "entails_system": frozenset(),
+        "entails": frozenset({"quote", "reference"}),
+        "probe_expect": frozenset(),
+        "probe_expect_not": frozenset({"detail"}),
+    },
     "simulator_check": {
         "system": frozenset(),
         "role": frozenset({"persona", "agent", "message"}),

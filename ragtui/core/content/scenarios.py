@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, model_validator
 
@@ -18,7 +18,7 @@ from ..config.expectation_items import ExpectItem, unique_ids
 from ..config.toml_io import read_toml
 from ..config.validation import TomlTable, invalid, validate
 from ..types.errors import ConfigError
-from ..types.scenarios import Scenario
+from ..types.scenarios import Scenario, ScenarioSource
 from .picking import Skipped, pick_named
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -45,6 +45,19 @@ class ScenarioFile(TomlTable):
     scenario: list[dict[str, Any]] = []
 
 
+class SourceTable(TomlTable):
+    """A generated scenario's ``source``: where its reference comes from."""
+
+    file: str
+    heading: str = ""
+    page: int | None = None
+    quote: str
+    passage_hash: str
+
+    def source(self) -> ScenarioSource:
+        return ScenarioSource(self.file, self.heading, self.quote, self.passage_hash, self.page)
+
+
 class ScenarioTable(TomlTable):
     """One ``[[scenario]]`` entry."""
 
@@ -55,6 +68,10 @@ class ScenarioTable(TomlTable):
     language: Language | None = None
     expect: list[ExpectItem] = []
     expect_not: list[ExpectItem] = []
+    # A generated scenario: a draft until a person accepts it, its kind and where it came from.
+    status: Literal["draft", "accepted"] = "accepted"
+    kind: str = ""
+    source: SourceTable | None = None
 
     @model_validator(mode="after")
     def _unique_ids(self) -> ScenarioTable:
@@ -67,7 +84,15 @@ class ScenarioTable(TomlTable):
         ]
         language = self.language or file_language
         return Scenario(
-            self.id, self.question, language, self.reference.strip() or None, tuple(self.tags), tuple(expectations)
+            self.id,
+            self.question,
+            language,
+            self.reference.strip() or None,
+            tuple(self.tags),
+            tuple(expectations),
+            status=self.status,
+            kind=self.kind,
+            source=self.source.source() if self.source is not None else None,
         )
 
 

@@ -10,6 +10,30 @@ from .expectations import Expectation
 
 
 @dataclass(frozen=True)
+class ScenarioSource:
+    """Where a generated scenario came from: the knowledge file, the heading path and page of its
+    passage, the sentence(s) that support its reference, and the passage's hash when generated
+    (``scenarios --check`` tells a passage that changed or vanished since)."""
+
+    file: str
+    heading: str
+    quote: str
+    passage_hash: str
+    page: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {"file": self.file, "heading": self.heading, "quote": self.quote}
+        if self.page is not None:
+            data["page"] = self.page
+        data["passage_hash"] = self.passage_hash
+        return data
+
+
+DRAFT = "draft"  # generated and not yet accepted by a person: `ragtui run --include-drafts` runs it
+ACCEPTED = "accepted"
+
+
+@dataclass(frozen=True)
 class Scenario:
     id: str
     question: str
@@ -18,6 +42,13 @@ class Scenario:
     tags: tuple[str, ...] = field(default_factory=tuple)
     # ``expect`` then ``expect_not`` of the scenario file, in file order
     expectations: tuple[Expectation, ...] = field(default_factory=tuple)
+    status: str = ACCEPTED  # a hand-written scenario is accepted; a generated one starts as a draft
+    kind: str = ""  # a generated scenario's kind: factual, procedural, …, out_of_scope
+    source: ScenarioSource | None = None  # a generated scenario's provenance (never shown to the bot)
+
+    @property
+    def draft(self) -> bool:
+        return self.status == DRAFT
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -27,6 +58,10 @@ class Scenario:
             "reference": self.reference,
             "tags": list(self.tags),
             "expectations": [e.to_dict() for e in self.expectations],
+            # A generated scenario's kind and source; a hand-written one's snapshot is as it was.
+            **({"kind": self.kind} if self.kind else {}),
+            **({"source": self.source.to_dict()} if self.source is not None else {}),
+            **({"status": self.status} if self.status != ACCEPTED else {}),
         }
 
     @classmethod
@@ -39,6 +74,9 @@ class Scenario:
             reference=data.get("reference"),
             tags=tuple(data.get("tags") or ()),
             expectations=expectations_of(data),
+            status=str(data.get("status") or ACCEPTED),
+            kind=str(data.get("kind") or ""),
+            source=ScenarioSource(**data["source"]) if isinstance(data.get("source"), dict) else None,
         )
 
 

@@ -1,0 +1,190 @@
+"""``ragtui scenarios generate DOCS --out FILE``: test scenarios written from a knowledge folder,
+each reference checked against its source in code (core/generate), written as drafts.
+
+It plans first and prints the estimate (``--estimate`` stops there); generates with a progress
+bar; stops cleanly at a token budget; keeps every model reply in a cache beside ``--out``, so
+running it again after an interruption pays only for what is missing; and ends with what was kept
+per kind and per document, the documents with no item, and what was dropped and why. The file is
+written once, at the end, through the output guard: an error leaves no partial file."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+from pathlib import Path
+
+from rich.text import Text
+
+from ..core.content.prompts import load_prompt
+from ..core.files.output_file import check_output, write_output
+from ..core.generate.drafts import GenerationReport
+from ..core.generate.pipeline import MAX_REPLY_TOKENS, Generator
+from ..core.generate.plan import KINDS, OUT_OF_SCOPE, plan
+from ..core.generate.reply_cache import ReplyCache
+from ..core.generate.toml_out import scenario_file_text
+from ..core.knowledge.folder import knowledge_root, read_folder
+from ..core.models.endpoints import resolve_endpoint
+from ..core.models.llm import ClientPool
+from ..core.runs import bootstrap
+from ..core.runs.bootstrap import Overrides
+from ..core.types.errors import RagtuiError
+from .model_start import embedded_model
+from .output import console, console_err, item_progress
+
+MAX_ITEMS = 500
+ALL_KINDS = (*KINDS, OUT_OF_SCOPE)
+# A rough count for the estimate: a token is about four characters of English, one and a half of
+# Japanese; the system text and the request's own words are counted with the passage.
+CHARS_PER_TOKEN = {"en": 4.0, "ja": 1.5}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "scenarios",
+        help="generate scenarios from a knowledge folder (ragtui scenarios generate DOCS --out FILE)",
+        description="Write test scenarios from the documents of DOCS: questions of several kinds and "
+        "out-of-scope probes, each reference checked against the passage it quotes. They are written "
+        'as drafts (status = "draft"): `ragtui run --include-drafts` runs them.',
+    )
+    parser.add_argument("action", choices=("generate",))
+    parser.add_argument("docs", type=Path, metavar="DOCS", help="the knowledge folder to read")
+    parser.add_argument("--out", type=Path, required=True, help="the scenario file to write (TOML)")
+    parser.add_argument("--n", type=int, default=12, help=f"how many items to plan (1–{MAX_ITEMS}; default 12)")
+    parser.add_argument("--language", choices=("ja", "en"), default=argparse.SUPPRESS)
+    parser.add_argument(
+        "--kinds",
+        default=",".join(ALL_KINDS),
+        help=f"comma-separated kinds to plan (default all: {', '.join(ALL_KINDS)})",
+    )
+    parser.add_argument(
+        "--budget", type=int, default=None, metavar="TOKENS", help="stop once this many tokens are spent"
+    )
+    parser.add_argument("--estimate", action="store_true", help="print the plan's calls and tokens, call nothing")
+    parser.add_argument("--config", type=Path, default=argparse.SUPPRESS)
+    parser.add_argument("--model", default=argparse.SUPPRESS, help="the model that writes and checks (as for run)")
+    parser.set_defaults(handler=generate)
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in ALL_KINDS]
+    if unknown or not kinds:
+        raise RagtuiError(
+            f"--kinds: unknown kind {unknown[0]!r}" if unknown else "--kinds is empty",
+            f"choose from {', '.join(ALL_KINDS)}",
+        )
+    return kinds
+
+
+def generate(args: argparse.Namespace, overrides: Overrides) -> int:
+    if not 1 <= args.n <= MAX_ITEMS:
+        raise RagtuiError(f"--n must be between 1 and {MAX_ITEMS}, got {args.n}", "nothing was written")
+    if args.budget is not None and args.budget < 1:
+        raise RagtuiError(f"--budget must be at least 1 token, got {args.budget}", "nothing was written")
+    kinds = _kinds(args.kinds)
+    config = bootstrap.load_effective_config(overrides)
+    language = config.language
+    out = check_output(args.out, option="--out", database=config.database)
+    read = read_folder(knowledge_root(args.docs, language))  # DOCS/<language>/ when there is one
+    for skipped in read.skipped:
+        console_err.print(Text(f"skipped {skipped.path}: {skipped.reason}", style="yellow"), soft_wrap=True)
+    if not read.passages:
+        raise RagtuiError(
+            f"{args.docs} has no document ragtui can read", "`ragtui knowledge DOCS` says why; nothing was written"
+        )
+    items = plan(read.passages, args.n, kinds)
+    template = load_prompt(config.prompts, language, "scenario_generate")
+    calls, tokens = _estimate(items, template.parts, language)
+    console.print(
+        Text(
+            f"Plan: {len(items)} item(s) from {len(read.documents)} document(s) and {len(read.passages)} passage(s); "
+            f"about {calls} model call(s) and {tokens:,} tokens" + (f" (budget {args.budget:,})" if args.budget else "")
+        ),
+        soft_wrap=True,
+    )
+    if args.estimate:
+        return 0
+    endpoint = resolve_endpoint(config, "judge", getattr(args, "model", None))
+    cache = ReplyCache(out.with_name(f".{out.name}.replies.jsonl"))
+    started = time.monotonic()
+    report = asyncio.run(_generate(config, endpoint, template, language, read.passages, items, cache, args.budget))
+    if report.kept:
+        write_output(out, scenario_file_text(report.kept, language), option="--out", database=config.database)
+    _summary(report, read, out, time.monotonic() - started)
+    return 0 if report.kept else 1
+
+
+async def _generate(config, endpoint, template, language, passages, items, cache, budget) -> GenerationReport:  # noqa: ANN001
+    pool = ClientPool()
+    progress = item_progress()
+    try:
+        with embedded_model(config, {"judge": endpoint}), progress:
+            client = pool.client_for(endpoint)
+            task = progress.add_task("generating", total=len(items), note="")
+            generator = Generator(client, client, template, language, passages, cache, budget)
+
+            def advance(report: GenerationReport) -> None:
+                note = f"{len(report.kept)} kept · {sum(report.dropped.values())} dropped · {report.tokens:,} tokens"
+                progress.update(task, advance=1, note=note)  # called once per planned item
+
+            return await generator.run(items, advance)
+    except RagtuiError as exc:
+        raise RagtuiError(
+            exc.message, f"{exc.hint + '; ' if exc.hint else ''}run the same command again: replies so far are kept"
+        ) from None
+    finally:
+        await pool.aclose()
+
+
+def _estimate(items, parts: dict[str, str], language: str) -> tuple[int, int]:  # noqa: ANN001
+    """(calls, tokens) if every item needs its writer call and (grounded) its check, none asked again."""
+    per_char = CHARS_PER_TOKEN.get(language, 4.0)
+    fixed = len(parts["system"]) + len(parts["grounded"])
+    chars = calls = 0
+    for item in items:
+        if item.passage is None:
+            calls += 1
+            chars += len(parts["system"]) + len(parts["out_of_scope"]) + 2000  # the topic list
+        else:
+            calls += 2
+            chars += fixed + len(item.passage.text) + len(parts["entails"]) + 2 * len(item.passage.text) // 3
+    return calls, int(chars / per_char) + calls * MAX_REPLY_TOKENS // 2
+
+
+def _summary(report: GenerationReport, read, out: Path, seconds: float) -> None:  # noqa: ANN001
+    kept = len(report.kept)
+    console.print(Text(f"Kept {kept} of {report.planned} planned item(s) in {seconds:.0f} s", style="bold"))
+    if kept:
+        console.print(
+            Text(f"Wrote {out} ({kept} draft scenario(s)); `ragtui run --include-drafts` runs them"), soft_wrap=True
+        )
+    by_kind = ", ".join(f"{k} {n}" for k, n in sorted(report.kept_by("kind").items()))
+    console.print(Text(f"  by kind: {by_kind or 'none'}"), soft_wrap=True)
+    by_doc = report.kept_by("document")
+    console.print(
+        Text(f"  by document: {', '.join(f'{d} {n}' for d, n in sorted(by_doc.items())) or 'none'}"), soft_wrap=True
+    )
+    without = [d.path for d in read.documents if d.path not in by_doc]
+    if without:
+        console.print(Text(f"  documents with no item: {', '.join(without)}"), soft_wrap=True)
+    for reason, count in report.dropped.most_common():
+        console.print(Text(f"  dropped {count}: {reason}"), soft_wrap=True)
+    flagged = [d for d in report.kept if d.flags]
+    for draft in flagged:
+        console.print(Text(f"  look at {draft.id}: {'; '.join(draft.flags)}", style="yellow"), soft_wrap=True)
+    cached = f", {report.cached_calls} answered from the cache" if report.cached_calls else ""
+    console.print(
+        Text(
+            f"  {report.calls} call(s){cached}, {report.prompt_tokens:,} prompt + {report.completion_tokens:,} completion tokens"
+        ),
+        soft_wrap=True,
+    )
+    if report.budget_reached:
+        console.print(
+            Text(
+                "  stopped at the token budget: run again with a larger --budget to finish (replies so far are kept)",
+                style="yellow",
+            ),
+            soft_wrap=True,
+        )

@@ -1,0 +1,56 @@
+"""What generating scenarios produces: the drafts that passed every check, and an account of the
+rest — every planned item either kept or dropped for a named reason, never lost."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..types.scenarios import ScenarioSource
+
+# Why an item was not kept, in the words the summary prints.
+UNREADABLE = "the writer's reply could not be read"
+WRONG_LANGUAGE = "the question was in another language, twice"
+QUOTE_MISSING = "its quote is not in the passage"
+NOT_ENTAILED = "the reference does not follow from its quote"
+UNCHECKED = "the judge could not say whether the reference follows from its quote"
+IN_KNOWLEDGE = "the out-of-scope question's terms are in the knowledge base"
+NO_TERMS = "the out-of-scope question named no key terms"
+DUPLICATE = "a near-duplicate of a kept question"
+OVER_BUDGET = "not written: the token budget was spent"
+FAILED_CALL = "the writer's reply was cut off, even after retries"
+
+
+@dataclass(frozen=True)
+class Draft:
+    id: str
+    kind: str
+    question: str
+    reference: str
+    expect: tuple[str, ...]
+    expect_not: tuple[str, ...]
+    contains: tuple[str, ...]  # facts of the quote, checked in code on the bot's answer
+    source: ScenarioSource | None  # None for an out-of-scope probe
+    flags: tuple[str, ...] = ()  # kept, but worth a person's look ("copies the passage's wording")
+
+
+@dataclass
+class GenerationReport:
+    planned: int
+    kept: list[Draft] = field(default_factory=list)
+    dropped: Counter[str] = field(default_factory=Counter)
+    calls: int = 0
+    cached_calls: int = 0  # answered from the cache of an earlier, interrupted run: no tokens spent
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    budget_reached: bool = False
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def kept_by(self, key: str) -> Counter[str]:
+        """Kept items per ``kind`` or per ``document`` (out-of-scope probes have none)."""
+        if key == "kind":
+            return Counter(d.kind for d in self.kept)
+        return Counter(d.source.file for d in self.kept if d.source is not None)

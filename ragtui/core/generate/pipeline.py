@@ -1,0 +1,241 @@
+"""One planned item through the writer and every check, to a draft or a reason it was dropped.
+
+For a grounded item the writer (a model, through the JSON schema below) returns a question, a
+reference answer, the quote that supports it and the expectations; code then checks that the
+question is in the run's language (asked again once), that the quote is in the passage, and the
+judge answers whether the reference follows from the quote. Amounts, numbers, menu paths and
+labels the quote and the reference share become ``contains`` expectations, decided in code. For
+an out-of-scope probe, code checks that none of its key terms occurs in any passage. Last, a
+question too like one kept before it is dropped. Nothing unverifiable is kept as if verified.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..content.prompts import PromptTemplate
+from ..metrics.json_reply import ReplyParseError, extract_json_object
+from ..models.llm import ChatClient, Message
+from ..types.errors import IncompleteReply
+from ..types.knowledge import SourcedPassage
+from ..types.scenarios import ScenarioSource
+from . import drafts as why
+from .drafts import Draft, GenerationReport
+from .facts import exact_facts
+from .language import in_language
+from .normalize import plain
+from .out_of_scope import terms_in_knowledge
+from .plan import OUT_OF_SCOPE, PlannedItem
+from .quote_check import find_quote
+from .reply_cache import ReplyCache, request_key
+from .similarity import COPIED_AT, copied_share, near_duplicates
+
+_TEXT = {"type": "string", "maxLength": 600}
+GROUNDED_SCHEMA: dict[str, Any] = {
+    "title": "scenario",
+    "type": "object",
+    "properties": {
+        "question": {"type": "string", "maxLength": 400},
+        "reference": _TEXT,
+        "quote": _TEXT,
+        "expect": {"type": "array", "items": {"type": "string", "maxLength": 160}, "maxItems": 2},
+        "expect_not": {"type": "array", "items": {"type": "string", "maxLength": 160}, "maxItems": 1},
+    },
+    "required": ["question", "reference", "quote", "expect", "expect_not"],
+    "additionalProperties": False,
+}
+PROBE_SCHEMA: dict[str, Any] = {
+    "title": "probe",
+    "type": "object",
+    "properties": {
+        "question": {"type": "string", "maxLength": 400},
+        "key_terms": {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 4},
+        "invented_detail": {"type": "string", "maxLength": 200},
+    },
+    "required": ["question", "key_terms", "invented_detail"],
+    "additionalProperties": False,
+}
+ENTAILS_SCHEMA: dict[str, Any] = {
+    "title": "entailment",
+    "type": "object",
+    "properties": {"follows": {"type": "string", "enum": ["yes", "no"]}},
+    "required": ["follows"],
+    "additionalProperties": False,
+}
+MAX_REPLY_TOKENS = 700
+COPIES_WORDING = "the question copies the passage's wording"
+
+
+class Dropped(Exception):
+    """The item is not kept; the message is the reason, as the summary counts it."""
+
+
+@dataclass
+class Generator:
+    writer: ChatClient
+    judge: ChatClient
+    template: PromptTemplate
+    language: str
+    passages: Sequence[SourcedPassage]  # the whole knowledge base, for the out-of-scope check
+    cache: ReplyCache
+    budget: int | None = None  # tokens, prompt and completion together; None: no limit
+
+    async def run(self, items: Sequence[PlannedItem], progress: Callable[[GenerationReport], None]) -> GenerationReport:
+        report = GenerationReport(planned=len(items))
+        self._report = report
+        for item in items:
+            if self.budget is not None and report.tokens >= self.budget:
+                report.budget_reached = True
+                report.dropped[why.OVER_BUDGET] += 1
+            else:
+                try:
+                    report.kept.append(await self._one(item))
+                except Dropped as reason:
+                    report.dropped[str(reason)] += 1
+            progress(report)
+        for index in sorted(near_duplicates([d.question for d in report.kept]), reverse=True):
+            del report.kept[index]
+            report.dropped[why.DUPLICATE] += 1
+        _unique_ids(report.kept)
+        return report
+
+    async def _one(self, item: PlannedItem) -> Draft:
+        if item.kind == OUT_OF_SCOPE or item.passage is None:
+            return await self._probe()
+        passage = item.passage
+        kind_text = self.template.render(f"kind_{item.kind}")
+        request = self.template.render("grounded", kind=kind_text, title=passage.title, passage=passage.text)
+        reply = await self._ask_in_language(request, GROUNDED_SCHEMA)
+        question, reference, quote = (_text(reply, k) for k in ("question", "reference", "quote"))
+        if not question or not reference:
+            raise Dropped(why.UNREADABLE)
+        if find_quote(quote, passage.text) is None:
+            raise Dropped(why.QUOTE_MISSING)
+        await self._check_entailed(quote, reference)
+        facts = [f for f in exact_facts(quote) if plain(f) in plain(reference)]
+        flags = (COPIES_WORDING,) if copied_share(question, passage.text) >= COPIED_AT else ()
+        source = ScenarioSource(
+            file=passage.doc_id,
+            heading=" › ".join(passage.heading),
+            quote=quote,
+            passage_hash=passage.content_hash,
+            page=passage.page,
+        )
+        return Draft(
+            id=f"gen-{item.kind.replace('_', '-')}-{passage.content_hash[:8]}",
+            kind=item.kind,
+            question=question,
+            reference=reference,
+            expect=_texts(reply, "expect", 2),
+            expect_not=_texts(reply, "expect_not", 1),
+            contains=tuple(facts),
+            source=source,
+            flags=flags,
+        )
+
+    async def _probe(self) -> Draft:
+        titles = sorted({p.title.split(" › ")[0] for p in self.passages})
+        request = self.template.render("out_of_scope", topics="\n".join(f"- {t}" for t in titles[:60]))
+        reply = await self._ask_in_language(request, PROBE_SCHEMA)
+        question, detail = _text(reply, "question"), _text(reply, "invented_detail")
+        terms = [t for t in _texts(reply, "key_terms", 4) if t]
+        if not question:
+            raise Dropped(why.UNREADABLE)
+        if not terms:
+            raise Dropped(why.NO_TERMS)
+        if terms_in_knowledge(terms, self.passages):
+            raise Dropped(why.IN_KNOWLEDGE)
+        digest = hashlib.sha256(plain(question).encode("utf-8")).hexdigest()[:8]
+        return Draft(
+            id=f"gen-out-of-scope-{digest}",
+            kind=OUT_OF_SCOPE,
+            question=question,
+            reference="",
+            expect=(self.template.render("probe_expect"),),
+            expect_not=(self.template.render("probe_expect_not", detail=detail.rstrip(".。")),) if detail else (),
+            contains=(),
+            source=None,
+        )
+
+    async def _ask_in_language(self, request: str, schema: dict[str, Any]) -> dict[str, Any]:
+        messages: list[Message] = [
+            {"role": "system", "content": self.template.render("system")},
+            {"role": "user", "content": request},
+        ]
+        text = await self._call(self.writer, messages, schema)
+        reply = _parse(text)
+        if in_language(_text(reply, "question"), self.language):
+            return reply
+        messages += [
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": self.template.render("wrong_language")},
+        ]
+        reply = _parse(await self._call(self.writer, messages, schema))
+        if not in_language(_text(reply, "question"), self.language):
+            raise Dropped(why.WRONG_LANGUAGE)
+        return reply
+
+    async def _check_entailed(self, quote: str, reference: str) -> None:
+        messages: list[Message] = [
+            {"role": "system", "content": self.template.render("entails_system")},
+            {"role": "user", "content": self.template.render("entails", quote=quote, reference=reference)},
+        ]
+        try:
+            answer = str(extract_json_object(await self._call(self.judge, messages, ENTAILS_SCHEMA)).get("follows", ""))
+        except ReplyParseError:
+            raise Dropped(why.UNCHECKED) from None
+        verdict = answer.strip().lower()
+        if verdict == "no":
+            raise Dropped(why.NOT_ENTAILED)
+        if verdict != "yes":
+            raise Dropped(why.UNCHECKED)
+
+    async def _call(self, client: ChatClient, messages: list[Message], schema: dict[str, Any]) -> str:
+        key = request_key(client.endpoint.model, [dict(m) for m in messages], schema)
+        cached = self.cache.get(key)
+        if cached is not None:
+            self._report.cached_calls += 1
+            return cached
+        try:
+            completion = await client.complete(messages, json_schema=schema, max_tokens=MAX_REPLY_TOKENS)
+        except IncompleteReply:
+            raise Dropped(why.FAILED_CALL) from None  # one reply cut off: that item only
+        # Any other endpoint error (refused, unreachable, timed out) ends the whole generation:
+        # it would fail every item the same way. What was answered so far is in the cache.
+        self._report.calls += 1
+        self._report.prompt_tokens += completion.prompt_tokens or 0
+        self._report.completion_tokens += completion.completion_tokens or 0
+        self.cache.put(key, completion.text)
+        return completion.text
+
+
+def _parse(text: str) -> dict[str, Any]:
+    try:
+        return extract_json_object(text)
+    except ReplyParseError:
+        raise Dropped(why.UNREADABLE) from None
+
+
+def _text(reply: dict[str, Any], key: str) -> str:
+    value = reply.get(key)
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def _texts(reply: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
+    value = reply.get(key)
+    if not isinstance(value, list):
+        return ()
+    return tuple(" ".join(v.split()) for v in value if isinstance(v, str) and v.strip())[:most]
+
+
+def _unique_ids(drafts: list[Draft]) -> None:
+    """Two drafts from one passage and kind get -2, -3: ids stay stable run to run."""
+    seen: dict[str, int] = {}
+    for index, draft in enumerate(drafts):
+        count = seen.get(draft.id, 0) + 1
+        seen[draft.id] = count
+        if count > 1:
+            drafts[index] = Draft(**{**draft.__dict__, "id": f"{draft.id}-{count}"})

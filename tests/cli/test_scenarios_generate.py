@@ -1,0 +1,253 @@
+"""`ragtui scenarios generate` against the fake OpenAI server, with a scripted writer and judge:
+verified drafts written as a scenario file that loads, every quote found in its source, kinds
+and out-of-scope probes among them; items whose quote is invented, whose reference does not
+follow, whose question stays in the wrong language or whose probe is answered by the knowledge
+base are dropped by reason; a budget stops cleanly; a second run pays nothing twice; drafts run
+only when asked, and their reference and quote never reach the bot or the customer."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ragtui.cli.main import main
+from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.generate.quote_check import find_quote
+from ragtui.core.knowledge.folder import read_folder
+from tests.fakes.fake_openai import Reply
+
+from ..conftest import BOT, JUDGE, USER, endpoint_toml
+
+REFERENCE_MARK = "As the help centre says:"  # only in references, so a leak is seen
+PASSAGE = re.compile(r"### PASSAGE BEGIN ###\n(.*?)\n### PASSAGE END ###", re.S)
+
+
+def schema_name(body: dict) -> str:
+    return body.get("response_format", {}).get("json_schema", {}).get("name", "")
+
+
+def last_user(body: dict) -> str:
+    return [m["content"] for m in body["messages"] if m["role"] == "user"][-1]
+
+
+def writer(*, quote_ok: bool = True, follows: str = "yes", english: bool = True, probe_term: str = "gift cards"):
+    """A judge-role model that writes a test case from the passage it is shown: its first
+    sentence as the quote (or an invented one), the reference restating it."""
+
+    def respond(body: dict) -> Reply:
+        name = schema_name(body)
+        if name == "entailment":
+            return Reply(json.dumps({"follows": follows}))
+        if name == "probe":
+            question = "Can I buy gift cards for a friend?" if english else "ギフトカードは買えますか？"
+            return Reply(
+                json.dumps(
+                    {
+                        "question": question,
+                        "key_terms": [probe_term],
+                        "invented_detail": "gift cards are sold in the app",
+                    }
+                )
+            )
+        match = PASSAGE.search(last_user(body))
+        passage = match.group(1) if match else ""
+        sentence = re.split(r"(?<=[.!?])\s", passage.strip())[0]
+        asked_again = "not in English" in last_user(body)
+        question = (
+            f"I have a question about this: {sentence[:40].lower()}?"
+            if english or asked_again
+            else "これはどういう意味ですか？"
+        )
+        if asked_again and not english:
+            question = "これはどういう意味ですか？"
+        return Reply(
+            json.dumps(
+                {
+                    "question": question,
+                    "reference": f"{REFERENCE_MARK} {sentence}",
+                    "quote": sentence if quote_ok else "Refunds are always paid within one hour.",
+                    "expect": ["gives the answer the help centre gives"],
+                    "expect_not": [],
+                }
+            )
+        )
+
+    return respond
+
+
+@pytest.fixture
+def help_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "help"
+    folder.mkdir()
+    (folder / "refunds.md").write_text(
+        "# Refunds\n\nRefunds are paid within 5 business days to the original card.\n\n"
+        "## Yearly plans\n\nUnused months of a yearly plan cost $4 each to refund.\n",
+        encoding="utf-8",
+    )
+    (folder / "linking.html").write_text(
+        "<html><body><nav>Home</nav><main><h1>Linking</h1><p>Open Settings > Account > Linked services to link Google.</p></main></body></html>",
+        encoding="utf-8",
+    )
+    (folder / "faq.csv").write_text(
+        "question,answer\nCan I pause my plan?,Pausing is possible for up to 3 months.\n", encoding="utf-8"
+    )
+    return folder
+
+
+@pytest.fixture
+def config_path(server, tmp_path: Path) -> Path:
+    path = tmp_path / "ragtui.toml"
+    path.write_text(
+        'language = "en"\nmax_turns = 1\ndatabase = "runs.db"\n' + endpoint_toml(server.base_url), encoding="utf-8"
+    )
+    return path
+
+
+def generate(config_path: Path, folder: Path, out: Path, *extra: str) -> int:
+    return main(["scenarios", "generate", str(folder), "--out", str(out), "--config", str(config_path), *extra])
+
+
+def test_verified_drafts_are_written_and_load_as_scenarios(server, help_folder, config_path, tmp_path, capsys):
+    server.set_default(JUDGE, writer())
+    out = tmp_path / "mine.toml"
+    assert generate(config_path, help_folder, out, "--n", "6") == 0
+    printed = capsys.readouterr().out
+    scenarios = load_scenarios(out, "en")
+    assert scenarios and all(s.draft for s in scenarios)
+    kinds = {s.kind for s in scenarios}
+    assert len(kinds) >= 3 and "out_of_scope" in kinds
+    passages = {p.content_hash: p for p in read_folder(help_folder).passages}
+    for scenario in scenarios:
+        if scenario.kind == "out_of_scope":
+            assert scenario.source is None and any(e.polarity == "must_not" for e in scenario.expectations)
+            continue
+        assert scenario.source is not None
+        assert find_quote(scenario.source.quote, passages[scenario.source.passage_hash].text) is not None
+    linking = next(s for s in scenarios if s.source and s.source.file == "linking.html")
+    assert any(e.form == "contains" and e.text == "Settings > Account > Linked services" for e in linking.expectations)
+    assert "by kind:" in printed and "Wrote" in printed and "documents with no item" not in printed
+
+
+def test_unverifiable_items_are_dropped_by_reason_and_nothing_is_written(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    out = tmp_path / "none.toml"
+    server.set_default(JUDGE, writer(quote_ok=False, probe_term="Refunds"))
+    assert generate(config_path, help_folder, out, "--n", "6") == 1
+    printed = capsys.readouterr().out
+    assert "dropped 5: its quote is not in the passage" in printed
+    assert "dropped 1: the out-of-scope question's terms are in the knowledge base" in printed
+    assert not out.exists()
+    server.set_default(JUDGE, writer(follows="no", probe_term="Refunds"))
+    other = tmp_path / "other.toml"  # another file: the first run's cached replies are not reused
+    assert generate(config_path, help_folder, other, "--n", "2", "--kinds", "factual") == 1
+    assert "dropped 2: the reference does not follow from its quote" in capsys.readouterr().out
+
+
+def test_a_question_in_the_wrong_language_is_asked_again_once_then_dropped(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    server.set_default(JUDGE, writer(english=False))
+    assert generate(config_path, help_folder, tmp_path / "x.toml", "--n", "2", "--kinds", "factual") == 1
+    assert "dropped 2: the question was in another language, twice" in capsys.readouterr().out
+    retries = [b for b in server.chat_requests(JUDGE) if "not in English" in last_user(b)]
+    assert len(retries) == 2  # once per item, never more
+
+
+def test_a_budget_stops_cleanly_and_a_second_run_pays_nothing_twice(server, help_folder, config_path, tmp_path, capsys):
+    server.set_default(JUDGE, writer())
+    out = tmp_path / "budget.toml"
+    assert generate(config_path, help_folder, out, "--n", "4", "--budget", "1") in (0, 1)
+    printed = capsys.readouterr().out
+    assert "stopped at the token budget" in printed and "not written: the token budget was spent" in printed
+    calls_before = len(server.chat_requests(JUDGE))
+    assert generate(config_path, help_folder, out, "--n", "4") == 0
+    printed = capsys.readouterr().out
+    assert "answered from the cache" in printed
+    # the first run's calls were not made again: only the items it never reached were asked
+    first_run_requests = [json.dumps(b["messages"]) for b in server.chat_requests(JUDGE)[:calls_before]]
+    second_run_requests = [json.dumps(b["messages"]) for b in server.chat_requests(JUDGE)[calls_before:]]
+    assert not set(first_run_requests) & set(second_run_requests)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--n", "0"], "--n must be between 1 and 500, got 0"),
+        (["--budget", "0"], "--budget must be at least 1 token, got 0"),
+        (["--kinds", "poems"], "--kinds: unknown kind 'poems'"),
+    ],
+)
+def test_bad_options_are_one_line_and_no_file(server, help_folder, config_path, tmp_path, capsys, extra, message):
+    out = tmp_path / "bad.toml"
+    assert generate(config_path, help_folder, out, *extra) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and not out.exists()
+    assert server.chat_requests(JUDGE) == []
+
+
+def test_an_empty_folder_is_one_line_and_no_file(server, config_path, tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert generate(config_path, tmp_path / "empty", tmp_path / "e.toml") == 2
+    assert "has no document ragtui can read" in capsys.readouterr().err and not (tmp_path / "e.toml").exists()
+
+
+def test_drafts_run_only_when_asked_and_their_reference_and_quote_never_reach_the_bot_or_customer(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    server.set_default(JUDGE, writer())
+    out = tmp_path / "drafts.toml"
+    assert generate(config_path, help_folder, out, "--n", "3", "--kinds", "factual") == 0
+    scenarios = load_scenarios(out, "en")
+    config_path.write_text(
+        config_path.read_text(encoding="utf-8").replace(
+            "max_turns = 1\n", f'max_turns = 1\nscenarios = "{out}"\nknowledge = "{help_folder}"\n'
+        ),
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert main(["run", "--config", str(config_path), "-p", "calm"]) == 2
+    assert "every scenario in" in capsys.readouterr().err
+    assert main(["run", "--config", str(config_path), "-p", "calm", "--include-drafts"]) in (0, 1)
+    seen = json.dumps(
+        [b["messages"] for b in server.chat_requests(BOT) + server.chat_requests(USER)], ensure_ascii=False
+    )
+    for scenario in scenarios:
+        assert scenario.source is not None and scenario.reference
+        assert scenario.question in seen  # the customer opened with it
+        assert scenario.source.quote not in seen.replace("\\n", "\n") or scenario.source.quote in _knowledge_text(
+            help_folder
+        )
+        assert f'"{scenario.reference}"' not in seen
+
+
+def _knowledge_text(folder: Path) -> str:
+    return "\n".join(d.text for d in read_folder(folder).documents)
+
+
+def test_scenarios_check_flags_a_source_passage_that_changed_or_vanished(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    server.set_default(JUDGE, writer())
+    out = tmp_path / "drafts.toml"
+    assert generate(config_path, help_folder, out, "--n", "3", "--kinds", "factual") == 0
+    config_path.write_text(
+        config_path.read_text(encoding="utf-8").replace(
+            "max_turns = 1\n", f'max_turns = 1\nknowledge = "{help_folder}"\n'
+        ),
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert main(["scenarios", "--check", str(out), "--config", str(config_path)]) == 0
+    (help_folder / "linking.html").unlink()
+    refunds = help_folder / "refunds.md"
+    refunds.write_text(
+        refunds.read_text(encoding="utf-8").replace("5 business days", "7 business days"), encoding="utf-8"
+    )
+    assert main(["scenarios", "--check", str(out), "--config", str(config_path)]) == 2
+    err = capsys.readouterr().err
+    assert "its source file linking.html is no longer in" in err
+    assert "its source passage in refunds.md has changed since it was generated" in err
