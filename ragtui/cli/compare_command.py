@@ -29,11 +29,12 @@ from ..core.runs.compare_report import (
     verdict_cell,
 )
 from ..core.runs.html_report.build import compare_report_html
-from ..core.runs.report_text import delta, score
+from ..core.runs.report_text import delta
 from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
 from ..core.store.output_file import check_output, write_output
 from ..core.store.store import Store
+from ..core.text.score_text import score_text
 from .output import console
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
@@ -90,7 +91,7 @@ def _turns_text(pair: Pair) -> Text:
     for row in pair.turn_rows():
         if row.turn > 1:
             text.append("  ")
-        text.append(f"{row.turn}:{score(row.base_score)}→{score(row.new_score)}")
+        text.append(f"{row.turn}:{score_text(row.base_score)}→{score_text(row.new_score)}")
         if not row.same_customer:
             text.append("*", style="yellow")  # the customers said different things here
     return text
@@ -114,7 +115,7 @@ def _verdict_text(pair: Pair, metric: str) -> Text:
         if v is None or v.score is None:
             words = verdict_cell(v)
         else:  # the outcome alone for resolution: its score is in --csv and --markdown
-            words = (v.outcome or "?").replace("_", " ") if metric == "resolution" else f"{v.score:.2f}"
+            words = (v.outcome or "?").replace("_", " ") if metric == "resolution" else score_text(v.score)
         style = "yellow" if v is None or v.score is None else ("green" if v.status == "pass" else "red")
         text.append(words, style=style)
     return text
@@ -151,8 +152,8 @@ def comparison_table(c: Comparison, turns: bool) -> Table:
     for p in ordered(c.pairs):
         cells = [
             Text(p.label),
-            Text(score(p.base.score)),
-            Text(score(p.new.score)),
+            Text(score_text(p.base.score)),
+            Text(score_text(p.new.score)),
             Text(delta(p.delta), style=_delta_style(p.delta, c.low())),
             Text("–" if p.diverges_at is None else f"turn {p.diverges_at}"),
             _flag_text(c, p),
@@ -197,8 +198,8 @@ def trials_table(c: Comparison, n: NoiseComparison) -> Table:
             Text(p.label),
             Text(p.cell("base")),
             Text(p.cell("new")),
-            Text(score(p.mean_score("base"))),
-            Text(score(p.mean_score("new"))),
+            Text(score_text(p.mean_score("base"))),
+            Text(score_text(p.mean_score("new"))),
             Text(f"{p.p_value:.3f}"),
             Text(p.verdict, style=TRIAL_STYLES.get(p.verdict, "")),
         )

@@ -8,7 +8,8 @@ from rich.text import Text
 from ..core.metrics.dialogue.explain import explain_dialogue
 from ..core.metrics.explain import status_word
 from ..core.store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
-from .output import model_label, score_text
+from ..core.text.score_text import no_verdict, score_text, styled_score, styled_verdict
+from .output import model_label
 
 OUTCOME_STYLES = {
     "resolved": "green",
@@ -26,16 +27,14 @@ def outcome_text(j: StoredDialogueJudgment | None, with_score: bool = True) -> T
         return Text("unscored", style="yellow")
     text = Text((j.outcome or "?").replace("_", " "), style=OUTCOME_STYLES.get(j.outcome or "", ""))
     if with_score:
-        text.append(f" {j.score:.2f}", style="dim")
+        text.append(f" {score_text(j.score)}", style="dim")
     return text
 
 
 def metric_cell(j: StoredDialogueJudgment | None) -> Text:
     if j is None:
-        return Text("–", style="dim")
-    if j.skipped:
-        return Text("skipped", style="cyan")
-    return score_text(j.score, j.details.get("threshold", 1.0))
+        return no_verdict()
+    return styled_verdict(j.score, j.details.get("threshold", 1.0), j.skipped)
 
 
 def rate_text(rate: ResolutionRate) -> Text:
@@ -60,7 +59,7 @@ def dialogue_verdict_text(j: StoredDialogueJudgment) -> Text:
         text.append(f"skipped: {j.error or j.details.get('conclusion') or ''}", style="cyan")
         return text
     text.append_text(
-        outcome_text(j) if j.metric == "resolution" else score_text(j.score, j.details.get("threshold", 1.0))
+        outcome_text(j) if j.metric == "resolution" else styled_score(j.score, j.details.get("threshold", 1.0))
     )
     if j.model:
         text.append(f"  ({model_label(j.model, j.served_model)})", style="dim")

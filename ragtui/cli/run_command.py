@@ -49,6 +49,7 @@ from ..core.store.output_file import check_output, write_output
 from ..core.store.ownership import this_process
 from ..core.store.run_plan import PlanEntry, PlannedPair, PlanTaken
 from ..core.store.store import Store
+from ..core.text.score_text import styled_score
 from ..core.types.errors import RagtuiError, StoreWriteError
 from ..core.types.personas import Persona
 from ..core.types.scenarios import Scenario
@@ -58,7 +59,7 @@ from .content_pick import pick_content
 from .dialogue_view import rate_text
 from .estimate_view import estimate_command, print_spent
 from .model_start import embedded_model
-from .output import console, console_err, print_table, say_discovered, score_text
+from .output import console, console_err, print_table, say_discovered
 from .run_progress import RunProgress
 from .run_results import results_table
 from .run_workers import check_workers, run_workers
@@ -488,7 +489,7 @@ def _report(
     low = bool(scored) and all(
         PRIMARY_METRIC in low_metrics(s, config.min_judge_agreement) for s in rows if s.score is not None
     )
-    summary.append_text(score_text(sum(scored) / len(scored) if scored else None, config.threshold, low))
+    summary.append_text(styled_score(sum(scored) / len(scored) if scored else None, config.threshold, low))
     summary.append(f" (threshold {config.threshold:g})")
     if config.dialogue_metrics or gate.resolution is not None:
         summary.append(" · ")

@@ -27,8 +27,9 @@ from ..core.dialogue.events import (
     TurnDone,
 )
 from ..core.dialogue.progress import StepMeter, verdict_started_line
+from ..core.text.score_text import UNSCORED, styled_score
 from ..core.text.text_safety import visible
-from .output import console, format_seconds, score_text, stop_text
+from .output import console, format_seconds, stop_text
 
 ETA_EVERY = 1.0  # seconds between two estimates of the time left
 # Shown once the estimate has run out while work remains (steps slower than their measured
@@ -190,7 +191,7 @@ class RunProgress:
         elif isinstance(event, DialogueVerdictReady):
             if event.judgment.metric == "resolution":
                 j = event.judgment
-                self.outcomes[sid] = "unscored" if j.score is None else str(j.details.get("outcome"))
+                self.outcomes[sid] = UNSCORED if j.score is None else str(j.details.get("outcome"))
         elif isinstance(event, TurnDone):
             self.progress.advance(self.turns_task)
             if sid in self.active:
@@ -209,7 +210,7 @@ class RunProgress:
                 line = Text(f"[{self.finished}/{self.total}] #{sid} {self.labels.get(sid, '')}: ")
                 line.append_text(stop_text(event.stop_reason))
                 line.append(", score ")
-                line.append_text(score_text(event.score, self.threshold))
+                line.append_text(styled_score(event.score, self.threshold))
                 if sid in self.outcomes:
                     line.append(f", {self.outcomes[sid].replace('_', ' ')}")
                 self._say(line)

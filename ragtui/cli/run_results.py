@@ -11,10 +11,11 @@ from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.gate import metric_means
 from ..core.runs.low_agreement import low_metrics
 from ..core.store.dialogue_verdicts import StoredDialogueJudgment
+from ..core.text.score_text import styled_score
 from ..core.types.agreement_floor import AgreementFloor
 from ..core.types.stored import StoredSession
 from .dialogue_view import metric_cell, outcome_text
-from .output import score_text, session_score_text, stop_text
+from .output import session_score_text, stop_text
 
 
 def results_table(
@@ -56,7 +57,7 @@ def results_table(
         for metric in extra:
             mean, mark = means[s.id].get(metric, (None, None))
             cells.append(
-                score_text(mean, mark if mark is not None else 0.0, metric in low[s.id])
+                styled_score(mean, mark if mark is not None else 0.0, metric in low[s.id])
                 if metric in means[s.id]
                 else Text("-")
             )

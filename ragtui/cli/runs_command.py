@@ -13,8 +13,8 @@ from rich.text import Text
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
-from ..core.runs.report_text import score
 from ..core.runs.resolve import resolve_run
+from ..core.text.score_text import score_text
 from .arg_checks import check_count
 from .output import console
 
@@ -60,7 +60,7 @@ def runs_table(rows: list[RunSummary]) -> Table:
             r.started.replace("T", " ")[5:16],
             r.language,
             str(r.dialogues),
-            score(r.score),
+            score_text(r.score),
             resolution_cell(r),
             f"{r.pass_rate:.0%}",
             *(pass_k_cells(r) if with_trials else ()),
@@ -76,7 +76,7 @@ def pass_k_cells(r: RunSummary) -> list[Text]:
     if r.trials is None or r.trials.trials < 2:
         return [Text("–", style="dim"), Text("–", style="dim")]
     k = r.trials.trials
-    return [Text(score(r.trials.estimate(1))), Text(f"{score(r.trials.estimate(k))} ({k})")]
+    return [Text(score_text(r.trials.estimate(1))), Text(f"{score_text(r.trials.estimate(k))} ({k})")]
 
 
 def trend_text(r: RunSummary) -> Text:
@@ -109,8 +109,8 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
                 table.add_row(
                     Text(f"{t.scenario_id} × {t.persona_name}"),
                     str(len(t.points)),
-                    score(t.scores[0]),
-                    score(t.scores[-1]),
+                    score_text(t.scores[0]),
+                    score_text(t.scores[-1]),
                     Text(sparkline(t.scores[-TREND_WIDTH:]), style="cyan"),
                 )
         console.print(Text(f"Score per scenario × persona across runs (the pairs of {run_id}; 0–1 scale)"))

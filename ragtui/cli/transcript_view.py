@@ -10,10 +10,11 @@ from ..core.metrics.judge_card import agreement_text
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.low_agreement import low_metrics
 from ..core.store.labels import Label
+from ..core.text.score_text import styled_score
 from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 from ..core.types.stored import PartialReply, StoredJudgment, StoredSession
 from .dialogue_view import dialogue_verdict_text
-from .output import console, model_label, score_text, session_score_text, stop_text
+from .output import console, model_label, session_score_text, stop_text
 
 
 def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | None = None) -> Text:
@@ -25,7 +26,7 @@ def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | No
         text.append(f"skipped: {j.error or j.details.get('conclusion') or ''}", style="cyan")
         return text
     low = j.score is not None and is_low(j.details, floor or AgreementFloor())
-    text.append_text(score_text(j.score, threshold, low))
+    text.append_text(styled_score(j.score, threshold, low))
     fit = j.details.get("fit")
     if j.score is not None and isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
         text.append(f" (raw {fit['raw_score']:.2f})", style="dim")  # the judge's own scale, beside the fitted

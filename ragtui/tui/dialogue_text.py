@@ -10,8 +10,8 @@ from typing import Any
 
 from rich.text import Text
 
+from ..core.text.score_text import styled_score
 from .expectation_block import expectation_block
-from .formatting import score_text
 from .safe_text import clean_text
 
 OUTCOME_STYLES = {
@@ -32,9 +32,9 @@ def dialogue_line(metric: str, version: int, score: float | None, details: dict[
         outcome = str(details.get("outcome", "?"))
         text.append(outcome.replace("_", " "), style=OUTCOME_STYLES.get(outcome, "bold"))
         text.append(" · ")
-        text.append_text(score_text(score, float(details.get("threshold", 1.0))))
+        text.append_text(styled_score(score, float(details.get("threshold", 1.0))))
     else:
-        text.append_text(score_text(score, float(details.get("threshold", 1.0))))
+        text.append_text(styled_score(score, float(details.get("threshold", 1.0))))
     if error and not details.get("skipped"):
         text.append("  " + clean_text(error), style="yellow")
     return text

@@ -11,11 +11,12 @@ from datetime import UTC, datetime
 from ..metrics import PRIMARY_METRIC
 from ..store.dialogue_verdicts import ResolutionRate
 from ..store.export import safe_cell
+from ..text.score_text import score_text
 from ..types.agreement_floor import LOW_WORDS, floor_words, is_low, trust_cell
 from .compare import Comparison, Pair
 from .dialogue_compare import VERDICT_METRICS
 from .dialogues import RunDialogue, VerdictScore
-from .report_text import delta, interval_text, md_cell, score
+from .report_text import delta, interval_text, md_cell
 from .run_report import xml_safe
 from .trial_compare import NoiseComparison, TrialPair, noise_lines
 
@@ -106,7 +107,7 @@ def summary_lines(c: Comparison) -> list[str]:
     if c.noise is not None:
         counts = _noise_counts(c.noise) + f"; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
     lines = [
-        f"run score {score(c.mean_score('base'))} → {score(c.mean_score('new'))}; {interval_text(c.interval)}",
+        f"run score {score_text(c.mean_score('base'))} → {score_text(c.mean_score('new'))}; {interval_text(c.interval)}",
         *resolution_lines(c)[:1],
         counts,
         *(noise_lines(c.noise) if c.noise is not None else []),
@@ -154,8 +155,8 @@ def _trials_markdown(n: NoiseComparison) -> list[str]:
     ]
     for p in trial_ordered(n):
         out.append(
-            f"| {md_cell(p.label)} | {p.cell('base')} | {p.cell('new')} | {score(p.mean_score('base'))} | "
-            f"{score(p.mean_score('new'))} | {p.p_value:.3f} | {TRIAL_MARKS.get(p.verdict, p.verdict)} |"
+            f"| {md_cell(p.label)} | {p.cell('base')} | {p.cell('new')} | {score_text(p.mean_score('base'))} | "
+            f"{score_text(p.mean_score('new'))} | {p.p_value:.3f} | {TRIAL_MARKS.get(p.verdict, p.verdict)} |"
         )
     return out
 
@@ -202,7 +203,7 @@ def comparison_markdown(c: Comparison) -> str:
             cells = [verdict_pair(p, m) for m in metrics]
             extra = " " + " | ".join(cells) + f" | {_dialogue_mark(p.dialogue_flag)} |"
         out.append(
-            f"| {md_cell(p.label)} | {score(p.base.score)} | {score(p.new.score)} | {delta(p.delta)} | "
+            f"| {md_cell(p.label)} | {score_text(p.base.score)} | {score_text(p.new.score)} | {delta(p.delta)} | "
             f"{'–' if diverges is None else f'turn {diverges}'} | {_flag_mark(c, p)} |{extra}"
         )
     for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
@@ -324,7 +325,7 @@ def comparison_junit(c: Comparison) -> str:
         )
         what = []
         if p.flag == "regression":
-            what.append(f"score regression {score(p.base.score)} → {score(p.new.score)}{low_words(c)}")
+            what.append(f"score regression {score_text(p.base.score)} → {score_text(p.new.score)}{low_words(c)}")
         if p.resolution_regression:
             what.append(f"resolution regression {verdict_pair(p, 'resolution')}")
         if p in skipped:
@@ -337,7 +338,7 @@ def comparison_junit(c: Comparison) -> str:
             )
         out = ET.SubElement(case, "system-out")
         out.text = xml_safe(
-            f"score {score(p.base.score)} → {score(p.new.score)} ({flag_words(c, p)}) · "
+            f"score {score_text(p.base.score)} → {score_text(p.new.score)} ({flag_words(c, p)}) · "
             + " · ".join(f"{m} {verdict_pair(p, m)} ({p.verdict_flag(m)})" for m in VERDICT_METRICS)
         )
     for change in c.expectation_regressions:

@@ -15,6 +15,7 @@ from ..metrics import PRIMARY_METRIC
 from ..registry.metrics import metric_info
 from ..store.dialogue_verdicts import SUCCESS_OUTCOMES
 from ..store.store import Store
+from ..text.score_text import score_text
 
 PairKey = tuple[str, str, int]  # scenario, persona, occurrence (1 unless a run repeats a pair)
 
@@ -47,8 +48,8 @@ class VerdictScore:
         if self.score is None:
             return self.status
         if self.metric == "resolution":
-            return f"{(self.outcome or '?').replace('_', ' ')} {self.score:.2f}"
-        return f"{self.score:.2f}"
+            return f"{(self.outcome or '?').replace('_', ' ')} {score_text(self.score)}"
+        return score_text(self.score)
 
 
 @dataclass(frozen=True)

@@ -30,14 +30,15 @@ from datetime import UTC, datetime
 from ..dialogue.progress import dialogue_label
 from ..metrics import PRIMARY_METRIC
 from ..store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
-from ..types.agreement_floor import LOW_MARK, AgreementFloor, floor_words
+from ..text.score_text import NO_VERDICT, score_text, verdict_text
+from ..types.agreement_floor import AgreementFloor, floor_words
 from ..types.expectations import ExpectationResult
 from ..types.stored import StoredSession
 from .expectation_rate import rate_line, session_results
 from .gate import GateResult, failing_low_scores, metric_means, metric_problems
 from .low_agreement import agreement_lines, left_out_line, low_metrics
 from .pass_k import pass_k_line, run_pass_k
-from .report_text import md_cell, score
+from .report_text import md_cell
 
 # XML 1.0 forbids most control characters; a bot reply may contain them.
 _XML_BAD = dict.fromkeys(c for c in range(32) if c not in (9, 10, 13))
@@ -84,12 +85,10 @@ def _label(session: StoredSession, trials: int) -> str:
 def verdict_word(j: StoredDialogueJudgment | None) -> str:
     """A dialogue verdict in one word: ``resolved 1.00``, ``0.50``, ``unscored``, ``skipped``, ``–``."""
     if j is None:
-        return "–"
-    if j.score is None:
-        return "skipped" if j.skipped else "unscored"
-    if j.metric == "resolution":
-        return f"{(j.outcome or '?').replace('_', ' ')} {j.score:.2f}"
-    return f"{j.score:.2f}"
+        return NO_VERDICT
+    if j.score is not None and j.metric == "resolution":
+        return f"{(j.outcome or '?').replace('_', ' ')} {score_text(j.score)}"
+    return verdict_text(j.score, j.skipped)
 
 
 def dialogue_verdicts_line(session: StoredSession) -> str:
@@ -116,7 +115,7 @@ def outcome(
             bad.append(f"turn {turn}: unscored ({j.error or 'no usable verdict'})")
         elif j.score < session.threshold:
             conclusion = j.details.get("conclusion") or ""
-            bad.append(f"turn {turn}: {j.score:.2f} < {session.threshold:g}: {conclusion}".rstrip(": "))
+            bad.append(f"turn {turn}: {score_text(j.score)} < {session.threshold:g}: {conclusion}".rstrip(": "))
     exempt = gate.exempt(session) if gate is not None else set()
     metrics = metric_problems(session, thresholds or {}, exempt)
     if session.score is None:
@@ -126,7 +125,7 @@ def outcome(
         first = bad[0] if bad else ""
         return Outcome(
             "failure",
-            f"score {session.score:.2f} < threshold {session.threshold:g}; {first}".rstrip("; "),
+            f"score {score_text(session.score)} < threshold {session.threshold:g}; {first}".rstrip("; "),
             "\n".join(bad + metrics),
         )
     if metrics:
@@ -144,7 +143,7 @@ def _left_out(
     if gate is None or not exempt:
         return []
     return [
-        f"{i.metric} {i.score:.2f} < {i.mark:g} ({floor_words(i.details, gate.floor)})"
+        f"{i.metric} {score_text(i.score)} < {i.mark:g} ({floor_words(i.details, gate.floor)})"
         for i in failing_low_scores(session, thresholds, gate.floor, session.threshold)
     ]
 
@@ -199,7 +198,7 @@ def junit_xml(
         out = ET.SubElement(case, "system-out")
         verdicts = dialogue_verdicts_line(session)
         out.text = xml_safe(
-            f"score {score(session.score)} · stop {session.stop_reason} · {session.turns} turn(s) · "
+            f"score {score_text(session.score)} · stop {session.stop_reason} · {session.turns} turn(s) · "
             f"unscored turns {session.unscored_turns}" + (f"\ndialogue verdicts: {verdicts}" if verdicts else "")
         )
         for r in expectations[session.id]:
@@ -273,7 +272,7 @@ def run_markdown(
     passed = sum(1 for o in results if o.kind == "passed")
     verdicts = any(s.dialogue_judgments for s in sessions)
     head = (
-        f"**run score {score(run_score)}** (threshold {threshold:g}) · {passed}/{len(sessions)} passed · "
+        f"**run score {score_text(run_score)}** (threshold {threshold:g}) · {passed}/{len(sessions)} passed · "
         f"{len(sessions) - len(scored)} unscored"
     )
     if gate is not None and (verdicts or gate.min_resolution_rate > 0):
@@ -311,7 +310,7 @@ def run_markdown(
         result = "pass" if o.kind == "passed" else f"{o.kind}: {o.message}"
         low = low_metrics(s, floor)
         metric_cells = "".join(
-            f" {_marked(score(means[s.id][m][0]), m in low)} |" if m in means[s.id] else " – |" for m in metrics
+            f" {score_text(means[s.id][m][0], m in low)} |" if m in means[s.id] else " – |" for m in metrics
         )
         cells = ""
         if verdicts:
@@ -319,12 +318,7 @@ def run_markdown(
             cells = " " + " | ".join(verdict_word(latest.get(m)) for m in ("resolution", "retention", "repetition"))
             cells += " |"
         out.append(
-            f"| {md_cell(_label(s, trials))} | {s.turns} | {_marked(score(s.score), PRIMARY_METRIC in low)} |{metric_cells} "
+            f"| {md_cell(_label(s, trials))} | {s.turns} | {score_text(s.score, PRIMARY_METRIC in low)} |{metric_cells} "
             f"{md_cell(s.stop_reason or s.status)} |{cells} {md_cell(result[:200])} |"
         )
     return "\n".join(out) + "\n"
-
-
-def _marked(cell: str, low: bool) -> str:
-    """A score cell, ``≈0.30`` when its judge agrees with people under the floor."""
-    return f"{LOW_MARK}{cell}" if low and cell[:1].isdigit() else cell

@@ -38,6 +38,7 @@ import json
 from pathlib import Path
 
 from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_classes, metric_info, metric_names
+from ..text.score_text import score_text, verdict_text
 from ..text.text_safety import csv_text
 from ..types.agreement_floor import agreement_entry, short_agreement
 from ..types.stored import StoredJudgment, StoredSession
@@ -54,10 +55,6 @@ def safe_cell(value: object) -> str:
     return csv_text(text)
 
 
-def format_score(score: float | None) -> str:
-    return "unscored" if score is None else f"{score:.2f}"
-
-
 CHECK_SUMMARY_CHARS = 200  # a cell a person reads in a spreadsheet row; the JSON column has it all
 
 
@@ -71,7 +68,7 @@ def check_summary(judgment: StoredJudgment | None) -> str:
     overall = judgment.details.get("overall")
     scale = f" ({float(overall):.1f}/5)" if isinstance(overall, int | float) else ""
     conclusion = str(judgment.details.get("conclusion") or "").strip()
-    return _one_line(f"{judgment.score:.2f}{scale}" + (f": {conclusion}" if conclusion else ""))
+    return _one_line(f"{score_text(judgment.score)}{scale}" + (f": {conclusion}" if conclusion else ""))
 
 
 def _one_line(text: str) -> str:
@@ -98,9 +95,7 @@ def check_cell(judgment: StoredJudgment | None) -> str:
 def metric_cell(judgment: StoredJudgment | None) -> str:
     if judgment is None:
         return ""
-    if judgment.score is None and judgment.details.get("skipped"):
-        return "skipped"
-    return format_score(judgment.score)
+    return verdict_text(judgment.score, bool(judgment.details.get("skipped")))
 
 
 def other_metrics(sessions: list[StoredSession]) -> list[str]:
@@ -146,7 +141,7 @@ def dialogue_cells(session: StoredSession) -> list[str]:
             cells.append((resolution.outcome or "unscored") if resolution is not None else "")
             continue
         j = latest.get(column)
-        cells.append("" if j is None else ("skipped" if j.skipped else format_score(j.score)))
+        cells.append("" if j is None else verdict_text(j.score, j.skipped))
     return cells
 
 
@@ -172,7 +167,7 @@ def session_row(
         bot = next((m.text for m in session.messages if m.turn == turn and m.role == "bot"), "")
         judgment = latest.get((turn, PRIMARY_METRIC))
         cells += [user, bot, check_summary(judgment)]
-        scores.append("" if judgment is None else format_score(judgment.score))
+        scores.append("" if judgment is None else score_text(judgment.score))
         verdicts.append(check_cell(judgment))
     cut = [
         f"{'user' if m.role == 'user' else 'assistant'}{m.turn}"
@@ -180,7 +175,7 @@ def session_row(
         if m.cut_by_limit and 1 <= m.turn <= turns
     ]
     tail = [
-        format_score(session.score),
+        score_text(session.score),
         session.stop_reason or session.status,
         str(session.unscored_turns),
         str(session.id),

@@ -21,8 +21,9 @@ from ...core.runs.compare import Comparison, Pair, compare_runs
 from ...core.runs.compare_report import flag_words, has_verdicts, ordered, summary_lines, verdict_pair
 from ...core.runs.listing import run_trials
 from ...core.runs.pass_k import RunPassK
-from ...core.runs.report_text import delta, score
-from ...core.types.agreement_floor import LOW_MARK, AgreementFloor, is_low, short_agreement
+from ...core.runs.report_text import delta
+from ...core.text.score_text import score_style, score_text, styled_score, styled_verdict
+from ...core.types.agreement_floor import AgreementFloor, is_low, short_agreement
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
@@ -101,8 +102,8 @@ class CompareScreen(Screen[None]):
             d = p.delta
             table.add_row(
                 Text(one_line(p.label, 50)),
-                Text(score(p.base.score), justify="right"),
-                Text(score(p.new.score), justify="right"),
+                Text(score_text(p.base.score), justify="right"),
+                Text(score_text(p.new.score), justify="right"),
                 Text(delta(d), justify="right", style=_delta_style(d, low)),
                 "–" if p.diverges_at is None else f"turn {p.diverges_at}",
                 Text(
@@ -184,11 +185,11 @@ def _verdicts_text(session: StoredSession) -> Text:
             continue
         text.append(f"\n{metric} ")
         if j.score is None:
-            text.append("skipped" if j.skipped else "unscored", style="cyan" if j.skipped else "yellow")
+            text.append_text(styled_verdict(None, 1.0, j.skipped))
         elif metric == "resolution":
-            text.append(f"{(j.outcome or '?').replace('_', ' ')} {j.score:.2f}")
+            text.append(f"{(j.outcome or '?').replace('_', ' ')} {score_text(j.score)}")
         else:
-            text.append(f"{j.score:.2f}")
+            text.append(score_text(j.score))
     return text
 
 
@@ -211,8 +212,8 @@ def _side(session: StoredSession, turn: int, other: StoredSession, floor: Agreem
     judgment = latest.get((turn, PRIMARY_METRIC))
     if judgment is not None:
         low = judgment.scored and is_low(judgment.details, floor)
-        style = "yellow" if judgment.score is None else "red" if judgment.score < session.threshold else "green"
-        text.append(f"score {LOW_MARK if low else ''}{score(judgment.score)}", style="dim" if low else style)
+        text.append("score ", style=score_style(judgment.score, session.threshold, low))
+        text.append_text(styled_score(judgment.score, session.threshold, low))
         text.append(f" · agreement {short_agreement(judgment.details)}", style="dim")
         if judgment.details.get("conclusion"):
             text.append(f" — {one_line(str(judgment.details['conclusion']), 200)}", style="dim")
@@ -258,8 +259,8 @@ class PairScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         p = self.pair
-        head = Text(f"{p.label} — base #{self.base.id} {score(p.base.score)} → new #{self.new.id} ")
-        head.append(f"{score(p.new.score)} ({delta(p.delta)}) · {p.flag}")
+        head = Text(f"{p.label} — base #{self.base.id} {score_text(p.base.score)} → new #{self.new.id} ")
+        head.append(f"{score_text(p.new.score)} ({delta(p.delta)}) · {p.flag}")
         if len(self.trials) > 1:
             head.append(
                 f" · trial {self.base.trial} → {self.new.trial} ({self.trials.index(p) + 1} of {len(self.trials)}; "

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ...store import run_shards
 from ...store.store import Store
+from ...text.score_text import NO_VERDICT, verdict_text
 from ...types.agreement_floor import AgreementFloor
 from ...types.stored import StoredDialogueJudgment, StoredSession
 from ..expectation_rate import rate_line
@@ -120,9 +121,9 @@ def verdict_summary(j: StoredDialogueJudgment) -> str:
 def _resolution_word(latest: dict[str, StoredDialogueJudgment]) -> str:
     j = latest.get("resolution")
     if j is None:
-        return "–"
+        return NO_VERDICT
     if j.score is None:
-        return "skipped" if j.skipped else "unscored"
+        return verdict_text(None, j.skipped)
     return (j.outcome or "scored").replace("_", " ")
 
 

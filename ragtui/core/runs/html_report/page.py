@@ -6,6 +6,7 @@ of a thousand dialogues is written in well under a second); every stored text go
 from __future__ import annotations
 
 from ...metrics.dialogue.explain import expectation_lines
+from ...text.score_text import score_text
 from ...types.stored import StoredSession
 from ..compare import Comparison
 from ..compare_report import ordered, summary_lines, trial_ordered
@@ -13,7 +14,7 @@ from ..trial_compare import NoiseComparison
 from . import charts
 from .assets import SCRIPT, STYLE, content_security_policy
 from .data import DialogueView, RunView, verdict_summary
-from .escape import esc, score_text
+from .escape import esc
 
 
 def run_page(view: RunView) -> str:
