@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.config.settings import Config
+from ..core.registry import metric_views
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.compare import Comparison, Pair, compare_runs
@@ -34,7 +35,7 @@ from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
 from ..core.store.output_file import check_output, write_output
 from ..core.store.store import Store
-from ..core.text.score_text import score_text
+from ..core.text.score_text import UNSCORED_STYLE, score_text
 from .output import console
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
@@ -97,27 +98,18 @@ def _turns_text(pair: Pair) -> Text:
     return text
 
 
-VERDICT_HEADS = {
-    "resolution": "resolution base→new",
-    "retention": "retain",
-    "repetition": "repeat",
-    "expectations": "expect",
-}
-
-
 def _verdict_text(pair: Pair, metric: str) -> Text:
-    """``resolved 1.00 → unresolved 0.50``; unscored and missing in yellow, never a number."""
+    """``resolved 1.00 → unresolved 0.50``: each side's cell (``metric_views``) in its status's
+    colour; unscored and missing in yellow, never a number."""
     base, new = pair.verdicts(metric)
     text = Text()
     for i, v in enumerate((base, new)):
         if i:
-            text.append("→" if metric != "resolution" else " → ")
-        if v is None or v.score is None:
-            words = verdict_cell(v)
-        else:  # the outcome alone for resolution: its score is in --csv and --markdown
-            words = (v.outcome or "?").replace("_", " ") if metric == "resolution" else score_text(v.score)
-        style = "yellow" if v is None or v.score is None else ("green" if v.status == "pass" else "red")
-        text.append(words, style=style)
+            text.append(" → ")
+        if v is None:
+            text.append(verdict_cell(v), style=UNSCORED_STYLE)
+        else:
+            text.append_text(metric_views.styled_cell(v, v.threshold))
     return text
 
 
@@ -126,7 +118,7 @@ def verdicts_table(c: Comparison) -> Table:
     keeps fitting an 80-column terminal."""
     table = Table(title="Dialogue verdicts, base → new")
     metrics = c.verdict_metrics
-    for name in ("scenario × persona", *(VERDICT_HEADS.get(m, m) for m in metrics), "dialogue flag"):
+    for name in ("scenario × persona", *(metric_views.label(m) for m in metrics), "dialogue flag"):
         table.add_column(name)
     for p in ordered(c.pairs):
         flag = p.dialogue_flag

@@ -27,6 +27,7 @@ from ..core.dialogue.events import (
     TurnDone,
 )
 from ..core.dialogue.progress import StepMeter, verdict_started_line
+from ..core.registry.metrics import metric_info
 from ..core.text.score_text import UNSCORED, styled_score
 from ..core.text.text_safety import visible
 from .output import console, format_seconds, stop_text
@@ -69,7 +70,7 @@ class RunProgress:
         self.concurrency = concurrency
         self.finished = 0
         self.retries = 0  # broken streams tried again
-        self.outcomes: dict[int, str] = {}  # session → resolution outcome, for the per-dialogue line
+        self.outcomes: dict[int, str] = {}  # session → its outcome (resolution's), for the per-dialogue line
         self.active: dict[int, _Active] = {}
         self.meter = StepMeter()
         self._eta: tuple[float, str] | None = None  # (when worked out, text)
@@ -189,7 +190,8 @@ class RunProgress:
             if not self.live:
                 self._say(Text(f"{verdict_started_line(event)} · {self.eta_text()}"))
         elif isinstance(event, DialogueVerdictReady):
-            if event.judgment.metric == "resolution":
+            info = metric_info(event.judgment.metric)
+            if info is not None and info.success_outcomes:  # judged by its outcome: the word says how it ended
                 j = event.judgment
                 self.outcomes[sid] = UNSCORED if j.score is None else str(j.details.get("outcome"))
         elif isinstance(event, TurnDone):

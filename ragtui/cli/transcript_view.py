@@ -7,6 +7,7 @@ from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
 from ..core.metrics.judge_card import agreement_text
+from ..core.registry import metric_views
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.low_agreement import low_metrics
 from ..core.store.labels import Label
@@ -142,11 +143,9 @@ def print_session(
     if dialogue:
         console.print(Text("Dialogue verdicts", style="bold"))
         for d in dialogue:
-            failed = d.score is None and not d.skipped
-            passed = d.score is not None and d.score >= d.details.get("threshold", 1.0)
-            console.print(
-                Panel(dialogue_verdict_text(d), border_style="yellow" if failed else ("green" if passed else "red"))
-            )
+            status = metric_views.status(d, metric_views.threshold_of(d.details))
+            border = {"pass": "green", "fail": "red", "skipped": "cyan"}.get(status, "yellow")
+            console.print(Panel(dialogue_verdict_text(d), border_style=border))
     elif session.status == "finished":
         console.print(Text("No dialogue verdicts (turned off, or the dialogue did not finish normally).", style="dim"))
 

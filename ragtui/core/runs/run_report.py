@@ -8,7 +8,7 @@ score is a failure whose message names the turns, their scores and the judge's c
 so is one whose ``--metric`` metric fails its pass mark (the exit status's rule, ``gate``);
 a dialogue that ended in error is an error; a cancelled one is skipped. With
 ``min_resolution_rate`` set, one more test case stands for the run's resolution rate.
-Every test case's output carries the dialogue verdicts (outcome, retention, repetition).
+Every test case's output carries the dialogue verdicts, one per dialogue metric (a plugin's too).
 A dialogue with an ``expectations`` verdict adds one test case per expectation, named by its
 id: a missed expectation or a broken policy is a failure, an unscored one skipped (the exit
 status fails on them only with ``--fail-on-policy`` / ``min_expectation_rate``).
@@ -29,8 +29,9 @@ from datetime import UTC, datetime
 
 from ..dialogue.progress import dialogue_label
 from ..metrics import PRIMARY_METRIC
-from ..store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
-from ..text.score_text import NO_VERDICT, score_text, verdict_text
+from ..registry import metric_views
+from ..store.dialogue_verdicts import ResolutionRate
+from ..text.score_text import score_text
 from ..types.agreement_floor import AgreementFloor, floor_words
 from ..types.expectations import ExpectationResult
 from ..types.stored import StoredSession
@@ -82,20 +83,12 @@ def _label(session: StoredSession, trials: int) -> str:
     return dialogue_label(session.scenario_id, session.persona_name, session.trial, trials)
 
 
-def verdict_word(j: StoredDialogueJudgment | None) -> str:
-    """A dialogue verdict in one word: ``resolved 1.00``, ``0.50``, ``unscored``, ``skipped``, ``–``."""
-    if j is None:
-        return NO_VERDICT
-    if j.score is not None and j.metric == "resolution":
-        return f"{(j.outcome or '?').replace('_', ' ')} {score_text(j.score)}"
-    return verdict_text(j.score, j.skipped)
-
-
 def dialogue_verdicts_line(session: StoredSession) -> str:
-    """``resolution resolved 1.00 · retention 0.50 · repetition skipped``; "" without verdicts."""
+    """``resolution resolved 1.00 · retention 0.50 · repetition skipped``; "" without verdicts.
+    Every dialogue metric the dialogue has a verdict of, a plugin's too."""
     latest = session.latest_dialogue_judgments()
     return " · ".join(
-        f"{m} {verdict_word(latest.get(m))}" for m in ("resolution", "retention", "repetition") if m in latest
+        f"{metric_views.label(m)} {metric_views.cell(latest[m])}" for m in metric_views.shown_metrics(set(latest))
     )
 
 
@@ -271,6 +264,8 @@ def run_markdown(
     results = [outcome(s, thresholds, gate) for s in sessions]
     passed = sum(1 for o in results if o.kind == "passed")
     verdicts = any(s.dialogue_judgments for s in sessions)
+    # A column per dialogue metric some dialogue has a verdict of, in the registry's order.
+    verdict_metrics = metric_views.shown_metrics({j.metric for s in sessions for j in s.dialogue_judgments})
     head = (
         f"**run score {score_text(run_score)}** (threshold {threshold:g}) · {passed}/{len(sessions)} passed · "
         f"{len(sessions) - len(scored)} unscored"
@@ -301,10 +296,10 @@ def run_markdown(
     means = {s.id: metric_means(s, thresholds or {}) for s in sessions}
     metrics = sorted({m for per in means.values() for m in per})
     metric_heads = "".join(f" {md_cell(m)} |" for m in metrics)
-    verdict_heads = " outcome | retention | repetition |" if verdicts else ""
+    verdict_heads = "".join(f" {md_cell(metric_views.label(m))} |" for m in verdict_metrics)
     out += [
         f"| scenario × persona | turns | score |{metric_heads} stop |{verdict_heads} result |",
-        "|---|---:|---:|" + "---:|" * len(metrics) + "---|" + ("---|---:|---:|" if verdicts else "") + "---|",
+        "|---|---:|---:|" + "---:|" * len(metrics) + "---|" + "---:|" * len(verdict_metrics) + "---|",
     ]
     for s, o in zip(sessions, results, strict=True):
         result = "pass" if o.kind == "passed" else f"{o.kind}: {o.message}"
@@ -312,11 +307,8 @@ def run_markdown(
         metric_cells = "".join(
             f" {score_text(means[s.id][m][0], m in low)} |" if m in means[s.id] else " – |" for m in metrics
         )
-        cells = ""
-        if verdicts:
-            latest = s.latest_dialogue_judgments()
-            cells = " " + " | ".join(verdict_word(latest.get(m)) for m in ("resolution", "retention", "repetition"))
-            cells += " |"
+        latest = s.latest_dialogue_judgments()
+        cells = "".join(f" {md_cell(metric_views.cell(latest.get(m)))} |" for m in verdict_metrics)
         out.append(
             f"| {md_cell(_label(s, trials))} | {s.turns} | {score_text(s.score, PRIMARY_METRIC in low)} |{metric_cells} "
             f"{md_cell(s.stop_reason or s.status)} |{cells} {md_cell(result[:200])} |"

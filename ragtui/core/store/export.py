@@ -15,9 +15,11 @@ conclusion (``0.80 (4.0/5): …``), or ``unscored: <why>``. The whole verdict as
 check, the judge's raw reply when it could not be read — is in ``checkN_json`` at the end.
 After the plain columns, one column per other metric and turn, ``<metric><N>`` (e.g.
 ``faithfulness1``), holding its newest score, ``unscored`` or ``skipped``. When any exported
-dialogue has dialogue verdicts: ``resolution``, ``outcome``, ``retention`` and ``repetition`` —
-the newest verdict on the whole dialogue, one column each, and the expectations verdict's
-``expectations_met``, ``expectations_total``, ``policies_broken`` and ``expectations_missed``. ``checkN_json`` columns come last.
+dialogue has dialogue verdicts: each dialogue metric's columns (its ``MetricInfo.columns``, written
+by its ``csv_cells``): ``resolution``, ``outcome``, ``retention`` and ``repetition`` —
+the newest verdict on the whole dialogue, one column each, the expectations verdict's
+``expectations_met``, ``expectations_total``, ``policies_broken`` and ``expectations_missed``,
+and a plugin's. ``checkN_json`` columns come last.
 
 Every text cell is neutralised against spreadsheet formula injection: a cell that begins with
 ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading apostrophe, which
@@ -37,13 +39,12 @@ import io
 import json
 from pathlib import Path
 
-from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_classes, metric_info, metric_names
+from ..registry import metric_views
+from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_info, metric_names
 from ..text.score_text import score_text, verdict_text
 from ..text.text_safety import csv_text
 from ..types.agreement_floor import agreement_entry, short_agreement
 from ..types.stored import StoredJudgment, StoredSession
-from .expectation_cells import COLUMNS as EXPECTATION_COLUMNS
-from .expectation_cells import expectation_cells
 from .output_file import write_output
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -107,7 +108,7 @@ def other_metrics(sessions: list[StoredSession]) -> list[str]:
 
 def dialogue_columns() -> list[str]:
     """Each dialogue metric's CSV columns, in the registry's order (resolution adds ``outcome``)."""
-    return [column for cls in metric_classes(DIALOGUE) for column in cls.info.csv_columns]
+    return [column for name in metric_names(DIALOGUE) for column in metric_views.csv_columns(name)]
 
 
 def metric_column(metric: str) -> str:
@@ -129,20 +130,9 @@ def judge_agreement_cell(session: StoredSession) -> str:
 
 
 def dialogue_cells(session: StoredSession) -> list[str]:
+    """Each dialogue metric's cells under its columns, as the metric writes them."""
     latest = session.latest_dialogue_judgments()
-    expectations = expectation_cells(latest.get("expectations"))
-    cells = []
-    for column in dialogue_columns():
-        if column in EXPECTATION_COLUMNS:
-            cells.append(expectations[column])
-            continue
-        if column == "outcome":
-            resolution = latest.get("resolution")
-            cells.append((resolution.outcome or "unscored") if resolution is not None else "")
-            continue
-        j = latest.get(column)
-        cells.append("" if j is None else verdict_text(j.score, j.skipped))
-    return cells
+    return [cell for name in metric_names(DIALOGUE) for cell in metric_views.csv_cells(name, latest.get(name))]
 
 
 def session_row(
