@@ -124,7 +124,7 @@ class Pair:
             return f"resolution {resolution}"
         for metric, flag in flags.items():
             if flag in ("regression", "fixed"):
-                return f"{metric} {flag}"
+                return f"{metric_views.label(metric)} {flag}"
         return resolution if resolution != "same" else "same"
 
     @property
