@@ -491,7 +491,8 @@ def _report(
     )
     summary.append_text(styled_score(sum(scored) / len(scored) if scored else None, config.threshold, low))
     summary.append(f" (threshold {config.threshold:g})")
-    if config.dialogue_metrics or gate.resolution is not None:
+    # The resolution rate is that metric's own figure: said when it is judged (or gated on).
+    if "resolution" in config.dialogue_metrics or gate.resolution is not None:
         summary.append(" · ")
         summary.append_text(rate_text(gate.resolution or run_resolution(rows)))
         if config.min_resolution_rate > 0:

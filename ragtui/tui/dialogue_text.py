@@ -82,4 +82,4 @@ def dialogue_live_block(
 def _own_block(metric: str, details: dict[str, Any]) -> Text:
     """Expectations' own block, always shown and in colour (✓ / ✗ per expectation): a missed
     expectation is what the team reads first, so it is not left to the full view; "" else."""
-    return expectation_block(details) if metric == "expectations" else Text()
+    return expectation_block(details) if metric == "expectations" else Text()  # that metric's own block

@@ -119,7 +119,7 @@ def verdict_summary(j: StoredDialogueJudgment) -> str:
 
 def _resolution_word(latest: dict[str, StoredDialogueJudgment]) -> str:
     """The outcome filter and the dialogue's headline: resolution's word, the run's rate's."""
-    j = latest.get("resolution")
+    j = latest.get("resolution")  # the run's headline outcome: the one its resolution rate counts
     if j is None:
         return NO_VERDICT
     if j.score is None:
