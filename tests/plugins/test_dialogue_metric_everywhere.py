@@ -17,12 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.widgets import DataTable, Static
 
 from ragtui.cli.main import main
+from ragtui.cli.runs_command import runs_table
 from ragtui.core.config.settings import Config
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.registry import metrics as registry
+from ragtui.core.runs.listing import list_runs
 from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
 from ragtui.tui.screens.compare_screen import CompareScreen, PairScreen
@@ -57,6 +60,7 @@ class Runs:
     out: str  # what the first `ragtui run` printed
     markdown: Path  # its --markdown summary
     junit: Path  # its --junit XML
+    database: Path
 
 
 @pytest.fixture
@@ -78,7 +82,7 @@ def two_runs(signoff_plugin: None, server, config: Config, tmp_path: Path, capsy
     capsys.readouterr()
     with sqlite3.connect(config.database) as db:
         first, second = (r[0] for r in db.execute("SELECT run_id FROM sessions ORDER BY id"))
-    return Runs(path, first, second, out, md, junit)
+    return Runs(path, first, second, out, md, junit, config.database)
 
 
 def test_the_cli_views_show_the_plugin_metric(two_runs, tmp_path: Path, capsys):
@@ -93,6 +97,22 @@ def test_the_cli_views_show_the_plugin_metric(two_runs, tmp_path: Path, capsys):
     assert f"| {LABEL} |" in markdown and f"| {SIGNED} |" in markdown
     outs = [c.findtext("system-out") or "" for c in ET.parse(two_runs.junit).getroot().iter("testcase")]
     assert any(f"{LABEL} {SIGNED}" in o for o in outs)
+
+    # `ragtui runs --verdicts`: a column under the label with each run's mean score of the metric
+    # (the table drawn wide: on the test's 80 columns Rich shortens every cell).
+    assert main(["runs", *config, "--verdicts"]) == 0
+    capsys.readouterr()
+    store = Store.open_read_only(two_runs.database)
+    wide = Console(width=250, record=True)
+    wide.print(runs_table(list_runs(store), verdicts=True))
+    store.close()
+    listed = wide.export_text().splitlines()
+    heads = [c.strip() for c in next(line for line in listed if " started " in line).split("┃")]
+    column = heads.index(LABEL)
+    cells = {
+        run: [c.strip() for c in next(line for line in listed if run in line).split("│")] for run in (first, second)
+    }
+    assert (cells[first][column], cells[second][column]) == ("1.00", "0.00")
 
     # The HTML report: the verdict kinds table (label, its explanation as the title) and the dialogue.
     html = tmp_path / "report.html"
