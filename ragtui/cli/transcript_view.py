@@ -139,7 +139,10 @@ def print_session(
             console.print(line)
     for partial in session.partials:
         console.print(partial_panel(partial))
-    dialogue = session.dialogue_judgments if all_versions else list(session.latest_dialogue_judgments().values())
+    newest = session.latest_dialogue_judgments()
+    dialogue = (
+        session.dialogue_judgments if all_versions else [newest[m] for m in metric_views.shown_metrics(set(newest))]
+    )
     if dialogue:
         console.print(Text("Dialogue verdicts", style="bold"))
         for d in dialogue:

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane, TextArea
 from textual.widgets.option_list import Option
 
+from ...core.registry import metric_views
 from ...core.store.labels import Label, session_labels
 from ...core.text.score_text import score_text, styled_score
 from ...core.types.agreement_floor import is_low
@@ -172,7 +173,11 @@ class VerdictScreen(Screen[None]):
             shown.append("\n")
             shown.append_text(
                 dialogue_block(
-                    [(j.metric, j.version, j.score, j.details, j.error) for j in dialogue.values()], full=True
+                    [
+                        (j.metric, j.version, j.score, j.details, j.error)
+                        for j in (dialogue[m] for m in metric_views.shown_metrics(set(dialogue)))
+                    ],
+                    full=True,
                 )
             )
         labels = [lab for lab in self.labels if lab.turn == turn]
