@@ -13,6 +13,7 @@ from rich.text import Text
 
 from ..core.config.settings import Config
 from ..core.files.output_file import check_output, write_output
+from ..core.registry import metric_views
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.compare import Comparison, Pair, compare_runs
@@ -30,10 +31,11 @@ from ..core.runs.compare_report import (
     verdict_cell,
 )
 from ..core.runs.html_report.build import compare_report_html
-from ..core.runs.report_text import delta, score
+from ..core.runs.report_text import delta
 from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
 from ..core.store.store import Store
+from ..core.text.score_text import UNSCORED_STYLE, score_text
 from .output import console
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
@@ -90,33 +92,24 @@ def _turns_text(pair: Pair) -> Text:
     for row in pair.turn_rows():
         if row.turn > 1:
             text.append("  ")
-        text.append(f"{row.turn}:{score(row.base_score)}→{score(row.new_score)}")
+        text.append(f"{row.turn}:{score_text(row.base_score)}→{score_text(row.new_score)}")
         if not row.same_customer:
             text.append("*", style="yellow")  # the customers said different things here
     return text
 
 
-VERDICT_HEADS = {
-    "resolution": "resolution base→new",
-    "retention": "retain",
-    "repetition": "repeat",
-    "expectations": "expect",
-}
-
-
 def _verdict_text(pair: Pair, metric: str) -> Text:
-    """``resolved 1.00 → unresolved 0.50``; unscored and missing in yellow, never a number."""
+    """``resolved 1.00 → unresolved 0.50``: each side's cell (``metric_views``) in its status's
+    colour; unscored and missing in yellow, never a number."""
     base, new = pair.verdicts(metric)
     text = Text()
     for i, v in enumerate((base, new)):
         if i:
-            text.append("→" if metric != "resolution" else " → ")
-        if v is None or v.score is None:
-            words = verdict_cell(v)
-        else:  # the outcome alone for resolution: its score is in --csv and --markdown
-            words = (v.outcome or "?").replace("_", " ") if metric == "resolution" else f"{v.score:.2f}"
-        style = "yellow" if v is None or v.score is None else ("green" if v.status == "pass" else "red")
-        text.append(words, style=style)
+            text.append(" → ")
+        if v is None:
+            text.append(verdict_cell(v), style=UNSCORED_STYLE)
+        else:
+            text.append_text(metric_views.styled_cell(v, v.threshold))
     return text
 
 
@@ -125,7 +118,7 @@ def verdicts_table(c: Comparison) -> Table:
     keeps fitting an 80-column terminal."""
     table = Table(title="Dialogue verdicts, base → new")
     metrics = c.verdict_metrics
-    for name in ("scenario × persona", *(VERDICT_HEADS.get(m, m) for m in metrics), "dialogue flag"):
+    for name in ("scenario × persona", *(metric_views.label(m) for m in metrics), "dialogue flag"):
         table.add_column(name)
     for p in ordered(c.pairs):
         flag = p.dialogue_flag
@@ -151,8 +144,8 @@ def comparison_table(c: Comparison, turns: bool) -> Table:
     for p in ordered(c.pairs):
         cells = [
             Text(p.label),
-            Text(score(p.base.score)),
-            Text(score(p.new.score)),
+            Text(score_text(p.base.score)),
+            Text(score_text(p.new.score)),
             Text(delta(p.delta), style=_delta_style(p.delta, c.low())),
             Text("–" if p.diverges_at is None else f"turn {p.diverges_at}"),
             _flag_text(c, p),
@@ -197,8 +190,8 @@ def trials_table(c: Comparison, n: NoiseComparison) -> Table:
             Text(p.label),
             Text(p.cell("base")),
             Text(p.cell("new")),
-            Text(score(p.mean_score("base"))),
-            Text(score(p.mean_score("new"))),
+            Text(score_text(p.mean_score("base"))),
+            Text(score_text(p.mean_score("new"))),
             Text(f"{p.p_value:.3f}"),
             Text(p.verdict, style=TRIAL_STYLES.get(p.verdict, "")),
         )

@@ -1,41 +1,14 @@
-"""Dialogue verdicts on the terminal: the block under a transcript (``show``), the columns of
-the run table and the run's resolution rate. Untrusted text goes in as ``Text`` only."""
+"""Dialogue verdicts on the terminal: the block under a transcript (``show``) and the run's
+resolution rate (the run table's cells are ``registry.metric_views``). Untrusted text goes in as ``Text`` only."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.metrics.dialogue.explain import explain_dialogue
 from ..core.metrics.explain import status_word
+from ..core.registry import metric_views
 from ..core.store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
-from .output import model_label, score_text
-
-OUTCOME_STYLES = {
-    "resolved": "green",
-    "handed_over": "cyan",
-    "partly_resolved": "yellow",
-    "unresolved": "bold red",
-}
-
-
-def outcome_text(j: StoredDialogueJudgment | None, with_score: bool = True) -> Text:
-    """``resolved 1.00`` in the outcome's colour; ``unscored`` or ``–`` when there is none."""
-    if j is None:
-        return Text("–", style="dim")
-    if j.score is None:
-        return Text("unscored", style="yellow")
-    text = Text((j.outcome or "?").replace("_", " "), style=OUTCOME_STYLES.get(j.outcome or "", ""))
-    if with_score:
-        text.append(f" {j.score:.2f}", style="dim")
-    return text
-
-
-def metric_cell(j: StoredDialogueJudgment | None) -> Text:
-    if j is None:
-        return Text("–", style="dim")
-    if j.skipped:
-        return Text("skipped", style="cyan")
-    return score_text(j.score, j.details.get("threshold", 1.0))
+from .output import model_label
 
 
 def rate_text(rate: ResolutionRate) -> Text:
@@ -52,25 +25,28 @@ def rate_text(rate: ResolutionRate) -> Text:
 
 
 def dialogue_verdict_text(j: StoredDialogueJudgment) -> Text:
-    """One dialogue verdict with its steps: intents, facts or answer pairs, and the conclusion."""
+    """One dialogue verdict with what it means and its steps: intents, facts or answer pairs,
+    and the conclusion. Any dialogue metric, a plugin's too: its label, cell and lines come from
+    its registered class (``metric_views``)."""
     text = Text()
-    text.append(f"{j.metric} v{j.version}: ", style="bold")
+    text.append(f"{metric_views.label(j.metric)} v{j.version}: ", style="bold")
     word = status_word(j.score, j.details)
     if word == "skipped":
         text.append(f"skipped: {j.error or j.details.get('conclusion') or ''}", style="cyan")
         return text
-    text.append_text(
-        outcome_text(j) if j.metric == "resolution" else score_text(j.score, j.details.get("threshold", 1.0))
-    )
+    text.append_text(metric_views.styled_cell(j, metric_views.threshold_of(j.details)))
     if j.model:
         text.append(f"  ({model_label(j.model, j.served_model)})", style="dim")
+    meaning = metric_views.explanation(j.metric)
+    if meaning:
+        text.append(f"\n{meaning}", style="dim italic")
     if j.score is None:
         text.append(f"\n{j.error or 'unscored'}", style="yellow")
         if j.raw_reply:
             text.append("\nraw reply: ", style="dim")
             text.append(j.raw_reply[:2000])
         return text
-    for line in explain_dialogue(j.metric, j.details):
+    for line in metric_views.explain(j.metric, j.details):
         text.append(f"\n  {line}", style="dim")
     if j.details.get("conclusion"):
         text.append("\n→ " + str(j.details["conclusion"]))

@@ -18,6 +18,7 @@ from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
 from ..core.store.labelled_turns import labelled_turns
+from ..core.text.score_text import score_text
 from ..core.types.errors import RagtuiError
 from .output import console
 
@@ -92,7 +93,7 @@ def print_label_report(report: LabelAgreementReport, run_id: str | None) -> None
                 str(d.turn),
                 Text(d.labeller),
                 d.label,
-                f"{d.score:.2f}",
+                score_text(d.score),
                 f"{d.gap:.2f}",
                 Text(d.note),
             )

@@ -20,9 +20,9 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from ..core.text.score_text import styled_score
 from ..core.text.text_safety import error_line as error_line  # shared with the TUI's start-up
 from ..core.text.text_safety import visible
-from ..core.types.agreement_floor import LOW_MARK
 
 
 class SafeConsole(Console):
@@ -78,23 +78,12 @@ def _plain(cell: object) -> str:
     return " ".join(visible(text, keep_newlines=False).split())
 
 
-def score_text(score: float | None, threshold: float, low: bool = False) -> Text:
-    """A score as the seed's spreadsheet showed it: red under the threshold; 'unscored' in
-    yellow when the judge gave nothing usable (never shown as 0). ``low``: its judge agrees with
-    people under the floor (``metrics.agreement_floor``), so neither red nor green, and ``≈``."""
-    if score is None:
-        return Text("unscored", style="yellow")
-    if low:
-        return Text(f"{LOW_MARK}{score:.2f}", style="dim")
-    return Text(f"{score:.2f}", style="bold red" if score < threshold else "green")
-
-
 def session_score_text(session: object, low: bool = False) -> Text:
     """A dialogue's score; one with no judged turn at all has no score, which is not "unscored"."""
     score, threshold = getattr(session, "score", None), getattr(session, "threshold", 0.0)
     if score is None and not getattr(session, "unscored_turns", 0):
         return Text("-", style="dim")
-    return score_text(score, threshold, low)
+    return styled_score(score, threshold, low)
 
 
 def stop_text(reason: str | None) -> Text:

@@ -37,6 +37,7 @@ from ..core.runs.resolve import resolve_run
 from ..core.store import rejudge_jobs
 from ..core.store.rejudge_jobs import RejudgeJob
 from ..core.store.store import Store
+from ..core.text.score_text import NO_VERDICT, score_text
 from ..core.types.errors import RagtuiError
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
@@ -202,7 +203,7 @@ async def _online(
         raise
     finally:
         await pool.aclose()
-    mean = f"{sum(scores) / len(scores):.2f}" if scores else "–"
+    mean = score_text(sum(scores) / len(scores)) if scores else NO_VERDICT
     console.print(
         Text(f"Re-judged {len(pending)} turn(s) (job #{job.id}): mean score {mean}, {unscored} unscored."),
         soft_wrap=True,

@@ -51,6 +51,7 @@ from ..core.store import run_plan, run_shards
 from ..core.store.ownership import this_process
 from ..core.store.run_plan import PlanEntry, PlannedPair, PlanTaken
 from ..core.store.store import Store
+from ..core.text.score_text import styled_score
 from ..core.types.errors import RagtuiError, StoreWriteError
 from ..core.types.personas import Persona
 from ..core.types.scenarios import Scenario
@@ -60,7 +61,7 @@ from .content_pick import pick_content
 from .dialogue_view import rate_text
 from .estimate_view import estimate_command, print_spent
 from .model_start import embedded_model
-from .output import console, console_err, print_table, say_discovered, score_text
+from .output import console, console_err, print_table, say_discovered
 from .run_progress import RunProgress
 from .run_results import results_table
 from .run_workers import check_workers, run_workers
@@ -495,9 +496,10 @@ def _report(
     low = bool(scored) and all(
         PRIMARY_METRIC in low_metrics(s, config.min_judge_agreement) for s in rows if s.score is not None
     )
-    summary.append_text(score_text(sum(scored) / len(scored) if scored else None, config.threshold, low))
+    summary.append_text(styled_score(sum(scored) / len(scored) if scored else None, config.threshold, low))
     summary.append(f" (threshold {config.threshold:g})")
-    if config.dialogue_metrics or gate.resolution is not None:
+    # The resolution rate is that metric's own figure: said when it is judged (or gated on).
+    if "resolution" in config.dialogue_metrics or gate.resolution is not None:
         summary.append(" · ")
         summary.append_text(rate_text(gate.resolution or run_resolution(rows)))
         if config.min_resolution_rate > 0:

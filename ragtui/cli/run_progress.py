@@ -27,8 +27,10 @@ from ..core.dialogue.events import (
     TurnDone,
 )
 from ..core.dialogue.progress import StepMeter, verdict_started_line
+from ..core.registry.metrics import metric_info
+from ..core.text.score_text import UNSCORED, styled_score
 from ..core.text.text_safety import visible
-from .output import console, format_seconds, score_text, stop_text
+from .output import console, format_seconds, stop_text
 
 ETA_EVERY = 1.0  # seconds between two estimates of the time left
 # Shown once the estimate has run out while work remains (steps slower than their measured
@@ -68,7 +70,7 @@ class RunProgress:
         self.concurrency = concurrency
         self.finished = 0
         self.retries = 0  # broken streams tried again
-        self.outcomes: dict[int, str] = {}  # session → resolution outcome, for the per-dialogue line
+        self.outcomes: dict[int, str] = {}  # session → its outcome (resolution's), for the per-dialogue line
         self.active: dict[int, _Active] = {}
         self.meter = StepMeter()
         self._eta: tuple[float, str] | None = None  # (when worked out, text)
@@ -188,9 +190,10 @@ class RunProgress:
             if not self.live:
                 self._say(Text(f"{verdict_started_line(event)} · {self.eta_text()}"))
         elif isinstance(event, DialogueVerdictReady):
-            if event.judgment.metric == "resolution":
+            info = metric_info(event.judgment.metric)
+            if info is not None and info.success_outcomes:  # judged by its outcome: the word says how it ended
                 j = event.judgment
-                self.outcomes[sid] = "unscored" if j.score is None else str(j.details.get("outcome"))
+                self.outcomes[sid] = UNSCORED if j.score is None else str(j.details.get("outcome"))
         elif isinstance(event, TurnDone):
             self.progress.advance(self.turns_task)
             if sid in self.active:
@@ -209,7 +212,7 @@ class RunProgress:
                 line = Text(f"[{self.finished}/{self.total}] #{sid} {self.labels.get(sid, '')}: ")
                 line.append_text(stop_text(event.stop_reason))
                 line.append(", score ")
-                line.append_text(score_text(event.score, self.threshold))
+                line.append_text(styled_score(event.score, self.threshold))
                 if sid in self.outcomes:
                     line.append(f", {self.outcomes[sid].replace('_', ' ')}")
                 self._say(line)

@@ -7,14 +7,15 @@ from collections.abc import Mapping
 from rich.table import Table
 from rich.text import Text
 
+from ..core.registry import metric_views
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.gate import metric_means
 from ..core.runs.low_agreement import low_metrics
 from ..core.store.dialogue_verdicts import StoredDialogueJudgment
+from ..core.text.score_text import styled_score
 from ..core.types.agreement_floor import AgreementFloor
 from ..core.types.stored import StoredSession
-from .dialogue_view import metric_cell, outcome_text
-from .output import score_text, session_score_text, stop_text
+from .output import session_score_text, stop_text
 
 
 def results_table(
@@ -23,14 +24,13 @@ def results_table(
     dialogue: dict[int, dict[str, StoredDialogueJudgment]] | None = None,
     floor: AgreementFloor | None = None,
 ) -> Table:
-    """One row per dialogue; with ``dialogue`` (its newest dialogue verdicts) the outcome,
-    retention and repetition columns too. A score whose judge agrees with people under
-    ``floor`` is drawn neither red nor green, with ``≈``."""
+    """One row per dialogue; with ``dialogue`` (its newest dialogue verdicts) a column for each
+    dialogue metric some dialogue has a verdict of, headed by its label. A score whose judge
+    agrees with people under ``floor`` is drawn neither red nor green, with ``≈``."""
     thresholds = thresholds or {}
     low = {s.id: low_metrics(s, floor or AgreementFloor()) for s in rows}
-    verdict_columns = dialogue is not None and any(dialogue.values())
-    # Retention is off by default: its column only when some dialogue has the verdict.
-    with_retention = verdict_columns and any("retention" in v for v in (dialogue or {}).values())
+    # A dialogue metric's column only when some dialogue has its verdict (retention is off by default).
+    verdict_metrics = metric_views.shown_metrics({m for v in (dialogue or {}).values() for m in v})
     means = {s.id: metric_means(s, thresholds) for s in rows}
     extra = sorted({m for per in means.values() for m in per})
     # The trial of each dialogue when a pair ran more than once (`ragtui run --repeat K`).
@@ -46,9 +46,7 @@ def results_table(
         ("score", "right"),
         *((m, "right") for m in extra),
         ("stop", "left"),
-        *((("outcome", "left"),) if verdict_columns else ()),
-        *((("retain", "right"),) if with_retention else ()),
-        *((("repeat", "right"),) if verdict_columns else ()),
+        *((metric_views.label(m), "right") for m in verdict_metrics),
     ):
         table.add_column(name, justify=justify)
     for s in rows:
@@ -56,7 +54,7 @@ def results_table(
         for metric in extra:
             mean, mark = means[s.id].get(metric, (None, None))
             cells.append(
-                score_text(mean, mark if mark is not None else 0.0, metric in low[s.id])
+                styled_score(mean, mark if mark is not None else 0.0, metric in low[s.id])
                 if metric in means[s.id]
                 else Text("-")
             )
@@ -70,14 +68,14 @@ def results_table(
             session_score_text(s, PRIMARY_METRIC in low[s.id]),
             *cells,
             stop_text(s.stop_label),
-            *(dialogue_cells((dialogue or {}).get(s.id, {}), with_retention) if verdict_columns else ()),
+            *dialogue_cells((dialogue or {}).get(s.id, {}), verdict_metrics),
         )
     return table
 
 
-def dialogue_cells(verdicts: dict[str, StoredDialogueJudgment], with_retention: bool = True) -> list[Text]:
+def dialogue_cells(verdicts: Mapping[str, StoredDialogueJudgment], metrics: list[str]) -> list[Text]:
+    """Each of ``metrics``' verdict as its cell: ``resolved 1.00``, ``0.50``, ``skipped``, ``–``."""
     return [
-        outcome_text(verdicts.get("resolution"), with_score=False),
-        *([metric_cell(verdicts.get("retention"))] if with_retention else []),
-        metric_cell(verdicts.get("repetition")),
+        metric_views.styled_cell(j, metric_views.threshold_of(j.details) if j is not None else None)
+        for j in (verdicts.get(m) for m in metrics)
     ]

@@ -10,11 +10,12 @@ from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
+from ..core.registry import metric_views
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
-from ..core.runs.report_text import score
 from ..core.runs.resolve import resolve_run
+from ..core.text.score_text import no_verdict, score_text
 from .arg_checks import check_count
 from .output import console
 
@@ -30,13 +31,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--pairs", metavar="RUN", help="score trend per scenario × persona across runs, for the pairs of RUN"
     )
+    parser.add_argument(
+        "--verdicts",
+        action="store_true",
+        help="a column per dialogue metric (a plugin's too): each run's mean score of its newest verdicts",
+    )
     parser.set_defaults(handler=runs)
 
 
-def runs_table(rows: list[RunSummary]) -> Table:
+def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
     table = Table(title=None, pad_edge=False)  # ten columns: every cell of width counts
     # pass^1 and pass^K only when a run shown has repeated trials: otherwise two empty columns.
     with_trials = any(r.trials is not None and r.trials.trials > 1 for r in rows)
+    # With --verdicts, a column per dialogue metric some run shown has verdicts of (its mean score;
+    # off by default: the table fits 80 columns), but resolution: its rate has its own column.
+    present = {m for r in rows for m in r.verdict_means} if verdicts else set()
+    means = [m for m in metric_views.shown_metrics(present) if m != "resolution"]  # its rate: the resol. column
     # Ids, dates, scores and sparklines stay whole; the bot and its models may wrap.
     columns: tuple[tuple[str, JustifyMethod, bool], ...] = (
         ("run", "left", True),
@@ -47,6 +57,7 @@ def runs_table(rows: list[RunSummary]) -> Table:
         ("resol.", "right", True),
         ("pass", "right", True),
         *((("pass^1", "right", True), ("pass^K (K)", "right", True)) if with_trials else ()),
+        *((metric_views.label(m), "right", True) for m in means),
         ("unsc", "right", True),
         ("bot · models", "left", False),
         ("trend", "left", True),
@@ -60,10 +71,11 @@ def runs_table(rows: list[RunSummary]) -> Table:
             r.started.replace("T", " ")[5:16],
             r.language,
             str(r.dialogues),
-            score(r.score),
+            score_text(r.score),
             resolution_cell(r),
             f"{r.pass_rate:.0%}",
             *(pass_k_cells(r) if with_trials else ()),
+            *(Text(score_text(r.verdict_means[m])) if m in r.verdict_means else no_verdict() for m in means),
             str(r.unscored),
             Text(f"{r.bot} · {models}"),
             trend_text(r),
@@ -76,7 +88,7 @@ def pass_k_cells(r: RunSummary) -> list[Text]:
     if r.trials is None or r.trials.trials < 2:
         return [Text("–", style="dim"), Text("–", style="dim")]
     k = r.trials.trials
-    return [Text(score(r.trials.estimate(1))), Text(f"{score(r.trials.estimate(k))} ({k})")]
+    return [Text(score_text(r.trials.estimate(1))), Text(f"{score_text(r.trials.estimate(k))} ({k})")]
 
 
 def trend_text(r: RunSummary) -> Text:
@@ -109,8 +121,8 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
                 table.add_row(
                     Text(f"{t.scenario_id} × {t.persona_name}"),
                     str(len(t.points)),
-                    score(t.scores[0]),
-                    score(t.scores[-1]),
+                    score_text(t.scores[0]),
+                    score_text(t.scores[-1]),
                     Text(sparkline(t.scores[-TREND_WIDTH:]), style="cyan"),
                 )
         console.print(Text(f"Score per scenario × persona across runs (the pairs of {run_id}; 0–1 scale)"))
@@ -121,7 +133,7 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
         console.print(Text(f"No runs in {store.path}. Start one with `ragtui run`."))
         return 0
     shown = rows[-args.limit :]
-    console.print(runs_table(shown))
+    console.print(runs_table(shown, args.verdicts))
     if any(r.trials is not None and r.trials.trials > 1 for r in shown):
         console.print(
             Text(

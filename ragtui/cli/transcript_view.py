@@ -7,13 +7,15 @@ from rich.text import Text
 
 from ..core.metrics.explain import explain_lines, status_word
 from ..core.metrics.judge_card import agreement_text
+from ..core.registry import metric_views
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.low_agreement import low_metrics
 from ..core.store.labels import Label
+from ..core.text.score_text import styled_score
 from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 from ..core.types.stored import PartialReply, StoredJudgment, StoredSession
 from .dialogue_view import dialogue_verdict_text
-from .output import console, model_label, score_text, session_score_text, stop_text
+from .output import console, model_label, session_score_text, stop_text
 
 
 def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | None = None) -> Text:
@@ -25,7 +27,7 @@ def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | No
         text.append(f"skipped: {j.error or j.details.get('conclusion') or ''}", style="cyan")
         return text
     low = j.score is not None and is_low(j.details, floor or AgreementFloor())
-    text.append_text(score_text(j.score, threshold, low))
+    text.append_text(styled_score(j.score, threshold, low))
     fit = j.details.get("fit")
     if j.score is not None and isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
         text.append(f" (raw {fit['raw_score']:.2f})", style="dim")  # the judge's own scale, beside the fitted
@@ -137,15 +139,16 @@ def print_session(
             console.print(line)
     for partial in session.partials:
         console.print(partial_panel(partial))
-    dialogue = session.dialogue_judgments if all_versions else list(session.latest_dialogue_judgments().values())
+    newest = session.latest_dialogue_judgments()
+    dialogue = (
+        session.dialogue_judgments if all_versions else [newest[m] for m in metric_views.shown_metrics(set(newest))]
+    )
     if dialogue:
         console.print(Text("Dialogue verdicts", style="bold"))
         for d in dialogue:
-            failed = d.score is None and not d.skipped
-            passed = d.score is not None and d.score >= d.details.get("threshold", 1.0)
-            console.print(
-                Panel(dialogue_verdict_text(d), border_style="yellow" if failed else ("green" if passed else "red"))
-            )
+            status = metric_views.status(d, metric_views.threshold_of(d.details))
+            border = {"pass": "green", "fail": "red", "skipped": "cyan"}.get(status, "yellow")
+            console.print(Panel(dialogue_verdict_text(d), border_style=border))
     elif session.status == "finished":
         console.print(Text("No dialogue verdicts (turned off, or the dialogue did not finish normally).", style="dim"))
 

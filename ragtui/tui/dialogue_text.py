@@ -6,54 +6,61 @@ judge's words.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 
+from ..core.registry import metric_views
 from .expectation_block import expectation_block
-from .formatting import score_text
 from .safe_text import clean_text
-
-OUTCOME_STYLES = {
-    "resolved": "bold green",
-    "handed_over": "bold cyan",
-    "partly_resolved": "bold yellow",
-    "unresolved": "bold red",
-}
 
 
 def dialogue_line(metric: str, version: int, score: float | None, details: dict[str, Any], error: str | None) -> Text:
-    """One metric's headline: ``resolution v1 · resolved · 1.00`` (or skipped / unscored)."""
+    """One metric's headline: ``resolution v1 · resolved 1.00`` (or skipped / unscored): its
+    label and cell from its registered class, a plugin's as a built-in's."""
     text = Text()
-    text.append(f"{metric} v{version} · ", style="bold")
-    if score is None and details.get("skipped"):
-        text.append("skipped", style="dim")
-    elif metric == "resolution" and score is not None:
-        outcome = str(details.get("outcome", "?"))
-        text.append(outcome.replace("_", " "), style=OUTCOME_STYLES.get(outcome, "bold"))
-        text.append(" · ")
-        text.append_text(score_text(score, float(details.get("threshold", 1.0))))
-    else:
-        text.append_text(score_text(score, float(details.get("threshold", 1.0))))
+    text.append(f"{clean_text(metric_views.label(metric))} v{version} · ", style="bold")
+    verdict = _Verdict(metric, score, details)
+    text.append_text(metric_views.styled_cell(verdict, metric_views.threshold_of(details)))
     if error and not details.get("skipped"):
         text.append("  " + clean_text(error), style="yellow")
     return text
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """A verdict as the Judge pane holds it (the live event's or the stored one's parts)."""
+
+    metric: str
+    score: float | None
+    details: dict[str, Any]
+
+    @property
+    def outcome(self) -> str | None:
+        value = self.details.get("outcome")
+        return str(value) if value else None
+
+    @property
+    def skipped(self) -> bool:
+        return self.score is None and bool(self.details.get("skipped"))
 
 
 def dialogue_block(
     verdicts: list[tuple[str, int, float | None, dict[str, Any], str | None]], full: bool = False
 ) -> Text:
     """The block for a finished dialogue; ``full`` adds every intent, fact and answer pair."""
-    from ..core.metrics.dialogue.explain import explain_dialogue  # the metrics: not at start-up
-
     text = Text("Dialogue verdict\n", style="bold underline")
     for metric, version, score, details, error in verdicts:
         text.append_text(dialogue_line(metric, version, score, details, error))
-        if metric == "expectations":
-            text.append_text(expectation_block(details))
+        block = _own_block(metric, details)
+        text.append_text(block)
         text.append("\n")
-        if full and metric != "expectations":
-            for line in explain_dialogue(metric, details):
+        if full and not block:
+            meaning = metric_views.explanation(metric)
+            if meaning:
+                text.append("  " + clean_text(meaning) + "\n", style="dim italic")
+            for line in metric_views.explain(metric, details):
                 text.append("  " + clean_text(line) + "\n")
         if details.get("conclusion") and not details.get("skipped"):
             text.append("  → " + clean_text(str(details["conclusion"])) + "\n", style="italic")
@@ -66,8 +73,13 @@ def dialogue_live_block(
     """One dialogue verdict as it arrives in the Judge pane, under the last turn."""
     text = Text("Dialogue · ", style="bold magenta")
     text.append_text(dialogue_line(metric, version, score, details, error))
-    if metric == "expectations":
-        text.append_text(expectation_block(details))
+    text.append_text(_own_block(metric, details))
     if details.get("conclusion") and score is not None:
         text.append("\n→ " + clean_text(str(details["conclusion"])), style="italic")
     return text
+
+
+def _own_block(metric: str, details: dict[str, Any]) -> Text:
+    """Expectations' own block, always shown and in colour (✓ / ✗ per expectation): a missed
+    expectation is what the team reads first, so it is not left to the full view; "" else."""
+    return expectation_block(details) if metric == "expectations" else Text()  # that metric's own block

@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
+from ..core.text.score_text import LOW_STYLE, score_text, styled_score
 from ..core.types.agreement_floor import (
     LOW_MARK,
     LOW_WORDS,
@@ -26,8 +27,6 @@ from .safe_text import clean_text, one_line
 # importing the metrics pulls in the LLM client, which the first frame must not wait for.
 CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
 
-# A score whose judge agrees with people under the floor: neither red nor green.
-LOW_STYLE = "dim"
 DEFAULT_FLOOR = AgreementFloor()
 
 SHORT = {
@@ -38,17 +37,6 @@ SHORT = {
     "coherence": "Coh",
     "overall": "Ovr",
 }
-
-
-def score_text(score: float | None, threshold: float, low: bool = False) -> Text:
-    """As in the seed: red under the threshold; an unscored turn says so, never 0. ``low``: its
-    judge agrees with people under the floor, so neither red nor green, marked ``≈``."""
-    if score is None:
-        return Text("unscored", style="bold yellow")
-    if low:
-        return Text(f"{LOW_MARK}{score:.2f}", style=LOW_STYLE)
-    style = "bold red" if score < threshold else "bold green"
-    return Text(f"{score:.2f}", style=style)
 
 
 def agreement_note(score: float | None, details: dict[str, Any], floor: AgreementFloor) -> Text:
@@ -77,7 +65,7 @@ def verdict_text(
     low = is_low(details, floor)
     text = Text()
     text.append(f"Turn {turn} · {metric} v{version} · ", style="bold")
-    text.append_text(score_text(score, threshold, low and score is not None))
+    text.append_text(styled_score(score, threshold, low and score is not None))
     if score is not None and score < threshold:
         text.append(f"  below {threshold:.2f}", style=LOW_STYLE if low else "red")
     text.append_text(agreement_note(score, details, floor))
@@ -106,7 +94,7 @@ def detail_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
     """The full verdict: every criterion, every reasoning step, the conclusion, and metadata."""
     text = Text()
     text.append(f"Turn {j.turn} · {j.metric} · version {j.version} · score ", style="bold")
-    text.append_text(score_text(j.score, threshold, j.scored and is_low(j.details, floor)))
+    text.append_text(styled_score(j.score, threshold, j.scored and is_low(j.details, floor)))
     text.append_text(agreement_note(j.score, j.details, floor))
     text.append(f"\nmodel {one_line(j.model or '?', 60)} · attempts {j.attempts}")
     if j.latency_ms is not None:
@@ -145,7 +133,7 @@ def metric_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
     if j.details.get("skipped"):
         text.append("skipped", style="dim")
     else:
-        text.append_text(score_text(j.score, float(j.details.get("threshold", threshold)), low))
+        text.append_text(styled_score(j.score, float(j.details.get("threshold", threshold)), low))
         text.append_text(agreement_note(j.score, j.details, floor))
     if j.error:
         text.append("  " + clean_text(j.error), style="yellow")
@@ -165,11 +153,8 @@ def changes(previous: StoredJudgment | None, current: StoredJudgment) -> list[st
         return ["first version"]
     found: list[str] = []
 
-    def fmt(score: float | None) -> str:
-        return "unscored" if score is None else f"{score:.2f}"
-
     if previous.score != current.score:
-        found.append(f"score {fmt(previous.score)} → {fmt(current.score)}")
+        found.append(f"score {score_text(previous.score)} → {score_text(current.score)}")
     old = previous.details.get("scores") or {}
     new = current.details.get("scores") or {}
     for name in CRITERIA:  # overall too: it is the criterion that moves the score
@@ -196,7 +181,7 @@ def version_column(j: StoredJudgment, previous: StoredJudgment | None, threshold
     one fact per line, criteria as ``understanding 2.97`` (name and value never split), the
     time without seconds or zone; reasoning steps are in the Verdict tab."""
     text = Text()
-    text.append_text(score_text(j.score, threshold))
+    text.append_text(styled_score(j.score, threshold))
     text.append(f" · {j.metric}\n", style="bold")
     text.append(f"{one_line(j.model or '?', 40)}\n")
     timing = f" · {j.latency_ms / 1000:.1f} s" if j.latency_ms is not None else ""

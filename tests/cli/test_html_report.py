@@ -74,7 +74,7 @@ def test_report_is_self_contained_and_escapes_every_text(tmp_path: Path, capsys)
     # The summary: run score, resolution, judge model, a new verdict kind shown by its name.
     assert "run score" in page and "resolution rate" in page and "Judge model(s)" in page
     assert "rubric: people agreed with 0 of 1 labelled verdict(s)" in page
-    assert "<td>expectations</td>" in page and "1 of 2 expectations met" in page
+    assert ">expectations</td>" in page and "1 of 2 expectations met" in page
     assert page.count('<details class="dlg"') == 13
     assert page.count("<svg") >= 3  # distribution, heat map, trend
     assert 'name="viewport"' in page and "@media (max-width:600px)" in page

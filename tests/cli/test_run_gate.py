@@ -69,7 +69,7 @@ def test_the_gate_is_off_by_default_and_fails_a_run_under_the_minimum(config_fil
     text = md.read_text(encoding="utf-8")
     assert "resolution rate 50% (1/2 resolved or handed over) (min 80%)" in text
     assert "🔴 resolution rate 50% (1/2) &lt; min_resolution_rate 80%" in text  # "<" escaped for HTML
-    assert "| outcome | retention | repetition |" in text and "| unresolved 0.00 |" in text
+    assert "| resolution | repetition | expectations |" in text and "| unresolved 0.00 |" in text
 
     assert run(config_file, "--min-resolution-rate", "0.5", server=server) == 0  # at the minimum: passes
 
@@ -142,8 +142,8 @@ def test_a_replay_reports_its_dialogue_verdicts(config_file: Path, server, tmp_p
     replay = ["run", "--config", str(config_file), "--replay", "last", "--junit", str(junit), "--markdown", str(md)]
     assert main([*replay, "--min-resolution-rate", "0.9"]) == 1
     out = capsys.readouterr().out
-    assert "outcome" in out and "resolution rate" in out and "< min_resolution_rate 90%" in out
-    assert "| outcome | retention | repetition |" in md.read_text(encoding="utf-8")
+    assert "resolved 1.00" in out and "resolution rate" in out and "< min_resolution_rate 90%" in out
+    assert "| resolution | repetition | expectations |" in md.read_text(encoding="utf-8")
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
     assert all(

@@ -180,9 +180,11 @@ async def test_runs_and_compare_screens_show_the_dialogue_verdicts(make_app, sto
         assert "resolution rate 100% (2/2) → 0% (0/1), 1 unscored" in summary
         pairs = cell_texts(app.screen.query_one("#pairs", DataTable))
         assert pairs[0].startswith("id-linking × calm") and pairs[0].endswith(
-            "resolved 1.00 → unresolved 0.00 resolution regression"
+            "resolved 1.00 → unresolved 0.00 1.00 → missing resolution regression"
         )
-        assert pairs[1].endswith("resolved 1.00 → unscored unscored in new")  # never 0, never a regression
+        assert pairs[1].endswith(
+            "resolved 1.00 → unscored 1.00 → missing unscored in new"
+        )  # never 0, never a regression
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, PairScreen)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, DeltaCallback
 from ..registry.metrics import MetricInfo, register_metric
+from ..text.score_text import score_text
 from ..types.judgments import Judgment
 from .base import TurnContext
 from .examples import Example, template_and_examples
@@ -159,7 +160,7 @@ class AnswerRelevancy:
         try:
             reason = await runner.run(
                 "reason",
-                {"question": question, "score": f"{score:.2f}", "verdicts": listing(checks)},
+                {"question": question, "score": score_text(score), "verdicts": listing(checks)},
                 REASON_SCHEMA,
                 parse_reason,
                 on_delta,

@@ -4,8 +4,9 @@ A metric class carries a ``MetricInfo`` (``info = MetricInfo(...)``) and a class
 ``build(judge, prompts_dir, language, settings)`` that makes a ready metric, and is registered
 with ``@register_metric``. Everything that lists metrics — the config's ``[thresholds]`` and
 ``dialogue_metrics``, the prompt templates' schema, the estimate, the labelled-data reader, the
-CSV columns, the command-line choices — reads it from here, so adding a metric is one class
-(and its prompt file, when it asks a model).
+CSV columns, the command-line choices, and how every view shows its verdict (``metric_views``)
+— reads it from here, so adding a metric is one class (and its prompt file, when it asks a
+model).
 
 Other packages add metrics through the ``ragtui.metrics`` entry point group (see
 docs/plugins.md). They are loaded once, the first time the registry is consulted; a plugin that
@@ -64,6 +65,13 @@ class MetricInfo:
     order: int = 50
     primary: bool = False  # its score is the turn score (the rubric); its pass mark is `threshold`
     inputs: tuple[str, ...] = ()  # derived metrics: the metrics whose judgments it reads
+    # How its verdict reads in every view (``metric_views``): the name a person reads — column
+    # heads, verdict headlines ("" = its name) — and what its verdict means, in words.
+    label: str = ""
+    explanation: str = ""
+    # A verdict with one of these outcomes (``details["outcome"]``) passes whatever its score;
+    # empty: it passes at its pass mark.
+    success_outcomes: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.kind not in (TURN, DIALOGUE):

@@ -51,6 +51,7 @@ def load_effective_config(overrides: Overrides) -> Config:
     if overrides.min_resolution_rate is not None:
         if not 0.0 <= overrides.min_resolution_rate <= 1.0:
             raise ConfigError(f"--min-resolution-rate must be between 0 and 1, got {overrides.min_resolution_rate:g}")
+        # The resolution rate is that metric's own figure: its gate needs its verdicts.
         if overrides.min_resolution_rate > 0 and "resolution" not in config.dialogue_metrics:
             raise ConfigError(
                 "--min-resolution-rate needs the resolution verdict, but the config's dialogue_metrics leaves it out",
@@ -61,6 +62,7 @@ def load_effective_config(overrides: Overrides) -> Config:
         if not 0.0 <= overrides.min_expectation_rate <= 1.0:
             raise ConfigError(f"--min-expectation-rate must be between 0 and 1, got {overrides.min_expectation_rate:g}")
         config.min_expectation_rate = overrides.min_expectation_rate
+    # The expectation rate is that metric's own figure: its gate needs its verdicts.
     if config.min_expectation_rate > 0 and "expectations" not in config.dialogue_metrics:
         raise ConfigError(
             "min_expectation_rate needs the expectations verdict, but the config's dialogue_metrics leaves it out",

@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
+from ..registry import metric_views
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor, is_low
 from ..types.errors import RagtuiError
-from .dialogue_compare import VERDICT_METRICS, ResolutionComparison, compare_resolution, verdict_flag
+from .dialogue_compare import ResolutionComparison, compare_resolution, verdict_flag
 from .dialogues import PairKey, RunDialogue, VerdictScore, by_pair, keyed, load_run
 from .expectation_compare import ExpectationChange, expectation_changes
 from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
@@ -108,8 +109,7 @@ class Pair:
 
     def dialogue_flags(self) -> dict[str, str]:
         """Per dialogue metric present in either run, its flag (``same`` ones included)."""
-        present = {m for m in VERDICT_METRICS if m in self.base.verdicts or m in self.new.verdicts}
-        return {m: self.verdict_flag(m) for m in VERDICT_METRICS if m in present}
+        return {m: self.verdict_flag(m) for m in metric_views.shown_metrics({*self.base.verdicts, *self.new.verdicts})}
 
     @property
     def dialogue_flag(self) -> str:
@@ -118,17 +118,18 @@ class Pair:
         flags = self.dialogue_flags()
         if not flags:
             return "missing"
+        # Resolution first: its regression is the one that fails a comparison (the gate's rule).
         resolution = flags.get("resolution", "missing in both")
         if resolution in ("regression", "fixed"):
             return f"resolution {resolution}"
         for metric, flag in flags.items():
             if flag in ("regression", "fixed"):
-                return f"{metric} {flag}"
+                return f"{metric_views.label(metric)} {flag}"
         return resolution if resolution != "same" else "same"
 
     @property
     def resolution_regression(self) -> bool:
-        return self.verdict_flag("resolution") == "regression"
+        return self.verdict_flag("resolution") == "regression"  # the gate's rule: resolution decides
 
 
 @dataclass
@@ -172,14 +173,15 @@ class Comparison:
     @property
     def verdict_metrics(self) -> tuple[str, ...]:
         """The dialogue metrics some pair has a verdict of (retention is off by default)."""
-        return tuple(m for m in VERDICT_METRICS if any(m in p.base.verdicts or m in p.new.verdicts for p in self.pairs))
+        present = {m for p in self.pairs for m in (*p.base.verdicts, *p.new.verdicts)}
+        return tuple(metric_views.shown_metrics(present))
 
     def verdict_count(self, metric: str, flag: str) -> int:
         return sum(1 for p in self.pairs if p.verdict_flag(metric) == flag)
 
     @property
     def resolution_regressions(self) -> int:
-        return self.verdict_count("resolution", "regression")
+        return self.verdict_count("resolution", "regression")  # the gate's rule: resolution decides
 
     @property
     def expectation_regressions(self) -> list[ExpectationChange]:

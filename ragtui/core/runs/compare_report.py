@@ -9,13 +9,15 @@ import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 
 from ..metrics import PRIMARY_METRIC
+from ..registry import metric_views
 from ..store.dialogue_verdicts import ResolutionRate
 from ..store.export import safe_cell
+from ..text.score_text import score_text
 from ..types.agreement_floor import LOW_WORDS, floor_words, is_low, trust_cell
 from .compare import Comparison, Pair
-from .dialogue_compare import VERDICT_METRICS
+from .dialogue_compare import verdict_metrics
 from .dialogues import RunDialogue, VerdictScore
-from .report_text import delta, interval_text, md_cell, score
+from .report_text import delta, interval_text, md_cell
 from .run_report import xml_safe
 from .trial_compare import NoiseComparison, TrialPair, noise_lines
 
@@ -65,9 +67,8 @@ def resolution_lines(c: Comparison) -> list[str]:
                 f"(judge them with `ragtui judge-dialogue --run {run_id}`)"
             ]
     counts = ", ".join(
-        f"{m} {c.verdict_count(m, 'regression')} regression(s) / {c.verdict_count(m, 'fixed')} fixed"
-        for m in VERDICT_METRICS
-        if any(m in p.base.verdicts or m in p.new.verdicts for p in c.pairs)
+        f"{metric_views.label(m)} {c.verdict_count(m, 'regression')} regression(s) / {c.verdict_count(m, 'fixed')} fixed"
+        for m in c.verdict_metrics
     )
     lines = [f"resolution rate {rate_cell(r.base)} → {rate_cell(r.new)}; {interval_text(r.interval)}"]
     if counts:
@@ -106,7 +107,7 @@ def summary_lines(c: Comparison) -> list[str]:
     if c.noise is not None:
         counts = _noise_counts(c.noise) + f"; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
     lines = [
-        f"run score {score(c.mean_score('base'))} → {score(c.mean_score('new'))}; {interval_text(c.interval)}",
+        f"run score {score_text(c.mean_score('base'))} → {score_text(c.mean_score('new'))}; {interval_text(c.interval)}",
         *resolution_lines(c)[:1],
         counts,
         *(noise_lines(c.noise) if c.noise is not None else []),
@@ -154,8 +155,8 @@ def _trials_markdown(n: NoiseComparison) -> list[str]:
     ]
     for p in trial_ordered(n):
         out.append(
-            f"| {md_cell(p.label)} | {p.cell('base')} | {p.cell('new')} | {score(p.mean_score('base'))} | "
-            f"{score(p.mean_score('new'))} | {p.p_value:.3f} | {TRIAL_MARKS.get(p.verdict, p.verdict)} |"
+            f"| {md_cell(p.label)} | {p.cell('base')} | {p.cell('new')} | {score_text(p.mean_score('base'))} | "
+            f"{score_text(p.mean_score('new'))} | {p.p_value:.3f} | {TRIAL_MARKS.get(p.verdict, p.verdict)} |"
         )
     return out
 
@@ -190,7 +191,9 @@ def comparison_markdown(c: Comparison) -> str:
         out += ["Over the trials of each pair:", *_trials_markdown(c.noise), "", "Trial by trial:", ""]
     verdicts = has_verdicts(c)
     metrics = c.verdict_metrics
-    extra_head = "".join(f" {m} |" for m in metrics) + " dialogue flag |" if verdicts else ""
+    extra_head = (
+        "".join(f" {md_cell(metric_views.label(m))} |" for m in metrics) + " dialogue flag |" if verdicts else ""
+    )
     out += [
         "| scenario × persona | base | new | Δ | customer diverges | flag |" + extra_head,
         "|---|---:|---:|---:|---|---|" + ("---|" * (len(metrics) + 1) if verdicts else ""),
@@ -202,7 +205,7 @@ def comparison_markdown(c: Comparison) -> str:
             cells = [verdict_pair(p, m) for m in metrics]
             extra = " " + " | ".join(cells) + f" | {_dialogue_mark(p.dialogue_flag)} |"
         out.append(
-            f"| {md_cell(p.label)} | {score(p.base.score)} | {score(p.new.score)} | {delta(p.delta)} | "
+            f"| {md_cell(p.label)} | {score_text(p.base.score)} | {score_text(p.new.score)} | {delta(p.delta)} | "
             f"{'–' if diverges is None else f'turn {diverges}'} | {_flag_mark(c, p)} |{extra}"
         )
     for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
@@ -243,9 +246,8 @@ def comparison_csv(c: Comparison) -> str:
     head += [f"{m}_delta" for m in metrics]
     # Dialogue verdicts: scores empty when unscored, skipped or missing (the flag says which).
     head += ["base_outcome", "new_outcome"]
-    head += [f"{side}_{m}" for m in VERDICT_METRICS for side in ("base", "new")] + [
-        f"{m}_flag" for m in VERDICT_METRICS
-    ]
+    every = verdict_metrics()
+    head += [f"{side}_{m}" for m in every for side in ("base", "new")] + [f"{m}_flag" for m in every]
     # How far each side's rubric judge agrees with people, and whether it is under the floor.
     head += ["base_judge_agreement", "new_judge_agreement"]
     writer.writerow(head)
@@ -259,12 +261,12 @@ def comparison_csv(c: Comparison) -> str:
             r = by_turn.get(t)
             row += ["", ""] if r is None else [_num(r.base_score), _num(r.new_score)]
         row += [_num(p.metric_delta(m)) for m in metrics]
-        base_res, new_res = p.verdicts("resolution")
+        base_res, new_res = p.verdicts("resolution")  # resolution's outcome: the word its rate and gate count
         row += [_outcome(base_res), _outcome(new_res)]
-        for m in VERDICT_METRICS:
+        for m in every:
             base_v, new_v = p.verdicts(m)
             row += [_num(base_v.score if base_v else None), _num(new_v.score if new_v else None)]
-        row += [p.verdict_flag(m) for m in VERDICT_METRICS]
+        row += [p.verdict_flag(m) for m in every]
         row += [_agreement_cell(c, d) for d in (p.base, p.new)]
         writer.writerow([_cell(cell) for cell in row])
     for side, dialogues in (("only in base", c.only_in_base), ("only in new", c.only_in_new)):
@@ -324,8 +326,9 @@ def comparison_junit(c: Comparison) -> str:
         )
         what = []
         if p.flag == "regression":
-            what.append(f"score regression {score(p.base.score)} → {score(p.new.score)}{low_words(c)}")
+            what.append(f"score regression {score_text(p.base.score)} → {score_text(p.new.score)}{low_words(c)}")
         if p.resolution_regression:
+            # Resolution's own rule: its regression fails the comparison, as its rate gates a run.
             what.append(f"resolution regression {verdict_pair(p, 'resolution')}")
         if p in skipped:
             ET.SubElement(case, "skipped", {"message": xml_safe(f"not gated: {what[0]}")})
@@ -333,12 +336,14 @@ def comparison_junit(c: Comparison) -> str:
             failure = ET.SubElement(case, "failure", {"message": xml_safe("; ".join(what)), "type": "regression"})
             failure.text = xml_safe(
                 f"sessions #{p.base.session_id} → #{p.new.session_id}; "
-                + "; ".join(f"{m} {verdict_pair(p, m)}" for m in VERDICT_METRICS)
+                + "; ".join(f"{metric_views.label(m)} {verdict_pair(p, m)}" for m in verdict_metrics())
             )
         out = ET.SubElement(case, "system-out")
         out.text = xml_safe(
-            f"score {score(p.base.score)} → {score(p.new.score)} ({flag_words(c, p)}) · "
-            + " · ".join(f"{m} {verdict_pair(p, m)} ({p.verdict_flag(m)})" for m in VERDICT_METRICS)
+            f"score {score_text(p.base.score)} → {score_text(p.new.score)} ({flag_words(c, p)}) · "
+            + " · ".join(
+                f"{metric_views.label(m)} {verdict_pair(p, m)} ({p.verdict_flag(m)})" for m in verdict_metrics()
+            )
         )
     for change in c.expectation_regressions:
         case = ET.SubElement(

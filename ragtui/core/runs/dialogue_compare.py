@@ -1,4 +1,4 @@
-"""Dialogue verdicts (resolution, retention, repetition) of two runs side by side.
+"""Dialogue verdicts (resolution, retention, repetition, expectations, a plugin's) of two runs side by side.
 
 Flags per pair and metric, like the turn scores' but stricter about evidence in the other
 direction: an unscored dialogue verdict is never a regression (it is shown as unscored, never
@@ -8,8 +8,9 @@ is shown as missing.
 - ``fixed``: scored and not a success in BASE, a success in NEW;
 - ``unscored in base|new|both``, ``skipped`` (not applicable, e.g. repetition with one answer),
   ``missing in base|new|both``; ``same`` otherwise.
-For resolution a success is the outcome ``resolved`` or ``handed_over`` (the run's resolution
-rate counts the same); for retention and repetition, a score at the verdict's pass mark.
+A success is what ``metric_views.status`` calls a pass: for resolution the outcome ``resolved``
+or ``handed_over`` (the run's resolution rate counts the same); for the others, a score at the
+verdict's pass mark.
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ from ..store.dialogue_verdicts import ResolutionRate
 from .dialogues import RunDialogue, VerdictScore
 from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 
-VERDICT_METRICS: tuple[str, ...] = metric_names(DIALOGUE)
+
+def verdict_metrics() -> tuple[str, ...]:
+    """Every registered dialogue metric, plugins included (read when asked: a plugin registers
+    when the registry first loads, which may be after this module is imported)."""
+    return metric_names(DIALOGUE)
 
 
 def verdict_flag(base: VerdictScore | None, new: VerdictScore | None) -> str:
@@ -43,7 +48,7 @@ def verdict_flag(base: VerdictScore | None, new: VerdictScore | None) -> str:
 
 def success(dialogue: RunDialogue) -> float | None:
     """1 resolved or handed over, 0 not, None when there is no scored resolution verdict."""
-    v = dialogue.verdicts.get("resolution")
+    v = dialogue.verdicts.get("resolution")  # the resolution rate: that metric's own figure
     if v is None or v.score is None:
         return None
     return 1.0 if v.status == "pass" else 0.0

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..metrics import PRIMARY_METRIC
-from ..registry.metrics import metric_info
-from ..store.dialogue_verdicts import SUCCESS_OUTCOMES
+from ..registry import metric_views
 from ..store.store import Store
 
 PairKey = tuple[str, str, int]  # scenario, persona, occurrence (1 unless a run repeats a pair)
@@ -31,24 +30,14 @@ class VerdictScore:
 
     @property
     def status(self) -> str:
-        """pass | fail | unscored | skipped. A resolution passes when it is a success (resolved or
-        correctly handed over), as in the run's resolution rate; the others at their pass mark."""
-        if self.score is None:
-            return "skipped" if self.skipped else "unscored"
-        if self.metric == "resolution":
-            return "pass" if self.outcome in SUCCESS_OUTCOMES else "fail"
-        info = metric_info(self.metric)
-        default = info.default_threshold if info is not None and not info.primary else 1.0
-        mark = self.threshold if self.threshold is not None else default
-        return "pass" if self.score >= mark else "fail"
+        """pass | fail | unscored | skipped. A metric with success outcomes passes on its outcome
+        (a resolution resolved or correctly handed over, as in the run's resolution rate); the
+        others at their pass mark."""
+        return metric_views.status(self, self.threshold)
 
     def words(self) -> str:
         """``resolved 1.00`` / ``0.50`` / ``unscored`` / ``skipped``."""
-        if self.score is None:
-            return self.status
-        if self.metric == "resolution":
-            return f"{(self.outcome or '?').replace('_', ' ')} {self.score:.2f}"
-        return f"{self.score:.2f}"
+        return metric_views.cell(self)
 
 
 @dataclass(frozen=True)
@@ -102,6 +91,7 @@ class RunDialogue:
     @property
     def passed(self) -> bool:
         """As pass^k counts a trial: scored at its threshold and not failed by a scored resolution."""
+        # Resolution's own rule: the gate counts its outcome (the resolution rate), so pass^k does too.
         resolution = self.verdicts.get("resolution")
         failed = resolution is not None and resolution.score is not None and resolution.status != "pass"
         return self.status == "pass" and not failed

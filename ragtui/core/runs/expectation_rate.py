@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..types.expectations import ExpectationResult, results_from_details
 from ..types.stored import StoredDialogueJudgment, StoredSession
 
-METRIC = "expectations"
+METRIC = "expectations"  # the rate and its gate are that metric's own
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,9 @@ class RunSummary:
     resolution: ResolutionRate | None = None
     resolution_trend: list[float | None] = field(default_factory=list)  # resolution rates of this set
     trials: RunPassK | None = None  # runs with repeated trials (`ragtui run --repeat K`): their pass^k
+    # dialogue metric → the mean score of its newest verdicts (None: none scored); a metric with
+    # no verdict in the run is absent. Every dialogue metric, a plugin's too.
+    verdict_means: dict[str, float | None] = field(default_factory=dict)
 
     @property
     def pass_rate(self) -> float:
@@ -61,7 +64,7 @@ class RunSummary:
         return self.resolution.rate if self.resolution is not None else None
 
 
-# Each dialogue's newest resolution verdict (re-judging adds versions), as a condition on ``d``.
+# Each dialogue's newest verdict per metric (re-judging adds versions), as a condition on ``d``.
 NEWEST_RESOLUTION = DIALOGUE_VERDICTS.is_newest_sql("d")
 
 
@@ -81,6 +84,18 @@ def resolution_by_run(store: Store) -> dict[str, ResolutionRate]:
             c[1] += 1
             c[0] += outcome in SUCCESS_OUTCOMES
     return {run_id: ResolutionRate(*c) for run_id, c in counts.items()}
+
+
+def verdict_means_by_run(store: Store) -> dict[str, dict[str, float | None]]:
+    """run id → dialogue metric → the mean score of each dialogue's newest verdict of it (an
+    unscored or skipped verdict is left out of the mean, never 0; None when none is scored)."""
+    means: dict[str, dict[str, float | None]] = {}
+    for run_id, metric, mean in store.db.execute(
+        "SELECT s.run_id, d.metric, AVG(d.score) FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
+        "WHERE s.run_id IS NOT NULL AND " + NEWEST_RESOLUTION + " GROUP BY s.run_id, d.metric"
+    ):
+        means.setdefault(run_id, {})[metric] = mean
+    return means
 
 
 def trials_by_run(store: Store) -> dict[str, RunPassK]:
@@ -146,6 +161,7 @@ def list_runs(store: Store) -> list[RunSummary]:
             configs[sid] = json.loads(config)
     resolutions = resolution_by_run(store)
     trials = trials_by_run(store)
+    verdict_means = verdict_means_by_run(store)
     out: list[RunSummary] = []
     history: dict[str, list[float | None]] = {}
     rate_history: dict[str, list[float | None]] = {}
@@ -173,6 +189,7 @@ def list_runs(store: Store) -> list[RunSummary]:
                 resolution=resolution,
                 resolution_trend=list(rate_history[key]),
                 trials=trials.get(run_id),
+                verdict_means=verdict_means.get(run_id, {}),
             )
         )
     return out

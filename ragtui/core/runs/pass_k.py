@@ -68,6 +68,7 @@ def trial_of(session: StoredSession, threshold: float | None = None) -> Trial | 
     not count (cancelled, interrupted, in error, still running)."""
     if not judged(session):
         return None
+    # Resolution's own rule: as in the gate's resolution rate, an unsolved problem fails a trial.
     resolution = session.latest_dialogue_judgments().get("resolution")
     resolved = None if resolution is None or resolution.score is None else resolution.outcome in SUCCESS_OUTCOMES
     mark = session.threshold if threshold is None else threshold

@@ -1,12 +1,9 @@
-"""Small formatting shared by the reports: scores, deltas, and cells safe for Markdown."""
+"""Small formatting shared by the reports: deltas, intervals, and cells safe for Markdown (a score's
+text is ``core.text.score_text``)."""
 
 from __future__ import annotations
 
 from .paired_bootstrap import Interval
-
-
-def score(value: float | None) -> str:
-    return "unscored" if value is None else f"{value:.2f}"
 
 
 def delta(value: float | None) -> str:

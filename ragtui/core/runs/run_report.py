@@ -8,7 +8,7 @@ score is a failure whose message names the turns, their scores and the judge's c
 so is one whose ``--metric`` metric fails its pass mark (the exit status's rule, ``gate``);
 a dialogue that ended in error is an error; a cancelled one is skipped. With
 ``min_resolution_rate`` set, one more test case stands for the run's resolution rate.
-Every test case's output carries the dialogue verdicts (outcome, retention, repetition).
+Every test case's output carries the dialogue verdicts, one per dialogue metric (a plugin's too).
 A dialogue with an ``expectations`` verdict adds one test case per expectation, named by its
 id: a missed expectation or a broken policy is a failure, an unscored one skipped (the exit
 status fails on them only with ``--fail-on-policy`` / ``min_expectation_rate``).
@@ -29,15 +29,17 @@ from datetime import UTC, datetime
 
 from ..dialogue.progress import dialogue_label
 from ..metrics import PRIMARY_METRIC
-from ..store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
-from ..types.agreement_floor import LOW_MARK, AgreementFloor, floor_words
+from ..registry import metric_views
+from ..store.dialogue_verdicts import ResolutionRate
+from ..text.score_text import score_text
+from ..types.agreement_floor import AgreementFloor, floor_words
 from ..types.expectations import ExpectationResult
 from ..types.stored import StoredSession
 from .expectation_rate import rate_line, session_results
 from .gate import GateResult, failing_low_scores, metric_means, metric_problems
 from .low_agreement import agreement_lines, left_out_line, low_metrics
 from .pass_k import pass_k_line, run_pass_k
-from .report_text import md_cell, score
+from .report_text import md_cell
 
 # XML 1.0 forbids most control characters; a bot reply may contain them.
 _XML_BAD = dict.fromkeys(c for c in range(32) if c not in (9, 10, 13))
@@ -81,22 +83,12 @@ def _label(session: StoredSession, trials: int) -> str:
     return dialogue_label(session.scenario_id, session.persona_name, session.trial, trials)
 
 
-def verdict_word(j: StoredDialogueJudgment | None) -> str:
-    """A dialogue verdict in one word: ``resolved 1.00``, ``0.50``, ``unscored``, ``skipped``, ``–``."""
-    if j is None:
-        return "–"
-    if j.score is None:
-        return "skipped" if j.skipped else "unscored"
-    if j.metric == "resolution":
-        return f"{(j.outcome or '?').replace('_', ' ')} {j.score:.2f}"
-    return f"{j.score:.2f}"
-
-
 def dialogue_verdicts_line(session: StoredSession) -> str:
-    """``resolution resolved 1.00 · retention 0.50 · repetition skipped``; "" without verdicts."""
+    """``resolution resolved 1.00 · retention 0.50 · repetition skipped``; "" without verdicts.
+    Every dialogue metric the dialogue has a verdict of, a plugin's too."""
     latest = session.latest_dialogue_judgments()
     return " · ".join(
-        f"{m} {verdict_word(latest.get(m))}" for m in ("resolution", "retention", "repetition") if m in latest
+        f"{metric_views.label(m)} {metric_views.cell(latest[m])}" for m in metric_views.shown_metrics(set(latest))
     )
 
 
@@ -116,7 +108,7 @@ def outcome(
             bad.append(f"turn {turn}: unscored ({j.error or 'no usable verdict'})")
         elif j.score < session.threshold:
             conclusion = j.details.get("conclusion") or ""
-            bad.append(f"turn {turn}: {j.score:.2f} < {session.threshold:g}: {conclusion}".rstrip(": "))
+            bad.append(f"turn {turn}: {score_text(j.score)} < {session.threshold:g}: {conclusion}".rstrip(": "))
     exempt = gate.exempt(session) if gate is not None else set()
     metrics = metric_problems(session, thresholds or {}, exempt)
     if session.score is None:
@@ -126,7 +118,7 @@ def outcome(
         first = bad[0] if bad else ""
         return Outcome(
             "failure",
-            f"score {session.score:.2f} < threshold {session.threshold:g}; {first}".rstrip("; "),
+            f"score {score_text(session.score)} < threshold {session.threshold:g}; {first}".rstrip("; "),
             "\n".join(bad + metrics),
         )
     if metrics:
@@ -144,7 +136,7 @@ def _left_out(
     if gate is None or not exempt:
         return []
     return [
-        f"{i.metric} {i.score:.2f} < {i.mark:g} ({floor_words(i.details, gate.floor)})"
+        f"{i.metric} {score_text(i.score)} < {i.mark:g} ({floor_words(i.details, gate.floor)})"
         for i in failing_low_scores(session, thresholds, gate.floor, session.threshold)
     ]
 
@@ -199,7 +191,7 @@ def junit_xml(
         out = ET.SubElement(case, "system-out")
         verdicts = dialogue_verdicts_line(session)
         out.text = xml_safe(
-            f"score {score(session.score)} · stop {session.stop_reason} · {session.turns} turn(s) · "
+            f"score {score_text(session.score)} · stop {session.stop_reason} · {session.turns} turn(s) · "
             f"unscored turns {session.unscored_turns}" + (f"\ndialogue verdicts: {verdicts}" if verdicts else "")
         )
         for r in expectations[session.id]:
@@ -272,8 +264,10 @@ def run_markdown(
     results = [outcome(s, thresholds, gate) for s in sessions]
     passed = sum(1 for o in results if o.kind == "passed")
     verdicts = any(s.dialogue_judgments for s in sessions)
+    # A column per dialogue metric some dialogue has a verdict of, in the registry's order.
+    verdict_metrics = metric_views.shown_metrics({j.metric for s in sessions for j in s.dialogue_judgments})
     head = (
-        f"**run score {score(run_score)}** (threshold {threshold:g}) · {passed}/{len(sessions)} passed · "
+        f"**run score {score_text(run_score)}** (threshold {threshold:g}) · {passed}/{len(sessions)} passed · "
         f"{len(sessions) - len(scored)} unscored"
     )
     if gate is not None and (verdicts or gate.min_resolution_rate > 0):
@@ -302,29 +296,21 @@ def run_markdown(
     means = {s.id: metric_means(s, thresholds or {}) for s in sessions}
     metrics = sorted({m for per in means.values() for m in per})
     metric_heads = "".join(f" {md_cell(m)} |" for m in metrics)
-    verdict_heads = " outcome | retention | repetition |" if verdicts else ""
+    verdict_heads = "".join(f" {md_cell(metric_views.label(m))} |" for m in verdict_metrics)
     out += [
         f"| scenario × persona | turns | score |{metric_heads} stop |{verdict_heads} result |",
-        "|---|---:|---:|" + "---:|" * len(metrics) + "---|" + ("---|---:|---:|" if verdicts else "") + "---|",
+        "|---|---:|---:|" + "---:|" * len(metrics) + "---|" + "---:|" * len(verdict_metrics) + "---|",
     ]
     for s, o in zip(sessions, results, strict=True):
         result = "pass" if o.kind == "passed" else f"{o.kind}: {o.message}"
         low = low_metrics(s, floor)
         metric_cells = "".join(
-            f" {_marked(score(means[s.id][m][0]), m in low)} |" if m in means[s.id] else " – |" for m in metrics
+            f" {score_text(means[s.id][m][0], m in low)} |" if m in means[s.id] else " – |" for m in metrics
         )
-        cells = ""
-        if verdicts:
-            latest = s.latest_dialogue_judgments()
-            cells = " " + " | ".join(verdict_word(latest.get(m)) for m in ("resolution", "retention", "repetition"))
-            cells += " |"
+        latest = s.latest_dialogue_judgments()
+        cells = "".join(f" {md_cell(metric_views.cell(latest.get(m)))} |" for m in verdict_metrics)
         out.append(
-            f"| {md_cell(_label(s, trials))} | {s.turns} | {_marked(score(s.score), PRIMARY_METRIC in low)} |{metric_cells} "
+            f"| {md_cell(_label(s, trials))} | {s.turns} | {score_text(s.score, PRIMARY_METRIC in low)} |{metric_cells} "
             f"{md_cell(s.stop_reason or s.status)} |{cells} {md_cell(result[:200])} |"
         )
     return "\n".join(out) + "\n"
-
-
-def _marked(cell: str, low: bool) -> str:
-    """A score cell, ``≈0.30`` when its judge agrees with people under the floor."""
-    return f"{LOW_MARK}{cell}" if low and cell[:1].isdigit() else cell

@@ -15,9 +15,11 @@ conclusion (``0.80 (4.0/5): …``), or ``unscored: <why>``. The whole verdict as
 check, the judge's raw reply when it could not be read — is in ``checkN_json`` at the end.
 After the plain columns, one column per other metric and turn, ``<metric><N>`` (e.g.
 ``faithfulness1``), holding its newest score, ``unscored`` or ``skipped``. When any exported
-dialogue has dialogue verdicts: ``resolution``, ``outcome``, ``retention`` and ``repetition`` —
-the newest verdict on the whole dialogue, one column each, and the expectations verdict's
-``expectations_met``, ``expectations_total``, ``policies_broken`` and ``expectations_missed``. ``checkN_json`` columns come last.
+dialogue has dialogue verdicts: each dialogue metric's columns (its ``MetricInfo.columns``, written
+by its ``csv_cells``): ``resolution``, ``outcome``, ``retention`` and ``repetition`` —
+the newest verdict on the whole dialogue, one column each, the expectations verdict's
+``expectations_met``, ``expectations_total``, ``policies_broken`` and ``expectations_missed``,
+and a plugin's. ``checkN_json`` columns come last.
 
 Every text cell is neutralised against spreadsheet formula injection: a cell that begins with
 ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading apostrophe, which
@@ -38,12 +40,12 @@ import json
 from pathlib import Path
 
 from ..files.output_file import write_output
-from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_classes, metric_info, metric_names
+from ..registry import metric_views
+from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_info, metric_names
+from ..text.score_text import score_text, verdict_text
 from ..text.text_safety import csv_text
 from ..types.agreement_floor import agreement_entry, short_agreement
 from ..types.stored import StoredJudgment, StoredSession
-from .expectation_cells import COLUMNS as EXPECTATION_COLUMNS
-from .expectation_cells import expectation_cells
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -52,10 +54,6 @@ def safe_cell(value: object) -> str:
     text = "" if value is None else str(value)
     text = "'" + text if text.startswith(_FORMULA_STARTS) else text
     return csv_text(text)
-
-
-def format_score(score: float | None) -> str:
-    return "unscored" if score is None else f"{score:.2f}"
 
 
 CHECK_SUMMARY_CHARS = 200  # a cell a person reads in a spreadsheet row; the JSON column has it all
@@ -71,7 +69,7 @@ def check_summary(judgment: StoredJudgment | None) -> str:
     overall = judgment.details.get("overall")
     scale = f" ({float(overall):.1f}/5)" if isinstance(overall, int | float) else ""
     conclusion = str(judgment.details.get("conclusion") or "").strip()
-    return _one_line(f"{judgment.score:.2f}{scale}" + (f": {conclusion}" if conclusion else ""))
+    return _one_line(f"{score_text(judgment.score)}{scale}" + (f": {conclusion}" if conclusion else ""))
 
 
 def _one_line(text: str) -> str:
@@ -98,9 +96,7 @@ def check_cell(judgment: StoredJudgment | None) -> str:
 def metric_cell(judgment: StoredJudgment | None) -> str:
     if judgment is None:
         return ""
-    if judgment.score is None and judgment.details.get("skipped"):
-        return "skipped"
-    return format_score(judgment.score)
+    return verdict_text(judgment.score, bool(judgment.details.get("skipped")))
 
 
 def other_metrics(sessions: list[StoredSession]) -> list[str]:
@@ -112,7 +108,7 @@ def other_metrics(sessions: list[StoredSession]) -> list[str]:
 
 def dialogue_columns() -> list[str]:
     """Each dialogue metric's CSV columns, in the registry's order (resolution adds ``outcome``)."""
-    return [column for cls in metric_classes(DIALOGUE) for column in cls.info.csv_columns]
+    return [column for name in metric_names(DIALOGUE) for column in metric_views.csv_columns(name)]
 
 
 def metric_column(metric: str) -> str:
@@ -134,20 +130,9 @@ def judge_agreement_cell(session: StoredSession) -> str:
 
 
 def dialogue_cells(session: StoredSession) -> list[str]:
+    """Each dialogue metric's cells under its columns, as the metric writes them."""
     latest = session.latest_dialogue_judgments()
-    expectations = expectation_cells(latest.get("expectations"))
-    cells = []
-    for column in dialogue_columns():
-        if column in EXPECTATION_COLUMNS:
-            cells.append(expectations[column])
-            continue
-        if column == "outcome":
-            resolution = latest.get("resolution")
-            cells.append((resolution.outcome or "unscored") if resolution is not None else "")
-            continue
-        j = latest.get(column)
-        cells.append("" if j is None else ("skipped" if j.skipped else format_score(j.score)))
-    return cells
+    return [cell for name in metric_names(DIALOGUE) for cell in metric_views.csv_cells(name, latest.get(name))]
 
 
 def session_row(
@@ -172,7 +157,7 @@ def session_row(
         bot = next((m.text for m in session.messages if m.turn == turn and m.role == "bot"), "")
         judgment = latest.get((turn, PRIMARY_METRIC))
         cells += [user, bot, check_summary(judgment)]
-        scores.append("" if judgment is None else format_score(judgment.score))
+        scores.append("" if judgment is None else score_text(judgment.score))
         verdicts.append(check_cell(judgment))
     cut = [
         f"{'user' if m.role == 'user' else 'assistant'}{m.turn}"
@@ -180,7 +165,7 @@ def session_row(
         if m.cut_by_limit and 1 <= m.turn <= turns
     ]
     tail = [
-        format_score(session.score),
+        score_text(session.score),
         session.stop_reason or session.status,
         str(session.unscored_turns),
         str(session.id),

@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 from ...core.registry.metrics import PRIMARY_METRIC
 from ...core.store.labels import Label as StoredLabel
 from ...core.store.labels import default_labeller, save_label
+from ...core.text.score_text import score_text
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
@@ -98,7 +99,7 @@ def verdict_summary(session: StoredSession, turn: int, metric: str = PRIMARY_MET
     newest = session.latest_judgments().get((turn, metric))
     if newest is None:
         return f"Turn {turn} has no {metric} verdict yet: you can still give your own score."
-    score = "unscored" if newest.score is None else f"{newest.score:.2f}"
+    score = score_text(newest.score)
     conclusion = str(newest.details.get("conclusion") or newest.error or "")
     return f"Judge ({newest.model or 'unknown model'}, v{newest.version}): {score} — {conclusion}"[:300]
 

@@ -17,12 +17,14 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ...core.metrics import PRIMARY_METRIC
+from ...core.registry import metric_views
 from ...core.runs.compare import Comparison, Pair, compare_runs
 from ...core.runs.compare_report import flag_words, has_verdicts, ordered, summary_lines, verdict_pair
 from ...core.runs.listing import run_trials
 from ...core.runs.pass_k import RunPassK
-from ...core.runs.report_text import delta, score
-from ...core.types.agreement_floor import LOW_MARK, AgreementFloor, is_low, short_agreement
+from ...core.runs.report_text import delta
+from ...core.text.score_text import score_style, score_text, styled_score
+from ...core.types.agreement_floor import AgreementFloor, is_low, short_agreement
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
@@ -71,6 +73,7 @@ class CompareScreen(Screen[None]):
             self.app.notify(str(exc), severity="error", markup=False)
             return
         verdicts = has_verdicts(c)
+        verdict_metrics = c.verdict_metrics  # a column each, plugins' too, under its label
         try:
             sides = run_trials(self.ragtui.store, self.base_run), run_trials(self.ragtui.store, self.new_run)
         except RagtuiError as exc:
@@ -84,7 +87,8 @@ class CompareScreen(Screen[None]):
             "Δ",
             "customer diverges",
             "flag",
-            *(("resolution base → new", "dialogue flag") if verdicts else ()),
+            *(f"{metric_views.label(m)} base → new" for m in verdict_metrics),
+            *(("dialogue flag",) if verdicts else ()),
             *(("trials base → new",) if trials else ()),
         )
         summary = Text("\n".join(summary_lines(c)))
@@ -101,15 +105,15 @@ class CompareScreen(Screen[None]):
             d = p.delta
             table.add_row(
                 Text(one_line(p.label, 50)),
-                Text(score(p.base.score), justify="right"),
-                Text(score(p.new.score), justify="right"),
+                Text(score_text(p.base.score), justify="right"),
+                Text(score_text(p.new.score), justify="right"),
                 Text(delta(d), justify="right", style=_delta_style(d, low)),
                 "–" if p.diverges_at is None else f"turn {p.diverges_at}",
                 Text(
                     flag_words(c, p),
                     style="dim" if low and p.flag == "regression" else FLAG_STYLES.get(p.flag, "yellow"),
                 ),
-                *(_dialogue_cells(p) if verdicts else ()),
+                *(_dialogue_cells(p, verdict_metrics) if verdicts else ()),
                 *((_trials_cell(p, *trials),) if trials else ()),
                 key=str(index),
             )
@@ -164,12 +168,12 @@ def _pass_k_summary(base: RunPassK, new: RunPassK) -> str:
     return f"trials (● pass ○ fail): {' · '.join(parts)} ({sizes})"
 
 
-def _dialogue_cells(p: Pair) -> list[Text]:
-    """The resolution of both runs and the pair's dialogue flag; unscored and missing in yellow."""
+def _dialogue_cells(p: Pair, metrics: tuple[str, ...]) -> list[Text]:
+    """Each dialogue metric's verdicts in both runs, and the pair's dialogue flag."""
     flag = p.dialogue_flag
     last = flag.rsplit(" ", 1)[-1]
     style = FLAG_STYLES.get(last if last in ("regression", "fixed") else flag, "yellow")
-    return [Text(one_line(verdict_pair(p, "resolution"), 50)), Text(flag, style=style)]
+    return [*(Text(one_line(verdict_pair(p, m), 50)) for m in metrics), Text(flag, style=style)]
 
 
 def _verdicts_text(session: StoredSession) -> Text:
@@ -178,17 +182,10 @@ def _verdicts_text(session: StoredSession) -> Text:
     if not latest:
         return Text("no dialogue verdicts", style="dim")
     text = Text("dialogue verdicts", style="bold")
-    for metric in ("resolution", "retention", "repetition"):
-        j = latest.get(metric)
-        if j is None:
-            continue
-        text.append(f"\n{metric} ")
-        if j.score is None:
-            text.append("skipped" if j.skipped else "unscored", style="cyan" if j.skipped else "yellow")
-        elif metric == "resolution":
-            text.append(f"{(j.outcome or '?').replace('_', ' ')} {j.score:.2f}")
-        else:
-            text.append(f"{j.score:.2f}")
+    for metric in metric_views.shown_metrics(set(latest)):
+        j = latest[metric]
+        text.append(f"\n{metric_views.label(metric)} ")
+        text.append_text(metric_views.styled_cell(j, metric_views.threshold_of(j.details)))
     return text
 
 
@@ -211,8 +208,8 @@ def _side(session: StoredSession, turn: int, other: StoredSession, floor: Agreem
     judgment = latest.get((turn, PRIMARY_METRIC))
     if judgment is not None:
         low = judgment.scored and is_low(judgment.details, floor)
-        style = "yellow" if judgment.score is None else "red" if judgment.score < session.threshold else "green"
-        text.append(f"score {LOW_MARK if low else ''}{score(judgment.score)}", style="dim" if low else style)
+        text.append("score ", style=score_style(judgment.score, session.threshold, low))
+        text.append_text(styled_score(judgment.score, session.threshold, low))
         text.append(f" · agreement {short_agreement(judgment.details)}", style="dim")
         if judgment.details.get("conclusion"):
             text.append(f" — {one_line(str(judgment.details['conclusion']), 200)}", style="dim")
@@ -258,8 +255,8 @@ class PairScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         p = self.pair
-        head = Text(f"{p.label} — base #{self.base.id} {score(p.base.score)} → new #{self.new.id} ")
-        head.append(f"{score(p.new.score)} ({delta(p.delta)}) · {p.flag}")
+        head = Text(f"{p.label} — base #{self.base.id} {score_text(p.base.score)} → new #{self.new.id} ")
+        head.append(f"{score_text(p.new.score)} ({delta(p.delta)}) · {p.flag}")
         if len(self.trials) > 1:
             head.append(
                 f" · trial {self.base.trial} → {self.new.trial} ({self.trials.index(p) + 1} of {len(self.trials)}; "

@@ -23,7 +23,7 @@ from ...core.dialogue.events import DialogueDone, DialogueVerdictStarted
 from ...core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
 from ...core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ...core.runs.replay_plan import plan_replay
-from ...core.runs.report_text import score
+from ...core.text.score_text import UNSCORED, score_text
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
 from ..record_watch import RecordChanged
@@ -52,8 +52,8 @@ def _pass_k_cells(r: RunSummary) -> list[Text]:
         return [Text("–", justify="right", style="dim")] * 2
     k = r.trials.trials
     return [
-        Text(score(r.trials.estimate(1)), justify="right"),
-        Text(f"{score(r.trials.estimate(k))} ({k})", justify="right"),
+        Text(score_text(r.trials.estimate(1)), justify="right"),
+        Text(f"{score_text(r.trials.estimate(k))} ({k})", justify="right"),
     ]
 
 
@@ -132,7 +132,7 @@ class RunsScreen(Screen[None]):
             mark = " ◆" if r.run_id == self.base else (" ↻" if r.replay_of_run else "")
             table.add_row(
                 Text(r.run_id + mark),
-                Text(score(r.score), justify="right"),
+                Text(score_text(r.score), justify="right"),
                 Text(f"{r.pass_rate:.0%}", justify="right"),
                 *(_pass_k_cells(r) if with_trials else ()),
                 _resolution_cell(r),
@@ -191,11 +191,11 @@ class RunsScreen(Screen[None]):
         for t in trends:
             scored = [v for v in t.scores if v is not None]  # an unscored run is left out, never drawn as 0
             # Textual's Sparkline scales between the series' own min and max: the label gives them.
-            span = f"{min(scored):.2f}–{max(scored):.2f}" if scored else "unscored"
+            span = f"{score_text(min(scored))}–{score_text(max(scored))}" if scored else UNSCORED
             label = Label(
                 Text(
                     f"{one_line(t.scenario_id, 20)} × {one_line(t.persona_name, 12)}  "
-                    f"{score(t.scores[0])} → {score(t.scores[-1])} over {len(t.points)} run(s), range {span}"
+                    f"{score_text(t.scores[0])} → {score_text(t.scores[-1])} over {len(t.points)} run(s), range {span}"
                 ),
                 markup=False,
             )

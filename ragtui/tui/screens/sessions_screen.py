@@ -18,10 +18,10 @@ from textual.widgets import DataTable, Footer, Static
 
 from ...core.runs.low_agreement import low_rubric_sessions
 from ...core.store.ownership import this_process
+from ...core.text.score_text import styled_score
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
 from ..dialogs.common import ConfirmScreen
-from ..formatting import score_text
 from ..record_watch import RecordChanged
 from ..safe_text import one_line
 from ..widgets.row_table import RowTable
@@ -98,7 +98,9 @@ class SessionsScreen(Screen[int | None]):
             table.add_row(
                 Text(str(s.id), justify="right"),
                 Text(stop or "?", style=STOP_STYLES.get(stop or "", "")),
-                score_text(s.score, s.threshold, s.id in low) if s.score is not None or s.unscored_turns else Text("–"),
+                styled_score(s.score, s.threshold, s.id in low)
+                if s.score is not None or s.unscored_turns
+                else Text("–"),
                 f"{s.turns}/{s.max_turns}",
                 Text(one_line(s.scenario_id, 30)),
                 Text(one_line(s.persona_name, 20)),

@@ -16,7 +16,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane, TextArea
 from textual.widgets.option_list import Option
 
+from ...core.registry import metric_views
 from ...core.store.labels import Label, session_labels
+from ...core.text.score_text import score_text, styled_score
 from ...core.types.agreement_floor import is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredJudgment, StoredSession
@@ -25,7 +27,7 @@ from ..dialogs.expectation_dialog import TryExpectationScreen
 from ..dialogs.label_dialog import open_label_dialog, verdict_summary
 from ..dialogs.rejudge_screen import RejudgeMemory, RejudgeRequest, RejudgeScreen
 from ..dialogue_text import dialogue_block
-from ..formatting import detail_text, metric_text, raw_replies, score_text, version_column
+from ..formatting import detail_text, metric_text, raw_replies, version_column
 from ..rejudge import judge_prompt_text, rejudge_turn
 from ..replay import PRIMARY_METRIC
 from ..safe_text import clean_text
@@ -122,7 +124,7 @@ class VerdictScreen(Screen[None]):
             j = latest.get((turn, PRIMARY_METRIC))
             floor = self.ragtui.config.min_judge_agreement
             low = j is not None and j.scored and is_low(j.details, floor)
-            label.append_text(score_text(j.score, session.threshold, low) if j else Text("not judged", style="dim"))
+            label.append_text(styled_score(j.score, session.threshold, low) if j else Text("not judged", style="dim"))
             if j and j.version > 1:
                 label.append(f" · v{j.version}", style="cyan")
             if any(lab.turn == turn and lab.metric == PRIMARY_METRIC for lab in self.labels):
@@ -171,7 +173,11 @@ class VerdictScreen(Screen[None]):
             shown.append("\n")
             shown.append_text(
                 dialogue_block(
-                    [(j.metric, j.version, j.score, j.details, j.error) for j in dialogue.values()], full=True
+                    [
+                        (j.metric, j.version, j.score, j.details, j.error)
+                        for j in (dialogue[m] for m in metric_views.shown_metrics(set(dialogue)))
+                    ],
+                    full=True,
                 )
             )
         labels = [lab for lab in self.labels if lab.turn == turn]
@@ -292,9 +298,9 @@ class VerdictScreen(Screen[None]):
             self.app.notify(f"Re-judge failed: {exc}", severity="error", markup=False)
             return
         was = before[-1].score if before else None
-        fmt = lambda s: "unscored" if s is None else f"{s:.2f}"  # noqa: E731
         self.app.notify(
-            f"Turn {turn} re-judged: v{stored.version} scores {fmt(stored.score)} (was {fmt(was)})", markup=False
+            f"Turn {turn} re-judged: v{stored.version} scores {score_text(stored.score)} (was {score_text(was)})",
+            markup=False,
         )
         self.load(keep_turn=turn)
         self.query_one(TabbedContent).active = "tab-versions"

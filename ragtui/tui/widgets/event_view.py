@@ -39,10 +39,11 @@ from ...core.dialogue.events import (
 from ...core.dialogue.progress import StepMeter
 from ...core.store.labels import session_labels
 from ...core.store.store import Store
+from ...core.text.score_text import styled_score
 from ...core.types.agreement_floor import AgreementFloor, is_low, short_agreement
 from ...core.types.stored import StoredSession
 from ..dialogue_text import dialogue_live_block
-from ..formatting import score_text, verdict_text
+from ..formatting import verdict_text
 from ..replay import PRIMARY_METRIC, session_events
 from .header import SessionInfo
 from .panes import RolePane
@@ -155,9 +156,9 @@ class EventView(Horizontal):
             self._drawn_turns.add((event.session_id, event.turn))
             info = dataclasses.replace(info, score=event.dialogue_score, judged=info.judged + 1)
             line = Text(f"Turn {event.turn} score ")
-            line.append_text(score_text(event.score, info.threshold, info.low))
+            line.append_text(styled_score(event.score, info.threshold, info.low))
             line.append(" · dialogue ")
-            line.append_text(score_text(event.dialogue_score, info.threshold, info.low))
+            line.append_text(styled_score(event.dialogue_score, info.threshold, info.low))
             self.pane("judge").add_block(line, classes="block note")
         elif isinstance(event, Failure):
             if event.role != "judge":  # the judge pane's live text is its raw reply, kept apart
@@ -172,7 +173,7 @@ class EventView(Horizontal):
             summary = Text(f"Dialogue ended: {event.stop_reason} after {event.turns} turn(s) · score ")
             # No judged turn at all is no score, which is not "unscored".
             judged = event.score is not None or event.unscored_turns
-            summary.append_text(score_text(event.score, info.threshold, info.low) if judged else Text("–"))
+            summary.append_text(styled_score(event.score, info.threshold, info.low) if judged else Text("–"))
             if event.unscored_turns:
                 summary.append(f" · {event.unscored_turns} unscored", style="yellow")
             if event.error:

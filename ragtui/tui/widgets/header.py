@@ -16,8 +16,8 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...core.models.endpoints import Endpoint
+from ...core.text.score_text import styled_score
 from ...core.types.agreement_floor import LOW_MARK, LOW_WORDS
-from ..formatting import score_text
 from ..safe_text import one_line
 
 ROLE_NAMES = {"user": "customer", "bot": "bot", "judge": "judge"}
@@ -113,7 +113,7 @@ class SessionHeader(Static):
                 text.append(f" · scenario {one_line(info.scenario, 30)}")
             text.append(f" · persona {one_line(info.persona, 24)}")
             text.append(f" · turn {info.turn}/{info.max_turns} · score ")
-            text.append_text(score_text(info.score, info.threshold, info.low) if info.judged else Text("–"))
+            text.append_text(styled_score(info.score, info.threshold, info.low) if info.judged else Text("–"))
             text.append("\n")
             text.append(self.state, style="italic")
             if info.live:

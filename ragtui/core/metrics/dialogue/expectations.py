@@ -28,12 +28,16 @@ from typing import TYPE_CHECKING, Any
 from ...config.expectation_items import policies_for
 from ...models.llm import ChatClient, DeltaCallback
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...store.expectation_cells import COLUMNS as EXPECTATION_COLUMNS
+from ...store.expectation_cells import expectation_cells
 from ...types.calls import CallUsage
 from ...types.expectations import Expectation, ExpectationCheck, ExpectationResult, Status
 from ...types.judgments import Judgment
+from ...types.stored import StoredDialogueJudgment
 from .base import DialogueContext
 from .expectation_judge import EXPECTATION_PROMPTS, MET_AT, AnswerToCheck, ExpectationJudge
 from .expectation_trial import answers_to_try, check_answer
+from .explain import expectation_lines
 from .texts import dtext
 
 if TYPE_CHECKING:
@@ -68,9 +72,20 @@ class Expectations:
             scenario.expectations, scenario.tags, policies, answers
         ),
         label_fields=("question", "response", "expectation"),
-        columns=("expectations_met", "expectations_total", "policies_broken", "expectations_missed"),
+        columns=EXPECTATION_COLUMNS,
         order=30,
+        explanation=(
+            "did the bot say what the scenario expects and nothing a policy forbids; the score is the share of "
+            "checked expectations met or kept"
+        ),
     )
+    explain = staticmethod(expectation_lines)
+
+    @staticmethod
+    def csv_cells(verdict: StoredDialogueJudgment | None) -> list[str]:
+        """Met, total, policies broken, and the missed ones named (``core.store.expectation_cells``)."""
+        cells = expectation_cells(verdict)
+        return [cells[column] for column in EXPECTATION_COLUMNS]
 
     def __init__(
         self,

@@ -1,11 +1,14 @@
-"""How a dialogue verdict was reached, as plain lines for ``ragtui show`` and the TUI: each
-intent met or not, each fact kept or not, each later answer new or a repeat. Built from the
-stored ``details`` only, so an old verdict still explains itself."""
+"""How a dialogue verdict was reached, as plain lines for ``ragtui show``, the reports and the
+TUI: each intent met or not, each fact kept or not, each later answer new or a repeat, each
+expectation met or missed. Built from the stored ``details`` only, so an old verdict still
+explains itself. Each built-in metric's class names its function here as its ``explain``; every
+view asks through ``registry.metric_views``, so a plugin's own ``explain`` shows the same way."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ...registry import metric_views
 from ...types.expectations import results_from_details
 from ..explain import bar
 
@@ -14,34 +17,41 @@ MARKS = {True: "✓", False: "✗", None: "?"}
 
 
 def explain_dialogue(metric: str, details: dict[str, Any]) -> list[str]:
-    if metric == "resolution":
-        lines = [
-            f"[{'met' if i.get('satisfied') else 'NOT met'}]{_p(i)} {i.get('intent')}"
-            + (f" ({i['source']})" if i.get("source") not in (None, "customer") else "")
-            + (f" — {i['reason']}" if i.get("reason") else "")
-            for i in details.get("intents") or []
-        ]
-        handover = details.get("handover")
-        if isinstance(handover, dict):
-            why = f" — {handover['reason']}" if handover.get("reason") else ""
-            lines.append(f"handed over: {handover.get('handed_over')}{_p(handover)}{why}")
-        return lines
-    if metric == "retention":
-        return [
-            f"[{f.get('verdict')}] turn {f.get('turn')}: {f.get('fact')}"
-            + (f" — {f['reason']}" if f.get("reason") else "")
-            for f in details.get("facts") or []
-        ]
-    if metric == "repetition":
-        return [
-            f"turn {p.get('turn')} vs turn {p.get('like_turn')}: similarity {p.get('similarity')}, "
-            f"{'REPEATS' if p.get('repeats') else 'new'} (by {p.get('decided_by')})"
-            + (f" — {p['reason']}" if p.get("reason") else "")
-            for p in details.get("pairs") or []
-        ]
-    if metric == "expectations":
-        return expectation_lines(details)
-    return []
+    """The lines of any dialogue metric, plugins included: its class's ``explain``."""
+    return metric_views.explain(metric, details)
+
+
+def resolution_lines(details: dict[str, Any]) -> list[str]:
+    """``[met] P ████░ 80% link an account — steps given``, then whether it was handed over."""
+    lines = [
+        f"[{'met' if i.get('satisfied') else 'NOT met'}]{_p(i)} {i.get('intent')}"
+        + (f" ({i['source']})" if i.get("source") not in (None, "customer") else "")
+        + (f" — {i['reason']}" if i.get("reason") else "")
+        for i in details.get("intents") or []
+    ]
+    handover = details.get("handover")
+    if isinstance(handover, dict):
+        why = f" — {handover['reason']}" if handover.get("reason") else ""
+        lines.append(f"handed over: {handover.get('handed_over')}{_p(handover)}{why}")
+    return lines
+
+
+def retention_lines(details: dict[str, Any]) -> list[str]:
+    """``[kept] turn 1: uses the app — fine``, one per fact."""
+    return [
+        f"[{f.get('verdict')}] turn {f.get('turn')}: {f.get('fact')}" + (f" — {f['reason']}" if f.get("reason") else "")
+        for f in details.get("facts") or []
+    ]
+
+
+def repetition_lines(details: dict[str, Any]) -> list[str]:
+    """``turn 3 vs turn 2: similarity 0.91, REPEATS (by code)``, one per compared pair."""
+    return [
+        f"turn {p.get('turn')} vs turn {p.get('like_turn')}: similarity {p.get('similarity')}, "
+        f"{'REPEATS' if p.get('repeats') else 'new'} (by {p.get('decided_by')})"
+        + (f" — {p['reason']}" if p.get("reason") else "")
+        for p in details.get("pairs") or []
+    ]
 
 
 def expectation_lines(details: dict[str, Any]) -> list[str]:

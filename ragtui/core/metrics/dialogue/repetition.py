@@ -22,6 +22,7 @@ from ...text.text_similarity import covered_share, dice
 from ...types.judgments import Judgment
 from ..steps import StepFailed, StepRunner, bounded_text, choice
 from .base import DialogueContext, load_bundled_fallback
+from .explain import repetition_lines
 from .texts import dtext
 
 if TYPE_CHECKING:
@@ -86,7 +87,9 @@ class Repetition:
         # A labelled file's repetition label counts repetition (1: the same answer every turn).
         inverted_label=True,
         order=20,
+        explanation="did the bot go round in circles; 1.00: no answer only said again what an earlier one said",
     )
+    explain = staticmethod(repetition_lines)
 
     @classmethod
     def build(cls, judge: ChatClient, prompts_dir: Path | None, language: str, settings: MetricSettings) -> Repetition:

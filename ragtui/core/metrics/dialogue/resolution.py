@@ -23,11 +23,14 @@ from typing import Any
 
 from ...models.llm import DeltaCallback
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...text.score_text import UNSCORED, verdict_text
 from ...types.judgments import Judgment
+from ...types.stored import StoredDialogueJudgment
 from ..json_reply import ReplyParseError
 from ..rubric import format_passages
 from ..steps import StepFailed, bounded_text
 from .base import DialogueContext
+from .explain import resolution_lines
 from .stepwise import StepwiseDialogueMetric
 from .texts import dtext
 
@@ -91,7 +94,20 @@ class Resolution(StepwiseDialogueMetric):
         label_fields=("messages",),
         columns=("resolution", "outcome"),
         order=0,
+        explanation=(
+            "was the customer's problem solved: resolved, handed over to the right contact, partly resolved "
+            "or unresolved; the score is the mean P(met) of the customer's intents"
+        ),
+        success_outcomes=SUCCESS_OUTCOMES,
     )
+    explain = staticmethod(resolution_lines)
+
+    @staticmethod
+    def csv_cells(verdict: StoredDialogueJudgment | None) -> list[str]:
+        """``resolution`` (its score) and ``outcome`` (its word, or unscored / skipped)."""
+        if verdict is None:
+            return ["", ""]
+        return [verdict_text(verdict.score, verdict.skipped), verdict.outcome or UNSCORED]
 
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
         runner, base, unanswered = self.begin(context)

@@ -22,6 +22,7 @@ from ...types.judgments import Judgment
 from ..json_reply import ReplyParseError, as_int_in_range
 from ..steps import StepFailed, bounded_text, choice
 from .base import DialogueContext
+from .explain import retention_lines
 from .stepwise import StepwiseDialogueMetric
 from .texts import dtext
 
@@ -111,7 +112,9 @@ class Retention(StepwiseDialogueMetric):
         calls=3,  # assumed with no past run: a step listing the facts, then about two checks
         label_fields=("messages",),
         order=10,
+        explanation="did the bot keep what the customer told it; the score is the share of the customer's facts kept",
     )
+    explain = staticmethod(retention_lines)
     default_threshold = info.default_threshold
 
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:

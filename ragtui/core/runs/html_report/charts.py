@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .escape import colour, esc, score_text
+from ...text.score_text import score_text
+from .escape import colour, esc
 
 
 def histogram(scores: list[float], threshold: float, *, bins: int = 10) -> str:

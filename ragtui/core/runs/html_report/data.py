@@ -8,8 +8,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ...registry import metric_views
 from ...store import run_shards
 from ...store.store import Store
+from ...text.score_text import NO_VERDICT, verdict_text
 from ...types.agreement_floor import AgreementFloor
 from ...types.stored import StoredDialogueJudgment, StoredSession
 from ..expectation_rate import rate_line
@@ -21,8 +23,6 @@ from ..run_report import outcome, rate_words
 from ..shards import shard_summary
 from .charts import TrendPoint
 
-# Shown in this order first; any other stored kind follows by name.
-KNOWN_KINDS = ("resolution", "retention", "repetition")
 # The text of a verdict worth a line: the first of these its details hold.
 _SUMMARY_KEYS = ("summary", "conclusion", "reason", "comment", "explanation")
 TREND_RUNS = 10
@@ -118,11 +118,12 @@ def verdict_summary(j: StoredDialogueJudgment) -> str:
 
 
 def _resolution_word(latest: dict[str, StoredDialogueJudgment]) -> str:
-    j = latest.get("resolution")
+    """The outcome filter and the dialogue's headline: resolution's word, the run's rate's."""
+    j = latest.get("resolution")  # the run's headline outcome: the one its resolution rate counts
     if j is None:
-        return "–"
+        return NO_VERDICT
     if j.score is None:
-        return "skipped" if j.skipped else "unscored"
+        return verdict_text(None, j.skipped)
     return (j.outcome or "scored").replace("_", " ")
 
 
@@ -137,8 +138,8 @@ def _kinds(dialogues: list[DialogueView]) -> list[VerdictKind]:
                 kind.total += j.score
             if j.outcome:
                 kind.outcomes[j.outcome] = kind.outcomes.get(j.outcome, 0) + 1
-    order = {name: i for i, name in enumerate(KNOWN_KINDS)}
-    return sorted(kinds.values(), key=lambda k: (order.get(k.name, len(order)), k.name))
+    # The registry's order (plugins' included); a kind no longer registered after them, by name.
+    return [kinds[name] for name in metric_views.shown_metrics(set(kinds))]
 
 
 def _interval(scores: list[float]) -> tuple[float | None, float | None, float | None]:
@@ -207,7 +208,7 @@ def run_view(
                 result.kind,
                 result.message,
                 _resolution_word(latest),
-                [latest[m] for m in sorted(latest, key=lambda m: (m not in KNOWN_KINDS, m))],
+                [latest[m] for m in metric_views.shown_metrics(set(latest))],
             )
         )
     scored = [s.score for s in sessions if s.score is not None]

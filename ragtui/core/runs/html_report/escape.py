@@ -13,10 +13,6 @@ def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def score_text(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
-
-
 def colour(value: float | None) -> str:
     """A cell's colour for a 0–1 score: red through amber to green; grey for no score."""
     if value is None:

@@ -5,7 +5,8 @@ of a thousand dialogues is written in well under a second); every stored text go
 
 from __future__ import annotations
 
-from ...metrics.dialogue.explain import expectation_lines
+from ...registry import metric_views
+from ...text.score_text import score_text
 from ...types.stored import StoredSession
 from ..compare import Comparison
 from ..compare_report import ordered, summary_lines, trial_ordered
@@ -13,7 +14,7 @@ from ..trial_compare import NoiseComparison
 from . import charts
 from .assets import SCRIPT, STYLE, content_security_policy
 from .data import DialogueView, RunView, verdict_summary
-from .escape import esc, score_text
+from .escape import esc
 
 
 def run_page(view: RunView) -> str:
@@ -92,8 +93,9 @@ def _kinds_table(view: RunView) -> str:
     rows = []
     for k in view.kinds:
         outcomes = ", ".join(f"{o.replace('_', ' ')} {n}" for o, n in sorted(k.outcomes.items()))
+        meaning = metric_views.explanation(k.name)
         rows.append(
-            f'<tr><td>{esc(k.name)}</td><td class="n">{k.count}</td><td class="n">{k.scored}</td>'
+            f'<tr><td title="{esc(meaning)}">{esc(metric_views.label(k.name))}</td><td class="n">{k.count}</td><td class="n">{k.scored}</td>'
             f'<td class="n">{score_text(k.mean)}</td><td>{esc(outcomes)}</td></tr>'
         )
     head = "<tr><th>verdict</th><th>dialogues</th><th>scored</th><th>mean score</th><th>outcomes</th></tr>"
@@ -197,13 +199,12 @@ def _dialogue_verdicts(d: DialogueView) -> str:
         return ""
     items = []
     for j in d.verdicts:
-        what = (j.outcome or "").replace("_", " ")
         items.append(
-            f"<li><b>{esc(j.metric)}</b> {score_text(j.score)} {esc(what)} "
+            f"<li><b>{esc(metric_views.label(j.metric))}</b> {esc(metric_views.cell(j))} "
             f'<span class="muted">{esc(verdict_summary(j))}</span></li>'
         )
-        if j.metric == "expectations":  # ✓ / ✗ per expectation, with the turn that met or broke it
-            items += [f'<li class="muted">{esc(line)}</li>' for line in expectation_lines(j.details)]
+        # How it was reached: ✓ / ✗ per expectation, each intent met or not … (its class's lines)
+        items += [f'<li class="muted">{esc(line)}</li>' for line in metric_views.explain(j.metric, j.details)]
     return f'<div class="dv"><b>Dialogue verdicts</b><ul class="v">{"".join(items)}</ul></div>'
 
 

@@ -1,0 +1,82 @@
+"""The one way a score becomes text, for every view: the terminal, the TUI, the CSV export, the
+Markdown, JUnit and HTML reports.
+
+A score is 0–1 with two decimals; a verdict the judge could not give is ``unscored`` — never 0;
+a score whose judge agrees with people under the floor (``[min_judge_agreement]``) carries
+``≈`` and is drawn neither red nor green, because its pass or fail is not trusted. The styled
+form is built from the plain one, so the two never disagree on what a score says; it uses Rich
+``Text`` with plain style names (Rich renders in both front ends; no markup is ever parsed).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ..types.agreement_floor import LOW_MARK
+
+UNSCORED = "unscored"  # the judge gave nothing usable: never shown as 0
+SKIPPED = "skipped"  # the metric did not apply (e.g. repetition with one answer)
+NO_VERDICT = "–"  # nothing was judged at all, which is not "unscored"
+
+# Style names: red under the pass mark, green at or over it, yellow for no usable verdict, dim
+# (neither red nor green) for a score its judge is not trusted on.
+FAIL_STYLE = "bold red"
+PASS_STYLE = "bold green"
+UNSCORED_STYLE = "bold yellow"
+LOW_STYLE = "dim"
+SKIPPED_STYLE = "cyan"
+NO_VERDICT_STYLE = "dim"
+
+
+def score_text(score: float | None, low: bool = False) -> str:
+    """``0.83``; ``≈0.30`` when ``low``; ``unscored`` for None."""
+    if score is None:
+        return UNSCORED
+    return f"{LOW_MARK if low else ''}{score:.2f}"
+
+
+def verdict_text(score: float | None, skipped: bool = False, low: bool = False) -> str:
+    """A verdict's score: as ``score_text``, but ``skipped`` for a metric that did not apply."""
+    return SKIPPED if score is None and skipped else score_text(score, low)
+
+
+def score_style(score: float | None, threshold: float, low: bool = False) -> str:
+    if score is None:
+        return UNSCORED_STYLE
+    if low:
+        return LOW_STYLE
+    return FAIL_STYLE if score < threshold else PASS_STYLE
+
+
+def styled_score(score: float | None, threshold: float, low: bool = False) -> Text:
+    """``score_text`` in its colour: red under ``threshold``, green at or over it."""
+    return Text(score_text(score, low), style=score_style(score, threshold, low))
+
+
+def styled_verdict(score: float | None, threshold: float, skipped: bool = False, low: bool = False) -> Text:
+    """``verdict_text`` in its colour (a skipped verdict in cyan)."""
+    if score is None and skipped:
+        return Text(SKIPPED, style=SKIPPED_STYLE)
+    return styled_score(score, threshold, low)
+
+
+def no_verdict() -> Text:
+    return Text(NO_VERDICT, style=NO_VERDICT_STYLE)
+
+
+__all__ = [
+    "FAIL_STYLE",
+    "LOW_STYLE",
+    "NO_VERDICT",
+    "PASS_STYLE",
+    "SKIPPED",
+    "SKIPPED_STYLE",
+    "UNSCORED",
+    "UNSCORED_STYLE",
+    "no_verdict",
+    "score_style",
+    "score_text",
+    "styled_score",
+    "styled_verdict",
+    "verdict_text",
+]
