@@ -167,7 +167,8 @@ def _summary(report: GenerationReport, read, out: Path, seconds: float) -> None:
     )
     without = [d.path for d in read.documents if d.path not in by_doc]
     if without:
-        console.print(Text(f"  documents with no item: {', '.join(without)}"), soft_wrap=True)
+        shown = ", ".join(without[:8]) + (f", … ({len(without)} in all)" if len(without) > 8 else "")
+        console.print(Text(f"  documents with no item: {shown}"), soft_wrap=True)
     for reason, count in report.dropped.most_common():
         console.print(Text(f"  dropped {count}: {reason}"), soft_wrap=True)
     flagged = [d for d in report.kept if d.flags]

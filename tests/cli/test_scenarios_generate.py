@@ -43,15 +43,12 @@ def writer(*, quote_ok: bool = True, follows: str = "yes", english: bool = True,
             return Reply(json.dumps({"follows": follows}))
         if name == "probe":
             question = "Can I buy gift cards for a friend?" if english else "ギフトカードは買えますか？"
-            return Reply(
-                json.dumps(
-                    {
-                        "question": question,
-                        "key_terms": [probe_term],
-                        "invented_detail": "gift cards are sold in the app",
-                    }
-                )
-            )
+            candidate = {
+                "question": question,
+                "key_terms": [probe_term],
+                "invented_detail": "gift cards are sold in the app",
+            }
+            return Reply(json.dumps({"candidates": [candidate]}))
         match = PASSAGE.search(last_user(body))
         passage = match.group(1) if match else ""
         sentence = re.split(r"(?<=[.!?])\s", passage.strip())[0]
@@ -251,3 +248,52 @@ def test_scenarios_check_flags_a_source_passage_that_changed_or_vanished(
     err = capsys.readouterr().err
     assert "its source file linking.html is no longer in" in err
     assert "its source passage in refunds.md has changed since it was generated" in err
+
+
+def test_the_kept_quote_is_the_passage_s_own_text_and_an_extractive_reference_is_its_own_quote(
+    server, help_folder, config_path, tmp_path
+):
+    def respond(body: dict) -> Reply:
+        if schema_name(body) == "entailment":
+            return Reply(json.dumps({"follows": "yes"}))
+        passage = PASSAGE.search(last_user(body)).group(1)  # type: ignore[union-attr]
+        sentence = re.split(r"(?<=[.!?])\s", passage.strip())[0]
+        # a small model's habits: the quote left as "...", the reference copied from the passage
+        return Reply(
+            json.dumps(
+                {
+                    "question": "What does it say?",
+                    "reference": sentence.upper(),
+                    "quote": "...",
+                    "expect": [],
+                    "expect_not": [],
+                }
+            )
+        )
+
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "extractive.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
+    (scenario,) = load_scenarios(out, "en")
+    passages = {p.content_hash: p.text for p in read_folder(help_folder).passages}
+    assert scenario.source is not None and scenario.source.quote != "..."
+    assert scenario.source.quote in passages[scenario.source.passage_hash]  # the source's own words and case
+
+
+def test_the_first_probe_candidate_outside_the_knowledge_base_is_kept(server, help_folder, config_path, tmp_path):
+    covered = {
+        "question": "How long do refunds take?",
+        "key_terms": ["refunds"],
+        "invented_detail": "refunds are instant",
+    }
+    outside = {
+        "question": "Can I pay with gift cards?",
+        "key_terms": ["gift cards"],
+        "invented_detail": "gift cards work",
+    }
+    server.set_default(JUDGE, Reply(json.dumps({"candidates": [covered, outside]})))
+    out = tmp_path / "probe.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "out_of_scope") == 0
+    (probe,) = load_scenarios(out, "en")
+    assert probe.question == "Can I pay with gift cards?" and probe.kind == "out_of_scope"
+    assert [e.text for e in probe.expectations if e.polarity == "must_not"] == ["states that gift cards work"]

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 # Markdown emphasis and code marks an HTML page's Markdown carries (**5 days**) that a quote of
 # the same words leaves out; curly quotes and dashes a model writes for straight ones.
 _DROPPED = frozenset("*_`")
-_SAME = {"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "−": "-", "「": '"', "」": '"'}
+# Quote marks of every kind are one mark: a model quotes a label 'Link' that the page wrote "Link".
+_SAME = {"‘": '"', "’": '"', "'": '"', "“": '"', "”": '"', "–": "-", "—": "-", "−": "-", "「": '"', "」": '"'}
 
 
 @dataclass(frozen=True)

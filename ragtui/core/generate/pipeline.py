@@ -47,8 +47,7 @@ GROUNDED_SCHEMA: dict[str, Any] = {
     "required": ["question", "reference", "quote", "expect", "expect_not"],
     "additionalProperties": False,
 }
-PROBE_SCHEMA: dict[str, Any] = {
-    "title": "probe",
+_PROBE = {
     "type": "object",
     "properties": {
         "question": {"type": "string", "maxLength": 400},
@@ -56,6 +55,15 @@ PROBE_SCHEMA: dict[str, Any] = {
         "invented_detail": {"type": "string", "maxLength": 200},
     },
     "required": ["question", "key_terms", "invented_detail"],
+    "additionalProperties": False,
+}
+# Three candidates in one call: a small model often picks a topic the knowledge base does cover,
+# and the first candidate whose terms are in no passage is the one kept.
+PROBE_SCHEMA: dict[str, Any] = {
+    "title": "probe",
+    "type": "object",
+    "properties": {"candidates": {"type": "array", "items": _PROBE, "minItems": 1, "maxItems": 3}},
+    "required": ["candidates"],
     "additionalProperties": False,
 }
 ENTAILS_SCHEMA: dict[str, Any] = {
@@ -66,6 +74,7 @@ ENTAILS_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 MAX_REPLY_TOKENS = 700
+CUT_AT = 158  # an expectation this long reached the schema's limit (160): cut, so not kept
 COPIES_WORDING = "the question copies the passage's wording"
 
 
@@ -112,8 +121,13 @@ class Generator:
         question, reference, quote = (_text(reply, k) for k in ("question", "reference", "quote"))
         if not question or not reference:
             raise Dropped(why.UNREADABLE)
-        if find_quote(quote, passage.text) is None:
+        # The quote as the passage writes it: the model's copy must be found in it, and what is
+        # kept is the passage's own text. A reference copied from the passage is its own quote
+        # (small models often leave the quote out or write "...").
+        match = find_quote(quote, passage.text) or find_quote(reference, passage.text)
+        if match is None:
             raise Dropped(why.QUOTE_MISSING)
+        quote = passage.text[match.start : match.end]
         await self._check_entailed(quote, reference)
         facts = [f for f in exact_facts(quote) if plain(f) in plain(reference)]
         flags = (COPIES_WORDING,) if copied_share(question, passage.text) >= COPIED_AT else ()
@@ -140,14 +154,21 @@ class Generator:
         titles = sorted({p.title.split(" › ")[0] for p in self.passages})
         request = self.template.render("out_of_scope", topics="\n".join(f"- {t}" for t in titles[:60]))
         reply = await self._ask_in_language(request, PROBE_SCHEMA)
-        question, detail = _text(reply, "question"), _text(reply, "invented_detail")
-        terms = [t for t in _texts(reply, "key_terms", 4) if t]
-        if not question:
+        candidates = [c for c in reply.get("candidates") or [] if isinstance(c, dict) and _text(c, "question")]
+        if not candidates:
             raise Dropped(why.UNREADABLE)
-        if not terms:
-            raise Dropped(why.NO_TERMS)
-        if terms_in_knowledge(terms, self.passages):
-            raise Dropped(why.IN_KNOWLEDGE)
+        reason = why.NO_TERMS
+        for candidate in candidates:
+            question, detail = _text(candidate, "question"), _text(candidate, "invented_detail")
+            terms = [t for t in _texts(candidate, "key_terms", 4) if t]
+            if not terms or not in_language(question, self.language):
+                continue
+            if terms_in_knowledge(terms, self.passages):
+                reason = why.IN_KNOWLEDGE
+                continue
+            break
+        else:
+            raise Dropped(reason)
         digest = hashlib.sha256(plain(question).encode("utf-8")).hexdigest()[:8]
         return Draft(
             id=f"gen-out-of-scope-{digest}",
@@ -167,14 +188,14 @@ class Generator:
         ]
         text = await self._call(self.writer, messages, schema)
         reply = _parse(text)
-        if in_language(_text(reply, "question"), self.language):
+        if in_language(_question(reply), self.language):
             return reply
         messages += [
             {"role": "assistant", "content": text},
             {"role": "user", "content": self.template.render("wrong_language")},
         ]
         reply = _parse(await self._call(self.writer, messages, schema))
-        if not in_language(_text(reply, "question"), self.language):
+        if not in_language(_question(reply), self.language):
             raise Dropped(why.WRONG_LANGUAGE)
         return reply
 
@@ -219,16 +240,26 @@ def _parse(text: str) -> dict[str, Any]:
         raise Dropped(why.UNREADABLE) from None
 
 
+def _question(reply: dict[str, Any]) -> str:
+    """The question whose language decides: a test case's, or a probe's first candidate's."""
+    candidates = reply.get("candidates")
+    if isinstance(candidates, list) and candidates and isinstance(candidates[0], dict):
+        return _text(candidates[0], "question")
+    return _text(reply, "question")
+
+
 def _text(reply: dict[str, Any], key: str) -> str:
     value = reply.get(key)
     return " ".join(value.split()) if isinstance(value, str) else ""
 
 
 def _texts(reply: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
+    """The list's texts, leaving out one the schema's length limit cut off mid-sentence."""
     value = reply.get(key)
     if not isinstance(value, list):
         return ()
-    return tuple(" ".join(v.split()) for v in value if isinstance(v, str) and v.strip())[:most]
+    texts = (" ".join(v.split()) for v in value if isinstance(v, str) and v.strip() and len(v) < CUT_AT)
+    return tuple(texts)[:most]
 
 
 def _unique_ids(drafts: list[Draft]) -> None:
