@@ -172,8 +172,9 @@ async def test_the_raw_reply_tab_shows_every_checks_reply(make_app, store: Store
         assert raw.count("\n→ ") == len(checks)
 
 
-@pytest.mark.parametrize("size", [SMALL, (220, 60)], ids=["80x24", "220x60"])
-async def test_four_versions_are_readable(make_app, store: Store, server, size):
+@pytest.mark.parametrize(("size", "per_row"), [(SMALL, [2, 2]), ((220, 60), [4])], ids=["80x24", "220x60"])
+async def test_four_versions_are_readable(make_app, store: Store, server, size, per_row):
+    """Side by side as many as fit: two rows of two at 80 columns, all four in one row when wide."""
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await run_session(pilot)
@@ -194,6 +195,8 @@ async def test_four_versions_are_readable(make_app, store: Store, server, size):
         assert "v1" in shown and "v2" in shown
         lines = shown.splitlines()
         assert not any(line.rstrip("│ ").endswith("understandi") for line in lines)
+        rows = app.screen.query(".version-row")
+        assert [len(row.query(".version")) for row in rows] == per_row
 
 
 async def test_once_connected_the_header_no_longer_says_connecting(tui_config, store: Store, monkeypatch):
