@@ -16,7 +16,7 @@ from ragtui.cli.main import main
 from ragtui.core.store.store import Store
 from tests.fakes.fake_openai import Reply, completion_body, level_reply
 
-from ..conftest import JUDGE, check_answers, check_line, endpoint_toml, verdict
+from ..conftest import JUDGE, check_answers, check_line, copy_of, endpoint_toml, record_run, verdict
 
 
 @pytest.fixture
@@ -28,11 +28,18 @@ def config_file(server, tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def recorded_pair(_server, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`ragtui run -s outage -p calm -p angry` with 2 turns, recorded once per worker."""
+    folder = tmp_path_factory.mktemp("rejudge-run")
+    return record_run(_server, folder, "-s", "outage", "-p", "calm", "-p", "angry", settings="max_turns = 2")
+
+
 @pytest.fixture
-def ran(config_file: Path, server) -> Path:
-    """Two stored 2-turn dialogues, every verdict 4/5 (0.80); the fake server's log cleared."""
-    assert main(["run", "--config", str(config_file), "-s", "outage", "-p", "calm", "-p", "angry"]) == 0
-    return config_file.parent / "runs.db"
+def ran(config_file: Path, server, recorded_pair: Path) -> Path:
+    """Two stored 2-turn dialogues, every verdict 4/5 (0.80), in the config's database (a copy of
+    the recorded run, which every test here re-judges); the fake server's log clear."""
+    return copy_of(recorded_pair, config_file.parent / "runs.db")
 
 
 def versions(db: Path) -> list[tuple[int, int, int, float | None]]:
