@@ -129,8 +129,6 @@ def record_run(server: FakeOpenAIServer, folder: Path, *picks: str, settings: st
     """``ragtui run`` (in process) of ``picks`` against the fake server's default replies (the
     ``server`` fixture's, the bot's first reply ``bot`` if given), recorded into ``folder``, with
     the environment as ``_isolated_env`` leaves it; returns the database."""
-    from ragtui.cli.main import main
-
     config = folder / "ragtui.toml"
     config.write_text(f'language = "en"\ndatabase = "ragtui.db"\n{settings}\n' + endpoint_toml(server.base_url))
     server.clear()
@@ -139,15 +137,23 @@ def record_run(server: FakeOpenAIServer, folder: Path, *picks: str, settings: st
     server.set_default(JUDGE, check_answers(4))
     if bot is not None:
         server.script(BOT, Reply(bot))
+    status = isolated_main(folder, ["run", "--config", str(config), *picks])
+    server.clear()
+    assert status == 0, f"recording {picks} failed with exit status {status}"
+    return folder / "ragtui.db"
+
+
+def isolated_main(folder: Path, argv: list[str]) -> int:
+    """``ragtui`` in process with ``argv``, in the environment ``_isolated_env`` gives a test
+    (its XDG folders under ``folder``), for a fixture that outlives one test."""
+    from ragtui.cli.main import main
+
     with pytest.MonkeyPatch.context() as env:
         for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
             env.delenv(name, raising=False)
         for name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
             env.setenv(name, str(folder / "xdg" / name.lower()))
-        status = main(["run", "--config", str(config), *picks])
-    server.clear()
-    assert status == 0, f"recording {picks} failed with exit status {status}"
-    return folder / "ragtui.db"
+        return main(argv)
 
 
 @pytest.fixture(scope="session")
