@@ -164,6 +164,14 @@ def recorded_dialogue(_server: FakeOpenAIServer, tmp_path_factory: pytest.TempPa
     return record_run(_server, tmp_path_factory.mktemp("recorded-dialogue"), "-s", "useless", "-p", "angry")
 
 
+@pytest.fixture(scope="session")
+def recorded_pair(_server: FakeOpenAIServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`ragtui run -s outage -p calm -p angry` with 2 turns (every verdict 4/5, 0.80), recorded
+    once per worker."""
+    folder = tmp_path_factory.mktemp("recorded-pair")
+    return record_run(_server, folder, "-s", "outage", "-p", "calm", "-p", "angry", settings="max_turns = 2")
+
+
 def copy_of(database: Path, to: Path) -> Path:
     """A copy of a recorded database at ``to``, for a test that writes to it."""
     to.parent.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ from ragtui.cli.main import main
 from ragtui.core.store.store import Store
 from tests.fakes.fake_openai import Reply, completion_body, level_reply
 
-from ..conftest import JUDGE, check_answers, check_line, copy_of, endpoint_toml, record_run, verdict
+from ..conftest import JUDGE, check_answers, check_line, copy_of, endpoint_toml, verdict
 
 
 @pytest.fixture
@@ -26,13 +26,6 @@ def config_file(server, tmp_path: Path) -> Path:
         'language = "en"\nmax_turns = 2\ndatabase = "runs.db"\n' + endpoint_toml(server.base_url), encoding="utf-8"
     )
     return path
-
-
-@pytest.fixture(scope="session")
-def recorded_pair(_server, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`ragtui run -s outage -p calm -p angry` with 2 turns, recorded once per worker."""
-    folder = tmp_path_factory.mktemp("rejudge-run")
-    return record_run(_server, folder, "-s", "outage", "-p", "calm", "-p", "angry", settings="max_turns = 2")
 
 
 @pytest.fixture
