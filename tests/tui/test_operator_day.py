@@ -1,6 +1,6 @@
 """A support engineer's day in the TUI: each friction point of issue "the operator's day" as a
 Pilot test that drives keys and checks what the operator sees (the layouts themselves are in
-the snapshots at 80×24 and 220×60)."""
+the snapshots at 80×24 and, for what only a wide terminal shows, test_wide_layouts)."""
 
 from __future__ import annotations
 
