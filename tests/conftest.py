@@ -113,14 +113,20 @@ def _server() -> Iterator[FakeOpenAIServer]:
         yield server
 
 
+def reset(server: FakeOpenAIServer) -> None:
+    """The fake server as every test starts with it: no log, no script, plain replies for the
+    customer and the bot, a passing verdict for the judge."""
+    server.clear()
+    server.set_default(USER, Reply("Thanks, but what about my other account?"))
+    server.set_default(BOT, Reply("Go to Settings > Account > Linked services."))
+    server.set_default(JUDGE, check_answers(4))
+
+
 @pytest.fixture
 def server(_server: FakeOpenAIServer) -> Iterator[FakeOpenAIServer]:
     """The shared fake server, reset for this test: plain replies for the customer and the
     bot, a passing verdict for the judge, unless the test scripts otherwise."""
-    _server.clear()
-    _server.set_default(USER, Reply("Thanks, but what about my other account?"))
-    _server.set_default(BOT, Reply("Go to Settings > Account > Linked services."))
-    _server.set_default(JUDGE, check_answers(4))
+    reset(_server)
     yield _server
     _server.clear()
 
@@ -131,14 +137,11 @@ def record_run(server: FakeOpenAIServer, folder: Path, *picks: str, settings: st
     the environment as ``_isolated_env`` leaves it; returns the database."""
     config = folder / "ragtui.toml"
     config.write_text(f'language = "en"\ndatabase = "ragtui.db"\n{settings}\n' + endpoint_toml(server.base_url))
-    server.clear()
-    server.set_default(USER, Reply("Thanks, but what about my other account?"))
-    server.set_default(BOT, Reply("Go to Settings > Account > Linked services."))
-    server.set_default(JUDGE, check_answers(4))
+    reset(server)
     if bot is not None:
         server.script(BOT, Reply(bot))
     status = isolated_main(folder, ["run", "--config", str(config), *picks])
-    server.clear()
+    reset(server)  # as the test that asked for the recording (its setup may be under way) found it
     assert status == 0, f"recording {picks} failed with exit status {status}"
     return folder / "ragtui.db"
 
