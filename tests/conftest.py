@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -112,16 +113,73 @@ def _server() -> Iterator[FakeOpenAIServer]:
         yield server
 
 
+def reset(server: FakeOpenAIServer) -> None:
+    """The fake server as every test starts with it: no log, no script, plain replies for the
+    customer and the bot, a passing verdict for the judge."""
+    server.clear()
+    server.set_default(USER, Reply("Thanks, but what about my other account?"))
+    server.set_default(BOT, Reply("Go to Settings > Account > Linked services."))
+    server.set_default(JUDGE, check_answers(4))
+
+
 @pytest.fixture
 def server(_server: FakeOpenAIServer) -> Iterator[FakeOpenAIServer]:
     """The shared fake server, reset for this test: plain replies for the customer and the
     bot, a passing verdict for the judge, unless the test scripts otherwise."""
-    _server.clear()
-    _server.set_default(USER, Reply("Thanks, but what about my other account?"))
-    _server.set_default(BOT, Reply("Go to Settings > Account > Linked services."))
-    _server.set_default(JUDGE, check_answers(4))
+    reset(_server)
     yield _server
     _server.clear()
+
+
+def record_run(server: FakeOpenAIServer, folder: Path, *picks: str, settings: str = "", bot: str | None = None) -> Path:
+    """``ragtui run`` (in process) of ``picks`` against the fake server's default replies (the
+    ``server`` fixture's, the bot's first reply ``bot`` if given), recorded into ``folder``, with
+    the environment as ``_isolated_env`` leaves it; returns the database."""
+    config = folder / "ragtui.toml"
+    config.write_text(f'language = "en"\ndatabase = "ragtui.db"\n{settings}\n' + endpoint_toml(server.base_url))
+    reset(server)
+    if bot is not None:
+        server.script(BOT, Reply(bot))
+    status = isolated_main(folder, ["run", "--config", str(config), *picks])
+    reset(server)  # as the test that asked for the recording (its setup may be under way) found it
+    assert status == 0, f"recording {picks} failed with exit status {status}"
+    return folder / "ragtui.db"
+
+
+def isolated_main(folder: Path, argv: list[str]) -> int:
+    """``ragtui`` in process with ``argv``, in the environment ``_isolated_env`` gives a test
+    (its XDG folders under ``folder``), for a fixture that outlives one test."""
+    from ragtui.cli.main import main
+
+    with pytest.MonkeyPatch.context() as env:
+        for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
+            env.delenv(name, raising=False)
+        for name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+            env.setenv(name, str(folder / "xdg" / name.lower()))
+        return main(argv)
+
+
+@pytest.fixture(scope="session")
+def recorded_dialogue(_server: FakeOpenAIServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One finished dialogue, recorded once per worker: what the TUI's New session + auto-run
+    records (scenario ``useless``, persona ``angry``, 3 turns, every verdict passing). Tests read
+    it in place; a test that writes takes a copy (``copy_of``)."""
+    return record_run(_server, tmp_path_factory.mktemp("recorded-dialogue"), "-s", "useless", "-p", "angry")
+
+
+@pytest.fixture(scope="session")
+def recorded_pair(_server: FakeOpenAIServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`ragtui run -s outage -p calm -p angry` with 2 turns (every verdict 4/5, 0.80), recorded
+    once per worker."""
+    folder = tmp_path_factory.mktemp("recorded-pair")
+    return record_run(_server, folder, "-s", "outage", "-p", "calm", "-p", "angry", settings="max_turns = 2")
+
+
+def copy_of(database: Path, to: Path) -> Path:
+    """A copy of a recorded database at ``to``, for a test that writes to it."""
+    to.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(database, to)
+    return to
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from ragtui.core.store.schema import LATEST_VERSION
 from ragtui.core.store.store import Store
 from tests.fakes.fake_openai import Reply
 
-from ..conftest import BOT, JUDGE, check_answers, endpoint_toml
+from ..conftest import BOT, JUDGE, check_answers, copy_of, endpoint_toml
 
 
 @pytest.fixture
@@ -136,10 +136,8 @@ def test_unwritable_database_path_is_reported(config_file: Path, tmp_path: Path,
     assert str(blocker / "ragtui.db") in capsys.readouterr().err
 
 
-def test_sessions_show_and_export_after_a_run(config_file: Path, tmp_path: Path, server, capsys):
-    server.script(BOT, Reply("=cmd|'/c calc'!A1 [bold red]not markup[/]"))
-    assert run_cli("run", "--config", str(config_file), "-s", "outage", "-p", "calm") == 0
-    capsys.readouterr()
+def test_sessions_show_and_export_after_a_run(config_file: Path, tmp_path: Path, recorded_outage: Path, capsys):
+    copy_of(recorded_outage, config_file.parent / "runs.db")  # outage × calm, the bot's first answer a formula
 
     assert run_cli("sessions", "--config", str(config_file)) == 0
     assert "outage" in capsys.readouterr().out

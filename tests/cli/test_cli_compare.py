@@ -14,7 +14,7 @@ from ragtui.core.store.store import Store
 from tests.fakes.fake_openai import Reply
 from tests.fakes.synthetic_runs import write_dialogue
 
-from ..conftest import BOT, JUDGE, USER, check_answers, endpoint_toml
+from ..conftest import BOT, JUDGE, USER, check_answers, copy_of, endpoint_toml
 from ..dialogue_judge import by_schema
 from .test_compare import assert_junit_shape, dialogue_cases, failures_in
 
@@ -110,8 +110,8 @@ def test_replay_of_vanished_scenarios_is_refused_before_anything_runs(config_fil
     assert "only applies to a replay" in capsys.readouterr().err
 
 
-def test_show_prints_the_lineage(config_file: Path, server, tmp_path: Path, capsys):
-    assert cli(config_file, "run", "-s", "outage", "-p", "calm") == 0
+def test_show_prints_the_lineage(config_file: Path, server, tmp_path: Path, recorded_outage: Path, capsys):
+    copy_of(recorded_outage, tmp_path / "runs.db")  # session 1: outage × calm
     assert cli(config_file, "run", "--replay", "last") == 0
     capsys.readouterr()
     assert cli(config_file, "show", "2") == 0

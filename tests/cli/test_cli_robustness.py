@@ -3,6 +3,7 @@ broken persona files, huge estimates, and output that must not depend on the ter
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import ragtui
+from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.cli.run_progress import RunProgress, _Active
 from ragtui.core.config.settings import Config
@@ -84,8 +86,25 @@ def without_write_access() -> tuple[str, ...]:
 # -- item: read-only folders ---------------------------------------------------------------
 
 
+READ_COMMANDS = """
+import json, sys
+from ragtui.cli import output
+from ragtui.cli.main import main
+results = []
+for args in json.loads(sys.argv[1]):
+    try:
+        status = main(args)
+    except SystemExit as exc:
+        status = exc.code
+    results.append(status)
+print(json.dumps(results))
+"""
+
+
 @pytest.mark.parametrize("writer_open", [False, True], ids=["closed", "writer-open"])
 def test_a_database_in_a_read_only_folder_can_be_read(tmp_path: Path, writer_open: bool):
+    """One process without write access to the folder (for root: a user namespace, where it is
+    nobody) runs every reading command, each as ``ragtui`` would; stderr is seen per command."""
     folder = tmp_path / "readonly"
     folder.mkdir()
     db = folder / "ragtui.db"
@@ -95,7 +114,8 @@ def test_a_database_in_a_read_only_folder_can_be_read(tmp_path: Path, writer_ope
     prefix = without_write_access()
     folder.chmod(0o555)
     out_csv = tmp_path / "out.csv"
-    try:
+    commands = [
+        [*args, "--db", str(db)]
         for args in (
             ["sessions"],
             ["show", "1"],
@@ -104,20 +124,25 @@ def test_a_database_in_a_read_only_folder_can_be_read(tmp_path: Path, writer_ope
             ["labels", "list"],
             ["export", "1", "--csv", str(out_csv)],
             ["run", "--estimate", "--model", "m", "-s", "outage", "-p", "calm"],
-        ):
-            result = subprocess.run(
-                ragtui_process(*args, "--db", str(db), prefix=prefix),
-                capture_output=True,
-                text=True,
-                timeout=120,
-                env=child_env(),
-            )
-            assert result.returncode in (0, 1), (args, result.stderr)  # compare: 1 = a regression
-            assert "readonly" not in result.stderr and "error" not in result.stderr, (args, result.stderr)
+        )
+    ]
+    try:
+        result = subprocess.run(
+            [*prefix, sys.executable, "-c", READ_COMMANDS, json.dumps(commands)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=child_env(),
+        )
     finally:
         folder.chmod(0o755)
         if holder is not None:
             holder.close()
+    assert result.returncode == 0, result.stderr
+    statuses = json.loads(result.stdout.strip().splitlines()[-1])
+    for args, status in zip(commands, statuses, strict=True):
+        assert status in (0, 1), (args, result.stderr)  # compare: 1 = a regression
+    assert "readonly" not in result.stderr and "error" not in result.stderr, result.stderr
     assert "outage" in out_csv.read_text(encoding="utf-8-sig")
     if not writer_open:
         assert sorted(p.name for p in folder.iterdir()) == before
@@ -297,18 +322,13 @@ def test_the_resume_command_is_one_line_at_any_width(tmp_path: Path, capsys):
     assert f"ragtui run --resume run-x --db {db}\n" in out
 
 
-def test_the_run_summary_does_not_depend_on_columns(config_file: Path):
-    for columns in ("100", "120"):
-        result = subprocess.run(
-            ragtui_process("run", "--config", str(config_file), "-s", "outage", "-p", "calm"),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env=child_env(COLUMNS=columns),
-        )
-        assert result.returncode == 0, result.stderr
-        summary = [line for line in result.stdout.splitlines() if line.startswith("run ")]
-        assert len(summary) == 1 and summary[0].endswith(str(config_file.parent / "runs.db")), result.stdout
+def test_the_run_summary_does_not_depend_on_columns(config_file: Path, monkeypatch: pytest.MonkeyPatch, capsys):
+    for columns in (100, 120):
+        monkeypatch.setattr(output.console, "_width", columns)  # the width Rich took from COLUMNS
+        assert main(["run", "--config", str(config_file), "-s", "outage", "-p", "calm"]) == 0
+        out = capsys.readouterr().out
+        summary = [line for line in out.splitlines() if line.startswith("run ")]
+        assert len(summary) == 1 and summary[0].endswith(str(config_file.parent / "runs.db")), out
 
 
 # -- item: the ETA once the estimate has run out ---------------------------------------------

@@ -16,7 +16,7 @@ from ragtui.cli.main import main
 from ragtui.core.store.store import Store
 from tests.fakes.fake_openai import Reply, completion_body, level_reply
 
-from ..conftest import JUDGE, check_answers, check_line, endpoint_toml, verdict
+from ..conftest import JUDGE, check_answers, check_line, copy_of, endpoint_toml, verdict
 
 
 @pytest.fixture
@@ -29,10 +29,10 @@ def config_file(server, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def ran(config_file: Path, server) -> Path:
-    """Two stored 2-turn dialogues, every verdict 4/5 (0.80); the fake server's log cleared."""
-    assert main(["run", "--config", str(config_file), "-s", "outage", "-p", "calm", "-p", "angry"]) == 0
-    return config_file.parent / "runs.db"
+def ran(config_file: Path, server, recorded_pair: Path) -> Path:
+    """Two stored 2-turn dialogues, every verdict 4/5 (0.80), in the config's database (a copy of
+    the recorded run, which every test here re-judges); the fake server's log clear."""
+    return copy_of(recorded_pair, config_file.parent / "runs.db")
 
 
 def versions(db: Path) -> list[tuple[int, int, int, float | None]]:

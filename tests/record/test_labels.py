@@ -13,7 +13,7 @@ from ragtui.core.store.labels import default_labeller, label_queue, labels_where
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import RagtuiError
 
-from ..conftest import endpoint_toml
+from ..conftest import copy_of, endpoint_toml
 
 
 @pytest.fixture
@@ -27,10 +27,10 @@ def config_file(server, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def ran(config_file: Path) -> Path:
-    """A stored run of two 2-turn dialogues (every verdict 4/5 → 0.80); returns the database."""
-    assert main(["run", "--config", str(config_file), "-s", "outage", "-p", "calm", "-p", "angry"]) == 0
-    return config_file.parent / "runs.db"
+def ran(config_file: Path, recorded_pair: Path) -> Path:
+    """A stored run of two 2-turn dialogues (every verdict 4/5 → 0.80), a copy of the one
+    recorded once per worker, in the config's database; returns the database."""
+    return copy_of(recorded_pair, config_file.parent / "runs.db")
 
 
 def table_dump(db: Path) -> list[tuple]:

@@ -24,7 +24,7 @@ from ragtui.core.files.output_file import check_output, write_output
 from ragtui.core.text.text_safety import json_line
 from ragtui.core.types.errors import RagtuiError
 
-from ..conftest import endpoint_toml
+from ..conftest import copy_of, endpoint_toml, isolated_main, record_run
 
 # Each output option, as the command line a person types (OUT is where the file goes).
 OUTPUTS: dict[str, tuple[str, ...]] = {
@@ -49,19 +49,28 @@ def _wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(output.console_err, "_width", 220)
 
 
+@pytest.fixture(scope="session")
+def two_runs_and_a_label(_server, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two runs of id-linking × calm (one turn each) and a label on session 1, recorded once per
+    worker."""
+    folder = tmp_path_factory.mktemp("two-runs")
+    for _ in range(2):
+        db = record_run(_server, folder, "-s", "id-linking", "-p", "calm", settings="max_turns = 1")
+    assert isolated_main(folder, ["--db", str(db), "label", "1", "1", "--score", "4"]) == 0
+    return db
+
+
 @pytest.fixture
-def record(server, tmp_path: Path) -> Callable[..., int]:
-    """A database with two runs and a label; returns a function running a ragtui command on it."""
+def record(server, tmp_path: Path, two_runs_and_a_label: Path) -> Callable[..., int]:
+    """A copy of the database with two runs and a label; returns a function running a ragtui
+    command on it."""
     config = tmp_path / "ragtui.toml"
     config.write_text('language = "en"\nmax_turns = 1\n' + endpoint_toml(server.base_url), encoding="utf-8")
-    db = tmp_path / "runs.db"
+    db = copy_of(two_runs_and_a_label, tmp_path / "runs.db")
 
     def ragtui(*args: str) -> int:
         return main(["--config", str(config), "--db", str(db), *args])
 
-    for _ in range(2):
-        ragtui("run", "-s", "id-linking", "-p", "calm")
-    assert ragtui("label", "1", "1", "--score", "4") == 0
     ragtui.db = db  # type: ignore[attr-defined]
     return ragtui
 

@@ -4,7 +4,7 @@ and helpers that read what the operator sees."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,35 @@ from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
 from ragtui.tui.widgets.panes import MessageView, RolePane
 
+from ..conftest import copy_of
+
 SIZE = (140, 40)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "recorded: the test's database starts as a copy of the dialogue recorded once per worker"
+    )
+
+
+@pytest.fixture
+def store(config: Config, request: pytest.FixtureRequest) -> Iterator[Store]:
+    """The test's database; with ``@pytest.mark.recorded``, a copy of ``recorded_dialogue`` (a
+    finished useless × angry dialogue), for a test that reads or edits a recorded dialogue
+    rather than one it runs itself (open it with ``open_recorded``)."""
+    if request.node.get_closest_marker("recorded"):
+        copy_of(request.getfixturevalue("recorded_dialogue"), config.database)
+    s = Store.open(config.database)
+    yield s
+    s.close()
+
+
+async def open_recorded(pilot) -> None:  # noqa: ANN001 - a textual Pilot
+    """Open the newest stored session (the recorded dialogue) from the sessions list."""
+    await pilot.press("o")
+    await pilot.pause()
+    await pilot.press("enter")
+    await settle(pilot)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from ragtui.tui.widgets.panes import HARD_CHUNK_CHARS, MessageView
 from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers
-from .conftest import pane_text, settle
+from .conftest import open_recorded, pane_text, settle
 from .test_snapshots import pin_time
 from .test_snapshots_runs import three_runs
 
@@ -156,10 +156,11 @@ async def test_compare_keeps_the_pair_column_when_scrolled_right_and_boxes_say_b
         assert titles[0].startswith("base · 20250401-0930-a") and titles[1].startswith("new · 20250402-0930-b")
 
 
+@pytest.mark.recorded
 async def test_the_raw_reply_tab_shows_every_checks_reply(make_app, store: Store):
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         judgment = store.session(store.sessions()[0].id).latest_judgments()[(3, "rubric")]
         checks = judgment.details["probes"]
         assert len(checks) > 1
@@ -172,11 +173,13 @@ async def test_the_raw_reply_tab_shows_every_checks_reply(make_app, store: Store
         assert raw.count("\n→ ") == len(checks)
 
 
-@pytest.mark.parametrize("size", [SMALL, (220, 60)], ids=["80x24", "220x60"])
-async def test_four_versions_are_readable(make_app, store: Store, server, size):
+@pytest.mark.recorded
+@pytest.mark.parametrize(("size", "per_row"), [(SMALL, [2, 2]), ((220, 60), [4])], ids=["80x24", "220x60"])
+async def test_four_versions_are_readable(make_app, store: Store, server, size, per_row):
+    """Side by side as many as fit: two rows of two at 80 columns, all four in one row when wide."""
     app = make_app()
     async with app.run_test(size=size) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         server.set_default(JUDGE, check_answers(2))
         await pilot.press("v")
         await pilot.pause()
@@ -194,6 +197,8 @@ async def test_four_versions_are_readable(make_app, store: Store, server, size):
         assert "v1" in shown and "v2" in shown
         lines = shown.splitlines()
         assert not any(line.rstrip("│ ").endswith("understandi") for line in lines)
+        rows = app.screen.query(".version-row")
+        assert [len(row.query(".version")) for row in rows] == per_row
 
 
 async def test_once_connected_the_header_no_longer_says_connecting(tui_config, store: Store, monkeypatch):

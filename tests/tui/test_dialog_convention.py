@@ -24,7 +24,7 @@ from ragtui.tui.dialogs.fork_screen import ForkScreen
 from ragtui.tui.dialogs.label_dialog import LabelScreen
 from ragtui.tui.screens.verdict_screen import VerdictScreen
 
-from .conftest import settle
+from .conftest import open_recorded, settle
 
 
 def modal_classes() -> list[type[ModalScreen]]:
@@ -68,11 +68,11 @@ async def run_session(pilot: Pilot) -> None:
     await settle(pilot)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (220, 60)], ids=["80x24", "220x60"])
-async def test_each_dialog_shows_its_own_footer_and_escape_closes_it(make_app, size):
+@pytest.mark.recorded
+async def test_each_dialog_shows_its_own_footer_and_escape_closes_it(make_app):
     app = make_app()
-    async with app.run_test(size=size) as pilot:
-        await run_session(pilot)
+    async with app.run_test(size=(80, 24)) as pilot:  # the smallest terminal: the footer still shows
+        await open_recorded(pilot)
         main = app.screen
         for key in ("n", "f", "l", "x", "r", "f1"):
             await pilot.press(key)
@@ -90,10 +90,11 @@ async def test_each_dialog_shows_its_own_footer_and_escape_closes_it(make_app, s
             assert app.screen is main, key
 
 
+@pytest.mark.recorded
 async def test_the_label_dialog_from_verdicts_has_its_own_footer_and_ctrl_s_saves(make_app, store: Store):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await pilot.press("v")
         await pilot.pause()
         await pilot.press("l")

@@ -5,22 +5,21 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from textual.widgets import Input
 
 from ragtui.core.store.store import Store
 from ragtui.tui.dialogs.common import ExportScreen
 
-from .conftest import SIZE, settle
+from .conftest import SIZE, open_recorded
 
 
+@pytest.mark.recorded
 async def test_typing_the_database_path_says_so_at_once(make_app, store: Store):
     before = store.path.read_bytes()
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        await pilot.press("ctrl+r")
-        await settle(pilot)
+        await open_recorded(pilot)
         for typed in (str(store.path), os.path.relpath(store.path)):  # as typed: absolute or relative
             await pilot.press("x")
             await pilot.pause()

@@ -13,7 +13,7 @@ from textual.widgets import Static
 import ragtui.tui
 from ragtui.tui.dialogs.common import HelpScreen
 from ragtui.tui.dialogs.dialog import Dialog
-from ragtui.tui.help_text import EVERYWHERE, SCREENS, key_name, ragtui_bindings, screen_class
+from ragtui.tui.help_text import EVERYWHERE, SCREENS, help_text, key_name, ragtui_bindings, screen_class
 from ragtui.tui.screens.too_small import TooSmallScreen
 
 from .conftest import settle
@@ -49,25 +49,37 @@ def keys_of(line: str) -> list[str]:
     return [key.strip() for key in line[2:13].split(" / ")] if line.startswith("  ") else []
 
 
-async def test_help_lists_every_key_of_every_screen(make_app):
+def test_every_screen_has_a_section_in_help():
     listed = {screen_class(module, name) for _, module, name in SCREENS}
     missing = {cls.__name__ for cls in screen_classes()} - {cls.__name__ for cls in listed}
     assert not missing, f"screens missing from Help: {missing}"
+
+
+@pytest.mark.parametrize(
+    ("heading", "module", "name"), [*SCREENS, EVERYWHERE], ids=[h for h, _, _ in [*SCREENS, EVERYWHERE]]
+)
+def test_help_lists_every_key_of_the_screen(heading: str, module: str, name: str):
+    shown = sections(help_text())
+    assert heading in shown, heading
+    listed_keys = {key for line in shown[heading].splitlines()[1:] for key in keys_of(line)}
+    for binding in ragtui_bindings(screen_class(module, name)):
+        assert key_name(binding) in listed_keys, f"{heading}: key {key_name(binding)} is not in Help"
+
+
+def test_help_gives_the_main_screen_keys_its_footer_leaves_out():
+    main = sections(help_text())["Main screen"]
+    main_keys = {key for line in main.splitlines()[1:] for key in keys_of(line)}
+    assert {"m", "p", "c", "f", "r", "u"} <= main_keys  # never in the main footer: Help has them
+    assert "every session" in main  # what u shows without a run, as the queue says
+
+
+async def test_f1_shows_the_help_text(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        shown = sections(str(app.screen.query_one("#help-text Static", Static).render()))
-        for heading, module, name in [*SCREENS, EVERYWHERE]:
-            assert heading in shown, heading
-            listed_keys = {key for line in shown[heading].splitlines()[1:] for key in keys_of(line)}
-            for binding in ragtui_bindings(screen_class(module, name)):
-                assert key_name(binding) in listed_keys, f"{heading}: key {key_name(binding)} is not in Help"
-        main = shown["Main screen"]
-        main_keys = {key for line in main.splitlines()[1:] for key in keys_of(line)}
-        assert {"m", "p", "c", "f", "r", "u"} <= main_keys  # never in the main footer: Help has them
-        assert "every session" in main  # what u shows without a run, as the queue says
+        assert str(app.screen.query_one("#help-text Static", Static).render()) == help_text()
 
 
 def palette_titles(app) -> list[str]:  # noqa: ANN001

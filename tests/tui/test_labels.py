@@ -3,6 +3,8 @@ screen, the label shown beside (never as) the verdict, and the "to label" queue.
 
 from __future__ import annotations
 
+import pytest
+
 from ragtui.core.store.labels import session_labels
 from ragtui.core.store.store import Store
 from ragtui.tui.dialogs.label_dialog import LabelScreen
@@ -10,7 +12,7 @@ from ragtui.tui.screens.label_queue import LabelQueueScreen
 from ragtui.tui.screens.main_screen import MainScreen
 from ragtui.tui.screens.verdict_screen import VerdictScreen
 
-from .conftest import SIZE, notifications, pane_text, settle, static_text
+from .conftest import SIZE, notifications, open_recorded, pane_text, settle, static_text
 
 
 async def run_session(pilot) -> None:  # noqa: ANN001
@@ -20,11 +22,12 @@ async def run_session(pilot) -> None:  # noqa: ANN001
     await settle(pilot)
 
 
+@pytest.mark.recorded
 async def test_main_screen_labels_the_newest_turn_and_refuses_a_bad_score(make_app, store: Store):
     app = make_app()
     app.config.labeller = "rita"
     async with app.run_test(size=SIZE) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await pilot.press("l")
         await pilot.pause()
         assert isinstance(app.screen, LabelScreen)
@@ -56,11 +59,12 @@ async def test_main_screen_labels_the_newest_turn_and_refuses_a_bad_score(make_a
         assert "turn 3: label 2/5 · disagrees with v1 · rita (a person's, not a verdict)" in pane_text(app, "judge")
 
 
+@pytest.mark.recorded
 async def test_verdicts_screen_labels_the_chosen_turn_and_shows_it_apart(make_app, store: Store):
     app = make_app()
     app.config.labeller = "rita"
     async with app.run_test(size=SIZE) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, VerdictScreen)

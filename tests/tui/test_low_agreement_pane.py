@@ -4,8 +4,10 @@ that reads without colour. A measured judge's score keeps its colours. Pilot, re
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from types import SimpleNamespace
 
 from rich.style import Style
 from rich.text import Text
@@ -13,6 +15,9 @@ from textual.widgets import Static
 
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.stored import StoredJudgment
+from ragtui.tui.formatting import detail_text, judgment_text
+from ragtui.tui.widgets.header import SessionHeader, SessionInfo
 from ragtui.tui.widgets.panes import RolePane
 
 from .conftest import SIZE, settle
@@ -76,31 +81,61 @@ def header_text(app) -> Text:  # noqa: ANN001
     return app.screen_stack[0].query_one("#header").render_text()
 
 
-async def test_a_low_agreement_score_is_neither_red_nor_green_and_is_marked(make_app, store: Store):
-    async with opened_session(make_app, store, 0.25, 0.10) as (app, pilot):
-        block = verdict_block(app)
-        assert "≈0.25" in str(block) and "low agreement: Spearman 0.10 < floor 0.5" in str(block)
-        assert not colours(block) & {"red", "green"}
-        head = header_text(app)
-        assert "score ≈0.25" in str(head) and "agreement Spearman 0.10 (n=18) · ≈ low agreement" in str(head)
-        assert not colours(head) & {"red", "green"}
+def stored_judgment(store: Store, score: float, agreement: float) -> StoredJudgment:
+    (judgment,) = store.session(stored_session(store, score, agreement)).judgments
+    return judgment
 
 
-async def test_a_measured_judge_keeps_its_colours_and_shows_its_agreement(make_app, store: Store):
-    async with opened_session(make_app, store, 0.25, 0.80) as (app, pilot):
-        block = verdict_block(app)
-        assert "0.25" in str(block) and "≈" not in str(block)
-        assert "agreement Spearman 0.80 (n=18)" in str(block) and "red" in colours(block)
+def header_of(info: SessionInfo) -> Text:
+    """The header's text for ``info``: what ``SessionHeader.render_text`` draws, without an app."""
+    state = SimpleNamespace(info=info, state="finished", connecting=None, problem=None, endpoints={})
+    return SessionHeader.render_text(state)  # type: ignore[arg-type]
 
 
-async def test_the_verdict_screen_marks_the_low_agreement_score_without_colour(make_app, store: Store):
+def test_a_low_agreement_verdict_is_neither_red_nor_green_and_is_marked(store: Store):
+    block = judgment_text(stored_judgment(store, 0.25, 0.10), 0.7)
+    assert "≈0.25" in str(block) and "low agreement: Spearman 0.10 < floor 0.5" in str(block)
+    assert not colours(block) & {"red", "green"}
+
+
+def test_a_low_agreement_score_in_the_header_is_neither_red_nor_green_and_is_marked():
+    info = SessionInfo(
+        session_id=1, scenario="id-linking", persona="calm", turn=1, max_turns=1, score=0.25, threshold=0.7,
+        judged=1, agreement="Spearman 0.10 (n=18)", low=True,
+    )  # fmt: skip
+    head = header_of(info)
+    assert "score ≈0.25" in str(head) and "agreement Spearman 0.10 (n=18) · ≈ low agreement" in str(head)
+    assert not colours(head) & {"red", "green"}
+    measured = header_of(dataclasses.replace(info, agreement="Spearman 0.80 (n=18)", low=False))
+    assert "≈" not in str(measured) and "red" in colours(measured)
+
+
+def test_a_measured_judge_keeps_its_colours_and_shows_its_agreement(store: Store):
+    block = judgment_text(stored_judgment(store, 0.25, 0.80), 0.7)
+    assert "0.25" in str(block) and "≈" not in str(block)
+    assert "agreement Spearman 0.80 (n=18)" in str(block) and "red" in colours(block)
+
+
+def test_the_verdict_detail_marks_the_low_agreement_score_without_colour(store: Store):
+    detail = detail_text(stored_judgment(store, 0.25, 0.10), 0.7)
+    assert "score ≈0.25" in str(detail) and "low agreement: Spearman 0.10 < floor 0.5" in str(detail)
+    assert not colours(detail) & {"red", "green"}
+
+
+async def test_an_opened_session_draws_those_texts_in_the_pane_the_header_and_on_verdicts(make_app, store: Store):
     from ragtui.tui.screens.verdict_screen import VerdictScreen
 
     async with opened_session(make_app, store, 0.25, 0.10) as (app, pilot):
+        (judgment,) = store.session(1).judgments
+        assert str(verdict_block(app)) == str(judgment_text(judgment, 0.7)).rstrip(
+            "\n"
+        )  # the pane drops the last newline
+        head = header_text(app)
+        assert "score ≈0.25" in str(head) and "≈ low agreement" in str(head)
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, VerdictScreen)
-        detail = app.screen.query_one("#verdict-detail", Static).content
-        assert isinstance(detail, Text)
-        assert "score ≈0.25" in str(detail) and "low agreement: Spearman 0.10 < floor 0.5" in str(detail)
-        assert not colours(detail) & {"red", "green"}
+        assert (
+            str(app.screen.query_one("#verdict-detail", Static).content).strip()
+            == str(detail_text(judgment, 0.7)).strip()
+        )

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from ragtui.tui.dialogs.new_session import NewSessionScreen
+from types import SimpleNamespace
 
+from ragtui.core.config.settings import Config
+from ragtui.core.content.personas import load_personas
+from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.types.personas import Persona
+from ragtui.core.types.scenarios import Scenario
+from ragtui.tui.dialogs.new_session import NewSessionScreen
+from ragtui.tui.estimate_text import session_estimator
+
+from ..conftest import BOT, JUDGE, USER
 from .conftest import SIZE, notifications, static_text
 
 
@@ -32,3 +41,35 @@ async def test_a_broken_persona_file_is_named_and_the_others_offered(make_app, t
         assert isinstance(app.screen, NewSessionScreen)  # the other personas can still be chosen
         warned = [n for n in notifications(app) if str(broken) in n]
         assert len(warned) == 1 and "not valid TOML" in warned[0]
+
+
+def chosen(config: Config, scenario: str, persona: str = "calm") -> tuple[Scenario, Persona]:
+    return (
+        next(s for s in load_scenarios(config.scenarios, "en") if s.id == scenario),
+        next(p for p in load_personas(config.personas, "en") if p.name == persona),
+    )
+
+
+async def test_the_estimate_line_gives_the_turns_and_each_role_without_asking_a_model(engine, store, config, server):
+    estimate = session_estimator(SimpleNamespace(engine=engine, store=store))
+    assert estimate is not None
+    before = len(server.requests)
+    line = estimate(*chosen(config, "id-linking"), ("rubric",))
+    assert line.startswith("Estimate (3.0 turns): user ") and " in / " in line
+    assert " · bot " in line and " · judge " in line
+    assert line.endswith(" · set [prices] for a cost")
+    assert estimate(*chosen(config, "outage", "angry"), ("rubric",)) != line  # another dialogue, another count
+    assert len(server.requests) == before
+
+
+async def test_with_prices_the_estimate_line_gives_a_cost(engine, store, config):
+    for model in (USER, BOT, JUDGE):
+        engine.config.prices[model] = (1.0, 2.0)
+    estimate = session_estimator(SimpleNamespace(engine=engine, store=store))
+    assert estimate is not None
+    line = estimate(*chosen(config, "id-linking"), ("rubric",))
+    assert " · about $" in line and "set [prices]" not in line
+
+
+def test_without_an_engine_there_is_no_estimate_line(store):
+    assert session_estimator(SimpleNamespace(engine=None, store=store)) is None

@@ -1,11 +1,12 @@
 """A support engineer's day in the TUI: each friction point of issue "the operator's day" as a
 Pilot test that drives keys and checks what the operator sees (the layouts themselves are in
-the snapshots at 80×24 and 220×60)."""
+the snapshots at 80×24 and, for what only a wide terminal shows, test_wide_layouts)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Button, Footer, Input, TabbedContent, TextArea
 
 from ragtui.core.config.settings import Config
@@ -23,7 +24,7 @@ from ragtui.tui.screens.verdict_screen import VerdictScreen
 from tests.fakes.fake_openai import Reply
 
 from ..conftest import JUDGE, check_answers, check_line, verdict
-from .conftest import notifications, pane_text, settle
+from .conftest import notifications, open_recorded, pane_text, settle
 
 SMALL = (80, 24)
 
@@ -242,10 +243,11 @@ async def test_a_reopened_session_looks_like_the_live_one(make_app, store: Store
         assert "finished: max_turns" in header(app)
 
 
+@pytest.mark.recorded
 async def test_versions_list_every_changed_criterion_and_count_the_older_ones(make_app, store: Store, server):
     app = make_app()
     async with app.run_test(size=(160, 45)) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await pilot.press("v")
         await pilot.pause()
         for overall in (2, 3, 1, 2):  # versions 2–5 of turn 3, by the dialogue's own yes/no-check judge
@@ -279,10 +281,11 @@ async def test_the_hint_offers_m_only_when_the_customer_is_next(make_app):
         assert "Next: verdicts" in status(app) and "m:" not in status(app)
 
 
+@pytest.mark.recorded
 async def test_verdict_tabs_switch_with_brackets_and_numbers(make_app):
     app = make_app()
     async with app.run_test(size=(140, 40)) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await pilot.press("v")
         await pilot.pause()
         tabs = app.screen.query_one(TabbedContent)
@@ -298,10 +301,11 @@ async def test_verdict_tabs_switch_with_brackets_and_numbers(make_app):
         assert tabs.active == "tab-prompt"
 
 
+@pytest.mark.recorded
 async def test_rejudge_opens_on_same_judge_arrows_choose_and_an_edit_is_remembered(make_app):
     app = make_app()
     async with app.run_test(size=(140, 40)) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await pilot.press("r")
         await pilot.pause()
         dialog = app.screen

@@ -15,14 +15,7 @@ from textual.widgets import Input
 from ragtui.core.store.store import Store
 from ragtui.tui.dialogs.common import ExportScreen
 
-from .conftest import SIZE, pane_text, settle, static_text
-
-
-async def run_session(pilot) -> None:  # noqa: ANN001
-    await pilot.press("n")
-    await pilot.pause()
-    await pilot.press("ctrl+r")
-    await settle(pilot)
+from .conftest import SIZE, open_recorded, pane_text, settle, static_text
 
 
 async def export_to(pilot, path: Path) -> None:  # noqa: ANN001
@@ -33,12 +26,13 @@ async def export_to(pilot, path: Path) -> None:  # noqa: ANN001
     await pilot.pause()
 
 
+@pytest.mark.recorded
 async def test_export_asks_before_overwriting_an_existing_file(make_app, tmp_path: Path):
     target = tmp_path / "session.csv"
     target.write_text("my notes", encoding="utf-8")
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await export_to(pilot, target)
         assert isinstance(app.screen, ExportScreen)  # still asking
         assert "exists" in static_text(app, "#export-error")
@@ -49,12 +43,13 @@ async def test_export_asks_before_overwriting_an_existing_file(make_app, tmp_pat
     assert target.read_text(encoding="utf-8-sig").startswith("config,user1")
 
 
+@pytest.mark.recorded
 async def test_export_never_writes_over_the_database(make_app, store: Store):
     assert store.path is not None
     before = store.path.read_bytes()[:100]
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await export_to(pilot, store.path)  # refused at once: a database is never offered for overwriting
         # Said in the dialog, which stays open with the path kept so it can be corrected; the
         # message names the dialog's field, not a command-line flag.
@@ -152,6 +147,7 @@ def _team_database(folder: Path) -> Path:
     return other
 
 
+@pytest.mark.recorded
 @pytest.mark.parametrize("which", ["database", "symlink to the database", "database -wal", "another SQLite file"])
 async def test_export_dialog_refuses_every_database(make_app, store: Store, tmp_path: Path, which: str):
     """The dialog uses the same guard as every command-line output option."""
@@ -167,7 +163,7 @@ async def test_export_dialog_refuses_every_database(make_app, store: Store, tmp_
     before = target.read_bytes() if target.exists() and not target.is_symlink() else None
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await export_to(pilot, target)
         assert isinstance(app.screen, ExportScreen)
         error = static_text(app, "#export-error")
@@ -181,6 +177,7 @@ async def test_export_dialog_refuses_every_database(make_app, store: Store, tmp_
     assert len(store.sessions()) == 1
 
 
+@pytest.mark.recorded
 async def test_export_dialog_on_a_full_disk_keeps_the_old_file(make_app, tmp_path: Path, monkeypatch):
     import errno
     import os
@@ -197,7 +194,7 @@ async def test_export_dialog_on_a_full_disk_keeps_the_old_file(make_app, tmp_pat
     monkeypatch.setattr(atomic, "_write_all", full_disk)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await export_to(pilot, target)  # exists: asks first
         await pilot.press("enter")
         await pilot.pause()

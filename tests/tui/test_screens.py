@@ -20,7 +20,7 @@ from ragtui.tui.screens.sessions_screen import SessionsScreen
 from ragtui.tui.screens.verdict_screen import VerdictScreen
 
 from ..conftest import JUDGE, check_answers
-from .conftest import SIZE, notifications, pane_text, settle, static_text
+from .conftest import SIZE, notifications, open_recorded, pane_text, settle, static_text
 
 
 async def run_session(pilot) -> None:  # noqa: ANN001
@@ -62,10 +62,11 @@ async def test_sessions_browser_opens_and_deletes_after_confirmation(make_app, s
         assert "Deleted session #2" in notifications(app)
 
 
+@pytest.mark.recorded
 async def test_verdict_detail_and_rejudge_store_and_show_a_new_version(make_app, store: Store, server):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, VerdictScreen)
@@ -131,12 +132,13 @@ async def test_verdict_detail_and_rejudge_store_and_show_a_new_version(make_app,
         assert "Turn 3 · rubric v4" in pane_text(app, "judge")
 
 
+@pytest.mark.recorded
 async def test_export_writes_the_csv_and_notifies(make_app, tmp_path: Path):
     app = make_app()
     target = tmp_path / "out" / "session.csv"
     target.parent.mkdir()
     async with app.run_test(size=SIZE) as pilot:
-        await run_session(pilot)
+        await open_recorded(pilot)
         await pilot.press("x")
         await pilot.pause()
         assert isinstance(app.screen, ExportScreen)

@@ -1,5 +1,7 @@
-"""SVG snapshots of every screen and dialog at the smallest supported terminal (80×24) and a
-large one (220×60), from deterministic fake-server content.
+"""SVG snapshots of every screen and dialog at the smallest supported terminal (80×24), from
+deterministic fake-server content. What only a wide terminal shows (panes and versions side by
+side, the runs table's last columns) is asserted by Pilot tests at 220×60 in
+``test_wide_layouts``.
 
 Nothing time-dependent is on screen: the header has no clock, stored timestamps and latencies
 are pinned before the shot, notifications are cleared, text cursors do not blink, and paths
@@ -18,7 +20,7 @@ from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers, turns_judged
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((220, 60), id="220x60")]
+SMALL = (80, 24)  # the smallest terminal ragtui promises to work in
 
 
 @pytest.fixture(autouse=True)
@@ -66,8 +68,7 @@ def after_a_dialogue(store: Store, *keys: str):
     return run_before
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_main_screen_after_a_run(snap_compare, make_app, server, size):
+def test_main_screen_after_a_run(snap_compare, make_app, server):
     server.script(BOT, Reply("Open [bold]Settings[/] > Account > Linked services. \x1b[31mDone.\x1b[0m"))
     server.set_default(JUDGE, turns_judged(5, 2, None))
 
@@ -75,20 +76,18 @@ def test_main_screen_after_a_run(snap_compare, make_app, server, size):
         await run_dialogue(pilot)
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_new_session_dialog(snap_compare, make_app, size):
+def test_new_session_dialog(snap_compare, make_app):
     async def run_before(pilot: Pilot) -> None:
         await pilot.press("n")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_sessions_browser(snap_compare, make_app, store: Store, size):
+def test_sessions_browser(snap_compare, make_app, store: Store):
     async def run_before(pilot: Pilot) -> None:
         await run_dialogue(pilot)
         await run_dialogue(pilot)
@@ -96,11 +95,10 @@ def test_sessions_browser(snap_compare, make_app, store: Store, size):
         await pilot.press("o")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_verdict_versions_side_by_side(snap_compare, make_app, store: Store, server, size):
+def test_verdict_versions_side_by_side(snap_compare, make_app, store: Store, server):
     async def run_before(pilot: Pilot) -> None:
         await run_dialogue(pilot)
         server.set_default(JUDGE, check_answers(2))
@@ -115,31 +113,27 @@ def test_verdict_versions_side_by_side(snap_compare, make_app, store: Store, ser
         pilot.app.screen.query_one("TabbedContent").active = "tab-versions"
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_verdict_detail(snap_compare, make_app, store: Store, size):
-    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "v"))
+def test_verdict_detail(snap_compare, make_app, store: Store):
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=after_a_dialogue(store, "v"))
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_rejudge_dialog_with_the_model_field(snap_compare, make_app, store: Store, size):
+def test_rejudge_dialog_with_the_model_field(snap_compare, make_app, store: Store):
     # "down": "Another model", whose field shows without Enter
-    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "r", "down"))
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=after_a_dialogue(store, "r", "down"))
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_persona_editor(snap_compare, make_app, size):
+def test_persona_editor(snap_compare, make_app):
     async def run_before(pilot: Pilot) -> None:
         await pilot.press("e")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_persona_unsaved_changes_prompt(snap_compare, make_app, size):
+def test_persona_unsaved_changes_prompt(snap_compare, make_app):
     async def run_before(pilot: Pilot) -> None:
         await pilot.press("e")
         await pilot.pause()
@@ -147,20 +141,18 @@ def test_persona_unsaved_changes_prompt(snap_compare, make_app, size):
         await pilot.press("escape")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_help(snap_compare, make_app, size):
+def test_help(snap_compare, make_app):
     async def run_before(pilot: Pilot) -> None:
         await pilot.press("f1")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_export_dialog_of_an_unfinished_session(snap_compare, make_app, size):
+def test_export_dialog_of_an_unfinished_session(snap_compare, make_app):
     async def run_before(pilot: Pilot) -> None:
         await pilot.press("n")
         await pilot.pause()
@@ -173,12 +165,11 @@ def test_export_dialog_of_an_unfinished_session(snap_compare, make_app, size):
         pilot.app.screen.query_one("#export-path", Input).value = "exports/ragtui-session-1.csv"
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_delete_confirmation(snap_compare, make_app, store: Store, size):
-    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "o", "d"))
+def test_delete_confirmation(snap_compare, make_app, store: Store):
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=after_a_dialogue(store, "o", "d"))
 
 
 def test_too_small_a_terminal_says_so(snap_compare, make_app):

@@ -1,11 +1,10 @@
 """SVG snapshots of what the other snapshot files do not reach: a pair side by side, the label
 dialog over Verdicts, four versions of a verdict, every check's raw reply, the main screen
-paused on a failed step. Same conventions as ``test_snapshots`` (80×24 and 220×60, pinned
-times, no notifications)."""
+paused on a failed step. Same conventions as ``test_snapshots`` (80×24, pinned times, no
+notifications)."""
 
 from __future__ import annotations
 
-import pytest
 from rich.text import Text
 from textual.pilot import Pilot
 
@@ -13,12 +12,11 @@ from ragtui.core.store.store import Store
 from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers
-from .test_snapshots import SIZES, after_a_dialogue, pin_time, run_dialogue, steady
+from .test_snapshots import SMALL, after_a_dialogue, pin_time, run_dialogue, steady
 from .test_snapshots_runs import three_runs
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_pair_side_by_side(snap_compare, make_app, store: Store, size):
+def test_pair_side_by_side(snap_compare, make_app, store: Store):
     three_runs(store)
 
     async def run_before(pilot: Pilot) -> None:
@@ -29,16 +27,14 @@ def test_pair_side_by_side(snap_compare, make_app, store: Store, size):
         await pilot.press("enter")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_label_dialog_over_verdicts(snap_compare, make_app, store: Store, size):
-    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "v", "l"))
+def test_label_dialog_over_verdicts(snap_compare, make_app, store: Store):
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=after_a_dialogue(store, "v", "l"))
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_four_versions(snap_compare, make_app, store: Store, server, size):
+def test_four_versions(snap_compare, make_app, store: Store, server):
     async def run_before(pilot: Pilot) -> None:
         await run_dialogue(pilot)
         await pilot.press("v")
@@ -55,16 +51,14 @@ def test_four_versions(snap_compare, make_app, store: Store, server, size):
         pilot.app.screen.query_one("TabbedContent").active = "tab-versions"
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_raw_reply_of_every_check(snap_compare, make_app, store: Store, size):
-    assert snap_compare(make_app(), terminal_size=size, run_before=after_a_dialogue(store, "v", "4"))
+def test_raw_reply_of_every_check(snap_compare, make_app, store: Store):
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=after_a_dialogue(store, "v", "4"))
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_main_screen_paused_on_a_failed_step(snap_compare, make_app, server, size):
+def test_main_screen_paused_on_a_failed_step(snap_compare, make_app, server):
     server.script(BOT, Reply(status=500, error_message="overloaded"))
 
     async def run_before(pilot: Pilot) -> None:
@@ -76,4 +70,4 @@ def test_main_screen_paused_on_a_failed_step(snap_compare, make_app, server, siz
                 widget.update(Text(shown.replace(server.base_url, "http://127.0.0.1:PORT/v1")))
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 from textual.pilot import Pilot
 
 from ragtui.core.store.store import Store
 from tests.fakes.synthetic_runs import write_dialogue
 
-from .test_snapshots import SIZES, pin_time, steady
+from .test_snapshots import SMALL, pin_time, steady
 
 RESOLVED = {"resolution": (1.0, "resolved"), "retention": (1.0, None)}
 UNRESOLVED = {"resolution": (0.0, "unresolved"), "retention": (0.5, None)}
@@ -33,19 +32,17 @@ def three_runs(store: Store) -> None:
     pin_time(store)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_runs_screen(snap_compare, make_app, store: Store, size):
+def test_runs_screen(snap_compare, make_app, store: Store):
     three_runs(store)
 
     async def run_before(pilot: Pilot) -> None:
         await pilot.press("R")
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_compare_screen(snap_compare, make_app, store: Store, size):
+def test_compare_screen(snap_compare, make_app, store: Store):
     three_runs(store)
 
     async def run_before(pilot: Pilot) -> None:
@@ -54,4 +51,4 @@ def test_compare_screen(snap_compare, make_app, store: Store, size):
         await pilot.press("down", "enter")  # b compared with a
         await steady(pilot)
 
-    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)

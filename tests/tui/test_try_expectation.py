@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from ragtui.core.config.settings import Config
@@ -14,7 +15,7 @@ from ragtui.tui.screens.verdict_screen import VerdictScreen
 from tests.fakes.fake_openai import Reply
 
 from ..conftest import JUDGE, check_answers, yes_no_reply
-from .conftest import SIZE, settle, static_text
+from .conftest import SIZE, open_recorded, settle, static_text
 
 STATEMENT = "### STATEMENT ###"
 
@@ -47,11 +48,12 @@ def row_counts(database: Path) -> dict[str, int]:
         return {t: db.execute(f'SELECT COUNT(*) FROM "{t}"').fetchone()[0] for t in tables}
 
 
+# Every test tries expectations on the answers of the dialogue recorded once per worker.
+pytestmark = pytest.mark.recorded
+
+
 async def open_dialog(pilot: Pilot) -> None:
-    await pilot.press("n")
-    await pilot.pause()
-    await pilot.press("ctrl+r")
-    await settle(pilot)
+    await open_recorded(pilot)
     await pilot.press("v")
     await pilot.pause()
     assert isinstance(pilot.app.screen, VerdictScreen)
@@ -76,7 +78,7 @@ async def test_the_judge_s_p_met_is_shown_and_tried_again_without_closing(make_a
         await open_dialog(pilot)
         server.set_default(JUDGE, judge_answering(0.8))
         before = row_counts(tui_config.database)
-        earlier = len(expectation_requests(server))  # the dialogue's own expectations verdict
+        earlier = len(expectation_requests(server))
         shown = await submit(pilot, "apologises for the wait")
         assert shown == "Turn 3: P(met) 0.80 met (probability)"
         (asked,) = expectation_requests(server)[earlier:]
