@@ -105,6 +105,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--db", type=Path, dest="db", help="SQLite database for the TUI")
     parser.add_argument("--model", dest="model", help="model name for every role in the TUI")
     parser.add_argument("--language", choices=("ja", "en"), dest="language", help="language of the TUI's sessions")
+    parser.add_argument("--scenarios", type=Path, dest="scenarios", help="scenario file or folder for the TUI")
+    parser.add_argument("--knowledge", type=Path, dest="knowledge", help="knowledge folder for the TUI's built-in bot")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser("run", help="run scenarios × personas headless and print a score table")
@@ -114,6 +116,16 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "-p", "--persona", action="append", default=[], metavar="NAME", help="persona name (repeatable; default: all)"
+    )
+    run.add_argument(
+        "--scenarios", type=Path, default=KEEP, metavar="PATH", help="scenario file or folder (default: the config's)"
+    )
+    run.add_argument(
+        "--knowledge",
+        type=Path,
+        default=KEEP,
+        metavar="DIR",
+        help="the built-in bot's knowledge folder (default: the config's)",
     )
     run.add_argument(
         "--include-drafts",
@@ -261,6 +273,8 @@ def overrides_from(args: argparse.Namespace) -> Overrides:
         min_resolution_rate=getattr(args, "min_resolution_rate", None),
         min_expectation_rate=getattr(args, "min_expectation_rate", None),
         metrics=getattr(args, "metrics", None) or [],
+        scenarios=getattr(args, "scenarios", None),
+        knowledge=getattr(args, "knowledge", None),
     )
 
 

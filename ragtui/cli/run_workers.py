@@ -82,6 +82,8 @@ def worker_command(
         ("--model", getattr(args, "model", None)),
         ("--max-turns", getattr(args, "max_turns", None)),
         ("--threshold", getattr(args, "threshold", None)),
+        ("--scenarios", getattr(args, "scenarios", None)),
+        ("--knowledge", getattr(args, "knowledge", None)),
     ]
     for flag, value in options:
         if value is not None:

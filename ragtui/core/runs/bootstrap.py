@@ -26,12 +26,22 @@ class Overrides:
     min_resolution_rate: float | None = None
     min_expectation_rate: float | None = None
     metrics: list[str] = field(default_factory=list)
+    scenarios: Path | None = None  # a scenario file or folder instead of the config's
+    knowledge: Path | None = None  # a knowledge folder instead of the config's
 
 
 def load_effective_config(overrides: Overrides) -> Config:
     config = load_config(overrides.config_path)
     if overrides.db is not None:
         config.database = overrides.db
+    for name in ("scenarios", "knowledge"):  # a generated file and its help centre, without a config edit
+        path = getattr(overrides, name)
+        if path is not None:
+            if not path.exists():
+                raise ConfigError(
+                    f"--{name} {path} does not exist", f"give an existing {'file' if name == 'scenarios' else 'folder'}"
+                )
+            setattr(config, name, path)
     if overrides.language is not None:
         if overrides.language not in LANGUAGES:
             raise ConfigError(f"--language must be one of {', '.join(LANGUAGES)}, got {overrides.language!r}")
