@@ -69,6 +69,7 @@ class RagtuiApp(App[None]):
         Binding("o", "sessions", "Sessions", show=False, tooltip="Browse, open or delete stored sessions"),
         Binding("e", "personas", "Personas", show=False, tooltip="Edit personas"),
         Binding("R", "runs", "Runs", show=False, tooltip="Runs: scores, trends, compare two, replay one"),
+        Binding("D", "drafts", "Drafts", show=False, tooltip="Review generated scenarios: accept, edit or reject"),
         Binding("f1", "help", "Help", key_display="F1", tooltip="Every key, and what the scores mean"),
         Binding("question_mark", "help", "Help", show=False, tooltip="Every key, and what the scores mean"),
         Binding("ctrl+q", "quit", "Quit", show=False, tooltip="Quit; a running dialogue is cancelled cleanly"),
@@ -278,6 +279,12 @@ class RagtuiApp(App[None]):
         if not isinstance(self.screen, RunsScreen | TooSmallScreen) and not self._in_a_dialog():
             self.push_screen(RunsScreen())
 
+    def action_drafts(self) -> None:
+        from .screens.draft_review import DraftReviewScreen
+
+        if not isinstance(self.screen, DraftReviewScreen | TooSmallScreen) and not self._in_a_dialog():
+            self.push_screen(DraftReviewScreen())
+
     def action_compare(self) -> None:
         """Comparing starts on the runs list: the palette's "Compare runs" opens it and says how."""
         self.action_runs()
@@ -335,6 +342,9 @@ class RagtuiApp(App[None]):
         yield SystemCommand("Runs", "Every run: scores, trends; compare two runs, replay one", self.action_runs)
         yield SystemCommand(
             "Compare runs", "Opens Runs: b marks the base run, Enter compares the highlighted one", self.action_compare
+        )
+        yield SystemCommand(
+            "Review drafts", "Generated scenarios beside their source: accept, edit or reject", self.action_drafts
         )
         yield SystemCommand("Help", "Every key of every screen, and what the scores mean", self.action_help)
         if self.local_model is not None:

@@ -22,6 +22,7 @@ SCREENS = [
     ("Compare (Enter on Runs)", "ragtui.tui.screens.compare_screen", "CompareScreen"),
     ("Side by side (Enter on Compare)", "ragtui.tui.screens.compare_screen", "PairScreen"),
     ("Personas (e)", "ragtui.tui.screens.personas_screen", "PersonasScreen"),
+    ("Drafts (D)", "ragtui.tui.screens.draft_review", "DraftReviewScreen"),
 ]
 EVERYWHERE = ("Every screen", "ragtui.tui.app", "RagtuiApp")
 

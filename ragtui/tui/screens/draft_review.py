@@ -1,0 +1,203 @@
+"""Drafts: the generated scenarios of the scenario file, one at a time, for a person to accept,
+edit or reject. The case (question, reference, expectations) on the left; on the right the source
+passage as the knowledge folder holds it now, with the quote marked — or a warning when the
+passage changed or vanished since it was generated. ``a`` accepts, ``e`` edits (the code checks
+run again before it is saved), ``x`` rejects (asks first), ``n`` / ``p`` move; every change is
+written to the file at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...core.content.scenarios import load_scenarios, scenario_file
+from ...core.generate.review import Reviewed, accept, reviewable, write_review
+from ...core.knowledge.folder import knowledge_root, read_folder
+from ...core.types.errors import RagtuiError
+from ..context import TuiServices, services
+from ..dialogs.common import ConfirmScreen
+from ..dialogs.draft_edit import DraftEditScreen
+from ..safe_text import clean_text
+
+QUOTE_STYLE = "bold black on yellow"
+
+
+class DraftReviewScreen(Screen[None]):
+    DEFAULT_CSS = """
+    DraftReviewScreen #drafts-title { height: auto; padding: 0 1; background: $panel; }
+    DraftReviewScreen #drafts-body { height: 1fr; }
+    DraftReviewScreen #drafts-body VerticalScroll { width: 1fr; padding: 0 1; border: round $panel-lighten-2; }
+    """
+    BINDINGS = [
+        Binding("a", "accept", "Accept", tooltip="Accept the draft: ragtui run runs it without --include-drafts"),
+        Binding("e", "edit", "Edit", tooltip="Edit the question and the reference; the checks run again"),
+        Binding("x", "reject", "Reject", tooltip="Remove the draft from the scenario file (asks first)"),
+        Binding("n", "move(1)", "Next", tooltip="The next generated scenario"),
+        Binding("p", "move(-1)", "Prev", tooltip="The previous generated scenario"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: list[Reviewed] = []
+        self.index = 0
+        self.path: Path | None = None
+
+    @property
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="drafts-title", markup=False)
+        with Horizontal(id="drafts-body"):
+            with VerticalScroll(id="drafts-case"):
+                yield Static("", id="drafts-case-text", markup=False)
+            with VerticalScroll(id="drafts-source"):
+                yield Static("", id="drafts-source-text", markup=False)
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def load(self) -> None:
+        config = self.ragtui.config
+        self.path = scenario_file(config.scenarios, config.language)
+        try:
+            scenarios = load_scenarios(self.path, config.language)
+            passages = read_folder(knowledge_root(config.knowledge, config.language)).passages
+        except RagtuiError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            scenarios, passages = [], ()
+        self.items = reviewable(scenarios, passages)
+        self.index = min(self.index, max(len(self.items) - 1, 0))
+        self.show()
+
+    @property
+    def current(self) -> Reviewed | None:
+        return self.items[self.index] if self.items else None
+
+    def show(self) -> None:
+        title = self.query_one("#drafts-title", Static)
+        case = self.query_one("#drafts-case-text", Static)
+        source = self.query_one("#drafts-source-text", Static)
+        item = self.current
+        if item is None:
+            title.update(Text(f"Drafts — no generated scenario in {self.path}", style="bold"))
+            case.update(
+                Text("Generate some: ragtui scenarios generate DOCS --out FILE, then open ragtui --scenarios FILE.")
+            )
+            source.update(Text(""))
+            return
+        s = item.scenario
+        drafts = sum(1 for i in self.items if i.scenario.draft)
+        title.update(
+            Text.assemble(
+                (f"Drafts — {self.index + 1} of {len(self.items)} ({drafts} to review) · ", "bold"),
+                (s.status, "yellow" if s.draft else "green"),
+                f" · {s.kind or 'generated'} · {clean_text(s.id)}",
+            )
+        )
+        case.update(case_text(item))
+        source.update(source_text(item))
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def action_move(self, step: int) -> None:
+        if self.items:
+            self.index = (self.index + step) % len(self.items)
+            self.show()
+
+    def action_accept(self) -> None:
+        item = self.current
+        if item is None or self.path is None:
+            return
+        if item.passage is None and item.scenario.source is not None:
+            self.app.notify("Its source passage changed or vanished: edit or reject it instead", severity="warning")
+            return
+        path = self.path
+        self._write(lambda: accept(path, item.scenario.id), f"Accepted {item.scenario.id}")
+
+    def action_reject(self) -> None:
+        item = self.current
+        if item is None or self.path is None:
+            return
+        path = self.path
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._write(lambda: write_review(path, item.scenario.id, reject=True), f"Rejected {item.scenario.id}")
+
+        self.app.push_screen(ConfirmScreen(f"Remove {item.scenario.id} from {path.name}?"), answered)
+
+    def action_edit(self) -> None:
+        item = self.current
+        if item is None or self.path is None:
+            return
+        path = self.path
+
+        def edited(result: tuple[str, str] | None) -> None:
+            if result is not None:
+                question, reference = result
+                self._write(
+                    lambda: write_review(path, item.scenario.id, question=question, reference=reference),
+                    f"Saved {item.scenario.id} (still a draft: a to accept)",
+                )
+
+        self.app.push_screen(DraftEditScreen(item), edited)
+
+    def _write(self, change, done: str) -> None:  # noqa: ANN001 - a callable that writes the file
+        try:
+            change()
+        except (RagtuiError, OSError) as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        self.app.notify(done, markup=False)
+        self.load()
+
+
+def case_text(item: Reviewed) -> Text:
+    s = item.scenario
+    text = Text()
+    text.append("Question\n", style="bold")
+    text.append(clean_text(s.question) + "\n\n")
+    text.append("Reference\n", style="bold")
+    text.append(clean_text(s.reference or "(none: an out-of-scope probe expects the bot not to know)") + "\n\n")
+    text.append("Expectations\n", style="bold")
+    for e in s.expectations:
+        form = "must not" if e.polarity == "must_not" else ("contains" if e.form == "contains" else "must")
+        text.append(f"{form}: ", style="dim")
+        text.append(clean_text(e.text) + "\n")
+    return text
+
+
+def source_text(item: Reviewed) -> Text:
+    source = item.scenario.source
+    text = Text()
+    if source is None:
+        text.append("Out-of-scope probe: no passage answers it ", style="bold")
+        text.append("(its key terms are in none).")
+        return text
+    where = f"{source.file} › {source.heading}" + (f" (page {source.page})" if source.page else "")
+    text.append("Source  ", style="bold")
+    text.append(clean_text(where) + "\n\n")
+    if item.passage is None:
+        text.append(
+            "This passage changed or vanished since the draft was generated: check the reference.\n\n", style="bold red"
+        )
+        text.append("Quote: ", style="dim")
+        text.append(clean_text(source.quote))
+        return text
+    passage = item.passage.text
+    if item.quote is None:
+        text.append(clean_text(passage))
+        return text
+    text.append(clean_text(passage[: item.quote.start]))
+    text.append(clean_text(passage[item.quote.start : item.quote.end]), style=QUOTE_STYLE)
+    text.append(clean_text(passage[item.quote.end :]))
+    return text

@@ -1,0 +1,144 @@
+"""The Drafts screen (D): each generated scenario beside its source passage with the quote
+marked; a accepts, e edits (the code checks run again; a failing edit is not saved and says
+why), x rejects after asking; every change is in the file at once. A snapshot at 80×24."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+from ragtui.core.config.settings import Config
+from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.generate.drafts import Draft
+from ragtui.core.generate.toml_out import scenario_file_text
+from ragtui.core.knowledge.folder import read_folder
+from ragtui.core.types.scenarios import ScenarioSource
+from ragtui.tui.screens.draft_review import QUOTE_STYLE, DraftReviewScreen, source_text
+
+from .conftest import SIZE, notifications, settle, static_text
+from .test_snapshots import SMALL, steady
+
+HELP = "# Refunds\n\nWe refund unused months. Refunds are paid within 5 business days to the original card.\n"
+
+
+@pytest.fixture
+def drafts_file(tui_config: Config, tmp_path: Path) -> Path:
+    folder = tmp_path / "help"
+    folder.mkdir()
+    (folder / "refunds.md").write_text(HELP, encoding="utf-8")
+    (passage,) = read_folder(folder).passages
+    quote = "Refunds are paid within 5 business days to the original card."
+    drafts = [
+        Draft(
+            "gen-factual-1",
+            "factual",
+            "How long until my refund arrives?",
+            "Refunds are paid within 5 business days to the original card.",
+            ("says refunds take 5 business days",),
+            (),
+            ("5 business days",),
+            ScenarioSource("refunds.md", "Refunds", quote, passage.content_hash),
+        ),
+        Draft(
+            "gen-factual-2",
+            "factual",
+            "Do you refund months I did not use?",
+            "Unused months are refunded.",
+            (),
+            (),
+            (),
+            ScenarioSource(
+                "refunds.md", "Refunds", "We refund unused months.", hashlib.sha256(b"old text").hexdigest()
+            ),
+        ),
+    ]
+    path = tmp_path / "mine.toml"
+    path.write_text(scenario_file_text(drafts, "en"), encoding="utf-8")
+    tui_config.scenarios = path
+    tui_config.knowledge = folder
+    return path
+
+
+async def open_drafts(pilot: Pilot) -> DraftReviewScreen:
+    await pilot.press("D")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, DraftReviewScreen)
+    return screen
+
+
+async def test_a_draft_is_shown_beside_its_passage_with_the_quote_marked(make_app, drafts_file: Path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drafts(pilot)
+        assert "1 of 2 (2 to review)" in static_text(app, "#drafts-title") and "draft" in static_text(
+            app, "#drafts-title"
+        )
+        case = static_text(app, "#drafts-case-text")
+        assert "How long until my refund arrives?" in case and "contains: 5 business days" in case
+        assert "We refund unused months. Refunds are paid within" in static_text(app, "#drafts-source-text")
+        marked = source_text(screen.items[0])
+        assert [marked.plain[s.start : s.end] for s in marked.spans if s.style == QUOTE_STYLE] == [
+            "Refunds are paid within 5 business days to the original card."
+        ]
+        await pilot.press("n")
+        await settle(pilot)
+        assert "changed or vanished since the draft was generated" in static_text(app, "#drafts-source-text")
+        await pilot.press("a")  # a draft whose passage moved is not accepted as it is
+        await settle(pilot)
+        assert any("edit or reject it instead" in n for n in notifications(app))
+        assert all(s.draft for s in load_scenarios(drafts_file, "en"))
+        assert screen.index == 1
+
+
+async def test_accept_edit_and_reject_write_the_file(make_app, drafts_file: Path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_drafts(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert {s.id: s.status for s in load_scenarios(drafts_file, "en")}["gen-factual-1"] == "accepted"
+
+        await pilot.press("e")
+        await settle(pilot)
+        app.screen.query_one("#draft-reference", TextArea).text = "Refunds are paid soon."  # drops "5 business days"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "no longer says '5 business days'" in static_text(app, "#draft-problems")  # still open, nothing saved
+        app.screen.query_one("#draft-question", TextArea).text = "When do I get my money back?"
+        app.screen.query_one("#draft-reference", TextArea).text = "Within 5 business days, to the original card."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        edited = {s.id: s for s in load_scenarios(drafts_file, "en")}["gen-factual-1"]
+        assert (edited.question, edited.reference) == (
+            "When do I get my money back?",
+            "Within 5 business days, to the original card.",
+        )
+        assert edited.source is not None and edited.kind == "factual"  # the provenance stays
+
+        await pilot.press("n", "x")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert [s.id for s in load_scenarios(drafts_file, "en")] == ["gen-factual-1"]
+        assert "1 of 1" in static_text(app, "#drafts-title")
+
+
+async def test_with_no_generated_scenario_the_screen_says_how_to_make_some(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_drafts(pilot)
+        assert "no generated scenario" in static_text(app, "#drafts-title")
+        assert "ragtui scenarios generate DOCS --out FILE" in static_text(app, "#drafts-case-text")
+
+
+def test_drafts_screen(snap_compare, make_app, drafts_file: Path):
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("D")
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
