@@ -15,7 +15,6 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..core.config import paths
 from ..core.config.expectation_items import unmatched_policies
 from ..core.config.settings import LANGUAGES, Config
 from ..core.content.picking import Skipped
@@ -30,17 +29,21 @@ from .output import console, error_line
 
 
 def files_to_check(config: Config, given: list[Path]) -> list[tuple[Path, str]]:
-    """(file, language) pairs: FILES (language from the file, "en" by default), else the bundled
-    files and the configured location's, each once."""
+    """(file, language) pairs: FILES (language from the file, "en" by default), else the files
+    of the languages the project uses: in the configured folder, each language's file that is
+    there, and the config's language's whether or not (a missing one is a problem). An
+    English-only folder is not asked for a ja.toml; the bundled sample is checked when it is
+    the configured one."""
     if given:
         return [(path, _language_of(path)) for path in given]
-    locations = [paths.bundled_dir("sample_data") / "scenarios", config.scenarios]
+    location = config.scenarios
+    if not location.is_dir():
+        return [(location, config.language)]
     pairs: dict[Path, str] = {}
-    for location in locations:
-        for language in LANGUAGES if location.is_dir() else (config.language,):
-            path = scenario_file(location, language)
-            if path.is_file() or location == config.scenarios:
-                pairs.setdefault(path.resolve(), language)
+    for language in LANGUAGES:
+        path = scenario_file(location, language)
+        if path.is_file() or language == config.language:
+            pairs.setdefault(path.resolve(), language)
     return list(pairs.items())
 
 

@@ -208,7 +208,7 @@ def test_a_policy_whose_tags_match_nothing_stops_the_run_before_any_call(config_
 
 def test_scenarios_check_lists_every_problem_or_says_all_valid(config_file: Path, server, tmp_path, capsys):
     assert main(["scenarios", "--check", "--config", str(config_file)]) == 0
-    assert "25 scenarios, 74 expectations, 1 policies: all valid" in capsys.readouterr().out  # bundled en+ja + 1
+    assert "1 scenarios, 3 expectations, 1 policies: all valid" in capsys.readouterr().out  # the project's own file
     bad = tmp_path / "en.toml"
     bad.write_text(
         '[[scenario]]\nid = "a"\nquestion = "Q?"\nexpect = [""]\n'
@@ -222,3 +222,17 @@ def test_scenarios_check_lists_every_problem_or_says_all_valid(config_file: Path
     assert f"{bad}: scenario 'b' expect[1] regex: '(' does not compile" in err
     assert "policy 'password'" not in err  # a policy without tags applies everywhere
     assert "2 problem(s)" in err
+
+
+def test_scenarios_check_reads_the_languages_the_project_uses(tmp_path, capsys):
+    assert main(["scenarios", "--check"]) == 0  # the bundled sample: both of its languages
+    assert "24 scenarios, 71 expectations" in capsys.readouterr().out
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "en.toml").write_text('[[scenario]]\nid = "a"\nquestion = "Where is my parcel?"\n', encoding="utf-8")
+    config = tmp_path / "ragtui.toml"
+    config.write_text(f'language = "en"\nscenarios = "{folder}"\n', encoding="utf-8")
+    assert main(["scenarios", "--check", "--config", str(config)]) == 0  # an English-only folder: no ja.toml asked for
+    assert "1 scenarios, 0 expectations" in capsys.readouterr().out
+    assert main(["scenarios", "--check", "--config", str(config), "--language", "ja"]) == 2  # the language in use
+    assert "ja.toml" in capsys.readouterr().err
