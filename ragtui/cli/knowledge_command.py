@@ -44,11 +44,9 @@ def knowledge(args: argparse.Namespace, overrides: Overrides) -> int:
             table.add_row(Text(loader.name), Text(" ".join(loader.suffixes)), Text(loader.description))
         print_table(table)
         return 0
-    if args.folder is not None:
-        root = args.folder
-    else:
-        config = bootstrap.load_effective_config(overrides)
-        root = knowledge_root(config.knowledge, config.language)
+    config = bootstrap.load_effective_config(overrides)
+    # DIR/<language>/ when there is one, as the built-in bot reads it
+    root = knowledge_root(args.folder if args.folder is not None else config.knowledge, config.language)
     read = read_folder(root)
     console.print(Text(summary_line(read)), soft_wrap=True)
     if read.documents:

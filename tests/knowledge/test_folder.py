@@ -125,3 +125,16 @@ def test_a_plugin_loader_is_read_like_a_built_in_one_and_its_failure_costs_only_
 def test_a_loader_must_name_lower_case_suffixes():
     with pytest.raises(ValueError, match="lower case"):
         registry.register_loader(DocumentLoader("bad", ("PDF",), _broken))
+
+
+def test_the_bundled_mixed_format_help_centre_reads_whole_in_both_languages(capsys):
+    """examples/help-centre: HTML with page chrome, a PDF, CSV FAQs (English and Japanese
+    columns), Markdown, and a page in Shift_JIS — every file read, by language subfolder."""
+    root = Path(__file__).resolve().parents[2] / "examples" / "help-centre"
+    for language, documents in (("en", 4), ("ja", 2)):
+        assert main(["knowledge", str(root), "--language", language]) == 0
+        out = capsys.readouterr().out
+        assert f"{documents} document(s)" in out and "0 file(s) skipped" in out
+    ja = read_folder(root / "ja")
+    assert any("5,000円以上のご注文は送料無料です。" in p.text for p in ja.passages)  # decoded from Shift_JIS
+    assert not any("クッキー" in p.text for p in ja.passages)  # the cookie banner is chrome
