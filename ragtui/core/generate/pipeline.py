@@ -130,7 +130,8 @@ class Generator:
         quote = passage.text[match.start : match.end]
         await self._check_entailed(quote, reference)
         facts = [f for f in exact_facts(quote) if plain(f) in plain(reference)]
-        flags = (COPIES_WORDING,) if copied_share(question, passage.text) >= COPIED_AT else ()
+        # against the heading too: a FAQ row's question is its heading, and a copy of it is a copy
+        flags = (COPIES_WORDING,) if copied_share(question, f"{passage.title}\n{passage.text}") >= COPIED_AT else ()
         source = ScenarioSource(
             file=passage.doc_id,
             heading=" › ".join(passage.heading),
