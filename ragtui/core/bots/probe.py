@@ -53,7 +53,7 @@ async def aprobe_bot(config: Config, endpoints: dict[str, Endpoint], question: s
     bot = None
     started = time.perf_counter()
     try:
-        prompts = PromptSet.load(config.prompts, config.language)
+        prompts = PromptSet.load(config.prompts, config.language, config.product())
         bot = build_bot(
             config, endpoints, pool, prompts, lambda: KnowledgeBase.from_folder(config.knowledge, config.language)
         )

@@ -247,7 +247,7 @@ class PooledRagBot(BuiltinRagBot):
 def builtin_factory(config: Config, endpoint: Endpoint) -> Callable[[], Bot]:
     """Load prompts and knowledge now, so their errors surface before listening; build the bot
     on the server's loop, where its HTTP client must live."""
-    prompts = PromptSet.load(config.prompts, config.language)
+    prompts = PromptSet.load(config.prompts, config.language, config.product())
     knowledge = KnowledgeBase.from_folder(config.knowledge, config.language)
 
     def make() -> Bot:

@@ -129,6 +129,13 @@ def open_alpha(value: float) -> float:
     return value
 
 
+class ProductTable(TomlTable):
+    """``[product]``: what the bot and the simulated customer call the team's product."""
+
+    name: str | None = None
+    support: str | None = None
+
+
 class ConfigFile(TomlTable):
     """ragtui.toml."""
 
@@ -175,6 +182,7 @@ class ConfigFile(TomlTable):
     bot: dict[str, Any] | None = None  # its keys depend on its type: bot_config.parse_bot reads them
     thresholds: dict[str, Fraction] | None = None
     answer_relevancy: RelevancyTable | None = None
+    product: ProductTable | None = None
     min_judge_agreement: FloorTable | None = None
     gate_low_agreement: bool | None = None
 

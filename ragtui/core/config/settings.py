@@ -64,6 +64,7 @@ from ..registry.metrics import PRIMARY_METRIC
 from ..types.agreement_floor import AgreementFloor
 from ..types.errors import ConfigError
 from ..types.expectations import Expectation
+from ..types.product import SAMPLE_PRODUCT, Product
 from . import paths
 from .bot_config import BotConfig, parse_bot
 from .config_file import LANGUAGES, ConfigFile, EmbeddedTable, EndpointTable
@@ -195,7 +196,18 @@ class Config:
     # model → (input, output) price per million tokens, for `ragtui run --estimate` and run costs
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
     labeller: str | None = None  # the name stored with a person's labels; default: the OS user
+    # [product]: what the prompts call the team's product and its support channel
+    product_name: str = ""
+    support: str = ""
     source: Path | None = None  # the file this came from, for messages
+
+    def product(self) -> Product:
+        """The product the prompts name: ``[product]``'s, else the sample's while the knowledge
+        base is the bundled sample, else unnamed (the prompt files say how to speak of it)."""
+        name = self.product_name
+        if not name and self.knowledge.resolve() == (paths.bundled_dir("sample_data") / "knowledge").resolve():
+            name = SAMPLE_PRODUCT
+        return Product(name, self.support)
 
     def role(self, name: str) -> EndpointConfig:
         """The role's settings with the shared ``[endpoint]`` defaults filled in."""
@@ -242,6 +254,9 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
         config.prices = {model: (price.input, price.output) for model, price in table.prices.items()}
     if table.labeller is not None:
         config.labeller = table.labeller.strip() or None
+    if table.product is not None:
+        config.product_name = (table.product.name or "").strip()
+        config.support = (table.product.support or "").strip()
     if table.policy is not None:
         config.policies = tuple(policy.policy() for policy in table.policy)
     if table.endpoint is not None:

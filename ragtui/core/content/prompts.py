@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..config import paths
 from ..config.toml_io import read_toml
 from ..types.errors import ConfigError
+from ..types.product import Product
 
 SLOT = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
@@ -24,12 +26,16 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
     "user_simulator": {
         "greeting": frozenset(),
         "system": frozenset({"persona", "question"}),
+        "unnamed_product": frozenset(),
+        "unnamed_support": frozenset(),
     },
     "bot_rag": {
         "system": frozenset(),  # fixed rules first; each turn's passages travel with its message
         "turn": frozenset({"context", "message"}),
         "no_context": frozenset(),
         "earlier_context": frozenset(),
+        "unnamed_product": frozenset(),
+        "unnamed_support": frozenset(),
     },
     "judge_rubric": {
         "system": frozenset(),  # fixed prefix first, so a server's prompt cache can reuse it
@@ -98,6 +104,15 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
 }
 
 
+# The team's product (``[product]`` in ragtui.toml), filled in when the bot's and the simulated
+# customer's templates are loaded: any of their keys may use these, none has to.
+PRODUCT_SLOTS = frozenset({"product", "support"})
+PRODUCT_KINDS = frozenset({"user_simulator", "bot_rag"})
+# How to speak of an unnamed product or channel: optional, so a prompt folder copied before they
+# existed still loads; a file without them takes the bundled file's words for its language.
+OPTIONAL_KEYS = frozenset({"unnamed_product", "unnamed_support"})
+
+
 def prompt_schema(kind: str) -> Mapping[str, frozenset[str]]:
     """The keys of template ``kind`` and the exact slots each uses: the engine's own kinds
     above, or the kind a registered metric declares."""
@@ -127,6 +142,31 @@ class PromptTemplate:
             raise ValueError(f"{self.kind}.{key} takes slots {sorted(expected)}, got {sorted(values)}")
         return SLOT.sub(lambda m: values[m.group(1)], self.parts[key])
 
+    def for_product(self, product: Product) -> PromptTemplate:
+        """The template with the product's name and support channel written in (the file's
+        ``unnamed_product`` / ``unnamed_support`` when the config names none). Double braces in
+        a name become single ones: the filled text is rendered again per turn, and a name must
+        never be read as a slot."""
+        if self.kind not in PRODUCT_KINDS:
+            return self
+        named = {"product": product.name, "support": product.support}
+        values = {
+            slot: value.replace("{{", "{").replace("}}", "}") if value else self._unnamed(slot)
+            for slot, value in named.items()
+        }
+
+        def fill(text: str) -> str:
+            return SLOT.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+        return replace(self, parts={key: fill(text) for key, text in self.parts.items()})
+
+    def _unnamed(self, slot: str) -> str:
+        key = f"unnamed_{slot}"
+        if key in self.parts:
+            return self.parts[key].strip()
+        bundled = load_prompt(paths.bundled_dir("prompts"), self.language, self.kind)
+        return bundled.parts[key].strip()
+
 
 def prompt_path(prompts_dir: Path, language: str, kind: str) -> Path:
     return prompts_dir / language / f"{kind}.toml"
@@ -154,12 +194,17 @@ def parse_prompt(data: dict[str, object], kind: str, language: str, path: Path |
     parts: dict[str, str] = {}
     for key, slots in spec.items():
         value = data.get(key)
+        if value is None and key in OPTIONAL_KEYS:
+            continue
         if not isinstance(value, str) or not value.strip():
             raise ConfigError(f"{where}: key {key!r} is missing or empty", "it must be a non-empty string")
         used = set(SLOT.findall(value))
+        if kind in PRODUCT_KINDS:
+            used -= PRODUCT_SLOTS  # filled in at load (for_product), allowed in every key
         unknown = sorted(used - slots)
         if unknown:
-            allowed_slots = ", ".join("{{" + s + "}}" for s in sorted(slots)) or "none"
+            may_use = slots | (PRODUCT_SLOTS if kind in PRODUCT_KINDS else frozenset())
+            allowed_slots = ", ".join("{{" + s + "}}" for s in sorted(may_use)) or "none"
             raise ConfigError(
                 f"{where}: key {key!r} uses unknown slot {{{{{unknown[0]}}}}}", f"slots allowed here: {allowed_slots}"
             )
@@ -185,10 +230,13 @@ class PromptSet:
     directory: Path | None = None
 
     @classmethod
-    def load(cls, prompts_dir: Path, language: str) -> PromptSet:
+    def load(cls, prompts_dir: Path, language: str, product: Product | None = None) -> PromptSet:
+        """``product``: the config's (``Config.product()``); unnamed when not given, for the
+        callers that use only the judge's template."""
+        product = product or Product()
         return cls(
-            simulator=load_prompt(prompts_dir, language, "user_simulator"),
-            bot=load_prompt(prompts_dir, language, "bot_rag"),
+            simulator=load_prompt(prompts_dir, language, "user_simulator").for_product(product),
+            bot=load_prompt(prompts_dir, language, "bot_rag").for_product(product),
             judge=load_prompt(prompts_dir, language, "judge_rubric"),
             directory=prompts_dir,
         )

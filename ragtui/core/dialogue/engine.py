@@ -57,7 +57,7 @@ class Engine:
         # About four concurrent calls per httpx pool (see models/sse.py Lanes).
         self.pool = pool or ClientPool(lanes=max(16, config.concurrency // 4))
         # Loading validates every template up front: a bad prompt fails before any dialogue.
-        self.prompts = PromptSet.load(config.prompts, self.language)
+        self.prompts = PromptSet.load(config.prompts, self.language, config.product())
         self._knowledge: KnowledgeBase | None = None
         # The [bot] table picks the bot under test; the knowledge base is only built for the built-in one.
         self.bot = bot or build_bot(config, endpoints, self.pool, self.prompts, lambda: self.knowledge)

@@ -177,7 +177,7 @@ class RunEstimator:
 
     def __init__(self, config: Config, endpoints: dict[str, Endpoint], store: Store | None, metrics: list[str]) -> None:
         self.config = config
-        self.prompts = PromptSet.load(config.prompts, config.language)
+        self.prompts = PromptSet.load(config.prompts, config.language, config.product())
         builtin = uses_bot_role(config.bot.type) and "bot" in endpoints
         self.knowledge = KnowledgeBase.from_folder(config.knowledge, config.language) if builtin else None
         self.metrics = metrics
