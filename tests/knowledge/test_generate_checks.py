@@ -10,12 +10,13 @@ import hashlib
 import pytest
 
 from ragtui.core.generate.facts import exact_facts, menu_paths
-from ragtui.core.generate.language import script_language
 from ragtui.core.generate.normalize import normalize, quote_parts
 from ragtui.core.generate.out_of_scope import terms_in_knowledge
 from ragtui.core.generate.plan import KINDS, OUT_OF_SCOPE, OUT_OF_SCOPE_EVERY, passage_order, plan
 from ragtui.core.generate.quote_check import find_quote
-from ragtui.core.generate.similarity import copied_share, dice, near_duplicates
+from ragtui.core.generate.similarity import copied_share, near_duplicates
+from ragtui.core.text.script import script_language
+from ragtui.core.text.text_similarity import dice
 from ragtui.core.types.knowledge import SourcedPassage
 
 PASSAGE = (

@@ -25,6 +25,7 @@ from typing import Any
 from ..content.prompts import PromptTemplate
 from ..metrics.json_reply import ReplyParseError, extract_json_object, lower_keys
 from ..models.llm import ChatClient, Completion
+from ..text.script import JAPANESE, japanese_share
 from ..text.text_similarity import dice, normalise
 from ..types.errors import RagtuiError
 from ..types.personas import Persona
@@ -90,8 +91,6 @@ AGENT_PHRASES = {
         "ご迷惑をおかけして申し訳",
     ),
 }
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
-_LETTER = re.compile(r"[A-Za-z\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 MAX_CHAT_CHARS = 600  # a customer typing in a chat window; personas ask for one or two sentences
 ECHO_AT = 0.6  # similarity to the bot's last answer from which the customer is copying it
 CHECK_MAX_TOKENS = 120
@@ -112,13 +111,6 @@ class CheckResult:
         return asdict(self)
 
 
-def japanese_share(text: str) -> float | None:
-    letters = _LETTER.findall(text)
-    if len(letters) < 8:
-        return None  # too short to tell ("ok", "DONE", "?")
-    return len(_JAPANESE.findall(text)) / len(letters)
-
-
 def is_instruction_list(text: str) -> bool:
     """Three or more list lines that instruct ("Open Settings", "設定を開いてください"), not a
     customer's list of what they tried ("I restarted", "再起動しました")."""
@@ -127,7 +119,7 @@ def is_instruction_list(text: str) -> bool:
         return False
     first_person = sum(1 for item in items if re.match(r"(?i)(i|i'|my|we)\b", item) or item.startswith("私"))
     polite_requests = sum(1 for item in items if "ください" in item)
-    if _JAPANESE.search(text):
+    if JAPANESE.search(text):
         return polite_requests >= 2
     return first_person * 2 < len(items)
 

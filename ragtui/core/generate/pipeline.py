@@ -19,13 +19,13 @@ from typing import Any
 from ..content.prompts import PromptTemplate
 from ..metrics.json_reply import ReplyParseError, extract_json_object
 from ..models.llm import ChatClient, Message
+from ..text.script import in_language
 from ..types.errors import IncompleteReply
 from ..types.knowledge import SourcedPassage
 from ..types.scenarios import ScenarioSource
 from . import drafts as why
 from .drafts import Draft, GenerationReport
 from .facts import exact_facts
-from .language import in_language
 from .normalize import plain
 from .out_of_scope import terms_in_knowledge
 from .plan import OUT_OF_SCOPE, PlannedItem

@@ -15,10 +15,10 @@ from typing import Any
 import tomli_w
 
 from ..files.atomic import atomic_write_text
+from ..text.script import in_language
 from ..types.errors import ConfigError
 from ..types.knowledge import SourcedPassage
 from ..types.scenarios import ACCEPTED, Scenario
-from .language import in_language
 from .normalize import plain
 from .quote_check import QuoteMatch, find_quote
 from .toml_out import HEADER

@@ -1,39 +1,23 @@
-"""How alike two questions are, and how much of a passage a question copies, measured on
-character n-grams of the normalized text: no tokenizer, so Japanese is measured like English."""
+"""How alike two questions are, and how much of a passage a question copies, on the character
+n-grams of ``core/text/text_similarity`` (width-folded, no spaces or punctuation): no tokenizer,
+so Japanese is measured like English."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .normalize import plain
+from ..text.text_similarity import normalise, trigrams
 
-N = 3
-# Dice coefficient of character 3-grams. Reworded copies ("How do I link my Google account?" /
-# "How can I link my Google account?", パスワードを忘れた場合は… / 場合、…) measure 0.81–0.86;
-# different questions on the same screen ("…link my Google account?" / "…unlink my Apple
-# account?") 0.72, a short question inside a longer one 0.53: the later of a pair at or above
+# Dice coefficient of character trigrams. Reworded copies ("How do I link my Google account?" /
+# "How can I link my Google account?", "…refund for a yearly plan?" / "…refund for my yearly
+# plan?", パスワードを忘れた場合は… / 場合、…) measure 0.72–0.87; different questions ("…link my
+# Google account?" / "…unlink my Apple account?", a short question inside a longer one, two
+# questions sharing only "場合はどうすればいいですか") 0.50–0.64: the later of a pair at or above
 # this is dropped.
-DUPLICATE_AT = 0.78
+DUPLICATE_AT = 0.7
 # A question with this share of its 5-grams found in the passage reads the passage back
 # ("Tap Link next to the service?"): kept, but flagged for a person to look at.
 COPIED_AT = 0.6
-
-
-def ngrams(text: str, n: int = N) -> set[str]:
-    text = plain(text)
-    if len(text) <= n:
-        return {text} if text else set()
-    return {text[i : i + n] for i in range(len(text) - n + 1)}
-
-
-def dice(a: str, b: str, n: int = N) -> float:
-    return _dice(ngrams(a, n), ngrams(b, n))
-
-
-def _dice(first: set[str], second: set[str]) -> float:
-    if not first or not second:
-        return 0.0
-    return 2 * len(first & second) / (len(first) + len(second))
 
 
 def near_duplicates(questions: Sequence[str], at: float = DUPLICATE_AT) -> dict[int, int]:
@@ -41,10 +25,11 @@ def near_duplicates(questions: Sequence[str], at: float = DUPLICATE_AT) -> dict[
     kept before it (the first of a group is kept)."""
     kept: list[int] = []
     dropped: dict[int, int] = {}
-    grams = [ngrams(q) for q in questions]
+    grams = [trigrams(q) for q in questions]
     for index, mine in enumerate(grams):
         for earlier in kept:
-            if _dice(mine, grams[earlier]) >= at:
+            theirs = grams[earlier]
+            if mine and theirs and 2 * len(mine & theirs) / (len(mine) + len(theirs)) >= at:
                 dropped[index] = earlier
                 break
         else:
@@ -54,8 +39,9 @@ def near_duplicates(questions: Sequence[str], at: float = DUPLICATE_AT) -> dict[
 
 def copied_share(question: str, passage: str, n: int = 5) -> float:
     """The share of the question's character n-grams that occur in the passage."""
-    mine = ngrams(question, n)
+    text = normalise(question)
+    mine = {text[i : i + n] for i in range(len(text) - n + 1)}
     if not mine:
         return 0.0
-    source = plain(passage)
+    source = normalise(passage)
     return sum(1 for gram in mine if gram in source) / len(mine)
