@@ -205,27 +205,29 @@ class RagtuiApp(App[None]):
             self.notify(caveat, title="Judge", severity="warning", timeout=15, markup=False)
         self._say_skipped_knowledge()
 
+    @work(thread=True, exclusive=True, group="knowledge", exit_on_error=False)
     def _say_skipped_knowledge(self) -> None:
-        """The built-in bot's knowledge folder, read now: a file it cannot read is said at start,
-        not discovered in a passage that never comes (and a folder with nothing readable is the
-        one error line it would be on the first step)."""
+        """The built-in bot's knowledge folder, read now in a thread (PDFs and HTML take a
+        moment; the screen does not wait): a file it cannot read is said at start, not
+        discovered in a passage that never comes, and a folder with nothing readable is the one
+        error line it would be on the first step. The index is the engine's, built once."""
         from ..core.knowledge.folder import skipped_lines
         from ..core.registry.bots import uses_bot_role
 
-        if self.engine is None or not uses_bot_role(self.config.bot.type):
+        engine = self.engine
+        if engine is None or not uses_bot_role(self.config.bot.type):
             return
         try:
-            skipped = self.engine.knowledge.skipped
+            skipped = engine.knowledge.skipped
         except RagtuiError as exc:
-            self.notify(str(exc), title="Knowledge base", severity="error", timeout=15, markup=False)
+            self.call_from_thread(
+                self.notify, str(exc), title="Knowledge base", severity="error", timeout=15, markup=False
+            )
             return
         if skipped:
-            self.notify(
-                "\n".join(skipped_lines(skipped, limit=3)),
-                title="Knowledge base",
-                severity="warning",
-                timeout=15,
-                markup=False,
+            lines = "\n".join(skipped_lines(skipped, limit=3))
+            self.call_from_thread(
+                self.notify, lines, title="Knowledge base", severity="warning", timeout=15, markup=False
             )
 
     # -- terminal size -----------------------------------------------------------------------
