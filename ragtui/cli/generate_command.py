@@ -12,23 +12,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.text import Text
 
-from ..core.content.prompts import load_prompt
+from ..core.config.settings import Config
+from ..core.content.prompts import PromptTemplate, load_prompt
 from ..core.files.output_file import check_output, write_output
 from ..core.generate.drafts import GenerationReport
 from ..core.generate.pipeline import MAX_REPLY_TOKENS, Generator
-from ..core.generate.plan import KINDS, OUT_OF_SCOPE, plan
+from ..core.generate.plan import KINDS, OUT_OF_SCOPE, PlannedItem, plan
 from ..core.generate.reply_cache import ReplyCache
 from ..core.generate.toml_out import scenario_file_text
-from ..core.knowledge.folder import knowledge_root, read_folder
-from ..core.models.endpoints import resolve_endpoint
+from ..core.knowledge.folder import KnowledgeFolder, knowledge_root, read_folder
+from ..core.models.endpoints import Endpoint, resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.types.errors import RagtuiError
+from ..core.types.knowledge import SourcedPassage
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 
@@ -115,7 +118,16 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
     return 0 if report.kept else 1
 
 
-async def _generate(config, endpoint, template, language, passages, items, cache, budget) -> GenerationReport:  # noqa: ANN001
+async def _generate(
+    config: Config,
+    endpoint: Endpoint,
+    template: PromptTemplate,
+    language: str,
+    passages: Sequence[SourcedPassage],
+    items: list[PlannedItem],
+    cache: ReplyCache,
+    budget: int | None,
+) -> GenerationReport:
     pool = ClientPool()
     progress = item_progress()
     try:
@@ -137,7 +149,7 @@ async def _generate(config, endpoint, template, language, passages, items, cache
         await pool.aclose()
 
 
-def _estimate(items, parts: dict[str, str], language: str) -> tuple[int, int]:  # noqa: ANN001
+def _estimate(items: list[PlannedItem], parts: dict[str, str], language: str) -> tuple[int, int]:
     """(calls, tokens) if every item needs its writer call and (grounded) its check, none asked again."""
     per_char = CHARS_PER_TOKEN.get(language, 4.0)
     fixed = len(parts["system"]) + len(parts["grounded"])
@@ -152,7 +164,7 @@ def _estimate(items, parts: dict[str, str], language: str) -> tuple[int, int]:  
     return calls, int(chars / per_char) + calls * MAX_REPLY_TOKENS // 2
 
 
-def _summary(report: GenerationReport, read, out: Path, seconds: float) -> None:  # noqa: ANN001
+def _summary(report: GenerationReport, read: KnowledgeFolder, out: Path, seconds: float) -> None:
     kept = len(report.kept)
     console.print(Text(f"Kept {kept} of {report.planned} planned item(s) in {seconds:.0f} s", style="bold"))
     if kept:

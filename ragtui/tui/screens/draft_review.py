@@ -7,6 +7,7 @@ written to the file at once."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
@@ -151,7 +152,8 @@ class DraftReviewScreen(Screen[None]):
 
         self.app.push_screen(DraftEditScreen(item), edited)
 
-    def _write(self, change, done: str) -> None:  # noqa: ANN001 - a callable that writes the file
+    def _write(self, change: Callable[[], None], done: str) -> None:
+        """Run ``change`` (it writes the scenario file), say ``done``, and show the file anew."""
         try:
             change()
         except (RagtuiError, OSError) as exc:
