@@ -44,6 +44,7 @@ LAZY_COMMANDS = {
     "merge": ("merge_command", "copy the runs of other ragtui databases (CI shards, artifacts) into one"),
     "judge-card": ("judge_card_command", "how far the judge agrees with people, per metric and language"),
     "knowledge": ("knowledge_command", "list the knowledge base's documents, passages and skipped files"),
+    "init": ("init_command", "write a ragtui.toml for your own knowledge base: its folder, language and product"),
 }
 
 EXIT_ERROR = 2  # 0: passed, 1: a gate failed (the commands return those themselves)

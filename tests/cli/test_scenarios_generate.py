@@ -42,11 +42,12 @@ def writer(*, quote_ok: bool = True, follows: str = "yes", english: bool = True,
         if name == "entailment":
             return Reply(json.dumps({"follows": follows}))
         if name == "probe":
-            question = "Can I buy gift cards for a friend?" if english else "ギフトカードは買えますか？"
+            # about the term it names: a covered one makes the probe one the knowledge base answers
+            question = f"Can I buy {probe_term} for a friend?" if english else "ギフトカードは買えますか？"
             candidate = {
                 "question": question,
                 "key_terms": [probe_term],
-                "invented_detail": "gift cards are sold in the app",
+                "invented_detail": f"{probe_term} are sold in the app",
             }
             return Reply(json.dumps({"candidates": [candidate]}))
         match = PASSAGE.search(last_user(body))
@@ -290,4 +291,45 @@ def test_the_first_probe_candidate_outside_the_knowledge_base_is_kept(server, he
     assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "out_of_scope") == 0
     (probe,) = load_scenarios(out, "en")
     assert probe.question == "Can I pay with gift cards?" and probe.kind == "out_of_scope"
-    assert [e.text for e in probe.expectations if e.polarity == "must_not"] == ["states that gift cards work"]
+    assert [e.text for e in probe.expectations if e.polarity == "must_not"] == [
+        "states as fact what this service offers for gift cards, or how it works"
+    ]
+
+
+def test_each_probe_is_about_the_next_topic_the_knowledge_base_lacks(server, help_folder, config_path, tmp_path):
+    """A small writer names terms the help centre has ("refund"); a question on the topic code
+    found absent is kept on that topic's terms, and the next probe is about the next topic."""
+
+    def respond(body: dict) -> Reply:
+        topic = re.search(r"says nothing about (.+)\.", last_user(body))
+        assert topic is not None
+        candidate = {
+            "question": f"Do you offer {topic.group(1)}?",
+            "key_terms": ["refund"],
+            "invented_detail": "The bot might say, 'Yes, with 50% off.'",
+        }
+        return Reply(json.dumps({"candidates": [candidate]}))
+
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "probes.toml"
+    assert generate(config_path, help_folder, out, "--n", "2", "--kinds", "out_of_scope") == 0
+    assert [s.question for s in load_scenarios(out, "en")] == [
+        "Do you offer gift cards?",
+        "Do you offer student discounts?",
+    ]
+
+
+def test_a_probe_off_its_topic_is_checked_on_its_own_terms_and_a_quoted_reply_is_no_claim(
+    server, help_folder, config_path, tmp_path
+):
+    free = {
+        "question": "Can I pause my plan from the smartwatch?",
+        "key_terms": ["Apple Watch"],
+        "invented_detail": "The bot might say, 'Yes, from the watch face.'",
+    }
+    server.set_default(JUDGE, Reply(json.dumps({"candidates": [free]})))
+    out = tmp_path / "free.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "out_of_scope") == 0
+    (probe,) = load_scenarios(out, "en")
+    assert probe.question == free["question"]
+    assert [e.polarity for e in probe.expectations] == ["must"]  # a quoted reply is not a claim to forbid

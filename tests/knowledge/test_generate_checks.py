@@ -11,7 +11,7 @@ import pytest
 
 from ragtui.core.generate.facts import exact_facts, menu_paths
 from ragtui.core.generate.normalize import normalize, quote_parts
-from ragtui.core.generate.out_of_scope import terms_in_knowledge
+from ragtui.core.generate.out_of_scope import absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
 from ragtui.core.generate.plan import KINDS, OUT_OF_SCOPE, OUT_OF_SCOPE_EVERY, passage_order, plan
 from ragtui.core.generate.quote_check import find_quote
 from ragtui.core.generate.similarity import copied_share, near_duplicates
@@ -114,6 +114,21 @@ def test_an_out_of_scope_probe_is_refused_when_its_terms_are_in_the_knowledge_ba
     found = terms_in_knowledge(["PREMIUM", "apple watch"], KB)
     assert [(f.term, f.doc_id) for f in found] == [("PREMIUM", "a.md")]
     assert [f.term for f in terms_in_knowledge(["ID"], KB)] == ["ID"]  # too short to tell anything
+
+
+def test_the_topics_shown_for_probes_are_those_the_knowledge_base_never_names():
+    topics = parse_topics(
+        "# a comment\n\ngift cards / gift card\npremium pricing / Premium\n学生割引 / 学割\na public API / API\n"
+    )
+    assert [t.name for t in topics] == ["gift cards", "premium pricing", "学生割引", "a public API"]
+    kb = [*KB, sourced("d.md", ("D",), "Rapid replies, always.")]
+    absent = absent_topics(topics, kb)
+    assert [t.name for t in absent] == ["gift cards", "学生割引", "a public API"]  # "api" is not in "rapid"
+    assert [topic_for(absent, n) for n in range(4)] == [*absent, absent[0]]  # in turn, then again
+    assert topic_for([], 4) is None
+    assert topic_named("Can I use a GIFT CARD?", absent) == absent[0]
+    assert topic_named("学割はありますか？", absent) == absent[1]  # a two-character curated word counts
+    assert topic_named("How fast are rapid replies?", absent) is None
 
 
 def test_facts_of_a_quote_become_exact_expectations_as_written():

@@ -12,8 +12,9 @@ question too like one kept before it is dropped. Nothing unverifiable is kept as
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..content.prompts import PromptTemplate
@@ -27,7 +28,7 @@ from . import drafts as why
 from .drafts import Draft, GenerationReport
 from .facts import exact_facts
 from .normalize import plain
-from .out_of_scope import terms_in_knowledge
+from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
 from .plan import OUT_OF_SCOPE, PlannedItem
 from .quote_check import find_quote
 from .reply_cache import ReplyCache, request_key
@@ -76,6 +77,10 @@ ENTAILS_SCHEMA: dict[str, Any] = {
 MAX_REPLY_TOKENS = 700
 CUT_AT = 158  # an expectation this long reached the schema's limit (160): cut, so not kept
 COPIES_WORDING = "the question copies the passage's wording"
+# A probe's invented detail kept as "states that …" only when it is a short claim, not a whole
+# reply a small writer put in quotes ("The bot might say, 'We don't …'").
+MAX_DETAIL = 120
+_SPEECH = re.compile(r"\bbot\b|ボット|[\"'「」“”]|\bmight say\b", re.I)
 
 
 class Dropped(Exception):
@@ -91,6 +96,8 @@ class Generator:
     passages: Sequence[SourcedPassage]  # the whole knowledge base, for the out-of-scope check
     cache: ReplyCache
     budget: int | None = None  # tokens, prompt and completion together; None: no limit
+    _absent: list[ProbeTopic] | None = field(default=None, init=False, repr=False)
+    _probes: int = field(default=0, init=False, repr=False)  # so far: each is shown other topics
 
     async def run(self, items: Sequence[PlannedItem], progress: Callable[[GenerationReport], None]) -> GenerationReport:
         report = GenerationReport(planned=len(items))
@@ -113,7 +120,8 @@ class Generator:
 
     async def _one(self, item: PlannedItem) -> Draft:
         if item.kind == OUT_OF_SCOPE or item.passage is None:
-            return await self._probe()
+            self._probes += 1
+            return await self._probe(self._probes - 1)
         passage = item.passage
         kind_text = self.template.render(f"kind_{item.kind}")
         request = self.template.render("grounded", kind=kind_text, title=passage.title, passage=passage.text)
@@ -151,25 +159,28 @@ class Generator:
             flags=flags,
         )
 
-    async def _probe(self) -> Draft:
+    async def _probe(self, number: int) -> Draft:
         titles = sorted({p.title.split(" › ")[0] for p in self.passages})
-        request = self.template.render("out_of_scope", topics="\n".join(f"- {t}" for t in titles[:60]))
+        topic = topic_for(self._absent_topics(), number)
+        request = self.template.render(
+            "out_of_scope",
+            topics="\n".join(f"- {t}" for t in titles[:60]),
+            absent=topic.name if topic else self.template.render("probe_any_topic"),
+        )
         reply = await self._ask_in_language(request, PROBE_SCHEMA)
-        candidates = [c for c in reply.get("candidates") or [] if isinstance(c, dict) and _text(c, "question")]
+        written = [c for c in reply.get("candidates") or [] if isinstance(c, dict) and _text(c, "question")]
+        candidates = [c for c in written if in_language(_text(c, "question"), self.language)]
         if not candidates:
-            raise Dropped(why.UNREADABLE)
-        reason = why.NO_TERMS
-        for candidate in candidates:
-            question, detail = _text(candidate, "question"), _text(candidate, "invented_detail")
-            terms = [t for t in _texts(candidate, "key_terms", 4) if t]
-            if not terms or not in_language(question, self.language):
-                continue
-            if terms_in_knowledge(terms, self.passages):
-                reason = why.IN_KNOWLEDGE
-                continue
-            break
+            raise Dropped(why.WRONG_LANGUAGE if written else why.UNREADABLE)
+        # A question on the topic code found absent is out of scope on that topic's terms, and
+        # what it must not state is said of the topic; any other question is checked on the terms
+        # the writer named, and must not state the detail the writer invented.
+        on_topic = next((c for c in candidates if topic and topic_named(_text(c, "question"), [topic])), None)
+        if on_topic is not None and topic is not None:
+            question = _text(on_topic, "question")
+            must_not = self.template.render("probe_expect_not_topic", topic=topic.name)
         else:
-            raise Dropped(reason)
+            question, must_not = self._free_probe(candidates)
         digest = hashlib.sha256(plain(question).encode("utf-8")).hexdigest()[:8]
         return Draft(
             id=f"gen-out-of-scope-{digest}",
@@ -177,10 +188,32 @@ class Generator:
             question=question,
             reference="",
             expect=(self.template.render("probe_expect"),),
-            expect_not=(self.template.render("probe_expect_not", detail=detail.rstrip(".。")),) if detail else (),
+            expect_not=(must_not,) if must_not else (),
             contains=(),
             source=None,
         )
+
+    def _free_probe(self, candidates: list[dict[str, Any]]) -> tuple[str, str]:
+        """The first candidate none of whose key terms is in the knowledge base, and what it must
+        not state (none when the writer's invented detail is not a short claim)."""
+        reason = why.NO_TERMS
+        for candidate in candidates:
+            terms = [t for t in _texts(candidate, "key_terms", 4) if t]
+            if not terms:
+                continue
+            if terms_in_knowledge(terms, self.passages):
+                reason = why.IN_KNOWLEDGE
+                continue
+            detail = _text(candidate, "invented_detail").rstrip(".。")
+            claim = bool(detail) and len(detail) <= MAX_DETAIL and not _SPEECH.search(detail)
+            must_not = self.template.render("probe_expect_not", detail=detail) if claim else ""
+            return _text(candidate, "question"), must_not
+        raise Dropped(reason)
+
+    def _absent_topics(self) -> list[ProbeTopic]:
+        if self._absent is None:
+            self._absent = absent_topics(parse_topics(self.template.render("probe_topics")), self.passages)
+        return self._absent
 
     async def _ask_in_language(self, request: str, schema: dict[str, Any]) -> dict[str, Any]:
         messages: list[Message] = [
