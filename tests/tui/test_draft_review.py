@@ -5,6 +5,7 @@ why), x rejects after asking; every change is in the file at once. A snapshot at
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,9 @@ from ragtui.core.generate.toml_out import scenario_file_text
 from ragtui.core.knowledge.folder import read_folder
 from ragtui.core.types.scenarios import ScenarioSource
 from ragtui.tui.screens.draft_review import QUOTE_STYLE, DraftReviewScreen, source_text
+from tests.fakes.fake_openai import Reply
 
+from ..conftest import JUDGE
 from .conftest import SIZE, notifications, settle, static_text
 from .test_snapshots import SMALL, steady
 
@@ -95,7 +98,12 @@ async def test_a_draft_is_shown_beside_its_passage_with_the_quote_marked(make_ap
         assert screen.index == 1
 
 
-async def test_accept_edit_and_reject_write_the_file(make_app, drafts_file: Path):
+def follows(answer: str) -> Reply:
+    return Reply(json.dumps({"follows": answer}))
+
+
+async def test_accept_edit_and_reject_write_the_file(make_app, drafts_file: Path, server):
+    server.set_default(JUDGE, follows("yes"))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_drafts(pilot)
@@ -126,6 +134,35 @@ async def test_accept_edit_and_reject_write_the_file(make_app, drafts_file: Path
         await settle(pilot)
         assert [s.id for s in load_scenarios(drafts_file, "en")] == ["gen-factual-1"]
         assert "1 of 1" in static_text(app, "#drafts-title")
+
+
+async def test_an_edited_reference_the_judge_cannot_derive_from_its_quote_is_not_saved(
+    make_app, drafts_file: Path, server
+):
+    server.set_default(JUDGE, follows("no"))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_drafts(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        app.screen.query_one("#draft-reference", TextArea).text = "Refunds take 5 business days and include a bonus."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "the judge says the reference does not follow from its quote" in static_text(app, "#draft-problems")
+        saved = {s.id: s for s in load_scenarios(drafts_file, "en")}["gen-factual-1"]
+        assert saved.reference == "Refunds are paid within 5 business days to the original card."  # unchanged
+        asked = [body["messages"][-1]["content"] for body in server.chat_requests(JUDGE)]
+        assert any("include a bonus" in text and "Refunds are paid within 5 business days" in text for text in asked)
+
+        server.set_default(JUDGE, Reply("I think so"))  # neither yes nor no: never taken as a yes
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "could not be read" in static_text(app, "#draft-problems")
+        server.set_default(JUDGE, follows("yes"))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        saved = {s.id: s for s in load_scenarios(drafts_file, "en")}["gen-factual-1"]
+        assert saved.reference == "Refunds take 5 business days and include a bonus."
 
 
 async def test_with_no_generated_scenario_the_screen_says_how_to_make_some(make_app):

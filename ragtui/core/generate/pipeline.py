@@ -26,6 +26,7 @@ from ..types.knowledge import SourcedPassage
 from ..types.scenarios import ScenarioSource
 from . import drafts as why
 from .drafts import Draft, GenerationReport
+from .entailment import ENTAILS_SCHEMA, entailment_messages, read_follows
 from .facts import exact_facts
 from .normalize import plain
 from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
@@ -65,13 +66,6 @@ PROBE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"candidates": {"type": "array", "items": _PROBE, "minItems": 1, "maxItems": 3}},
     "required": ["candidates"],
-    "additionalProperties": False,
-}
-ENTAILS_SCHEMA: dict[str, Any] = {
-    "title": "entailment",
-    "type": "object",
-    "properties": {"follows": {"type": "string", "enum": ["yes", "no"]}},
-    "required": ["follows"],
     "additionalProperties": False,
 }
 MAX_REPLY_TOKENS = 700
@@ -234,15 +228,8 @@ class Generator:
         return reply
 
     async def _check_entailed(self, quote: str, reference: str) -> None:
-        messages: list[Message] = [
-            {"role": "system", "content": self.template.render("entails_system")},
-            {"role": "user", "content": self.template.render("entails", quote=quote, reference=reference)},
-        ]
-        try:
-            answer = str(extract_json_object(await self._call(self.judge, messages, ENTAILS_SCHEMA)).get("follows", ""))
-        except ReplyParseError:
-            raise Dropped(why.UNCHECKED) from None
-        verdict = answer.strip().lower()
+        messages = entailment_messages(self.template, quote, reference)
+        verdict = read_follows(await self._call(self.judge, messages, ENTAILS_SCHEMA))
         if verdict == "no":
             raise Dropped(why.NOT_ENTAILED)
         if verdict != "yes":

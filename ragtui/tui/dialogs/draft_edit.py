@@ -1,17 +1,27 @@
-"""Edit a generated scenario's question and reference. ``ctrl+s`` saves once the code checks pass
-again (the question in the scenario's language; the reference still stating every fact a
-``contains`` expectation checks); otherwise the dialog stays open and says what failed."""
+"""Edit a generated scenario's question and reference. ``ctrl+s`` saves once the checks pass
+again: in code, the question in the scenario's language and the reference still stating every
+fact a ``contains`` expectation checks; then, when the reference changed, the judge's yes/no that
+it follows from the scenario's quote. Otherwise the dialog stays open and says what failed —
+an edit nobody could check is never saved as if it were."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Label, Static, TextArea
 
+from ...core.content.prompts import load_prompt
+from ...core.generate.entailment import reference_follows
 from ...core.generate.review import Reviewed, edit_problems
+from ...core.types.errors import RagtuiError
+from ..context import TuiServices, services
+from ..safe_text import clean_text
 from .dialog import Dialog
+
+CHECKING = "Asking the judge whether the reference follows from its quote…"
 
 
 class DraftEditScreen(Dialog[tuple[str, str] | None]):
@@ -21,6 +31,10 @@ class DraftEditScreen(Dialog[tuple[str, str] | None]):
     def __init__(self, item: Reviewed) -> None:
         super().__init__()
         self.item = item
+
+    @property
+    def ragtui(self) -> TuiServices:
+        return services(self.app)
 
     def compose_dialog(self) -> ComposeResult:
         s = self.item.scenario
@@ -37,6 +51,35 @@ class DraftEditScreen(Dialog[tuple[str, str] | None]):
         reference = self.query_one("#draft-reference", TextArea).text
         problems = edit_problems(self.item, question, reference)
         if problems:
-            self.query_one("#draft-problems", Static).update(Text("Not saved: " + "; ".join(problems), style="red"))
+            self._say("Not saved: " + "; ".join(problems), error=True)
             return
-        self.dismiss((question, reference))
+        source = self.item.scenario.source
+        if source is None or reference.strip() == (self.item.scenario.reference or "").strip():
+            self.dismiss((question, reference))  # a probe, or the reference as checked before
+            return
+        self._say(CHECKING)
+        self._check(question, reference, source.quote)
+
+    @work(exclusive=True, group="draft-entailment", exit_on_error=False)
+    async def _check(self, question: str, reference: str, quote: str) -> None:
+        engine = self.ragtui.engine
+        if engine is None:
+            self._say(f"Not saved: the judge is not connected ({self.ragtui.problem or 'no endpoint'})", error=True)
+            return
+        try:
+            template = load_prompt(engine.config.prompts, self.item.scenario.language, "scenario_generate")
+            follows = await reference_follows(
+                engine.pool.client_for(engine.endpoints["judge"]), template, quote, reference
+            )
+        except RagtuiError as exc:  # an endpoint or prompt error: one line, the dialog stays usable
+            self._say(f"Not saved: the judge could not be asked: {exc}", error=True)
+            return
+        if follows == "yes":
+            self.dismiss((question, reference))
+        elif follows == "no":
+            self._say("Not saved: the judge says the reference does not follow from its quote", error=True)
+        else:
+            self._say("Not saved: the judge's answer could not be read; ctrl+s asks again", error=True)
+
+    def _say(self, message: str, *, error: bool = False) -> None:
+        self.query_one("#draft-problems", Static).update(Text(clean_text(message), style="red" if error else "dim"))
