@@ -87,10 +87,14 @@ def test_a_drop_within_noise_exits_0_and_strict_exits_1(db: Store, tmp_path: Pat
     trials(db, "r2", ("outage", "calm"), "PPFP")
     c = compare_runs(db, "r1", "r2")
     assert c.noise is not None and c.exit_status == 0 and c.strict_exit_status == 1
-    # Trial 4 of refund × calm failed: the old rule, dialogue against dialogue, calls it a regression.
-    assert c.regressions == 1
+    # Trial 4 of refund × calm failed: trial against trial it is "lower", never a regression beside
+    # a summary that says none is beyond noise.
+    assert c.regressions == 0 and c.count("lower") == 1
     verdicts = {p.label: (p.cell("base"), p.cell("new"), p.verdict) for p in c.noise.pairs}
-    assert verdicts == {"refund × calm": ("4/4", "3/4", "within noise"), "outage × calm": ("3/4", "3/4", "same")}
+    assert verdicts == {
+        "refund × calm": ("4/4", "3/4", "lower, within noise"),
+        "outage × calm": ("3/4", "3/4", "same"),
+    }
     assert c.noise.pairs[1].p_value == pytest.approx(0.5)  # Fisher: 4/4 vs 3/4, C(7,3)/C(8,4) = 35/70
     config = tmp_path / "c.toml"
     config.write_text(f'database = "{db.path}"\n', encoding="utf-8")
@@ -98,6 +102,7 @@ def test_a_drop_within_noise_exits_0_and_strict_exits_1(db: Store, tmp_path: Pat
     assert "no regression: within noise" in capsys.readouterr().out
     assert main(["compare", "--config", str(config), "r1", "r2", "--strict"]) == 1
     assert "--strict: 1 pair(s) dropped (within noise)" in capsys.readouterr().out
+    assert "regression" not in comparison_markdown(c).split("Trial by trial:")[1]  # the trial rows: lower
 
 
 def test_reports_carry_the_trials_the_p_value_and_the_verdict(db: Store):

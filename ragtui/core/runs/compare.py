@@ -11,6 +11,10 @@ A pair with a flag of neither kind is "same": both pass or both fail.
 Dialogue verdicts (resolution, retention, repetition) get flags of their own per pair
 (``dialogue_compare``); a resolution regression fails the comparison like a score regression.
 
+With several trials of a pair on both sides, one trial against another is run-to-run noise: the
+trial rows say ``lower`` / ``higher`` instead, and the pair's passes, its resolution and each of
+its expectations are judged over all its trials (``trial_compare``, ``verdicts_over_trials``).
+
 Each side's judge agreement with people is carried per metric (``agreement``); a metric whose
 judge on either side is measured under the floor (``[min_judge_agreement]``) is ``low``, and
 the reports mark its regressions so.
@@ -31,7 +35,16 @@ from .dialogues import PairKey, RunDialogue, VerdictScore, by_pair, keyed, load_
 from .expectation_compare import ExpectationChange, expectation_changes
 from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .scoring_read import check_comparable, run_reading
-from .trial_compare import DEFAULT_ALPHA, NoiseComparison, compare_trials, has_trials
+from .trial_compare import (
+    BETTER,
+    DEFAULT_ALPHA,
+    LOWER_IN_NOISE,
+    REGRESSION,
+    NoiseComparison,
+    compare_trials,
+    has_trials,
+)
+from .verdicts_over_trials import VerdictOverTrials, expectations_over_trials, resolution_over_trials
 
 
 @dataclass
@@ -48,11 +61,17 @@ class TurnRow:
         return self.new_score - self.base_score
 
 
+# A dialogue's change against its counterpart when both runs have trials: a direction, never a
+# verdict (the verdict is the pair's, over its trials).
+TRIAL_WORDS = {"regression": "lower", "fixed": "higher"}
+
+
 @dataclass
 class Pair:
     key: PairKey
     base: RunDialogue
     new: RunDialogue
+    over_trials: bool = False  # both runs have trials: this is one trial of a pair judged over all
 
     @property
     def label(self) -> str:
@@ -69,9 +88,9 @@ class Pair:
     def flag(self) -> str:
         base, new = self.base.status, self.new.status
         if base == "pass" and new != "pass":
-            return "regression"
+            return self._word("regression")
         if base != "pass" and new == "pass":
-            return "fixed"
+            return self._word("fixed")
         if base == "unscored" or new == "unscored":
             return "unscored in both" if base == new else f"unscored in {'base' if base == 'unscored' else 'new'}"
         return "same"
@@ -105,7 +124,10 @@ class Pair:
         return self.base.verdicts.get(metric), self.new.verdicts.get(metric)
 
     def verdict_flag(self, metric: str) -> str:
-        return verdict_flag(*self.verdicts(metric))
+        return self._word(verdict_flag(*self.verdicts(metric)))
+
+    def _word(self, flag: str) -> str:
+        return TRIAL_WORDS.get(flag, flag) if self.over_trials else flag
 
     def dialogue_flags(self) -> dict[str, str]:
         """Per dialogue metric present in either run, its flag (``same`` ones included)."""
@@ -120,10 +142,10 @@ class Pair:
             return "missing"
         # Resolution first: its regression is the one that fails a comparison (the gate's rule).
         resolution = flags.get("resolution", "missing in both")
-        if resolution in ("regression", "fixed"):
+        if resolution in ("regression", "fixed", *TRIAL_WORDS.values()):
             return f"resolution {resolution}"
         for metric, flag in flags.items():
-            if flag in ("regression", "fixed"):
+            if flag in ("regression", "fixed", *TRIAL_WORDS.values()):
                 return f"{metric_views.label(metric)} {flag}"
         return resolution if resolution != "same" else "same"
 
@@ -151,6 +173,9 @@ class Comparison:
     # A score regression of a low-agreement judge is shown, but fails the comparison only when
     # the team asks (``gate_low_agreement``), as in ``ragtui run``'s gate.
     gate_low_agreement: bool = False
+    # With trials (``noise``): each pair's resolution and expectations over its trials.
+    resolution_trials: list[VerdictOverTrials] = field(default_factory=list)
+    expectation_trials: list[VerdictOverTrials] = field(default_factory=list)
 
     def agreement(self, side: str, metric: str = PRIMARY_METRIC) -> dict[str, Any]:
         """One side's judge agreement for ``metric``, shaped as a verdict's details (``{}`` when
@@ -181,16 +206,28 @@ class Comparison:
 
     @property
     def resolution_regressions(self) -> int:
+        if self.noise is not None:  # over each pair's trials, beyond noise
+            return sum(1 for v in self.resolution_trials if v.verdict == REGRESSION)
         return self.verdict_count("resolution", "regression")  # the gate's rule: resolution decides
 
     @property
     def expectation_regressions(self) -> list[ExpectationChange]:
-        """Expectations met (policies kept) in base and missed (broken) in new, by id."""
+        """Expectations met (policies kept) in base and missed (broken) in new, by id; with
+        trials, met in fewer of a pair's trials beyond noise."""
+        if self.noise is not None:
+            return [v.as_expectation_change() for v in self.expectation_trials if v.verdict == REGRESSION]
         return expectation_changes(self.pairs, "regression")
 
     @property
     def expectation_fixes(self) -> list[ExpectationChange]:
+        if self.noise is not None:
+            return [v.as_expectation_change() for v in self.expectation_trials if v.verdict == BETTER]
         return expectation_changes(self.pairs, "fixed")
+
+    @property
+    def verdict_drops_within_noise(self) -> list[VerdictOverTrials]:
+        """With trials: resolutions and expectations lower in NEW, but within noise (``--strict``)."""
+        return [v for v in (*self.resolution_trials, *self.expectation_trials) if v.verdict == LOWER_IN_NOISE]
 
     @property
     def regressions(self) -> int:
@@ -213,7 +250,7 @@ class Comparison:
         if not self.scores_gated:
             return self._verdict_status
         if self.noise is not None:
-            return 1 if self.noise.significant else 0
+            return 1 if self.noise.significant or self._verdict_status else 0
         return self.strict_exit_status
 
     @property
@@ -231,6 +268,8 @@ class Comparison:
     def strict_exit_status(self) -> int:
         """``--strict``: 1 on any drop — a dialogue pair that stopped passing, or, with trials,
         a pair passing fewer of its trials — noise or not."""
+        if self.noise is not None and self.verdict_drops_within_noise:
+            return 1
         if not self.scores_gated:
             return self._verdict_status
         if self.noise is not None and self.noise.dropped:
@@ -275,7 +314,9 @@ def compare_runs(
     # Probability-read and sampled scores are on different scales: refused, like two languages.
     check_comparable(run_reading(store, base_run), run_reading(new_store or store, new_run))
     base_keyed, new_keyed = keyed(base_dialogues), keyed(new_dialogues)
-    pairs = [Pair(k, base_keyed[k], new_keyed[k]) for k in base_keyed if k in new_keyed]
+    base_pairs, new_pairs = by_pair(base_dialogues), by_pair(new_dialogues)
+    trials = has_trials(base_pairs) and has_trials(new_pairs)
+    pairs = [Pair(k, base_keyed[k], new_keyed[k], over_trials=trials) for k in base_keyed if k in new_keyed]
     if not pairs:
         raise RagtuiError(
             f"runs {base_run} and {new_run} have no scenario × persona in common",
@@ -301,10 +342,13 @@ def compare_runs(
         new_missing=not any(d.verdicts for d in new_dialogues),
         seed=seed,
     )
-    base_pairs, new_pairs = by_pair(base_dialogues), by_pair(new_dialogues)
     noise = None
-    if has_trials(base_pairs) and has_trials(new_pairs):
+    resolution_trials: list[VerdictOverTrials] = []
+    expectation_trials: list[VerdictOverTrials] = []
+    if trials:
         noise = compare_trials(base_pairs, new_pairs, alpha, seed=seed)
+        resolution_trials = resolution_over_trials(noise.pairs, alpha)
+        expectation_trials = expectations_over_trials(noise.pairs, alpha)
         # Trials beyond the other run's K are compared in `noise`; only a pair missing from the
         # other run altogether is "only in" one of them.
         only_in_base = [d for k, d in base_keyed.items() if k[:2] not in new_pairs]
@@ -325,4 +369,6 @@ def compare_runs(
         seed=seed,
         noise=noise,
         floor=floor or AgreementFloor(),
+        resolution_trials=resolution_trials,
+        expectation_trials=expectation_trials,
     )

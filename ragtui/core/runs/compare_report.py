@@ -6,7 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Protocol
 
 from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
@@ -19,7 +21,16 @@ from .dialogue_compare import verdict_metrics
 from .dialogues import RunDialogue, VerdictScore
 from .report_text import delta, interval_text, md_cell
 from .run_report import xml_safe
-from .trial_compare import NoiseComparison, TrialPair, noise_lines
+from .trial_compare import (
+    BETTER,
+    HIGHER_IN_NOISE,
+    LOWER_IN_NOISE,
+    REGRESSION,
+    SAME,
+    NoiseComparison,
+    TrialPair,
+    noise_lines,
+)
 
 FLAG_ORDER = {"regression": 0, "fixed": 1, "unscored in new": 2, "unscored in both": 3, "unscored in base": 4}
 FLAG_MARKS = {"regression": "🔴 regression", "fixed": "🟢 fixed"}
@@ -66,14 +77,41 @@ def resolution_lines(c: Comparison) -> list[str]:
                 f"resolution: run {run_id} has no dialogue verdicts, so its resolution is missing "
                 f"(judge them with `ragtui judge-dialogue --run {run_id}`)"
             ]
-    counts = ", ".join(
-        f"{metric_views.label(m)} {c.verdict_count(m, 'regression')} regression(s) / {c.verdict_count(m, 'fixed')} fixed"
-        for m in c.verdict_metrics
-    )
     lines = [f"resolution rate {rate_cell(r.base)} → {rate_cell(r.new)}; {interval_text(r.interval)}"]
+    if c.noise is not None:
+        lines.append("resolution over each pair's trials: " + over_trials_counts(c.resolution_trials))
+    # The expectations verdict is counted by expectation on its own line ("expectations: …"); a
+    # second count of dialogues here would give one screen two different expectation figures.
+    shown = [m for m in c.verdict_metrics if m != "expectations" and not (c.noise is not None and m == "resolution")]
+    up, down = ("higher", "lower") if c.noise is not None else ("fixed", "regression")
+    counts = ", ".join(
+        f"{metric_views.label(m)} {c.verdict_count(m, down)} {down if c.noise is not None else 'regression(s)'}"
+        f" / {c.verdict_count(m, up)} {up}"
+        for m in shown
+    )
     if counts:
-        lines.append(f"dialogue verdicts: {counts}")
+        lines.append(
+            ("dialogue verdicts, trial against trial: " if c.noise is not None else "dialogue verdicts: ") + counts
+        )
     return lines
+
+
+class _Judged(Protocol):
+    @property
+    def verdict(self) -> str: ...
+
+
+def over_trials_counts(changes: Sequence[_Judged]) -> str:
+    """``0 regression(s) beyond noise, 1 lower and 2 higher within noise, 0 better`` — the words
+    of every view for changes judged over trials."""
+
+    def count(verdict: str) -> int:
+        return sum(1 for v in changes if v.verdict == verdict)
+
+    return (
+        f"{count(REGRESSION)} regression(s) beyond noise, {count(LOWER_IN_NOISE)} lower and "
+        f"{count(HIGHER_IN_NOISE)} higher within noise, {count(BETTER)} better"
+    )
 
 
 def agreement_lines(c: Comparison) -> list[str]:
@@ -116,6 +154,10 @@ def summary_lines(c: Comparison) -> list[str]:
     for metric, interval in c.metric_deltas.items():
         lines.append(f"{metric}: {interval_text(interval)}{low_words(c, metric)}")
     lines += agreement_lines(c)
+    if c.noise is not None:
+        if c.expectation_trials:
+            lines.append("expectations over each pair's trials: " + over_trials_counts(c.expectation_trials))
+        return lines
     regressed, fixed = c.expectation_regressions, c.expectation_fixes
     if regressed or fixed:
         lines.append(f"expectations: {len(regressed)} regression(s), {len(fixed)} fixed")
@@ -129,13 +171,7 @@ def expectation_lines(c: Comparison) -> list[str]:
 
 
 def _noise_counts(n: NoiseComparison) -> str:
-    def count(verdict: str) -> int:
-        return sum(1 for p in n.pairs if p.verdict == verdict)
-
-    return (
-        f"{len(n.pairs)} pair(s) over their trials: {count('regression')} regression(s) beyond noise, "
-        f"{count('within noise')} changed within noise, {count('better')} better"
-    )
+    return f"{len(n.pairs)} pair(s) over their trials: " + over_trials_counts(n.pairs)
 
 
 TRIAL_MARKS = {"regression": "🔴 regression", "better": "🟢 better"}
@@ -143,7 +179,7 @@ TRIAL_MARKS = {"regression": "🔴 regression", "better": "🟢 better"}
 
 def trial_ordered(n: NoiseComparison) -> list[TrialPair]:
     """Regressions first, then the most significant drops."""
-    order = {"regression": 0, "within noise": 1, "better": 2, "same": 3}
+    order = {REGRESSION: 0, LOWER_IN_NOISE: 1, HIGHER_IN_NOISE: 2, BETTER: 3, SAME: 4}
     return sorted(n.pairs, key=lambda p: (order.get(p.verdict, 9), p.p_value, p.label))
 
 

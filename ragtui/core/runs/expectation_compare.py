@@ -38,10 +38,13 @@ class ExpectationChange:
     base_session: int
     new_session: int
     new_turn: int | None = None
+    over_trials: str = ""  # with trials: "met in 3/3 → 0/3 trials (p=0.050)"
 
     @property
     def line(self) -> str:
         kind = "policy" if self.origin == "policy" else "expectation"
+        if self.over_trials:
+            return f"{kind} {self.expectation_id} regressed in {self.pair} over its trials: {self.over_trials}: {self.text}"
         at = f" at turn {self.new_turn}" if self.new_turn is not None else ""
         return (
             f"{kind} {self.expectation_id} regressed in {self.pair}: {self.base_status} → {self.new_status}{at} "

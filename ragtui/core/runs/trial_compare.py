@@ -14,6 +14,29 @@ from .paired_bootstrap import SEED, Interval, paired_bootstrap
 DEFAULT_ALPHA = 0.05
 PLANNING_DROP = 0.10  # the drop in pass rate the "trials needed" line is about
 
+# What a change over trials is, in the words every view prints. A change that is not beyond
+# noise still has a direction: a drop and a rise are never listed together.
+REGRESSION = "regression"
+BETTER = "better"
+LOWER_IN_NOISE = "lower, within noise"
+HIGHER_IN_NOISE = "higher, within noise"
+SAME = "same"
+
+
+def classify(counts: Counts, alpha: float) -> tuple[float, str]:
+    """One pair's (or one expectation's) passes over its trials on each side: the one-sided
+    p-value of a drop, and its verdict at ``alpha`` (already divided among the tests made)."""
+    p_value = drop_p_value([counts])
+    if significant(p_value, alpha):
+        return p_value, REGRESSION
+    if significant(gain_p_value([counts]), alpha):
+        return p_value, BETTER
+    if counts.drop > 0:
+        return p_value, LOWER_IN_NOISE
+    if counts.drop < 0:
+        return p_value, HIGHER_IN_NOISE
+    return p_value, SAME
+
 
 @dataclass
 class TrialPair:
@@ -24,7 +47,7 @@ class TrialPair:
     base: list[RunDialogue]
     new: list[RunDialogue]
     p_value: float = 1.0  # one-sided: NEW passes fewer trials than chance would give it
-    verdict: str = "same"  # regression | within noise | better | same
+    verdict: str = SAME  # regression | lower, within noise | higher, within noise | better | same
 
     @property
     def label(self) -> str:
@@ -64,7 +87,10 @@ class NoiseComparison:
 
     @property
     def regressions(self) -> list[TrialPair]:
-        return [p for p in self.pairs if p.verdict == "regression"]
+        return self.with_verdict(REGRESSION)
+
+    def with_verdict(self, verdict: str) -> list[TrialPair]:
+        return [p for p in self.pairs if p.verdict == verdict]
 
     @property
     def dropped(self) -> list[TrialPair]:
@@ -80,7 +106,7 @@ class NoiseComparison:
         if self.significant:
             return "regression"
         if significant(self.gain_p_value, self.alpha):
-            return "better"
+            return BETTER
         return "within noise"
 
     def pass_rate(self, side: str) -> float:
@@ -107,14 +133,7 @@ def compare_trials(
     together raise a false alarm at most alpha of the time, as the run's test does."""
     pairs = [TrialPair(s, p, base[(s, p)], new[(s, p)]) for (s, p) in sorted(base) if (s, p) in new]
     for pair in pairs:
-        counts = [pair.counts]
-        pair.p_value = drop_p_value(counts)
-        if significant(pair.p_value, alpha / len(pairs)):
-            pair.verdict = "regression"
-        elif significant(gain_p_value(counts), alpha / len(pairs)):
-            pair.verdict = "better"
-        elif pair.counts.drop != 0:
-            pair.verdict = "within noise"
+        pair.p_value, pair.verdict = classify(pair.counts, alpha / len(pairs))
     counts = [p.counts for p in pairs]
     return NoiseComparison(
         pairs=pairs,

@@ -10,7 +10,7 @@ from ...text.score_text import score_text
 from ...types.stored import StoredSession
 from ..compare import Comparison
 from ..compare_report import ordered, summary_lines, trial_ordered
-from ..trial_compare import NoiseComparison
+from ..trial_compare import BETTER, HIGHER_IN_NOISE, LOWER_IN_NOISE, REGRESSION, NoiseComparison, TrialPair
 from . import charts
 from .assets import SCRIPT, STYLE, content_security_policy
 from .data import DialogueView, RunView, verdict_summary
@@ -209,22 +209,31 @@ def _dialogue_verdicts(d: DialogueView) -> str:
 
 
 def _trial_regressions(n: NoiseComparison) -> list[str]:
-    dropped = [p for p in trial_ordered(n) if p.verdict != "same" and p.verdict != "better"]
-    regressions = sum(1 for p in dropped if p.verdict == "regression")
-    out = [
-        f"<h2>Regressions beyond run-to-run noise ({regressions}); drops within noise ({len(dropped) - regressions})</h2>"
-    ]
-    if not dropped:
-        return [*out, '<p class="muted">No pair dropped.</p>']
+    """Pairs that passed fewer of their trials — beyond noise, then within it — and apart from
+    them the pairs that passed more: a rise is never listed as a drop."""
+    regressions, lower = n.with_verdict(REGRESSION), n.with_verdict(LOWER_IN_NOISE)
+    higher = n.with_verdict(HIGHER_IN_NOISE) + n.with_verdict(BETTER)
+    out = [f"<h2>Regressions beyond run-to-run noise ({len(regressions)}); lower within noise ({len(lower)})</h2>"]
+    dropped = [p for p in trial_ordered(n) if p in regressions or p in lower]
+    out.append(_trial_table(dropped) if dropped else '<p class="muted">No pair dropped.</p>')
+    if higher:
+        out += [
+            f"<h2>Higher: beyond noise ({len(n.with_verdict(BETTER))}), within noise ({len(n.with_verdict(HIGHER_IN_NOISE))})</h2>"
+        ]
+        out.append(_trial_table([p for p in trial_ordered(n) if p in higher]))
+    return out
+
+
+def _trial_table(pairs: list[TrialPair]) -> str:
     rows = "".join(
         f'<tr><td>{esc(p.label)}</td><td class="n">{esc(p.cell("base"))}</td><td class="n">{esc(p.cell("new"))}</td>'
         f'<td class="n">{p.p_value:.3f}</td><td>{esc(p.verdict)}</td></tr>'
-        for p in dropped
+        for p in pairs
     )
     head = (
         "<tr><th>scenario × persona</th><th>base passes</th><th>new passes</th><th>p (drop)</th><th>verdict</th></tr>"
     )
-    return [*out, f'<div class="scroll"><table>{head}{rows}</table></div>']
+    return f'<div class="scroll"><table>{head}{rows}</table></div>'
 
 
 def _compare_sections(c: Comparison, base_database: str, new_database: str) -> list[str]:
