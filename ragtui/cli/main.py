@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..core.config import paths
+from ..core.config.limits import MAX_REPEAT, MAX_TURNS, MAX_WORKERS
 from ..core.types.errors import RagtuiError
-from .arg_checks import MAX_REPEAT
+from .arg_checks import REPEAT_WITHOUT_YES
 
 if TYPE_CHECKING:
     from ..core.runs.bootstrap import Overrides
@@ -137,7 +138,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "--language", choices=("ja", "en"), default=KEEP, help="language of prompts, personas and scenarios"
     )
     run.add_argument("--model", default=KEEP, help="model name for every role (overrides the config)")
-    run.add_argument("--max-turns", type=int, help="turns per dialogue (default 3)")
+    run.add_argument("--max-turns", type=int, help=f"turns per dialogue (1–{MAX_TURNS}; default 3)")
     run.add_argument("--concurrency", type=int, help="dialogues at once (default 4)")
     run.add_argument("--threshold", type=float, help="turn score under which a turn fails (default 0.7)")
     run.add_argument("--metric", action="append", default=[], dest="metrics", help="metric to run (repeatable)")
@@ -160,13 +161,23 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="fail on scores whose judge agrees with people under [min_judge_agreement] too (default: shown, not gated)",
     )
     run.add_argument("--no-check", action="store_true", help="skip the endpoint reachability check")
-    run.add_argument("--workers", type=int, default=1, help="processes sharing the run and the database (default 1)")
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help=f"processes sharing the run and the database (1–{MAX_WORKERS}; default 1)",
+    )
     run.add_argument(
         "--repeat",
         metavar="K",
-        help="run each scenario × persona K times (trials, for pass^k; default: the config's repeat, 1)",
+        help=f"run each scenario × persona K times (trials, for pass^k; 1–{MAX_REPEAT}, over {REPEAT_WITHOUT_YES} "
+        "only with --yes; default: the config's repeat, 1)",
     )
-    run.add_argument("--yes", action="store_true", help=f"allow --repeat over {MAX_REPEAT} without asking")
+    run.add_argument(
+        "--yes",
+        action="store_true",
+        help=f"allow --repeat over {REPEAT_WITHOUT_YES} (up to {MAX_REPEAT}) without asking",
+    )
     run.add_argument(
         "--shard",
         metavar="I/N",
