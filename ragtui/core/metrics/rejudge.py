@@ -67,7 +67,7 @@ def run_targets(store: Store, run_id: str) -> list[Target]:
     """Every bot turn of every session of ``run_id``, oldest first."""
     sessions = list(reversed(store.sessions(run_id=run_id)))
     if not sessions:
-        raise RagtuiError(f"no sessions in run {run_id} of database {store.path}", "list runs with `ragtui sessions`")
+        raise RagtuiError(f"no sessions in run {run_id} of database {store.path}", "list runs with `ragtui runs`")
     targets: list[Target] = []
     for summary in sessions:
         session = store.session(summary.id)
