@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..core.config import paths
-from ..core.config.limits import MAX_REPEAT, MAX_TURNS, MAX_WORKERS
+from ..core.config.limits import DOCTOR_WAIT, MAX_DOCTOR_WAIT, MAX_REPEAT, MAX_TURNS, MAX_WORKERS
 from ..core.types.errors import RagtuiError
 from .arg_checks import REPEAT_WITHOUT_YES
 
@@ -52,6 +52,7 @@ EXIT_ERROR = 2  # 0: passed, 1: a gate failed (the commands return those themsel
 # Stdout closed by its reader (`ragtui run … | head`): the status of a command ended by SIGPIPE,
 # as `cat` or `grep` give, so a pipeline under `set -o pipefail` treats ragtui like them.
 EXIT_BROKEN_PIPE = 128 + 13
+EXIT_INTERRUPTED = 128 + 2  # Ctrl-C (SIGINT), as a shell reports a command it ended
 log = logging.getLogger("ragtui")
 
 
@@ -224,6 +225,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check each role's endpoint and the embedded model")
     doctor.add_argument("--config", type=Path, default=KEEP)
     doctor.add_argument("--model", default=KEEP, help="as for `ragtui run`")
+    doctor.add_argument(
+        "--timeout",
+        type=float,
+        default=DOCTOR_WAIT,
+        metavar="SECONDS",
+        help=f"how long each endpoint and the bot under test get to answer (over 0, at most {MAX_DOCTOR_WAIT:g}; "
+        f"default {DOCTOR_WAIT:g})",
+    )
 
     personas = sub.add_parser("personas", help="list personas")
     personas.add_argument("--config", type=Path, default=KEEP)
@@ -305,6 +314,16 @@ def setup_logging() -> Path | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C anywhere, also before the command runs (parsing, loading its modules) or while
+        # an error is reported: one line, never a traceback.
+        error_line("ragtui: interrupted")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if args.command is None:
@@ -322,6 +341,11 @@ def main(argv: list[str] | None = None) -> int:
             from .run_command import run
 
             status = asyncio.run(run(args, overrides))
+            if status == EXIT_INTERRUPTED and getattr(args, "worker_slice", None) is None:
+                # Stopped by Ctrl-C: the table so far and how to continue are printed; said on
+                # stderr as every interrupted command says it (a --workers worker stays quiet).
+                sys.stdout.flush()
+                error_line("ragtui: interrupted")
         else:
             from . import commands
 
@@ -337,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         error_line("ragtui: interrupted")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # Nobody reads stdout any more: end quietly. What a run recorded is already committed
         # (every message and verdict is, as it completes); only the printing stops.

@@ -1,5 +1,6 @@
-"""The largest values ragtui accepts for the sizes of a run, shared by ragtui.toml and the flags
-that override it, so a value the config refuses is refused on the command line too.
+"""The largest values ragtui accepts for the sizes of a run (shared by ragtui.toml and the flags
+that override it, so a value the config refuses is refused on the command line too) and the
+longest ``ragtui doctor`` waits.
 
 Past these a value is a typo, not a plan: a run keeps every turn's history in each prompt and
 stores its whole plan before the first dialogue starts, so an unbounded count fills the memory
@@ -15,6 +16,12 @@ MAX_REPEAT = 100  # trials per scenario × persona in one run: pass^k is read fo
 # connection); a few per core is all the CPU can use, and past a few dozen they only wait on the
 # database's write lock. A typo (`--workers 100000`) would start a process per count.
 MAX_WORKERS = 64
+# `ragtui doctor --timeout`: seconds each endpoint and the bot under test get to answer. The
+# endpoint's own timeout is for data that stops coming during a run (120 s by default, with a
+# retry); a check must answer while someone watches it, whatever a server that accepts the
+# connection and never replies does.
+DOCTOR_WAIT = 30.0
+MAX_DOCTOR_WAIT = 600.0
 
 
 def count_text(value: int) -> str:
