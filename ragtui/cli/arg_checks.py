@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 
+from ..core.config.limits import MAX_REPEAT, count_text
 from ..core.types.errors import RagtuiError
 
 MAX_SQLITE_INT = 2**63 - 1  # the largest id SQLite can store or look up
 MAX_PORT = 65535
-# Trials per scenario × persona a run makes without `--yes`: past it, a typo (`--repeat 200`)
-# would multiply the run's cost by hundreds.
-MAX_REPEAT = 20
+# Trials per scenario × persona a run makes without `--yes`: past it, a typo (`--repeat 50`)
+# would multiply the run's cost by tens. `--yes` allows up to MAX_REPEAT, never past it.
+REPEAT_WITHOUT_YES = 20
 
 
 def check_range(value: int, name: str, low: int, high: int, hint: str = "") -> int:
@@ -42,7 +43,8 @@ def check_port(value: int) -> int:
 
 def check_repeat(args: argparse.Namespace, configured: int, source: str = "the config's repeat") -> int:
     """Trials per scenario × persona of a new run: ``--repeat K`` (a whole number, 1 or more),
-    else the config's ``repeat``; over ``MAX_REPEAT`` only with ``--yes``. A resumed run and a
+    else the config's ``repeat``; over ``REPEAT_WITHOUT_YES`` only with ``--yes``, and never over
+    ``MAX_REPEAT`` (the plan of every trial is built and stored before the first dialogue). A resumed run and a
     replay follow what they continue or re-send, so ``--repeat`` is refused with them."""
     raw = getattr(args, "repeat", None)
     if raw is None and (getattr(args, "resume", None) or getattr(args, "replay", None)):
@@ -61,8 +63,13 @@ def check_repeat(args: argparse.Namespace, configured: int, source: str = "the c
         name = "--repeat"
         if repeat < 1:
             raise RagtuiError(f"--repeat must be a whole number of 1 or more, got {repeat}")
-    if repeat > MAX_REPEAT and not getattr(args, "yes", False):
+    if repeat > MAX_REPEAT:
         raise RagtuiError(
-            f"{name} {repeat} is over {MAX_REPEAT} trials per scenario × persona", "add --yes to run that many"
+            f"{name} {count_text(repeat)} is over {MAX_REPEAT}, the most trials per scenario × persona a run plans",
+            f"give {MAX_REPEAT} or fewer",
+        )
+    if repeat > REPEAT_WITHOUT_YES and not getattr(args, "yes", False):
+        raise RagtuiError(
+            f"{name} {repeat} is over {REPEAT_WITHOUT_YES} trials per scenario × persona", "add --yes to run that many"
         )
     return repeat

@@ -1,9 +1,11 @@
 """``ragtui doctor``: which endpoint and model each role uses, whether it answers, the embedded
-model's state, and what to do about anything that is wrong. Exit 0 when all is well, 2 if not."""
+model's state, and what to do about anything that is wrong. Exit 0 when all is well, 2 if not.
+Each endpoint and the bot under test get ``--timeout`` seconds (30 by default) to answer."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import importlib.util
 import os
@@ -13,7 +15,8 @@ from dataclasses import dataclass
 from rich.table import Table
 from rich.text import Text
 
-from ..core.bots.probe import BotProbeResult, aprobe_bot
+from ..core.bots.probe import BotProbeResult, aprobe_bot, probe_question
+from ..core.config.limits import DOCTOR_WAIT, MAX_DOCTOR_WAIT
 from ..core.config.settings import Config
 from ..core.models.endpoints import Endpoint, resolve_each
 from ..core.models.llm import ClientPool
@@ -102,15 +105,40 @@ def _ago(seconds: float) -> str:
     return f"{seconds // 3600} h"
 
 
-async def probe(endpoint: Endpoint, pool: ClientPool, listed: dict[tuple[str, str], bool] | None = None) -> Check:
+def check_wait(seconds: float) -> float:
+    """``--timeout``: over 0 (and a number: argparse takes ``nan`` and ``inf`` as floats)."""
+    if not 0 < seconds <= MAX_DOCTOR_WAIT:
+        raise RagtuiError(
+            f"--timeout must be over 0 and at most {MAX_DOCTOR_WAIT:g} seconds, got {seconds:g}",
+            f"the default is {DOCTOR_WAIT:g}",
+        )
+    return seconds
+
+
+def no_answer(what: str, seconds: float) -> str:
+    return f"{what} did not answer within {seconds:g} s (ragtui doctor --timeout SECONDS waits longer)"
+
+
+async def probe(
+    endpoint: Endpoint,
+    pool: ClientPool,
+    listed: dict[tuple[str, str], bool] | None = None,
+    wait: float = DOCTOR_WAIT,
+) -> Check:
     """What is wrong with the endpoint itself (``preflight``), then one tiny chat completion:
     proves the URL, the key and the model name together. A failed request is retried at most
-    once: a gateway has usually retried its upstream already."""
+    once: a gateway has usually retried its upstream already. Both together get ``wait`` seconds."""
     started = time.perf_counter()
     try:
-        await check_endpoint(endpoint, pool, listed=listed)
-        reply = await checked(endpoint, pool).complete(
-            [{"role": "user", "content": "Reply with the word OK."}], max_tokens=8
+        async with asyncio.timeout(wait):
+            await check_endpoint(endpoint, pool, timeout=min(5.0, wait), listed=listed)
+            reply = await checked(endpoint, pool).complete(
+                [{"role": "user", "content": "Reply with the word OK."}], max_tokens=8
+            )
+    except TimeoutError:
+        what = f"the {endpoint.role} endpoint {endpoint.base_url or 'embedded model'} ({endpoint.model})"
+        return Check(
+            f"{endpoint.role}: answers", False, no_answer(what, wait), "is the server up and the model loaded?"
         )
     except RagtuiError as exc:
         return Check(f"{endpoint.role}: answers", False, exc.message, exc.hint)
@@ -132,6 +160,7 @@ def render(title: str, checks: list[Check]) -> None:
 
 
 async def doctor(args: argparse.Namespace, overrides: Overrides) -> int:
+    wait = check_wait(getattr(args, "timeout", DOCTOR_WAIT))
     config = bootstrap.load_effective_config(overrides)
     config_line = f"config: {config.source or 'none (defaults and environment)'} · database: {config.database}"
     console.print(Text(config_line, style="dim"))
@@ -163,7 +192,7 @@ async def doctor(args: argparse.Namespace, overrides: Overrides) -> int:
             for endpoint in endpoints.values():
                 key = (endpoint.base_url, endpoint.model)
                 if key not in seen:
-                    seen[key] = await probe(endpoint, pool, listed)
+                    seen[key] = await probe(endpoint, pool, listed, wait)
                     results.append(seen[key])
                 else:
                     results.append(Check(f"{endpoint.role}: answers", seen[key].ok, "same endpoint and model as above"))
@@ -179,7 +208,12 @@ async def doctor(args: argparse.Namespace, overrides: Overrides) -> int:
             quick = {
                 r: dataclasses.replace(e, max_retries=min(e.max_retries, CHECK_RETRIES)) for r, e in endpoints.items()
             }
-            bot = await aprobe_bot(config, quick)
+            question = probe_question(config)
+            try:
+                async with asyncio.timeout(wait):
+                    bot = await aprobe_bot(config, quick, question)
+            except TimeoutError:
+                bot = BotProbeResult(config.bot.type, question, error=no_answer("the bot under test", wait))
         print_bot_probe(bot)
     healthy = all(c.ok for c in roles + results) and bot.ok
     console.print(

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..core.config import paths
+from ..core.config.limits import DOCTOR_WAIT, MAX_DOCTOR_WAIT, MAX_REPEAT, MAX_TURNS, MAX_WORKERS
 from ..core.types.errors import RagtuiError
-from .arg_checks import MAX_REPEAT
+from .arg_checks import REPEAT_WITHOUT_YES
 
 if TYPE_CHECKING:
     from ..core.runs.bootstrap import Overrides
@@ -51,6 +52,7 @@ EXIT_ERROR = 2  # 0: passed, 1: a gate failed (the commands return those themsel
 # Stdout closed by its reader (`ragtui run … | head`): the status of a command ended by SIGPIPE,
 # as `cat` or `grep` give, so a pipeline under `set -o pipefail` treats ragtui like them.
 EXIT_BROKEN_PIPE = 128 + 13
+EXIT_INTERRUPTED = 128 + 2  # Ctrl-C (SIGINT), as a shell reports a command it ended
 log = logging.getLogger("ragtui")
 
 
@@ -137,7 +139,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "--language", choices=("ja", "en"), default=KEEP, help="language of prompts, personas and scenarios"
     )
     run.add_argument("--model", default=KEEP, help="model name for every role (overrides the config)")
-    run.add_argument("--max-turns", type=int, help="turns per dialogue (default 3)")
+    run.add_argument("--max-turns", type=int, help=f"turns per dialogue (1–{MAX_TURNS}; default 3)")
     run.add_argument("--concurrency", type=int, help="dialogues at once (default 4)")
     run.add_argument("--threshold", type=float, help="turn score under which a turn fails (default 0.7)")
     run.add_argument("--metric", action="append", default=[], dest="metrics", help="metric to run (repeatable)")
@@ -160,13 +162,23 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="fail on scores whose judge agrees with people under [min_judge_agreement] too (default: shown, not gated)",
     )
     run.add_argument("--no-check", action="store_true", help="skip the endpoint reachability check")
-    run.add_argument("--workers", type=int, default=1, help="processes sharing the run and the database (default 1)")
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help=f"processes sharing the run and the database (1–{MAX_WORKERS}; default 1)",
+    )
     run.add_argument(
         "--repeat",
         metavar="K",
-        help="run each scenario × persona K times (trials, for pass^k; default: the config's repeat, 1)",
+        help=f"run each scenario × persona K times (trials, for pass^k; 1–{MAX_REPEAT}, over {REPEAT_WITHOUT_YES} "
+        "only with --yes; default: the config's repeat, 1)",
     )
-    run.add_argument("--yes", action="store_true", help=f"allow --repeat over {MAX_REPEAT} without asking")
+    run.add_argument(
+        "--yes",
+        action="store_true",
+        help=f"allow --repeat over {REPEAT_WITHOUT_YES} (up to {MAX_REPEAT}) without asking",
+    )
     run.add_argument(
         "--shard",
         metavar="I/N",
@@ -213,6 +225,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check each role's endpoint and the embedded model")
     doctor.add_argument("--config", type=Path, default=KEEP)
     doctor.add_argument("--model", default=KEEP, help="as for `ragtui run`")
+    doctor.add_argument(
+        "--timeout",
+        type=float,
+        default=DOCTOR_WAIT,
+        metavar="SECONDS",
+        help=f"how long each endpoint and the bot under test get to answer (over 0, at most {MAX_DOCTOR_WAIT:g}; "
+        f"default {DOCTOR_WAIT:g})",
+    )
 
     personas = sub.add_parser("personas", help="list personas")
     personas.add_argument("--config", type=Path, default=KEEP)
@@ -294,6 +314,16 @@ def setup_logging() -> Path | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C anywhere, also before the command runs (parsing, loading its modules) or while
+        # an error is reported: one line, never a traceback.
+        error_line("ragtui: interrupted")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if args.command is None:
@@ -311,6 +341,11 @@ def main(argv: list[str] | None = None) -> int:
             from .run_command import run
 
             status = asyncio.run(run(args, overrides))
+            if status == EXIT_INTERRUPTED and getattr(args, "worker_slice", None) is None:
+                # Stopped by Ctrl-C: the table so far and how to continue are printed; said on
+                # stderr as every interrupted command says it (a --workers worker stays quiet).
+                sys.stdout.flush()
+                error_line("ragtui: interrupted")
         else:
             from . import commands
 
@@ -326,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         error_line("ragtui: interrupted")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # Nobody reads stdout any more: end quietly. What a run recorded is already committed
         # (every message and verdict is, as it completes); only the printing stops.

@@ -310,7 +310,10 @@ def resumable(store: Store, run: str) -> tuple[str, list[int], list[PlanEntry]]:
     sessions = list(reversed(store.sessions(run_id=run_id)))
     unstarted = [e for e in run_plan.entries(store, run_id) if e.session_id is None]
     if not sessions and not unstarted:
-        raise RagtuiError(f"no run {run_id!r} in database {store.path}", "list runs with `ragtui sessions`")
+        # `ragtui runs` lists run ids, which --resume takes; `ragtui sessions` lists sessions.
+        raise RagtuiError(
+            f"no run {run_id!r} in database {store.path}", "list its runs with `ragtui runs`; `last` is the newest"
+        )
     chosen = []
     me = this_process()
     for s in sessions:

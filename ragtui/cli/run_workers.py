@@ -23,6 +23,7 @@ import signal
 import sys
 from pathlib import Path
 
+from ..core.config.limits import MAX_WORKERS, count_text
 from ..core.types.errors import RagtuiError
 
 
@@ -47,6 +48,11 @@ def check_workers(args: argparse.Namespace, embedded: bool) -> int:
         return 1
     if workers < 1:  # 0 is refused too: it is not "one", nor "as many as cores"
         raise RagtuiError(f"--workers must be at least 1, got {workers}")
+    if workers > MAX_WORKERS:
+        raise RagtuiError(
+            f"--workers must be at most {MAX_WORKERS}, got {count_text(workers)}",
+            f"give {MAX_WORKERS} or fewer; --concurrency sets the dialogues each one runs at once",
+        )
     if workers == 1:
         return 1
     if embedded:

@@ -236,3 +236,34 @@ def test_scenarios_check_reads_the_languages_the_project_uses(tmp_path, capsys):
     assert "1 scenarios, 0 expectations" in capsys.readouterr().out
     assert main(["scenarios", "--check", "--config", str(config), "--language", "ja"]) == 2  # the language in use
     assert "ja.toml" in capsys.readouterr().err
+
+
+def test_scenarios_check_counts_what_it_read(tmp_path, capsys):
+    """The totals are the sums of the files read, each named with its counts: a folder given is
+    its language files (not only en.toml), a file named twice is read once."""
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "en.toml").write_text('[[scenario]]\nid = "a"\nquestion = "Where is my parcel?"\n', encoding="utf-8")
+    (folder / "ja.toml").write_text(
+        '[[scenario]]\nid = "b"\nquestion = "荷物はどこ？"\nexpect = ["謝る"]\n'
+        '[[scenario]]\nid = "c"\nquestion = "返金は？"\n',
+        encoding="utf-8",
+    )
+    assert main(["scenarios", "--check", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert f"{folder / 'en.toml'}: 1 scenarios, 0 expectations" in out
+    assert f"{folder / 'ja.toml'}: 2 scenarios, 1 expectations" in out
+    assert "3 scenarios, 1 expectations, 0 policies: all valid" in out
+    en = folder / "en.toml"
+    assert main(["scenarios", "--check", str(en), str(folder / ".." / "scenarios" / "en.toml")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("en.toml: 1 scenarios") == 1 and "1 scenarios, 0 expectations, 0 policies: all valid" in out
+
+
+def test_scenarios_check_of_a_folder_without_scenario_files_names_it(tmp_path, capsys):
+    empty = tmp_path / "drafts"
+    empty.mkdir()
+    assert main(["scenarios", "--check", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"scenario folder {empty} has no ja.toml or en.toml — name the scenario files, or a folder holding" in err

@@ -41,6 +41,14 @@ def test_a_run_that_does_not_exist_is_one_line_naming_it(config_file: Path, tmp_
     assert not (tmp_path / "out.csv").exists() and not (tmp_path / "out.jsonl").exists()
 
 
+def test_resume_of_a_run_that_does_not_exist_points_to_the_list_of_runs(config_file: Path, capsys):
+    capsys.readouterr()
+    assert main(["run", "--config", str(config_file), "--resume", "no-such-run"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no run 'no-such-run' in database" in err
+    assert err.rstrip().endswith("— list its runs with `ragtui runs`; `last` is the newest"), err
+
+
 def test_a_unique_prefix_names_the_run(config_file: Path, tmp_path: Path, capsys):
     from ragtui.core.store.store import Store
 

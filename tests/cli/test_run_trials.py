@@ -167,6 +167,13 @@ def test_the_estimate_of_3_trials_is_3_times_one(tmp_path: Path, capsys):
         (["--repeat", "2.5"], "ragtui: error: --repeat must be a whole number of 1 or more, got '2.5'"),
         (["--repeat", "x"], "ragtui: error: --repeat must be a whole number of 1 or more, got 'x'"),
         (["--repeat", "21"], "ragtui: error: --repeat 21 is over 20 trials per scenario × persona — add --yes"),
+        # A ceiling even with --yes: the plan of every trial is built before the first dialogue
+        # (--repeat 100000000 --yes grew to GBs and could not be stopped with Ctrl-C).
+        (
+            ["--repeat", "101", "--yes"],
+            "ragtui: error: --repeat 101 is over 100, the most trials per scenario × persona",
+        ),
+        (["--repeat", "100000000", "--yes"], "ragtui: error: --repeat 100000000 is over 100, the most trials per"),
         (["--repeat", "2", "--resume", "last"], "ragtui: error: --repeat cannot be combined with --resume"),
         (["--repeat", "2", "--replay", "last"], "ragtui: error: --repeat cannot be combined with --replay"),
     ],
@@ -185,6 +192,7 @@ def test_bad_repeat_values_are_one_line_and_store_nothing(server, tmp_path: Path
         ("repeat = 0", "repeat must be at least 1, got 0"),
         ('repeat = "3"', "repeat"),
         ("repeat = 30", "the config's repeat 30 is over 20 trials per scenario × persona — add --yes"),
+        ("repeat = 101", "ragtui.toml: repeat must be at most 100, got 101 — set 100 or fewer"),
     ],
 )
 def test_bad_repeat_in_the_config_is_one_line_and_stores_nothing(server, tmp_path: Path, capsys, key, message):

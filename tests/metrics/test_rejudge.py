@@ -138,6 +138,17 @@ def test_bad_input_is_one_line_and_changes_nothing(ran: Path, config_file: Path,
     assert dump(ran) == before
 
 
+def test_a_prompt_file_that_is_not_utf8_is_one_line_naming_it(ran: Path, config_file: Path, tmp_path: Path, capsys):
+    before = dump(ran)
+    latin1 = tmp_path / "judge.toml"
+    latin1.write_bytes('[rubric]\nsystem = """Évaluez la réponse."""\n'.encode("latin-1"))
+    assert rejudge(config_file, "--run", "last", "--prompt", str(latin1)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unexpected" not in err
+    assert f"judge prompt {latin1} is not UTF-8 text (byte 0xc9 on line 2) — save the file as UTF-8" in err
+    assert dump(ran) == before
+
+
 CHECK_ID = re.compile(r"^ragtui-(\d+)-(\d+)-(\d\d)-([a-z_]+)$")
 STREAMING = ("stream", "stream_options")
 

@@ -15,7 +15,8 @@ from ..registry import metrics as metric_registry
 from ..registry.metrics import PRIMARY_METRIC
 from ..text.redaction import looks_like_a_key
 from .expectation_items import PolicyList
-from .validation import TomlTable, at_least, between, got, invalid, positive
+from .limits import MAX_REPEAT, MAX_TURNS
+from .validation import TomlTable, at_least, at_most, between, got, invalid, positive
 
 Language = Literal["ja", "en"]
 LANGUAGES: tuple[str, ...] = ("ja", "en")
@@ -144,10 +145,10 @@ class ConfigFile(TomlTable):
     language: Language | None = None
     prices: dict[str, PriceTable] | None = None
     labeller: str | None = None
-    max_turns: Count | None = None
+    max_turns: Annotated[int, at_least(1), at_most(MAX_TURNS)] | None = None
     threshold: Fraction | None = None
     concurrency: Count | None = None
-    repeat: Count | None = None
+    repeat: Annotated[int, at_least(1), at_most(MAX_REPEAT)] | None = None
     top_k: Count | None = None
     metrics: list[str] | None = None
     dialogue_metrics: list[str] | None = None

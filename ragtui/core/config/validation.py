@@ -22,6 +22,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 from pydantic_core import PydanticCustomError
 
 from ..types.errors import ConfigError
+from .limits import count_text
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -62,6 +63,8 @@ def got(value: object) -> str:
     """A value as a message shows it: numbers short (``3``, ``0.5``), anything else quoted."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return repr(value)
+    if isinstance(value, int):
+        return count_text(value)  # whole when it fits: `:g` would show 999999999 as 1e+09
     return f"{value:g}"
 
 
@@ -80,6 +83,17 @@ def at_least(low: int, words: str = "", hint: str = "") -> AfterValidator:
     def check(value: int) -> int:
         if value < low:
             raise invalid(f"must be {words or f'at least {low}'}, got {got(value)}", hint)
+        return value
+
+    return AfterValidator(check)
+
+
+def at_most(high: int) -> AfterValidator:
+    """A count with a ceiling (``limits.py``): past it the value is a typo, not a plan."""
+
+    def check(value: int) -> int:
+        if value > high:
+            raise invalid(f"must be at most {high}, got {got(value)}", f"set {high} or fewer")
         return value
 
     return AfterValidator(check)

@@ -67,7 +67,7 @@ def run_targets(store: Store, run_id: str) -> list[Target]:
     """Every bot turn of every session of ``run_id``, oldest first."""
     sessions = list(reversed(store.sessions(run_id=run_id)))
     if not sessions:
-        raise RagtuiError(f"no sessions in run {run_id} of database {store.path}", "list runs with `ragtui sessions`")
+        raise RagtuiError(f"no sessions in run {run_id} of database {store.path}", "list runs with `ragtui runs`")
     targets: list[Target] = []
     for summary in sessions:
         session = store.session(summary.id)
@@ -86,6 +86,12 @@ def read_prompt_file(path: Path, languages: set[str]) -> tuple[str, dict[str, Pr
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read judge prompt {path}: {exc.strerror}", "check the --prompt path") from None
+    except UnicodeDecodeError as exc:  # saved as Latin-1 or UTF-16 by an editor, or not text at all
+        line = exc.object[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"judge prompt {path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} on line {line})",
+            "save the file as UTF-8",
+        ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
