@@ -39,10 +39,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=runs)
 
 
+# What the pass figures count, in the words of every view (compare's pass rate is the same figure
+# over the pairs two runs share).
+PASS_LEGEND = (
+    "pass: of the dialogues that ran to the end, the share that passed (score at the threshold, and resolved "
+    "when resolution was judged), each scenario × persona's trials averaged — pass^1, the pass rate compare shows"
+)
+PASS_K_LEGEND = "; pass^K (K): the share of pairs passing all K of their trials (ragtui run --repeat K)"
+
+
 def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
     table = Table(title=None, pad_edge=False)  # ten columns: every cell of width counts
-    # pass^1 and pass^K only when a run shown has repeated trials: otherwise two empty columns.
-    with_trials = any(r.trials is not None and r.trials.trials > 1 for r in rows)
+    # pass^K only when a run shown has repeated trials: otherwise an empty column. (pass^1 is the
+    # pass column: one pass rate, the one compare shows.)
+    with_trials = any(r.repeated for r in rows)
     # With --verdicts, a column per dialogue metric some run shown has verdicts of (its mean score;
     # off by default: the table fits 80 columns), but resolution: its rate has its own column.
     present = {m for r in rows for m in r.verdict_means} if verdicts else set()
@@ -56,7 +66,7 @@ def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
         ("score", "right", True),
         ("resol.", "right", True),
         ("pass", "right", True),
-        *((("pass^1", "right", True), ("pass^K (K)", "right", True)) if with_trials else ()),
+        *((("pass^K (K)", "right", True),) if with_trials else ()),
         *((metric_views.label(m), "right", True) for m in means),
         ("unsc", "right", True),
         ("bot · models", "left", False),
@@ -73,8 +83,8 @@ def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
             str(r.dialogues),
             score_text(r.score),
             resolution_cell(r),
-            f"{r.pass_rate:.0%}",
-            *(pass_k_cells(r) if with_trials else ()),
+            pass_cell(r),
+            *((pass_k_cell(r),) if with_trials else ()),
             *(Text(score_text(r.verdict_means[m])) if m in r.verdict_means else no_verdict() for m in means),
             str(r.unscored),
             Text(f"{r.bot} · {models}"),
@@ -83,12 +93,17 @@ def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
     return table
 
 
-def pass_k_cells(r: RunSummary) -> list[Text]:
-    """pass^1 and pass^K of a run with trials (``0.67``, ``0.33 (3)``); ``–`` for one without."""
-    if r.trials is None or r.trials.trials < 2:
-        return [Text("–", style="dim"), Text("–", style="dim")]
+def pass_cell(r: RunSummary) -> Text:
+    """The run's pass rate (pass^1), ``44%``; ``–`` when no dialogue ran to the end."""
+    return Text("–", style="dim") if r.pass_rate is None else Text(f"{r.pass_rate:.0%}")
+
+
+def pass_k_cell(r: RunSummary) -> Text:
+    """pass^K of a run with trials (``0.33 (3)``); ``–`` for one without."""
+    if r.trials is None or not r.repeated:
+        return Text("–", style="dim")
     k = r.trials.trials
-    return [Text(score_text(r.trials.estimate(1))), Text(f"{score_text(r.trials.estimate(k))} ({k})")]
+    return Text(f"{score_text(r.trials.estimate(k))} ({k})")
 
 
 def trend_text(r: RunSummary) -> Text:
@@ -134,14 +149,7 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
         return 0
     shown = rows[-args.limit :]
     console.print(runs_table(shown, args.verdicts))
-    if any(r.trials is not None and r.trials.trials > 1 for r in shown):
-        console.print(
-            Text(
-                "pass^1 · pass^K (K): runs with repeated trials (ragtui run --repeat K): the share of scenario × "
-                "persona pairs passing one trial drawn at random · passing all K",
-                style="dim",
-            )
-        )
+    console.print(Text(PASS_LEGEND + (PASS_K_LEGEND if any(r.repeated for r in shown) else ""), style="dim"))
     for r in shown:
         if r.replay_of_run:
             console.print(Text(f"↻ {r.run_id} is a replay of {r.replay_of_run}", style="dim"))

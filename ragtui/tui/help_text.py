@@ -58,8 +58,10 @@ Continuing
   turn runs first. A failed step (server down) pauses the session: s / a
   retry it once the server is back.
 
-Runs with trials (--repeat K) show pass^1 / pass^K, each pair's trials
-as ● pass ○ fail.
+Runs (R): pass is the run's pass rate (pass^1: of the dialogues that
+ran to the end, the share that passed, each pair's trials averaged) —
+the same figure compare shows. Runs with trials (--repeat K) add
+pass^K, each pair's trials as ● pass ○ fail.
 
 Scores
   Labels are people's scores and opinions of the judge, kept apart from

@@ -215,7 +215,7 @@ def test_junit_has_the_shape_ci_systems_read(db: Store):
         assert case.get("classname") and case.get("name") and float(case.get("time")) >= 0
     cases = {c.get("classname"): c for c in suite.findall("testcase") if "angry" not in c.get("name")}
     failure = cases["ragtui.outage"].find("failure")
-    assert failure is not None and "turn 2: 0.30 < 0.7: synthetic" in failure.get("message")
+    assert failure is not None and "turn 2: 0.30 < 0.70: synthetic" in failure.get("message")
     assert cases["ragtui.login"].find("failure").get("message") == "no turn could be scored"
     assert cases["ragtui.signup"].find("error").text == "bot returned 500"
     assert cases["ragtui.refund"].find("failure") is None
@@ -237,7 +237,7 @@ def test_runs_listing_and_trends(db: Store):
     runs = list_runs(db)
     assert [r.run_id for r in runs] == ["r1", "r2", "r3"]
     r1, r2, r3 = runs
-    assert (r1.dialogues, r1.score, r1.passed, r1.unscored) == (2, 0.5, 0, 1)
+    assert (r1.dialogues, r1.score, r1.pass_rate, r1.unscored) == (2, 0.5, 0.0, 1)
     assert r2.pass_rate == 1.0 and r2.models == {"bot": "synthetic"} and r2.bot == "builtin"
     assert r2.scenario_set == r1.scenario_set != r3.scenario_set
     assert r2.trend == [0.5, pytest.approx(0.8)] and r3.trend == [0.2]

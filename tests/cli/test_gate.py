@@ -62,7 +62,7 @@ def test_every_reason_is_listed_and_an_error_is_2(db: Store):
     assert result.reasons == [
         "1 dialogue(s) scored under the threshold 0.7",
         "1 dialogue(s) could not be scored",
-        "#1 a × calm: faithfulness 0.50 < 0.8",
+        "#1 a × calm: faithfulness 0.50 < 0.80",
     ]
     db.set_status(rows[1].id, "finished", "error", "the bot failed")
     assert run_gate(sessions(db, "x"), 0.7).status == 2

@@ -54,7 +54,7 @@ def test_a_low_agreement_metric_under_its_mark_is_left_out_and_named(db: Store):
     assert gated.status == 1 and gated.left_out == [] and "faithfulness 0.30 < 0.8" in gated.reasons[0]
     (session,) = rows(db, "r")
     skipped = outcome(session, {"faithfulness": 0.8}, result)
-    assert skipped.kind == "skipped" and "faithfulness 0.30 < 0.8 (Spearman 0.20 < floor 0.5)" in skipped.message
+    assert skipped.kind == "skipped" and "faithfulness ≈0.30 < 0.80 (Spearman 0.20 < floor 0.5)" in skipped.message
     assert outcome(session, {"faithfulness": 0.8}, gated).kind == "failure"
 
 

@@ -123,11 +123,11 @@ def test_metric_failures_are_in_the_junit_and_markdown_like_in_the_exit_status(
     args = ["--metric", "rubric", "--metric", "answer_correctness", "--junit", str(junit), "--markdown", str(md)]
     assert main(["run", "--config", str(config_file), "-s", "id-linking", "-p", "calm", *args]) == 1
     out = capsys.readouterr().out
-    assert "exit 1: #1 id-linking × calm: answer_correctness 0.00 < 0.7" in out
+    assert "exit 1: #1 id-linking × calm: answer_correctness 0.00 < 0.70" in out
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None and suite.get("failures") == "1"
     failure = next(suite.iter("testcase")).find("failure")
-    assert failure is not None and failure.get("message") == "answer_correctness 0.00 < 0.7"
+    assert failure is not None and failure.get("message") == "answer_correctness 0.00 < 0.70"
     text = md.read_text(encoding="utf-8")
     assert "failure: answer_correctness 0.00 &lt; 0.7" in text
     # Its own column, as in the terminal's table.

@@ -168,8 +168,10 @@ async def test_runs_and_compare_screens_show_the_dialogue_verdicts(make_app, sto
         await pilot.pause()
         rows = cell_texts(app.screen.query_one("#runs", DataTable))
         # Resolution rate after score and pass: missing (–), 0% of one scored (one unscored, never 0), 100%.
+        # run-b's pass rate is 50%: its unresolved dialogue does not pass (the rule of pass^1 and
+        # of compare), its unscored resolution is no evidence either way.
         assert rows[0].startswith("20260103-run-c") and " 0.80 100% – " in rows[0]
-        assert rows[1].startswith("20260102-run-b") and " 0.80 100% 0% " in rows[1]
+        assert rows[1].startswith("20260102-run-b") and " 0.80 50% 0% " in rows[1]
         assert rows[2].startswith("20260101-run-a") and " 0.80 100% 100% " in rows[2]
         assert " █▁ " in rows[1]  # the resolution trend of run-a's set: 100% then 0%
 
@@ -231,11 +233,11 @@ async def test_runs_and_compare_screens_show_each_pairs_trials_and_pass_k(make_a
         await pilot.press("R")
         await pilot.pause()
         table = app.screen.query_one("#runs", DataTable)
-        assert [str(c.label) for c in table.columns.values()][3:5] == ["pass^1", "pass^K (K)"]
+        assert [str(c.label) for c in table.columns.values()][2:4] == ["pass", "pass^K (K)"]
         rows = cell_texts(table)
-        # new: pass^1 (2/3 + 1/3) / 2 = 0.50, pass^3 0; base: (1 + 2/3) / 2 = 0.83, pass^3 0.50.
-        assert rows[0].startswith("20260102-new") and " 0.50 0.00 (3) " in rows[0]
-        assert rows[1].startswith("20260101-base") and " 0.83 0.50 (3) " in rows[1]
+        # new: pass (pass^1) (2/3 + 1/3) / 2 = 50%, pass^3 0; base: (1 + 2/3) / 2 = 83%, pass^3 0.50.
+        assert rows[0].startswith("20260102-new") and " 50% 0.00 (3) " in rows[0]
+        assert rows[1].startswith("20260101-base") and " 83% 0.50 (3) " in rows[1]
         assert "● pass ○ fail" in static_text(app, "#trend-title")
         marks = [str(label.render()) for label in app.screen.query(".trial-marks")]
         assert marks == ["●○○ pass^3 0.00", "●○● pass^3 0.00"]  # id-linking, outage: the new run's trials

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..metrics import PRIMARY_METRIC
 from ..store.dialogue_verdicts import ResolutionRate, resolution_rate
+from ..text.score_text import under_mark
 from ..types.agreement_floor import AgreementFloor
 from ..types.stored import StoredSession
 from .expectation_rate import ExpectationRate, expectation_rate, expectation_reasons
@@ -84,7 +85,7 @@ def metric_problems(session: StoredSession, thresholds: Mapping[str, float], exe
         if mean is None:
             problems.append(f"{metric} unscored")
         elif mark is not None and mean < mark:
-            problems.append(f"{metric} {mean:.2f} < {mark:g}")
+            problems.append(f"{metric} {under_mark(mean, mark)}")
     return problems
 
 

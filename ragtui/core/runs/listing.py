@@ -38,7 +38,6 @@ class RunSummary:
     started: str
     dialogues: int
     score: float | None  # mean of the scored dialogues' scores
-    passed: int
     unscored: int
     language: str
     models: dict[str, str | None]
@@ -50,14 +49,24 @@ class RunSummary:
     # Newest resolution verdict per dialogue; None: no dialogue of the run has one (missing).
     resolution: ResolutionRate | None = None
     resolution_trend: list[float | None] = field(default_factory=list)  # resolution rates of this set
-    trials: RunPassK | None = None  # runs with repeated trials (`ragtui run --repeat K`): their pass^k
+    # The run's trials (one a pair without `--repeat`): its pass rate and, with repeats, pass^k.
+    trials: RunPassK | None = None
     # dialogue metric → the mean score of its newest verdicts (None: none scored); a metric with
     # no verdict in the run is absent. Every dialogue metric, a plugin's too.
     verdict_means: dict[str, float | None] = field(default_factory=dict)
 
     @property
-    def pass_rate(self) -> float:
-        return self.passed / self.dialogues if self.dialogues else 0.0
+    def pass_rate(self) -> float | None:
+        """pass^1, the one pass rate every view shows: over the dialogues that ran to the end, the
+        share of each pair's trials that passed (scored at the threshold, and resolved when a
+        resolution was scored), averaged over pairs — what compare's pass rate is over the pairs
+        two runs share. None when no dialogue ran to the end."""
+        return self.trials.estimate(1) if self.trials is not None else None
+
+    @property
+    def repeated(self) -> bool:
+        """Some pair ran more than one trial (`ragtui run --repeat K`)."""
+        return self.trials is not None and self.trials.trials > 1
 
     @property
     def resolution_rate(self) -> float | None:
@@ -99,14 +108,9 @@ def verdict_means_by_run(store: Store) -> dict[str, dict[str, float | None]]:
 
 
 def trials_by_run(store: Store) -> dict[str, RunPassK]:
-    """run id → pass^k of its counted dialogues, for runs in which some pair has more than one
-    trial; read from ``sessions`` and the newest resolution verdicts, no transcript loaded."""
-    runs = [
-        r[0]
-        for r in store.db.execute(
-            "SELECT run_id FROM sessions WHERE run_id IS NOT NULL GROUP BY run_id HAVING MAX(trial) > 1"
-        ).fetchall()
-    ]
+    """run id → its counted dialogues as trials (pass rate, pass^k); read from ``sessions`` and the
+    newest resolution verdicts, no transcript loaded."""
+    runs = [r[0] for r in store.db.execute("SELECT DISTINCT run_id FROM sessions WHERE run_id IS NOT NULL").fetchall()]
     return {run_id: run_trials(store, run_id) for run_id in runs}
 
 
@@ -137,7 +141,6 @@ def list_runs(store: Store) -> list[RunSummary]:
     db = store.db
     rows = db.execute(
         "SELECT run_id, MIN(created_at), COUNT(*), AVG(score), "
-        "SUM(CASE WHEN score IS NOT NULL AND score >= threshold THEN 1 ELSE 0 END), "
         "SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END), GROUP_CONCAT(DISTINCT language), MIN(id) "
         "FROM sessions WHERE run_id IS NOT NULL GROUP BY run_id ORDER BY MIN(id)"
     ).fetchall()
@@ -152,7 +155,7 @@ def list_runs(store: Store) -> list[RunSummary]:
             "WHERE s.run_id IS NOT NULL GROUP BY s.run_id"
         ).fetchall()
     )
-    first_ids = [r[7] for r in rows]
+    first_ids = [r[6] for r in rows]
     configs: dict[int, dict] = {}
     for start in range(0, len(first_ids), 500):  # SQLite limits the number of parameters
         chunk = first_ids[start : start + 500]
@@ -165,7 +168,7 @@ def list_runs(store: Store) -> list[RunSummary]:
     out: list[RunSummary] = []
     history: dict[str, list[float | None]] = {}
     rate_history: dict[str, list[float | None]] = {}
-    for run_id, started, count, avg, passed, unscored, languages, first_id in rows:
+    for run_id, started, count, avg, unscored, languages, first_id in rows:
         config = configs.get(first_id, {})
         key = hashlib.sha1(json.dumps(sorted(pairs.get(run_id, ())), ensure_ascii=False).encode()).hexdigest()[:8]
         history.setdefault(key, []).append(avg)
@@ -177,7 +180,6 @@ def list_runs(store: Store) -> list[RunSummary]:
                 started=started,
                 dialogues=count,
                 score=avg,
-                passed=passed,
                 unscored=unscored,
                 language=languages or "",
                 models={role: info.get("model") for role, info in config.get("roles", {}).items()},

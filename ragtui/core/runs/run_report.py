@@ -31,7 +31,7 @@ from ..dialogue.progress import dialogue_label
 from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
 from ..store.dialogue_verdicts import ResolutionRate
-from ..text.score_text import score_text
+from ..text.score_text import score_text, under_mark
 from ..types.agreement_floor import AgreementFloor, floor_words
 from ..types.expectations import ExpectationResult
 from ..types.stored import StoredSession
@@ -108,7 +108,7 @@ def outcome(
             bad.append(f"turn {turn}: unscored ({j.error or 'no usable verdict'})")
         elif j.score < session.threshold:
             conclusion = j.details.get("conclusion") or ""
-            bad.append(f"turn {turn}: {score_text(j.score)} < {session.threshold:g}: {conclusion}".rstrip(": "))
+            bad.append(f"turn {turn}: {under_mark(j.score, session.threshold)}: {conclusion}".rstrip(": "))
     exempt = gate.exempt(session) if gate is not None else set()
     metrics = metric_problems(session, thresholds or {}, exempt)
     if session.score is None:
@@ -136,7 +136,7 @@ def _left_out(
     if gate is None or not exempt:
         return []
     return [
-        f"{i.metric} {score_text(i.score)} < {i.mark:g} ({floor_words(i.details, gate.floor)})"
+        f"{i.metric} {under_mark(i.score, i.mark, low=True)} ({floor_words(i.details, gate.floor)})"
         for i in failing_low_scores(session, thresholds, gate.floor, session.threshold)
     ]
 

@@ -35,6 +35,16 @@ def score_text(score: float | None, low: bool = False) -> str:
     return f"{LOW_MARK if low else ''}{score:.2f}"
 
 
+def under_mark(score: float, mark: float, low: bool = False) -> str:
+    """``0.28 < 0.70``: a score under its pass mark, with as many decimals as it takes for the
+    text to say so (0.2999 under 0.3 reads ``0.2999 < 0.30``, never ``0.30 < 0.3``)."""
+    for decimals in (2, 3, 4):
+        shown = f"{score:.{decimals}f}"
+        if float(shown) < mark:
+            break
+    return f"{LOW_MARK if low else ''}{shown} < {mark:.2f}"
+
+
 def verdict_text(score: float | None, skipped: bool = False, low: bool = False) -> str:
     """A verdict's score: as ``score_text``, but ``skipped`` for a metric that did not apply."""
     return SKIPPED if score is None and skipped else score_text(score, low)

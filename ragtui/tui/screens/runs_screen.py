@@ -43,18 +43,22 @@ def _resolution_cell(r: RunSummary) -> Text:
 
 
 def _has_trials(r: RunSummary) -> bool:
-    return r.trials is not None and r.trials.trials > 1
+    return r.repeated
 
 
-def _pass_k_cells(r: RunSummary) -> list[Text]:
-    """pass^1 and pass^K (K) of a run with repeated trials; ``–`` for one without."""
+def _pass_cell(r: RunSummary) -> Text:
+    """The run's pass rate (pass^1, as compare shows it); ``–`` when no dialogue ran to the end."""
+    if r.pass_rate is None:
+        return Text("–", justify="right", style="dim")
+    return Text(f"{r.pass_rate:.0%}", justify="right")
+
+
+def _pass_k_cell(r: RunSummary) -> Text:
+    """pass^K (K) of a run with repeated trials; ``–`` for one without."""
     if r.trials is None or not _has_trials(r):
-        return [Text("–", justify="right", style="dim")] * 2
+        return Text("–", justify="right", style="dim")
     k = r.trials.trials
-    return [
-        Text(score_text(r.trials.estimate(1)), justify="right"),
-        Text(f"{score_text(r.trials.estimate(k))} ({k})", justify="right"),
-    ]
+    return Text(f"{score_text(r.trials.estimate(k))} ({k})", justify="right")
 
 
 class RunsScreen(Screen[None]):
@@ -106,7 +110,7 @@ class RunsScreen(Screen[None]):
             self.runs = list_runs(self.ragtui.store)
         except RagtuiError as exc:
             problem = str(exc)
-        # pass^1 and pass^K only when a run has repeated trials: otherwise two empty columns.
+        # pass^K only when a run has repeated trials; pass is pass^1 (the pass rate compare shows).
         with_trials = any(_has_trials(r) for r in self.runs)
         # The numbers a person compares come right after the run's name, so they stay on screen
         # at 80 columns (a replay's ↻ widens the name); when and where it ran come last.
@@ -114,7 +118,7 @@ class RunsScreen(Screen[None]):
             "run",
             "score",
             "pass",
-            *(("pass^1", "pass^K (K)") if with_trials else ()),
+            *(("pass^K (K)",) if with_trials else ()),
             "resolved",
             "unscored",
             "dialogues",
@@ -133,8 +137,8 @@ class RunsScreen(Screen[None]):
             table.add_row(
                 Text(r.run_id + mark),
                 Text(score_text(r.score), justify="right"),
-                Text(f"{r.pass_rate:.0%}", justify="right"),
-                *(_pass_k_cells(r) if with_trials else ()),
+                _pass_cell(r),
+                *((_pass_k_cell(r),) if with_trials else ()),
                 _resolution_cell(r),
                 Text(str(r.unscored), justify="right"),
                 Text(str(r.dialogues), justify="right"),

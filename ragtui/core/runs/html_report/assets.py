@@ -17,7 +17,7 @@ h1{font-size:1.4em;margin:.2em 0 .1em;overflow-wrap:anywhere}h2{font-size:1.15em
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}
 .card b{display:block;font-size:1.35em}.card span{color:var(--muted);font-size:.9em}
 .gate{border-radius:8px;padding:8px 12px;margin:8px 0;border:1px solid var(--line)}
-.gate.ok{background:#e6f4ea}.gate.bad{background:#fce8e6}
+.gate.ok{background:#e6f4ea}.gate.bad{background:#fce8e6}.gate.warn{background:#fef7e0}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:14px}
 figure{margin:0;background:var(--card);border:1px solid var(--line);border-radius:8px;padding:8px;overflow-x:auto}
 figcaption{font-weight:600;margin-bottom:4px}

@@ -10,8 +10,10 @@ from ...text.score_text import score_text
 from .escape import colour, esc
 
 
-def histogram(scores: list[float], threshold: float, *, bins: int = 10) -> str:
-    """Dialogue scores in ``bins`` bins over 0–1, bars under the threshold red, a line at it."""
+def histogram(scores: list[float], threshold: float, *, bins: int = 10, low: bool = False) -> str:
+    """Dialogue scores in ``bins`` bins over 0–1, bars under the threshold red, a line at it;
+    ``low`` (the judge agrees with people under the floor): every bar grey, as its pass or fail
+    is not trusted."""
     counts = [0] * bins
     for s in scores:
         counts[min(int(max(s, 0.0) * bins), bins - 1)] += 1
@@ -23,11 +25,11 @@ def histogram(scores: list[float], threshold: float, *, bins: int = 10) -> str:
     for i, count in enumerate(counts):
         h = plot_h * count / top
         x, y = left + i * bar, head + plot_h - h
-        fill = "#1e8e3e" if (i + 1) / bins > threshold else "#d93025"
-        low, high = i / bins, (i + 1) / bins
+        fill = "#9aa0a6" if low else ("#1e8e3e" if (i + 1) / bins > threshold else "#d93025")
+        start, end = i / bins, (i + 1) / bins
         parts.append(
             f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{bar - 2:.1f}" height="{h:.1f}" fill="{fill}">'
-            f"<title>{low:.1f}–{high:.1f}: {count} dialogue(s)</title></rect>"
+            f"<title>{start:.1f}–{end:.1f}: {count} dialogue(s)</title></rect>"
         )
         if count:
             parts.append(f'<text x="{x + bar / 2:.1f}" y="{y - 2:.1f}" class="c">{count}</text>')

@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ...metrics import PRIMARY_METRIC
 from ...registry import metric_views
 from ...store import run_shards
 from ...store.store import Store
@@ -17,7 +18,7 @@ from ...types.stored import StoredDialogueJudgment, StoredSession
 from ..expectation_rate import rate_line
 from ..gate import run_gate, run_resolution
 from ..listing import list_runs
-from ..low_agreement import agreement_lines, left_out_line
+from ..low_agreement import agreement_lines, left_out_line, low_metrics
 from ..pass_k import pass_k_line, run_pass_k
 from ..run_report import outcome, rate_words
 from ..shards import shard_summary
@@ -50,6 +51,12 @@ class DialogueView:
     outcome_message: str
     resolution: str  # the resolution outcome word, "unscored", or "–" without one
     verdicts: list[StoredDialogueJudgment]
+    low: bool = False  # its rubric score's judge agrees with people under the floor: ≈, not red
+
+    @property
+    def under_threshold(self) -> bool:
+        score = self.session.score
+        return score is not None and score < self.session.threshold
 
     @property
     def failed(self) -> bool:
@@ -79,6 +86,18 @@ class RunView:
     # left out because it was low
     measured: list[str] = field(default_factory=list)
     not_gated: str = ""
+
+    @property
+    def not_gated_under_threshold(self) -> int:
+        """Dialogues scored under the threshold whose judge is low agreement: not failed by the
+        gate, and the report says so as plainly as it says the gate passed."""
+        return sum(1 for d in self.dialogues if d.under_threshold and d.low and d.outcome_kind == "skipped")
+
+    @property
+    def low(self) -> bool:
+        """Every scored dialogue's rubric judge is low agreement: the run's scores carry ≈."""
+        scored = [d for d in self.dialogues if d.session.score is not None]
+        return bool(scored) and all(d.low for d in scored)
 
     @property
     def scenarios(self) -> list[str]:
@@ -209,6 +228,7 @@ def run_view(
                 result.message,
                 _resolution_word(latest),
                 [latest[m] for m in metric_views.shown_metrics(set(latest))],
+                PRIMARY_METRIC in low_metrics(s, gate.floor),
             )
         )
     scored = [s.score for s in sessions if s.score is not None]

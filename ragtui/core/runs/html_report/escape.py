@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import html
 
+from ...text.text_safety import visible
+
 
 def esc(value: object) -> str:
-    return html.escape(str(value), quote=True)
+    """HTML-escaped, with control characters shown as their pictures (␛, ␇): an ESC or BEL of a
+    model's reply is drawn, never written raw into a file someone may ``cat`` to a terminal."""
+    return html.escape(visible(str(value)), quote=True)
 
 
 def colour(value: float | None) -> str:

@@ -53,14 +53,17 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
         out.append(f"<h1>Run {esc(view.run_id)}</h1>")
     out.append(f'<div class="sub">{esc(view.database)} · {len(view.dialogues)} dialogue(s)</div>')
     cards = [
-        _card(score_text(view.run_score), f"run score (threshold {view.threshold:g})"),
+        _card(score_text(view.run_score, view.low), f"run score (threshold {view.threshold:.2f})"),
         _card(view.resolution_line.split(" (")[0].replace("resolution rate ", ""), view.resolution_line),
-        _card(str(sum(1 for d in view.dialogues if d.outcome_kind == "passed")), "dialogues passed"),
-        _card(str(sum(1 for d in view.dialogues if d.failed)), "dialogues failed, unscored or in error"),
+        _card(str(sum(1 for d in view.dialogues if d.outcome_kind == "passed")), "dialogues passed the gate"),
+        _card(
+            str(sum(1 for d in view.dialogues if d.failed)),
+            "dialogues failed the gate (under the threshold, unscored or in error)",
+        ),
     ]
     skipped = sum(1 for d in view.dialogues if d.outcome_kind == "skipped")
     if skipped:  # neither passed nor failed: scores the gate leaves out, or a dialogue not finished
-        cards.append(_card(str(skipped), "dialogues not gated or not finished"))
+        cards.append(_card(str(skipped), "dialogues not gated (a low-agreement judge's score) or not finished"))
     out.append('<div class="cards">' + "".join(cards) + "</div>")
     if view.pass_k:
         out.append(f"<p><b>Trials:</b> {esc(view.pass_k)}</p>")
@@ -80,7 +83,15 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
     reasons = "".join(f"<li>{esc(r)}</li>" for r in view.gate_reasons[:8])
     more = f"<li>… and {len(view.gate_reasons) - 8} more</li>" if len(view.gate_reasons) > 8 else ""
     gate = "passes" if ok else f"fails (exit {view.gate_status})"
-    out.append(f'<div class="gate {"ok" if ok else "bad"}"><b>Gate:</b> the run {gate}<ul>{reasons}{more}</ul></div>')
+    ungated = view.not_gated_under_threshold
+    if ungated:  # as plainly as the pass itself: these scores decided nothing
+        reasons = (
+            f"<li><b>{ungated} dialogue(s) scored under the threshold were not gated</b>: their judge agrees with "
+            "people under the agreement floor, so their scores decide nothing (--gate-low-agreement gates them)</li>"
+            + reasons
+        )
+    state = "warn" if ok and ungated else ("ok" if ok else "bad")
+    out.append(f'<div class="gate {state}"><b>Gate:</b> the run {gate}<ul>{reasons}{more}</ul></div>')
     out.append(_kinds_table(view))
     out.append(_charts(view))
     out.append(_dialogues(view))
@@ -106,7 +117,7 @@ def _charts(view: RunView) -> str:
     scores = [d.session.score for d in view.dialogues if d.session.score is not None]
     # The heat map of hundreds of scenarios scrolls inside its figure instead of stretching the page.
     figures = [
-        ("Score distribution", charts.histogram(scores, view.threshold), False),
+        ("Score distribution", charts.histogram(scores, view.threshold, low=view.low), False),
         ("Scenario × persona (mean score)", charts.heat_map(view.scenarios, view.personas, view.cells()), True),
     ]
     if view.trend:
@@ -155,7 +166,7 @@ def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int) -> str:
     kind = d.outcome_kind
     summary = (
         f'<summary><span class="badge {kind}">{esc(kind)}</span>#{session.id} {esc(session.scenario_id)} × '
-        f"{esc(session.persona_name)}{trial} · score {score_text(session.score)} · {esc(d.resolution)}"
+        f"{esc(session.persona_name)}{trial} · score {score_text(session.score, d.low)} · {esc(d.resolution)}"
         + (f' <span class="muted">— {esc(d.outcome_message)}</span>' if d.outcome_message else "")
         + "</summary>"
     )
