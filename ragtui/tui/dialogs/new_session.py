@@ -26,6 +26,7 @@ from ...core.types.personas import Persona
 from ...core.types.scenarios import Scenario
 from ..last_choice import LastChoice
 from ..safe_text import one_line
+from ..widgets.fields import NumberField, TextField
 from .dialog import Dialog
 
 
@@ -109,12 +110,12 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
                             id="metric-list",
                         )
             yield Label("…or a free question (replaces the scenario when not empty):")
-            yield Input(
+            yield TextField(
                 placeholder="e.g. How do I change the e-mail address of my account?", id="free-question", compact=True
             )
             with Horizontal(id="trials-row"):
                 yield Label("Trials: ")
-                yield Input(str(self.trials), id="trials", compact=True, max_length=4)
+                yield NumberField(str(self.trials), id="trials", compact=True, max_length=4)
                 yield Label(" K > 1: one run of K sessions (pass^k); ctrl+r runs all")
             yield Static("", id="new-estimate", markup=False)
             yield Static("", id="new-error", classes="error", markup=False)

@@ -27,6 +27,7 @@ from ...core.content.prompts import PromptTemplate
 from ...core.types.errors import RagtuiError
 from ..rejudge import parse_judge_prompt
 from ..widgets.choice_set import ChoiceSet
+from ..widgets.fields import TextField
 from .dialog import Dialog
 
 
@@ -65,12 +66,8 @@ class RejudgeScreen(Dialog[RejudgeRequest | None]):
                 yield RadioButton("Same judge", value=True, id="how-same")
                 yield RadioButton("Another model", id="how-model")
                 yield RadioButton("Edited judge prompt", id="how-prompt")
-            yield Input(
-                memory.model or self.judge_model,
-                placeholder="model name",
-                id="model-name",
-                classes="hidden",
-                select_on_focus=False,  # typing on the choices has already replaced the name
+            yield TextField(
+                memory.model or self.judge_model, placeholder="model name", id="model-name", classes="hidden"
             )
             yield TextArea(
                 memory.prompt_text or self.prompt_text,
