@@ -1,9 +1,10 @@
 """The new-session modal: pick a scenario and a persona, or type a free seed question.
 
 It opens on the last choice (scenario, persona, metrics, free question, trials), not the first
-entries: running the same pair again is the common case. Trials K > 1 make one run of K
-sessions of the pair (trials 1..K, as ``ragtui run --repeat K`` plans them) for pass^k. Laid out for 80×24: the pickers take
-the room that is left, and the start buttons are one line, always on screen.
+entries: running the same pair again is the common case. Trials K > 1 make one run of K sessions
+of the pair (trials 1..K, as ``ragtui run --repeat K`` plans them) for pass^k, and the estimate
+line counts all K. Laid out for 80×24: the pickers take the room that is left, and the start
+buttons are one line, always on screen.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
         selected: list[str] | None = None,
         *,
         last: LastChoice | None = None,
-        estimate: Callable[[Scenario, Persona, tuple[str, ...]], str] | None = None,
+        estimate: Callable[[Scenario, Persona, tuple[str, ...], int], str] | None = None,
         trials: int = 1,
     ) -> None:
         super().__init__()
@@ -139,6 +140,7 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
 
     @on(OptionList.OptionHighlighted)
     @on(SelectionList.SelectedChanged)
+    @on(Input.Changed, "#trials")
     def _show_estimate(self) -> None:
         if self.estimate is None or not self.is_mounted:
             return
@@ -148,7 +150,11 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
         metrics: tuple[str, ...] = ()
         if self.metric_names:
             metrics = tuple(self.query_one("#metric-list", SelectionList).selected)
-        line = self.estimate(self.scenarios[scenario_index], self.personas[persona_index], metrics)
+        trials = parse_trials(self.query_one("#trials", Input).value)
+        if isinstance(trials, str):
+            line = f"Estimate: {trials}"
+        else:
+            line = self.estimate(self.scenarios[scenario_index], self.personas[persona_index], metrics, trials)
         self.query_one("#new-estimate", Static).update(Text(line))
 
     def _chosen(self, list_id: str) -> int | None:
