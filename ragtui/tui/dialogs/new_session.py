@@ -1,10 +1,11 @@
 """The new-session modal: pick a scenario and a persona, or type a free seed question.
 
-It opens on the last choice (scenario, persona, metrics, free question, trials), not the first
-entries: running the same pair again is the common case. Trials K > 1 make one run of K sessions
-of the pair (trials 1..K, as ``ragtui run --repeat K`` plans them) for pass^k, and the estimate
-line counts all K. Laid out for 80×24: the pickers take the room that is left, and the start
-buttons are one line, always on screen.
+It opens on the last choice (scenario, persona, metrics, free question), not the first entries:
+running the same pair again is the common case. Trials K > 1 make one run of K sessions of the
+pair (trials 1..K, as ``ragtui run --repeat K`` plans them) for pass^k, and the estimate line
+counts all K. Trials are this TUI's own (the caller passes them): they multiply the cost, so a
+number chosen in another TUI, or before a restart, never applies unseen. Laid out for 80×24: the
+pickers take the room that is left, and the start buttons are one line, always on screen.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
     ) -> None:
         super().__init__()
         self.last = last
-        self.trials = last.trials if last is not None else trials  # else the config's repeat
+        self.trials = trials  # this TUI's last, else the config's repeat: never another TUI's
         self.estimate = estimate  # tokens and cost of the chosen dialogue, without calling a model
         self.scenarios = scenarios
         self.personas = personas
