@@ -1,4 +1,5 @@
-"""The new-session dialog's estimate line: tokens per role and cost of the chosen dialogue.
+"""The new-session dialog's estimate line: tokens per role and cost of the chosen dialogue, times
+the trials (K trials of the pair walk the same prompts K times).
 
 Counted from the prompts and past usage in the database (``core/dialogue/estimate.py``); no
 model is called. The estimator is built on first use and kept, so moving through the lists
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from ..core.types.scenarios import Scenario
     from .context import TuiServices
 
-Estimator = Callable[["Scenario", "Persona", tuple[str, ...]], str]
+Estimator = Callable[["Scenario", "Persona", tuple[str, ...], int], str]
 
 
 def session_estimator(app: TuiServices) -> Estimator | None:
@@ -28,19 +29,21 @@ def session_estimator(app: TuiServices) -> Estimator | None:
         return None
     built: list[RunEstimator] = []
 
-    def estimate(scenario: Scenario, persona: Persona, metrics: tuple[str, ...]) -> str:
+    def estimate(scenario: Scenario, persona: Persona, metrics: tuple[str, ...], trials: int = 1) -> str:
         try:
             if not built:
                 config = dataclasses.replace(engine.config, language=engine.language)
                 from ..core.dialogue.estimate import RunEstimator  # the engine: not at start-up
 
                 built.append(RunEstimator(config, engine.endpoints, app.store, []))
-            result = built[0].estimate([scenario], [persona], list(metrics))
+            result = built[0].estimate([scenario], [persona], list(metrics)).repeated(trials)
         except (RagtuiError, OSError) as exc:
             return f"Estimate unavailable: {exc}"
         parts = [f"{r.role} {r.tokens_in:,.0f} in / {r.tokens_out:,.0f} out" for r in result.roles]
         cost = result.cost
         money = f" · about ${cost:,.4f}" if cost is not None else " · set [prices] for a cost"
-        return f"Estimate ({result.turns_per_dialogue:.1f} turns): " + " · ".join(parts) + money
+        turns = f"{result.turns_per_dialogue:.1f} turns"
+        what = f"{trials} trials of {turns}" if trials > 1 else turns
+        return f"Estimate ({what}): " + " · ".join(parts) + money
 
     return estimate

@@ -1,8 +1,11 @@
 """The new-session dialog's last choice, kept across restarts in a small JSON file in the user's
 state folder (``$XDG_STATE_HOME/ragtui/tui-state.json``).
 
-Only names are kept (scenario id or free question, persona, metrics, trials): the dialog looks
-them up again in the files it lists, so a renamed or deleted persona simply is not preselected.
+Only names are kept (scenario id or free question, persona, metrics): the dialog looks them up
+again in the files it lists, so a renamed or deleted persona simply is not preselected. Trials are
+not kept here: the file is shared by every TUI of the user, and trials chosen in one multiplied
+the cost of a plain start in another, unseen. Each TUI keeps its own (``remembered``); a
+``trials`` entry written by an older ragtui is ignored.
 A missing or unreadable file means "no last choice"; a write that fails leaves the old file as
 it was (the atomic write) and is logged, never shown as an error: it is a convenience.
 """
@@ -27,7 +30,6 @@ class LastChoice:
     persona: str = ""
     question: str = ""  # a free question, when one was typed
     metrics: tuple[str, ...] = ()
-    trials: int = 1
     auto_run: bool = False
 
 
@@ -48,14 +50,12 @@ def load_last_choice(path: Path | None = None) -> LastChoice | None:
     if not isinstance(raw, dict):
         return None
     try:
-        trials = int(raw.get("trials", 1))
         metrics = tuple(str(m) for m in raw.get("metrics", ()) if isinstance(m, str))
         return LastChoice(
             scenario_id=str(raw.get("scenario_id", "")),
             persona=str(raw.get("persona", "")),
             question=str(raw.get("question", "")),
             metrics=metrics,
-            trials=trials if trials >= 1 else 1,
             auto_run=bool(raw.get("auto_run", False)),
         )
     except (TypeError, ValueError):

@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label, Static
 from ...core.files.output_file import check_output, is_database_file
 from ...core.types.errors import RagtuiError
 from ..help_text import help_text
+from ..widgets.fields import TextField
 from .dialog import Dialog
 
 
@@ -123,7 +124,7 @@ class ExportScreen(Dialog[Path | None]):
     def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Export the open session to CSV (one row per dialogue). File:")
-            yield Input(str(self.default), id="export-path")
+            yield TextField(str(self.default), id="export-path")
             if self.warning:
                 yield Static(Text("⚠ " + self.warning), id="export-warning", classes="warning", markup=False)
             yield Static("", id="export-error", classes="error", markup=False)

@@ -29,6 +29,7 @@ from ...core.types.errors import RagtuiError
 from ...core.types.expectations import Expectation, ExpectationCheck, Form, Polarity
 from ..context import TuiServices, services
 from ..safe_text import clean_text
+from ..widgets.fields import TextField
 from .dialog import Dialog
 
 FORMS: tuple[Form, ...] = get_args(Form)
@@ -66,7 +67,7 @@ class TryExpectationScreen(Dialog[None]):
     def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog", id="try-expectation"):
             yield Label(Text(f"Try an expectation on session #{self.session_id} turn {self.turn} — nothing is stored"))
-            yield Input(placeholder="e.g. gives the steps to link an account", id="try-text")
+            yield TextField(placeholder="e.g. gives the steps to link an account", id="try-text")
             yield Checkbox("prohibition (must not): P(does it)", id="try-not", compact=True)
             with RadioSet(id="try-form"):
                 for form in FORMS:

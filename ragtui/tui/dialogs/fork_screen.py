@@ -21,6 +21,7 @@ from ...core.registry.bots import uses_bot_role
 from ...core.store.lineage import lineage_lines
 from ...core.types.errors import RagtuiError
 from ...core.types.personas import Persona
+from ..widgets.fields import NumberField, TextField
 from .dialog import Dialog
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class ForkScreen(Dialog[ForkRequest | None]):
                 markup=False,
             )
             yield Label(f"Fork after turn (1–{self.last_turn}):")
-            yield Input(str(max(1, self.last_turn - 1)), id="fork-turn", type="integer")
+            yield NumberField(str(max(1, self.last_turn - 1)), id="fork-turn", type="integer")
             yield Label("Persona from there on:")
             options = [(name, name) for name in self.personas]
             yield Select(
@@ -66,7 +67,7 @@ class ForkScreen(Dialog[ForkRequest | None]):
             )
             if self.bot_model is not None:
                 yield Label("Bot model (the built-in bot's; empty keeps it):")
-                yield Input(self.bot_model, id="fork-model")
+                yield TextField(self.bot_model, id="fork-model")
             yield Static("", id="fork-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Fork (ctrl+s)", variant="primary", id="fork", compact=True)

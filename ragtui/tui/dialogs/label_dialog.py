@@ -25,6 +25,7 @@ from ...core.text.score_text import score_text
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
+from ..widgets.fields import NumberField, TextField
 from .dialog import Dialog
 
 
@@ -53,9 +54,9 @@ class LabelScreen(Dialog[LabelInput | None]):
             yield Static(Text(self.verdict), markup=False, id="label-verdict")
             yield Label("Your score, 1 (bad) – 5 (excellent); empty for none:")
             score = "" if current is None or current.score is None else str(current.score)
-            yield Input(score, placeholder="1–5", max_length=1, id="label-score")
+            yield NumberField(score, placeholder="1–5", max_length=1, id="label-score")
             yield Label("Note (optional):")
-            yield Input((current.note or "") if current else "", placeholder="why, in a few words", id="label-note")
+            yield TextField((current.note or "") if current else "", placeholder="why, in a few words", id="label-note")
             agree = None if current is None else current.agree
             with RadioSet(id="label-agree"):
                 yield RadioButton("No opinion on the verdict", value=agree is None, id="agree-none")

@@ -1,9 +1,11 @@
 """The new-session modal: pick a scenario and a persona, or type a free seed question.
 
-It opens on the last choice (scenario, persona, metrics, free question, trials), not the first
-entries: running the same pair again is the common case. Trials K > 1 make one run of K
-sessions of the pair (trials 1..K, as ``ragtui run --repeat K`` plans them) for pass^k. Laid out for 80×24: the pickers take
-the room that is left, and the start buttons are one line, always on screen.
+It opens on the last choice (scenario, persona, metrics, free question), not the first entries:
+running the same pair again is the common case. Trials K > 1 make one run of K sessions of the
+pair (trials 1..K, as ``ragtui run --repeat K`` plans them) for pass^k, and the estimate line
+counts all K. Trials are this TUI's own (the caller passes them): they multiply the cost, so a
+number chosen in another TUI, or before a restart, never applies unseen. Laid out for 80×24: the
+pickers take the room that is left, and the start buttons are one line, always on screen.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ...core.types.personas import Persona
 from ...core.types.scenarios import Scenario
 from ..last_choice import LastChoice
 from ..safe_text import one_line
+from ..widgets.fields import NumberField, TextField
 from .dialog import Dialog
 
 
@@ -68,12 +71,12 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
         selected: list[str] | None = None,
         *,
         last: LastChoice | None = None,
-        estimate: Callable[[Scenario, Persona, tuple[str, ...]], str] | None = None,
+        estimate: Callable[[Scenario, Persona, tuple[str, ...], int], str] | None = None,
         trials: int = 1,
     ) -> None:
         super().__init__()
         self.last = last
-        self.trials = last.trials if last is not None else trials  # else the config's repeat
+        self.trials = trials  # this TUI's last, else the config's repeat: never another TUI's
         self.estimate = estimate  # tokens and cost of the chosen dialogue, without calling a model
         self.scenarios = scenarios
         self.personas = personas
@@ -109,12 +112,12 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
                             id="metric-list",
                         )
             yield Label("…or a free question (replaces the scenario when not empty):")
-            yield Input(
+            yield TextField(
                 placeholder="e.g. How do I change the e-mail address of my account?", id="free-question", compact=True
             )
             with Horizontal(id="trials-row"):
                 yield Label("Trials: ")
-                yield Input(str(self.trials), id="trials", compact=True, max_length=4)
+                yield NumberField(str(self.trials), id="trials", compact=True, max_length=4)
                 yield Label(" K > 1: one run of K sessions (pass^k); ctrl+r runs all")
             yield Static("", id="new-estimate", markup=False)
             yield Static("", id="new-error", classes="error", markup=False)
@@ -138,6 +141,7 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
 
     @on(OptionList.OptionHighlighted)
     @on(SelectionList.SelectedChanged)
+    @on(Input.Changed, "#trials")
     def _show_estimate(self) -> None:
         if self.estimate is None or not self.is_mounted:
             return
@@ -147,7 +151,11 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
         metrics: tuple[str, ...] = ()
         if self.metric_names:
             metrics = tuple(self.query_one("#metric-list", SelectionList).selected)
-        line = self.estimate(self.scenarios[scenario_index], self.personas[persona_index], metrics)
+        trials = parse_trials(self.query_one("#trials", Input).value)
+        if isinstance(trials, str):
+            line = f"Estimate: {trials}"
+        else:
+            line = self.estimate(self.scenarios[scenario_index], self.personas[persona_index], metrics, trials)
         self.query_one("#new-estimate", Static).update(Text(line))
 
     def _chosen(self, list_id: str) -> int | None:

@@ -7,8 +7,9 @@ stored verdict keeps the exact prompt it was made with.
 
 The dialog always opens on "Same judge" with the choices focused, so ``↓`` lands in the same
 place every time; the app remembers the model typed and the edited prompt, so reopening the
-dialog does not lose an edit. Text typed while "Another model" is chosen goes into the model
-field; the prompt editor only ever takes keys once it is focused (Tab, or a click).
+dialog does not lose an edit. Text typed or pasted while "Another model" is chosen goes into the
+model field, in the order typed however fast it comes (``widgets/choice_set.py``); the prompt
+editor only ever takes keys once it is focused (Tab, or a click).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -25,6 +26,8 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static,
 from ...core.content.prompts import PromptTemplate
 from ...core.types.errors import RagtuiError
 from ..rejudge import parse_judge_prompt
+from ..widgets.choice_set import ChoiceSet
+from ..widgets.fields import TextField
 from .dialog import Dialog
 
 
@@ -40,21 +43,6 @@ class RejudgeMemory:
 
     model: str = ""
     prompt_text: str = ""
-
-
-class ChoiceSet(RadioSet):
-    """A radio set whose arrow keys choose as they move: the field of the highlighted choice
-    appears at once, with no Enter on the radio button first."""
-
-    def action_next_button(self) -> None:
-        super().action_next_button()
-        if self.has_focus:  # not the highlight RadioSet sets up while mounting
-            self.action_toggle_button()
-
-    def action_previous_button(self) -> None:
-        super().action_previous_button()
-        if self.has_focus:
-            self.action_toggle_button()
 
 
 class RejudgeScreen(Dialog[RejudgeRequest | None]):
@@ -74,16 +62,12 @@ class RejudgeScreen(Dialog[RejudgeRequest | None]):
         memory = self.memory
         with Vertical(classes="dialog wide tall"):
             yield Label(f"Re-judge turn {self.turn} — ↑/↓ choose · ctrl+s re-judge · Escape cancel")
-            with ChoiceSet(id="how"):
+            with ChoiceSet(id="how", fields={"how-model": "model-name"}):
                 yield RadioButton("Same judge", value=True, id="how-same")
                 yield RadioButton("Another model", id="how-model")
                 yield RadioButton("Edited judge prompt", id="how-prompt")
-            yield Input(
-                memory.model or self.judge_model,
-                placeholder="model name",
-                id="model-name",
-                classes="hidden",
-                select_on_focus=False,  # typing from the choices has already replaced the name
+            yield TextField(
+                memory.model or self.judge_model, placeholder="model name", id="model-name", classes="hidden"
             )
             yield TextArea(
                 memory.prompt_text or self.prompt_text,
@@ -103,17 +87,6 @@ class RejudgeScreen(Dialog[RejudgeRequest | None]):
         choices._selected = 0  # arrows move on from "Same judge", every time
         choices.focus()
 
-    def on_key(self, event: events.Key) -> None:
-        """Typing a model name right after choosing "Another model" fills its field (replacing
-        what it showed: a name is typed whole)."""
-        model = self.query_one("#model-name", Input)
-        if self.mode == "model" and event.is_printable and event.character and isinstance(self.focused, RadioSet):
-            event.stop()
-            event.prevent_default()
-            model.value = event.character
-            model.cursor_position = len(model.value)
-            model.focus()
-
     @on(Input.Changed, "#model-name")
     @on(TextArea.Changed, "#prompt-text")
     def _remember(self) -> None:
@@ -124,8 +97,8 @@ class RejudgeScreen(Dialog[RejudgeRequest | None]):
 
     @property
     def mode(self) -> str:
-        pressed = self.query_one(RadioSet).pressed_button
-        return pressed.id.removeprefix("how-") if pressed is not None and pressed.id else "same"
+        chosen = self.query_one(ChoiceSet).chosen
+        return chosen.id.removeprefix("how-") if chosen is not None and chosen.id else "same"
 
     @on(RadioSet.Changed)
     def _mode_changed(self) -> None:

@@ -28,6 +28,7 @@ from ..dialogs.fork_screen import ForkActions
 from ..record_watch import RecordWatch
 from ..safe_text import one_line
 from ..widgets.event_view import EventView
+from ..widgets.fields import TextField
 from ..widgets.header import SessionHeader, SessionInfo
 from ..widgets.panes import RolePane
 from .session_actions import CONTINUABLE, SessionActions
@@ -91,7 +92,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         yield SessionHeader(id="header")
         yield Static("", id="status", markup=False)
         yield EventView(self.ragtui.store, self.ragtui.config.min_judge_agreement, id="panes")
-        yield Input(placeholder="The customer's next message — Enter sends, Escape closes", id="customer-input")
+        yield TextField(placeholder="The customer's next message — Enter sends, Escape closes", id="customer-input")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

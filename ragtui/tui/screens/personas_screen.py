@@ -36,6 +36,7 @@ from ..context import services
 from ..dialogs.common import Choice, ConfirmScreen, UnsavedChangesScreen
 from ..dialogs.persona_rename import PersonaRenameScreen, RenameChoice
 from ..safe_text import clean_text
+from ..widgets.fields import NumberField, TextField
 
 
 class PersonasScreen(Screen[None]):
@@ -69,14 +70,14 @@ class PersonasScreen(Screen[None]):
             yield OptionList(id="persona-names")
             with Vertical(id="persona-form"):
                 with VerticalScroll(id="persona-fields"):
-                    for label, field_id, tooltip in (
-                        ("Name", "p-name", "lowercase letters, digits, - or _; also the file name"),
-                        ("Description", "p-description", "one line, shown in lists"),
-                        ("Temperature", "p-temperature", "0–2: how varied the customer's messages are"),
+                    for label, field, field_id, tooltip in (
+                        ("Name", TextField, "p-name", "lowercase letters, digits, - or _; also the file name"),
+                        ("Description", TextField, "p-description", "one line, shown in lists"),
+                        ("Temperature", NumberField, "p-temperature", "0–2: how varied the customer's messages are"),
                     ):
                         with Horizontal(classes="field"):
                             yield Label(label)
-                            yield Input(id=field_id, compact=True, tooltip=tooltip)
+                            yield field(id=field_id, compact=True, tooltip=tooltip)
                     yield Label("Behaviour: how this customer talks and acts (given to the simulator)")
                     yield TextArea("", soft_wrap=True, id="p-text")
                 yield Static("", id="persona-error", classes="error", markup=False)

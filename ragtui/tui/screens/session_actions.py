@@ -35,6 +35,9 @@ else:
 # A session stopped this way can be continued with s / a. "interrupted": its process went away;
 # "paused": left paused by a TUI that closed cleanly.
 CONTINUABLE = {"cancelled", "error", "interrupted", "paused"}
+# The new-session dialog's trials, kept in this app's memory only: not in the state file, which
+# every TUI of the user shares (see last_choice.py).
+TRIALS_KEY = "new-session-trials"
 
 
 def continuable(status: str | None, stop_reason: str | None) -> bool:
@@ -99,7 +102,7 @@ class SessionActions(_Base):
             [m for m in last.metrics if m in known] if last else list(config.metrics),
             last=last,
             estimate=session_estimator(self.ragtui),
-            trials=config.repeat,
+            trials=self.ragtui.remembered.get(TRIALS_KEY, config.repeat),
         )
         self.app.push_screen(screen, self._start_session)
 
@@ -110,9 +113,8 @@ class SessionActions(_Base):
 
         scenario = request.scenario
         question = scenario.question if scenario.id == "adhoc" else ""
-        save_last_choice(
-            LastChoice(scenario.id, request.persona.name, question, request.metrics, request.trials, request.auto_run)
-        )
+        save_last_choice(LastChoice(scenario.id, request.persona.name, question, request.metrics, request.auto_run))
+        self.ragtui.remembered[TRIALS_KEY] = request.trials  # in memory: this TUI's own
         engine = self.ragtui.engine
         if engine is None:
             if self.ragtui.connecting:  # chosen while connecting: started by start_waiting()
