@@ -106,7 +106,9 @@ def test_junit_skips_a_low_agreement_failure_with_the_reason_and_markdown_shows_
     (case,) = dialogue_cases(suite)
     skipped = case.find("skipped")
     assert skipped is not None and case.find("failure") is None
-    assert "low judge agreement, not gated: rubric ≈0.40 < 0.70 (Spearman 0.10 < floor 0.5)" in skipped.get("message", "")
+    assert "low judge agreement, not gated: rubric ≈0.40 < 0.70 (Spearman 0.10 < floor 0.5)" in skipped.get(
+        "message", ""
+    )
     text = md.read_text(encoding="utf-8")
     assert "rubric judge: Spearman 0.10 [-0.39–0.54] (n=18) · low agreement" in text
     assert "| ≈0.40 |" in text and "not gated (low judge agreement)" in text

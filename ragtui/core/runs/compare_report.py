@@ -381,6 +381,14 @@ def comparison_junit(c: Comparison) -> str:
                 f"{metric_views.label(m)} {verdict_pair(p, m)} ({p.verdict_flag(m)})" for m in verdict_metrics()
             )
         )
+    _expectation_cases(c, root, suite)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _expectation_cases(c: Comparison, root: ET.Element, suite: ET.Element) -> None:
+    """A failing test case per expectation that regressed (over trials, with trials), as the
+    exit status counts them, in both JUnit forms."""
     for change in c.expectation_regressions:
         case = ET.SubElement(
             suite,
@@ -398,8 +406,6 @@ def comparison_junit(c: Comparison) -> str:
         for element in (root, suite):
             element.set("tests", str(int(element.get("tests", "0")) + extra))
             element.set("failures", str(int(element.get("failures", "0")) + extra))
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
 def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
@@ -409,6 +415,11 @@ def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
     skipped: set[str] = set()
     if not c.scores_gated:  # passes are the rubric's: a low-agreement judge's are shown, not gated
         failing, skipped = set(), failing
+    # A resolution that regressed over the pair's trials fails its case whatever the rubric's judge,
+    # as it fails the comparison.
+    resolution = {v.pair.label: v for v in c.resolution_trials if v.verdict == REGRESSION}
+    skipped -= set(resolution)
+    failing |= set(resolution)
     attrs = _suite_counts(len(n.pairs), len(failing), len(skipped))
     root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
@@ -427,13 +438,17 @@ def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
         what = f"passes {p.cell('base')} → {p.cell('new')}, p={p.p_value:.3f} ({p.verdict})"
         if p.label in failing:
             kind = "pair" if p.verdict == "regression" else f"run (p={n.p_value:.3f})"
-            failure = ET.SubElement(
-                case, "failure", {"message": xml_safe(f"regression beyond noise: {what}"), "type": "regression"}
-            )
+            message = f"regression beyond noise: {what}"
+            if p.label in resolution:
+                v = resolution[p.label]
+                message = f"resolution regression beyond noise: resolved {v.cells} trials, p={v.p_value:.3f}"
+                kind = "pair's resolution"
+            failure = ET.SubElement(case, "failure", {"message": xml_safe(message), "type": "regression"})
             failure.text = xml_safe(f"significant at alpha {n.alpha:g} for the {kind}")
         elif p.label in skipped:
             ET.SubElement(case, "skipped", {"message": xml_safe(f"not gated: regression beyond noise{low_words(c)}")})
         ET.SubElement(case, "system-out").text = xml_safe(what)
+    _expectation_cases(c, root, suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

@@ -157,7 +157,8 @@ def noise_lines(n: NoiseComparison) -> list[str]:
         else f", change {interval.mean:+.2f} (95% CI {interval.low:+.2f} … {interval.high:+.2f}, bootstrap over pairs)"
     )
     head = (
-        f"pass rate {n.pass_rate('base'):.0%} → {n.pass_rate('new'):.0%} over {len(n.pairs)} pair(s){change}; "
+        f"pass rate (pass^1, as in Runs) {n.pass_rate('base'):.0%} → {n.pass_rate('new'):.0%} over the "
+        f"{len(n.pairs)} pair(s) in both runs{change}; "
         f"p={n.p_value:.3f} (exact test stratified by pair, alpha {n.alpha:g}): "
     )
     if n.verdict == "regression":
