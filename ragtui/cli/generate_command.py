@@ -64,6 +64,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--budget", type=int, default=None, metavar="TOKENS", help="stop once this many tokens are spent"
     )
     parser.add_argument("--estimate", action="store_true", help="print the plan's calls and tokens, call nothing")
+    parser.add_argument(
+        "--follow-ups",
+        action="store_true",
+        help="also plan the customer's second question of each grounded item (its turn 2; two more calls an item)",
+    )
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS)
     parser.add_argument("--model", default=argparse.SUPPRESS, help="the model that writes and checks (as for run)")
     parser.set_defaults(handler=generate)
@@ -98,7 +103,7 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
         )
     items = plan(read.passages, args.n, kinds)
     template = load_prompt(config.prompts, language, "scenario_generate")
-    calls, tokens = _estimate(items, template.parts, language)
+    calls, tokens = _estimate(items, template.parts, language, args.follow_ups)
     console.print(
         Text(
             f"Plan: {len(items)} item(s) from {len(read.documents)} document(s) and {len(read.passages)} passage(s); "
@@ -111,7 +116,9 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
     endpoint = resolve_endpoint(config, "judge", getattr(args, "model", None))
     cache = ReplyCache(out.with_name(f".{out.name}.replies.jsonl"))
     started = time.monotonic()
-    report = asyncio.run(_generate(config, endpoint, template, language, read.passages, items, cache, args.budget))
+    report = asyncio.run(
+        _generate(config, endpoint, template, language, read.passages, items, cache, args.budget, args.follow_ups)
+    )
     if report.kept:
         write_output(out, scenario_file_text(report.kept, language), option="--out", database=config.database)
     _summary(report, read, out, time.monotonic() - started)
@@ -127,6 +134,7 @@ async def _generate(
     items: list[PlannedItem],
     cache: ReplyCache,
     budget: int | None,
+    follow_ups: bool = False,
 ) -> GenerationReport:
     pool = ClientPool()
     progress = item_progress()
@@ -135,6 +143,7 @@ async def _generate(
             client = pool.client_for(endpoint)
             task = progress.add_task("generating", total=len(items), note="")
             generator = Generator(client, client, template, language, passages, cache, budget)
+            generator.follow_ups = follow_ups
 
             def advance(report: GenerationReport) -> None:
                 note = f"{len(report.kept)} kept · {sum(report.dropped.values())} dropped · {report.tokens:,} tokens"
@@ -149,8 +158,11 @@ async def _generate(
         await pool.aclose()
 
 
-def _estimate(items: list[PlannedItem], parts: dict[str, str], language: str) -> tuple[int, int]:
-    """(calls, tokens) if every item needs its writer call and (grounded) its check, none asked again."""
+def _estimate(
+    items: list[PlannedItem], parts: dict[str, str], language: str, follow_ups: bool = False
+) -> tuple[int, int]:
+    """(calls, tokens) if every item needs its writer call and (grounded) its check, none asked
+    again; with follow-ups, two more a grounded item over its passage and the next."""
     per_char = CHARS_PER_TOKEN.get(language, 4.0)
     fixed = len(parts["system"]) + len(parts["grounded"])
     chars = calls = 0
@@ -161,6 +173,9 @@ def _estimate(items: list[PlannedItem], parts: dict[str, str], language: str) ->
         else:
             calls += 2
             chars += fixed + len(item.passage.text) + len(parts["entails"]) + 2 * len(item.passage.text) // 3
+            if follow_ups:
+                calls += 2
+                chars += len(parts["system"]) + len(parts["follow_up"]) + 3 * len(item.passage.text)
     return calls, int(chars / per_char) + calls * MAX_REPLY_TOKENS // 2
 
 
@@ -193,6 +208,10 @@ def _summary(report: GenerationReport, read: KnowledgeFolder, out: Path, seconds
         ),
         soft_wrap=True,
     )
+    if report.follow_ups or report.follow_ups_dropped:
+        line = f"  follow-ups: {report.follow_ups} written"
+        line += "".join(f"; {n} not: {reason}" for reason, n in report.follow_ups_dropped.most_common())
+        console.print(Text(line), soft_wrap=True)
     if report.budget_reached:
         console.print(
             Text(

@@ -333,3 +333,71 @@ def test_a_probe_off_its_topic_is_checked_on_its_own_terms_and_a_quoted_reply_is
     (probe,) = load_scenarios(out, "en")
     assert probe.question == free["question"]
     assert [e.polarity for e in probe.expectations] == ["must"]  # a quoted reply is not a claim to forbid
+
+
+def follow_up_writer(*, quote_ok: bool = True):
+    """The writer above, and for ``--follow-ups`` a next question quoting the passage's last
+    sentence (or an invented one), its reference marked like every reference."""
+    first = writer()
+
+    def respond(body: dict) -> Reply:
+        if schema_name(body) != "follow_up":
+            return first(body)
+        match = PASSAGE.search(last_user(body))
+        sentence = re.split(r"(?<=[.!?])\s", (match.group(1) if match else "").strip())[-1]
+        quote = sentence if quote_ok else "Refunds arrive by carrier pigeon."
+        follow = {
+            "question": "And what happens after that?",
+            "reference": f"{REFERENCE_MARK} {sentence}",
+            "quote": quote,
+        }
+        return Reply(json.dumps(follow))
+
+    return respond
+
+
+def test_follow_ups_are_turn_two_checked_like_first_questions_and_never_reach_the_bot_as_references(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    server.set_default(JUDGE, follow_up_writer())
+    out = tmp_path / "follow.toml"
+    assert generate(config_path, help_folder, out, "--n", "2", "--kinds", "factual", "--follow-ups") == 0
+    assert "follow-ups: 2 written" in capsys.readouterr().out
+    scenarios = load_scenarios(out, "en")
+    passages = {p.content_hash: p.text for p in read_folder(help_folder).passages}
+    for scenario in scenarios:
+        follow = scenario.follow_up
+        assert follow is not None and follow.question == "And what happens after that?"
+        assert follow.quote in passages[follow.passage_hash]  # from the passage or the next section, as written
+    on_them = ["--scenarios", str(out), "--knowledge", str(help_folder), "--include-drafts"]
+    assert main(["run", "--config", str(config_path), "-p", "calm", "--max-turns", "2", *on_them]) in (0, 1)
+    to_bot = json.dumps([b["messages"] for b in server.chat_requests(BOT)], ensure_ascii=False)
+    assert "And what happens after that?" in to_bot  # the customer's turn 2, as planned
+    assert REFERENCE_MARK not in to_bot
+    assert all(
+        "And what happens after that?" not in json.dumps(b) for b in server.chat_requests(USER)
+    )  # not the persona's
+
+
+def test_a_follow_up_that_fails_its_checks_is_left_out_and_the_item_kept(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    server.set_default(JUDGE, follow_up_writer(quote_ok=False))
+    out = tmp_path / "follow.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual", "--follow-ups") == 0
+    assert "follow-ups: 0 written; 1 not: its quote is not in the passage" in capsys.readouterr().out
+    (scenario,) = load_scenarios(out, "en")
+    assert scenario.follow_up is None
+
+
+def test_scenarios_check_flags_a_follow_up_whose_passage_changed(server, help_folder, config_path, tmp_path, capsys):
+    from ragtui.core.generate.source_drift import source_problems
+
+    server.set_default(JUDGE, follow_up_writer())
+    out = tmp_path / "follow.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual", "--follow-ups") == 0
+    (scenario,) = load_scenarios(out, "en")
+    assert scenario.follow_up is not None
+    kept = [p for p in read_folder(help_folder).passages if p.content_hash != scenario.follow_up.passage_hash]
+    problems = source_problems([scenario], kept, "help")
+    assert any("its follow-up's reference comes from has changed or gone" in line for line in problems)

@@ -88,6 +88,7 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "kind_situational": frozenset(),
         "out_of_scope": frozenset({"topics", "absent"}),
         "probe_topics": frozenset(),
+        "follow_up": frozenset({"question", "reference", "title", "passage"}),
         "probe_any_topic": frozenset(),
         "probe_expect_not_topic": frozenset({"topic"}),
         "wrong_language": frozenset(),

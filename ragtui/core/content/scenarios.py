@@ -18,7 +18,7 @@ from ..config.expectation_items import ExpectItem, unique_ids
 from ..config.toml_io import read_toml
 from ..config.validation import TomlTable, invalid, validate
 from ..types.errors import ConfigError
-from ..types.scenarios import Scenario, ScenarioSource
+from ..types.scenarios import FollowUp, Scenario, ScenarioSource
 from .picking import Skipped, pick_named
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -58,6 +58,19 @@ class SourceTable(TomlTable):
         return ScenarioSource(self.file, self.heading, self.quote, self.passage_hash, self.page)
 
 
+class FollowUpTable(TomlTable):
+    """A scenario's ``follow_up``: the customer's planned turn 2, with its own reference."""
+
+    question: Annotated[str, AfterValidator(question_text)]
+    reference: str = ""
+    quote: str = ""
+    passage_hash: str = ""
+    heading: str = ""
+
+    def follow_up(self) -> FollowUp:
+        return FollowUp(self.question.strip(), self.reference.strip(), self.quote, self.passage_hash, self.heading)
+
+
 class ScenarioTable(TomlTable):
     """One ``[[scenario]]`` entry."""
 
@@ -72,6 +85,7 @@ class ScenarioTable(TomlTable):
     status: Literal["draft", "accepted"] = "accepted"
     kind: str = ""
     source: SourceTable | None = None
+    follow_up: FollowUpTable | None = None
 
     @model_validator(mode="after")
     def _unique_ids(self) -> ScenarioTable:
@@ -93,6 +107,7 @@ class ScenarioTable(TomlTable):
             status=self.status,
             kind=self.kind,
             source=self.source.source() if self.source is not None else None,
+            follow_up=self.follow_up.follow_up() if self.follow_up is not None else None,
         )
 
 

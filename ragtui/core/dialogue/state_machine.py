@@ -369,6 +369,9 @@ class Dialogue:
             text, source = replayed, "replay"
         elif turn == 1:
             text, source = self.simulator.scenario.question, "scenario"
+        elif turn == 2 and self.simulator.scenario.follow_up is not None:
+            # The scenario's planned follow-up, as written: a test step, not the persona's words.
+            text, source = self.simulator.scenario.follow_up.question, "scenario"
         else:
             completion, source, sim_check = await self._simulated_message(emit, turn)
             text, usage = completion.text, completion.usage
@@ -469,7 +472,7 @@ class Dialogue:
             passages=bot.passages,
             history=self.history[:-2],
             language=self.language,
-            reference=self.reference,
+            reference=self._reference(),
         )
         turn_score: float | None = None
         dialogue_score: float | None = None
@@ -530,6 +533,13 @@ class Dialogue:
             await self._conclude(stop, emit)
         else:
             self.phase = Phase.USER
+
+    def _reference(self) -> str | None:
+        """The reference for this turn's answer: a planned follow-up's own at turn 2."""
+        follow_up = self.simulator.scenario.follow_up
+        if self.turn == 2 and follow_up is not None and follow_up.reference:
+            return follow_up.reference
+        return self.reference
 
     def _stop_after_turn(self) -> StopReason | None:
         """Why the dialogue ends after this judged turn, if it does. A transfer ends it first;

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..types.scenarios import ScenarioSource
+from ..types.scenarios import FollowUp, ScenarioSource
 
 # Why an item was not kept, in the words the summary prints.
 UNREADABLE = "the writer's reply could not be read"
@@ -32,6 +32,7 @@ class Draft:
     contains: tuple[str, ...]  # facts of the quote, checked in code on the bot's answer
     source: ScenarioSource | None  # None for an out-of-scope probe
     flags: tuple[str, ...] = ()  # kept, but worth a person's look ("copies the passage's wording")
+    follow_up: FollowUp | None = None  # the customer's planned turn 2 (``--follow-ups``)
 
 
 @dataclass
@@ -44,6 +45,12 @@ class GenerationReport:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     budget_reached: bool = False
+    # ``--follow-ups``: a kept item without its follow-up is still kept; why it has none, counted
+    follow_ups_dropped: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def follow_ups(self) -> int:
+        return sum(1 for d in self.kept if d.follow_up is not None)
 
     @property
     def tokens(self) -> int:

@@ -23,7 +23,7 @@ from ..models.llm import ChatClient, Message
 from ..text.script import in_language
 from ..types.errors import IncompleteReply
 from ..types.knowledge import SourcedPassage
-from ..types.scenarios import ScenarioSource
+from ..types.scenarios import FollowUp, ScenarioSource
 from . import drafts as why
 from .drafts import Draft, GenerationReport
 from .entailment import ENTAILS_SCHEMA, entailment_messages, read_follows
@@ -68,6 +68,15 @@ PROBE_SCHEMA: dict[str, Any] = {
     "required": ["candidates"],
     "additionalProperties": False,
 }
+# The customer's planned second question (``--follow-ups``): asked after the first answer,
+# answered by the same passage or the next section of its document, checked like the first.
+FOLLOW_UP_SCHEMA: dict[str, Any] = {
+    "title": "follow_up",
+    "type": "object",
+    "properties": {"question": {"type": "string", "maxLength": 400}, "reference": _TEXT, "quote": _TEXT},
+    "required": ["question", "reference", "quote"],
+    "additionalProperties": False,
+}
 MAX_REPLY_TOKENS = 700
 CUT_AT = 158  # an expectation this long reached the schema's limit (160): cut, so not kept
 COPIES_WORDING = "the question copies the passage's wording"
@@ -92,6 +101,7 @@ class Generator:
     budget: int | None = None  # tokens, prompt and completion together; None: no limit
     _absent: list[ProbeTopic] | None = field(default=None, init=False, repr=False)
     _probes: int = field(default=0, init=False, repr=False)  # so far: each is shown other topics
+    follow_ups: bool = False  # also write the customer's planned second question
 
     async def run(self, items: Sequence[PlannedItem], progress: Callable[[GenerationReport], None]) -> GenerationReport:
         report = GenerationReport(planned=len(items))
@@ -141,6 +151,7 @@ class Generator:
             passage_hash=passage.content_hash,
             page=passage.page,
         )
+        follow_up, follow_facts = await self._follow_up(passage, question, reference) if self.follow_ups else (None, [])
         return Draft(
             id=f"gen-{item.kind.replace('_', '-')}-{passage.content_hash[:8]}",
             kind=item.kind,
@@ -148,10 +159,50 @@ class Generator:
             reference=reference,
             expect=_texts(reply, "expect", 2),
             expect_not=_texts(reply, "expect_not", 1),
-            contains=tuple(facts),
+            contains=tuple(dict.fromkeys([*facts, *follow_facts])),
             source=source,
             flags=flags,
+            follow_up=follow_up,
         )
+
+    async def _follow_up(
+        self, passage: SourcedPassage, question: str, reference: str
+    ) -> tuple[FollowUp | None, list[str]]:
+        """The customer's next question after ``reference``, answered by ``passage`` or the next
+        section of its document, with the checks of a first question; None (and the reason
+        counted) when it fails one — the item itself is kept either way."""
+        sections = [passage, *self._next_section(passage)]
+        text = "\n\n".join(p.text for p in sections)
+        request = self.template.render(
+            "follow_up", question=question, reference=reference, title=passage.title, passage=text
+        )
+        try:
+            reply = await self._ask_in_language(request, FOLLOW_UP_SCHEMA)
+            asked, answer, quote = (_text(reply, k) for k in ("question", "reference", "quote"))
+            if not asked or not answer:
+                raise Dropped(why.UNREADABLE)
+            found = next(
+                ((p, m) for p in sections if (m := find_quote(quote, p.text) or find_quote(answer, p.text))), None
+            )
+            if found is None:
+                raise Dropped(why.QUOTE_MISSING)
+            source, match = found
+            quote = source.text[match.start : match.end]
+            await self._check_entailed(quote, answer)
+        except Dropped as reason:
+            self._report.follow_ups_dropped[str(reason)] += 1
+            return None, []
+        facts = [f for f in exact_facts(quote) if plain(f) in plain(answer)]
+        heading = " › ".join(source.heading)
+        return FollowUp(asked, answer, quote, source.content_hash, heading), facts
+
+    def _next_section(self, passage: SourcedPassage) -> list[SourcedPassage]:
+        """The passage after ``passage`` in its document, when there is one."""
+        index = next((i for i, p in enumerate(self.passages) if p is passage), None)
+        if index is None or index + 1 >= len(self.passages):
+            return []
+        following = self.passages[index + 1]
+        return [following] if following.doc_id == passage.doc_id else []
 
     async def _probe(self, number: int) -> Draft:
         titles = sorted({p.title.split(" › ")[0] for p in self.passages})

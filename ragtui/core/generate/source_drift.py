@@ -17,6 +17,12 @@ def source_problems(scenarios: Iterable[Scenario], passages: Sequence[SourcedPas
     files = {p.doc_id for p in passages}
     problems = []
     for scenario in scenarios:
+        follow = scenario.follow_up
+        if follow is not None and follow.passage_hash and follow.passage_hash not in hashes:
+            problems.append(
+                f"scenario {scenario.id!r}: the passage its follow-up's reference comes from has changed or gone "
+                "since it was generated; check the follow-up, then generate it again or edit it"
+            )
         source = scenario.source
         if source is None or source.passage_hash in hashes:
             continue

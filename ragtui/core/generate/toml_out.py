@@ -34,6 +34,8 @@ def scenario_table(draft: Draft) -> dict[str, Any]:
         table["expect_not"] = [{"id": f"{draft.id}-n{i}", "text": t} for i, t in enumerate(draft.expect_not, 1)]
     if draft.source is not None:
         table["source"] = draft.source.to_dict()
+    if draft.follow_up is not None:
+        table["follow_up"] = draft.follow_up.to_dict()
     return table
 
 

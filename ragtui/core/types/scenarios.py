@@ -29,6 +29,24 @@ class ScenarioSource:
         return data
 
 
+@dataclass(frozen=True)
+class FollowUp:
+    """A planned second customer message: asked as turn 2 as written (the persona speaks from
+    turn 3 on), judged against its own reference. A generated one keeps the passage and the
+    sentence(s) its reference comes from, as ``ScenarioSource`` does for the first question."""
+
+    question: str
+    reference: str = ""
+    quote: str = ""
+    passage_hash: str = ""
+    heading: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        data = {"question": self.question, "reference": self.reference, "quote": self.quote}
+        data |= {"passage_hash": self.passage_hash, "heading": self.heading}
+        return {k: v for k, v in data.items() if v}
+
+
 DRAFT = "draft"  # generated and not yet accepted by a person: `ragtui run --include-drafts` runs it
 ACCEPTED = "accepted"
 
@@ -45,6 +63,7 @@ class Scenario:
     status: str = ACCEPTED  # a hand-written scenario is accepted; a generated one starts as a draft
     kind: str = ""  # a generated scenario's kind: factual, procedural, …, out_of_scope
     source: ScenarioSource | None = None  # a generated scenario's provenance (never shown to the bot)
+    follow_up: FollowUp | None = None  # the customer's planned turn 2
 
     @property
     def draft(self) -> bool:
@@ -62,6 +81,7 @@ class Scenario:
             **({"kind": self.kind} if self.kind else {}),
             **({"source": self.source.to_dict()} if self.source is not None else {}),
             **({"status": self.status} if self.status != ACCEPTED else {}),
+            **({"follow_up": self.follow_up.to_dict()} if self.follow_up is not None else {}),
         }
 
     @classmethod
@@ -77,6 +97,7 @@ class Scenario:
             status=str(data.get("status") or ACCEPTED),
             kind=str(data.get("kind") or ""),
             source=ScenarioSource(**data["source"]) if isinstance(data.get("source"), dict) else None,
+            follow_up=FollowUp(**data["follow_up"]) if isinstance(data.get("follow_up"), dict) else None,
         )
 
 

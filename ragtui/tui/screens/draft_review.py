@@ -170,6 +170,10 @@ def case_text(item: Reviewed) -> Text:
     text.append(clean_text(s.question) + "\n\n")
     text.append("Reference\n", style="bold")
     text.append(clean_text(s.reference or "(none: an out-of-scope probe expects the bot not to know)") + "\n\n")
+    if s.follow_up is not None:  # the customer's planned turn 2, with its own reference
+        text.append("Follow-up (turn 2)\n", style="bold")
+        text.append(clean_text(s.follow_up.question) + "\n")
+        text.append(clean_text(s.follow_up.reference) + "\n\n", style="dim")
     text.append("Expectations\n", style="bold")
     for e in s.expectations:
         form = "must not" if e.polarity == "must_not" else ("contains" if e.form == "contains" else "must")
