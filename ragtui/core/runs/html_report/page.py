@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from ...registry import metric_views
 from ...text.score_text import score_text
-from ...types.stored import StoredSession
 from ..compare import Comparison
 from ..compare_report import ordered, summary_lines, trial_ordered
 from ..trial_compare import BETTER, HIGHER_IN_NOISE, LOWER_IN_NOISE, REGRESSION, NoiseComparison, TrialPair
 from . import charts
 from .assets import SCRIPT, STYLE, content_security_policy
-from .data import DialogueView, RunView, verdict_summary
+from .data import RunView
+from .dialogue_list import dialogues
 from .escape import esc
 
 
@@ -94,7 +94,7 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
     out.append(f'<div class="gate {state}"><b>Gate:</b> the run {gate}<ul>{reasons}{more}</ul></div>')
     out.append(_kinds_table(view))
     out.append(_charts(view))
-    out.append(_dialogues(view))
+    out.append(dialogues(view))
     return out
 
 
@@ -134,89 +134,6 @@ def _charts(view: RunView) -> str:
 
 
 TALL = ' class="tall"'
-
-
-def _options(element_id: str, label: str, names: list[str]) -> str:
-    options = "".join(f'<option value="{i}">{esc(n)}</option>' for i, n in enumerate(names))
-    return f'<label>{esc(label)} <select id="{element_id}"><option value="">all</option>{options}</select></label>'
-
-
-def _dialogues(view: RunView) -> str:
-    scenarios = {n: i for i, n in enumerate(view.scenarios)}
-    personas = {n: i for i, n in enumerate(view.personas)}
-    outcomes = {n: i for i, n in enumerate(view.outcomes)}
-    filters = (
-        '<div class="filters">'
-        + _options("f-scenario", "scenario", view.scenarios)
-        + _options("f-persona", "persona", view.personas)
-        + _options("f-outcome", "outcome", view.outcomes)
-        + '<label><input type="checkbox" id="f-failed"> failed only</label><span id="shown"></span></div>'
-    )
-    trials = max((d.session.trial for d in view.dialogues), default=1)
-    items = [
-        _dialogue(d, scenarios[d.session.scenario_id], personas[d.session.persona_name], outcomes[d.resolution], trials)
-        for d in view.dialogues
-    ]
-    return "<h2>Dialogues</h2>" + filters + "".join(items)
-
-
-def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int) -> str:
-    session = d.session
-    trial = f" · trial {session.trial}/{trials}" if trials > 1 else ""
-    kind = d.outcome_kind
-    summary = (
-        f'<summary><span class="badge {kind}">{esc(kind)}</span>#{session.id} {esc(session.scenario_id)} × '
-        f"{esc(session.persona_name)}{trial} · score {score_text(session.score, d.low)} · {esc(d.resolution)}"
-        + (f' <span class="muted">— {esc(d.outcome_message)}</span>' if d.outcome_message else "")
-        + "</summary>"
-    )
-    attributes = f'class="dlg" id="d{session.id}" data-s="{s}" data-p="{p}" data-o="{o}" data-f="{int(d.failed)}"'
-    return f"<details {attributes}>{summary}{_transcript(session)}{_dialogue_verdicts(d)}</details>"
-
-
-def _transcript(session: StoredSession) -> str:
-    latest = session.latest_judgments()
-    out = ['<div class="turns">']
-    for m in session.messages:
-        who = "customer" if m.role == "user" else "bot"
-        extra = " · cut by the token limit" if m.finish_reason == "length" else ""
-        out.append(
-            f'<div class="msg {"user" if m.role == "user" else "bot"}"><div class="who">{who} · turn {m.turn}'
-            f'{esc(extra)}</div><div class="text">{esc(m.text)}</div>'
-        )
-        if m.role == "bot":
-            verdicts = [j for (turn, _metric), j in sorted(latest.items()) if turn == m.turn and j.message_id == m.id]
-            if verdicts:
-                out.append('<ul class="v">')
-                for j in verdicts:
-                    words = j.details.get("conclusion") or j.details.get("comment") or j.error or ""
-                    version = f" (v{j.version})" if j.version > 1 else ""
-                    out.append(f"<li><b>{esc(j.metric)}</b>{version} {score_text(j.score)} {esc(words)}</li>")
-                out.append("</ul>")
-        out.append("</div>")
-    for partial in session.partials:
-        out.append(
-            f'<div class="msg partial"><div class="who">{esc(partial.role)} · turn {partial.turn} · incomplete: '
-            f'{esc(partial.error)}</div><div class="text">{esc(partial.text)}</div></div>'
-        )
-    if session.error:
-        out.append(f'<p class="muted">error: {esc(session.error)}</p>')
-    out.append("</div>")
-    return "".join(out)
-
-
-def _dialogue_verdicts(d: DialogueView) -> str:
-    if not d.verdicts:
-        return ""
-    items = []
-    for j in d.verdicts:
-        items.append(
-            f"<li><b>{esc(metric_views.label(j.metric))}</b> {esc(metric_views.cell(j))} "
-            f'<span class="muted">{esc(verdict_summary(j))}</span></li>'
-        )
-        # How it was reached: ✓ / ✗ per expectation, each intent met or not … (its class's lines)
-        items += [f'<li class="muted">{esc(line)}</li>' for line in metric_views.explain(j.metric, j.details)]
-    return f'<div class="dv"><b>Dialogue verdicts</b><ul class="v">{"".join(items)}</ul></div>'
 
 
 def _trial_regressions(n: NoiseComparison) -> list[str]:
