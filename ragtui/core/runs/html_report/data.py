@@ -19,7 +19,7 @@ from ..expectation_rate import rate_line
 from ..gate import run_gate, run_resolution
 from ..listing import list_runs
 from ..low_agreement import agreement_lines, left_out_line, low_metrics
-from ..pass_k import pass_k_line, run_pass_k
+from ..pass_k import RunPassK, pass_k_line, run_pass_k
 from ..run_report import outcome, rate_words
 from ..shards import shard_summary
 from .charts import TrendPoint
@@ -86,6 +86,7 @@ class RunView:
     # left out because it was low
     measured: list[str] = field(default_factory=list)
     not_gated: str = ""
+    trial_pairs: RunPassK | None = None  # each pair over its trials (pass_k.run_pass_k)
 
     @property
     def not_gated_under_threshold(self) -> int:
@@ -256,4 +257,5 @@ def run_view(
         expectations=rate_line(gate.expectations) if gate.expectations.dialogues else None,
         measured=agreement_lines(sessions, gate.floor),
         not_gated=left_out_line(gate.left_out),
+        trial_pairs=trials,
     )

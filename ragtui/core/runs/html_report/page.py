@@ -15,6 +15,7 @@ from .assets import SCRIPT, STYLE, content_security_policy
 from .data import RunView
 from .dialogue_list import dialogues
 from .escape import esc
+from .trials_table import trials_table
 
 
 def run_page(view: RunView) -> str:
@@ -93,6 +94,7 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
     state = "warn" if ok and ungated else ("ok" if ok else "bad")
     out.append(f'<div class="gate {state}"><b>Gate:</b> the run {gate}<ul>{reasons}{more}</ul></div>')
     out.append(_kinds_table(view))
+    out.append(trials_table(view))
     out.append(_charts(view))
     out.append(dialogues(view))
     return out
