@@ -9,6 +9,7 @@ the test's own folder, so an ordinary test run leaves the checkout as it was."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import struct
 from collections.abc import Iterator
@@ -136,7 +137,9 @@ def test_report_in_chromium(browser: Any, tmp_path: Path):
     assert "<script>window.pwned = 1</script>" in hostile.inner_text()
     assert page.evaluate("window.pwned") == 0
     assert page.evaluate("document.scripts.length") == 1
-    assert page.evaluate("document.querySelectorAll('img, a, iframe, object, embed').length") == 0
+    assert page.evaluate("document.querySelectorAll('img, iframe, object, embed').length") == 0
+    hrefs = page.evaluate("Array.from(document.querySelectorAll('a')).map(a => a.getAttribute('href'))")
+    assert hrefs and all(re.fullmatch(r"#d\d+", h) for h in hrefs)  # only links to a dialogue of the page
     angry = page.locator("details.dlg", has_text="refund × angry").last
     angry.locator("summary").click()
     assert DIALOG_TEXT in angry.inner_text()

@@ -15,6 +15,7 @@ from .assets import SCRIPT, STYLE, content_security_policy
 from .data import RunView
 from .dialogue_list import dialogues
 from .escape import esc
+from .expectations_table import expectations_table
 from .trials_table import trials_table
 
 
@@ -95,6 +96,7 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
     out.append(f'<div class="gate {state}"><b>Gate:</b> the run {gate}<ul>{reasons}{more}</ul></div>')
     out.append(_kinds_table(view))
     out.append(trials_table(view))
+    out.append(expectations_table(view))
     out.append(_charts(view))
     out.append(dialogues(view))
     return out
