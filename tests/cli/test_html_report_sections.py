@@ -4,6 +4,7 @@ the passages behind each answer, people's labels and the heat map's legend."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -114,3 +115,74 @@ def test_a_run_without_expectations_has_no_expectations_table(tmp_path: Path, ca
     page = report(tmp_path / "runs.db", "r1", tmp_path)
     capsys.readouterr()
     assert "<h2>Expectations" not in page
+
+
+def recorded_run(db: Path) -> int:
+    """A dialogue as ``ragtui run`` records one: each role's endpoint in the session's config (here
+    with a key-like field a report must never show), and each model call's tokens."""
+    store = Store.open(db)
+    sid = write_dialogue(store, "r1", "refund", "calm", [0.9, 0.8])
+    config = {
+        "roles": {
+            "user": {"model": "cust-model", "base_url": "http://127.0.0.1:9/v1", "api_key": "sk-SECRET-user"},
+            "judge": {"model": "judge-model", "base_url": "http://127.0.0.1:9/v1"},
+        },
+        "bot": "HttpBot",
+        "bot_settings": {
+            "type": "http",
+            "url": "http://support.example/chat",
+            "headers": ["X-Api-Key"],
+            "api_key": "sk-SECRET-bot",
+        },
+    }
+    sql = [
+        ("UPDATE sessions SET config = ?, max_turns = 6 WHERE id = ?", [json.dumps(config), sid]),
+        (
+            "UPDATE messages SET model = 'cust-model', prompt_tokens = 100, completion_tokens = 10 "
+            "WHERE role = 'user' AND source = 'simulator'",
+            [],
+        ),
+        (
+            "UPDATE messages SET model = 'bot-model', prompt_tokens = 1000, completion_tokens = 200, cached_tokens = 600 "
+            "WHERE role = 'bot'",
+            [],
+        ),
+        ("UPDATE judgments SET model = 'judge-model', prompt_tokens = 500, completion_tokens = 5", []),
+    ]
+    store.write("as a run records it", lambda: [store.db.conn.execute(q, p) for q, p in sql])
+    store.close()
+    return sid
+
+
+def test_the_run_facts_name_bot_models_limits_tokens_and_cost(tmp_path: Path, capsys):
+    recorded_run(tmp_path / "runs.db")
+    config = tmp_path / "ragtui.toml"
+    config.write_text(
+        'database = "runs.db"\n[prices]\ncust-model = { input = 1.0, output = 2.0 }\n'
+        "bot-model = { input = 10.0, output = 20.0 }\njudge-model = { input = 3.0, output = 6.0 }\n"
+    )
+    page = report(tmp_path / "runs.db", "r1", tmp_path, "--config", str(config))
+    capsys.readouterr()
+    facts = section(page, "Run facts")
+    cells = dict(re.findall(r"<tr><th>([^<]*)</th><td>([^<]*)</td></tr>", facts))
+    assert cells["bot"] == "HttpBot · type http · url http://support.example/chat"
+    assert cells["customer (simulator) model"] == "cust-model"
+    assert cells["Judge model(s)"] == "judge-model"
+    assert cells["max turns"] == "6" and cells["threshold"] == "0.70"
+    assert "SECRET" not in page and "X-Api-Key" not in page
+    rows = [
+        re.sub(r"<[^>]+>", " ", r).split() for r in re.findall(r"<tr><td>(.*?)</tr>", facts.split("Tokens and cost")[1])
+    ]
+    # step, model, calls, tokens in, computed, reused, tokens out, cost
+    assert ["user", "cust-model", "1", "100", "–", "–", "10", "$0.0001"] in rows
+    assert ["bot", "bot-model", "2", "2,000", "800", "1,200", "400", "$0.0280"] in rows
+    assert ["judge", "judge-model", "2", "1,000", "–", "–", "10", "$0.0031"] in rows
+    assert "Total: 3,100 tokens in, 420 out; cost $0.0312" in facts
+
+
+def test_a_model_without_a_price_is_named_not_summed(tmp_path: Path, capsys):
+    recorded_run(tmp_path / "runs.db")
+    page = report(tmp_path / "runs.db", "r1", tmp_path)
+    capsys.readouterr()
+    facts = section(page, "Run facts")
+    assert "cost no price for bot-model, cust-model, judge-model (set [prices] in the config)" in facts

@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ...dialogue.estimate import RoleTokens, spent
 from ...metrics import PRIMARY_METRIC
 from ...registry import metric_views
 from ...store import run_shards
@@ -87,6 +88,7 @@ class RunView:
     measured: list[str] = field(default_factory=list)
     not_gated: str = ""
     trial_pairs: RunPassK | None = None  # each pair over its trials (pass_k.run_pass_k)
+    tokens: list[RoleTokens] = field(default_factory=list)  # what each step spent (estimate.spent)
 
     @property
     def not_gated_under_threshold(self) -> int:
@@ -212,6 +214,7 @@ def run_view(
     min_resolution_rate: float = 0.0,
     floor: AgreementFloor | None = None,
     gate_low_agreement: bool = False,
+    prices: Mapping[str, tuple[float, float]] | None = None,
 ) -> RunView:
     sessions = store.run_sessions(run_id)
     threshold = sessions[0].threshold if sessions else 0.7
@@ -258,4 +261,5 @@ def run_view(
         measured=agreement_lines(sessions, gate.floor),
         not_gated=left_out_line(gate.left_out),
         trial_pairs=trials,
+        tokens=spent(store, run_id, dict(prices or {})),
     )

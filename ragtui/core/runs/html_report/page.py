@@ -16,6 +16,7 @@ from .data import RunView
 from .dialogue_list import dialogues
 from .escape import esc
 from .expectations_table import expectations_table
+from .facts_table import facts_table
 from .trials_table import trials_table
 
 
@@ -71,8 +72,6 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
         out.append(f"<p><b>Trials:</b> {esc(view.pass_k)}</p>")
     if view.expectations:
         out.append(f"<p><b>Expectations:</b> {esc(view.expectations)}</p>")
-    judges = ", ".join(view.judge_models) or "none recorded"
-    out.append(f"<p><b>Judge model(s):</b> {esc(judges)}</p>")
     if view.agreement:
         out.append(f"<p><b>Judge agreement (labels):</b> {esc(view.agreement)}</p>")
     if view.measured:
@@ -94,6 +93,7 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
         )
     state = "warn" if ok and ungated else ("ok" if ok else "bad")
     out.append(f'<div class="gate {state}"><b>Gate:</b> the run {gate}<ul>{reasons}{more}</ul></div>')
+    out.append(facts_table(view))
     out.append(_kinds_table(view))
     out.append(trials_table(view))
     out.append(expectations_table(view))
