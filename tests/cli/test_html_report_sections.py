@@ -9,8 +9,10 @@ import re
 from pathlib import Path
 
 from ragtui.cli.main import main
+from ragtui.core.store.labels import save_label
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.passages import Passage
 from tests.fakes.synthetic_runs import write_dialogue
 
 
@@ -186,3 +188,35 @@ def test_a_model_without_a_price_is_named_not_summed(tmp_path: Path, capsys):
     capsys.readouterr()
     facts = section(page, "Run facts")
     assert "cost no price for bot-model, cust-model, judge-model (set [prices] in the config)" in facts
+
+
+def test_each_answer_shows_its_passages_folded_and_peoples_labels(tmp_path: Path, capsys):
+    store = Store.open(tmp_path / "runs.db")
+    sid = write_dialogue(store, "r1", "refund", "calm", [0.9, 0.4])
+    passages = [
+        Passage("faq/refunds.md", "Refunds", "Refunds within <b>30 days</b>.", 0.834),
+        Passage("faq/shipping.md", "", "Ships in 2 days.", 0.41),
+    ]
+    first = [p.to_dict() for p in passages]
+    store.write(
+        "passages",
+        lambda: store.db.conn.execute(
+            "UPDATE messages SET passages = ? WHERE session_id = ? AND role = 'bot' AND turn = 1",
+            [json.dumps(first), sid],
+        ),
+    )
+    save_label(store, sid, 1, score=4, note="right <i>policy</i>", labeller="ana")
+    save_label(store, sid, 2, agree=False, labeller="ben")
+    store.close()
+    page = report(tmp_path / "runs.db", "r1", tmp_path)
+    capsys.readouterr()
+    dialogue = page.split(f'id="d{sid}"')[1]
+    turn1, turn2 = dialogue.split("bot · turn 1")[1].split("bot · turn 2")
+    # Folded: a <details> without `open`, its summary saying how many.
+    assert '<details class="ps"><summary>2 passage(s) retrieved</summary>' in turn1
+    assert "<b>Refunds</b>" in turn1 and "faq/refunds.md · score 0.83" in turn1
+    assert "Refunds within &lt;b&gt;30 days&lt;/b&gt;." in turn1
+    assert "<b>faq/shipping.md</b>" in turn1 and "faq/shipping.md · score 0.41" in turn1  # no title: its file
+    assert "passage(s) retrieved" not in turn2
+    assert "<b>rubric</b> 4/5 · ana" in turn1 and "right &lt;i&gt;policy&lt;/i&gt;" in turn1
+    assert "<b>rubric</b> disagrees with v1 · ben" in turn2 and "4/5" not in turn2

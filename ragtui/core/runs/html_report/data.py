@@ -12,6 +12,7 @@ from ...dialogue.estimate import RoleTokens, spent
 from ...metrics import PRIMARY_METRIC
 from ...registry import metric_views
 from ...store import run_shards
+from ...store.labels import Label, labels_where
 from ...store.store import Store
 from ...text.score_text import NO_VERDICT, verdict_text
 from ...types.agreement_floor import AgreementFloor
@@ -24,6 +25,7 @@ from ..pass_k import RunPassK, pass_k_line, run_pass_k
 from ..run_report import outcome, rate_words
 from ..shards import shard_summary
 from .charts import TrendPoint
+from .turn_labels import labels_by_message
 
 # The text of a verdict worth a line: the first of these its details hold.
 _SUMMARY_KEYS = ("summary", "conclusion", "reason", "comment", "explanation")
@@ -89,6 +91,7 @@ class RunView:
     not_gated: str = ""
     trial_pairs: RunPassK | None = None  # each pair over its trials (pass_k.run_pass_k)
     tokens: list[RoleTokens] = field(default_factory=list)  # what each step spent (estimate.spent)
+    labels: dict[int, list[Label]] = field(default_factory=dict)  # people's labels by bot message id
 
     @property
     def not_gated_under_threshold(self) -> int:
@@ -262,4 +265,5 @@ def run_view(
         not_gated=left_out_line(gate.left_out),
         trial_pairs=trials,
         tokens=spent(store, run_id, dict(prices or {})),
+        labels=labels_by_message(labels_where(store, run_id=run_id)),
     )

@@ -4,7 +4,10 @@ ragtui's own words, never stored text."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ...registry import metric_views
+from ...store.labels import Label
 from ...text.score_text import score_text
 from .data import DialogueView, RunView, verdict_summary
 from .escape import esc
@@ -29,13 +32,20 @@ def dialogues(view: RunView) -> str:
     )
     trials = max((d.session.trial for d in view.dialogues), default=1)
     items = [
-        _dialogue(d, scenarios[d.session.scenario_id], personas[d.session.persona_name], outcomes[d.resolution], trials)
+        _dialogue(
+            d,
+            scenarios[d.session.scenario_id],
+            personas[d.session.persona_name],
+            outcomes[d.resolution],
+            trials,
+            view.labels,
+        )
         for d in view.dialogues
     ]
     return "<h2>Dialogues</h2>" + filters + "".join(items)
 
 
-def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int) -> str:
+def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int, labels: Mapping[int, list[Label]]) -> str:
     session = d.session
     trial = f" · trial {session.trial}/{trials}" if trials > 1 else ""
     kind = d.outcome_kind
@@ -46,7 +56,7 @@ def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int) -> str:
         + "</summary>"
     )
     attributes = f'class="dlg" id="d{session.id}" data-s="{s}" data-p="{p}" data-o="{o}" data-f="{int(d.failed)}"'
-    return f"<details {attributes}>{summary}{transcript(session)}{_dialogue_verdicts(d)}</details>"
+    return f"<details {attributes}>{summary}{transcript(session, labels)}{_dialogue_verdicts(d)}</details>"
 
 
 def _dialogue_verdicts(d: DialogueView) -> str:

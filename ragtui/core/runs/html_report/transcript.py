@@ -3,12 +3,18 @@ replies and the dialogue's error. Every stored text goes through ``esc``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from ...store.labels import Label
 from ...text.score_text import score_text
 from ...types.stored import StoredSession
 from .escape import esc
+from .passages import passages_html
+from .turn_labels import labels_html
 
 
-def transcript(session: StoredSession) -> str:
+def transcript(session: StoredSession, labels: Mapping[int, list[Label]]) -> str:
+    """``labels``: people's labels by the bot message they label."""
     latest = session.latest_judgments()
     out = ['<div class="turns">']
     for m in session.messages:
@@ -27,6 +33,8 @@ def transcript(session: StoredSession) -> str:
                     version = f" (v{j.version})" if j.version > 1 else ""
                     out.append(f"<li><b>{esc(j.metric)}</b>{version} {score_text(j.score)} {esc(words)}</li>")
                 out.append("</ul>")
+            out.append(labels_html(labels.get(m.id, [])))
+            out.append(passages_html(m.passages))
         out.append("</div>")
     for partial in session.partials:
         out.append(
