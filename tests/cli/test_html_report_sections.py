@@ -220,3 +220,23 @@ def test_each_answer_shows_its_passages_folded_and_peoples_labels(tmp_path: Path
     assert "passage(s) retrieved" not in turn2
     assert "<b>rubric</b> 4/5 · ana" in turn1 and "right &lt;i&gt;policy&lt;/i&gt;" in turn1
     assert "<b>rubric</b> disagrees with v1 · ben" in turn2 and "4/5" not in turn2
+
+
+def test_the_heat_map_has_a_legend_of_its_own_colours(tmp_path: Path, capsys):
+    store = Store.open(tmp_path / "runs.db")
+    write_dialogue(store, "r1", "outage", "calm", [0.9])
+    write_dialogue(store, "r1", "refund", "angry", [None])  # judged, never scored
+    store.close()
+    page = report(tmp_path / "runs.db", "r1", tmp_path)
+    capsys.readouterr()
+    figure = page.split("<figcaption>Scenario × persona (mean score)</figcaption>")[1].split("</figure>")[0]
+    legend, heat_map = figure.split('<div class="legend">')[1].split("</div>", 1)
+    assert "threshold 0.7" in legend and ">0.0<" in legend and ">0.5<" in legend and ">1.0<" in legend
+    assert "red at 0, amber at 0.5, green at 1" in legend
+    swatches = dict(re.findall(r'fill="(#[0-9a-f]{6})" class="sw"/><text[^>]*>([^<]*)<', legend))
+    assert set(swatches.values()) == {"no score (unscored)", "no dialogue"}
+    cells = dict((tip, fill) for fill, tip in re.findall(r'fill="(#[0-9a-f]{6})"><title>([^<]*)</title>', heat_map))
+    greys = {words: fill for fill, words in swatches.items()}
+    assert cells["refund × angry: unscored over 1 dialogue(s)"] == greys["no score (unscored)"]
+    assert cells["outage × angry: none"] == cells["refund × calm: none"] == greys["no dialogue"]
+    assert greys["no score (unscored)"] != greys["no dialogue"]

@@ -26,6 +26,7 @@ svg text{font:11px system-ui,sans-serif;fill:var(--fg)}svg .c{text-anchor:middle
 svg .thr{stroke:var(--fg);stroke-dasharray:4 3}svg .axis{stroke:var(--muted)}svg .grid{stroke:var(--line)}
 svg .ci{stroke:var(--muted);stroke-width:2}svg .ln{stroke:#1a73e8;stroke-width:1.5}svg .pt{fill:#1a73e8}svg .cur{fill:#e37400}
 svg .reg{stroke:var(--fg);stroke-width:1.5}
+svg .sw{stroke:var(--line)}.legend{margin-top:6px}.legend p{margin:2px 0;font-size:.85em}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.92em}th,td{border-bottom:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}
 th{background:var(--card)}td.n{text-align:right;white-space:nowrap}

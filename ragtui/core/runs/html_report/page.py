@@ -17,6 +17,7 @@ from .dialogue_list import dialogues
 from .escape import esc
 from .expectations_table import expectations_table
 from .facts_table import facts_table
+from .legend import heat_legend
 from .trials_table import trials_table
 
 
@@ -122,7 +123,11 @@ def _charts(view: RunView) -> str:
     # The heat map of hundreds of scenarios scrolls inside its figure instead of stretching the page.
     figures = [
         ("Score distribution", charts.histogram(scores, view.threshold, low=view.low), False),
-        ("Scenario × persona (mean score)", charts.heat_map(view.scenarios, view.personas, view.cells()), True),
+        (
+            "Scenario × persona (mean score)",
+            heat_legend(view.threshold) + charts.heat_map(view.scenarios, view.personas, view.cells()),
+            True,
+        ),
     ]
     if view.trend:
         legend = "".join(
