@@ -240,3 +240,18 @@ def test_the_heat_map_has_a_legend_of_its_own_colours(tmp_path: Path, capsys):
     assert cells["refund × angry: unscored over 1 dialogue(s)"] == greys["no score (unscored)"]
     assert cells["outage × angry: none"] == cells["refund × calm: none"] == greys["no dialogue"]
     assert greys["no score (unscored)"] != greys["no dialogue"]
+
+
+def test_search_and_sort_read_numbers_the_page_wrote(tmp_path: Path, capsys):
+    store = Store.open(tmp_path / "runs.db")
+    write_dialogue(store, "r1", "outage", "calm", [0.9, 0.45])
+    write_dialogue(store, "r1", "refund", "<b>angry</b>", [None])
+    store.close()
+    page = report(tmp_path / "runs.db", "r1", tmp_path)
+    capsys.readouterr()
+    assert '<input type="search" id="f-search"' in page and '<select id="f-sort">' in page
+    assert '<option value="score">by score, lowest first</option>' in page
+    values = re.findall(r'data-(id|score|t)="([^"]*)"', page)
+    assert {k for k, _ in values} == {"id", "score", "t"}
+    assert all(re.fullmatch(r"\d+(\.\d+)?", v) or (k == "score" and v == "") for k, v in values)
+    assert 'data-score="0.675"' in page and 'data-score=""' in page  # the mean of 0.9 and 0.45; unscored

@@ -1,6 +1,6 @@
 """The report's list of dialogues: the filters, and each dialogue folded (``<details>``) with its
-transcript and its dialogue verdicts. The filter keys in ``data-*`` attributes are indices and
-ragtui's own words, never stored text."""
+transcript and its dialogue verdicts, searched and sorted by the script. The keys in ``data-*``
+attributes are indices, ids, scores and ragtui's own words, never stored text."""
 
 from __future__ import annotations
 
@@ -12,6 +12,13 @@ from ...text.score_text import score_text
 from .data import DialogueView, RunView, verdict_summary
 from .escape import esc
 from .transcript import transcript
+
+# The orders of the list; the script knows each value (script.py).
+SORT = (
+    '<label>sort <select id="f-sort"><option value="">by id (as run)</option>'
+    '<option value="score">by score, lowest first</option><option value="-score">by score, highest first</option>'
+    '<option value="scenario">by scenario × persona</option></select></label>'
+)
 
 
 def _options(element_id: str, label: str, names: list[str]) -> str:
@@ -28,7 +35,10 @@ def dialogues(view: RunView) -> str:
         + _options("f-scenario", "scenario", view.scenarios)
         + _options("f-persona", "persona", view.personas)
         + _options("f-outcome", "outcome", view.outcomes)
-        + '<label><input type="checkbox" id="f-failed"> failed only</label><span id="shown"></span></div>'
+        + '<label><input type="checkbox" id="f-failed"> failed only</label>'
+        + '<label>search <input type="search" id="f-search" placeholder="any text in a dialogue"></label>'
+        + SORT
+        + '<span id="shown"></span></div>'
     )
     trials = max((d.session.trial for d in view.dialogues), default=1)
     items = [
@@ -42,7 +52,7 @@ def dialogues(view: RunView) -> str:
         )
         for d in view.dialogues
     ]
-    return "<h2>Dialogues</h2>" + filters + "".join(items)
+    return "<h2>Dialogues</h2>" + filters + '<div id="dlgs">' + "".join(items) + "</div>"
 
 
 def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int, labels: Mapping[int, list[Label]]) -> str:
@@ -55,7 +65,11 @@ def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int, labels: Mapp
         + (f' <span class="muted">— {esc(d.outcome_message)}</span>' if d.outcome_message else "")
         + "</summary>"
     )
-    attributes = f'class="dlg" id="d{session.id}" data-s="{s}" data-p="{p}" data-o="{o}" data-f="{int(d.failed)}"'
+    score = "" if session.score is None else repr(session.score)  # unscored: sorted as the lowest
+    attributes = (
+        f'class="dlg" id="d{session.id}" data-s="{s}" data-p="{p}" data-o="{o}" data-f="{int(d.failed)}" '
+        f'data-id="{session.id}" data-score="{score}" data-t="{session.trial}"'
+    )
     return f"<details {attributes}>{summary}{transcript(session, labels)}{_dialogue_verdicts(d)}</details>"
 
 
