@@ -50,7 +50,7 @@ ul.v{margin:4px 0 0;padding-left:18px;font-size:.9em}ul.v li{overflow-wrap:anywh
 .dv{padding:4px 10px 10px}.muted{color:var(--muted)}
 details.ps{margin:4px 0 0;font-size:.9em}details.ps>summary{cursor:pointer;color:var(--muted)}
 details.ps ol{margin:4px 0;padding-left:20px}details.ps li{overflow-wrap:anywhere;margin:4px 0}.lb{font-size:.9em;margin-top:4px}
-table.facts th{width:13em;white-space:nowrap}td.marks{white-space:nowrap;font-size:1.1em}td.marks a{color:inherit;text-decoration:none}
+table.facts th{width:30%}td.marks{white-space:nowrap;font-size:1.1em}td.marks a{color:inherit;text-decoration:none}
 @media (max-width:600px){main{padding:10px}body{font-size:14px}.msg{max-width:100%}.card b{font-size:1.15em}}
 """
 

@@ -11,7 +11,7 @@ STEPS = 20
 
 def heat_legend(threshold: float) -> str:
     """A 0–1 colour scale with the threshold marked, then the two greys."""
-    left, bar_w, bar_h, width = 8, 240, 12, 480
+    left, bar_w, bar_h, width = 8, 180, 12, 370
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} 58" width="{width}" role="img" '
         f'aria-label="{esc("Legend: mean score from red (0) through amber (0.5) to green (1); grey: no score")}">'
