@@ -239,7 +239,12 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         reports.append(("--junit", args.junit, comparison_junit(comparison), "utf-8"))
     if args.html:
         reports.append(
-            ("--html", args.html, compare_report_html(comparison, store, new_store, config.thresholds), "utf-8")
+            (
+                "--html",
+                args.html,
+                compare_report_html(comparison, store, new_store, config.thresholds, config.prices),
+                "utf-8",
+            )
         )
     noise = comparison.noise
     if noise is None or args.turns:  # with trials, the dialogue-by-dialogue table only on demand

@@ -11,20 +11,10 @@ from ..core.dialogue.estimate import Estimate, RoleTokens, estimate_run
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
+from ..core.text.token_text import cost_text, tokens_text
 from .arg_checks import check_repeat
 from .content_pick import pick_content
 from .output import console, print_table
-
-
-def _cost(value: float | None) -> str:
-    return "no price" if value is None else f"${value:,.4f}"
-
-
-UNKNOWN = "–"  # the server did not say how many prompt tokens it reused
-
-
-def _tokens(value: float | None) -> str:
-    return UNKNOWN if value is None else f"{value:,.0f}"
 
 
 def tokens_table(title: str, roles: list[RoleTokens], cache: bool = False) -> Table:
@@ -35,7 +25,7 @@ def tokens_table(title: str, roles: list[RoleTokens], cache: bool = False) -> Ta
     for name in names:
         table.add_column(name, justify="left" if name in ("role", "model") else "right")
     for r in roles:
-        cached = (_tokens(r.computed), _tokens(r.reused)) if cache else ()
+        cached = (tokens_text(r.computed), tokens_text(r.reused)) if cache else ()
         table.add_row(
             r.role,
             Text(r.model),
@@ -43,7 +33,7 @@ def tokens_table(title: str, roles: list[RoleTokens], cache: bool = False) -> Ta
             f"{r.tokens_in:,.0f}",
             *cached,
             f"{r.tokens_out:,.0f}",
-            _cost(r.cost),
+            cost_text(r.cost),
         )
     return table
 
@@ -67,7 +57,7 @@ def print_estimate(estimate: Estimate) -> None:
     total_out = sum(r.tokens_out for r in estimate.roles)
     line = f"Total: {total_in:,.0f} tokens in, {total_out:,.0f} out"
     cost = estimate.cost
-    line += f", about {_cost(cost)}" if cost is not None else " (set [prices] in the config for a cost)"
+    line += f", about {cost_text(cost)}" if cost is not None else " (set [prices] in the config for a cost)"
     console.print(Text(line), soft_wrap=True)
 
 
@@ -96,4 +86,4 @@ def print_spent(roles: list[RoleTokens]) -> None:
     print_table(tokens_table("Tokens spent", roles, cache=True))
     costs = [r.cost for r in roles]
     if all(c is not None for c in costs):
-        console.print(Text(f"Cost: {_cost(sum(c for c in costs if c is not None))}"))
+        console.print(Text(f"Cost: {cost_text(sum(c for c in costs if c is not None))}"))

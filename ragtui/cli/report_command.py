@@ -45,6 +45,7 @@ def report(args: argparse.Namespace, overrides: Overrides) -> int:
         config.min_resolution_rate,
         config.min_judge_agreement,
         config.gate_low_agreement,
+        config.prices,
     )
     written = write_output(args.html, text, option="--html", database=store.path)
     console.print(Text(f"Wrote the report of run {run_id} to {written}", style="dim"), soft_wrap=True)

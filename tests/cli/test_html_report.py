@@ -31,9 +31,13 @@ def hostile_run(path: Path, run_id: str = "r1") -> Path:
     bot = store.db.execute("SELECT id FROM messages WHERE session_id = ? AND role = 'bot'", [sid]).fetchone()[0]
     store.write("hostile", lambda: store.db.conn.execute("UPDATE messages SET text = ? WHERE id = ?", [HOSTILE, bot]))
     store.add_judgment(sid, bot, 1, Judgment("rubric", 0.1, {"conclusion": HOSTILE}, raw_reply="x"))
-    store.add_dialogue_judgment(
-        sid, Judgment("expectations", 0.5, {"summary": "1 of 2 expectations met " + HOSTILE}, raw_reply="x")
-    )
+    broken = {
+        "expectation": {"id": HOSTILE, "text": HOSTILE, "polarity": "must_not", "origin": "policy"},
+        "status": "broken",
+        "turn": 1,
+    }
+    details = {"summary": "1 of 2 expectations met " + HOSTILE, "results": [broken]}
+    store.add_dialogue_judgment(sid, Judgment("expectations", 0.5, details, raw_reply="x"))
     save_label(store, sid, 1, agree=False, labeller="ana")
     store.close()
     return path
@@ -63,11 +67,16 @@ def test_report_is_self_contained_and_escapes_every_text(tmp_path: Path, capsys)
     parser.feed(page)
     scripts = [a for t, a in parser.tags if t == "script"]
     assert len(scripts) == 1 and page.count("<script>") == 1 and SCRIPT in page
+    links = []
     for tag, attrs in parser.tags:
-        assert tag not in ("img", "iframe", "link", "a", "object", "embed", "form"), tag
+        assert tag not in ("img", "iframe", "link", "object", "embed", "form"), tag
         for name, value in attrs.items():
             assert not name.startswith("on"), (tag, name)
-            assert name not in ("href", "src", "action") and "javascript:" not in (value or ""), (tag, name)
+            assert name not in ("src", "action") and "javascript:" not in (value or ""), (tag, name)
+        if "href" in attrs:  # the only links: to a dialogue of this page, by its number
+            assert tag == "a" and re.fullmatch(r"#d\d+", attrs["href"] or ""), attrs
+            links.append(attrs["href"])
+    assert links and all(f'id="{href[1:]}"' in page for href in links)
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in page
     csp = content_security_policy()
     assert f'content="{csp}"' in page and "default-src 'none'" in csp and "script-src 'sha256-" in csp

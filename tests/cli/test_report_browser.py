@@ -9,6 +9,7 @@ the test's own folder, so an ordinary test run leaves the checkout as it was."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import struct
 from collections.abc import Iterator
@@ -69,7 +70,9 @@ def report(tmp_path: Path) -> tuple[Path, Path]:
     return db, out
 
 
-def open_page(browser: Any, out: Path, width: int, height: int) -> tuple[Any, list[str], list[str], list[str]]:
+def open_page(
+    browser: Any, out: Path, width: int, height: int, fragment: str = ""
+) -> tuple[Any, list[str], list[str], list[str]]:
     page = browser.new_page(viewport={"width": width, "height": height})
     errors: list[str] = []
     requests: list[str] = []
@@ -84,7 +87,7 @@ def open_page(browser: Any, out: Path, width: int, height: int) -> tuple[Any, li
 
     page.on("dialog", dismiss)
     page.add_init_script("window.pwned = 0;")  # the hostile text would set it, were it run
-    page.goto(out.as_uri())
+    page.goto(out.as_uri() + (f"#{fragment}" if fragment else ""))
     page.wait_for_selector("#shown")
     return page, errors, requests, dialogs
 
@@ -136,7 +139,9 @@ def test_report_in_chromium(browser: Any, tmp_path: Path):
     assert "<script>window.pwned = 1</script>" in hostile.inner_text()
     assert page.evaluate("window.pwned") == 0
     assert page.evaluate("document.scripts.length") == 1
-    assert page.evaluate("document.querySelectorAll('img, a, iframe, object, embed').length") == 0
+    assert page.evaluate("document.querySelectorAll('img, iframe, object, embed').length") == 0
+    hrefs = page.evaluate("Array.from(document.querySelectorAll('a')).map(a => a.getAttribute('href'))")
+    assert hrefs and all(re.fullmatch(r"#d\d+", h) for h in hrefs)  # only links to a dialogue of the page
     angry = page.locator("details.dlg", has_text="refund × angry").last
     angry.locator("summary").click()
     assert DIALOG_TEXT in angry.inner_text()
@@ -160,3 +165,73 @@ def test_report_in_chromium(browser: Any, tmp_path: Path):
     assert png_size(mobile) == (390, 844)
     assert phone_errors == []
     assert db.exists()
+
+
+def shown_rows(page: Any) -> list[dict[str, str]]:
+    """The dialogues shown, in the order shown: their id, score and summary line."""
+    return list(
+        page.evaluate(
+            "Array.from(document.querySelectorAll('#dlgs > details.dlg:not([hidden])')).map(d => ({"
+            "id: d.dataset.id, score: d.dataset.score, s: d.dataset.s, text: d.querySelector('summary').textContent}))"
+        )
+    )
+
+
+def test_search_sort_and_the_view_in_the_address(browser: Any, tmp_path: Path):
+    _db, out = report(tmp_path)
+    page, errors, requests, dialogs = open_page(browser, out, 1280, 800)
+    total = visible(page)
+
+    # Search: any text of a dialogue, a customer's message included; every word must be there.
+    page.fill("#f-search", "WINDOW.pwned = 1")
+    assert [r["text"] for r in shown_rows(page)] == [
+        r["text"] for r in shown_rows(page) if " outage × calm" in r["text"]
+    ]
+    assert visible(page) == 1 and page.text_content("#shown") == f"1 of {total} dialogue(s) shown"
+    page.fill("#f-search", "refund angry")
+    assert [" refund × angry" in r["text"] for r in shown_rows(page)] == [True]
+    page.fill("#f-search", "no dialogue says this")
+    assert visible(page) == 0
+    page.fill("#f-search", "")
+    assert visible(page) == total
+
+    # Sorting: by score (unscored first among the lowest), by scenario, back to the run's order.
+    page.select_option("#f-sort", value="score")
+    scores = [float(r["score"]) if r["score"] else -1.0 for r in shown_rows(page)]
+    assert scores == sorted(scores) and len(scores) == total
+    page.select_option("#f-sort", value="-score")
+    scores = [float(r["score"]) if r["score"] else -1.0 for r in shown_rows(page)]
+    assert scores == sorted(scores, reverse=True)
+    page.select_option("#f-sort", value="scenario")
+    names = [r["text"].split("#", 1)[1].split(" ", 1)[1].split(" · ")[0] for r in shown_rows(page)]
+    assert names == sorted(names, key=lambda n: n.split(" × ")[0])
+    page.select_option("#f-sort", value="")
+    ids = [int(r["id"]) for r in shown_rows(page)]
+    assert ids == sorted(ids)
+
+    # The view is kept in the address: a link to it reopens the same rows in the same order.
+    page.select_option("#f-scenario", label="refund")
+    page.check("#f-failed")
+    page.select_option("#f-sort", value="-score")
+    page.fill("#f-search", "answer")
+    url = page.evaluate("location.href")  # as the address bar shows it
+    assert "#" in url and "scenario=refund" in url and "failed=1" in url and "sort=-score" in url and "q=answer" in url
+    expected = shown_rows(page)
+    assert 1 <= len(expected) < total
+    again, again_errors, again_requests, _ = open_page(browser, Path(out), 1280, 800, fragment=url.split("#", 1)[1])
+    assert shown_rows(again) == expected
+    assert again.input_value("#f-search") == "answer" and again.is_checked("#f-failed")
+    assert again.eval_on_selector("#f-scenario", "s => s.options[s.selectedIndex].textContent") == "refund"
+    assert again_errors == [] and again_requests == [out.as_uri()]
+
+    # A link to a dialogue the filters hide clears them and opens it; Back returns to the view.
+    link = page.locator("a[href^='#d']").first
+    target = link.get_attribute("href")[1:]
+    assert page.evaluate(f"document.getElementById('{target}').hidden")
+    link.click()
+    assert page.evaluate(f"document.getElementById('{target}').open && !document.getElementById('{target}').hidden")
+    assert page.evaluate("location.hash") == "#" + target and page.input_value("#f-search") == ""
+    page.go_back()
+    page.wait_for_function("location.hash.indexOf('q=answer') >= 0")
+    assert shown_rows(page) == expected
+    assert errors == [] and dialogs == [] and requests == [out.as_uri()]

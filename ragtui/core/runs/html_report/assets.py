@@ -1,10 +1,13 @@
-"""The report's one stylesheet and one script, inline, and the Content-Security-Policy that
-allows exactly them: no network, no other script, no inline event handler, images only as data."""
+"""The report's one stylesheet and one script (``script.py``), inline, and the
+Content-Security-Policy that allows exactly them: no network, no other script, no inline event
+handler, images only as data."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+
+from .script import SCRIPT
 
 STYLE = """
 :root{--fg:#202124;--muted:#5f6368;--bg:#fff;--card:#f8f9fa;--line:#dadce0;--pass:#1e8e3e;--fail:#d93025;--warn:#b06000}
@@ -26,13 +29,14 @@ svg text{font:11px system-ui,sans-serif;fill:var(--fg)}svg .c{text-anchor:middle
 svg .thr{stroke:var(--fg);stroke-dasharray:4 3}svg .axis{stroke:var(--muted)}svg .grid{stroke:var(--line)}
 svg .ci{stroke:var(--muted);stroke-width:2}svg .ln{stroke:#1a73e8;stroke-width:1.5}svg .pt{fill:#1a73e8}svg .cur{fill:#e37400}
 svg .reg{stroke:var(--fg);stroke-width:1.5}
+svg .sw{stroke:var(--line)}.legend{margin-top:6px}.legend p{margin:2px 0;font-size:.85em}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.92em}th,td{border-bottom:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}
 th{background:var(--card)}td.n{text-align:right;white-space:nowrap}
 .filters{display:flex;flex-wrap:wrap;gap:8px 14px;align-items:center;position:sticky;top:0;background:var(--bg);padding:8px 0;border-bottom:1px solid var(--line);z-index:1}
-.filters label{display:flex;gap:6px;align-items:center}select{font:inherit;max-width:46vw}
+.filters label{display:flex;gap:6px;align-items:center}select,input[type=search]{font:inherit;max-width:46vw}
 #shown{color:var(--muted)}
-details.dlg{border:1px solid var(--line);border-radius:8px;margin:8px 0;background:var(--bg)}
+details.dlg{scroll-margin-top:72px;border:1px solid var(--line);border-radius:8px;margin:8px 0;background:var(--bg)}
 details.dlg>summary{cursor:pointer;padding:8px 10px;list-style-position:inside;overflow-wrap:anywhere}
 details.dlg[open]>summary{border-bottom:1px solid var(--line);background:var(--card)}
 .badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:.85em;color:#fff;margin-right:6px}
@@ -44,34 +48,10 @@ details.dlg[open]>summary{border-bottom:1px solid var(--line);background:var(--c
 .text{white-space:pre-wrap;overflow-wrap:anywhere;margin:2px 0}
 ul.v{margin:4px 0 0;padding-left:18px;font-size:.9em}ul.v li{overflow-wrap:anywhere}
 .dv{padding:4px 10px 10px}.muted{color:var(--muted)}
+details.ps{margin:4px 0 0;font-size:.9em}details.ps>summary{cursor:pointer;color:var(--muted)}
+details.ps ol{margin:4px 0;padding-left:20px}details.ps li{overflow-wrap:anywhere;margin:4px 0}.lb{font-size:.9em;margin-top:4px}
+table.facts th{width:30%}td.marks{white-space:nowrap;font-size:1.1em}td.marks a{color:inherit;text-decoration:none}
 @media (max-width:600px){main{padding:10px}body{font-size:14px}.msg{max-width:100%}.card b{font-size:1.15em}}
-"""
-
-SCRIPT = """
-(function () {
-  "use strict";
-  var rows = Array.prototype.slice.call(document.querySelectorAll("details.dlg"));
-  var scenario = document.getElementById("f-scenario");
-  var persona = document.getElementById("f-persona");
-  var outcome = document.getElementById("f-outcome");
-  var failed = document.getElementById("f-failed");
-  var shown = document.getElementById("shown");
-  if (!scenario || !persona || !outcome || !failed || !shown) { return; }
-  function apply() {
-    var count = 0;
-    rows.forEach(function (row) {
-      var ok = (!scenario.value || row.dataset.s === scenario.value) &&
-        (!persona.value || row.dataset.p === persona.value) &&
-        (!outcome.value || row.dataset.o === outcome.value) &&
-        (!failed.checked || row.dataset.f === "1");
-      row.hidden = !ok;
-      if (ok) { count += 1; }
-    });
-    shown.textContent = count + " of " + rows.length + " dialogue(s) shown";
-  }
-  [scenario, persona, outcome, failed].forEach(function (el) { el.addEventListener("change", apply); });
-  apply();
-})();
 """
 
 

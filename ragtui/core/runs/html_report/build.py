@@ -18,13 +18,18 @@ def run_report_html(
     min_resolution_rate: float = 0.0,
     floor: AgreementFloor | None = None,
     gate_low_agreement: bool = False,
+    prices: Mapping[str, tuple[float, float]] | None = None,
 ) -> str:
-    return run_page(run_view(store, run_id, thresholds, min_resolution_rate, floor, gate_low_agreement))
+    return run_page(run_view(store, run_id, thresholds, min_resolution_rate, floor, gate_low_agreement, prices))
 
 
 def compare_report_html(
-    comparison: Comparison, base_store: Store, new_store: Store, thresholds: Mapping[str, float]
+    comparison: Comparison,
+    base_store: Store,
+    new_store: Store,
+    thresholds: Mapping[str, float],
+    prices: Mapping[str, tuple[float, float]] | None = None,
 ) -> str:
     """The comparison's summary and regressions, then NEW's whole report."""
-    view = run_view(new_store, comparison.new_run, thresholds, floor=comparison.floor)
+    view = run_view(new_store, comparison.new_run, thresholds, floor=comparison.floor, prices=prices)
     return compare_page(comparison, view, base_store.path.name if base_store.path else "")

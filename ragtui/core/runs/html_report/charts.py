@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from ...text.score_text import score_text
 from .escape import colour, esc
 
+NO_DIALOGUE = "#f1f3f4"  # a heat-map cell of a pair the run has no dialogue of
+
 
 def histogram(scores: list[float], threshold: float, *, bins: int = 10, low: bool = False) -> str:
     """Dialogue scores in ``bins`` bins over 0–1, bars under the threshold red, a line at it;
@@ -64,7 +66,7 @@ def heat_map(rows: list[str], columns: list[str], cells: dict[tuple[int, int], t
             tip = f"{esc(name)} × {esc(columns[j])}: " + (f"{score_text(value)} over {n} dialogue(s)" if n else "none")
             parts.append(
                 f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
-                f'fill="{colour(value) if n else "#f1f3f4"}"><title>{tip}</title></rect>'
+                f'fill="{colour(value) if n else NO_DIALOGUE}"><title>{tip}</title></rect>'
             )
             if label:
                 parts.append(f'<text x="{x + cell_w / 2}" y="{y + cell_h / 2 + 4:.1f}" class="c w">{label}</text>')

@@ -8,9 +8,11 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ...dialogue.estimate import RoleTokens, spent
 from ...metrics import PRIMARY_METRIC
 from ...registry import metric_views
 from ...store import run_shards
+from ...store.labels import Label, labels_where
 from ...store.store import Store
 from ...text.score_text import NO_VERDICT, verdict_text
 from ...types.agreement_floor import AgreementFloor
@@ -19,10 +21,11 @@ from ..expectation_rate import rate_line
 from ..gate import run_gate, run_resolution
 from ..listing import list_runs
 from ..low_agreement import agreement_lines, left_out_line, low_metrics
-from ..pass_k import pass_k_line, run_pass_k
+from ..pass_k import RunPassK, pass_k_line, run_pass_k
 from ..run_report import outcome, rate_words
 from ..shards import shard_summary
 from .charts import TrendPoint
+from .turn_labels import labels_by_message
 
 # The text of a verdict worth a line: the first of these its details hold.
 _SUMMARY_KEYS = ("summary", "conclusion", "reason", "comment", "explanation")
@@ -86,6 +89,9 @@ class RunView:
     # left out because it was low
     measured: list[str] = field(default_factory=list)
     not_gated: str = ""
+    trial_pairs: RunPassK | None = None  # each pair over its trials (pass_k.run_pass_k)
+    tokens: list[RoleTokens] = field(default_factory=list)  # what each step spent (estimate.spent)
+    labels: dict[int, list[Label]] = field(default_factory=dict)  # people's labels by bot message id
 
     @property
     def not_gated_under_threshold(self) -> int:
@@ -211,6 +217,7 @@ def run_view(
     min_resolution_rate: float = 0.0,
     floor: AgreementFloor | None = None,
     gate_low_agreement: bool = False,
+    prices: Mapping[str, tuple[float, float]] | None = None,
 ) -> RunView:
     sessions = store.run_sessions(run_id)
     threshold = sessions[0].threshold if sessions else 0.7
@@ -256,4 +263,7 @@ def run_view(
         expectations=rate_line(gate.expectations) if gate.expectations.dialogues else None,
         measured=agreement_lines(sessions, gate.floor),
         not_gated=left_out_line(gate.left_out),
+        trial_pairs=trials,
+        tokens=spent(store, run_id, dict(prices or {})),
+        labels=labels_by_message(labels_where(store, run_id=run_id)),
     )

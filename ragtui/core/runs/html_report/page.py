@@ -7,14 +7,18 @@ from __future__ import annotations
 
 from ...registry import metric_views
 from ...text.score_text import score_text
-from ...types.stored import StoredSession
 from ..compare import Comparison
 from ..compare_report import ordered, summary_lines, trial_ordered
 from ..trial_compare import BETTER, HIGHER_IN_NOISE, LOWER_IN_NOISE, REGRESSION, NoiseComparison, TrialPair
 from . import charts
 from .assets import SCRIPT, STYLE, content_security_policy
-from .data import DialogueView, RunView, verdict_summary
+from .data import RunView
+from .dialogue_list import dialogues
 from .escape import esc
+from .expectations_table import expectations_table
+from .facts_table import facts_table
+from .legend import heat_legend
+from .trials_table import trials_table
 
 
 def run_page(view: RunView) -> str:
@@ -69,8 +73,6 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
         out.append(f"<p><b>Trials:</b> {esc(view.pass_k)}</p>")
     if view.expectations:
         out.append(f"<p><b>Expectations:</b> {esc(view.expectations)}</p>")
-    judges = ", ".join(view.judge_models) or "none recorded"
-    out.append(f"<p><b>Judge model(s):</b> {esc(judges)}</p>")
     if view.agreement:
         out.append(f"<p><b>Judge agreement (labels):</b> {esc(view.agreement)}</p>")
     if view.measured:
@@ -92,9 +94,12 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
         )
     state = "warn" if ok and ungated else ("ok" if ok else "bad")
     out.append(f'<div class="gate {state}"><b>Gate:</b> the run {gate}<ul>{reasons}{more}</ul></div>')
+    out.append(facts_table(view))
     out.append(_kinds_table(view))
+    out.append(trials_table(view))
+    out.append(expectations_table(view))
     out.append(_charts(view))
-    out.append(_dialogues(view))
+    out.append(dialogues(view))
     return out
 
 
@@ -118,7 +123,11 @@ def _charts(view: RunView) -> str:
     # The heat map of hundreds of scenarios scrolls inside its figure instead of stretching the page.
     figures = [
         ("Score distribution", charts.histogram(scores, view.threshold, low=view.low), False),
-        ("Scenario × persona (mean score)", charts.heat_map(view.scenarios, view.personas, view.cells()), True),
+        (
+            "Scenario × persona (mean score)",
+            heat_legend(view.threshold) + charts.heat_map(view.scenarios, view.personas, view.cells()),
+            True,
+        ),
     ]
     if view.trend:
         legend = "".join(
@@ -134,89 +143,6 @@ def _charts(view: RunView) -> str:
 
 
 TALL = ' class="tall"'
-
-
-def _options(element_id: str, label: str, names: list[str]) -> str:
-    options = "".join(f'<option value="{i}">{esc(n)}</option>' for i, n in enumerate(names))
-    return f'<label>{esc(label)} <select id="{element_id}"><option value="">all</option>{options}</select></label>'
-
-
-def _dialogues(view: RunView) -> str:
-    scenarios = {n: i for i, n in enumerate(view.scenarios)}
-    personas = {n: i for i, n in enumerate(view.personas)}
-    outcomes = {n: i for i, n in enumerate(view.outcomes)}
-    filters = (
-        '<div class="filters">'
-        + _options("f-scenario", "scenario", view.scenarios)
-        + _options("f-persona", "persona", view.personas)
-        + _options("f-outcome", "outcome", view.outcomes)
-        + '<label><input type="checkbox" id="f-failed"> failed only</label><span id="shown"></span></div>'
-    )
-    trials = max((d.session.trial for d in view.dialogues), default=1)
-    items = [
-        _dialogue(d, scenarios[d.session.scenario_id], personas[d.session.persona_name], outcomes[d.resolution], trials)
-        for d in view.dialogues
-    ]
-    return "<h2>Dialogues</h2>" + filters + "".join(items)
-
-
-def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int) -> str:
-    session = d.session
-    trial = f" · trial {session.trial}/{trials}" if trials > 1 else ""
-    kind = d.outcome_kind
-    summary = (
-        f'<summary><span class="badge {kind}">{esc(kind)}</span>#{session.id} {esc(session.scenario_id)} × '
-        f"{esc(session.persona_name)}{trial} · score {score_text(session.score, d.low)} · {esc(d.resolution)}"
-        + (f' <span class="muted">— {esc(d.outcome_message)}</span>' if d.outcome_message else "")
-        + "</summary>"
-    )
-    attributes = f'class="dlg" id="d{session.id}" data-s="{s}" data-p="{p}" data-o="{o}" data-f="{int(d.failed)}"'
-    return f"<details {attributes}>{summary}{_transcript(session)}{_dialogue_verdicts(d)}</details>"
-
-
-def _transcript(session: StoredSession) -> str:
-    latest = session.latest_judgments()
-    out = ['<div class="turns">']
-    for m in session.messages:
-        who = "customer" if m.role == "user" else "bot"
-        extra = " · cut by the token limit" if m.finish_reason == "length" else ""
-        out.append(
-            f'<div class="msg {"user" if m.role == "user" else "bot"}"><div class="who">{who} · turn {m.turn}'
-            f'{esc(extra)}</div><div class="text">{esc(m.text)}</div>'
-        )
-        if m.role == "bot":
-            verdicts = [j for (turn, _metric), j in sorted(latest.items()) if turn == m.turn and j.message_id == m.id]
-            if verdicts:
-                out.append('<ul class="v">')
-                for j in verdicts:
-                    words = j.details.get("conclusion") or j.details.get("comment") or j.error or ""
-                    version = f" (v{j.version})" if j.version > 1 else ""
-                    out.append(f"<li><b>{esc(j.metric)}</b>{version} {score_text(j.score)} {esc(words)}</li>")
-                out.append("</ul>")
-        out.append("</div>")
-    for partial in session.partials:
-        out.append(
-            f'<div class="msg partial"><div class="who">{esc(partial.role)} · turn {partial.turn} · incomplete: '
-            f'{esc(partial.error)}</div><div class="text">{esc(partial.text)}</div></div>'
-        )
-    if session.error:
-        out.append(f'<p class="muted">error: {esc(session.error)}</p>')
-    out.append("</div>")
-    return "".join(out)
-
-
-def _dialogue_verdicts(d: DialogueView) -> str:
-    if not d.verdicts:
-        return ""
-    items = []
-    for j in d.verdicts:
-        items.append(
-            f"<li><b>{esc(metric_views.label(j.metric))}</b> {esc(metric_views.cell(j))} "
-            f'<span class="muted">{esc(verdict_summary(j))}</span></li>'
-        )
-        # How it was reached: ✓ / ✗ per expectation, each intent met or not … (its class's lines)
-        items += [f'<li class="muted">{esc(line)}</li>' for line in metric_views.explain(j.metric, j.details)]
-    return f'<div class="dv"><b>Dialogue verdicts</b><ul class="v">{"".join(items)}</ul></div>'
 
 
 def _trial_regressions(n: NoiseComparison) -> list[str]:
