@@ -3,6 +3,7 @@ a reader checks what the answer could draw on without the transcript growing by 
 
 from __future__ import annotations
 
+from ...text.score_text import score_text
 from ...types.passages import Passage
 from .escape import esc
 
@@ -11,7 +12,7 @@ def passages_html(passages: list[Passage]) -> str:
     if not passages:
         return ""
     items = "".join(
-        f'<li><b>{esc(p.title or p.doc_id)}</b> <span class="muted">{esc(p.doc_id)} · score {p.score:.2f}</span>'
+        f'<li><b>{esc(p.title or p.doc_id)}</b> <span class="muted">{esc(p.doc_id)} · score {score_text(p.score)}</span>'
         f'<div class="text">{esc(p.text)}</div></li>'
         for p in passages
     )

@@ -4,6 +4,7 @@ not), how many passed and its pass^K over all of them. Every figure is the core'
 
 from __future__ import annotations
 
+from ...text.score_text import score_text
 from ..pass_k import PairTrials, RunPassK, trial_of
 from .data import RunView
 from .escape import esc
@@ -43,13 +44,13 @@ def trials_table(view: RunView) -> str:
 def _row(pair: PairTrials, session_ids: list[int]) -> str:
     marks = []
     for i, (mark, trial) in enumerate(zip(pair.marks, pair.trials, strict=True)):
-        score = "unscored" if trial.score is None else f"{trial.score:.2f}"
+        score = score_text(trial.score)
         title = f'title="trial {trial.trial} · score {esc(score)}"'
         if i < len(session_ids):
             marks.append(f'<a href="#d{session_ids[i]}" {title}>{mark}</a>')
         else:  # never expected: the same sessions make both lists
             marks.append(f"<span {title}>{mark}</span>")
-    mean = "–" if pair.mean_score is None else f"{pair.mean_score:.2f}"
+    mean = score_text(pair.mean_score)
     return (
         f"<tr><td>{esc(pair.scenario_id)} × {esc(pair.persona_name)}</td>"
         f'<td class="marks">{"".join(marks)}</td><td class="n">{pair.passes}/{pair.n}</td>'
