@@ -36,6 +36,8 @@ def judge_prompt_text(engine: Engine, language: str) -> str:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RagtuiError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:  # one line naming the file, never a traceback on screen
+        raise RagtuiError(f"judge prompt {path} is not UTF-8 text (byte {exc.start})", "save it as UTF-8") from None
 
 
 async def rejudge_turn(
