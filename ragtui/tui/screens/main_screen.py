@@ -79,6 +79,8 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.dialogue: Dialogue | None = None
         self._worker: Worker[None] | None = None
         self._pausing = False
+        # The session whose auto-run was paused with p: one that only ran a step with s is not paused.
+        self._paused_session: int | None = None
         self.stopped: str | None = None  # why the open session stopped (cancelled…), until continued
         self.pending_trials: list[PlanEntry] = []  # trials of the run started here, not started yet
         self.trials_auto_run = False
@@ -172,12 +174,17 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             keys = "s: step · a: auto-run" + (" · m: type as customer" if dialogue.phase.value == "user" else "")
             if dialogue.failed:
                 header.state = "paused: step failed"
-                self.set_status(f"The {step} failed (see the pane). When the server is back: s / a retry · c: cancel")
+                # The keys first, at the left: the failure's toast sits at the top right, over
+                # the end of this line, for as long as it is up.
+                self.set_status(
+                    f"s / a: retry · c: cancel — the {step} failed (see the pane); retry once the server is back"
+                )
             elif self.stopped:
                 header.state = f"{self.stopped} · s/a continue"
                 self.set_status(f"Stopped ({self.stopped}). Next: {step} — {keys}")
             else:
-                header.state = "paused" if dialogue.turn else "ready"
+                # Paused only when the operator paused auto-run: a step run with s simply ended.
+                header.state = "paused" if self._paused_session == dialogue.session_id else "ready"
                 self.set_status(f"Next: {step} — {keys}")
 
     # -- driving -----------------------------------------------------------------------------
@@ -222,7 +229,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         if self.stopped:  # continuing: the end line of the earlier stop no longer applies
             self.stopped = None
             self.reload_panes(ended=False)
-        self._pausing = False
+        self._pausing, self._paused_session = False, None
         self._worker = self._consume(stream)
         self.refresh_state()
 
@@ -246,7 +253,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             self.notify_plain("Nothing is running.", "warning")
             return
         self.dialogue.pause()
-        self._pausing = True
+        self._pausing, self._paused_session = True, self.dialogue.session_id
         self.refresh_state()
         self.set_status("Pausing after the step in progress… a: resume")
 
@@ -276,7 +283,9 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         if dialogue is None:
             return
         if dialogue.phase.value != "user":
-            self.notify_plain(f"The {NEXT_STEP[dialogue.phase.value]} comes first: press s to step to the customer.")
+            step = NEXT_STEP[dialogue.phase.value]
+            comes = "come" if step == "verdicts" else "comes"
+            self.notify_plain(f"The {step} {comes} first: press s to step to the customer.")
             return
         field = self.query_one("#customer-input", Input)
         field.add_class("shown")
