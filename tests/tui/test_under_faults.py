@@ -3,7 +3,9 @@ keys never under an error's toast, the header's state after a step, the messages
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
 from rich.text import Text
 from textual.widget import Widget
@@ -11,8 +13,8 @@ from textual.widget import Widget
 from ragtui.tui.app import RagtuiApp
 from tests.fakes.fake_openai import Reply
 
-from ..conftest import BOT
-from .conftest import notifications, pane_text, settle
+from ..conftest import BOT, JUDGE, check_answers
+from .conftest import SIZE, notifications, open_recorded, pane_text, settle
 from .test_dialogue_flows import header, start_session
 
 SMALL = (80, 24)
@@ -70,3 +72,44 @@ async def test_typing_as_the_customer_before_the_verdicts_says_so_in_plain_engli
         await pilot.pause()
         assert "The verdicts come first: press s to step to the customer." in notifications(app)
         assert "Turn 1 · bot" in pane_text(app, "bot")
+
+
+async def test_a_reopened_session_shows_a_failed_attempt_before_the_reply_that_replaced_it(make_app, store, server):
+    server.script(BOT, Reply("Go to Settings and then to the linked accounts page.", cut_after_chunks=2))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot, "ctrl+r")  # the bot's stream breaks in turn 1: paused on it
+        await pilot.press("a")  # retried: the dialogue runs to its end
+        await settle(pilot)
+        live = pane_text(app, "bot")
+        assert live.index("bot failed in turn 1") < live.index("Turn 1 · bot")
+        await open_recorded(pilot)
+        bot = pane_text(app, "bot")
+        assert store.session(store.sessions()[0].id).partials and "partial reply, never completed" in bot
+        assert bot.index("turn 1: partial reply") < bot.index("Turn 1 · bot") < bot.index("Turn 3 · bot")
+
+
+async def test_the_dialogue_verdict_streaming_is_headed_as_the_dialogues_not_a_turns(make_app, store, server):
+    rubric = check_answers(4)
+
+    def judge(body: dict) -> Reply:
+        title = ((body.get("response_format") or {}).get("json_schema") or {}).get("name", "")
+        if title == "intents":  # resolution's first step streams a little, then stalls
+            return Reply('{"intents": ["link my account"', chunk_chars=6, stall_after_chunks=4)
+        return rubric(body)
+
+    server.set_default(JUDGE, judge)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot, "ctrl+r", wait=False)
+        assert await asyncio.to_thread(server.wait_for_stalls)
+        # Wait for the streamed text to be drawn (a 100 ms flush), not for a fixed time.
+        deadline = time.monotonic() + 60
+        while "link" not in pane_text(app, "judge") and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        judge_pane = pane_text(app, "judge")
+        streaming = judge_pane[judge_pane.rindex("Turn 3 score") :]
+        assert "Dialogue · resolution (1/3) …" in streaming and "link" in streaming
+        assert "Turn 3 …" not in streaming
+        await pilot.press("c")
+        await settle(pilot)
