@@ -113,3 +113,14 @@ async def test_the_dialogue_verdict_streaming_is_headed_as_the_dialogues_not_a_t
         assert "Turn 3 …" not in streaming
         await pilot.press("c")
         await settle(pilot)
+
+
+async def test_a_rate_limit_tells_the_person_at_the_tui_what_they_can_do(make_app, server):
+    server.script(BOT, Reply(status=429, headers={"retry-after-ms": "1"}))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_session(pilot, "ctrl+r")
+        told = "\n".join([pane_text(app, "bot"), *notifications(app)])
+        assert "rate limiting (429)" in told
+        assert "--concurrency" not in told  # a flag of `ragtui run`, not of this screen
+        assert "wait a moment, then retry the step" in told and "max_retries" in told
