@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ragtui.tui.app import RagtuiApp
-from tests.fakes.fake_openai import Reply
+from tests.fakes.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, JUDGE, check_answers
 from .conftest import SIZE, notifications, open_recorded, pane_text, settle
@@ -124,3 +124,44 @@ async def test_a_rate_limit_tells_the_person_at_the_tui_what_they_can_do(make_ap
         assert "rate limiting (429)" in told
         assert "--concurrency" not in told  # a flag of `ragtui run`, not of this screen
         assert "wait a moment, then retry the step" in told and "max_retries" in told
+
+
+async def test_an_endpoint_unreachable_at_start_is_named_before_any_step(make_app, tui_config, server):
+    tui_config.roles["bot"].base_url = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)  # the check at start runs in the background
+        assert "bot: fake-bot ⚠ unreachable" in header(app) and "judge: fake-judge ⚠" not in header(app)
+        status = str(app.screen.query_one("#status").render())
+        assert status.startswith("⚠ Not reachable at start: bot endpoint (cannot reach the bot endpoint")
+        assert "127.0.0.1:9" in status
+        await start_session(pilot)
+        assert "\nready" in header(app) and "⚠ unreachable" in header(app)
+        await pilot.press("s")  # the scenario's question: no endpoint called, nothing to say
+        await settle(pilot)
+        assert not [n for n in notifications(app) if "did not answer at start" in n]
+        await pilot.press("s")  # the bot's answer: said before it is sent, then the failure
+        await settle(pilot)
+        told = notifications(app)
+        warned = next(i for i, n in enumerate(told) if n.startswith("The bot endpoint did not answer at start ("))
+        failed = next(i for i, n in enumerate(told) if n.startswith("cannot reach bot endpoint"))
+        assert warned < failed and not server.chat_requests(BOT)
+
+
+async def test_an_endpoint_that_answers_after_all_is_no_longer_marked(make_app, tui_config, server):
+    judge_server = FakeOpenAIServer(default=check_answers(4)).start()
+    port = judge_server.port
+    judge_server.stop()  # down when the TUI starts…
+    tui_config.roles["judge"].base_url = f"http://127.0.0.1:{port}/v1"
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "judge: fake-judge ⚠ unreachable" in header(app)
+        await start_session(pilot)
+        with FakeOpenAIServer(port=port, default=check_answers(4)):  # …and back before its turn
+            for _ in range(3):
+                await pilot.press("s")
+                await settle(pilot)
+        assert "Turn 1 · rubric v1 · 0.80" in pane_text(app, "judge")
+        assert "⚠ unreachable" not in header(app)
+        assert "Not reachable" not in str(app.screen.query_one("#status").render())
