@@ -1,12 +1,14 @@
-"""A fork copies its parent's turns: a copy of a turn already labelled is not queued again."""
+"""People's labels where sessions are copied or deleted: a fork's copy of a turn already labelled
+is not queued again; deleting a labelled session says whose labels go with it."""
 
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
-from ragtui.core.store.labels import save_label
+from ragtui.core.store.labels import save_label, session_labels
 from ragtui.core.store.store import Store
+from ragtui.tui.dialogs.common import ConfirmScreen
 from ragtui.tui.dialogs.fork_screen import ForkScreen
 from ragtui.tui.screens.label_queue import LabelQueueScreen
 from ragtui.tui.screens.main_screen import MainScreen
@@ -42,3 +44,25 @@ async def test_a_forks_copies_of_labelled_turns_are_not_queued_again(make_app, s
         queued = [(t.session_id, t.turn) for t in app.screen.queue]
         assert queued == [(parent, 3), (fork.id, 3)]  # not the fork's copies of turns 1 and 2
         assert "2 left" in static_text(app, "#queue-title")
+
+
+@pytest.mark.recorded
+async def test_deleting_a_labelled_session_says_whose_labels_go_with_it(make_app, store: Store):
+    session = store.sessions()[0].id
+    save_label(store, session, 1, score=4, labeller="rita")
+    save_label(store, session, 2, agree=False, labeller="rita")
+    save_label(store, session, 1, score=2, labeller="sam")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        question = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert f"Delete session #{session} with all its messages and verdicts and 2 people's labels (3 labels)?" in (
+            question
+        )
+        await pilot.press("y")
+        await pilot.pause()
+    assert store.sessions() == [] and session_labels(store, session) == []

@@ -144,6 +144,18 @@ def session_labels(store: Store, session_id: int) -> list[Label]:
     return [_label(r) for r in rows]
 
 
+def labels_going_with(store: Store, session_id: int) -> str:
+    """What deleting the session deletes of people's labels, for the question asked first:
+    "" when nobody labelled it, else " and 2 people's labels (5 labels)"."""
+    count, people = store.db.execute(
+        "SELECT COUNT(*), COUNT(DISTINCT labeller) FROM labels WHERE session_id = ?", [session_id]
+    ).fetchone()
+    if not count:
+        return ""
+    who = "1 person's" if people == 1 else f"{people} people's"
+    return f" and {who} labels ({count} label{'s' if count != 1 else ''})"
+
+
 def labels_where(store: Store, metric: str | None = None, run_id: str | None = None) -> list[Label]:
     """Labels of one metric (or all), of one run's sessions (or all), oldest session first."""
     where, params = [], []
