@@ -95,6 +95,7 @@ class RagtuiApp(App[None]):
         self.problem: str | None = endpoint_error  # why dialogues cannot run, when they cannot
         self.connecting: str | None = None  # what is being connected, until the engine is ready
         self.remembered: dict[str, Any] = {}  # dialogs' last choices (new session, re-judge)
+        self.unreachable: dict[str, str] = {}  # role → why its endpoint did not answer at start
         self._engine_factory = engine_factory
         self._overrides = overrides
         if endpoints is None:
@@ -141,6 +142,7 @@ class RagtuiApp(App[None]):
         else:
             self._say_problem()
             self._say_skipped_knowledge()
+            self._check_reachable()
         self._check_size(self.size.width, self.size.height)
         # SIGTERM quits like ctrl+q: a running dialogue is recorded as cancelled, not left running.
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
@@ -204,6 +206,20 @@ class RagtuiApp(App[None]):
         if caveat and self.engine is not None:
             self.notify(caveat, title="Judge", severity="warning", timeout=15, markup=False)
         self._say_skipped_knowledge()
+        self._check_reachable()
+
+    @work(exclusive=True, group="reachable", exit_on_error=False)
+    async def _check_reachable(self) -> None:
+        """Ask each role's server whether it answers, as ``ragtui run`` does before its first
+        dialogue, but in the background: the screen works meanwhile (``reachability``)."""
+        from ..core.models.preflight import unreachable_roles
+        from .reachability import roles_to_check
+
+        if self.engine is None:
+            return
+        self.unreachable = await unreachable_roles(roles_to_check(self.config, self.endpoints))
+        if self.main_screen is not None:
+            self.main_screen.reach_changed()
 
     @work(thread=True, exclusive=True, group="knowledge", exit_on_error=False)
     def _say_skipped_knowledge(self) -> None:

@@ -32,6 +32,7 @@ class TuiServices(Protocol):
     problem: str | None  # why dialogues cannot run, when they cannot
     connecting: str | None  # what is being connected, until the engine is ready
     remembered: dict[str, Any]  # dialogs' last choices (new session, re-judge)
+    unreachable: dict[str, str]  # role → why its endpoint did not answer at start (reachability.py)
 
     @property
     def running_session(self) -> int | None:

@@ -172,6 +172,23 @@ async def test_rate_limit_is_retried_by_the_client(config, store, scenario, pers
     assert len(server.chat_requests(BOT)) == 2
 
 
+async def test_a_rate_limit_left_after_the_retries_advises_the_batch_and_the_person_each_their_own(
+    engine: Engine, scenario, persona, server
+):
+    for paused in (False, True):  # a batch ends the dialogue; the TUI pauses it for a person to retry
+        server.script(BOT, Reply(status=429, headers={"retry-after-ms": "1"}))
+        dialogue = engine.new_dialogue(scenario, persona)
+        dialogue.pause_on_failure = paused
+        await collect(dialogue.step())
+        failure = next(e for e in await collect(dialogue.step()) if isinstance(e, Failure))
+        assert "rate limiting (429)" in failure.message
+        if paused:
+            assert "--concurrency" not in failure.message and "retry the step" in failure.message
+            assert "max_retries" in failure.message
+        else:
+            assert "lower --concurrency or raise max_retries" in failure.message
+
+
 async def test_judge_timeout_is_reported_as_error(config, store, scenario, persona, server):
     config.roles["judge"].timeout = 0.3
     server.script(JUDGE, Reply(hang=True))

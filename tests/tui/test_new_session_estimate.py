@@ -24,7 +24,7 @@ from .conftest import SIZE, notifications, static_text
 async def test_the_new_session_dialog_shows_an_estimate_that_follows_the_choice(make_app, server):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        before = len(server.requests)
+        before = len(server.chat_requests())
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, NewSessionScreen)
@@ -33,7 +33,7 @@ async def test_the_new_session_dialog_shows_an_estimate_that_follows_the_choice(
         await pilot.press("down")  # another scenario: another estimate
         await pilot.pause()
         assert static_text(app, "#new-estimate") != first
-        assert len(server.requests) == before  # no model was asked
+        assert len(server.chat_requests()) == before  # no model was asked
 
 
 async def test_a_broken_persona_file_is_named_and_the_others_offered(make_app, tui_config):

@@ -24,6 +24,7 @@ from ..config.bot_config import BotConfig
 from ..models.llm import DeltaCallback, stream_restarted
 from ..text.redaction import redact_url
 from ..types.calls import CallUsage
+from ..types.errors import RATE_LIMIT_BY_HAND
 from ..types.passages import Passage
 from ..types.turns import Utterance
 from .base import BotAnswer
@@ -292,7 +293,10 @@ class HttpBot:
 
     def _error(self, what: str, status: int, body: Capped, redact: Redactor, hint: str = "") -> BotError:
         shown = snippet(bytes(body.head), redact)
-        return BotError(f"{self.name} {what}; HTTP {status}, response: {shown}", hint, status=status, snippet=shown)
+        error = BotError(f"{self.name} {what}; HTTP {status}, response: {shown}", hint, status=status, snippet=shown)
+        if status == 429:  # "lower --concurrency" is a batch's advice, not a person's retrying the step
+            error.by_hand = RATE_LIMIT_BY_HAND
+        return error
 
 
 class _SseAnswer:

@@ -93,7 +93,7 @@ def load_personas(directory: Path, language: str, skipped: list[Skipped] | None 
         except ConfigError as exc:
             if skipped is None:
                 raise
-            skipped.append(Skipped(path.stem, exc))
+            skipped.append(Skipped(path.stem, exc, path))
             continue
         personas.append(persona)
     return sorted(personas, key=lambda p: p.name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 from ..types.errors import ConfigError
@@ -18,6 +19,7 @@ class Skipped:
 
     name: str
     error: ConfigError
+    path: Path | None = None  # the broken file, so an editor can open it to be fixed
 
 
 def pick_named(

@@ -28,12 +28,13 @@ from ..metrics import PRIMARY_METRIC
 from ..metrics.answer_relevancy import MAX_STATEMENTS
 from ..metrics.base import TurnContext
 from ..metrics.rubric import CheckedRubricJudge
-from ..metrics.rubric_probes import MIN_CLAIM_CHARS, SENTENCE_END
+from ..metrics.rubric_probes import MIN_CLAIM_CHARS
 from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient, Message
 from ..registry.bots import uses_bot_role
 from ..registry.metrics import metric_info
 from ..store.store import Store
+from ..text.sentences import split_sentences
 from ..types.personas import Persona
 from ..types.scenarios import Scenario
 from ..types.turns import Utterance
@@ -323,7 +324,7 @@ def estimate_run(
 def statement_count(answer: str) -> int:
     """How many statements the judge is likely to split ``answer`` into: its sentences (the
     rubric's claim split, without its cap)."""
-    return sum(1 for s in SENTENCE_END.split(answer) if s and len(s.strip()) >= MIN_CLAIM_CHARS)
+    return sum(1 for s in split_sentences(answer) if len(s) >= MIN_CLAIM_CHARS)
 
 
 def _count(role: RoleTokens, tokens_in: float, tokens_out: float, weight: float, calls: float = 1) -> None:

@@ -237,17 +237,21 @@ class Dialogue:
             self._write_failed(exc, role, emit)
         except IncompleteReply as exc:
             self._keep_partial(exc)
-            emit(Failure(self.session_id, self._turn_now(), role, str(exc)))
-            self._after_failure(str(exc), emit)
+            emit(Failure(self.session_id, self._turn_now(), role, self._said(exc)))
+            self._after_failure(self._said(exc), emit)
         except RagtuiError as exc:
             self._keep_partial(exc)  # a bot adapter's broken stream carries what arrived
-            emit(Failure(self.session_id, self.turn, role, str(exc)))
-            self._after_failure(str(exc), emit)
+            emit(Failure(self.session_id, self.turn, role, self._said(exc)))
+            self._after_failure(self._said(exc), emit)
         except Exception as exc:  # a bug: keep the app alive, keep what is stored, say where
             log.exception("dialogue %s failed in the %s step", self.session_id, role)
             message = f"internal error in the {role} step: {type(exc).__name__}: {exc}"
             emit(Failure(self.session_id, self.turn, role, message))
             self._after_failure(message, emit)
+
+    def _said(self, exc: RagtuiError) -> str:
+        """The failure as its reader can act on it: paused on it, the step is retried by hand."""
+        return exc.said(by_hand=self.pause_on_failure)
 
     def _tracking(self, emit: Callable[[Event], None]) -> Callable[[Event], None]:
         """``emit`` that also follows the reply streaming now: its deltas are collected, and any
@@ -507,7 +511,7 @@ class Dialogue:
                     metric=metric.name,
                     score=None,
                     details={"failed": True},
-                    error=str(exc),
+                    error=self._said(exc),
                     attempts=getattr(exc, "attempts", 1),
                 )
             earlier[metric.name] = judgment

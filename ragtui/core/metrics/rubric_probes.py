@@ -22,19 +22,19 @@ token; the turn's text is a shared prefix the server's prompt cache reuses acros
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from ..text.sentences import split_sentences
 
 PROBES = ("context_answers", "says_unknown", "addresses", "complete", "other_company", "polite")
 MAX_CLAIMS = 4
 MIN_CLAIM_CHARS = 12  # "Hello!" or "ありがとうございます。" carries no checkable fact
-SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
 
 
 def split_claims(response: str) -> list[str]:
     """The response's sentences worth checking against the context: the longest ``MAX_CLAIMS``,
     in their original order (long sentences carry the facts; greetings are short)."""
-    sentences = [s.strip() for s in SENTENCE_END.split(response) if s and len(s.strip()) >= MIN_CLAIM_CHARS]
+    sentences = [s for s in split_sentences(response) if len(s) >= MIN_CLAIM_CHARS]
     keep = set(sorted(range(len(sentences)), key=lambda i: -len(sentences[i]))[:MAX_CLAIMS])
     return [s for i, s in enumerate(sentences) if i in keep]
 

@@ -45,7 +45,7 @@ from typing import Any
 from ..text.redaction import redact_url
 from ..text.text_safety import fix_surrogates
 from ..types.calls import CallUsage
-from ..types.errors import EndpointError, IncompleteReply
+from ..types.errors import RATE_LIMIT_BY_HAND, EndpointError, IncompleteReply
 from . import sse
 from .endpoints import Endpoint
 from .http_answer import HTML_HINT, host_port, key_hint, quoted
@@ -402,6 +402,7 @@ class ChatClient:
             return EndpointError(
                 f"{where} is rate limiting (429) after {self.endpoint.max_retries} retries{said}",
                 "lower --concurrency or raise max_retries",
+                by_hand=RATE_LIMIT_BY_HAND,
             )
         if status == 400:
             return EndpointError(

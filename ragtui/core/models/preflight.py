@@ -12,7 +12,9 @@ here: a gateway has usually retried its upstream already, and a check must answe
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
+from ..types.errors import EndpointError
 from .endpoints import Endpoint
 from .http_answer import models_answer, transport_error
 from .llm import ChatClient, ClientPool
@@ -74,3 +76,49 @@ async def check_endpoints(endpoints: dict[str, Endpoint], timeout: float = 5.0) 
             await check_endpoint(endpoint, pool, timeout, listed)
     finally:
         await pool.aclose()
+
+
+async def unreachable_roles(endpoints: dict[str, Endpoint], timeout: float = 5.0) -> dict[str, str]:
+    """Each role whose endpoint does not answer ``GET /models`` as an API would (no connection,
+    a refused key, a web page), with the one line saying why; each server asked once. No chat
+    request: this is the TUI's check at start, which must cost nothing and move no script."""
+    import httpx  # here, not at the top: the TUI's first frame must not wait for it
+
+    found: dict[str, str] = {}
+    said: dict[tuple[str, str], tuple[str, str | None]] = {}  # server → (the role asked, problem)
+    async with httpx.AsyncClient(timeout=timeout) as client:
+        for role, endpoint in endpoints.items():
+            if endpoint.base_url is None:
+                continue
+            server = (endpoint.base_url, endpoint.api_key)
+            if server not in said:
+                said[server] = (endpoint.role, await _models_problem(client, endpoint, timeout))
+            asked, problem = said[server]
+            if problem is not None:  # the line names this role, though the server was asked once
+                found[role] = problem.replace(f"the {asked} endpoint", f"the {endpoint.role} endpoint", 1)
+    return found
+
+
+async def _models_problem(client: Any, endpoint: Endpoint, timeout: float) -> str | None:
+    import httpx
+
+    assert endpoint.base_url is not None
+    try:
+        response = await client.get(
+            endpoint.base_url + "/models", headers={"Authorization": f"Bearer {endpoint.api_key}"}
+        )
+    except httpx.HTTPError as exc:
+        return str(transport_error(endpoint.role, endpoint.base_url, exc, timeout))
+    try:
+        models_answer(
+            endpoint.role,
+            endpoint.base_url,
+            endpoint.api_key_env,
+            response.status_code,
+            response.headers.get("content-type") or "",
+            response.text,
+            endpoint.api_key,
+        )
+    except EndpointError as exc:
+        return str(exc)
+    return None

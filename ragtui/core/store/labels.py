@@ -12,6 +12,7 @@ from __future__ import annotations
 import getpass
 import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -143,6 +144,18 @@ def session_labels(store: Store, session_id: int) -> list[Label]:
     return [_label(r) for r in rows]
 
 
+def labels_going_with(store: Store, session_id: int) -> str:
+    """What deleting the session deletes of people's labels, for the question asked first:
+    "" when nobody labelled it, else " and 2 people's labels (5 labels)"."""
+    count, people = store.db.execute(
+        "SELECT COUNT(*), COUNT(DISTINCT labeller) FROM labels WHERE session_id = ?", [session_id]
+    ).fetchone()
+    if not count:
+        return ""
+    who = "1 person's" if people == 1 else f"{people} people's"
+    return f" and {who} labels ({count} label{'s' if count != 1 else ''})"
+
+
 def labels_where(store: Store, metric: str | None = None, run_id: str | None = None) -> list[Label]:
     """Labels of one metric (or all), of one run's sessions (or all), oldest session first."""
     where, params = [], []
@@ -183,8 +196,41 @@ def label_queue(
         "WHERE m.role = 'bot'" + (" AND s.run_id = ?" if run_id else "") + " ORDER BY m.session_id, m.turn, m.id"
     )
     params: list[object] = [metric, labeller, metric, *([run_id] if run_id else [])]
+    copied = _copied_labelled(store, labeller, metric)
     seen: dict[tuple[int, int], QueueTurn] = {}
     for session_id, turn, labelled, judged in store.db.execute(sql, params).fetchall():
         # the newest answer of a turn wins
+        labelled = labelled or copied(session_id, turn)
         seen[(session_id, turn)] = QueueTurn(session_id, turn, bool(labelled), bool(judged))
     return [q for q in seen.values() if q.judged or not judged_only]
+
+
+def _copied_labelled(store: Store, labeller: str, metric: str) -> Callable[[int, int], bool]:
+    """Whether a turn is a fork's copy of a turn ``labeller`` labelled: a fork copies turns
+    1..fork_turn of its parent (a fork of a fork, of its grandparent's too), and the same answer
+    labelled once is not queued again in every copy."""
+    labelled = {
+        (session_id, turn)
+        for session_id, turn in store.db.execute(
+            "SELECT session_id, turn FROM labels WHERE metric = ? AND labeller = ?", [metric, labeller]
+        ).fetchall()
+    }
+    forks = {
+        session_id: (parent, fork_turn)
+        for session_id, parent, fork_turn in store.db.execute(
+            "SELECT id, parent_session_id, fork_turn FROM sessions WHERE parent_session_id IS NOT NULL"
+        ).fetchall()
+    }
+
+    def copied(session_id: int, turn: int) -> bool:
+        hops = 0
+        while session_id in forks and hops <= len(forks):  # the hop count guards against a cycle
+            parent, fork_turn = forks[session_id]
+            if fork_turn is None or turn > fork_turn:
+                return False  # a turn the fork ran itself
+            session_id, hops = parent, hops + 1
+            if (session_id, turn) in labelled:
+                return True
+        return False
+
+    return copied

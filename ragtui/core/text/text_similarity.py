@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .sentences import split_sentences
+
 _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
 
 
 def normalise(text: str) -> str:
@@ -35,7 +36,7 @@ def dice(a: str, b: str) -> float:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if len(normalise(s)) >= 6]
+    return [s for s in split_sentences(text) if len(normalise(s)) >= 6]
 
 
 def covered_share(later: str, earlier: list[str], at: float = 0.8) -> float:

@@ -9,15 +9,32 @@ from __future__ import annotations
 
 
 class RagtuiError(Exception):
-    """A problem the user can act on: message names what and where, hint says what to do."""
+    """A problem the user can act on: message names what and where, hint says what to do.
 
-    def __init__(self, message: str, hint: str = "") -> None:
+    ``by_hand`` is what to do instead when the failed step waits for a person to retry it (a
+    dialogue paused on its failure, as the TUI runs them), where the batch's advice does not
+    apply: a 429's "lower --concurrency" names a flag of ``ragtui run``, and the TUI runs one
+    dialogue at a time. Empty: ``hint`` holds for both."""
+
+    def __init__(self, message: str, hint: str = "", *, by_hand: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.by_hand = by_hand
 
     def __str__(self) -> str:
-        return f"{self.message} — {self.hint}" if self.hint else self.message
+        return self.said()
+
+    def said(self, *, by_hand: bool = False) -> str:
+        """The line to show; ``by_hand``: for a step retried by a person (see the class)."""
+        hint = self.by_hand if by_hand and self.by_hand else self.hint
+        return f"{self.message} — {hint}" if hint else self.message
+
+
+# A rate limit (429) that outlasted the retries, for the one who retries the step by hand.
+RATE_LIMIT_BY_HAND = (
+    "wait a moment, then retry the step; to have it retried for you, raise max_retries for the role in ragtui.toml"
+)
 
 
 class ConfigError(RagtuiError):

@@ -79,6 +79,9 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.dialogue: Dialogue | None = None
         self._worker: Worker[None] | None = None
         self._pausing = False
+        # The session whose auto-run was paused with p: one that only ran a step with s is not paused.
+        self._paused_session: int | None = None
+        self._status = ""  # the status line's own text, without the unreachable endpoints' note
         self.stopped: str | None = None  # why the open session stopped (cancelled…), until continued
         self.pending_trials: list[PlanEntry] = []  # trials of the run started here, not started yet
         self.trials_auto_run = False
@@ -119,6 +122,11 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         if not self.ragtui.connecting:
             self.start_waiting()
 
+    def reach_changed(self) -> None:
+        """The endpoints found unreachable changed (the check at start, or a role answered)."""
+        self.header.unreachable = dict(self.ragtui.unreachable)
+        self._draw_status()
+
     # -- accessors ---------------------------------------------------------------------------
 
     @property
@@ -138,7 +146,18 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         return self.view.info.session_id
 
     def set_status(self, message: str) -> None:
-        self.query_one("#status", Static).update(Text(message))
+        self._status = message
+        self._draw_status()
+
+    def _draw_status(self) -> None:
+        """The status line, led by the endpoints that did not answer at start while nothing
+        runs (a failed step says its own error instead)."""
+        from ..reachability import status_note
+
+        unreachable, dialogue = self.ragtui.unreachable, self.dialogue
+        quiet = self.running or (dialogue is not None and dialogue.failed is not None)
+        note = f"{status_note(unreachable)} " if unreachable and not quiet else ""
+        self.query_one("#status", Static).update(Text(note + self._status))
 
     def notify_plain(self, message: str, severity: SeverityLevel = "information") -> None:
         """Notifications may quote model output or file contents: never parse them as markup."""
@@ -172,12 +191,17 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             keys = "s: step · a: auto-run" + (" · m: type as customer" if dialogue.phase.value == "user" else "")
             if dialogue.failed:
                 header.state = "paused: step failed"
-                self.set_status(f"The {step} failed (see the pane). When the server is back: s / a retry · c: cancel")
+                # The keys first, at the left: the failure's toast sits at the top right, over
+                # the end of this line, for as long as it is up.
+                self.set_status(
+                    f"s / a: retry · c: cancel — the {step} failed (see the pane); retry once the server is back"
+                )
             elif self.stopped:
                 header.state = f"{self.stopped} · s/a continue"
                 self.set_status(f"Stopped ({self.stopped}). Next: {step} — {keys}")
             else:
-                header.state = "paused" if dialogue.turn else "ready"
+                # Paused only when the operator paused auto-run: a step run with s simply ended.
+                header.state = "paused" if self._paused_session == dialogue.session_id else "ready"
                 self.set_status(f"Next: {step} — {keys}")
 
     # -- driving -----------------------------------------------------------------------------
@@ -211,18 +235,28 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
     def action_step(self, user_text: str | None = None) -> None:
         dialogue = self._ready_dialogue()
         if dialogue is not None:
+            self._say_unreachable(dialogue, typed=user_text is not None)
             self._start(dialogue.step(user_text))
 
     def action_auto_run(self) -> None:
         dialogue = self._ready_dialogue()
         if dialogue is not None:
+            self._say_unreachable(dialogue)
             self._start(dialogue.run())
+
+    def _say_unreachable(self, dialogue: Dialogue, *, typed: bool = False) -> None:
+        """Before sending a step to an endpoint that did not answer at start, say so."""
+        from ..reachability import before_step
+
+        warning = None if typed else before_step(dialogue, self.ragtui.unreachable)
+        if warning:
+            self.notify_plain(warning, "warning")
 
     def _start(self, stream: AsyncIterator[Event]) -> None:
         if self.stopped:  # continuing: the end line of the earlier stop no longer applies
             self.stopped = None
             self.reload_panes(ended=False)
-        self._pausing = False
+        self._pausing, self._paused_session = False, None
         self._worker = self._consume(stream)
         self.refresh_state()
 
@@ -231,6 +265,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         try:
             async for event in stream:
                 self.view.show(event)
+                self._reached(event)
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
         except Exception as exc:  # a bug must not take the app down; the store has the rest
@@ -241,12 +276,21 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
             self.call_later(self.refresh_state)
             self.call_later(self.next_trial)
 
+    def _reached(self, event: Event) -> None:
+        """A role found unreachable at start answered after all: no longer marked."""
+        from ..reachability import answered
+
+        role = answered(event) if self.ragtui.unreachable else None
+        if role in self.ragtui.unreachable:
+            del self.ragtui.unreachable[role]
+            self.reach_changed()
+
     def action_pause(self) -> None:
         if self.dialogue is None or not self.running:
             self.notify_plain("Nothing is running.", "warning")
             return
         self.dialogue.pause()
-        self._pausing = True
+        self._pausing, self._paused_session = True, self.dialogue.session_id
         self.refresh_state()
         self.set_status("Pausing after the step in progress… a: resume")
 
@@ -276,7 +320,9 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         if dialogue is None:
             return
         if dialogue.phase.value != "user":
-            self.notify_plain(f"The {NEXT_STEP[dialogue.phase.value]} comes first: press s to step to the customer.")
+            step = NEXT_STEP[dialogue.phase.value]
+            comes = "come" if step == "verdicts" else "comes"
+            self.notify_plain(f"The {step} {comes} first: press s to step to the customer.")
             return
         field = self.query_one("#customer-input", Input)
         field.add_class("shown")

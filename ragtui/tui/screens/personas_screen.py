@@ -37,6 +37,7 @@ from ..dialogs.common import Choice, ConfirmScreen, UnsavedChangesScreen
 from ..dialogs.persona_rename import PersonaRenameScreen, RenameChoice
 from ..safe_text import clean_text
 from ..widgets.fields import NumberField, TextField
+from . import broken_files
 
 
 class PersonasScreen(Screen[None]):
@@ -59,6 +60,8 @@ class PersonasScreen(Screen[None]):
         self.original: str | None = None  # name of the file being edited; None: a new persona
         self.filled: tuple[str, ...] = ()  # the form as last filled or saved: edits differ from it
         self._returning: str | None = None  # the list highlight being put back after "stay"
+        self.broken: list[Skipped] = []  # files that could not be read, listed under the personas
+        self.fixing: Skipped | None = None  # the broken file open in the form as plain text
 
     @property
     def folders(self) -> PersonaFolders:
@@ -92,7 +95,7 @@ class PersonasScreen(Screen[None]):
         self.reload()
         self.query_one("#persona-names").focus()
 
-    def reload(self, select: str | None = None) -> None:
+    def reload(self, select: str | None = None, select_file: Path | None = None) -> None:
         """Read every persona of the language (the user's over the shipped); a broken file is
         listed, not fatal."""
         folders = self.folders
@@ -101,20 +104,32 @@ class PersonasScreen(Screen[None]):
             self.personas = load_merged(folders, self.language, skipped)
         except ConfigError:  # neither folder exists yet: start with an empty list
             self.personas = []
-        problems = [str(s.error) for s in skipped]
+        self.broken = broken_files.to_list(skipped, self.personas, folders)
         title = Text(
             f"Personas ({self.language}) — yours in {_short(folders.user / self.language)}, "
             f"shipped in {_short(folders.shipped / self.language)}\n"
             "ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete · ctrl+r restore"
         )
-        if problems:
-            title.append(f"\n⚠ {len(problems)} file(s) could not be read: {clean_text(problems[0])}", style="yellow")
+        if self.broken:
+            title.append(
+                f"\n⚠ {len(self.broken)} file(s) could not be read: listed under the personas (⚠); "
+                "open one to fix it as text",
+                style="yellow",
+            )
         self.query_one("#personas-title", Static).update(title)
         names = self.query_one("#persona-names", OptionList)
         names.clear_options()
         names.add_options([Option(self._label(p.name), id=p.name) for p in self.personas])
+        names.add_options(
+            [Option(broken_files.label(b), id=f"{broken_files.BROKEN}{i}") for i, b in enumerate(self.broken)]
+        )
         index = next((i for i, p in enumerate(self.personas) if p.name == select), 0)
-        if self.personas:
+        fixed = next((i for i, b in enumerate(self.broken) if b.path == select_file), None)
+        if fixed is not None:  # saved, and still broken: the file stays open with its new reason
+            self._returning = f"{broken_files.BROKEN}{fixed}"
+            names.highlighted = len(self.personas) + fixed
+            self._open_broken(self.broken[fixed])
+        elif self.personas:
             self._returning = self.personas[index].name  # the highlight event: no question asked
             names.highlighted = index
             self.fill(self.personas[index])
@@ -132,6 +147,9 @@ class PersonasScreen(Screen[None]):
         return label
 
     def fill(self, persona: Persona, *, original: str | None = "same") -> None:
+        self.fixing = None
+        for field_id in ("p-name", "p-description", "p-temperature"):
+            self.query_one(f"#{field_id}", Input).disabled = False
         self.original = persona.name if original == "same" else original
         self.query_one("#p-name", Input).value = persona.name
         self.query_one("#p-description", Input).value = persona.description
@@ -185,10 +203,35 @@ class PersonasScreen(Screen[None]):
         if self._returning == event.option.id:  # the highlight put back: not a new choice
             self._returning = None
             return
-        persona = next((p for p in self.personas if p.name == event.option.id), None)
-        if persona is None or persona.name == self.original:
+        option = event.option.id or ""
+        if option.startswith(broken_files.BROKEN):
+            broken = self.broken[int(option.removeprefix(broken_files.BROKEN))]
+            if broken is not self.fixing:
+                self.guard(lambda: self._open_broken(broken), on_stay=self._return_highlight)
+            return
+        persona = next((p for p in self.personas if p.name == option), None)
+        if persona is None or (persona.name == self.original and self.fixing is None):
             return
         self.guard(lambda: self._open(persona.name), on_stay=self._return_highlight)
+
+    def _open_broken(self, broken: Skipped) -> None:
+        """The broken file as plain text in the behaviour box, its reason below: fix, ctrl+s."""
+        assert broken.path is not None
+        try:
+            raw = broken.path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raw = ""
+            self.app.notify(f"Cannot read {broken.path}: {exc.strerror}", severity="error", markup=False)
+        self.fill(Persona(name=broken.name, language=self.language, persona=raw), original=None)
+        self.fixing = broken
+        for field_id in ("p-name", "p-description", "p-temperature"):
+            field = self.query_one(f"#{field_id}", Input)
+            field.value = broken.name if field_id == "p-name" else ""
+            field.disabled = True  # the whole file is in the text box below
+        shown = Text(f"{broken.path}: {clean_text(broken_files.reason(broken))}\n", style="bold")
+        shown.append("The file as written is below: fix it and save with ctrl+s.", style="italic")
+        self.query_one("#persona-error", Static).update(shown)
+        self.filled = self._values()
 
     def _open(self, name: str) -> None:
         persona = next((p for p in self.personas if p.name == name), None)
@@ -204,7 +247,14 @@ class PersonasScreen(Screen[None]):
             names.highlighted = index
 
     def _return_highlight(self) -> None:
-        """Stay: the list shows the persona being edited again."""
+        """Stay: the list shows the persona (or broken file) being edited again."""
+        if self.fixing is not None and self.fixing in self.broken:
+            names = self.query_one("#persona-names", OptionList)
+            index = len(self.personas) + self.broken.index(self.fixing)
+            if names.highlighted != index:
+                self._returning = f"{broken_files.BROKEN}{self.broken.index(self.fixing)}"
+                names.highlighted = index
+            return
         self._highlight(self.original)
 
     def action_back(self) -> None:
@@ -240,6 +290,8 @@ class PersonasScreen(Screen[None]):
     def save(self, then: Callable[[], object] | None = None) -> bool:
         """Save the form to the user's folder; True when saved now. A new name asks first
         (rename / copy / cancel) and ``then`` runs once the answer saved it."""
+        if self.fixing is not None:
+            return self._save_fixed(self.fixing, then)
         try:
             persona = self.form()
         except ConfigError as exc:
@@ -269,6 +321,22 @@ class PersonasScreen(Screen[None]):
             then()
         return True
 
+    def _save_fixed(self, broken: Skipped, then: Callable[[], object] | None) -> bool:
+        """Write the broken file's text as edited (to the user's folder when the file is a
+        shipped one); read again, it is a persona, or stays listed with its new reason."""
+        path = broken_files.fix_target(broken, self.folders, self.language)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(self.query_one("#p-text", TextArea).text, encoding="utf-8")
+        except OSError as exc:
+            return self._not_saved(exc)
+        self.app.notify(f"Saved {path}", markup=False)
+        self.filled = self._values()
+        self.reload(select=broken.name, select_file=path)
+        if then is not None:
+            then()
+        return True
+
     def _not_saved(self, exc: Exception) -> bool:
         self.query_one("#persona-error", Static).update(Text(str(exc)))
         self.app.notify(f"Not saved: {exc}", severity="error", markup=False)
@@ -288,6 +356,11 @@ class PersonasScreen(Screen[None]):
         self.guard(self._duplicate)
 
     def _duplicate(self) -> None:
+        if self.fixing is not None:
+            self.app.notify(
+                "Fix the file and save it first: it is not a persona yet.", severity="warning", markup=False
+            )
+            return
         current: Persona | None
         try:
             current = self.form()
@@ -306,6 +379,10 @@ class PersonasScreen(Screen[None]):
 
     @on(Button.Pressed, "#p-delete")
     def action_delete(self) -> None:
+        if self.fixing is not None:
+            path = self.fixing.path
+            self.app.notify(f"{path} is not a persona yet: fix it here, or delete the file.", markup=False)
+            return
         name = self.original
         if not name:
             self.app.notify("This persona is not saved yet: nothing to delete.", severity="warning", markup=False)

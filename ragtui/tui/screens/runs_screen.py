@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Footer, Label, Sparkline, Static
 
 from ...core.dialogue.engine import new_run_id
 from ...core.dialogue.events import DialogueDone, DialogueVerdictStarted
+from ...core.dialogue.replay import replay_summary
 from ...core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
 from ...core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ...core.runs.replay_plan import plan_replay
@@ -272,8 +273,8 @@ class RunsScreen(Screen[None]):
                     f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
                     f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
                 )
-        noted = sum(1 for s in self.ragtui.store.sessions(run_id=new_run) if s.replay_note)
-        note = f"; {noted} could not reuse the whole recording (see each session)" if noted else ""
+        noted = replay_summary([s.replay_note for s in self.ragtui.store.sessions(run_id=new_run)])
+        note = f"; {noted} (see each session)" if noted else ""
         status.update(f"Replay {new_run} finished: {done} dialogue(s){note}. Enter compares it with {run_id}.")
         self.base = run_id
         self.app.notify(f"Replay of {run_id} finished as {new_run}", markup=False)

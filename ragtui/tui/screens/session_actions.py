@@ -38,6 +38,7 @@ CONTINUABLE = {"cancelled", "error", "interrupted", "paused"}
 # The new-session dialog's trials, kept in this app's memory only: not in the state file, which
 # every TUI of the user shares (see last_choice.py).
 TRIALS_KEY = "new-session-trials"
+TOLD_KEY = "broken-files-told"  # the broken scenario and persona files this app has named
 
 
 def continuable(status: str | None, stop_reason: str | None) -> bool:
@@ -88,8 +89,12 @@ class SessionActions(_Base):
         except RagtuiError as exc:
             self.notify_plain(str(exc), "error")
             return
+        # Each broken file is said once, not on every n; said again only when what is wrong changed.
+        told: set[str] = self.ragtui.remembered.setdefault(TOLD_KEY, set())
         for s in skipped:
-            self.notify_plain(f"Skipped {s.name!r}: {s.error}", "warning")
+            if str(s.error) not in told:
+                told.add(str(s.error))
+                self.notify_plain(f"Skipped {s.name!r}: {s.error}", "warning")
         from ..last_choice import load_last_choice
 
         last = load_last_choice()  # the last choice, kept across restarts, not the first entries

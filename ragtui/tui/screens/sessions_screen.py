@@ -162,7 +162,12 @@ class SessionsScreen(Screen[int | None]):
             self.app.notify(f"Deleted session #{session_id}", markup=False)
             self.action_reload()
 
+        from ...core.store.labels import labels_going_with
+
+        labels = labels_going_with(self.ragtui.store, session_id)  # a person's work goes too: say so
         self.app.push_screen(
-            ConfirmScreen(f"Delete session #{session_id} with all its messages and verdicts? This cannot be undone."),
+            ConfirmScreen(
+                f"Delete session #{session_id} with all its messages and verdicts{labels}? This cannot be undone."
+            ),
             confirmed,
         )

@@ -27,6 +27,7 @@ from ...core.dialogue.events import (
     DialogueDone,
     DialogueStarted,
     DialogueVerdictReady,
+    DialogueVerdictStarted,
     Event,
     Failure,
     MessageDone,
@@ -37,11 +38,12 @@ from ...core.dialogue.events import (
     VerdictReady,
 )
 from ...core.dialogue.progress import StepMeter
+from ...core.registry import metric_views
 from ...core.store.labels import session_labels
 from ...core.store.store import Store
 from ...core.text.score_text import styled_score
 from ...core.types.agreement_floor import AgreementFloor, is_low, short_agreement
-from ...core.types.stored import StoredSession
+from ...core.types.stored import PartialReply, StoredSession
 from ..dialogue_text import dialogue_live_block
 from ..formatting import verdict_text
 from ..replay import PRIMARY_METRIC, session_events
@@ -93,6 +95,9 @@ class EventView(Horizontal):
         # Turns whose score line is drawn: continuing (or a fork) closes the last turn again
         # when its verdicts are already stored, and that must not draw its line a second time.
         self._drawn_turns: set[tuple[int, int]] = set()
+        # The heading of the dialogue verdict being judged now ("Dialogue · resolution (1/3) …"),
+        # between its DialogueVerdictStarted and its verdict: the judge's text streamed then.
+        self._judging_dialogue: str | None = None
 
     def compose(self) -> ComposeResult:
         yield RolePane("Customer", "user", id="pane-user")
@@ -106,6 +111,7 @@ class EventView(Horizontal):
         for role in ROLES:
             self.pane(role).clear()
         self._drawn_turns.clear()
+        self._judging_dialogue = None
         self.info = info
 
     def show(self, event: Event, *, live: bool = True) -> None:
@@ -115,11 +121,16 @@ class EventView(Horizontal):
         now = step.describe(self.meter.clock()) if step is not None and (step.tokens or step.verdict) else ""
         info = dataclasses.replace(self.info, live=now)
         if isinstance(event, TextDelta):
-            self.pane(event.role).add_delta(event.turn, event.text)
+            # After the last turn the judge streams the dialogue's verdicts, not a turn's.
+            heading = self._judging_dialogue if event.role == "judge" else None
+            self.pane(event.role).add_delta(event.turn, event.text, heading)
             if step is not None and step.tokens % 8 == 1:
                 self.info = info  # every few tokens, not per token: each one redraws the header
             return
-        if isinstance(event, DialogueStarted):
+        if isinstance(event, DialogueVerdictStarted):
+            label = metric_views.label(event.metric)
+            self._judging_dialogue = f"Dialogue · {label} ({event.index}/{event.total}) …"
+        elif isinstance(event, DialogueStarted):
             self.pane("user").add_note(f"Session #{event.session_id} started")
         elif isinstance(event, StreamRestarted):
             # What streamed so far will not be the message: drop it, say why, show the retry.
@@ -147,6 +158,7 @@ class EventView(Horizontal):
             self.pane("user").discard_live()
             self.pane("user").add_note(f"Turn {event.turn}: customer asked again ({event.problem}: {event.why})")
         elif isinstance(event, DialogueVerdictReady):
+            self._judging_dialogue = None
             j = event.judgment
             self.pane("judge").discard_live()
             self.pane("judge").add_block(dialogue_live_block(j.metric, event.version, j.score, j.details, j.error))
@@ -161,12 +173,14 @@ class EventView(Horizontal):
             line.append_text(styled_score(event.dialogue_score, info.threshold, info.low))
             self.pane("judge").add_block(line, classes="block note")
         elif isinstance(event, Failure):
+            self._judging_dialogue = None  # a retry starts the dialogue verdict again
             if event.role != "judge":  # the judge pane's live text is its raw reply, kept apart
                 self.pane(event.role).discard_live()  # a partial reply is no message
             self.pane(event.role).add_error(f"{event.role} failed in turn {event.turn}: {event.message}")
             if live:
                 self.post_message(self.Notice(event.message, "error"))
         elif isinstance(event, DialogueDone):
+            self._judging_dialogue = None
             for role in ROLES:  # e.g. the judge's partial JSON after a cancel
                 self.pane(role).discard_live()
             info = dataclasses.replace(info, score=event.score)
@@ -183,17 +197,34 @@ class EventView(Horizontal):
                 self.post_message(self.Notice(f"Session #{event.session_id} ended: {event.stop_reason}"))
         self.info = info
 
+    def _draw_partials(self, partials: list[PartialReply], role: str | None, turn: int | None) -> list[PartialReply]:
+        """Draw the partial replies of ``role`` in ``turn`` (None: any); return the others."""
+        left: list[PartialReply] = []
+        for partial in partials:
+            shown_as = partial.role if partial.role in ROLES else "bot"
+            if (role is None or role == shown_as) and (turn is None or turn == partial.turn):
+                text = f"turn {partial.turn}: partial reply, never completed — {partial.error}\n{partial.text}"
+                self.pane(shown_as).add_error(text)
+            else:
+                left.append(partial)
+        return left
+
     def replay(self, session: StoredSession, *, ended: bool = True) -> None:
         """Draw a stored session through ``show``, as it looked live (newest verdict per metric);
         then what only the record has: partial replies never completed, an interruption."""
         self.reset(session_info(session))
+        pending = list(session.partials)
         for event in session_events(session, ended=ended):
+            # A failed attempt goes before the message or verdict that replaced it, as it came
+            # live: not after the last turn, where it would read as a failure of the end.
+            if isinstance(event, MessageDone | VerdictReady | DialogueVerdictReady):
+                role = event.role if isinstance(event, MessageDone) else "judge"
+                turn = event.turn if isinstance(event, MessageDone | VerdictReady) else None
+                pending = self._draw_partials(pending, role, turn)
             self.show(event, live=False)
         if not any(j.metric == PRIMARY_METRIC for j in session.judgments):
             self.info = dataclasses.replace(self.info, score=session.score)
-        for partial in session.partials:
-            pane = self.pane(partial.role if partial.role in ROLES else "bot")
-            pane.add_error(f"turn {partial.turn}: partial reply, never completed — {partial.error}\n{partial.text}")
+        self._draw_partials(pending, None, None)  # never followed by a complete reply
         # People's labels, beside the verdicts they are about and never mistaken for one.
         for label in session_labels(self.store, session.id):
             self.pane("judge").add_note(f"turn {label.turn}: label {label.summary()} (a person's, not a verdict)")

@@ -63,6 +63,8 @@ class SessionHeader(Static):
     endpoints: reactive[dict[str, Endpoint]] = reactive(dict, repaint=False)
     problem: reactive[str | None] = reactive(None, repaint=False)  # why dialogues cannot run, if they cannot
     connecting: reactive[str | None] = reactive(None, repaint=False)  # "connecting…" while the engine is built
+    # Roles whose endpoint did not answer at start (role → why), marked beside their model.
+    unreachable: reactive[dict[str, str]] = reactive(dict, repaint=False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("", markup=False, **kwargs)
@@ -99,6 +101,9 @@ class SessionHeader(Static):
     def watch_connecting(self) -> None:
         self._redraw()
 
+    def watch_unreachable(self) -> None:
+        self._redraw()
+
     def render_text(self) -> Text:
         info = self.info
         text = Text()
@@ -124,11 +129,14 @@ class SessionHeader(Static):
         elif self.problem:
             text.append(one_line(self.problem, 400), style="bold yellow")
         else:
-            models = " · ".join(
-                f"{ROLE_NAMES.get(role, role)}: {one_line(endpoint.label, 50)}"
-                for role, endpoint in self.endpoints.items()
-            )
-            text.append(models, style="dim")
+            dim = ""  # the models line in one dim run, broken only by an unreachable mark
+            for index, (role, endpoint) in enumerate(self.endpoints.items()):
+                dim += f"{' · ' if index else ''}{ROLE_NAMES.get(role, role)}: {one_line(endpoint.label, 50)}"
+                if role in self.unreachable:
+                    text.append(dim, style="dim")
+                    text.append(" ⚠ unreachable", style="bold yellow")
+                    dim = ""
+            text.append(dim, style="dim")
             if info.agreement:  # how far the score above can be trusted, beside the judge's name
                 low = f" · {LOW_MARK} {LOW_WORDS}" if info.low else ""
                 text.append(f" · agreement {info.agreement}{low}", style="dim")

@@ -191,6 +191,7 @@ class RolePane(VerticalScroll):
         self.border_title = Text(title)
         self._live: MessageView | None = None
         self._live_turn = 0
+        self._live_heading = ""
         self._buffer: list[str] = []
         self._cleaner = StreamCleaner()
         self._follow_pending = False
@@ -250,12 +251,14 @@ class RolePane(VerticalScroll):
         self.scroll_home(animate=False, immediate=True)
         self._following = True
 
-    def add_delta(self, turn: int, fragment: str) -> None:
-        """Buffer a streamed fragment; the timer (or the end of the message) shows it."""
-        if self._live is None or self._live_turn != turn:
+    def add_delta(self, turn: int, fragment: str, heading: str | None = None) -> None:
+        """Buffer a streamed fragment; the timer (or the end of the message) shows it. The
+        message streaming is headed ``heading``, by default its turn's ("Turn 3 …")."""
+        heading = heading or f"Turn {turn} …"
+        if self._live is None or self._live_turn != turn or self._live_heading != heading:
             self.flush()
-            self._live = MessageView(Text(f"Turn {turn} …", style="bold"))
-            self._live_turn = turn
+            self._live = MessageView(Text(heading, style="bold"))
+            self._live_turn, self._live_heading = turn, heading
             self._last_char = ""
             self._follow()
             self.mount(self._live)
