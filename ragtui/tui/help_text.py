@@ -30,6 +30,7 @@ KEY_NAMES = {
     "left_square_bracket": "[",
     "right_square_bracket": "]",
     "question_mark": "?",
+    "slash": "/",
     "enter": "Enter",
     "escape": "Escape",
     "delete": "Delete",
