@@ -29,7 +29,7 @@ from ...core.runs.listing import run_trials
 from ...core.runs.pass_k import RunPassK
 from ...core.runs.report_text import delta
 from ...core.text.score_text import score_style, score_text, styled_score
-from ...core.types.agreement_floor import AgreementFloor, is_low, short_agreement
+from ...core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
@@ -244,7 +244,7 @@ def _side(session: StoredSession, turn: int, other: StoredSession, floor: Agreem
         low = judgment.scored and is_low(judgment.details, floor)
         text.append("score ", style=score_style(judgment.score, session.threshold, low))
         text.append_text(styled_score(judgment.score, session.threshold, low))
-        text.append(f" · agreement {short_agreement(judgment.details)}", style="dim")
+        text.append(f" · {LOW_MARK + ' ' if low else ''}{agreement_words(judgment.details, floor)}", style="dim")
         if judgment.details.get("conclusion"):
             text.append(f" — {one_line(str(judgment.details['conclusion']), 200)}", style="dim")
     return text
