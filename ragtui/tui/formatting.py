@@ -34,7 +34,7 @@ SHORT = {
 def agreement_note(score: float | None, details: dict[str, Any], floor: AgreementFloor) -> Text:
     """Beside a verdict's score: how far its judge agrees with people, in words and then figures
     (``≈ low agreement with people (Spearman 0.10, n=18; floor 0.5)``, ``agrees with people
-    (…)``, ``agreement with people unmeasured``); nothing for an unscored verdict."""
+    (…)``, ``agreement unmeasured``); nothing for an unscored verdict."""
     if score is None:
         return Text()
     if trust_level(details, floor) == "low":

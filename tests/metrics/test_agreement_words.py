@@ -21,7 +21,7 @@ def test_low_agreement_leads_with_words_and_keeps_the_figures_second():
 def test_too_few_items_say_so_and_a_measured_judge_agrees():
     assert agreement_words(details(0.9, n=4), FLOOR).endswith("n=4; fewer than 10 labelled items)")
     assert agreement_words(details(0.62, n=40, figure="kappa"), FLOOR) == "agrees with people (κ 0.62, n=40)"
-    assert agreement_words({}, FLOOR) == "agreement with people unmeasured"
+    assert agreement_words({}, FLOOR) == "agreement unmeasured"
     assert agreement_words(details(None), FLOOR).startswith("low agreement with people (Spearman unknown")
 
 

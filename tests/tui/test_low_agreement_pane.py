@@ -118,7 +118,9 @@ def test_a_measured_judge_keeps_its_colours_and_shows_its_agreement(store: Store
 
 def test_the_verdict_detail_marks_the_low_agreement_score_without_colour(store: Store):
     detail = detail_text(stored_judgment(store, 0.25, 0.10), 0.7)
-    assert "score ≈0.25" in str(detail) and "≈ low agreement with people (Spearman 0.10, n=18; floor 0.5)" in str(detail)
+    assert "score ≈0.25" in str(detail) and "≈ low agreement with people (Spearman 0.10, n=18; floor 0.5)" in str(
+        detail
+    )
     assert not colours(detail) & {"red", "green"}
 
 

@@ -104,11 +104,11 @@ def floor_words(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
 def agreement_words(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
     """How far a verdict's judge agrees with people, in words first and figures second, for a
     person reading a screen: ``low agreement with people (Spearman -0.08, 95% CI -0.53 to 0.41,
-    n=18; floor 0.5)``, ``agrees with people (Spearman 0.62, n=40)``, or ``agreement with people
+    n=18; floor 0.5)``, ``agrees with people (Spearman 0.62, n=40)``, or ``agreement
     unmeasured``."""
     entry = agreement_entry(details)
     if entry is None:
-        return "agreement with people unmeasured"
+        return "agreement unmeasured"  # short: the header line it sits in must not wrap at 80 columns
     value = _value(entry)
     figures = [f"{figure_name(entry)} {'unknown' if value is None else f'{value:.2f}'}"]
     low, high = entry.get("low"), entry.get("high")
