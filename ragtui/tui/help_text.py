@@ -26,6 +26,12 @@ SCREENS = [
 ]
 EVERYWHERE = ("Every screen", "ragtui.tui.app", "RagtuiApp")
 
+# What a screen's keys cannot say: its marks.
+SCREEN_NOTES = {
+    "Sessions (o)": "⑂ beside an id: a fork of another session; ↻: a replay of another's customer "
+    "messages. Long names end in … to fit the width; / finds them whole.",
+}
+
 # The screens that show scores: each section says under its keys what the colours and ≈ mean,
 # so the person reading that screen's keys meets it there.
 SCORE_SCREENS = {
@@ -154,6 +160,8 @@ def help_text() -> str:
     for heading, module, name in [*SCREENS, EVERYWHERE]:
         parts.append(heading)
         parts.extend(key_lines(screen_class(module, name)))
+        if heading in SCREEN_NOTES:
+            parts.append(textwrap.fill(SCREEN_NOTES[heading], WIDTH, initial_indent="  ", subsequent_indent="  "))
         if heading in SCORE_SCREENS:
             parts.append(textwrap.fill(SCORE_NOTE, WIDTH, initial_indent="  ", subsequent_indent="  "))
         parts.append("")

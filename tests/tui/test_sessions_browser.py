@@ -11,12 +11,14 @@ from datetime import date
 from textual.widgets import DataTable, Input
 
 from ragtui.core.store.store import Store
+from ragtui.tui.help_text import help_text
 from ragtui.tui.screens.main_screen import MainScreen
 from ragtui.tui.screens.sessions_screen import SessionsScreen
 from tests.fakes.synthetic_runs import write_dialogue, write_run
 
 from .conftest import settle
 from .test_day_at_80 import screen_text
+from .test_help_and_palette import sections
 from .test_wide_layouts import WIDE, table_fits
 
 SMALL = (80, 24)
@@ -110,3 +112,9 @@ async def test_the_filter_matches_the_status(make_app, store: Store):
         await pilot.press("slash", *"GAVE_UP", "enter")
         await settle(pilot)
         assert sorted(table.get_row_at(i)[0].plain for i in range(table.row_count)) == ["3", "4"]
+
+
+def test_help_says_how_to_filter_and_what_the_marks_mean():
+    sessions = sections(help_text())["Sessions (o)"]
+    assert "  /          Filter the list" in sessions and "Escape clears the filter" in sessions
+    assert "⑂ beside an id: a fork" in sessions and "↻: a replay" in sessions
