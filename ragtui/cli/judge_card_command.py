@@ -16,24 +16,19 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.config.settings import Config
-from ..core.content.prompts import PromptSet
-from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, MetricSettings, build_metrics
+from ..core.metrics import BINARY_METRICS
 from ..core.metrics.card_entry import interval_text
-from ..core.metrics.fit import prompt_fingerprint
-from ..core.metrics.judge_card import entry_for
+from ..core.metrics.card_rows import CARD_METRICS, LANGUAGES, card_rows
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
-from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, is_low
+from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS
 from ..core.types.errors import RagtuiError
 from .judge_card_measure import QUICK_ITEMS, measure
 from .output import console
 
-LANGUAGES = ("en", "ja")
-DERIVED = ("trust",)  # computed in code from the other verdicts: no judge of its own
-CARD_METRICS = tuple(m for m in KNOWN_METRICS if m not in DERIVED)
 SOURCES = {
     "shipped": "shipped",
     "calibrate": "calibrate --fit",
@@ -131,35 +126,29 @@ def _rows(
             notes.append(text)
         return f"[{notes.index(text) + 1}]"
 
-    for language in languages:
-        prompts = PromptSet.load(config.prompts, language)
-        metrics = build_metrics(names, client, prompts, settings=MetricSettings.from_config(config))
-        for metric in metrics:
-            if metric.name not in names:
-                continue  # the primary metric, built along with --metric
-            entry = entry_for(store, metric.name, model, prompt_fingerprint(metric))
-            if entry is None:
-                table.add_row(
-                    metric.name,
-                    language,
-                    Text("unmeasured", style="yellow"),
-                    "–",
-                    "–",
-                    note(f"unmeasured: ragtui judge-card --measure --metric {metric.name}"),
-                )
-                continue
-            figure = "κ" if metric.name in BINARY_METRICS else "Spearman"
-            value = "undefined" if entry.value is None else f"{entry.value:.2f}"  # too few items, constant judge
-            interval = interval_text(entry.low, entry.high).removeprefix("95% CI ") or "–"
-            on = entry.on + (f"; {entry.unscored} unscored" if entry.unscored else "")
-            source = SOURCES.get(entry.source, entry.source)
-            low = is_low({"agreement": entry.to_dict()}, config.min_judge_agreement)
+    for row in card_rows(config, store, client, model, names, languages):
+        entry = row.entry
+        if entry is None:
             table.add_row(
-                metric.name,
-                language,
-                Text(f"{LOW_MARK} {figure} {value}", style="dim") if low else Text(f"{figure} {value}"),
-                str(entry.n),
-                interval,
-                note(on if on.startswith(source) else f"{source}: {on}"),
+                row.metric,
+                row.language,
+                Text("unmeasured", style="yellow"),
+                "–",
+                "–",
+                note(f"unmeasured: ragtui judge-card --measure --metric {row.metric}"),
             )
+            continue
+        figure = "κ" if row.metric in BINARY_METRICS else "Spearman"
+        value = "undefined" if entry.value is None else f"{entry.value:.2f}"  # too few items, constant judge
+        interval = interval_text(entry.low, entry.high).removeprefix("95% CI ") or "–"
+        on = entry.on + (f"; {entry.unscored} unscored" if entry.unscored else "")
+        source = SOURCES.get(entry.source, entry.source)
+        table.add_row(
+            row.metric,
+            row.language,
+            Text(f"{LOW_MARK} {figure} {value}", style="dim") if row.low else Text(f"{figure} {value}"),
+            str(entry.n),
+            interval,
+            note(on if on.startswith(source) else f"{source}: {on}"),
+        )
     return notes

@@ -336,6 +336,12 @@ class RagtuiApp(App[None]):
         if not isinstance(self.screen, HelpScreen | TooSmallScreen):
             self.push_screen(HelpScreen())
 
+    def action_judge_card(self) -> None:
+        from .dialogs.judge_card_dialog import JudgeCardScreen
+
+        if not isinstance(self.screen, JudgeCardScreen | TooSmallScreen):
+            self.push_screen(JudgeCardScreen())
+
     async def action_quit(self) -> None:
         await self.shutdown_dialogue()
         self.exit()
@@ -365,6 +371,11 @@ class RagtuiApp(App[None]):
             "Review drafts", "Generated scenarios beside their source: accept, edit or reject", self.action_drafts
         )
         yield SystemCommand("Help", "Every key of every screen, and what the scores mean", self.action_help)
+        yield SystemCommand(
+            "Judge card",
+            "How far the judge agrees with people, per metric and language (as `ragtui judge-card`)",
+            self.action_judge_card,
+        )
         if self.local_model is not None:
             yield SystemCommand(
                 "Restart embedded model",

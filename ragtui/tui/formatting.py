@@ -10,16 +10,8 @@ from typing import Any
 
 from rich.text import Text
 
-from ..core.text.score_text import LOW_STYLE, score_text, styled_score
-from ..core.types.agreement_floor import (
-    LOW_MARK,
-    LOW_WORDS,
-    AgreementFloor,
-    floor_words,
-    is_low,
-    short_agreement,
-    trust_level,
-)
+from ..core.text.score_text import LOW_STYLE, score_text, styled_score, under_threshold
+from ..core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low, trust_level
 from ..core.types.stored import StoredJudgment
 from .safe_text import clean_text, one_line
 
@@ -40,13 +32,14 @@ SHORT = {
 
 
 def agreement_note(score: float | None, details: dict[str, Any], floor: AgreementFloor) -> Text:
-    """Beside a verdict's score: its judge's measured agreement with people (``Spearman 0.10
-    (n=18) · low agreement``) or ``agreement unmeasured``; nothing for an unscored verdict."""
+    """Beside a verdict's score: how far its judge agrees with people, in words and then figures
+    (``≈ low agreement with people (Spearman 0.10, n=18; floor 0.5)``, ``agrees with people
+    (…)``, ``agreement unmeasured``); nothing for an unscored verdict."""
     if score is None:
         return Text()
     if trust_level(details, floor) == "low":
-        return Text(f"  {LOW_MARK} {LOW_WORDS}: {floor_words(details, floor)}", style=LOW_STYLE)
-    return Text(f"  · agreement {short_agreement(details)}", style="dim")
+        return Text(f"  {LOW_MARK} {agreement_words(details, floor)}", style=LOW_STYLE)
+    return Text(f"  · {agreement_words(details, floor)}", style="dim")
 
 
 def verdict_text(
@@ -67,7 +60,8 @@ def verdict_text(
     text.append(f"Turn {turn} · {metric} v{version} · ", style="bold")
     text.append_text(styled_score(score, threshold, low and score is not None))
     if score is not None and score < threshold:
-        text.append(f"  below {threshold:.2f}", style=LOW_STYLE if low else "red")
+        text.append("  ")
+        text.append_text(under_threshold(score, threshold, low))
     text.append_text(agreement_note(score, details, floor))
     if model:
         text.append(f"  ({one_line(model, 40)})", style="dim")

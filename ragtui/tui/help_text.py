@@ -26,10 +26,35 @@ SCREENS = [
 ]
 EVERYWHERE = ("Every screen", "ragtui.tui.app", "RagtuiApp")
 
+# What a screen's keys cannot say: its marks.
+SCREEN_NOTES = {
+    "Sessions (o)": "⑂ beside an id: a fork of another session; ↻: a replay of another's customer "
+    "messages. Long names end in … to fit the width; / finds them whole.",
+}
+
+# The screens that show scores: each section says under its keys what the colours and ≈ mean,
+# so the person reading that screen's keys meets it there.
+SCORE_SCREENS = {
+    "Main screen",
+    "Sessions (o)",
+    "Verdicts (v)",
+    "To label (u)",
+    "Runs (R)",
+    "Compare (Enter on Runs)",
+    "Side by side (Enter on Compare)",
+}
+SCORE_NOTE = (
+    "Scores: red fails (under the threshold), green passes. ≈0.42 in grey: low agreement — the "
+    "judge agrees with people under [min_judge_agreement], so its score is neither a pass nor a "
+    "fail; the words beside a verdict say how far (Spearman or κ, n). ctrl+p Judge card: every "
+    "metric's agreement."
+)
+
 KEY_NAMES = {
     "left_square_bracket": "[",
     "right_square_bracket": "]",
     "question_mark": "?",
+    "slash": "/",
     "enter": "Enter",
     "escape": "Escape",
     "delete": "Delete",
@@ -65,9 +90,18 @@ pass^K, each pair's trials as ● pass ○ fail.
 
 Scores
   Labels are people's scores and opinions of the judge, kept apart from
-  the verdicts. A turn scores Overall/5. Under the threshold it is red.
-  A verdict the judge could not give is "unscored" — never 0 — and does
-  not count in the dialogue score (the mean of the turns).
+  the verdicts. A turn scores Overall/5. Under the threshold it is red
+  ("fails: below 0.70"). A verdict the judge could not give is
+  "unscored" — never 0 — and does not count in the dialogue score (the
+  mean of the turns).
+
+Agreement with people (≈)
+  How far a judge's scores can be trusted is measured against people's
+  labels (ragtui judge-card; ctrl+p Judge card shows it). A judge under
+  [min_judge_agreement] has low agreement: its scores carry ≈, are
+  grey, neither red nor green, and do not gate a run ("≈ below 0.70").
+  Beside a verdict: "low agreement with people (Spearman 0.10, n=18;
+  floor 0.5)" — the words first, the figures after.
 
 Panes follow the newest text; scroll up to read back, scroll to the
 bottom to follow again. Model output is always shown as plain text.
@@ -126,6 +160,10 @@ def help_text() -> str:
     for heading, module, name in [*SCREENS, EVERYWHERE]:
         parts.append(heading)
         parts.extend(key_lines(screen_class(module, name)))
+        if heading in SCREEN_NOTES:
+            parts.append(textwrap.fill(SCREEN_NOTES[heading], WIDTH, initial_indent="  ", subsequent_indent="  "))
+        if heading in SCORE_SCREENS:
+            parts.append(textwrap.fill(SCORE_NOTE, WIDTH, initial_indent="  ", subsequent_indent="  "))
         parts.append("")
     parts.append(OUTRO)
     return "\n".join(parts)

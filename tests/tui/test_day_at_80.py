@@ -4,6 +4,7 @@ says, and the screens say what they show."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from textual.pilot import Pilot
@@ -193,8 +194,9 @@ async def test_four_versions_are_readable(make_app, store: Store, server, size, 
         app.screen.query_one("TabbedContent").active = "tab-versions"
         await settle(pilot)
         shown = screen_text(app)
-        assert "understanding 5.0" in shown and "2025-04-01 09:31" in shown
-        assert "v1" in shown and "v2" in shown
+        # A criterion's name and value on one line (the newest first: re-judged at 2, not v1's 5).
+        assert re.search(r"understanding \d\.\d", shown) and "2025-04-01 09:31" in shown
+        assert "v4 (newest)" in shown and "v3" in shown  # newest first
         lines = shown.splitlines()
         assert not any(line.rstrip("│ ").endswith("understandi") for line in lines)
         rows = app.screen.query(".version-row")

@@ -66,7 +66,7 @@ async def test_auto_run_to_the_end_shows_scores_red_and_unscored(make_app, store
         await start_session(pilot, "ctrl+r")  # start and auto-run
         judge = pane_text(app, "judge")
         assert "Turn 1 · rubric v1 · 1.00" in judge
-        assert "Turn 2 · rubric v1 · 0.40  below 0.70" in judge
+        assert "Turn 2 · rubric v1 · 0.40  fails: below 0.70" in judge
         assert "Turn 3 · rubric v1 · unscored" in judge
         assert "Turn 3 · rubric v1 · 0.00" not in judge  # an unscored turn is never shown as 0
         # The dialogue verdict block under the last turn: the default judge reply suits only the

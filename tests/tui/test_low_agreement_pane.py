@@ -94,31 +94,33 @@ def header_of(info: SessionInfo) -> Text:
 
 def test_a_low_agreement_verdict_is_neither_red_nor_green_and_is_marked(store: Store):
     block = judgment_text(stored_judgment(store, 0.25, 0.10), 0.7)
-    assert "≈0.25" in str(block) and "low agreement: Spearman 0.10 < floor 0.5" in str(block)
+    assert "≈0.25" in str(block) and "≈ low agreement with people (Spearman 0.10, n=18; floor 0.5)" in str(block)
     assert not colours(block) & {"red", "green"}
 
 
 def test_a_low_agreement_score_in_the_header_is_neither_red_nor_green_and_is_marked():
     info = SessionInfo(
         session_id=1, scenario="id-linking", persona="calm", turn=1, max_turns=1, score=0.25, threshold=0.7,
-        judged=1, agreement="Spearman 0.10 (n=18)", low=True,
+        judged=1, agreement="low agreement with people (Spearman 0.10, n=18; floor 0.5)", low=True,
     )  # fmt: skip
     head = header_of(info)
-    assert "score ≈0.25" in str(head) and "agreement Spearman 0.10 (n=18) · ≈ low agreement" in str(head)
+    assert "score ≈0.25" in str(head) and "· ≈ low agreement with people (Spearman 0.10, n=18; floor 0.5)" in str(head)
     assert not colours(head) & {"red", "green"}
-    measured = header_of(dataclasses.replace(info, agreement="Spearman 0.80 (n=18)", low=False))
+    measured = header_of(dataclasses.replace(info, agreement="agrees with people (Spearman 0.80, n=18)", low=False))
     assert "≈" not in str(measured) and "red" in colours(measured)
 
 
 def test_a_measured_judge_keeps_its_colours_and_shows_its_agreement(store: Store):
     block = judgment_text(stored_judgment(store, 0.25, 0.80), 0.7)
     assert "0.25" in str(block) and "≈" not in str(block)
-    assert "agreement Spearman 0.80 (n=18)" in str(block) and "red" in colours(block)
+    assert "agrees with people (Spearman 0.80, n=18)" in str(block) and "red" in colours(block)
 
 
 def test_the_verdict_detail_marks_the_low_agreement_score_without_colour(store: Store):
     detail = detail_text(stored_judgment(store, 0.25, 0.10), 0.7)
-    assert "score ≈0.25" in str(detail) and "low agreement: Spearman 0.10 < floor 0.5" in str(detail)
+    assert "score ≈0.25" in str(detail) and "≈ low agreement with people (Spearman 0.10, n=18; floor 0.5)" in str(
+        detail
+    )
     assert not colours(detail) & {"red", "green"}
 
 

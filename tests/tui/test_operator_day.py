@@ -261,7 +261,7 @@ async def test_versions_list_every_changed_criterion_and_count_the_older_ones(ma
         assert screen.query_one(TabbedContent).active == "tab-versions"
         older = str(screen.query_one("#older-versions").render())
         assert "1 older version" in older and "v1" in older
-        newest = str(screen.query("#versions Static").last().render())
+        newest = str(screen.query("#versions Static").first().render())  # newest first
         assert "overall 1.0 → 2.0" in newest
 
 

@@ -39,7 +39,7 @@ async def rejudge_and_check(pilot, dialog: RejudgeScreen, store: Store, server) 
     assert newest_model(store) == NAME  # what is stored
     assert server.chat_requests(NAME)  # and the model that was asked
     versions = [str(c.render()) for c in pilot.app.screen.query(".version")]
-    assert NAME in versions[-1]
+    assert NAME in versions[0]  # the newest, first
     assert any("v2 scores" in n for n in notifications(pilot.app))
 
 

@@ -91,8 +91,8 @@ async def test_verdict_detail_and_rejudge_store_and_show_a_new_version(make_app,
         columns = [str(c.render()) for c in app.screen.query(".version")]
         assert len(columns) == 2
         # The re-judge runs the dialogue's own judge (the yes/no checks), so criteria compare.
-        assert "score 0.80 → 0.40" in columns[1] and "overall 4.0 → 2.0" in columns[1]
-        assert all("understanding" in c and "re-judged" not in columns[0] for c in columns)
+        assert "score 0.80 → 0.40" in columns[0] and "overall 4.0 → 2.0" in columns[0]  # newest first
+        assert all("understanding" in c and "re-judged" not in columns[1] for c in columns)
         assert any("v2 scores 0.40 (was 0.80)" in n for n in notifications(app))
 
         # Another model: the request goes to that model, and the version records it.

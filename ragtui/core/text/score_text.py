@@ -70,6 +70,18 @@ def styled_verdict(score: float | None, threshold: float, skipped: bool = False,
     return styled_score(score, threshold, low)
 
 
+def under_threshold(score: float | None, threshold: float, low: bool = False) -> Text:
+    """What a score under its pass mark adds beside it: ``fails: below 0.70`` in the fail colour
+    when its judge is trusted (measured or unmeasured); ``≈ below 0.70`` dim when the judge agrees
+    with people under the floor (not a fail: its pass or fail is not trusted); nothing for a
+    score at or over the mark, or none."""
+    if score is None or score >= threshold:
+        return Text()
+    if low:
+        return Text(f"{LOW_MARK} below {threshold:.2f}", style=LOW_STYLE)
+    return Text(f"fails: below {threshold:.2f}", style=FAIL_STYLE)
+
+
 def no_verdict() -> Text:
     return Text(NO_VERDICT, style=NO_VERDICT_STYLE)
 
@@ -88,5 +100,6 @@ __all__ = [
     "score_text",
     "styled_score",
     "styled_verdict",
+    "under_threshold",
     "verdict_text",
 ]

@@ -101,6 +101,31 @@ def floor_words(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
     return f"{figure_name(entry)} {shown} < floor {target:g}"
 
 
+def agreement_words(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
+    """How far a verdict's judge agrees with people, in words first and figures second, for a
+    person reading a screen: ``low agreement with people (Spearman -0.08, 95% CI -0.53 to 0.41,
+    n=18; floor 0.5)``, ``agrees with people (Spearman 0.62, n=40)``, or ``agreement
+    unmeasured``."""
+    entry = agreement_entry(details)
+    if entry is None:
+        return "agreement unmeasured"  # short: the header line it sits in must not wrap at 80 columns
+    value = _value(entry)
+    figures = [f"{figure_name(entry)} {'unknown' if value is None else f'{value:.2f}'}"]
+    low, high = entry.get("low"), entry.get("high")
+    if isinstance(low, int | float) and isinstance(high, int | float):
+        figures.append(f"95% CI {low:.2f} to {high:.2f}")
+    figures.append(f"n={_items(entry)}")
+    shown = ", ".join(figures)
+    if trust_level(details, floor) == "measured":
+        return f"agrees with people ({shown})"
+    target = floor.for_figure(entry.get("figure"))
+    if value is not None and value >= target and _items(entry) < floor.items:
+        why = f"fewer than {floor.items} labelled items"
+    else:
+        why = f"floor {target:g}"
+    return f"{LOW_WORDS} with people ({shown}; {why})"
+
+
 def trust_cell(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
     """``Spearman 0.10 (n=18) · low agreement`` — a cell that says the level without colour."""
     text = short_agreement(details)

@@ -30,6 +30,7 @@ from ...core.types.expectations import Expectation, ExpectationCheck, Form, Pola
 from ..context import TuiServices, services
 from ..safe_text import clean_text
 from ..widgets.fields import TextField
+from ..widgets.tick import TickBox
 from .dialog import Dialog
 
 FORMS: tuple[Form, ...] = get_args(Form)
@@ -68,7 +69,7 @@ class TryExpectationScreen(Dialog[None]):
         with Vertical(classes="dialog", id="try-expectation"):
             yield Label(Text(f"Try an expectation on session #{self.session_id} turn {self.turn} — nothing is stored"))
             yield TextField(placeholder="e.g. gives the steps to link an account", id="try-text")
-            yield Checkbox("prohibition (must not): P(does it)", id="try-not", compact=True)
+            yield TickBox("prohibition (must not): P(does it)", id="try-not", compact=True)
             with RadioSet(id="try-form"):
                 for form in FORMS:
                     yield RadioButton(form, value=form == "judged", id=f"form-{form}", compact=True)

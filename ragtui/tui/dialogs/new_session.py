@@ -29,6 +29,7 @@ from ...core.types.scenarios import Scenario
 from ..last_choice import LastChoice
 from ..safe_text import one_line
 from ..widgets.fields import NumberField, TextField
+from ..widgets.tick import TickList
 from .dialog import Dialog
 
 
@@ -107,7 +108,7 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
                     with Vertical(id="metric-picker"):
                         # The rubric always runs; space ticks the others (short: 26 columns).
                         yield Label("Metrics · space ticks")
-                        yield SelectionList[str](
+                        yield TickList(
                             *[Selection(name, name, name in self.selected) for name in self.metric_names],
                             id="metric-list",
                         )

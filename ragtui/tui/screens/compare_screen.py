@@ -4,9 +4,14 @@ each turn, then both dialogue verdicts.
 
 When either run has repeated trials (``ragtui run --repeat K``), each row also shows its
 scenario × persona's trials on both sides, ● pass ○ fail, with pass^k over them, and the pair
-screen flips through the trials with ``[`` / ``]``."""
+screen flips through the trials with ``[`` / ``]``.
+
+The statistics above the pairs fold to their first line when they would take more than a quarter
+of the screen (at 80×24 the pairs would otherwise get two rows); ``s`` unfolds and folds them."""
 
 from __future__ import annotations
+
+import math
 
 from rich.text import Text
 from textual import on
@@ -24,7 +29,7 @@ from ...core.runs.listing import run_trials
 from ...core.runs.pass_k import RunPassK
 from ...core.runs.report_text import delta
 from ...core.text.score_text import score_style, score_text, styled_score
-from ...core.types.agreement_floor import AgreementFloor, is_low, short_agreement
+from ...core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
@@ -36,11 +41,18 @@ FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
 
 class CompareScreen(Screen[None]):
     DEFAULT_CSS = """
-    CompareScreen #compare-summary { height: auto; padding: 0 1; background: $panel; }
+    CompareScreen #compare-stats { height: auto; max-height: 50%; background: $panel; }
+    CompareScreen #compare-summary { height: auto; padding: 0 1; }
     CompareScreen #pairs { height: 1fr; }
     """
     BINDINGS = [
         Binding("enter", "open_pair", "Side by side", priority=True, tooltip="Both dialogues, turn by turn"),
+        Binding(
+            "s",
+            "statistics",
+            "Statistics",
+            tooltip="Every line of the statistics above the pairs, or only the first (folded at 80×24)",
+        ),
         Binding("escape", "app.pop_screen", "Back"),
     ]
 
@@ -49,6 +61,8 @@ class CompareScreen(Screen[None]):
         self.base_run, self.new_run = base_run, new_run
         self.comparison: Comparison | None = None
         self.shown: list[Pair] = []
+        self.summary = Text()  # every line of the statistics
+        self.folded = False  # only their first line shown, the pairs get the screen
 
     @property
     def ragtui(self) -> TuiServices:
@@ -56,7 +70,8 @@ class CompareScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Compare {self.base_run} → {self.new_run}"), id="title")
-        yield Static("", id="compare-summary", markup=False)
+        with VerticalScroll(id="compare-stats"):
+            yield Static("", id="compare-summary", markup=False)
         yield RowTable(id="pairs")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -98,7 +113,9 @@ class CompareScreen(Screen[None]):
             if dialogues:
                 names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:8])
                 summary.append(f"\nonly in {side}: {one_line(names, 200)}", style="yellow")
-        self.query_one("#compare-summary", Static).update(summary)
+        self.summary = summary
+        self.folded = _rows(summary, self.app.size.width - 2) > self.app.size.height // 4
+        self._show_summary()
         self.shown = ordered(c.pairs)
         low = c.low()  # the rubric's judge agrees with people under the floor: no red, no green
         for index, p in enumerate(self.shown):
@@ -119,6 +136,18 @@ class CompareScreen(Screen[None]):
             )
         table.focus()
 
+    def _show_summary(self) -> None:
+        shown = self.summary
+        lines = shown.split("\n")
+        if self.folded and len(lines) > 1:
+            shown = lines[0]
+            shown.append(f"\n{len(lines) - 1} more line(s) of statistics — s shows them", style="dim italic")
+        self.query_one("#compare-summary", Static).update(shown)
+
+    def action_statistics(self) -> None:
+        self.folded = not self.folded
+        self._show_summary()
+
     def action_open_pair(self) -> None:
         table = self.query_one("#pairs", DataTable)
         if table.row_count == 0:
@@ -135,6 +164,11 @@ class CompareScreen(Screen[None]):
     @on(DataTable.RowSelected, "#pairs")
     def _selected(self) -> None:
         self.action_open_pair()
+
+
+def _rows(text: Text, width: int) -> int:
+    """How many rows ``text`` takes wrapped at ``width`` (near enough: words are not weighed)."""
+    return sum(max(1, math.ceil(len(line.plain) / max(1, width))) for line in text.split("\n"))
 
 
 def _delta_style(value: float | None, low: bool) -> str:
@@ -210,7 +244,7 @@ def _side(session: StoredSession, turn: int, other: StoredSession, floor: Agreem
         low = judgment.scored and is_low(judgment.details, floor)
         text.append("score ", style=score_style(judgment.score, session.threshold, low))
         text.append_text(styled_score(judgment.score, session.threshold, low))
-        text.append(f" · agreement {short_agreement(judgment.details)}", style="dim")
+        text.append(f" · {LOW_MARK + ' ' if low else ''}{agreement_words(judgment.details, floor)}", style="dim")
         if judgment.details.get("conclusion"):
             text.append(f" — {one_line(str(judgment.details['conclusion']), 200)}", style="dim")
     return text

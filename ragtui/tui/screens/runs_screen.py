@@ -62,14 +62,36 @@ def _pass_k_cell(r: RunSummary) -> Text:
     return Text(f"{score_text(r.trials.estimate(k))} ({k})", justify="right")
 
 
+def _trend_row(
+    pair: str, change: str, runs: str, span: str, marks: str | None, trend: Label | Sparkline, head: bool = False
+) -> Horizontal:
+    """One row of the trends: a cell each (plain text, never markup), the trial marks only for a
+    run with trials."""
+    cells = [
+        Label(Text(pair), markup=False, classes="pair"),
+        Label(Text(change), markup=False, classes="change"),
+        Label(Text(runs, justify="right"), markup=False, classes="runs"),
+        Label(Text(span), markup=False, classes="range"),
+    ]
+    if marks is not None:
+        cells.append(Label(Text(marks), markup=False, classes="trial-marks"))
+    trend.add_class("trend")
+    return Horizontal(*cells, trend, classes="trend-row trend-head" if head else "trend-row")
+
+
 class RunsScreen(Screen[None]):
     DEFAULT_CSS = """
     RunsScreen #runs { height: 1fr; }
     RunsScreen #trends { height: 1fr; border-top: solid $accent; }
     RunsScreen .trend-row { height: 1; }
-    RunsScreen .trend-row Label { width: 64; }
+    RunsScreen .trend-row Label { margin-right: 2; text-wrap: nowrap; text-overflow: ellipsis; }
+    RunsScreen .trend-row Label.pair { width: 1fr; min-width: 12; max-width: 64; }
+    RunsScreen .trend-row Label.change { width: 19; }
+    RunsScreen .trend-row Label.runs { width: 6; }
+    RunsScreen .trend-row Label.range { width: 9; }
     RunsScreen .trend-row Label.trial-marks { width: 24; }
-    RunsScreen .trend-row Sparkline { width: 40; }
+    RunsScreen .trend-row .trend { width: 1fr; min-width: 8; max-width: 40; margin-right: 0; }
+    RunsScreen .trend-head { text-style: bold; }
     RunsScreen #runs-status { height: 1; color: $text-muted; }
     """
 
@@ -192,24 +214,32 @@ class RunsScreen(Screen[None]):
         if trials is not None:
             heading.append(f" · its trials: {PASS_MARK} pass {FAIL_MARK} fail", style="dim")
         title.update(heading)
-        rows = []
+        # Cells of fixed widths, the pair's name taking what is left, so the range never runs into
+        # the sparkline and the sparkline stays on screen at 80 columns.
+        rows = [
+            _trend_row(
+                "scenario × persona", "first → last", "runs", "range",
+                "trials" if trials is not None else None, Label("trend"), head=True,
+            )
+        ]  # fmt: skip
         for t in trends:
             scored = [v for v in t.scores if v is not None]  # an unscored run is left out, never drawn as 0
-            # Textual's Sparkline scales between the series' own min and max: the label gives them.
+            # Textual's Sparkline scales between the series' own min and max: the range gives them.
             span = f"{score_text(min(scored))}–{score_text(max(scored))}" if scored else UNSCORED
-            label = Label(
-                Text(
-                    f"{one_line(t.scenario_id, 20)} × {one_line(t.persona_name, 12)}  "
-                    f"{score_text(t.scores[0])} → {score_text(t.scores[-1])} over {len(t.points)} run(s), range {span}"
-                ),
-                markup=False,
-            )
-            widgets: list[Label | Sparkline] = [label]
             pair = trials.pair(t.scenario_id, t.persona_name) if trials is not None else None
+            marks = None
             if trials is not None:  # every row of a run with trials gets the cell, aligned
-                marks = Text(one_line(pair.marks_line(), 24)) if pair is not None else Text("no counted trial", "dim")
-                widgets.append(Label(marks, markup=False, classes="trial-marks"))
-            rows.append(Horizontal(*widgets, Sparkline(scored, classes="trend"), classes="trend-row"))
+                marks = one_line(pair.marks_line(), 24) if pair is not None else "no counted trial"
+            rows.append(
+                _trend_row(
+                    f"{one_line(t.scenario_id, 40)} × {one_line(t.persona_name, 24)}",
+                    f"{score_text(t.scores[0])} → {score_text(t.scores[-1])}",
+                    str(len(t.points)),
+                    span,
+                    marks,
+                    Sparkline(scored),
+                )
+            )
         box.mount_all(rows)
 
     def action_mark(self) -> None:

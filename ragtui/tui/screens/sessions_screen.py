@@ -1,4 +1,8 @@
-"""The sessions browser: every stored session, newest first; open one, or delete one.
+"""The sessions browser: every stored session, newest first; filter them, open one, or delete one.
+
+The title and the keys stay put above and below the list however long it is; the columns are
+fitted to the terminal's width (long names shortened with …) so nothing is cut at 80 columns;
+``/`` filters the list by words matched against scenario, persona, run and status.
 
 A deleted session is announced with a ``SessionsScreen.Deleted`` message, which bubbles up to
 the app, so a screen that has it open can close it.
@@ -6,7 +10,7 @@ the app, so a screen that has it open can close it.
 
 from __future__ import annotations
 
-import contextlib
+from datetime import date
 
 from rich.text import Text
 from textual import on
@@ -14,12 +18,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Footer, Input, Static
 
 from ...core.runs.low_agreement import low_rubric_sessions
 from ...core.store.ownership import this_process
+from ...core.text.filter_words import matches
+from ...core.text.fit_columns import fit_widths, keep_end
 from ...core.text.score_text import styled_score
+from ...core.text.short_date import short_date
 from ...core.types.errors import RagtuiError
+from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
 from ..dialogs.common import ConfirmScreen
 from ..record_watch import RecordChanged
@@ -38,6 +46,29 @@ STOP_STYLES = {
     "handed_over": "blue",
 }
 
+FORK_MARK = "⑂"  # beside the id of a session forked from another (its first turns are copied)
+REPLAY_MARK = "↻"  # … and of one that replayed another's customer messages, as on Runs
+
+TITLE = (
+    "Sessions — Enter: open (cancelled, failed, interrupted: s / a continue) · /: filter · d: delete · "
+    f"Escape: back · {FORK_MARK} fork {REPLAY_MARK} replay"
+)
+
+# (heading, shortest width it may be shortened to; None: never shortened) in the order shown:
+# what a person scans for first (how it stopped, its score) before the long names.
+COLUMNS: tuple[tuple[str, int | None], ...] = (
+    ("id", None),
+    ("stop", None),
+    ("score", None),
+    ("turns", None),
+    ("scenario", 8),
+    ("persona", 6),
+    ("run", 8),
+    ("started", None),
+)
+LANGUAGE_COLUMN = ("lang", None)  # only when the list holds more than one language
+SCROLLBAR = 2  # the vertical scrollbar a long list has, taken from the table's width
+
 
 class SessionsScreen(Screen[int | None]):
     """Dismisses with the id of the session to open, or None."""
@@ -49,67 +80,153 @@ class SessionsScreen(Screen[int | None]):
             super().__init__()
             self.session_id = session_id
 
+    DEFAULT_CSS = """
+    SessionsScreen #sessions { height: 1fr; }
+    SessionsScreen #sessions-filter { display: none; padding: 0 1; }
+    SessionsScreen #sessions-filter.-shown { display: block; }
+    """
+
     BINDINGS = [
         Binding("enter", "open", "Open", priority=True, tooltip="Open the session (s / a continue a stopped one)"),
+        Binding(
+            "slash",
+            "filter",
+            "Filter",
+            tooltip="Filter the list: type words found in the scenario, persona, run or status "
+            "(angry done); Enter goes back to the list, Escape clears the filter",
+        ),
         Binding("d,delete", "delete", "Delete", tooltip="Delete the session, after asking"),
         Binding("home", "first", "First", show=False, tooltip="The newest session (the top row)"),
         Binding("end", "last", "Last", show=False, tooltip="The oldest session (the bottom row)"),
         Binding("f5", "reload", "Reload", tooltip="Read the list again"),
-        Binding("escape", "dismiss(None)", "Back", tooltip="Back to the main screen"),
+        Binding("escape", "back", "Back", tooltip="Clear the filter; without one, back to the main screen"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sessions: list[StoredSession] = []
+        self.low: set[int] = set()  # sessions whose rubric judge agrees with people under the floor
 
     @property
     def ragtui(self) -> TuiServices:
         return services(self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            Text("Sessions — Enter: open (cancelled, failed, interrupted: s / a continue) · d: delete · Escape: back"),
-            id="title",
-        )
+        yield Static(Text(TITLE), id="title")
+        yield Input(placeholder="filter: words in scenario, persona, run or status", id="sessions-filter", compact=True)
         yield RowTable(id="sessions")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        # What a person scans for first (how it stopped, its score) before the long names, so
-        # nothing needed falls off the right at 80 columns.
-        table.add_columns("id", "stop", "score", "turns", "scenario", "persona", "lang", "started")
         self.action_reload()
-        table.focus()
+        self.query_one(DataTable).focus()
+
+    def on_resize(self) -> None:
+        self._show()  # the columns are fitted to the width
+
+    @property
+    def query_text(self) -> str:
+        return self.query_one("#sessions-filter", Input).value
 
     def action_reload(self) -> None:
-        table = self.query_one(DataTable)
-        table.clear()
         try:
-            sessions = self.ragtui.store.sessions()
+            self.sessions = self.ragtui.store.sessions()
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        me, running = this_process(), self.ragtui.running_session
         # Scores whose judge agrees with people under the floor: ≈, neither red nor green.
-        low = low_rubric_sessions(self.ragtui.store, [s.id for s in sessions], self.ragtui.config.min_judge_agreement)
-        for s in sessions:
-            stop = s.stop_reason if s.status == "finished" else s.status
-            if s.status == "running" and s.error:  # paused on a failed step: continuable
-                stop = "paused: step failed"
-            elif s.status == "running" and s.owner == me and s.id != running:
-                stop = "paused"  # held by this app between steps, not running now
-            table.add_row(
-                Text(str(s.id), justify="right"),
-                Text(stop or "?", style=STOP_STYLES.get(stop or "", "")),
-                styled_score(s.score, s.threshold, s.id in low)
-                if s.score is not None or s.unscored_turns
-                else Text("–"),
+        floor = self.ragtui.config.min_judge_agreement
+        self.low = low_rubric_sessions(self.ragtui.store, [s.id for s in self.sessions], floor)
+        self._show()
+
+    def _stop(self, s: StoredSession, me: object, running: int | None) -> str:
+        stop = s.stop_reason if s.status == "finished" else s.status
+        if s.status == "running" and s.error:  # paused on a failed step: continuable
+            return "paused: step failed"
+        if s.status == "running" and s.owner == me and s.id != running:
+            return "paused"  # held by this app between steps, not running now
+        return stop or "?"
+
+    def _show(self) -> None:
+        """The sessions the filter keeps, in columns fitted to the table's width."""
+        table = self.query_one(DataTable)
+        keep = self._selected()
+        me, running, today = this_process(), self.ragtui.running_session, date.today()
+        query = self.query_text
+        rows: list[tuple[StoredSession, list[str]]] = []
+        for s in self.sessions:
+            stop = self._stop(s, me, running)
+            if not matches(query, (s.scenario_id, s.persona_name, s.run_id or "", stop, s.status)):
+                continue
+            mark = FORK_MARK if s.fork_turn is not None else REPLAY_MARK if s.replay_of is not None else ""
+            cells = [
+                f"{s.id}{mark}",
+                stop,
+                self._score(s).plain,
                 f"{s.turns}/{s.max_turns}",
-                Text(one_line(s.scenario_id, 30)),
-                Text(one_line(s.persona_name, 20)),
+                one_line(s.scenario_id, 60),
+                one_line(s.persona_name, 40),
+                one_line(s.run_id or "–", 40),
+                short_date(s.created_at, today),
                 s.language,
-                s.created_at.replace("T", " ")[:16],
+            ]
+            rows.append((s, cells))
+        columns = list(COLUMNS)
+        if len({s.language for s in self.sessions}) > 1:
+            columns.append(LANGUAGE_COLUMN)
+        natural = [max([len(name), *(len(cells[i]) for _, cells in rows)]) for i, (name, _) in enumerate(columns)]
+        minimum = [n if least is None else min(n, least) for n, (_, least) in zip(natural, columns, strict=True)]
+        room = self.app.size.width - SCROLLBAR - 2 * table.cell_padding * len(columns)
+        widths = fit_widths(natural, minimum, room)
+        table.clear(columns=True)
+        for (name, _), width in zip(columns, widths, strict=True):
+            table.add_column(name, width=width)
+        for s, cells in rows:
+            table.add_row(
+                Text(cells[0], justify="right"),
+                Text(cells[1], style=STOP_STYLES.get(cells[1], "")),
+                self._score(s),
+                cells[3],
+                Text(one_line(cells[4], widths[4])),  # shortened with …
+                Text(one_line(cells[5], widths[5])),
+                Text(keep_end(cells[6], widths[6])),
+                *cells[7 : len(columns)],
                 key=str(s.id),
             )
-        if not sessions:
-            self.query_one("#title", Static).update(Text("No sessions yet — Escape, then n to start one."))
+        if keep is not None and str(keep) in table.rows:  # not filtered out, nor gone
+            table.move_cursor(row=table.get_row_index(str(keep)))
+        self._show_title(len(rows))
+
+    def _score(self, s: StoredSession) -> Text:
+        # No judged turn at all is no score, which is not "unscored".
+        judged = s.score is not None or s.unscored_turns
+        return styled_score(s.score, s.threshold, s.id in self.low) if judged else Text("–")
+
+    def _show_title(self, shown: int) -> None:
+        title = Text(TITLE)
+        if not self.sessions:
+            title = Text("No sessions yet — Escape, then n to start one.")
+        elif self.query_text.strip():
+            title.append(f"\nFilter: {shown} of {len(self.sessions)} sessions · Escape clears it", style="bold")
+        self.query_one("#title", Static).update(title)
+
+    def action_filter(self) -> None:
+        field = self.query_one("#sessions-filter", Input)
+        field.add_class("-shown")
+        field.focus()
+
+    @on(Input.Changed, "#sessions-filter")
+    def _filter_changed(self) -> None:
+        self._show()
+
+    def action_back(self) -> None:
+        field = self.query_one("#sessions-filter", Input)
+        if field.value or field.has_class("-shown"):
+            field.value = ""  # the list comes back whole (Input.Changed)
+            field.remove_class("-shown")
+            self.query_one(DataTable).focus()
+            return
+        self.dismiss(None)
 
     def action_first(self) -> None:
         self.query_one(RowTable).action_scroll_top()
@@ -118,13 +235,9 @@ class SessionsScreen(Screen[int | None]):
         self.query_one(RowTable).action_scroll_bottom()
 
     def on_record_changed(self, _message: RecordChanged) -> None:
-        """Another process changed the record: the list follows, the cursor stays on its row."""
-        table = self.query_one(DataTable)
-        keep = self._selected()
+        """Another process changed the record: the list follows (the filter kept), the cursor
+        stays on its row."""
         self.action_reload()
-        if keep is not None:
-            with contextlib.suppress(LookupError):  # the row may be gone (deleted elsewhere)
-                table.move_cursor(row=table.get_row_index(str(keep)))
 
     def _selected(self) -> int | None:
         table = self.query_one(DataTable)
@@ -134,6 +247,9 @@ class SessionsScreen(Screen[int | None]):
         return int(key.value) if key.value is not None else None
 
     def action_open(self) -> None:
+        if self.focused is self.query_one("#sessions-filter", Input):
+            self.query_one(DataTable).focus()  # Enter in the filter: back to the list it filtered
+            return
         session_id = self._selected()
         if session_id is not None:
             self.dismiss(session_id)

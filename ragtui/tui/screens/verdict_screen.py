@@ -1,7 +1,7 @@
 """Verdict detail and re-judging for one session.
 
 Left: the bot turns. Right, for the chosen turn: the newest verdict in full (criteria, steps,
-conclusion), every version side by side with what changed, the exact prompt sent to the judge,
+conclusion), every version side by side with what changed (newest first), the exact prompt sent to the judge,
 its raw reply, and the passages the bot was given.
 """
 
@@ -233,7 +233,9 @@ class VerdictScreen(Screen[None]):
             span = "v1" if older == 1 else f"v1–v{older}"
             note.update(Text(f"{older} older version(s) not shown side by side ({span}); the newest {len(shown)} are."))
         columns = []
-        for j in shown:
+        # Newest first, as every other list: at 80 columns two fit a row, and the newest must not
+        # be the one that wraps to the bottom.
+        for j in reversed(shown):
             index = versions.index(j)
             previous = versions[index - 1] if index else None
             column = Static(version_column(j, previous, threshold), markup=False, classes="version")

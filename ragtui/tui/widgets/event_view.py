@@ -42,7 +42,7 @@ from ...core.registry import metric_views
 from ...core.store.labels import session_labels
 from ...core.store.store import Store
 from ...core.text.score_text import styled_score
-from ...core.types.agreement_floor import AgreementFloor, is_low, short_agreement
+from ...core.types.agreement_floor import AgreementFloor, agreement_words, is_low
 from ...core.types.stored import PartialReply, StoredSession
 from ..dialogue_text import dialogue_live_block
 from ..formatting import verdict_text
@@ -151,7 +151,7 @@ class EventView(Horizontal):
             )
             if j.metric == PRIMARY_METRIC and j.score is not None:  # the header names the judge's agreement
                 low = is_low(j.details, self.floor)
-                info = dataclasses.replace(info, agreement=short_agreement(j.details), low=low)
+                info = dataclasses.replace(info, agreement=agreement_words(j.details, self.floor), low=low)
             self.pane("judge").discard_live()
             self.pane("judge").add_block(text)
         elif isinstance(event, SimulatorRetry):

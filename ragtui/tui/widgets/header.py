@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from ...core.models.endpoints import Endpoint
 from ...core.text.score_text import styled_score
-from ...core.types.agreement_floor import LOW_MARK, LOW_WORDS
+from ...core.types.agreement_floor import LOW_MARK
 from ..safe_text import one_line
 
 ROLE_NAMES = {"user": "customer", "bot": "bot", "judge": "judge"}
@@ -44,8 +44,9 @@ class SessionInfo:
     threshold: float = 0.7
     judged: int = 0  # turns with a verdict: before the first, there is no score to show
     live: str = ""  # the role streaming now: "bot answering · 57 tok · 9.8 tok/s"
-    # The session's rubric judge: its measured agreement with people ("Spearman 0.10 (n=18)",
-    # "unmeasured"), known from the first verdict on; ``low``: under the floor.
+    # The session's rubric judge: how far it agrees with people, words first ("low agreement with
+    # people (Spearman 0.10, n=18; floor 0.5)"), known from the first verdict on; ``low``: under
+    # the floor, drawn with ≈.
     agreement: str = ""
     low: bool = False
 
@@ -138,6 +139,5 @@ class SessionHeader(Static):
                     dim = ""
             text.append(dim, style="dim")
             if info.agreement:  # how far the score above can be trusted, beside the judge's name
-                low = f" · {LOW_MARK} {LOW_WORDS}" if info.low else ""
-                text.append(f" · agreement {info.agreement}{low}", style="dim")
+                text.append(f" · {LOW_MARK + ' ' if info.low else ''}{info.agreement}", style="dim")
         return text

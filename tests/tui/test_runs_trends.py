@@ -1,0 +1,56 @@
+"""The Runs screen's trends, one row per scenario × persona of the highlighted run: its first and
+last score, how many runs, the range the sparkline spans and the sparkline, each in a column of
+its own, so the range is never blank or run into the dots, and the sparkline stays on screen at
+80 columns. Pilot, real SQLite."""
+
+from __future__ import annotations
+
+from textual.widgets import Label, Sparkline
+
+from ragtui.core.store.store import Store
+from ragtui.tui.screens.runs_screen import RunsScreen
+from tests.fakes.synthetic_runs import write_dialogue
+
+from .conftest import settle
+from .test_day_at_80 import screen_text
+from .test_wide_layouts import WIDE
+
+SMALL = (80, 24)
+LONG = "refund-for-a-cancelled-annual-subscription"
+RUNS = ("20261204-093012-ab12", "20261205-093012-ab12", "20261206-093012-ab12")
+
+
+def three_runs_of_one_long_pair(store: Store) -> None:
+    for i, run in enumerate(RUNS):
+        write_dialogue(store, run, LONG, "impatient-customer", [0.5 + i / 10])
+
+
+async def trend_row(pilot) -> tuple[str, Label, Sparkline]:  # noqa: ANN001
+    await pilot.press("R")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, RunsScreen)
+    (spark,) = pilot.app.screen.query(Sparkline)
+    (span,) = [label for label in spark.parent.query(Label) if str(label.render()) == "0.50–0.70"]
+    return screen_text(pilot.app), span, spark
+
+
+async def test_at_80_columns_the_range_and_the_sparkline_are_in_view_apart(make_app, store: Store):
+    three_runs_of_one_long_pair(store)
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        shown, span, spark = await trend_row(pilot)
+        assert "0.50 → 0.70" in shown and "0.50–0.70" in shown
+        assert span.region.right < spark.region.x  # a gap between the range and the dots
+        assert spark.region.width >= 8 and spark.region.right <= SMALL[0]
+        head = next(line for line in shown.splitlines() if line.startswith("scenario × persona"))
+        assert head.split()[-3:] == ["runs", "range", "trend"]  # each figure under its heading
+
+
+async def test_at_a_wide_size_the_long_pair_and_its_range_show(make_app, store: Store):
+    three_runs_of_one_long_pair(store)
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        shown, span, spark = await trend_row(pilot)
+        line = next(line for line in shown.splitlines() if "impatient-customer" in line)
+        assert "0.50 → 0.70" in line and "0.50–0.70" in line and "▁" in line
+        assert span.region.right < spark.region.x and spark.region.right <= WIDE[0]
