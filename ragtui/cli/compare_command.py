@@ -26,6 +26,7 @@ from ..core.runs.compare_report import (
     has_verdicts,
     low_words,
     ordered,
+    outcome_line,
     summary_lines,
     trial_ordered,
     verdict_cell,
@@ -267,18 +268,7 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
     if noise is None:
         console.print(Text(ONE_TRIAL_LINE, style="dim"), soft_wrap=True)
     status = comparison.strict_exit_status if args.strict else comparison.exit_status
-    verdict = "no regression"
-    if noise is not None:
-        verdict = "regression beyond run-to-run noise" if noise.significant else "no regression: within noise"
-        if args.strict and status and not noise.significant:
-            verdict = f"--strict: {len(noise.dropped)} pair(s) dropped (within noise)"
-    elif status:
-        verdict = (
-            f"{comparison.regressions} score regression(s), {comparison.resolution_regressions} resolution "
-            f"regression(s), {len(comparison.expectation_regressions)} expectation regression(s)"
-        )
-    if status == 0 and not comparison.scores_gated and comparison.regressions:
-        verdict = "no gated regression"
+    verdict = outcome_line(comparison, args.strict)
     console.print(Text(verdict, style="bold green" if status == 0 else "bold red"))
     if not comparison.scores_gated and (comparison.regressions or (noise is not None and noise.dropped)):
         console.print(

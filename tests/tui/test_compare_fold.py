@@ -37,13 +37,15 @@ async def test_at_80x24_the_pairs_get_the_screen_and_s_shows_every_statistic(mak
     async with app.run_test(size=SMALL) as pilot:
         pairs = await open_compare(pilot)
         shown = screen_text(app)
-        assert "run score 0.71 → 0.63" in shown  # the first line stays
+        assert "11 score regression(s), 6 resolution" in shown  # the outcome stays, first
+        assert "run score 0.71 → 0.63" not in shown
         assert LAST_LINE not in shown and "more line(s) of statistics — s shows them" in shown
         assert pairs.region.height >= 15, pairs.region  # rows of pairs, not 2
         assert "s Statistics" in shown.splitlines()[-1]
         await pilot.press("s")
         await settle(pilot)
         assert LAST_LINE in screen_text(app) and pairs.region.height >= 8
+        assert "run score 0.71 → 0.63" in screen_text(app)
         await pilot.press("s")
         await settle(pilot)
         assert LAST_LINE not in screen_text(app)

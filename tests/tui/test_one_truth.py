@@ -57,6 +57,7 @@ def two_runs(store: Store) -> Store:
 
 COUNTS = "3 pair(s) over their trials: 0 regression(s) beyond noise, 1 lower and 1 higher within noise, 0 better"
 EXPECTATIONS = "expectations over each pair's trials: 1 regression(s) beyond noise, 0 lower and 0 higher within noise"
+OUTCOME = "regression beyond run-to-run noise: 1 expectation regression(s)"
 PASS_RATES = ("75%", "83%")  # base (4 + 1 + 4) / 12 per pair averaged: (1 + .25 + 1) / 3; new (.75 + .75 + 1) / 3
 
 
@@ -82,12 +83,13 @@ async def test_every_view_states_the_same_figures(two_runs: Store, make_app, tmp
     assert main(["compare", "--config", str(config), BASE, NEW]) == 1
     terminal = capsys.readouterr().out
     assert COUNTS in terminal and EXPECTATIONS in terminal and f"{PASS_RATES[0]} → {PASS_RATES[1]}" in terminal
+    assert OUTCOME in terminal
     assert main(["runs", "--config", str(config)]) == 0
     listed = capsys.readouterr().out
     assert re.search(rf"{BASE}.*\s{PASS_RATES[0]}\s", listed) and re.search(rf"{NEW}.*\s{PASS_RATES[1]}\s", listed)
 
     markdown = comparison_markdown(c)
-    assert COUNTS in markdown and EXPECTATIONS in markdown
+    assert COUNTS in markdown and EXPECTATIONS in markdown and f"**{OUTCOME}**" in markdown
     suite = ET.fromstring(comparison_junit(c).split("\n", 1)[1])
     failing = [t.get("name") for t in suite.iter("testcase") if t.find("failure") is not None]
     assert failing == ["E1 · outage × calm"]  # no pair beyond noise; the one expectation regression
@@ -110,5 +112,8 @@ async def test_every_view_states_the_same_figures(two_runs: Store, make_app, tmp
         await pilot.press("escape")
         await pilot.pause()
         await open_compare(pilot)
+        assert static_text(app, "#compare-summary").startswith(OUTCOME)  # folded at 80×24: the outcome stays
+        await pilot.press("s")  # every line of the statistics
+        await pilot.pause()
         shown = " ".join(static_text(app, "#compare-summary").split())
         assert COUNTS in shown and EXPECTATIONS in shown

@@ -164,6 +164,34 @@ def summary_lines(c: Comparison) -> list[str]:
     return lines
 
 
+def outcome_line(c: Comparison, strict: bool = False) -> str:
+    """The comparison's outcome in one line, as every view states it: what its exit status says
+    and what decided it."""
+    status = c.strict_exit_status if strict else c.exit_status
+    decided = [
+        f"{n} {what}"
+        for n, what in (
+            (c.resolution_regressions, "resolution regression(s)"),
+            (len(c.expectation_regressions), "expectation regression(s)"),
+        )
+        if n
+    ]
+    if c.noise is not None:
+        if c.noise.significant and c.scores_gated:
+            decided.insert(0, "the pass rate")
+        if status == 0:
+            return "no regression: within noise"
+        if strict and not decided:
+            return f"--strict: {len(c.noise.dropped)} pair(s) dropped (within noise)"
+        return "regression beyond run-to-run noise: " + ", ".join(decided or ["a drop within noise (--strict)"])
+    if status == 0:
+        return "no gated regression" if not c.scores_gated and c.regressions else "no regression"
+    return (
+        f"{c.regressions if c.scores_gated else 0} score regression(s), {c.resolution_regressions} resolution "
+        f"regression(s), {len(c.expectation_regressions)} expectation regression(s)"
+    )
+
+
 def expectation_lines(c: Comparison) -> list[str]:
     """One line per expectation that regressed, naming its id, the pair and its text (the
     text is the team's: callers print it as plain text or escape it)."""
@@ -219,8 +247,7 @@ def has_verdicts(c: Comparison) -> bool:
 
 def comparison_markdown(c: Comparison) -> str:
     out = [f"### ragtui compare `{md_cell(c.base_run)}` → `{md_cell(c.new_run)}`", ""]
-    first, *rest = summary_lines(c)
-    out += [f"**{first}**", ""] + [f"- {line}" for line in rest] + [""]
+    out += [f"**{outcome_line(c)}**", ""] + [f"- {line}" for line in summary_lines(c)] + [""]
     if c.expectation_regressions:
         out += [f"- 🔴 {md_cell(line)}" for line in expectation_lines(c)] + [""]
     if c.noise is not None:

@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Footer, Static
 from ...core.metrics import PRIMARY_METRIC
 from ...core.registry import metric_views
 from ...core.runs.compare import Comparison, Pair, compare_runs
-from ...core.runs.compare_report import flag_words, has_verdicts, ordered, summary_lines, verdict_pair
+from ...core.runs.compare_report import flag_words, has_verdicts, ordered, outcome_line, summary_lines, verdict_pair
 from ...core.runs.listing import run_trials
 from ...core.runs.pass_k import RunPassK
 from ...core.runs.report_text import delta
@@ -106,7 +106,8 @@ class CompareScreen(Screen[None]):
             *(("dialogue flag",) if verdicts else ()),
             *(("trials base → new",) if trials else ()),
         )
-        summary = Text("\n".join(summary_lines(c)))
+        # The outcome first: folded at 80×24, it is the line that stays.
+        summary = Text("\n".join([outcome_line(c), *summary_lines(c)]))
         if trials is not None:
             summary.append(f"\n{_pass_k_summary(*trials)}")
         for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...registry import metric_views
 from ...text.score_text import score_text
 from ..compare import Comparison
-from ..compare_report import ordered, summary_lines, trial_ordered
+from ..compare_report import ordered, outcome_line, summary_lines, trial_ordered
 from ..trial_compare import BETTER, HIGHER_IN_NOISE, LOWER_IN_NOISE, REGRESSION, NoiseComparison, TrialPair
 from . import charts
 from .assets import SCRIPT, STYLE, content_security_policy
@@ -178,7 +178,7 @@ def _compare_sections(c: Comparison, base_database: str, new_database: str) -> l
     out.append(f'<div class="sub">base: {esc(base_database)} · new: {esc(new_database)}</div>')
     status = c.exit_status
     lines = "".join(f"<li>{esc(line)}</li>" for line in summary_lines(c))
-    verdict = "no regression" if status == 0 else "regression"
+    verdict = esc(outcome_line(c))
     out.append(f'<div class="gate {"ok" if status == 0 else "bad"}"><b>Comparison:</b> {verdict}<ul>{lines}</ul></div>')
     if c.noise is not None:  # with trials: pairs over all their trials, a drop beyond noise
         out.extend(_trial_regressions(c.noise))
