@@ -401,3 +401,35 @@ def test_scenarios_check_flags_a_follow_up_whose_passage_changed(server, help_fo
     kept = [p for p in read_folder(help_folder).passages if p.content_hash != scenario.follow_up.passage_hash]
     problems = source_problems([scenario], kept, "help")
     assert any("its follow-up's reference comes from has changed or gone" in line for line in problems)
+
+
+def test_a_reference_that_restates_its_question_is_dropped_and_terms_become_exact_checks(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    """What a small writer does in Japanese, in English: the question as its own reference; a bare
+    term of the quote as a judged expectation; an expect_not that the passage itself states."""
+    sentence = "Refunds are paid within 5 business days to the original card."
+
+    def respond(body: dict) -> Reply:
+        if schema_name(body) == "entailment":
+            return Reply(json.dumps({"follows": "yes"}))  # a lenient judge: code must catch these
+        if "Linked services" in last_user(body):
+            return Reply(json.dumps({"question": "How do I link Google?", "reference": "How do I link Google?",
+                                     "quote": "Open Settings > Account > Linked services to link Google.",
+                                     "expect": [], "expect_not": []}))  # fmt: skip
+        return Reply(json.dumps({"question": "When is my refund paid?", "reference": sentence, "quote": sentence,
+                                 "expect": ["original card", "says the refund takes 5 business days"],
+                                 "expect_not": ["original card"]}))  # fmt: skip
+
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "checked.toml"
+    assert generate(config_path, help_folder, out, "--n", "3", "--kinds", "factual") == 0
+    assert "dropped 1: the reference restates the question" in capsys.readouterr().out
+    scenarios = load_scenarios(out, "en")
+    assert all(s.question != s.reference for s in scenarios)
+    refund = next(s for s in scenarios if s.source and s.source.file == "refunds.md")
+    forms = {(e.form, e.polarity, e.text) for e in refund.expectations}
+    assert ("contains", "must", "original card") in forms  # a term of the quote: checked in code
+    judged = [e for e in refund.expectations if e.form != "contains"]
+    assert [e.text for e in judged if e.polarity == "must"] == ["says the refund takes 5 business days"]
+    assert not [e for e in refund.expectations if e.polarity == "must_not"]  # it forbade what the passage says

@@ -33,7 +33,7 @@ from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_know
 from .plan import OUT_OF_SCOPE, PlannedItem
 from .quote_check import find_quote
 from .reply_cache import ReplyCache, request_key
-from .similarity import COPIED_AT, copied_share, near_duplicates
+from .similarity import COPIED_AT, RESTATES_AT, alike, copied_share, near_duplicates
 
 _TEXT = {"type": "string", "maxLength": 600}
 GROUNDED_SCHEMA: dict[str, Any] = {
@@ -140,8 +140,11 @@ class Generator:
         if match is None:
             raise Dropped(why.QUOTE_MISSING)
         quote = passage.text[match.start : match.end]
+        if alike(question, reference) >= RESTATES_AT:
+            raise Dropped(why.RESTATES_QUESTION)
         await self._check_entailed(quote, reference)
         facts = [f for f in exact_facts(quote) if plain(f) in plain(reference)]
+        expect, terms = _judged_or_exact(_texts(reply, "expect", 2), quote)
         # against the heading too: a FAQ row's question is its heading, and a copy of it is a copy
         flags = (COPIES_WORDING,) if copied_share(question, f"{passage.title}\n{passage.text}") >= COPIED_AT else ()
         source = ScenarioSource(
@@ -157,9 +160,9 @@ class Generator:
             kind=item.kind,
             question=question,
             reference=reference,
-            expect=_texts(reply, "expect", 2),
-            expect_not=_texts(reply, "expect_not", 1),
-            contains=tuple(dict.fromkeys([*facts, *follow_facts])),
+            expect=expect,
+            expect_not=tuple(t for t in _texts(reply, "expect_not", 1) if not _affirmed(t, passage.text)),
+            contains=tuple(dict.fromkeys([*facts, *terms, *follow_facts])),
             source=source,
             flags=flags,
             follow_up=follow_up,
@@ -332,6 +335,25 @@ def _texts(reply: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
         return ()
     texts = (" ".join(v.split()) for v in value if isinstance(v, str) and v.strip() and len(v) < CUT_AT)
     return tuple(texts)[:most]
+
+
+# A judged expectation this short that the quote states word for word is a term to find, not a
+# sentence to judge ("Visa"): checked in code instead.
+TERM_AT_MOST = 24
+
+
+def _judged_or_exact(expect: tuple[str, ...], quote: str) -> tuple[tuple[str, ...], list[str]]:
+    """The writer's ``expect`` split into sentences to judge and short terms of the quote that
+    become ``contains`` expectations."""
+    terms = [e for e in expect if len(e) <= TERM_AT_MOST and plain(e) in plain(quote)]
+    return tuple(e for e in expect if e not in terms), terms
+
+
+def _affirmed(forbidden: str, passage: str) -> bool:
+    """An ``expect_not`` the passage itself states ("JCB" where the passage lists JCB among the
+    cards it takes) forbids the right answer: left out."""
+    text = plain(forbidden).rstrip(".。")
+    return len(text) >= 2 and text in plain(passage)
 
 
 def _unique_ids(drafts: list[Draft]) -> None:

@@ -15,6 +15,9 @@ from ..text.text_similarity import normalise, trigrams
 # questions sharing only "場合はどうすればいいですか") 0.50–0.64: the later of a pair at or above
 # this is dropped.
 DUPLICATE_AT = 0.7
+# A reference this alike to its question restates it ("定期便を一時停止するには？" twice): it
+# answers nothing, whatever the judge says of it.
+RESTATES_AT = 0.9
 # A question with this share of its 5-grams found in the passage reads the passage back
 # ("Tap Link next to the service?"): kept, but flagged for a person to look at.
 COPIED_AT = 0.6
@@ -35,6 +38,12 @@ def near_duplicates(questions: Sequence[str], at: float = DUPLICATE_AT) -> dict[
         else:
             kept.append(index)
     return dropped
+
+
+def alike(first: str, second: str) -> float:
+    """The Dice coefficient of the two texts' character trigrams (0 when either has none)."""
+    a, b = trigrams(first), trigrams(second)
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
 def copied_share(question: str, passage: str, n: int = 5) -> float:
