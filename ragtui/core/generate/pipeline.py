@@ -33,7 +33,7 @@ from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_know
 from .plan import OUT_OF_SCOPE, PlannedItem
 from .quote_check import find_quote
 from .reply_cache import ReplyCache, request_key
-from .similarity import COPIED_AT, RESTATES_AT, alike, copied_share, near_duplicates
+from .similarity import COPIED_AT, GROUNDED_AT, RESTATES_AT, alike, copied_share, near_duplicates
 
 _TEXT = {"type": "string", "maxLength": 600}
 GROUNDED_SCHEMA: dict[str, Any] = {
@@ -142,6 +142,8 @@ class Generator:
         quote = passage.text[match.start : match.end]
         if alike(question, reference) >= RESTATES_AT:
             raise Dropped(why.RESTATES_QUESTION)
+        if copied_share(reference, passage.text, 3) < GROUNDED_AT:
+            raise Dropped(why.NOT_FROM_PASSAGE)
         await self._check_entailed(quote, reference)
         facts = [f for f in exact_facts(quote) if plain(f) in plain(reference)]
         expect, terms = _judged_or_exact(_texts(reply, "expect", 2), quote)
@@ -191,6 +193,10 @@ class Generator:
                 raise Dropped(why.QUOTE_MISSING)
             source, match = found
             quote = source.text[match.start : match.end]
+            if alike(asked, answer) >= RESTATES_AT:
+                raise Dropped(why.RESTATES_QUESTION)
+            if copied_share(answer, source.text, 3) < GROUNDED_AT:
+                raise Dropped(why.NOT_FROM_PASSAGE)
             await self._check_entailed(quote, answer)
         except Dropped as reason:
             self._report.follow_ups_dropped[str(reason)] += 1

@@ -18,6 +18,10 @@ DUPLICATE_AT = 0.7
 # A reference this alike to its question restates it ("定期便を一時停止するには？" twice): it
 # answers nothing, whatever the judge says of it.
 RESTATES_AT = 0.9
+# A reference with less than this share of its character trigrams in its passage is not written
+# from it: a small writer returns "PASSAGE BEGIN" or "配送についての資料" (0.00) where every
+# reference a person read as drawn from its passage measured 0.80 or more.
+GROUNDED_AT = 0.5
 # A question with this share of its 5-grams found in the passage reads the passage back
 # ("Tap Link next to the service?"): kept, but flagged for a person to look at.
 COPIED_AT = 0.6
