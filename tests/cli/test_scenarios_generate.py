@@ -52,7 +52,8 @@ def writer(*, quote_ok: bool = True, follows: str = "yes", english: bool = True,
             return Reply(json.dumps({"candidates": [candidate]}))
         match = PASSAGE.search(last_user(body))
         passage = match.group(1) if match else ""
-        sentence = max(re.split(r"(?<=[.!?])\s", passage.strip()), key=len)  # the longest: a FAQ row opens with its question
+        # the longest sentence: a FAQ row opens with its question
+        sentence = max(re.split(r"(?<=[.!?])\s", passage.strip()), key=len)
         asked_again = "not in English" in last_user(body)
         question = (
             f"I have a question about this: {sentence[:40].lower()}?"
