@@ -81,7 +81,7 @@ def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
             r.started.replace("T", " ")[5:16],
             r.language,
             str(r.dialogues),
-            score_text(r.score),
+            Text(score_text(r.score, r.low)),  # ≈ when its judge agrees with people under the floor
             resolution_cell(r),
             pass_cell(r),
             *((pass_k_cell(r),) if with_trials else ()),
@@ -126,7 +126,8 @@ def resolution_cell(r: RunSummary) -> Text:
 
 def runs(args: argparse.Namespace, overrides: Overrides) -> int:
     check_count(args.limit, "-n/--limit")
-    store = bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
+    config = bootstrap.load_effective_config(overrides)
+    store = bootstrap.open_store(config, read_only=True)
     if args.pairs:
         run_id = resolve_run(store, args.pairs)
         wanted = {(s.scenario_id, s.persona_name) for s in store.sessions(run_id=run_id)}
@@ -143,7 +144,7 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
         console.print(Text(f"Score per scenario × persona across runs (the pairs of {run_id}; 0–1 scale)"))
         console.print(table)
         return 0
-    rows = list_runs(store)
+    rows = list_runs(store, config.min_judge_agreement)
     if not rows:
         console.print(Text(f"No runs in {store.path}. Start one with `ragtui run`."))
         return 0

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 
 from ..store.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
 from ..store.store import Store
+from ..types.agreement_floor import AgreementFloor
 from ..types.stored import DIALOGUE_VERDICTS
 from .gate import GATED_STOPS
+from .low_agreement import low_rubric_sessions
 from .pass_k import RunPassK, Trial, group_trials
 
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -54,6 +56,9 @@ class RunSummary:
     # dialogue metric → the mean score of its newest verdicts (None: none scored); a metric with
     # no verdict in the run is absent. Every dialogue metric, a plugin's too.
     verdict_means: dict[str, float | None] = field(default_factory=dict)
+    # Every scored dialogue's rubric judge agrees with people under the floor: its score is ≈,
+    # drawn neither red nor green, as in the run summary (only when the listing is given a floor).
+    low: bool = False
 
     @property
     def pass_rate(self) -> float | None:
@@ -136,8 +141,20 @@ def run_trials(store: Store, run_id: str) -> RunPassK:
     )
 
 
-def list_runs(store: Store) -> list[RunSummary]:
-    """Every run, oldest first, with its trend over earlier runs of the same scenario set."""
+def low_runs(store: Store, floor: AgreementFloor) -> set[str]:
+    """The runs whose scored dialogues' rubric judges all agree with people under ``floor``."""
+    scored: dict[str, list[int]] = {}
+    for session_id, run_id in store.db.execute(
+        "SELECT id, run_id FROM sessions WHERE run_id IS NOT NULL AND score IS NOT NULL"
+    ):
+        scored.setdefault(run_id, []).append(session_id)
+    low = low_rubric_sessions(store, [sid for ids in scored.values() for sid in ids], floor)
+    return {run_id for run_id, ids in scored.items() if all(sid in low for sid in ids)}
+
+
+def list_runs(store: Store, floor: AgreementFloor | None = None) -> list[RunSummary]:
+    """Every run, oldest first, with its trend over earlier runs of the same scenario set; with
+    ``floor``, which runs' scores come from a low-agreement judge."""
     db = store.db
     rows = db.execute(
         "SELECT run_id, MIN(created_at), COUNT(*), AVG(score), "
@@ -165,6 +182,7 @@ def list_runs(store: Store) -> list[RunSummary]:
     resolutions = resolution_by_run(store)
     trials = trials_by_run(store)
     verdict_means = verdict_means_by_run(store)
+    lows = low_runs(store, floor) if floor is not None else set()
     out: list[RunSummary] = []
     history: dict[str, list[float | None]] = {}
     rate_history: dict[str, list[float | None]] = {}
@@ -192,6 +210,7 @@ def list_runs(store: Store) -> list[RunSummary]:
                 resolution_trend=list(rate_history[key]),
                 trials=trials.get(run_id),
                 verdict_means=verdict_means.get(run_id, {}),
+                low=run_id in lows,
             )
         )
     return out

@@ -130,7 +130,7 @@ class RunsScreen(Screen[None]):
         table.clear(columns=True)
         problem = None
         try:
-            self.runs = list_runs(self.ragtui.store)
+            self.runs = list_runs(self.ragtui.store, self.ragtui.config.min_judge_agreement)
         except RagtuiError as exc:
             problem = str(exc)
         # pass^K only when a run has repeated trials; pass is pass^1 (the pass rate compare shows).
@@ -159,7 +159,7 @@ class RunsScreen(Screen[None]):
             mark = " ◆" if r.run_id == self.base else (" ↻" if r.replay_of_run else "")
             table.add_row(
                 Text(r.run_id + mark),
-                Text(score_text(r.score), justify="right"),
+                Text(score_text(r.score, r.low), justify="right", style="dim" if r.low else ""),
                 _pass_cell(r),
                 *((_pass_k_cell(r),) if with_trials else ()),
                 _resolution_cell(r),
