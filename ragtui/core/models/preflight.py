@@ -12,12 +12,15 @@ here: a gateway has usually retried its upstream already, and a check must answe
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..types.errors import EndpointError
 from .endpoints import Endpoint
 from .http_answer import models_answer, transport_error
 from .llm import ChatClient, ClientPool
+
+if TYPE_CHECKING:
+    import httpx
 
 CHECK_RETRIES = 1
 
@@ -42,15 +45,7 @@ async def check_endpoint(
                 )
         except httpx.HTTPError as exc:
             raise transport_error(endpoint.role, endpoint.base_url, exc, timeout) from None
-        answer = models_answer(
-            endpoint.role,
-            endpoint.base_url,
-            endpoint.api_key_env,
-            response.status_code,
-            response.headers.get("content-type") or "",
-            response.text,
-            endpoint.api_key,
-        )
+        answer = _models_answer(endpoint, response)
         listed[server] = isinstance(answer, list)
     if not listed[server]:
         await checked(endpoint, pool).check()
@@ -110,15 +105,20 @@ async def _models_problem(client: Any, endpoint: Endpoint, timeout: float) -> st
     except httpx.HTTPError as exc:
         return str(transport_error(endpoint.role, endpoint.base_url, exc, timeout))
     try:
-        models_answer(
-            endpoint.role,
-            endpoint.base_url,
-            endpoint.api_key_env,
-            response.status_code,
-            response.headers.get("content-type") or "",
-            response.text,
-            endpoint.api_key,
-        )
+        _models_answer(endpoint, response)
     except EndpointError as exc:
         return str(exc)
     return None
+
+
+def _models_answer(endpoint: Endpoint, response: httpx.Response) -> list[str] | str:
+    """What a ``GET /models`` reply says for ``endpoint`` (raises EndpointError on a refusal)."""
+    return models_answer(
+        endpoint.role,
+        endpoint.base_url or "",
+        endpoint.api_key_env,
+        response.status_code,
+        response.headers.get("content-type") or "",
+        response.text,
+        endpoint.api_key,
+    )
