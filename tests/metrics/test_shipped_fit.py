@@ -103,7 +103,7 @@ def ship(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *, applied: bool) -> N
         "xs": [0.3, 0.5],
         "ys": [0.2, 0.9],
         "fitted_on": "test",
-        "report": {"half": "en report half", "n": 9, "raw": {"spearman": 0.55}, "fitted": {"spearman": 0.55}},
+        "report": {"half": "en report half", "n": 12, "raw": {"spearman": 0.55}, "fitted": {"spearman": 0.55}},
         "applied": applied,
     }
     path = tmp_path / "shipped_fits.json"
@@ -134,7 +134,7 @@ def test_a_run_on_the_embedded_judge_is_scored_through_the_shipped_fit_with_the_
     expected = shipped_fit("rubric", EMBEDDED_MODEL, bundled_fingerprint("en"))
     assert expected is not None and score == pytest.approx(expected.apply(fit["raw_score"])) != fit["raw_score"]
     assert (
-        "rubric scores: agrees with people: Spearman 0.55 (n=9, 95% CI -0.24–0.90, bundled labelled set, en report half)"
+        "rubric scores: agrees with people: Spearman 0.55 (n=12, 95% CI -0.08–0.87, bundled labelled set, en report half)"
         in summary
     )
     assert main(["show", "1", "--config", str(config_file)]) == 0
