@@ -40,6 +40,11 @@ def card_set(name: str) -> str:
     return _info(name).card_set or f"{name}.jsonl"
 
 
+def metric_calls(name: str) -> float:
+    """Model calls a verdict is assumed to cost (the estimate before measuring)."""
+    return _info(name).calls
+
+
 def card_judge(name: str, client: ChatClient, prompts_dir: Path, language: str, settings: MetricSettings) -> object:
     """The judge of ``name`` in ``language`` as a run builds it (its fingerprint keys the row)."""
     if is_dialogue(name):
