@@ -109,3 +109,23 @@ def test_a_gate_that_moved_since_the_previous_run_is_named(db: Store):
     # With --gate-low-agreement both gate: nothing moved.
     asked = gate_changes(standings(rows(db, "one"), floor, True), standings(rows(db, "two"), floor, True), "one")
     assert asked == []
+
+
+def test_show_prints_each_dialogue_verdicts_agreement_under_it(server, tmp_path: Path, capsys, monkeypatch):
+    from ragtui.cli import output
+    from ragtui.cli.main import main
+
+    from .test_low_agreement import write_config
+
+    monkeypatch.setattr(output.console, "_width", 220)
+    config = write_config(tmp_path, server.base_url)
+    store = Store.open(tmp_path / "runs.db")
+    try:
+        session_id = write_dialogue(store, "r", "a", "calm", [0.9], verdicts={"resolution": (0.2, "unresolved"),
+                                    "repetition": (1.0, None)}, agreement={"resolution": LOW_RESOLUTION})  # fmt: skip
+    finally:
+        store.close()
+    assert main(["show", str(session_id), "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "agrees with people: Spearman 0.36 (n=30, 95% CI -0.05–0.66, labels.jsonl)" in out
+    assert "unmeasured — ragtui judge-card" in out  # repetition: its judge is unmeasured here
