@@ -5,6 +5,7 @@ the choose half; carry only a lever that beats the baseline there to the report 
 
     python bench/expectation_ja_levers.py --split choose
     python bench/expectation_ja_levers.py --split report --variants baseline,passages
+    python bench/expectation_ja_levers.py --split report --variants baseline --language en   # per kind
 
 The judge is the one ``ragtui run`` uses (the configured judge, or the embedded model).
 """
@@ -31,23 +32,23 @@ DATA = bundled_dir("sample_data") / "labelled" / "expectations.jsonl"
 VARIANTS = ("baseline", "passages", "en-wording")
 
 
-def make_judge(variant: str, client: ChatClient, prompts: Path) -> ExpectationJudge:
-    judge = ExpectationJudge(client, prompts, "en" if variant == "en-wording" else "ja")
+def make_judge(variant: str, client: ChatClient, prompts: Path, language: str) -> ExpectationJudge:
+    judge = ExpectationJudge(client, prompts, "en" if variant == "en-wording" else language)
     judge.use_passages = variant == "passages"
     return judge
 
 
-async def run(split: str, variants: list[str], out: Path) -> list[dict]:
+async def run(split: str, variants: list[str], out: Path, language: str) -> list[dict]:
     config = bootstrap.load_effective_config(Overrides())
     endpoint = resolve_endpoint(config, "judge", None)
-    items = [i for i in select(load_expectation_items(DATA).items, split) if i.language == "ja"]
+    items = [i for i in select(load_expectation_items(DATA).items, split) if i.language == language]
     rows: list[dict] = []
     pool = ClientPool()
     try:
         with embedded_model(config, {"judge": endpoint}):
             client = pool.client_for(endpoint)
             for variant in variants:
-                judge = make_judge(variant, client, config.prompts)
+                judge = make_judge(variant, client, config.prompts, language)
                 for item in items:
                     expectation, answer = item.to_check()
                     check = await judge.check(expectation, answer)
@@ -88,12 +89,13 @@ def main() -> int:
     parser.add_argument("--split", choices=("choose", "report"), default="choose")
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--out", type=Path, default=Path("/tmp/expectation_ja_levers.jsonl"))
+    parser.add_argument("--language", default="ja", help="the items' language (baseline per kind for en)")
     parser.add_argument("--table-only", action="store_true", help="print the table of --out without judging")
     args = parser.parse_args()
     if args.table_only:
         rows = [json.loads(line) for line in args.out.read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
-        rows = asyncio.run(run(args.split, args.variants.split(","), args.out))
+        rows = asyncio.run(run(args.split, args.variants.split(","), args.out, args.language))
     report(rows)
     return 0
 
