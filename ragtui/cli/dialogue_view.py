@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..core.metrics.explain import status_word
+from ..core.metrics.judge_card import agreement_text
 from ..core.registry import metric_views
 from ..core.store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
 from .output import model_label
@@ -37,6 +38,8 @@ def dialogue_verdict_text(j: StoredDialogueJudgment) -> Text:
     text.append_text(metric_views.styled_cell(j, metric_views.threshold_of(j.details)))
     if j.model:
         text.append(f"  ({model_label(j.model, j.served_model)})", style="dim")
+    if j.score is not None:  # how far its judge agrees with people, as under every turn score
+        text.append(f"\n{agreement_text(j.details)}", style="dim")
     meaning = metric_views.explanation(j.metric)
     if meaning:
         text.append(f"\n{meaning}", style="dim italic")

@@ -10,21 +10,23 @@ that measures it. Needs no model running. ``--measure`` measures (``judge_card_m
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.table import Table
 from rich.text import Text
 
 from ..core.config.settings import Config
-from ..core.metrics import BINARY_METRICS
-from ..core.metrics.card_entry import interval_text
-from ..core.metrics.card_rows import CARD_METRICS, LANGUAGES, card_rows
+from ..core.metrics.card_entry import CardEntry, figure_name, interval_text
+from ..core.metrics.card_judges import card_metric_names
+from ..core.metrics.card_rows import LANGUAGES, card_rows
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
-from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS
+from ..core.types.agreement_floor import INTERVAL_RULE, LOW_MARK, LOW_WORDS, AgreementFloor, is_low
 from ..core.types.errors import RagtuiError
 from .judge_card_measure import QUICK_ITEMS, measure
 from .output import console
@@ -54,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--quick", action="store_true", help=f"with --measure: at most {QUICK_ITEMS} items per metric and language"
     )
-    parser.add_argument("--metric", choices=CARD_METRICS, help="only this metric")
+    parser.add_argument("--metric", choices=card_metric_names(), help="only this metric")
     parser.add_argument("--language", dest="card_language", choices=LANGUAGES, help="only this language")
     parser.set_defaults(handler=judge_card)
 
@@ -63,7 +65,7 @@ def judge_card(args: argparse.Namespace, overrides: Overrides) -> int:
     language = getattr(args, "card_language", None)
     languages = (language,) if language else LANGUAGES
     if args.measure:
-        return measure(args, overrides, list(CARD_METRICS), languages)
+        return measure(args, overrides, list(card_metric_names()), languages)
     for flag in ("from_labels", "quick", "run"):
         if getattr(args, flag, None):
             raise RagtuiError(f"--{flag.replace('_', '-')} applies to --measure only", "add --measure")
@@ -79,7 +81,7 @@ def judge_card(args: argparse.Namespace, overrides: Overrides) -> int:
     # figure was measured (free text) is a numbered note under it.
     for name in ("metric", "lang", "agrees with people", "n", "95% CI", "on"):
         table.add_column(name, no_wrap=True)
-    names = [args.metric] if args.metric else list(CARD_METRICS)
+    names = [args.metric] if args.metric else list(card_metric_names())
     try:
         notes = _rows(table, config, store, client, names, languages, endpoint.model)
     finally:
@@ -93,6 +95,15 @@ def judge_card(args: argparse.Namespace, overrides: Overrides) -> int:
         Text(
             f"{LOW_MARK} {LOW_WORDS}: under [min_judge_agreement] (Spearman {floor.spearman:g}, κ {floor.kappa:g}, "
             f"at least {floor.items} items): its scores are drawn neither red nor green and do not gate a run.",
+            style="dim",
+        ),
+        soft_wrap=True,
+    )
+    console.print(Text(f"{INTERVAL_RULE}.", style="dim"), soft_wrap=True)
+    console.print(
+        Text(
+            f"quick: measured on fewer than {floor.items} items or with --quick — shown, never carried by a verdict, "
+            "so it decides nothing about what gates.",
             style="dim",
         ),
         soft_wrap=True,
@@ -126,9 +137,9 @@ def _rows(
             notes.append(text)
         return f"[{notes.index(text) + 1}]"
 
+    floor = config.min_judge_agreement
     for row in card_rows(config, store, client, model, names, languages):
-        entry = row.entry
-        if entry is None:
+        if row.entry is None:
             table.add_row(
                 row.metric,
                 row.language,
@@ -137,18 +148,21 @@ def _rows(
                 "–",
                 note(f"unmeasured: ragtui judge-card --measure --metric {row.metric}"),
             )
-            continue
-        figure = "κ" if row.metric in BINARY_METRICS else "Spearman"
-        value = "undefined" if entry.value is None else f"{entry.value:.2f}"  # too few items, constant judge
-        interval = interval_text(entry.low, entry.high).removeprefix("95% CI ") or "–"
-        on = entry.on + (f"; {entry.unscored} unscored" if entry.unscored else "")
-        source = SOURCES.get(entry.source, entry.source)
-        table.add_row(
-            row.metric,
-            row.language,
-            Text(f"{LOW_MARK} {figure} {value}", style="dim") if row.low else Text(f"{figure} {value}"),
-            str(entry.n),
-            interval,
-            note(on if on.startswith(source) else f"{source}: {on}"),
-        )
+        else:
+            table.add_row(row.metric, row.language, *_cells(row.entry, floor, note, quick=row.quick))
     return notes
+
+
+def _cells(entry: CardEntry, floor: AgreementFloor, note: Callable[[str], str], quick: bool = False) -> list[Any]:
+    value = "undefined" if entry.value is None else f"{entry.value:.2f}"  # too few items, constant judge
+    interval = interval_text(entry.low, entry.high).removeprefix("95% CI ") or "–"
+    on = entry.on + (f"; {entry.unscored} unscored" if entry.unscored else "")
+    source = SOURCES.get(entry.source, entry.source)
+    figure = f"{figure_name(entry.figure)} {value}"
+    if quick:
+        shown = Text(f"quick {figure}", style="dim")
+    elif is_low({"agreement": entry.to_dict()}, floor):
+        shown = Text(f"{LOW_MARK} {figure}", style="dim")
+    else:
+        shown = Text(figure)
+    return [shown, str(entry.n), interval, note(on if on.startswith(source) else f"{source}: {on}")]

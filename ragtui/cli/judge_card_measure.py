@@ -31,7 +31,7 @@ from ..core.dialogue.estimate import (
 from ..core.metrics import BINARY_METRICS, MetricSettings, build_metrics
 from ..core.metrics.answer_relevancy import MAX_STATEMENTS
 from ..core.metrics.calibration import Calibrator, context_for
-from ..core.metrics.card_entry import CardEntry, figure_name, interval_text
+from ..core.metrics.card_judges import card_set, is_dialogue, metric_calls
 from ..core.metrics.card_measure import entry as card_entry
 from ..core.metrics.card_measure import item_figures, label_figures
 from ..core.metrics.card_store import save_entry
@@ -48,6 +48,9 @@ from ..core.store.labelled_turns import labelled_turns
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
 from .calibrate_command import judge_all, metrics_factory
+from .judge_card_expectations import METRIC as EXPECTATIONS
+from .judge_card_expectations import measure_expectations, report_items
+from .judge_card_line import entry_line
 from .model_start import embedded_model
 from .output import console
 
@@ -62,6 +65,7 @@ class Planned:
     path_shown: str
     all_items: list[LabelledItem]  # the whole report half (its languages fix the run's identity)
     items: list[LabelledItem]  # what this command measures (--language, --quick)
+    path: Path  # the bundled labelled file
 
 
 def card_metrics(chosen: str | None, names: list[str]) -> list[str]:
@@ -75,8 +79,8 @@ def card_metrics(chosen: str | None, names: list[str]) -> list[str]:
 def plan(config: Config, metrics: list[str], languages: tuple[str, ...], quick: bool) -> list[Planned]:
     out = []
     for metric in metrics:
-        path = bundled_dir("sample_data") / "labelled" / f"{metric}.jsonl"
-        if not path.is_file():
+        path = bundled_dir("sample_data") / "labelled" / card_set(metric)
+        if metric == EXPECTATIONS or not path.is_file():  # expectations: judge_card_expectations
             continue
         binary = metric in BINARY_METRICS
         label_max = 5.0 if metric == PRIMARY_METRIC else 1.0
@@ -91,7 +95,7 @@ def plan(config: Config, metrics: list[str], languages: tuple[str, ...], quick: 
             mine = [i for i in report if i.language == language]
             items += mine[:QUICK_ITEMS] if quick else mine
         if items:
-            out.append(Planned(metric, binary, label_max, f"sample_data/labelled/{path.name}", report, items))
+            out.append(Planned(metric, binary, label_max, f"sample_data/labelled/{path.name}", report, items, path))
     return out
 
 
@@ -101,6 +105,14 @@ def print_estimate(config: Config, planned: list[Planned], endpoint: Endpoint) -
     tokens_in = tokens_out = 0.0
     client = ChatClient(endpoint, None)  # builds the metrics to read their prompts; never calls
     for p in planned:
+        if is_dialogue(p.metric):  # a few calls over the whole transcript per dialogue
+            calls = metric_calls(p.metric)
+            for item in p.items:
+                total_items += 1
+                total_calls += calls
+                tokens_in += calls * approx_tokens(" ".join(text for _role, text in item.messages))
+                tokens_out += calls * ASSUMED_OUTPUT["judge"]
+            continue
         for language in sorted({i.language for i in p.items}):
             prompts = PromptSet.load(config.prompts, language)
             metrics = build_metrics(
@@ -133,20 +145,6 @@ def print_estimate(config: Config, planned: list[Planned], endpoint: Endpoint) -
     )
 
 
-def entry_line(entry: CardEntry, skipped: int = 0) -> Text:
-    value = "–" if entry.value is None else f"{entry.value:.2f}"
-    line = Text(f"{entry.metric} · {entry.language} · {figure_name(entry.figure)} {value}", style="bold")
-    interval = interval_text(entry.low, entry.high)
-    line.append(f" ({interval})" if interval else " (no interval: too few items)")
-    line.append(f" · n={entry.n}")
-    if entry.unscored:
-        line.append(f" · {entry.unscored} unscored (judge failed; not counted)", style="yellow")
-    if skipped:
-        line.append(f" · {skipped} skipped (not applicable)")
-    line.append(f" · {entry.on}", style="dim")
-    return line
-
-
 def measure(args: argparse.Namespace, overrides: Overrides, names: list[str], languages: tuple[str, ...]) -> int:
     if getattr(args, "from_labels", False):
         if args.quick:
@@ -162,14 +160,20 @@ def measure(args: argparse.Namespace, overrides: Overrides, names: list[str], la
 async def _measure(args: argparse.Namespace, overrides: Overrides, names: list[str], languages: tuple[str, ...]) -> int:
     config = bootstrap.load_effective_config(overrides)
     endpoint = resolve_endpoint(config, "judge", getattr(args, "model", None))
-    planned = plan(config, card_metrics(args.metric, names), languages, args.quick)
-    if not planned:
+    chosen = card_metrics(args.metric, names)
+    planned = plan(config, chosen, languages, args.quick)
+    expectations = (
+        report_items(config, languages, QUICK_ITEMS if args.quick else None) if EXPECTATIONS in chosen else []
+    )
+    if not planned and not expectations:
         raise RagtuiError("no bundled labelled items for that metric and language", "see sample_data/labelled/")
     if args.quick:
         console.print(
             Text(f"Quick: at most {QUICK_ITEMS} item(s) per metric and language (entries say so).", style="yellow")
         )
     print_estimate(config, planned, endpoint)
+    if expectations:
+        console.print(Text(f"and {len(expectations)} expectation check(s), one judge call each", style="dim"))
     store = bootstrap.open_store(config)
     pool = ClientPool()
     try:
@@ -177,6 +181,8 @@ async def _measure(args: argparse.Namespace, overrides: Overrides, names: list[s
             client = pool.client_for(endpoint)
             for p in planned:
                 await _measure_metric(store, config, client, endpoint, p, args.quick)
+            if expectations:
+                await measure_expectations(store, config, client, endpoint, expectations, args.quick)
         console.print(Text(f"Stored on the judge card in {store.path}: ragtui judge-card shows it.", style="dim"))
     finally:
         await pool.aclose()
@@ -197,8 +203,7 @@ async def _measure_metric(
         "temperature": endpoint.temperature,
         "language": config.language,
     }
-    data_path = bundled_dir("sample_data") / "labelled" / f"{p.metric}.jsonl"
-    calibrator.open_run(data_path, {i.language for i in p.all_items}, settings)
+    calibrator.open_run(p.path, {i.language for i in p.all_items}, settings)
     pending = calibrator.pending(p.items)
     console.print(
         Text(

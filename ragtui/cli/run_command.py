@@ -36,10 +36,12 @@ from ..core.models.local_model import LocalModel
 from ..core.registry.bots import uses_bot_role
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs import bootstrap
-from ..core.runs.agreement_line import run_agreement_line
+from ..core.runs.agreement_line import dialogue_agreement_lines, run_agreement_line
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.expectation_rate import rate_line
 from ..core.runs.gate import GateResult, run_gate, run_resolution
+from ..core.runs.gate_changes import gate_changes, standings
+from ..core.runs.gate_scope import scope_line
 from ..core.runs.low_agreement import left_out_line, low_metrics
 from ..core.runs.pass_k import pass_k_line, run_pass_k
 from ..core.runs.replay_plan import plan_replay
@@ -479,6 +481,16 @@ def _write_reports(
         console.print(Text(f"Wrote the Markdown summary to {markdown}", style="dim"))
 
 
+def _gate_changes(store: Store, run_id: str, rows: list[StoredSession], gate: GateResult) -> list[str]:
+    """The verdict kinds whose gate moved since the previous run in this database."""
+    ids = store.run_ids()
+    if run_id not in ids or ids.index(run_id) == 0:
+        return []
+    previous = ids[ids.index(run_id) - 1]
+    before = standings(store.run_sessions(previous), gate.floor, gate.gate_low_agreement)
+    return gate_changes(before, standings(rows, gate.floor, gate.gate_low_agreement), previous)
+
+
 def _report(
     store: Store,
     config: Config,
@@ -524,9 +536,17 @@ def _report(
         console.print(
             Text(run_agreement_line(store, run_id, floor=config.min_judge_agreement), style="dim"), soft_wrap=True
         )
+    for line in dialogue_agreement_lines(rows, config.min_judge_agreement):  # the dialogue verdicts' judges
+        console.print(Text(line, style="dim"), soft_wrap=True)
     not_gated = left_out_line(gate.left_out)
     if not_gated:  # scores the exit status did not count: said, never silent
         console.print(Text(not_gated, style="yellow"), soft_wrap=True)
+    decided = scope_line(gate.scope)
+    if decided:  # which verdicts the exit status rests on, and which were shown only
+        nothing = not any(s.gates for s in gate.scope)
+        console.print(Text(decided, style="bold yellow" if nothing else "dim"), soft_wrap=True)
+    for line in _gate_changes(store, run_id, rows, gate):  # a gate that moved since the last run: said
+        console.print(Text(line, style="bold yellow"), soft_wrap=True)
     changed = run_reading(store, run_id).summary_line()
     if changed:  # two kinds of score in one table: said, never silent
         console.print(Text(changed, style="bold yellow"), soft_wrap=True)

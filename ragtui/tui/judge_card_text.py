@@ -23,7 +23,10 @@ def card_text(rows: list[CardRow], judge: str, floor: AgreementFloor) -> Text:
             text.append(f" — ragtui judge-card --measure --metric {row.metric}\n", style="dim")
             continue
         words = agreement_words({"agreement": entry.to_dict()}, floor)
-        text.append(f"{LOW_MARK} {words}" if row.low else words, style="dim" if row.low else "")
+        if row.quick:  # a newer measurement on too few items: shown, never what gates
+            text.append(f"quick, decides nothing: {words}", style="dim")
+        else:
+            text.append(f"{LOW_MARK} {words}" if row.low else words, style="dim" if row.low else "")
         text.append(f"\n{' ' * (width + 6)}{one_line(f'{entry.source}: {entry.on}', 200)}\n", style="dim")
     text.append(
         f"\n{LOW_MARK} {LOW_WORDS}: under [min_judge_agreement] (Spearman {floor.spearman:g}, κ {floor.kappa:g}, "

@@ -65,7 +65,11 @@ async def rejudge_turn(
             prompts = PromptSet.load(engine.config.prompts, session.language)
         settings = MetricSettings.from_config(engine.config)
         metrics = build_metrics([PRIMARY_METRIC], client, prompts, settings=settings)
-        judge = next(m for m in fitted_metrics(metrics, store, endpoint.model) if m.name == PRIMARY_METRIC)
+        judge = next(
+            m
+            for m in fitted_metrics(metrics, store, endpoint.model, engine.config.min_judge_agreement)
+            if m.name == PRIMARY_METRIC
+        )
     else:
         # An edited judge_rubric.toml is the whole-verdict judge's prompt.
         judge = RubricJudge(client, template)

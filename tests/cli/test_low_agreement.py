@@ -79,8 +79,9 @@ def test_gate_low_agreement_in_the_config_fails_the_run(server, tmp_path: Path, 
 
 
 def test_a_lower_floor_makes_the_same_judge_measured_and_gated(server, tmp_path: Path, capsys):
-    config = write_config(tmp_path, server.base_url, "[min_judge_agreement]\nspearman = 0.1\n")
-    store_rubric_fit(tmp_path / "runs.db", 0.10)  # at the floor: measured, not low
+    # The floor reads the interval: Spearman 0.10 on 18 items reaches down to -0.39.
+    config = write_config(tmp_path, server.base_url, "[min_judge_agreement]\nspearman = -0.4\n")
+    store_rubric_fit(tmp_path / "runs.db", 0.10)  # its interval clears the floor: measured, not low
     server.set_default(JUDGE, check_answers(2.0))
     assert run(config) == 1
     out = capsys.readouterr().out

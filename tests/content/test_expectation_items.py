@@ -127,3 +127,21 @@ def test_bad_policies_are_one_line_naming_the_key(tmp_path: Path, text: str, nam
         config_with(tmp_path, text)
     assert names in str(caught.value)
     assert str(tmp_path / "ragtui.toml") in str(caught.value)
+
+
+def test_a_prohibition_written_under_expect_is_asked_as_its_act(tmp_path: Path) -> None:
+    # Measured on the labelled set's choose half: as written the embedded judge caught 0 of 4
+    # broken English prohibitions; asked about the act, 4 of 4 (docs/expectations-agreement.md).
+    s = scenario(
+        tmp_path,
+        'expect = ["does not promise a refund", "never asks for the password", "says refunds are not possible", '
+        '"勧めないこと", { contains = "does not" }]\n',
+    )
+    polarities = [(e.text, e.form, e.polarity) for e in s.expectations]
+    assert polarities == [
+        ("does not promise a refund", "judged", "must_not"),
+        ("never asks for the password", "judged", "must_not"),
+        ("says refunds are not possible", "judged", "must"),  # a rule to say, not an act to avoid
+        ("勧めないこと", "judged", "must_not"),
+        ("does not", "contains", "must"),  # decided in code: its text is matched, not asked
+    ]

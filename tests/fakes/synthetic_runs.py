@@ -26,11 +26,14 @@ def write_dialogue(
     extra_metric: str | None = None,
     verdicts: dict[str, tuple[float | None, str | None]] | None = None,
     trial: int = 1,
+    agreement: dict[str, dict] | None = None,
 ) -> int:
     """One finished dialogue whose rubric turn scores are ``scores`` (None: unscored);
     ``verdicts``: dialogue metric → (score, outcome), a None score stored unscored and the
     outcome "skipped" as a skipped verdict; ``trial``: which trial of its pair it is (as
-    ``ragtui run --repeat K`` numbers them)."""
+    ``ragtui run --repeat K`` numbers them); ``agreement``: metric → the judge card entry its
+    scored verdicts carry (``details["agreement"]``)."""
+    agreement = agreement or {}
     session_id = store.create_session(
         scenario={"id": scenario, "question": f"{scenario}?", "language": language},
         persona={"name": persona, "language": language, "persona": "p"},
@@ -50,7 +53,9 @@ def write_dialogue(
         text = customer(turn) if customer else f"{scenario} {persona} customer turn {turn}"
         store.add_message(session_id, turn, "user", "scenario" if turn == 1 else "simulator", text)
         bot_id = store.add_message(session_id, turn, "bot", "bot", f"answer {turn}", passages=[])
-        details = {"conclusion": "synthetic"} if score is not None else {}
+        details: dict = {"conclusion": "synthetic"} if score is not None else {}
+        if score is not None and PRIMARY_METRIC in agreement:
+            details["agreement"] = agreement[PRIMARY_METRIC]
         error = None if score is not None else "judge reply was not JSON"
         store.add_judgment(
             session_id, bot_id, turn, Judgment(PRIMARY_METRIC, score, details, raw_reply="x", error=error)
@@ -66,6 +71,8 @@ def write_dialogue(
             problem = "judge reply was not JSON"
         elif outcome:
             info["outcome"] = outcome
+        if score is not None and metric in agreement:
+            info["agreement"] = agreement[metric]
         store.add_dialogue_judgment(session_id, Judgment(metric, score, info, raw_reply="x", error=problem))
     store.refresh_score(session_id, PRIMARY_METRIC)
     store.set_status(session_id, "finished", "max_turns")

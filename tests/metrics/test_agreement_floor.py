@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragtui.core.types.agreement_floor import AgreementFloor, floor_words, short_agreement, trust_level
+from ragtui.core.types.agreement_floor import AgreementFloor, decides_gate, floor_words, short_agreement, trust_level
 
 FLOOR = AgreementFloor(spearman=0.5, kappa=0.4)
 
@@ -72,3 +72,34 @@ def test_a_figure_on_too_few_labelled_items_is_low_whatever_it_says():
     assert trust_level(details(1.0, n=10), FLOOR) == "measured"
     assert trust_level(tiny, AgreementFloor(items=2)) == "measured"
     assert trust_level(details(0.9, n=None), FLOOR) == "low"  # no count: not known to be enough
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "level"),
+    [
+        (0.56, -0.07, "low"),  # faithfulness ja on the old card: over the floor, its interval is not
+        (0.81, 0.35, "low"),
+        (0.88, 0.54, "measured"),  # the interval's lower bound clears the floor
+        (0.7, 0.5, "measured"),  # at the floor: measured
+        (0.6, None, "low"),  # interval keys but no bound (too few items for one): no evidence
+    ],
+)
+def test_the_floor_reads_the_intervals_lower_bound(value: float, low: float | None, level: str):
+    assert trust_level(details(value, low=low, high=0.95), FLOOR) == level
+
+
+def test_a_kappa_reads_its_bootstrap_interval_too_and_the_reason_names_it():
+    wide = details(0.39 + 0.1, "kappa", low=0.0, high=0.82)
+    assert trust_level(wide, FLOOR) == "low"
+    assert floor_words(wide, FLOOR) == "κ 0.49 (95% CI from 0.00) < floor 0.4"
+    assert floor_words(details(0.6, low=None, high=None), FLOOR) == (
+        "Spearman 0.60 (no interval: too few items) < floor 0.5"
+    )
+
+
+def test_a_quick_or_small_measurement_never_decides_a_gate():
+    entry = details(0.9, n=30, low=0.8, high=0.95)["agreement"]
+    assert decides_gate(entry, FLOOR)
+    assert not decides_gate({**entry, "quick": True}, FLOOR)
+    assert not decides_gate({**entry, "n": 4}, FLOOR)
+    assert decides_gate({**entry, "n": 4}, AgreementFloor(items=4))

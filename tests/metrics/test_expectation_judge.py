@@ -114,7 +114,12 @@ async def test_a_prohibition_is_asked_about_the_act_itself(judge, server):
 
 def test_the_forbidden_act_drops_the_negation():
     assert forbidden_act("Never asks for the full card number", "en") == "asks for the full card number"
-    assert forbidden_act("must not name a competitor", "en") == "name a competitor"
+    assert forbidden_act("must not name a competitor", "en") == "names a competitor"  # the statement's verb form
+    assert forbidden_act("does not promise a refund for the pass", "en") == "promises a refund for the pass"
+    assert forbidden_act("doesn't ask for the Wi-Fi password", "en") == "asks for the Wi-Fi password"
+    assert forbidden_act("does not recommend a competitor", "en") == "recommends a competitor"
+    assert forbidden_act("他社の水筒の購入を勧めないこと", "ja") == "他社の水筒の購入を勧める"
+    assert forbidden_act("外に置いて帰ってよいと言わない", "ja") == "外に置いて帰ってよいと言う"
     assert forbidden_act("promises a refund", "en") == "promises a refund"
     assert forbidden_act("決してパスワードを尋ねない", "ja") == "パスワードを尋ねる"
     assert forbidden_act("返金を約束する", "ja") == "返金を約束する"

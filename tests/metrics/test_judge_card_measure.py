@@ -18,7 +18,7 @@ from ragtui.core.metrics.agreement import spearman
 from ragtui.core.metrics.card_interval import kappa_interval, spearman_interval
 from ragtui.core.metrics.fit import prompt_fingerprint
 from ragtui.core.metrics.fit_store import FittedMetric, fitted_metrics
-from ragtui.core.metrics.judge_card import UNMEASURED, agreement_text, entry_for
+from ragtui.core.metrics.judge_card import UNMEASURED, agreement_text, entry_for, newest_entry
 from ragtui.core.metrics.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
@@ -261,16 +261,18 @@ def test_from_labels_measures_the_current_prompt_on_the_teams_labels_and_the_car
     judge = CheckedRubricJudge(None, load_prompt(bundled_dir("prompts"), "en", "judge_probes"))  # type: ignore[arg-type]
     store = Store.open(config_file.parent / "cal.db")
     try:
-        entry = entry_for(store, "rubric", JUDGE, prompt_fingerprint(judge))
+        entry = newest_entry(store, "rubric", JUDGE, prompt_fingerprint(judge))
+        deciding = entry_for(store, "rubric", JUDGE, prompt_fingerprint(judge))
     finally:
         store.close()
     assert entry is not None and entry.source == "labels" and entry.value == pytest.approx(1.0)
+    assert deciding is None  # 6 labelled turns, under the floor's 10: shown, never what gates
 
     assert main(["judge-card", "--config", str(config_file), "--metric", "rubric"]) == 0
     card = capsys.readouterr().out
     low, high = spearman_interval(1.0, 6)  # type: ignore[misc]
-    assert printed_row(card, "rubric", "en")[2] == f"{low:.2f}–{high:.2f}"
-    assert printed_row(card, "rubric", "en")[3].startswith("your labels, ")
+    assert printed_row(card, "rubric", "en/quick")[2] == f"{low:.2f}–{high:.2f}"
+    assert printed_row(card, "rubric", "en/quick")[3].startswith("your labels, ")
 
 
 def test_from_labels_without_labels_says_what_to_do(config_file, capsys):

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
-from ragtui.core.content.prompts import PromptSet, load_prompt
-from ragtui.core.metrics import BINARY_METRICS, build_metrics
+from ragtui.core.content.prompts import load_prompt
+from ragtui.core.metrics import BINARY_METRICS, MetricSettings
 from ragtui.core.metrics import shipped_fits as shipped_fits_module
+from ragtui.core.metrics.card_judges import card_judge
 from ragtui.core.metrics.fit import prompt_fingerprint
 from ragtui.core.metrics.judge_card import shipped_card_entries
 from ragtui.core.metrics.rubric import CheckedRubricJudge
@@ -43,9 +45,10 @@ def test_the_shipped_fit_matches_the_bundled_prompts():
 
 
 def bundled_metric_fingerprint(metric: str, language: str) -> str:
-    prompts = PromptSet.load(bundled_dir("prompts"), language)
-    built = build_metrics([metric], None, prompts)  # type: ignore[arg-type]
-    return prompt_fingerprint(next(m for m in built if m.name == metric))
+    """The fingerprint of the judge a run builds for ``metric`` (a dialogue verdict's too)."""
+    client = SimpleNamespace(endpoint=SimpleNamespace(model=EMBEDDED_MODEL))  # builds, never calls
+    judge = card_judge(metric, client, bundled_dir("prompts"), language, MetricSettings())  # type: ignore[arg-type]
+    return prompt_fingerprint(judge)
 
 
 def test_the_shipped_judge_card_matches_the_bundled_prompts():
@@ -59,7 +62,9 @@ def test_the_shipped_judge_card_matches_the_bundled_prompts():
             f"`ragtui judge-card --measure --metric {entry.metric} --language {entry.language} --db card.db`, "
             "then `python bench/ship_judge_card.py --db card.db` (docs/judge-calibration.md, The judge card)"
         )
-        assert entry.figure == ("kappa" if entry.metric in BINARY_METRICS else "spearman")
+        # expectations: one met / not met per labelled item, so κ, like the binary turn metrics
+        binary = entry.metric in BINARY_METRICS or entry.metric == "expectations"
+        assert entry.figure == ("kappa" if binary else "spearman")
         assert not entry.quick and "report half" in entry.on and entry.n > 0
         if entry.value is not None and entry.low is not None and entry.high is not None:
             assert entry.low <= entry.value <= entry.high + 1e-9
@@ -103,7 +108,7 @@ def ship(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *, applied: bool) -> N
         "xs": [0.3, 0.5],
         "ys": [0.2, 0.9],
         "fitted_on": "test",
-        "report": {"half": "en report half", "n": 9, "raw": {"spearman": 0.55}, "fitted": {"spearman": 0.55}},
+        "report": {"half": "en report half", "n": 12, "raw": {"spearman": 0.55}, "fitted": {"spearman": 0.55}},
         "applied": applied,
     }
     path = tmp_path / "shipped_fits.json"
@@ -134,7 +139,7 @@ def test_a_run_on_the_embedded_judge_is_scored_through_the_shipped_fit_with_the_
     expected = shipped_fit("rubric", EMBEDDED_MODEL, bundled_fingerprint("en"))
     assert expected is not None and score == pytest.approx(expected.apply(fit["raw_score"])) != fit["raw_score"]
     assert (
-        "rubric scores: agrees with people: Spearman 0.55 (n=9, 95% CI -0.24–0.90, bundled labelled set, en report half)"
+        "rubric scores: agrees with people: Spearman 0.55 (n=12, 95% CI -0.08–0.87, bundled labelled set, en report half)"
         in summary
     )
     assert main(["show", "1", "--config", str(config_file)]) == 0

@@ -11,6 +11,9 @@ syntax::
         { id = "refund-rule", text = "says unused time is not refunded" },
     ]
 
+A judged ``expect`` item written as a prohibition ("does not promise a refund", 「…しないこと」)
+is read as one: asked about the act, kept unless an answer does it, as under ``expect_not``.
+
 An item's ``id`` keeps its results lined up across runs; without one the id is derived from
 the text (a slug and a short hash), so it is stable as long as the text is. Every problem is
 one ``ConfigError`` line naming the file, the scenario (or policy) and the key.
@@ -29,6 +32,7 @@ from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import AfterValidator, model_validator
 
+from ..text.prohibition import forbids_in_any_language
 from ..types.expectations import Expectation, Form, Origin, Polarity
 from .validation import TomlTable, invalid, validate
 
@@ -119,6 +123,11 @@ class ExpectItem(TomlTable):
         text = str(getattr(self, form) if form != "judged" else self.text)
         if form == "not_contains":
             # "no answer contains it", in either list: broken by the first answer that contains it
+            polarity = "must_not"
+        if form == "judged" and polarity == "must" and forbids_in_any_language(text):
+            # "does not promise a refund" under expect: the judge reads the act far better than a
+            # negated sentence about it (docs/expectations-agreement.md), so it is a prohibition —
+            # asked as "promises a refund", kept unless an answer does it, as under expect_not.
             polarity = "must_not"
         eid = self.id or derived_id(f"{form}:{text}" if form != "judged" else text)
         return Expectation(eid, text, form, polarity, self.origin, tuple(tags))

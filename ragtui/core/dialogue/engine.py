@@ -16,6 +16,7 @@ from ..content.prompts import PromptSet
 from ..knowledge.index import KnowledgeBase
 from ..metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bundled_fallback
+from ..metrics.dialogue_card import carded_dialogue_metrics
 from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
@@ -65,13 +66,19 @@ class Engine:
         self.metrics = self.metrics_for(config.metrics)
         # Set by whoever runs the embedded server: brings it back once if it dies mid-step.
         self.recover: Recovery | None = None
-        self.dialogue_metrics: list[DialogueMetric] = build_dialogue_metrics(
-            config.dialogue_metrics,
-            self.pool.client_for(self.endpoints["judge"]),
-            config.prompts,
-            self.language,
-            config.thresholds,
-            policies=config.policies,
+        # Each verdict carries its judge's measured agreement (the card), as the turn metrics' do.
+        self.dialogue_metrics: list[DialogueMetric] = carded_dialogue_metrics(
+            build_dialogue_metrics(
+                config.dialogue_metrics,
+                self.pool.client_for(self.endpoints["judge"]),
+                config.prompts,
+                self.language,
+                config.thresholds,
+                policies=config.policies,
+            ),
+            store,
+            self.endpoints["judge"].model,
+            config.min_judge_agreement,
         )
         # The first failed write to the database (disk full, …): from then on no dialogue starts.
         self.write_failure: StoreWriteError | None = None
@@ -93,7 +100,9 @@ class Engine:
                 settings=MetricSettings.from_config(self.config),
             )
             # A fit from `ragtui calibrate --fit` applies only to the exact judge model and prompt.
-            self._metric_sets[key] = fitted_metrics(metrics, self.store, self.endpoints["judge"].model)
+            self._metric_sets[key] = fitted_metrics(
+                metrics, self.store, self.endpoints["judge"].model, self.config.min_judge_agreement
+            )
         return self._metric_sets[key]
 
     @property

@@ -1,8 +1,9 @@
 """Judge card entries in SQLite (``judge_card_entries``, schema migration 15).
 
 ``ragtui judge-card --measure`` adds one row per metric, language, judge model and prompt
-fingerprint each time it measures; the newest row per metric, model and fingerprint is the
-card's entry (``latest_entries``).
+fingerprint each time it measures. Every row is kept (``all_entries``, newest first): the card
+shows the newest, and a verdict carries the newest that may decide its gate — so a quick
+measurement stored after a full one hides nothing (``judge_card.entry_for``).
 """
 
 from __future__ import annotations
@@ -38,15 +39,28 @@ def save_entry(store: Store, entry: CardEntry, *, skipped: int = 0, run_id: int 
     return CardEntry(**{**entry.to_dict(), "measured_at": stamp})
 
 
+COLUMNS = "metric, language, model, fingerprint, figure, value, n, measured_on, source, low, high, unscored, quick, created_at"
+
+
 def latest_entries(store: Store) -> list[CardEntry]:
-    """The newest measured entry per metric, judge model and prompt fingerprint."""
+    """The newest measured entry per metric, judge model, prompt fingerprint and quick or not
+    (a quick measurement never hides a full one)."""
+    return _entries(
+        store,
+        f"SELECT {COLUMNS} FROM judge_card_entries e WHERE id = (SELECT MAX(id) FROM judge_card_entries f "
+        "WHERE f.metric = e.metric AND f.model = e.model AND f.fingerprint = e.fingerprint AND f.quick = e.quick) "
+        "ORDER BY metric, language",
+    )
+
+
+def all_entries(store: Store) -> list[CardEntry]:
+    """Every stored entry, newest first."""
+    return _entries(store, f"SELECT {COLUMNS} FROM judge_card_entries ORDER BY id DESC")
+
+
+def _entries(store: Store, sql: str) -> list[CardEntry]:
     try:
-        rows = store.db.execute(
-            "SELECT metric, language, model, fingerprint, figure, value, n, measured_on, source, low, high, "
-            "unscored, quick, created_at FROM judge_card_entries e WHERE id = (SELECT MAX(id) FROM "
-            "judge_card_entries f WHERE f.metric = e.metric AND f.model = e.model AND f.fingerprint = e.fingerprint) "
-            "ORDER BY metric, language"
-        ).fetchall()
+        rows = store.db.execute(sql).fetchall()
     except sqlite3.OperationalError:
         return []  # a database opened read-only before migration 15: nothing measured there
     return [

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from ..models.llm import DeltaCallback
 from ..store.store import Store, now
+from ..types.agreement_floor import AgreementFloor
 from ..types.errors import StoreError
 from ..types.judgments import Judgment
 from .base import Metric, TurnContext
@@ -97,10 +98,13 @@ class FittedMetric:
         return judgment
 
 
-def fitted_metrics(metrics: list[Metric], store: Store, model: str) -> list[Metric]:
+def fitted_metrics(
+    metrics: list[Metric], store: Store, model: str, floor: AgreementFloor | None = None
+) -> list[Metric]:
     """Each metric wrapped in its fit when one matches this model and prompt exactly: a fit
     stored by ``ragtui calibrate --fit`` first (the team's own labels), else the one ragtui ships
-    for its embedded judge (``shipped_fits``)."""
+    for its embedded judge (``shipped_fits``). Each carries the card entry that may decide its
+    gate (``judge_card.entry_for`` under ``floor``)."""
     out: list[Metric] = []
     for metric in metrics:
         fingerprint = prompt_fingerprint(metric)
@@ -108,7 +112,7 @@ def fitted_metrics(metrics: list[Metric], store: Store, model: str) -> list[Metr
         source = "calibrate"
         if fit is None:
             fit, source = shipped_fit(metric.name, model, fingerprint), "shipped"
-        entry = entry_for(store, metric.name, model, fingerprint)
+        entry = entry_for(store, metric.name, model, fingerprint, floor)
         if fit is None and entry is None:
             out.append(metric)  # unmeasured, unfitted: as it is
             continue

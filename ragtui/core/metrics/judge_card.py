@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from ..store.store import Store
+from ..types.agreement_floor import AgreementFloor, decides_gate
 from .card_entry import CardEntry, agreement_line
 from .card_interval import spearman_interval
-from .card_store import latest_entries
+from .card_store import all_entries
 from .shipped_fits import shipped_fits
 
-__all__ = ["CardEntry", "UNMEASURED", "agreement_text", "entry_for", "shipped_card_entries"]
+__all__ = ["CardEntry", "UNMEASURED", "agreement_text", "entry_for", "newest_entry", "shipped_card_entries"]
 
 UNMEASURED = "unmeasured — ragtui judge-card"
 SHIPPED_CARD = Path(__file__).with_name("shipped_card.json")
@@ -130,17 +131,29 @@ def fit_entries(store: Store) -> list[tuple[str, CardEntry]]:
 
 def stored_entries(store: Store) -> list[CardEntry]:
     """Everything this database measured, newest first: card entries and fits' figures."""
-    dated = fit_entries(store) + [(e.measured_at or "", e) for e in latest_entries(store)]
+    dated = fit_entries(store) + [(e.measured_at or "", e) for e in all_entries(store)]
     dated.sort(key=lambda pair: pair[0], reverse=True)
     return [entry for _at, entry in dated]
 
 
-def entry_for(store: Store | None, metric: str, model: str, fingerprint: str) -> CardEntry | None:
-    """The measured agreement of exactly this judge and prompt for ``metric``: the newest this
-    database measured, else ragtui's shipped fit's, else its shipped card's; None when unmeasured."""
-    candidates = (stored_entries(store) if store is not None else []) + shipped_entries()
-    candidates += list(shipped_card_entries())
-    return next(
-        (e for e in candidates if (e.metric, e.model, e.fingerprint) == (metric, model, fingerprint)),
-        None,
-    )
+def _candidates(store: Store | None, metric: str, model: str, fingerprint: str) -> list[CardEntry]:
+    """Every entry for exactly this judge and prompt, newest first: this database's, then the
+    shipped fit's, then the shipped card's."""
+    found = (stored_entries(store) if store is not None else []) + shipped_entries()
+    found += list(shipped_card_entries())
+    return [e for e in found if (e.metric, e.model, e.fingerprint) == (metric, model, fingerprint)]
+
+
+def entry_for(
+    store: Store | None, metric: str, model: str, fingerprint: str, floor: AgreementFloor | None = None
+) -> CardEntry | None:
+    """The agreement a verdict of this judge and prompt carries, and so what decides whether it
+    gates: the newest entry that may decide it (``decides_gate``: not quick, on at least the
+    floor's ``items`` labelled items) — a quick measurement never replaces it. None: unmeasured."""
+    floor = floor or AgreementFloor()
+    return next((e for e in _candidates(store, metric, model, fingerprint) if decides_gate(e.to_dict(), floor)), None)
+
+
+def newest_entry(store: Store | None, metric: str, model: str, fingerprint: str) -> CardEntry | None:
+    """The newest entry for this judge and prompt, a quick one included: what the card shows."""
+    return next(iter(_candidates(store, metric, model, fingerprint)), None)

@@ -72,6 +72,10 @@ class MetricInfo:
     # A verdict with one of these outcomes (``details["outcome"]``) passes whatever its score;
     # empty: it passes at its pass mark.
     success_outcomes: frozenset[str] = frozenset()
+    # A dialogue metric's bundled labelled file (``sample_data/labelled/``) that ``ragtui judge-card
+    # --measure`` measures it on, so its verdicts show their agreement with people; "" = no card row.
+    # Turn metrics are measured on ``<name>.jsonl``.
+    card_set: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in (TURN, DIALOGUE):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..metrics.judge_card import UNMEASURED, agreement_text
 from ..registry.metrics import PRIMARY_METRIC
 from ..store.store import Store
 from ..types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
+from ..types.stored import StoredSession
 
 
 def run_agreement_line(
@@ -26,3 +28,23 @@ def run_agreement_line(
     if row and is_low(details, floor or AgreementFloor()):
         text += f" · {LOW_MARK} {LOW_WORDS} ({floor_words(details, floor or AgreementFloor())})"
     return f"{metric} scores: {text}"
+
+
+def dialogue_agreement_lines(sessions: list[StoredSession], floor: AgreementFloor | None = None) -> list[str]:
+    """``resolution verdicts: agrees with people: Spearman 0.52 (…) · ≈ low agreement (…)`` per
+    dialogue verdict the run has, read from its first scored verdict that carries a figure (the
+    rubric's line reads the database; these read the loaded dialogues)."""
+    floor = floor or AgreementFloor()
+    found: dict[str, dict[str, Any]] = {}
+    for s in sessions:
+        for metric, j in sorted(s.latest_dialogue_judgments().items()):
+            carries = "agreement" in j.details
+            if j.score is not None and (metric not in found or (carries and "agreement" not in found[metric])):
+                found[metric] = j.details
+    lines = []
+    for metric, details in found.items():
+        text = agreement_text(details)
+        if is_low(details, floor):
+            text += f" · {LOW_MARK} {LOW_WORDS} ({floor_words(details, floor)})"
+        lines.append(f"{metric} verdicts: {text}")
+    return lines

@@ -10,7 +10,10 @@ its expectation pass rate when ``min_expectation_rate`` is set, and on any broke
 A score from a judge whose measured agreement with people is under ``[min_judge_agreement]``
 (``metrics.agreement_floor``) does not fail the gate unless ``gate_low_agreement`` (or
 ``--gate-low-agreement``) asks: the result lists what was left out, for the run summary's line.
-Expectations and policies are gated as always.
+The same floor applies to the dialogue verdicts that gate the run: the resolution rate, the
+expectation rate and broken policies are left out when every such verdict of the run is low
+agreement. The result also names which verdicts decided the exit status and which were shown
+only (``gate_scope``).
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from typing import Any
 from ..metrics import PRIMARY_METRIC
 from ..store.dialogue_verdicts import ResolutionRate, resolution_rate
 from ..text.score_text import under_mark
-from ..types.agreement_floor import AgreementFloor
+from ..types.agreement_floor import AgreementFloor, floor_words
 from ..types.stored import StoredSession
+from .expectation_rate import METRIC as EXPECTATIONS
 from .expectation_rate import ExpectationRate, expectation_rate, expectation_reasons
-from .low_agreement import LeftOut, add_left_out, low_metrics
+from .gate_scope import RESOLUTION, VerdictScope, scope_of
+from .low_agreement import LeftOut, add_left_out, low_dialogue_metrics, low_metrics
 
 GATED_STOPS = ("error", "cancelled")
 
@@ -110,6 +115,8 @@ class GateResult:
     floor: AgreementFloor = field(default_factory=AgreementFloor)
     gate_low_agreement: bool = False
     left_out: list[LeftOut] = field(default_factory=list)  # failing low-agreement scores not counted
+    # Which verdicts decided the exit status and which were shown only, in the summary's order.
+    scope: list[VerdictScope] = field(default_factory=list)
 
     def exempt(self, session: StoredSession) -> set[str]:
         """The metrics of ``session`` whose failing scores this gate does not count."""
@@ -177,16 +184,28 @@ def run_gate(
         for item in left[s.id]:
             if item.metric != PRIMARY_METRIC:
                 add_left_out(result.left_out, item.metric, item.details, result.floor)
-        for problem in metric_problems(s, thresholds, result.exempt(s)):
-            result.reasons.append(f"#{s.id} {s.scenario_id} × {s.persona_name}: {problem}")
+        for metric_problem in metric_problems(s, thresholds, result.exempt(s)):
+            result.reasons.append(f"#{s.id} {s.scenario_id} × {s.persona_name}: {metric_problem}")
+    # Dialogue verdicts whose judge is under the floor in every dialogue: their gates are shown only.
+    low_dialogue = {} if gate_low_agreement else low_dialogue_metrics(counted, result.floor)
     if min_resolution_rate > 0 and counted:
-        result.resolution_problem = resolution_reason(
-            resolution or ResolutionRate(0, 0, len(counted)), min_resolution_rate
-        )
-        if result.resolution_problem:
-            result.reasons.append(result.resolution_problem)
+        problem = resolution_reason(resolution or ResolutionRate(0, 0, len(counted)), min_resolution_rate)
+        if problem and RESOLUTION in low_dialogue:
+            why = floor_words(low_dialogue[RESOLUTION], result.floor)
+            result.left_out.append(LeftOut(RESOLUTION, why, failing=problem))
+        elif problem:
+            result.resolution_problem = problem
+            result.reasons.append(problem)
     if counted:
-        result.reasons.extend(expectation_reasons(result.expectations, min_expectation_rate, fail_on_policy))
+        failing = expectation_reasons(result.expectations, min_expectation_rate, fail_on_policy)
+        if failing and EXPECTATIONS in low_dialogue:
+            why = floor_words(low_dialogue[EXPECTATIONS], result.floor)
+            result.left_out.append(LeftOut(EXPECTATIONS, why, failing="; ".join(failing)))
+        else:
+            result.reasons.extend(failing)
+    result.scope = scope_of(
+        counted, result.floor, gate_low_agreement, min_resolution_rate, min_expectation_rate, fail_on_policy
+    )
     if result.status == 0 and result.reasons:
         result.status = 1
     return result

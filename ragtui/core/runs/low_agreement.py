@@ -27,6 +27,18 @@ def low_metrics(session: StoredSession, floor: AgreementFloor) -> dict[str, dict
     return {m: ds[0] for m, ds in by_metric.items() if all(is_low(d, floor) for d in ds)}
 
 
+def low_dialogue_metrics(sessions: list[StoredSession], floor: AgreementFloor) -> dict[str, dict[str, Any]]:
+    """Metric → the details of one of its verdicts, for each dialogue metric (resolution,
+    expectations …) whose newest scored verdicts in ``sessions`` all come from a judge under the
+    floor: its run-level gate (the resolution rate, the expectation rate) is left out."""
+    by_metric: dict[str, list[dict[str, Any]]] = {}
+    for s in sessions:
+        for metric, j in s.latest_dialogue_judgments().items():
+            if j.score is not None:
+                by_metric.setdefault(metric, []).append(j.details)
+    return {m: ds[0] for m, ds in by_metric.items() if all(is_low(d, floor) for d in ds)}
+
+
 @dataclass
 class LeftOut:
     """A metric whose failing scores the gate did not count, and why."""
@@ -34,6 +46,7 @@ class LeftOut:
     metric: str
     why: str  # "Spearman 0.10 < floor 0.5"
     dialogues: int = 0
+    failing: str = ""  # a run-level gate left out: what it would have failed on
 
 
 def add_left_out(left_out: list[LeftOut], metric: str, details: dict[str, Any], floor: AgreementFloor) -> None:
@@ -49,20 +62,21 @@ def left_out_line(left_out: list[LeftOut]) -> str:
     pass mark); gate them anyway with …``; "" when nothing was left out."""
     if not left_out:
         return ""
-    parts = [f"{i.metric} {i.why} ({i.dialogues} dialogue(s) under its pass mark)" for i in left_out]
+    parts = [f"{i.metric} {i.why} ({i.failing or f'{i.dialogues} dialogue(s) under its pass mark'})" for i in left_out]
     return f"not gated (low judge agreement): {', '.join(parts)}; {GATE_ANYWAY}"
 
 
 def metric_agreements(sessions: list[StoredSession]) -> dict[str, dict[str, Any]]:
     """Metric → the details of its first scored verdict in ``sessions`` (which carry its judge's
-    measured agreement, or nothing when unmeasured): what a report shows per metric."""
+    measured agreement, or nothing when unmeasured): what a report shows per metric, turn and
+    dialogue verdicts alike."""
     out: dict[str, dict[str, Any]] = {}
     for s in sessions:
-        for (_, metric), j in sorted(s.latest_judgments().items()):
-            if j.score is not None and (
-                metric not in out or ("agreement" in j.details and "agreement" not in out[metric])
-            ):
-                out[metric] = j.details
+        turn = [(metric, j.score, j.details) for (_, metric), j in sorted(s.latest_judgments().items())]
+        dialogue = [(metric, j.score, j.details) for metric, j in sorted(s.latest_dialogue_judgments().items())]
+        for metric, score, details in turn + dialogue:
+            if score is not None and (metric not in out or ("agreement" in details and "agreement" not in out[metric])):
+                out[metric] = details
     return out
 
 

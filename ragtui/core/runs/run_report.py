@@ -37,6 +37,7 @@ from ..types.expectations import ExpectationResult
 from ..types.stored import StoredSession
 from .expectation_rate import rate_line, session_results
 from .gate import GateResult, failing_low_scores, metric_means, metric_problems
+from .gate_scope import scope_line
 from .low_agreement import agreement_lines, left_out_line, low_metrics
 from .pass_k import pass_k_line, run_pass_k
 from .report_text import md_cell
@@ -280,6 +281,8 @@ def run_markdown(
     out += [f"- {md_cell(line)}" for line in agreement_lines(sessions, floor)] + [""]
     if gate is not None and gate.left_out:
         out += [f"⚪ {md_cell(left_out_line(gate.left_out))}", ""]
+    if gate is not None and gate.scope:  # which verdicts the exit status rests on
+        out += [md_cell(scope_line(gate.scope)), ""]
     trials = _trials(sessions)
     if trials > 1:  # repeated trials: how often the bot gets a pair right every time, not just once
         out += [pass_k_line(run_pass_k(sessions, threshold)), ""]

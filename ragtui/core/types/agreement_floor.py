@@ -1,9 +1,11 @@
 """A verdict's trust level: how its judge's measured agreement with people (``details["agreement"]``,
 ``metrics.judge_card``) compares with the floor (``[min_judge_agreement]`` in the config).
 
-* ``measured``: the figure is at or over the floor — a score like any other;
-* ``low``: measured, but under the floor, on fewer labelled items than the floor's ``items``, or
-  with no figure (too few labels to compute one) — drawn neither red nor green, marked ``≈``, and left out of the CI gate unless asked;
+* ``measured``: the figure's 95% interval lies at or over the floor (its lower bound clears it) —
+  a score like any other;
+* ``low``: measured, but the interval reaches under the floor, on fewer labelled items than the
+  floor's ``items``, or with no figure (too few labels to compute one) — drawn neither red nor
+  green, marked ``≈``, and left out of the CI gate unless asked;
 * ``unmeasured``: no entry at all — shown as unmeasured and gated as it always was.
 
 Pure and light (no metric is imported): every view and the gate ask here, so they never
@@ -47,19 +49,45 @@ def agreement_entry(details: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _value(entry: dict[str, Any]) -> float | None:
-    value = entry.get("value")
+    return _number(entry.get("value"))
+
+
+# The rule printed under the judge card (``ragtui judge-card``), worded once.
+INTERVAL_RULE = (
+    "measured: the 95% interval's lower bound at or over the floor — a point figure over it with an interval "
+    "reaching under it is low agreement (12 items at Spearman 0.56 can be anywhere from −0.07 to 0.87)"
+)
+
+
+def _number(value: object) -> float | None:
     # bool is an int to Python, but never a measured figure
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def reading(entry: dict[str, Any]) -> float | None:
+    """The figure the floor reads: the 95% interval's lower bound. An entry that has interval
+    keys but no bound (too few items for one) reads as nothing — a handful of items is no
+    evidence; an entry stored before intervals were carried (no such keys) reads its point figure."""
+    if "low" in entry:
+        return _number(entry.get("low")) if _value(entry) is not None else None
+    return _value(entry)
 
 
 def trust_level(details: dict[str, Any] | None, floor: AgreementFloor) -> TrustLevel:
     entry = agreement_entry(details)
     if entry is None:
         return "unmeasured"
-    value = _value(entry)
-    if value is None or value < floor.for_figure(entry.get("figure")) or _items(entry) < floor.items:
+    read = reading(entry)
+    if read is None or read < floor.for_figure(entry.get("figure")) or _items(entry) < floor.items:
         return "low"
     return "measured"
+
+
+def decides_gate(entry: dict[str, Any], floor: AgreementFloor) -> bool:
+    """Whether a card entry may decide what gates: a quick measurement (``judge-card --measure
+    --quick``) or one on fewer labelled items than the floor's ``items`` is shown, never carried
+    by a verdict — so it can neither switch a gate off nor on."""
+    return not entry.get("quick") and _items(entry) >= floor.items
 
 
 def _items(entry: dict[str, Any]) -> int:
@@ -90,14 +118,19 @@ def short_agreement(details: dict[str, Any] | None) -> str:
 
 
 def floor_words(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
-    """Why a score is low agreement: ``Spearman 0.10 < floor 0.5``, or ``Spearman 1.00 on only 2
-    labelled items (< 10)``."""
+    """Why a score is low agreement: ``Spearman 0.10 < floor 0.5``, ``Spearman 1.00 on only 2
+    labelled items (< 10)``, or ``Spearman 0.56 (95% CI from −0.07) < floor 0.5`` when the point
+    figure clears the floor and its interval does not."""
     entry = agreement_entry(details) or {}
     value = _value(entry)
     shown = "unknown" if value is None else f"{value:.2f}"
     target = floor.for_figure(entry.get("figure"))
     if value is not None and value >= target and _items(entry) < floor.items:
         return f"{figure_name(entry)} {shown} on only {_items(entry)} labelled items (< {floor.items})"
+    read = reading(entry)
+    if value is not None and value >= target:
+        bound = "no interval: too few items" if read is None else f"95% CI from {read:.2f}"
+        return f"{figure_name(entry)} {shown} ({bound}) < floor {target:g}"
     return f"{figure_name(entry)} {shown} < floor {target:g}"
 
 

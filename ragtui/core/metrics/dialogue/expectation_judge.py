@@ -21,12 +21,12 @@ sense: P(met) for "must", P(broken) for "must_not".
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...content.prompts import PROMPT_KINDS, PromptTemplate
 from ...models.llm import ChatClient, Message, usage_of
+from ...text.prohibition import forbidden_act
 from ...types.calls import CallUsage
 from ...types.errors import EndpointError, IncompleteReply
 from ...types.expectations import Expectation, ExpectationCheck
@@ -59,40 +59,6 @@ def shifted(p: float, raw_met_at: float) -> float:
     p = min(max(p, 1e-6), 1 - 1e-6)
     logit = math.log(p / (1 - p)) - math.log(raw_met_at / (1 - raw_met_at)) + math.log(MET_AT / (1 - MET_AT))
     return 1 / (1 + math.exp(-logit))
-
-
-# A policy is often written as the prohibition ("never asks for a password"); the question is
-# about the act, so the negation is dropped. ``expect_not`` entries already name the act.
-_EN_NEGATION = re.compile(
-    r"^\s*(?:the\s+(?:bot|answer|reply)\s+)?(?:must\s+never|must\s+not|should\s+never|should\s+not|"
-    r"never|does\s+not|doesn't|do\s+not|don't|may\s+not|cannot|can't)\s+",
-    re.IGNORECASE,
-)
-_JA_NEVER = re.compile(r"^\s*(?:決して|絶対に)\s*")
-# A godan verb's negative stem (a-row) back to its plain form (u-row): 聞かない → 聞く.
-_JA_GODAN = dict(zip("かがさたなばまらわ", "くぐすつぬぶむるう", strict=True))
-
-
-def _ja_affirmative(phrase: str) -> str:
-    """ "…しない" / "…ないこと" / "…ません" → the plain affirmative verb; anything else unchanged."""
-    core = phrase.removesuffix("こと")
-    if core.endswith("しません") or core.endswith("しない"):
-        return core[: -len("しません" if core.endswith("しません") else "しない")] + "する"
-    if core.endswith("ない") and len(core) > 2:
-        stem = core[:-2]
-        last = stem[-1]
-        # Ichidan verbs (尋ねない, 見ない) take る; godan ones change their last kana's row.
-        return stem[:-1] + _JA_GODAN[last] if last in _JA_GODAN else stem + "る"
-    return phrase
-
-
-def forbidden_act(text: str, language: str) -> str:
-    """The act a prohibition forbids, as a positive phrase ("never asks X" → "asks X")."""
-    act = text.strip()
-    if language == "ja":
-        return _ja_affirmative(_JA_NEVER.sub("", act))
-    stripped = _EN_NEGATION.sub("", act)
-    return stripped if stripped else act
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...config.expectation_items import policies_for
+from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
 from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
 from ...store.expectation_cells import COLUMNS as EXPECTATION_COLUMNS
@@ -66,6 +67,7 @@ class Expectations:
     info = MetricInfo(
         name,
         kind=DIALOGUE,
+        card_set="expectations.jsonl",
         default_threshold=1.0,
         prompts=EXPECTATION_PROMPTS,
         scenario_calls=lambda scenario, policies, answers: assumed_calls(
@@ -100,6 +102,11 @@ class Expectations:
         self.policies = policies
         self.threshold = threshold
         self.judge_error = judge_error  # why judged expectations cannot be checked (no judge)
+
+    @property
+    def template(self) -> PromptTemplate | None:
+        """The checks' prompt: its fingerprint keys this judge's entry on the judge card."""
+        return self.checker.template if self.checker is not None else None
 
     @classmethod
     def build(

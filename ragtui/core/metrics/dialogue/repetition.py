@@ -74,6 +74,7 @@ class Repetition:
     info = MetricInfo(
         name,
         kind=DIALOGUE,
+        card_set="dialogues.jsonl",
         default_threshold=1.0,  # no answer repeated an earlier one
         prompts={
             "metric_repetition": {

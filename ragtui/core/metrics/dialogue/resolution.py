@@ -80,6 +80,7 @@ class Resolution(StepwiseDialogueMetric):
     info = MetricInfo(
         name,
         kind=DIALOGUE,
+        card_set="dialogues.jsonl",
         default_threshold=0.75,
         prompts={
             "metric_resolution": {

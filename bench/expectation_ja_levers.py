@@ -1,0 +1,104 @@
+"""Levers for the Japanese expectation checks, on ``sample_data/labelled/expectations.jsonl``:
+the bundled Japanese check (baseline), the same with the passages the bot had (``use_passages``),
+and the English check wording over the Japanese texts (the English template and cut). Compare on
+the choose half; carry only a lever that beats the baseline there to the report half.
+
+    python bench/expectation_ja_levers.py --split choose
+    python bench/expectation_ja_levers.py --split report --variants baseline,passages
+    python bench/expectation_ja_levers.py --split report --variants baseline --language en   # per kind
+
+The judge is the one ``ragtui run`` uses (the configured judge, or the embedded model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+from pathlib import Path
+
+from ragtui.cli.model_start import embedded_model
+from ragtui.core.config.paths import bundled_dir
+from ragtui.core.metrics import agreement
+from ragtui.core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
+from ragtui.core.metrics.expectation_agreement import load_expectation_items, select
+from ragtui.core.models.endpoints import resolve_endpoint
+from ragtui.core.models.llm import ChatClient, ClientPool
+from ragtui.core.runs import bootstrap
+from ragtui.core.runs.bootstrap import Overrides
+
+DATA = bundled_dir("sample_data") / "labelled" / "expectations.jsonl"
+VARIANTS = ("baseline", "passages", "en-wording")
+
+
+def make_judge(variant: str, client: ChatClient, prompts: Path, language: str) -> ExpectationJudge:
+    judge = ExpectationJudge(client, prompts, "en" if variant == "en-wording" else language)
+    judge.use_passages = variant == "passages"
+    return judge
+
+
+async def run(split: str, variants: list[str], out: Path, language: str) -> list[dict]:
+    config = bootstrap.load_effective_config(Overrides())
+    endpoint = resolve_endpoint(config, "judge", None)
+    items = [i for i in select(load_expectation_items(DATA).items, split) if i.language == language]
+    rows: list[dict] = []
+    pool = ClientPool()
+    try:
+        with embedded_model(config, {"judge": endpoint}):
+            client = pool.client_for(endpoint)
+            for variant in variants:
+                judge = make_judge(variant, client, config.prompts, language)
+                for item in items:
+                    expectation, answer = item.to_check()
+                    check = await judge.check(expectation, answer)
+                    row = {"variant": variant, "id": item.id, "kind": item.kind, "label": item.label,
+                           "p_yes": check.p_yes, "read": check.read}  # fmt: skip
+                    rows.append(row)
+                    print(json.dumps(row, ensure_ascii=False), flush=True)
+    finally:
+        await pool.aclose()
+    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return rows
+
+
+def report(rows: list[dict]) -> None:
+    groups: dict[str, list[dict]] = collections.defaultdict(list)
+    for r in rows:
+        groups[r["variant"]].append(r)
+    kinds = sorted({r["kind"] for r in rows})
+    print("| variant | n | acc | κ | AUC | " + " | ".join(kinds) + " |")
+    print("|" + "---|" * (5 + len(kinds)))
+    for variant, rs in groups.items():
+        scored = [r for r in rs if r["p_yes"] is not None]
+        predicted = [int(r["p_yes"] >= MET_AT) for r in scored]
+        labels = [r["label"] for r in scored]
+        acc = sum(p == y for p, y in zip(predicted, labels, strict=True)) / len(scored) if scored else None
+        kappa = agreement.cohen_kappa(predicted, labels) if scored else None
+        auc = agreement.auc([r["p_yes"] for r in scored], [y == 1 for y in labels]) if scored else None
+        cells = []
+        for kind in kinds:
+            mine = [r for r in scored if r["kind"] == kind]
+            cells.append(f"{sum(int(r['p_yes'] >= MET_AT) == r['label'] for r in mine)}/{len(mine)}")
+        shown = ["–" if v is None else f"{v:.2f}" for v in (acc, kappa, auc)]
+        print(f"| {variant} | {len(scored)} | " + " | ".join(shown) + " | " + " | ".join(cells) + " |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", choices=("choose", "report"), default="choose")
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--out", type=Path, default=Path("/tmp/expectation_ja_levers.jsonl"))
+    parser.add_argument("--language", default="ja", help="the items' language (baseline per kind for en)")
+    parser.add_argument("--table-only", action="store_true", help="print the table of --out without judging")
+    args = parser.parse_args()
+    if args.table_only:
+        rows = [json.loads(line) for line in args.out.read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        rows = asyncio.run(run(args.split, args.variants.split(","), args.out, args.language))
+    report(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""The judge card's rows for the verdicts that gate a run besides the rubric: expectations,
+resolution and repetition, per language, measured with ``judge-card --measure`` on the bundled
+labelled sets and keyed by the judge of the verdict as a run builds it. Against the fake server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragtui.cli import output
+from ragtui.cli.main import main
+from ragtui.core.config.paths import bundled_dir
+from ragtui.core.content.prompts import load_prompt
+from ragtui.core.metrics.card_store import all_entries
+from ragtui.core.metrics.dialogue.repetition import Repetition
+from ragtui.core.metrics.fit import prompt_fingerprint
+from ragtui.core.store.store import Store
+
+from ..card_table import card_cells
+from ..conftest import JUDGE, yes_no_reply
+
+
+@pytest.fixture(autouse=True)
+def _wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(output.console, "_width", 240)
+
+
+def stored(config_file: Path) -> list:
+    store = Store.open(config_file.parent / "cal.db")
+    try:
+        return all_entries(store)
+    finally:
+        store.close()
+
+
+def test_the_card_lists_expectations_resolution_and_repetition_per_language(config_file, capsys):
+    assert main(["judge-card", "--config", str(config_file)]) == 0
+    out = capsys.readouterr().out
+    rows = card_cells(out)
+    for metric in ("expectations", "resolution", "repetition"):
+        for language in ("en", "ja"):
+            assert (metric, language) in rows
+    assert "measured: the 95% interval's lower bound at or over the floor" in out  # the rule, under the card
+
+
+def test_quick_expectation_measurement_is_stored_as_quick_and_shown_beside_the_unmeasured_row(
+    config_file, server, capsys
+):
+    server.set_default(JUDGE, lambda body: yes_no_reply(0.9))
+    args = ["judge-card", "--config", str(config_file), "--measure", "--quick", "--metric", "expectations"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "expectations · en · κ" in out and "expectations · ja · κ" in out
+    entries = [e for e in stored(config_file) if e.metric == "expectations"]
+    assert {e.language for e in entries} == {"en", "ja"} and all(e.quick and e.n == 4 for e in entries)
+    assert len(server.chat_requests(JUDGE)) <= 8  # at most 4 checks per language (some decided in code)
+
+    assert main(["judge-card", "--config", str(config_file), "--metric", "expectations"]) == 0
+    rows = card_cells(capsys.readouterr().out)
+    assert rows[("expectations", "en")][0] == "unmeasured"  # a quick figure decides nothing
+    assert rows[("expectations", "en/quick")][0].startswith("quick κ")
+
+
+def test_repetition_is_measured_on_the_labelled_dialogues_keyed_by_the_runs_judge(config_file, server, capsys):
+    server.set_default(JUDGE, lambda body: yes_no_reply(0.5))
+    args = ["judge-card", "--config", str(config_file), "--measure", "--metric", "repetition", "--language", "en"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "repetition: " in out and "dialogues.jsonl (report half)" in out
+    (entry,) = [e for e in stored(config_file) if e.metric == "repetition"]
+    template = load_prompt(bundled_dir("prompts"), "en", "metric_repetition")
+    assert entry.fingerprint == prompt_fingerprint(Repetition(None, template))  # type: ignore[arg-type]
+    assert entry.figure == "spearman" and not entry.quick and entry.n + entry.unscored >= 11  # the whole en half
