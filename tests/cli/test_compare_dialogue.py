@@ -124,7 +124,7 @@ def test_a_run_without_dialogue_verdicts_is_missing_not_zero(db: Store):
     c = compare_runs(db, "old", "new")
     assert c.exit_status == 0 and c.resolution_regressions == 0
     assert c.pairs[0].verdict_flag("resolution") == "missing in base"
-    lines = [line for line in summary_lines(c) if line.startswith("resolution")]
+    lines = [line for line in summary_lines(c) if line.startswith("resolution") and "judge agreement" not in line]
     assert lines == [
         "resolution: run old has no dialogue verdicts, so its resolution is missing "
         "(judge them with `ragtui judge-dialogue --run old`)"
@@ -133,7 +133,7 @@ def test_a_run_without_dialogue_verdicts_is_missing_not_zero(db: Store):
     # Neither run has any: one line, and no dialogue columns in the reports.
     write_dialogue(db, "older", "refund", "calm", [0.8])
     c = compare_runs(db, "older", "old")
-    assert [line for line in summary_lines(c) if line.startswith("resolution")] == [
+    assert [line for line in summary_lines(c) if line.startswith("resolution") and "agreement" not in line] == [
         "resolution: neither run has dialogue verdicts (dialogue_metrics off, or runs older than them)"
     ]
     assert "dialogue flag" not in comparison_markdown(c)

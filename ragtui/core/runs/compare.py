@@ -259,10 +259,19 @@ class Comparison:
         agreement floor on either side, or the team gates low-agreement scores anyway."""
         return self.gate_low_agreement or not self.low()
 
+    def verdict_gated(self, metric: str) -> bool:
+        """A dialogue verdict's regressions count toward the exit status: its judge is not under
+        the agreement floor on either side, or the team gates low-agreement verdicts anyway (the
+        same floor as the rubric's, as in ``ragtui run``'s gate)."""
+        return self.gate_low_agreement or not self.low(metric)
+
     @property
     def _verdict_status(self) -> int:
-        """Regressions other than the score's: resolution and expectations."""
-        return 1 if self.resolution_regressions or self.expectation_regressions else 0
+        """Regressions other than the score's: resolution and expectations, each when gated."""
+        # Resolution and expectations are the dialogue verdicts that fail a comparison.
+        resolution = self.resolution_regressions and self.verdict_gated("resolution")
+        expectations = self.expectation_regressions and self.verdict_gated("expectations")
+        return 1 if resolution or expectations else 0
 
     @property
     def strict_exit_status(self) -> int:

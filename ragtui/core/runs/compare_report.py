@@ -115,12 +115,16 @@ def over_trials_counts(changes: Sequence[_Judged]) -> str:
 
 
 def agreement_lines(c: Comparison) -> list[str]:
-    """``rubric judge agreement: base Spearman 0.61 (n=5) → new Spearman 0.10 (n=18) · low agreement``."""
-    return [
-        f"{m} judge agreement: base {trust_cell(c.agreement('base', m), c.floor)} → "
-        f"new {trust_cell(c.agreement('new', m), c.floor)}"
-        for m in c.scored_metrics()
-    ]
+    """``rubric judge agreement: base Spearman 0.61 (n=5) → new Spearman 0.10 (n=18) · low agreement``
+    — for every scored metric and every dialogue verdict compared; a low-agreement verdict whose
+    regressions therefore decide nothing says so."""
+    lines = []
+    for m in [*c.scored_metrics(), *c.verdict_metrics]:
+        line = f"{m} judge agreement: base {trust_cell(c.agreement('base', m), c.floor)} → new {trust_cell(c.agreement('new', m), c.floor)}"
+        if m in c.verdict_metrics and not c.verdict_gated(m):
+            line += " — its regressions are shown, not gated (--gate-low-agreement gates them)"
+        lines.append(line)
+    return lines
 
 
 def low_words(c: Comparison, metric: str = PRIMARY_METRIC) -> str:
@@ -170,11 +174,11 @@ def outcome_line(c: Comparison, strict: bool = False) -> str:
     status = c.strict_exit_status if strict else c.exit_status
     decided = [
         f"{n} {what}"
-        for n, what in (
-            (c.resolution_regressions, "resolution regression(s)"),
-            (len(c.expectation_regressions), "expectation regression(s)"),
+        for n, what, metric in (
+            (c.resolution_regressions, "resolution regression(s)", "resolution"),  # the verdicts that gate
+            (len(c.expectation_regressions), "expectation regression(s)", "expectations"),
         )
-        if n
+        if n and c.verdict_gated(metric)
     ]
     if c.noise is not None:
         if c.noise.significant and c.scores_gated:
@@ -185,10 +189,13 @@ def outcome_line(c: Comparison, strict: bool = False) -> str:
             return f"--strict: {len(c.noise.dropped)} pair(s) dropped (within noise)"
         return "regression beyond run-to-run noise: " + ", ".join(decided or ["a drop within noise (--strict)"])
     if status == 0:
-        return "no gated regression" if not c.scores_gated and c.regressions else "no regression"
+        ungated = (not c.scores_gated and c.regressions) or c.resolution_regressions or c.expectation_regressions
+        return "no gated regression" if ungated else "no regression"
+    resolution = c.resolution_regressions if c.verdict_gated("resolution") else 0  # only what gates
+    expectations = len(c.expectation_regressions) if c.verdict_gated("expectations") else 0
     return (
-        f"{c.regressions if c.scores_gated else 0} score regression(s), {c.resolution_regressions} resolution "
-        f"regression(s), {len(c.expectation_regressions)} expectation regression(s)"
+        f"{c.regressions if c.scores_gated else 0} score regression(s), {resolution} resolution "
+        f"regression(s), {expectations} expectation regression(s)"
     )
 
 
@@ -366,8 +373,13 @@ def comparison_junit(c: Comparison) -> str:
         return _trials_junit(c, c.noise)
     # A score regression of a low-agreement judge is skipped with its reason unless gated (the
     # rule of the exit status); a resolution regression fails whatever the rubric's judge.
-    failing = [p for p in c.pairs if (p.flag == "regression" and c.scores_gated) or p.resolution_regression]
-    skipped = [p for p in c.pairs if p.flag == "regression" and p not in failing]
+    resolution_gated = c.verdict_gated("resolution")  # resolution decides, when its judge is trusted
+    failing = [
+        p
+        for p in c.pairs
+        if (p.flag == "regression" and c.scores_gated) or (p.resolution_regression and resolution_gated)
+    ]
+    skipped = [p for p in c.pairs if (p.flag == "regression" or p.resolution_regression) and p not in failing]
     attrs = _suite_counts(len(c.pairs), len(failing), len(skipped))
     root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")  # when compared; UTC without offset, as JUnit wants
@@ -415,7 +427,9 @@ def comparison_junit(c: Comparison) -> str:
 
 def _expectation_cases(c: Comparison, root: ET.Element, suite: ET.Element) -> None:
     """A failing test case per expectation that regressed (over trials, with trials), as the
-    exit status counts them, in both JUnit forms."""
+    exit status counts them, in both JUnit forms; skipped when the expectations' judge is under the
+    agreement floor and not gated."""
+    gated = c.verdict_gated("expectations")  # the expectations verdict decides, when trusted
     for change in c.expectation_regressions:
         case = ET.SubElement(
             suite,
@@ -426,13 +440,19 @@ def _expectation_cases(c: Comparison, root: ET.Element, suite: ET.Element) -> No
                 "time": "0.000",
             },
         )
-        failure = ET.SubElement(case, "failure", {"message": xml_safe(change.line), "type": "expectation_regression"})
-        failure.text = xml_safe(change.text)
+        if gated:
+            failure = ET.SubElement(
+                case, "failure", {"message": xml_safe(change.line), "type": "expectation_regression"}
+            )
+            failure.text = xml_safe(change.text)
+        else:
+            ET.SubElement(case, "skipped", {"message": xml_safe(f"not gated (low agreement): {change.line}")})
     extra = len(c.expectation_regressions)
     if extra:
+        counted = "failures" if gated else "skipped"
         for element in (root, suite):
             element.set("tests", str(int(element.get("tests", "0")) + extra))
-            element.set("failures", str(int(element.get("failures", "0")) + extra))
+            element.set(counted, str(int(element.get(counted, "0")) + extra))
 
 
 def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
@@ -445,6 +465,8 @@ def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
     # A resolution that regressed over the pair's trials fails its case whatever the rubric's judge,
     # as it fails the comparison.
     resolution = {v.pair.label: v for v in c.resolution_trials if v.verdict == REGRESSION}
+    if not c.verdict_gated("resolution"):  # a low-agreement judge's resolution: shown, not gated
+        resolution = {}
     skipped -= set(resolution)
     failing |= set(resolution)
     attrs = _suite_counts(len(n.pairs), len(failing), len(skipped))

@@ -136,12 +136,16 @@ def load_run(store: Store, run_id: str) -> list[RunDialogue]:
         if agreement and metric not in by_id[session_id].agreement:
             by_id[session_id].agreement[metric] = json.loads(agreement)
     # Dialogue verdicts: only the columns needed (not prompts or raw replies), newest version last.
-    for session_id, metric, score, outcome, threshold, skipped in db.execute(
+    for session_id, metric, score, outcome, threshold, skipped, agreement in db.execute(
         "SELECT d.session_id, d.metric, d.score, d.outcome, json_extract(d.details, '$.threshold'), "
-        "json_extract(d.details, '$.skipped') FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
-        "WHERE s.run_id = ? ORDER BY d.session_id, d.metric, d.version",
+        "json_extract(d.details, '$.skipped'), json_extract(d.details, '$.agreement') FROM dialogue_judgments d "
+        "JOIN sessions s ON s.id = d.session_id WHERE s.run_id = ? ORDER BY d.session_id, d.metric, d.version",
         [run_id],
     ):
+        # The newest version's judge: its agreement (or none, unmeasured) replaces an older one's.
+        by_id[session_id].agreement.pop(metric, None)
+        if agreement and score is not None:
+            by_id[session_id].agreement[metric] = json.loads(agreement)
         by_id[session_id].verdicts[metric] = VerdictScore(
             metric,
             score,
