@@ -43,7 +43,9 @@ def test_a_low_agreement_resolution_regression_is_shown_not_gated(db: Store):
     assert outcome_line(c) == "no gated regression"
     line = next(line for line in summary_lines(c) if line.startswith("resolution judge agreement"))
     assert "low agreement" in line and "shown, not gated" in line
-    assert 'failures="0"' in comparison_junit(c) and "not gated" in comparison_junit(c)
+    junit = comparison_junit(c)
+    assert 'failures="0"' in junit and "not gated" in junit
+    assert 'name="new_resolution_judge_agreement" value="Spearman 0.25 [0.15–0.35] (n=30) · low agreement"' in junit
     c.gate_low_agreement = True
     assert c.exit_status == 1 and outcome_line(c).startswith("0 score regression(s), 1 resolution regression(s)")
 

@@ -389,7 +389,7 @@ def comparison_junit(c: Comparison) -> str:
     props = ET.SubElement(suite, "properties")
     for name, value in (("base_run", c.base_run), ("new_run", c.new_run)):
         ET.SubElement(props, "property", {"name": name, "value": xml_safe(value)})
-    for m in c.scored_metrics():  # each side's judge agreement with people, per metric
+    for m in [*c.scored_metrics(), *c.verdict_metrics]:  # each side's judge agreement with people, per metric
         for side in ("base", "new"):
             value = trust_cell(c.agreement(side, m), c.floor)
             ET.SubElement(props, "property", {"name": f"{side}_{m}_judge_agreement", "value": xml_safe(value)})
