@@ -270,7 +270,7 @@ class Comparison:
         """Regressions other than the score's: resolution and expectations, each when gated."""
         # Resolution and expectations are the dialogue verdicts that fail a comparison.
         resolution = self.resolution_regressions and self.verdict_gated("resolution")
-        expectations = self.expectation_regressions and self.verdict_gated("expectations")
+        expectations = self.expectation_regressions and self.verdict_gated("expectations")  # and expectations
         return 1 if resolution or expectations else 0
 
     @property

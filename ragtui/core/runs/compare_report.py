@@ -176,7 +176,7 @@ def outcome_line(c: Comparison, strict: bool = False) -> str:
         f"{n} {what}"
         for n, what, metric in (
             (c.resolution_regressions, "resolution regression(s)", "resolution"),  # the verdicts that gate
-            (len(c.expectation_regressions), "expectation regression(s)", "expectations"),
+            (len(c.expectation_regressions), "expectation regression(s)", "expectations"),  # they gate too
         )
         if n and c.verdict_gated(metric)
     ]
@@ -192,7 +192,7 @@ def outcome_line(c: Comparison, strict: bool = False) -> str:
         ungated = (not c.scores_gated and c.regressions) or c.resolution_regressions or c.expectation_regressions
         return "no gated regression" if ungated else "no regression"
     resolution = c.resolution_regressions if c.verdict_gated("resolution") else 0  # only what gates
-    expectations = len(c.expectation_regressions) if c.verdict_gated("expectations") else 0
+    expectations = len(c.expectation_regressions) if c.verdict_gated("expectations") else 0  # so do expectations
     return (
         f"{c.regressions if c.scores_gated else 0} score regression(s), {resolution} resolution "
         f"regression(s), {expectations} expectation regression(s)"
