@@ -168,14 +168,17 @@ def short_time(stamp: str) -> str:
     return stamp.replace("T", " ")[:16]
 
 
-def version_column(j: StoredJudgment, previous: StoredJudgment | None, threshold: float) -> Text:
+def version_column(
+    j: StoredJudgment, previous: StoredJudgment | None, threshold: float, floor: AgreementFloor | None = None
+) -> Text:
     """One version of a verdict for the side-by-side view, with what changed since the last.
 
     Laid out for a column 22 characters wide (four versions at 80×24 wrap to two rows of two):
     one fact per line, criteria as ``understanding 2.97`` (name and value never split), the
     time without seconds or zone; reasoning steps are in the Verdict tab."""
     text = Text()
-    text.append_text(styled_score(j.score, threshold))
+    # ≈ and neither red nor green when this version's judge agrees with people under the floor
+    text.append_text(styled_score(j.score, threshold, floor is not None and is_low(j.details, floor)))
     text.append(f" · {j.metric}\n", style="bold")
     text.append(f"{one_line(j.model or '?', 40)}\n")
     timing = f" · {j.latency_ms / 1000:.1f} s" if j.latency_ms is not None else ""

@@ -80,7 +80,8 @@ async def test_the_judge_s_p_met_is_shown_and_tried_again_without_closing(make_a
         before = row_counts(tui_config.database)
         earlier = len(expectation_requests(server))
         shown = await submit(pilot, "apologises for the wait")
-        assert shown == "Turn 3: P(met) 0.80 met (probability)"
+        # the P(met), then how far the judge of expectation checks agrees with people (the card)
+        assert shown.splitlines() == ["Turn 3: P(met) 0.80 met (probability)", "Judge: agreement unmeasured"]
         (asked,) = expectation_requests(server)[earlier:]
         assert "apologises for the wait" in asked
 
@@ -88,7 +89,7 @@ async def test_the_judge_s_p_met_is_shown_and_tried_again_without_closing(make_a
         await pilot.press("tab", "space")  # the prohibition box
         shown = await submit(pilot, "promises a refund")
         assert isinstance(app.screen, TryExpectationScreen)  # still open
-        assert shown == "Turn 3: P(does it) 0.10 kept (probability)"
+        assert shown.splitlines()[0] == "Turn 3: P(does it) 0.10 kept (probability)"
         (asked,) = expectation_requests(server)[earlier + 1 :]
         assert "promises a refund" in asked
 
@@ -147,7 +148,7 @@ async def test_an_endpoint_error_is_one_line_and_the_dialog_stays_usable(make_ap
         assert "\n" not in shown
         server.set_default(JUDGE, judge_answering(0.9))
         shown = await submit(pilot, "apologises for the wait")
-        assert shown == "Turn 3: P(met) 0.90 met (probability)"
+        assert shown.splitlines()[0] == "Turn 3: P(met) 0.90 met (probability)"
 
 
 async def test_the_dialog_says_it_is_asking_and_escape_leaves_a_judge_that_never_answers(make_app, server) -> None:

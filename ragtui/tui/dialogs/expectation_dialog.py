@@ -25,6 +25,7 @@ from ...core.config.expectation_items import expectation_from_text
 from ...core.metrics.dialogue import context_from_session
 from ...core.metrics.dialogue.expectation_judge import ExpectationJudge
 from ...core.metrics.dialogue.expectation_trial import asked_label, outcome_words, try_expectation
+from ...core.types.agreement_floor import LOW_MARK, agreement_words, is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.expectations import Expectation, ExpectationCheck, Form, Polarity
 from ..context import TuiServices, services
@@ -116,7 +117,38 @@ class TryExpectationScreen(Dialog[None]):
             self._show(Text(f"Turn {self.turn} has no bot answer to try."), error=True)
             return
         shown = Text("\n").join(check_text(expectation, c) for c in checks)
+        if not expectation.deterministic and any(c.p_yes is not None for c in checks):
+            # a judged P(met): how far that judge agrees with people
+            shown.append("\n")
+            shown.append_text(self._agreement())
         self._show(shown)
+
+    def _agreement(self) -> Text:
+        """The judge card's figure for the expectation checks of this judge and prompt, in words:
+        ``≈ low agreement with people (κ 0.33, …)``, ``agrees with people (…)`` or unmeasured."""
+        from ...core.metrics import MetricSettings
+        from ...core.metrics.card_judges import card_judge
+        from ...core.metrics.fit import prompt_fingerprint
+        from ...core.metrics.judge_card import entry_for
+
+        engine = self.ragtui.engine
+        if engine is None:
+            return Text("")
+        config, judge = engine.config, engine.endpoints["judge"]
+        language = self.ragtui.store.session(self.session_id).language
+        metric = card_judge(
+            "expectations",  # the verdict whose card row this is
+            engine.pool.client_for(judge),
+            config.prompts,
+            language,
+            MetricSettings.from_config(config),
+        )
+        floor = config.min_judge_agreement
+        entry = entry_for(self.ragtui.store, "expectations", judge.model, prompt_fingerprint(metric), floor)  # its row
+        details = {"agreement": entry.to_dict()} if entry is not None else {}
+        if is_low(details, floor):
+            return Text(f"Judge: {LOW_MARK} {agreement_words(details, floor)}", style="dim")
+        return Text(f"Judge: {agreement_words(details, floor)}", style="dim")
 
     async def _checks(self, expectation: Expectation) -> list[ExpectationCheck]:
         session = self.ragtui.store.session(self.session_id)

@@ -22,6 +22,7 @@ from ...core.registry.metrics import PRIMARY_METRIC
 from ...core.store.labels import Label as StoredLabel
 from ...core.store.labels import default_labeller, save_label
 from ...core.text.score_text import score_text
+from ...core.types.agreement_floor import LOW_WORDS, AgreementFloor, is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
@@ -95,12 +96,16 @@ class LabelScreen(Dialog[LabelInput | None]):
         self.action_cancel()
 
 
-def verdict_summary(session: StoredSession, turn: int, metric: str = PRIMARY_METRIC) -> str:
-    """The judge's newest verdict of ``turn`` in one line, for the person labelling it."""
+def verdict_summary(
+    session: StoredSession, turn: int, metric: str = PRIMARY_METRIC, floor: AgreementFloor | None = None
+) -> str:
+    """The judge's newest verdict of ``turn`` in one line, for the person labelling it; with the
+    agreement ``floor``, a score whose judge is under it carries ≈ and says so."""
     newest = session.latest_judgments().get((turn, metric))
     if newest is None:
         return f"Turn {turn} has no {metric} verdict yet: you can still give your own score."
-    score = score_text(newest.score)
+    low = floor is not None and is_low(newest.details, floor)
+    score = score_text(newest.score, low) + (f" ({LOW_WORDS})" if low else "")
     conclusion = str(newest.details.get("conclusion") or newest.error or "")
     return f"Judge ({newest.model or 'unknown model'}, v{newest.version}): {score} — {conclusion}"[:300]
 
@@ -168,4 +173,5 @@ def label_newest_turn(app: App[Any], session_id: int, done: Callable[[StoredLabe
     if not turns:
         app.notify("No bot answer to label yet.", severity="warning", markup=False)
         return
-    open_label_dialog(app, session_id, max(turns), verdict_summary(session, max(turns)), done)
+    floor = services(app).config.min_judge_agreement
+    open_label_dialog(app, session_id, max(turns), verdict_summary(session, max(turns), floor=floor), done)

@@ -129,7 +129,8 @@ class LabelQueueScreen(Screen[None]):
         text.append("Bot\n", style="bold")
         text.append(clean_text(bot.text if bot else "(no bot answer)") + "\n\n")
         text.append("Judge\n", style="bold")
-        text.append(clean_text(verdict_summary(session, item.turn)) + "\n\n")
+        floor = self.ragtui.config.min_judge_agreement
+        text.append(clean_text(verdict_summary(session, item.turn, floor=floor)) + "\n\n")
         label = self.my_label(item)
         text.append("Your label: ", style="bold")
         if label is None:
@@ -183,7 +184,9 @@ class LabelQueueScreen(Screen[None]):
         if item is None:
             self.app.notify("Nothing to label.", severity="warning", markup=False)
             return
-        verdict = verdict_summary(self.session(item.session_id), item.turn)
+        verdict = verdict_summary(
+            self.session(item.session_id), item.turn, floor=self.ragtui.config.min_judge_agreement
+        )
 
         def saved(_label: Label) -> None:
             self._labels.pop(item.session_id, None)

@@ -238,7 +238,8 @@ class VerdictScreen(Screen[None]):
         for j in reversed(shown):
             index = versions.index(j)
             previous = versions[index - 1] if index else None
-            column = Static(version_column(j, previous, threshold), markup=False, classes="version")
+            floor = self.ragtui.config.min_judge_agreement
+            column = Static(version_column(j, previous, threshold, floor), markup=False, classes="version")
             column.border_title = Text(f"v{j.version}" + (" (newest)" if j is versions[-1] else ""))
             columns.append(column)
         per_row = self._per_row(len(columns))
@@ -253,7 +254,7 @@ class VerdictScreen(Screen[None]):
             self.app.notify("No bot turn to label.", severity="warning", markup=False)
             return
         turn = self.turn
-        verdict = verdict_summary(self.session, turn)
+        verdict = verdict_summary(self.session, turn, floor=self.ragtui.config.min_judge_agreement)
         open_label_dialog(self.app, self.session_id, turn, verdict, lambda _label: self.load(keep_turn=turn))
 
     # -- trying an expectation --------------------------------------------------------------
