@@ -127,5 +127,5 @@ def test_show_prints_each_dialogue_verdicts_agreement_under_it(server, tmp_path:
         store.close()
     assert main(["show", str(session_id), "--config", str(config)]) == 0
     out = capsys.readouterr().out
-    assert "agrees with people: Spearman 0.36 (n=30, 95% CI -0.05–0.66, labels.jsonl)" in out
+    assert "agreement with people: Spearman 0.36 (n=30, 95% CI -0.05–0.66, labels.jsonl)" in out
     assert "unmeasured — ragtui judge-card" in out  # repetition: its judge is unmeasured here

@@ -52,7 +52,7 @@ def run(config: Path, *extra: str) -> int:
 def test_a_low_agreement_score_under_the_threshold_does_not_fail_the_run_and_the_summary_says_so(low_judge, capsys):
     assert run(low_judge) == 0
     out = capsys.readouterr().out
-    assert "rubric scores: agrees with people: Spearman 0.10 (n=18" in out
+    assert "rubric scores: agreement with people: Spearman 0.10 (n=18" in out
     assert "≈ low agreement (Spearman 0.10 < floor 0.5)" in out
     line = next(x for x in out.splitlines() if x.startswith("not gated"))
     assert "rubric Spearman 0.10 < floor 0.5" in line and "--gate-low-agreement" in line

@@ -134,7 +134,7 @@ def test_measuring_stores_an_entry_per_language_with_its_interval_and_the_card_s
     details = {"agreement": entry.to_dict()}
     assert {"figure", "value", "n", "on", "low", "high", "metric", "language"} <= set(details["agreement"])
     assert agreement_text(details) == (
-        f"agrees with people: Spearman {r:.2f} (n={en}, 95% CI {low:.2f}–{high:.2f}, bundled labelled set, en report half)"
+        f"agreement with people: Spearman {r:.2f} (n={en}, 95% CI {low:.2f}–{high:.2f}, bundled labelled set, en report half)"
     )
 
 
@@ -293,7 +293,7 @@ def test_measure_flags_need_measure(config_file, capsys):
 
 def test_an_old_verdict_without_an_interval_reads_as_before():
     old = {"figure": "spearman", "value": 0.5, "n": 9, "on": "labels.jsonl", "metric": "rubric", "language": ""}
-    assert agreement_text({"agreement": old}) == "agrees with people: Spearman 0.50 (n=9, labels.jsonl)"
+    assert agreement_text({"agreement": old}) == "agreement with people: Spearman 0.50 (n=9, labels.jsonl)"
     assert agreement_text({}) == UNMEASURED
 
 

@@ -139,7 +139,7 @@ def test_a_run_on_the_embedded_judge_is_scored_through_the_shipped_fit_with_the_
     expected = shipped_fit("rubric", EMBEDDED_MODEL, bundled_fingerprint("en"))
     assert expected is not None and score == pytest.approx(expected.apply(fit["raw_score"])) != fit["raw_score"]
     assert (
-        "rubric scores: agrees with people: Spearman 0.55 (n=12, 95% CI -0.08–0.87, bundled labelled set, en report half)"
+        "rubric scores: agreement with people: Spearman 0.55 (n=12, 95% CI -0.08–0.87, bundled labelled set, en report half)"
         in summary
     )
     assert main(["show", "1", "--config", str(config_file)]) == 0
@@ -154,4 +154,4 @@ def test_a_shipped_fit_that_did_not_help_is_not_applied_but_its_agreement_is_sho
     score, details, summary = judged(config_file, server, capsys)
     assert "fit" not in details and details["agreement"]["value"] == 0.55
     assert 0.0 < score < 1.0  # the judge's own score
-    assert "rubric scores: agrees with people: Spearman 0.55" in summary
+    assert "rubric scores: agreement with people: Spearman 0.55" in summary

@@ -50,4 +50,4 @@ def agreement_line(entry: dict[str, Any]) -> str:
     if interval:
         extra.append(interval)
     extra.append(str(entry.get("on")))
-    return f"agrees with people: {figure_name(entry.get('figure'))} {shown} ({', '.join(extra)})"
+    return f"agreement with people: {figure_name(entry.get('figure'))} {shown} ({', '.join(extra)})"

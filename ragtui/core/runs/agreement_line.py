@@ -15,7 +15,7 @@ from ..types.stored import StoredSession
 def run_agreement_line(
     store: Store, run_id: str, metric: str = PRIMARY_METRIC, floor: AgreementFloor | None = None
 ) -> str:
-    """``rubric scores: agrees with people: Spearman 0.52 (n=19, …)`` from the run's verdicts, or
+    """``rubric scores: agreement with people: Spearman 0.52 (n=19, …)`` from the run's verdicts, or
     ``rubric scores: unmeasured — ragtui judge-card`` when none carries a measured figure; with
     ``≈ low agreement (Spearman 0.10 < floor 0.5)`` after it when the figure is under the floor."""
     row = store.db.execute(
@@ -31,7 +31,7 @@ def run_agreement_line(
 
 
 def dialogue_agreement_lines(sessions: list[StoredSession], floor: AgreementFloor | None = None) -> list[str]:
-    """``resolution verdicts: agrees with people: Spearman 0.52 (…) · ≈ low agreement (…)`` per
+    """``resolution verdicts: agreement with people: Spearman 0.52 (…) · ≈ low agreement (…)`` per
     dialogue verdict the run has, read from its first scored verdict that carries a figure (the
     rubric's line reads the database; these read the loaded dialogues)."""
     floor = floor or AgreementFloor()
