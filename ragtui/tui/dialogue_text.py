@@ -12,6 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from ..core.registry import metric_views
+from ..core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low
 from .expectation_block import expectation_block
 from .safe_text import clean_text
 
@@ -68,11 +69,21 @@ def dialogue_block(
 
 
 def dialogue_live_block(
-    metric: str, version: int, score: float | None, details: dict[str, Any], error: str | None
+    metric: str,
+    version: int,
+    score: float | None,
+    details: dict[str, Any],
+    error: str | None,
+    floor: AgreementFloor | None = None,
 ) -> Text:
-    """One dialogue verdict as it arrives in the Judge pane, under the last turn."""
+    """One dialogue verdict as it arrives in the Judge pane, under the last turn; with the
+    agreement ``floor``, a scored verdict says how far its judge agrees with people, as a turn's."""
     text = Text("Dialogue · ", style="bold magenta")
     text.append_text(dialogue_line(metric, version, score, details, error))
+    if floor is not None and score is not None:
+        low = is_low(details, floor)
+        words = agreement_words(details, floor)
+        text.append(f"\n{LOW_MARK} {words}" if low else f"\n{words}", style="dim")
     text.append_text(_own_block(metric, details))
     if details.get("conclusion") and score is not None:
         text.append("\n→ " + clean_text(str(details["conclusion"])), style="italic")

@@ -57,3 +57,15 @@ def test_a_trusted_resolution_regression_fails_the_comparison(db: Store):
     assert c.exit_status == 1 and 'failures="1"' in comparison_junit(c)
     line = next(line for line in summary_lines(c) if line.startswith("resolution judge agreement"))
     assert "low agreement" not in line and "not gated" not in line
+
+
+def test_the_csv_export_gives_each_dialogue_verdict_s_judge_agreement(db: Store):
+    import csv
+    import io
+
+    from ragtui.core.store.export import sessions_to_csv
+
+    resolved(db, "r1", "resolved", entry(0.25))
+    (row,) = csv.DictReader(io.StringIO(sessions_to_csv(db.run_sessions("r1"))))
+    assert row["resolution_judge_agreement"].startswith("Spearman 0.25") and "n=30" in row["resolution_judge_agreement"]
+    assert row["repetition_judge_agreement"] == ""  # no verdict of it: nothing to measure

@@ -189,17 +189,21 @@ def test_run_metric_faithfulness_then_show_and_export(config_file: Path, tmp_pat
     rows = list(csv.DictReader(out.read_text(encoding="utf-8-sig").splitlines()))
     header = out.read_text(encoding="utf-8-sig").splitlines()[0].split(",")
     assert header[:4] == ["config", "user1", "assistant1", "check1"]
-    assert header[-11:] == [
+    assert header[-15:] == [
         "answer_correctness1",
         "faithfulness1",
         "resolution",
         "outcome",
+        "resolution_judge_agreement",  # each dialogue verdict's judge agreement after its cells
         "retention",
+        "retention_judge_agreement",
         "repetition",
+        "repetition_judge_agreement",
         "expectations_met",
         "expectations_total",
         "policies_broken",
         "expectations_missed",
+        "expectations_judge_agreement",
         "check1_json",
     ]
     by_scenario = {json.loads(r["config"])["scenario"]: r for r in rows}

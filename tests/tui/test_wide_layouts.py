@@ -13,7 +13,7 @@ from ragtui.tui.widgets.panes import RolePane
 from tests.fakes.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, turns_judged
-from .conftest import settle
+from .conftest import pane_text, settle
 from .test_day_at_80 import screen_text
 from .test_snapshots import run_dialogue
 from .test_snapshots_runs import three_runs
@@ -40,6 +40,8 @@ async def test_the_three_panes_share_the_width_and_the_judge_lines_are_not_wrapp
         shown = screen_text(app)
         assert "Und 5.0  Rel 5.0  Cmp 5.0  Cor 5.0  Coh 5.0  Ovr 5.0" in shown  # one line, as scored
         assert "Dialogue · repetition v1 · 0.00" in shown
+        judge = pane_text(app, "judge")  # each dialogue verdict says how far its judge agrees with people
+        assert judge.split("Dialogue · repetition v1")[1].split("\n")[1].strip() == "agreement unmeasured"
 
 
 async def test_the_runs_table_shows_its_last_columns(make_app, store: Store):

@@ -107,8 +107,13 @@ def other_metrics(sessions: list[StoredSession]) -> list[str]:
 
 
 def dialogue_columns() -> list[str]:
-    """Each dialogue metric's CSV columns, in the registry's order (resolution adds ``outcome``)."""
-    return [column for name in metric_names(DIALOGUE) for column in metric_views.csv_columns(name)]
+    """Each dialogue metric's CSV columns, in the registry's order (resolution adds ``outcome``),
+    each followed by its judge's agreement with people (``resolution_judge_agreement``)."""
+    return [
+        column
+        for name in metric_names(DIALOGUE)
+        for column in [*metric_views.csv_columns(name), f"{name}_judge_agreement"]
+    ]
 
 
 def metric_column(metric: str) -> str:
@@ -130,9 +135,16 @@ def judge_agreement_cell(session: StoredSession) -> str:
 
 
 def dialogue_cells(session: StoredSession) -> list[str]:
-    """Each dialogue metric's cells under its columns, as the metric writes them."""
+    """Each dialogue metric's cells under its columns, as the metric writes them, then how far its
+    judge agrees with people (as ``judge_agreement`` for the rubric; empty without a score)."""
     latest = session.latest_dialogue_judgments()
-    return [cell for name in metric_names(DIALOGUE) for cell in metric_views.csv_cells(name, latest.get(name))]
+    cells: list[str] = []
+    for name in metric_names(DIALOGUE):
+        verdict = latest.get(name)
+        cells += metric_views.csv_cells(name, verdict)
+        scored = verdict is not None and verdict.score is not None
+        cells.append(short_agreement(verdict.details) if scored and verdict is not None else "")
+    return cells
 
 
 def session_row(

@@ -161,7 +161,8 @@ class EventView(Horizontal):
             self._judging_dialogue = None
             j = event.judgment
             self.pane("judge").discard_live()
-            self.pane("judge").add_block(dialogue_live_block(j.metric, event.version, j.score, j.details, j.error))
+            block = dialogue_live_block(j.metric, event.version, j.score, j.details, j.error, self.floor)
+            self.pane("judge").add_block(block)
         elif isinstance(event, TurnDone) and (event.session_id, event.turn) in self._drawn_turns:
             info = dataclasses.replace(info, score=event.dialogue_score)  # already drawn: the score only
         elif isinstance(event, TurnDone):
