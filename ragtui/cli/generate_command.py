@@ -142,8 +142,7 @@ async def _generate(
         with embedded_model(config, {"judge": endpoint}), progress:
             client = pool.client_for(endpoint)
             task = progress.add_task("generating", total=len(items), note="")
-            generator = Generator(client, client, template, language, passages, cache, budget)
-            generator.follow_ups = follow_ups
+            generator = Generator(client, client, template, language, passages, cache, budget, follow_ups=follow_ups)
 
             def advance(report: GenerationReport) -> None:
                 note = f"{len(report.kept)} kept · {sum(report.dropped.values())} dropped · {report.tokens:,} tokens"

@@ -20,6 +20,7 @@ from ..core.knowledge.product_guess import guess_product, guess_support
 from ..core.runs.bootstrap import Overrides
 from ..core.text.script import script_language
 from ..core.types.errors import ConfigError
+from ..core.types.knowledge import Document
 from .output import console
 
 HEADER = """\
@@ -59,9 +60,7 @@ def init(args: argparse.Namespace, overrides: Overrides) -> int:
             "edit its [product] table (README, Configuration), or pass --force to replace it",
         )
     folder: Path = args.folder.expanduser()
-    language = args.language or documents_language(folder)
-    # the language's own subfolder when there is one, as the built-in bot reads it
-    documents = read_folder(knowledge_root(folder, language)).documents  # a missing folder is refused, named
+    language, documents = documents_and_language(folder, args.language)
     if not documents:
         raise ConfigError(f"knowledge folder {folder} has no document ragtui can read", "see `ragtui knowledge DIR`")
     asking = not args.yes and sys.stdin.isatty()
@@ -91,14 +90,18 @@ def init(args: argparse.Namespace, overrides: Overrides) -> int:
     return 0
 
 
-def documents_language(folder: Path) -> str:
-    """``en`` or ``ja``: the subfolder there is (the bundled sample has both: ``en``), else the
-    script most passages are written in."""
-    for language in ("en", "ja"):
-        if (folder / language).is_dir():
-            return language
-    counted = Counter(script_language(p.text) for p in read_folder(folder).passages)
-    return "ja" if counted["ja"] > counted["en"] else "en"
+def documents_and_language(folder: Path, language: str | None) -> tuple[str, tuple[Document, ...]]:
+    """The documents the built-in bot reads (the language's own subfolder when there is one) and
+    their language: ``language`` when given, else the ``en``/``ja`` subfolder there is (the bundled
+    sample has both: ``en``), else the script most passages are written in. The folder is read
+    once; a missing folder is refused, named."""
+    if language is None:
+        language = next((lang for lang in ("en", "ja") if (folder / lang).is_dir()), None)
+    if language is not None:
+        return language, read_folder(knowledge_root(folder, language)).documents
+    read = read_folder(folder)
+    counted = Counter(script_language(p.text) for p in read.passages)
+    return ("ja" if counted["ja"] > counted["en"] else "en"), read.documents
 
 
 def _answer(question: str, guess: str, asking: bool) -> str:

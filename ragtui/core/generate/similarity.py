@@ -36,7 +36,7 @@ def near_duplicates(questions: Sequence[str], at: float = DUPLICATE_AT) -> dict[
     for index, mine in enumerate(grams):
         for earlier in kept:
             theirs = grams[earlier]
-            if mine and theirs and 2 * len(mine & theirs) / (len(mine) + len(theirs)) >= at:
+            if _dice(mine, theirs) >= at:
                 dropped[index] = earlier
                 break
         else:
@@ -46,7 +46,10 @@ def near_duplicates(questions: Sequence[str], at: float = DUPLICATE_AT) -> dict[
 
 def alike(first: str, second: str) -> float:
     """The Dice coefficient of the two texts' character trigrams (0 when either has none)."""
-    a, b = trigrams(first), trigrams(second)
+    return _dice(trigrams(first), trigrams(second))
+
+
+def _dice(a: set[str], b: set[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
