@@ -207,8 +207,8 @@ def _open_runs(args: argparse.Namespace, config: Config) -> tuple[Store, str, St
     if base_ref.database is None or new_ref.database is None:
         default = bootstrap.open_store(config, read_only=True)
     # A reference without a file in a compare of two files: the base's database is the default.
-    base_store, base_run = open_referenced(base_ref, default)
-    new_store, new_run = open_referenced(new_ref, default or base_store)
+    base_store, base_run = open_referenced(base_ref, default, config.min_judge_agreement)
+    new_store, new_run = open_referenced(new_ref, default or base_store, config.min_judge_agreement)
     return base_store, base_run, new_store, new_run
 
 

@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics, context_from_session, metric_applies
+from ..core.metrics.dialogue_card import carded_dialogue_metrics
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.runs import bootstrap
@@ -68,13 +69,19 @@ async def _judge(args: argparse.Namespace, overrides: Overrides) -> int:
         with embedded_model(config, {"judge": endpoint}):
             client = pool.client_for(endpoint)
             metrics_by_language = {
-                language: build_dialogue_metrics(
-                    args.dialogue_metric or list(DIALOGUE_METRICS),
-                    client,
-                    config.prompts,
-                    language,
-                    config.thresholds,
-                    policies=config.policies,
+                # Their verdicts carry the card's entry and judge key, as a run's do.
+                language: carded_dialogue_metrics(
+                    build_dialogue_metrics(
+                        args.dialogue_metric or list(DIALOGUE_METRICS),
+                        client,
+                        config.prompts,
+                        language,
+                        config.thresholds,
+                        policies=config.policies,
+                    ),
+                    store,
+                    endpoint.model,
+                    config.min_judge_agreement,
                 )
                 for language in {s.language for s in sessions}
             }

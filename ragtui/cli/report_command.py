@@ -36,7 +36,7 @@ def report(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     reference = split_reference(args.run)
     default: Store | None = None if reference.database else bootstrap.open_store(config, read_only=True)
-    store, run_id = open_referenced(reference, default)
+    store, run_id = open_referenced(reference, default, config.min_judge_agreement)
     check_output(args.html, option="--html", database=store.path)  # before any work
     text = run_report_html(
         store,

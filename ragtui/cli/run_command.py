@@ -40,7 +40,7 @@ from ..core.runs.agreement_line import dialogue_agreement_lines, run_agreement_l
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.expectation_rate import rate_line
 from ..core.runs.gate import GateResult, run_gate, run_resolution
-from ..core.runs.gate_changes import gate_changes, standings
+from ..core.runs.gate_changes import gate_changes, sessions_as_judged, standings
 from ..core.runs.gate_scope import scope_line
 from ..core.runs.low_agreement import left_out_line, low_metrics
 from ..core.runs.pass_k import pass_k_line, run_pass_k
@@ -487,7 +487,7 @@ def _gate_changes(store: Store, run_id: str, rows: list[StoredSession], gate: Ga
     if run_id not in ids or ids.index(run_id) == 0:
         return []
     previous = ids[ids.index(run_id) - 1]
-    before = standings(store.run_sessions(previous), gate.floor, gate.gate_low_agreement)
+    before = standings(sessions_as_judged(store, previous), gate.floor, gate.gate_low_agreement)
     return gate_changes(before, standings(rows, gate.floor, gate.gate_low_agreement), previous)
 
 

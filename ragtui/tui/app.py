@@ -91,6 +91,12 @@ class RagtuiApp(App[None]):
         self.config = config
         self.endpoints: dict[str, Endpoint] = endpoints or {}
         self.store = store
+        if store.agreement_lookup is None:  # every verdict shown with the card's agreement as it stands
+            # Imported here: the first frame needs no metric module (``ragtui`` opens its store
+            # through ``bootstrap.open_store``, which installs the lookup, so this runs in tests).
+            from ..core.metrics.card_lookup import install_card_lookup
+
+            install_card_lookup(store, config.min_judge_agreement)
         self.engine: Engine | None = None
         self.problem: str | None = endpoint_error  # why dialogues cannot run, when they cannot
         self.connecting: str | None = None  # what is being connected, until the engine is ready

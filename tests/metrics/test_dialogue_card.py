@@ -9,7 +9,7 @@ from pathlib import Path
 from ragtui.core.metrics.card_entry import CardEntry
 from ragtui.core.metrics.card_store import save_entry
 from ragtui.core.metrics.dialogue.base import DialogueContext
-from ragtui.core.metrics.dialogue_card import carded_dialogue_metrics
+from ragtui.core.metrics.dialogue_card import CardedDialogueMetric, carded_dialogue_metrics
 from ragtui.core.metrics.fit import prompt_fingerprint
 from ragtui.core.store.store import Store
 from ragtui.core.types.agreement_floor import AgreementFloor
@@ -44,4 +44,5 @@ def test_a_dialogue_verdict_carries_the_entry_that_decides_its_gate_not_a_quick_
     judgment = asyncio.run(carded.judge(None))  # type: ignore[arg-type]
     assert judgment.details["agreement"]["n"] == 30 and judgment.details["outcome"] == "unresolved"
     assert carded.applies(None)  # type: ignore[attr-defined,arg-type]
-    assert other_model is metric  # unmeasured for that model: as it is
+    # Unmeasured for that model: no entry, but its judge key, so a later measurement reaches it.
+    assert isinstance(other_model, CardedDialogueMetric) and other_model.agreement is None

@@ -2,8 +2,8 @@
 
 ``resolution``, ``repetition`` and ``expectations`` can decide a run's exit status, so each of
 their verdicts carries the judge card's entry for exactly its judge model and prompt
-(``details["agreement"]``, ``judge_card.entry_for``): the gate and every view then read whether
-it is low agreement from the stored verdict, as they do for the rubric.
+(``details["agreement"]``, ``judge_card.entry_for``) and that key (``details["judge_key"]``): the
+gate reads the entry as judged, every view the card's entry for the key as it stands when shown.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 from ..models.llm import DeltaCallback
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
+from ..types.judge_key import JUDGE_KEY, judge_key
 from ..types.judgments import Judgment
 from .dialogue.base import DialogueContext, DialogueMetric
 from .fit import prompt_fingerprint
@@ -20,11 +21,13 @@ from .judge_card import entry_for
 
 
 class CardedDialogueMetric:
-    """A dialogue metric whose scored verdicts carry ``agreement`` (its judge's card entry)."""
+    """A dialogue metric whose scored verdicts carry ``agreement`` (its judge's card entry, None
+    when unmeasured) and their judge key, by which every view reads the card when it shows them."""
 
-    def __init__(self, inner: DialogueMetric, agreement: dict[str, Any]) -> None:
+    def __init__(self, inner: DialogueMetric, agreement: dict[str, Any] | None, key: dict[str, str]) -> None:
         self.inner = inner
         self.agreement = agreement
+        self.key = key
         self.name = inner.name
 
     def __getattr__(self, name: str) -> Any:  # applies, template, info … of the inner metric
@@ -33,17 +36,21 @@ class CardedDialogueMetric:
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
         judgment = await self.inner.judge(context, on_delta)
         if judgment.score is not None:
-            judgment.details["agreement"] = self.agreement
+            judgment.details[JUDGE_KEY] = self.key
+            if self.agreement is not None:
+                judgment.details["agreement"] = self.agreement
         return judgment
 
 
 def carded_dialogue_metrics(
     metrics: list[DialogueMetric], store: Store | None, model: str, floor: AgreementFloor
 ) -> list[DialogueMetric]:
-    """Each metric wrapped with its card entry when this judge and prompt are measured; the
-    others as they are (their verdicts read as unmeasured)."""
+    """Each metric wrapped with its judge key and its card entry (None: this judge and prompt
+    are unmeasured, and its verdicts read so until the card measures them)."""
     out: list[DialogueMetric] = []
     for metric in metrics:
-        entry = entry_for(store, metric.name, model, prompt_fingerprint(metric), floor)
-        out.append(CardedDialogueMetric(metric, entry.to_dict()) if entry is not None else metric)
+        fingerprint = prompt_fingerprint(metric)
+        entry = entry_for(store, metric.name, model, fingerprint, floor)
+        key = judge_key(model, fingerprint)
+        out.append(CardedDialogueMetric(metric, entry.to_dict() if entry is not None else None, key))
     return out

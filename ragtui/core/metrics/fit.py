@@ -51,7 +51,10 @@ class Fit:
 
 
 def prompt_fingerprint(metric: object) -> str:
-    """What a fit is valid for besides the model: templates, examples, scoring method."""
+    """What a fit is valid for besides the model: templates, examples, scoring method. A wrapped
+    metric (a fit, a card entry) has the fingerprint of the judge it wraps."""
+    while hasattr(metric, "inner") and hasattr(metric, "key"):
+        metric = metric.inner
     digest = hashlib.sha256(SCORING_METHOD.encode())
     digest.update(type(metric).__name__.encode())
     template = getattr(metric, "template", None)

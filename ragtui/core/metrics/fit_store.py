@@ -17,6 +17,7 @@ from ..models.llm import DeltaCallback
 from ..store.store import Store, now
 from ..types.agreement_floor import AgreementFloor
 from ..types.errors import StoreError
+from ..types.judge_key import JUDGE_KEY, judge_key
 from ..types.judgments import Judgment
 from .base import Metric, TurnContext
 from .fit import Fit, FitReport, prompt_fingerprint
@@ -63,13 +64,21 @@ class FittedMetric:
     agreement is attached and the score is left as the judge gave it."""
 
     def __init__(
-        self, inner: Metric, fit: Fit | None, source: str = "calibrate", agreement: dict[str, Any] | None = None
+        self,
+        inner: Metric,
+        fit: Fit | None,
+        source: str = "calibrate",
+        agreement: dict[str, Any] | None = None,
+        key: dict[str, str] | None = None,
     ) -> None:
         self.inner = inner
         self.fit = fit
         self.source = source  # "calibrate" (stored by `ragtui calibrate --fit`) | "shipped"
         # This judge's measured agreement with people (``judge_card``), carried by each verdict.
         self.agreement = agreement
+        # Its judge model and prompt fingerprint: a view reads the card's agreement for them when
+        # it shows the verdict (``types.judge_key``), so a later measurement reaches old verdicts.
+        self.key = key
         self.name = inner.name
 
     def __getattr__(self, name: str) -> Any:  # template, examples, threshold… of the inner metric
@@ -82,6 +91,8 @@ class FittedMetric:
         """The fit applied to a judgment of the inner metric (also one built from batch results)."""
         if judgment.score is None:
             return judgment
+        if self.key is not None:
+            judgment.details[JUDGE_KEY] = self.key
         if self.agreement is not None:
             judgment.details["agreement"] = self.agreement
         if self.fit is None:
@@ -104,7 +115,8 @@ def fitted_metrics(
     """Each metric wrapped in its fit when one matches this model and prompt exactly: a fit
     stored by ``ragtui calibrate --fit`` first (the team's own labels), else the one ragtui ships
     for its embedded judge (``shipped_fits``). Each carries the card entry that may decide its
-    gate (``judge_card.entry_for`` under ``floor``)."""
+    gate (``judge_card.entry_for`` under ``floor``) and its judge key — also when unmeasured and
+    unfitted, so a measurement made later reaches its verdicts."""
     out: list[Metric] = []
     for metric in metrics:
         fingerprint = prompt_fingerprint(metric)
@@ -113,8 +125,6 @@ def fitted_metrics(
         if fit is None:
             fit, source = shipped_fit(metric.name, model, fingerprint), "shipped"
         entry = entry_for(store, metric.name, model, fingerprint, floor)
-        if fit is None and entry is None:
-            out.append(metric)  # unmeasured, unfitted: as it is
-            continue
-        out.append(FittedMetric(metric, fit, source, entry.to_dict() if entry else None))
+        key = judge_key(model, fingerprint)
+        out.append(FittedMetric(metric, fit, source, entry.to_dict() if entry else None, key))
     return out

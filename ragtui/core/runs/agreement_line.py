@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..metrics.judge_card import UNMEASURED, agreement_text
 from ..registry.metrics import PRIMARY_METRIC
 from ..store.store import Store
 from ..types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
+from ..types.judge_key import current_agreement
 from ..types.stored import StoredSession
 
 
@@ -18,14 +18,18 @@ def run_agreement_line(
     """``rubric scores: agreement with people: Spearman 0.52 (n=19, …)`` from the run's verdicts, or
     ``rubric scores: unmeasured — ragtui judge-card`` when none carries a measured figure; with
     ``≈ low agreement (Spearman 0.10 < floor 0.5)`` after it when the figure is under the floor."""
-    row = store.db.execute(
-        "SELECT j.details FROM judgments j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? "
-        "AND j.metric = ? AND j.score IS NOT NULL AND json_extract(j.details, '$.agreement') IS NOT NULL LIMIT 1",
+    # Each judge of the run once (a run has one, a re-judged one a few): the first the card measures.
+    pairs = store.db.execute(
+        "SELECT DISTINCT json_extract(j.details, '$.agreement'), json_extract(j.details, '$.judge_key') "
+        "FROM judgments j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? "
+        "AND j.metric = ? AND j.score IS NOT NULL",
         [run_id, metric],
-    ).fetchone()
-    details = json.loads(row[0]) if row else {}
-    text = agreement_text(details) if row else UNMEASURED
-    if row and is_low(details, floor or AgreementFloor()):
+    ).fetchall()
+    entries = (current_agreement(metric, agreement, key, store.agreement_lookup) for agreement, key in pairs)
+    entry = next((e for e in entries if e is not None), None)
+    details = {"agreement": entry} if entry else {}
+    text = agreement_text(details) if entry else UNMEASURED
+    if entry and is_low(details, floor or AgreementFloor()):
         text += f" · {LOW_MARK} {LOW_WORDS} ({floor_words(details, floor or AgreementFloor())})"
     return f"{metric} scores: {text}"
 

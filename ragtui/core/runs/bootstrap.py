@@ -94,7 +94,12 @@ def endpoints_for(config: Config, overrides: Overrides) -> dict[str, Endpoint]:
 def open_store(config: Config, *, read_only: bool = False) -> Store:
     """The config's database; ``read_only`` for commands that only read it: they create nothing
     and work on a database in a read-only folder."""
-    return Store.open_read_only(config.database) if read_only else Store.open(config.database)
+    store = Store.open_read_only(config.database) if read_only else Store.open(config.database)
+    # Every verdict read shows its judge's agreement as the card says now, under the config's floor.
+    # Imported here: ``ragtui``'s first frame imports this module and needs no metric module.
+    from ..metrics.card_lookup import install_card_lookup
+
+    return install_card_lookup(store, config.min_judge_agreement)
 
 
 async def check_reachable(endpoints: dict[str, Endpoint], timeout: float = 5.0) -> None:

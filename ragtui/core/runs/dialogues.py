@@ -7,13 +7,13 @@ latest judgment per turn and metric, and the message texts to see where dialogue
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
 from ..store.store import Store
+from ..types.judge_key import current_agreement
 
 PairKey = tuple[str, str, int]  # scenario, persona, occurrence (1 unless a run repeats a pair)
 
@@ -110,7 +110,7 @@ class RunDialogue:
 
 def load_run(store: Store, run_id: str) -> list[RunDialogue]:
     """Every dialogue of ``run_id``, oldest first."""
-    db = store.db
+    db, lookup = store.db, store.agreement_lookup
     rows = db.execute(
         "SELECT id, scenario_id, persona_name, language, score, threshold, stop_reason, turns, unscored_turns, "
         "trial FROM sessions WHERE run_id = ? ORDER BY id",
@@ -124,28 +124,32 @@ def load_run(store: Store, run_id: str) -> list[RunDialogue]:
     ):
         (by_id[session_id].customer if role == "user" else by_id[session_id].bot)[turn] = text
     # Ordered by version, so the newest version of each (turn, metric) is the one left.
-    entries: dict[tuple[int, int, str], str | None] = {}
-    for session_id, turn, metric, score, agreement in db.execute(
-        "SELECT j.session_id, j.turn, j.metric, j.score, json_extract(j.details, '$.agreement') FROM judgments j "
-        "JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? ORDER BY j.session_id, j.turn, j.metric, j.version",
+    entries: dict[tuple[int, int, str], dict[str, Any] | None] = {}
+    for session_id, turn, metric, score, agreement, key in db.execute(
+        "SELECT j.session_id, j.turn, j.metric, j.score, json_extract(j.details, '$.agreement'), "
+        "json_extract(j.details, '$.judge_key') FROM judgments j JOIN sessions s ON s.id = j.session_id "
+        "WHERE s.run_id = ? ORDER BY j.session_id, j.turn, j.metric, j.version",
         [run_id],
     ):
         by_id[session_id].judgments[(turn, metric)] = score
-        entries[(session_id, turn, metric)] = agreement if score is not None else None
-    for (session_id, _turn, metric), agreement in entries.items():
-        if agreement and metric not in by_id[session_id].agreement:
-            by_id[session_id].agreement[metric] = json.loads(agreement)
+        scored = score is not None
+        entries[(session_id, turn, metric)] = current_agreement(metric, agreement, key, lookup) if scored else None
+    for (session_id, _turn, metric), entry in entries.items():
+        if entry and metric not in by_id[session_id].agreement:
+            by_id[session_id].agreement[metric] = entry
     # Dialogue verdicts: only the columns needed (not prompts or raw replies), newest version last.
-    for session_id, metric, score, outcome, threshold, skipped, agreement in db.execute(
+    for session_id, metric, score, outcome, threshold, skipped, agreement, key in db.execute(
         "SELECT d.session_id, d.metric, d.score, d.outcome, json_extract(d.details, '$.threshold'), "
-        "json_extract(d.details, '$.skipped'), json_extract(d.details, '$.agreement') FROM dialogue_judgments d "
+        "json_extract(d.details, '$.skipped'), json_extract(d.details, '$.agreement'), "
+        "json_extract(d.details, '$.judge_key') FROM dialogue_judgments d "
         "JOIN sessions s ON s.id = d.session_id WHERE s.run_id = ? ORDER BY d.session_id, d.metric, d.version",
         [run_id],
     ):
         # The newest version's judge: its agreement (or none, unmeasured) replaces an older one's.
         by_id[session_id].agreement.pop(metric, None)
-        if agreement and score is not None:
-            by_id[session_id].agreement[metric] = json.loads(agreement)
+        entry = current_agreement(metric, agreement, key, lookup) if score is not None else None
+        if entry:
+            by_id[session_id].agreement[metric] = entry
         by_id[session_id].verdicts[metric] = VerdictScore(
             metric,
             score,

@@ -3,8 +3,8 @@
 A verdict's judge can move between gating and shown-only when the judge card changes (a new
 measurement, a new prompt), when the floor changes, or when the judge model does. The run
 compares each verdict kind and language with the previous run in the same database — read from
-the agreement entry each stored verdict carries — and names every kind whose gate moved, with
-the figure it now carries and the one it carried before.
+the agreement entry each stored verdict carried when it was judged (``sessions_as_judged``) — and
+names every kind whose gate moved, with the figure it now carries and the one it carried before.
 """
 
 from __future__ import annotations
@@ -12,8 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor, short_agreement, trust_level
 from ..types.stored import StoredSession
+
+
+def sessions_as_judged(store: Store, run_id: str) -> list[StoredSession]:
+    """A run's sessions with each verdict's agreement as it was when judged — what that run gated
+    on — rather than the card's figure now, which every view shows."""
+    lookup, store.agreement_lookup = store.agreement_lookup, None
+    try:
+        return store.run_sessions(run_id)
+    finally:
+        store.agreement_lookup = lookup
 
 
 @dataclass(frozen=True)

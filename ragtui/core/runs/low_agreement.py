@@ -4,13 +4,13 @@ when the gate left them out."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from ..registry.metrics import PRIMARY_METRIC
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor, floor_words, is_low, trust_cell
+from ..types.judge_key import current_agreement
 from ..types.stored import TURN_VERDICTS, StoredSession
 
 GATE_ANYWAY = "gate them anyway with --gate-low-agreement or gate_low_agreement = true"
@@ -93,12 +93,13 @@ def low_rubric_sessions(store: Store, session_ids: list[int], floor: AgreementFl
         return set()
     marks = ", ".join("?" * len(session_ids))
     lows: dict[int, list[bool]] = {}
-    for session_id, agreement in store.db.execute(
-        "SELECT j.session_id, json_extract(j.details, '$.agreement') FROM judgments j "
-        f"WHERE j.metric = ? AND j.session_id IN ({marks}) AND j.score IS NOT NULL AND "
+    for session_id, agreement, key in store.db.execute(
+        "SELECT j.session_id, json_extract(j.details, '$.agreement'), json_extract(j.details, '$.judge_key') "
+        f"FROM judgments j WHERE j.metric = ? AND j.session_id IN ({marks}) AND j.score IS NOT NULL AND "
         + TURN_VERDICTS.is_newest_sql("j"),
         [PRIMARY_METRIC, *session_ids],
     ):
-        details = {"agreement": json.loads(agreement)} if agreement else {}
+        entry = current_agreement(PRIMARY_METRIC, agreement, key, store.agreement_lookup)
+        details = {"agreement": entry} if entry else {}
         lows.setdefault(session_id, []).append(is_low(details, floor))
     return {sid for sid, each in lows.items() if all(each)}

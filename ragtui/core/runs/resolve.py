@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..metrics.card_lookup import install_card_lookup
 from ..store.store import Store
+from ..types.agreement_floor import AgreementFloor
 from ..types.errors import RagtuiError, StoreError
 
 
@@ -53,9 +55,12 @@ def split_reference(text: str) -> RunReference:
     return RunReference(None, text)
 
 
-def open_referenced(reference: RunReference, default: Store | None) -> tuple[Store, str]:
+def open_referenced(
+    reference: RunReference, default: Store | None, floor: AgreementFloor | None = None
+) -> tuple[Store, str]:
     """The store the reference names (``default`` without a file) and the run id in it; one
-    RagtuiError naming the file and the reference when either names nothing."""
+    RagtuiError naming the file and the reference when either names nothing. Another database
+    opened here reads its verdicts' agreement from its card under ``floor``."""
     if reference.database is None:
         if default is None:
             raise RagtuiError(f"run {reference.ref!r} names no database", "write it as FILE:RUN")
@@ -71,6 +76,8 @@ def open_referenced(reference: RunReference, default: Store | None) -> tuple[Sto
         store = Store.open_read_only(reference.database)
     except StoreError as exc:
         raise StoreError(f"{reference}: {exc.message}", exc.hint) from None
+    if floor is not None:
+        install_card_lookup(store, floor)  # its verdicts read against its own card
     try:
         return store, resolve_run(store, reference.ref)
     except RagtuiError:

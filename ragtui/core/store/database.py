@@ -10,9 +10,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import sqlite_utils
 
+    from ..types.judge_key import AgreementLookup
+
 
 class Database(Protocol):
     @property
     def db(self) -> sqlite_utils.Database: ...
 
     def write(self, action: str, fn: Callable[[], Any]) -> Any: ...
+
+    # Reads each verdict's agreement from the judge card when it is loaded (``types.judge_key``).
+    agreement_lookup: AgreementLookup | None

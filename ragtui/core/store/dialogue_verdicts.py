@@ -32,13 +32,15 @@ def add(store: Database, session_id: int, judgment: Judgment) -> StoredDialogueJ
         return insert_row(store.db.conn, "dialogue_judgments", row)
 
     pk = store.write("record a dialogue judgment", insert)
-    return decode_dialogue_row(next(iter(store.db["dialogue_judgments"].rows_where("id = ?", [pk]))))
+    return decode_dialogue_row(
+        next(iter(store.db["dialogue_judgments"].rows_where("id = ?", [pk]))), store.agreement_lookup
+    )
 
 
 def for_session(store: Database, session_id: int) -> list[StoredDialogueJudgment]:
     """Every version, oldest first."""
     rows = store.db["dialogue_judgments"].rows_where("session_id = ?", [session_id], order_by="id")
-    return [decode_dialogue_row(r) for r in rows]
+    return [decode_dialogue_row(r, store.agreement_lookup) for r in rows]
 
 
 def for_run(store: Database, run_id: str) -> list[StoredDialogueJudgment]:
@@ -46,7 +48,7 @@ def for_run(store: Database, run_id: str) -> list[StoredDialogueJudgment]:
     rows = store.db["dialogue_judgments"].rows_where(
         "session_id IN (SELECT id FROM sessions WHERE run_id = ?)", [run_id], order_by="id"
     )
-    return [decode_dialogue_row(r) for r in rows]
+    return [decode_dialogue_row(r, store.agreement_lookup) for r in rows]
 
 
 def latest_for_sessions(store: Database, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
@@ -62,7 +64,7 @@ def latest_for_sessions(store: Database, session_ids: list[int]) -> dict[int, di
     columns = [c[0] for c in rows.description]
     out: dict[int, dict[str, StoredDialogueJudgment]] = {sid: {} for sid in session_ids}
     for values in rows.fetchall():
-        j = decode_dialogue_row(dict(zip(columns, values, strict=True)))
+        j = decode_dialogue_row(dict(zip(columns, values, strict=True)), store.agreement_lookup)
         out[j.session_id][j.metric] = j
     return out
 

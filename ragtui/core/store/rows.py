@@ -10,6 +10,7 @@ from typing import Any
 
 from ..text.text_safety import fix_surrogates
 from ..types.errors import StoreError
+from ..types.judge_key import AgreementLookup, refresh_details
 from ..types.judgments import Judgment
 from ..types.passages import Passage
 from ..types.stored import StoredDialogueJudgment, StoredJudgment, StoredSession
@@ -54,15 +55,20 @@ def insert_row(conn: sqlite3.Connection, table: str, row: dict[str, Any]) -> int
 _USAGE_COLUMNS = ("prompt_tokens", "completion_tokens", "cached_tokens")
 
 
-def judgment_from_row(row: dict[str, Any]) -> StoredJudgment:
-    """A turn verdict from its ``judgments`` row: the one decoder every reader uses."""
-    return StoredJudgment(**{k: v for k, v in decode_row(row).items() if k not in _USAGE_COLUMNS})
+def judgment_from_row(row: dict[str, Any], lookup: AgreementLookup | None = None) -> StoredJudgment:
+    """A turn verdict from its ``judgments`` row: the one decoder every reader uses. With the
+    store's ``lookup``, its agreement is the judge card's as it stands now."""
+    judgment = StoredJudgment(**{k: v for k, v in decode_row(row).items() if k not in _USAGE_COLUMNS})
+    judgment.details = refresh_details(judgment.metric, judgment.details or {}, lookup)
+    return judgment
 
 
-def decode_dialogue_row(row: dict[str, Any]) -> StoredDialogueJudgment:
-    """A dialogue verdict from its ``dialogue_judgments`` row."""
+def decode_dialogue_row(row: dict[str, Any], lookup: AgreementLookup | None = None) -> StoredDialogueJudgment:
+    """A dialogue verdict from its ``dialogue_judgments`` row (its agreement as ``judgment_from_row``)."""
     data = {k: v for k, v in row.items() if k not in _USAGE_COLUMNS}
-    data["details"] = json.loads(data["details"]) if data.get("details") else {}
+    data["details"] = refresh_details(
+        data["metric"], json.loads(data["details"]) if data.get("details") else {}, lookup
+    )
     data["prompt"] = json.loads(data["prompt"]) if data.get("prompt") else []
     return StoredDialogueJudgment(**data)
 

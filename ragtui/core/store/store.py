@@ -21,6 +21,7 @@ from urllib.parse import quote
 from ..text.text_safety import fix_surrogates
 from ..types.calls import CallUsage
 from ..types.errors import StoreError, StoreWriteError
+from ..types.judge_key import AgreementLookup
 from ..types.passages import Passage
 from ..types.stored import (
     TURN_VERDICTS,
@@ -68,6 +69,9 @@ class Store:
         self.path = path
         self.after_write: Any = None
         """Called with the action after each commit; tests fail the process there."""
+        self.agreement_lookup: AgreementLookup | None = None
+        """Set by whoever knows the judge card and the floor (``metrics.card_lookup``): each
+        verdict read then shows the card's agreement for its judge now, not as judged."""
 
     @property
     def db(self) -> sqlite_utils.Database:
@@ -447,7 +451,8 @@ class Store:
             for r in self.db["messages"].rows_where("session_id = ?", [session_id], order_by="id")
         ]
         session.judgments = [
-            judgment_from_row(r) for r in self.db["judgments"].rows_where("session_id = ?", [session_id], order_by="id")
+            judgment_from_row(r, self.agreement_lookup)
+            for r in self.db["judgments"].rows_where("session_id = ?", [session_id], order_by="id")
         ]
         session.dialogue_judgments = dialogue_verdicts.for_session(self, session_id)
         return session
@@ -465,7 +470,7 @@ class Store:
         for r in self.db["messages"].rows_where(where, [run_id], order_by="id"):
             by_id[r["session_id"]].messages.append(StoredMessage(**decode_row(r)))
         for r in self.db["judgments"].rows_where(where, [run_id], order_by="id"):
-            by_id[r["session_id"]].judgments.append(judgment_from_row(r))
+            by_id[r["session_id"]].judgments.append(judgment_from_row(r, self.agreement_lookup))
         for j in dialogue_verdicts.for_run(self, run_id):
             by_id[j.session_id].dialogue_judgments.append(j)
         return sessions
@@ -473,7 +478,7 @@ class Store:
     def latest_judgments_of(self, message_id: int) -> dict[str, StoredJudgment]:
         """The newest judgment per metric of one bot message."""
         rows = self.db["judgments"].rows_where("message_id = ?", [message_id])
-        return {j.metric: j for j in TURN_VERDICTS.newest(judgment_from_row(r) for r in rows)}
+        return {j.metric: j for j in TURN_VERDICTS.newest(judgment_from_row(r, self.agreement_lookup) for r in rows)}
 
     def dialogue_scores(self, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
         """session id → dialogue metric → its newest verdict (score, outcome), in one query."""
@@ -481,7 +486,7 @@ class Store:
 
     def judgment(self, judgment_id: int) -> StoredJudgment:
         row = next(iter(self.db["judgments"].rows_where("id = ?", [judgment_id])))
-        return judgment_from_row(row)
+        return judgment_from_row(row, self.agreement_lookup)
 
     def children(self, session_id: int) -> list[tuple[int, str, int | None]]:
         """Sessions forked from or replaying ``session_id``: (id, "fork" | "replay", fork turn)."""
