@@ -3,18 +3,27 @@
 card entry per language — Cohen's κ of met (or broken) at P(yes) ≥ ``MET_AT`` against the label,
 with its bootstrap interval. The entry's key is the judge model and the fingerprint of the
 ``expectations`` verdict as a run builds it, so every expectations verdict of that judge carries it.
+
+Each check is stored the moment it is read (a calibration run per language, keyed by everything
+that changes its answers: the judge model and temperature, the prompt fingerprint and the labelled
+file's content), so an interrupted measurement resumes where it stopped — and a ``--quick`` one
+(the first items) leaves only the rest to a full one.
 """
 
 from __future__ import annotations
+
+import hashlib
+import time
 
 from rich.text import Text
 
 from ..core.config.paths import bundled_dir
 from ..core.config.settings import Config
 from ..core.metrics import MetricSettings
+from ..core.metrics.calibration_store import StoredItem, add_item, create_run, find_run, set_run_status, stored_items
 from ..core.metrics.card_judges import card_judge
+from ..core.metrics.card_measure import Figures, figures
 from ..core.metrics.card_measure import entry as card_entry
-from ..core.metrics.card_measure import figures
 from ..core.metrics.card_store import save_entry
 from ..core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
 from ..core.metrics.expectation_agreement import ExpectationItem, load_expectation_items, select
@@ -23,6 +32,7 @@ from ..core.models.endpoints import Endpoint
 from ..core.models.llm import ChatClient
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
+from ..core.types.judgments import Judgment
 from .judge_card_line import entry_line
 from .output import console, item_progress
 
@@ -51,23 +61,51 @@ async def measure_expectations(
     for language in sorted({i.language for i in items}):
         mine = [i for i in items if i.language == language]
         judge = ExpectationJudge(client, config.prompts, language)
-        pairs: list[tuple[float, float]] = []
-        unscored = 0
+        fingerprint = prompt_fingerprint(card_judge(METRIC, client, config.prompts, language, settings))
+        run_id = _calibration_run(store, endpoint, fingerprint, language)
+        done = stored_items(store, run_id)
+        pending = [i for i in mine if i.id not in done]
+        if len(pending) < len(mine):
+            console.print(Text(f"{METRIC} {language}: {len(mine) - len(pending)} already judged", style="dim"))
         progress = item_progress()
         with progress:
-            task = progress.add_task(f"{METRIC} {language}", total=len(mine), note="")
-            for item in mine:
+            task = progress.add_task(f"{METRIC} {language}", total=len(pending), note="")
+            unscored = 0
+            for item in pending:
                 expectation, answer = item.to_check()
+                started = time.monotonic()
                 check = await judge.check(expectation, answer)
-                if check.p_yes is None:
-                    unscored += 1
-                else:  # met (or broken) at MET_AT, as a run reads it
-                    pairs.append((1.0 if check.p_yes >= MET_AT else 0.0, float(item.label)))
+                verdict = Judgment(METRIC, check.p_yes, details={"read": check.read}, error=check.error)
+                elapsed = (time.monotonic() - started) * 1000
+                add_item(store, run_id, item.id, item.line, float(item.label), verdict, elapsed)
+                unscored += check.p_yes is None
                 progress.update(task, advance=1, note=f"{unscored} unscored" if unscored else "")
-        found = figures(True, pairs, unscored)
+        set_run_status(store, run_id, "finished")
+        judged = stored_items(store, run_id)
+        found = _figures([judged[i.id] for i in mine if i.id in judged])
         on = f"bundled labelled set, {language} report half" + (f" (quick: {len(mine)} item(s))" if quick else "")
-        fingerprint = prompt_fingerprint(card_judge(METRIC, client, config.prompts, language, settings))
         saved = save_entry(
             store, card_entry(METRIC, language, endpoint.model, fingerprint, found, on, "measured", quick)
         )
         console.print(entry_line(saved), soft_wrap=True)
+
+
+def _figures(judged: list[StoredItem]) -> Figures:
+    """κ of met (or broken) at ``MET_AT``, as a run reads a check, against the labels."""
+    pairs = [(1.0 if r.score >= MET_AT else 0.0, r.label) for r in judged if r.score is not None]
+    return figures(True, pairs, len(judged) - len(pairs))
+
+
+def _calibration_run(store: Store, endpoint: Endpoint, fingerprint: str, language: str) -> int:
+    """The stored run these checks resume, or a new one: keyed by all that changes an answer."""
+    path = bundled_dir("sample_data") / "labelled" / FILE
+    data = hashlib.sha256(path.read_bytes()).hexdigest()
+    parts = [METRIC, language, endpoint.model, str(endpoint.temperature), fingerprint, data]
+    key = "card-" + hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
+    found = find_run(store, key)
+    if found is not None:
+        return found
+    settings = {"language": language, "temperature": endpoint.temperature, "report half": True}
+    return create_run(
+        store, metric=METRIC, data_path=str(path), fingerprint=key, model=endpoint.model, settings=settings
+    )

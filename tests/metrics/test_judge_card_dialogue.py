@@ -72,3 +72,34 @@ def test_repetition_is_measured_on_the_labelled_dialogues_keyed_by_the_runs_judg
     template = load_prompt(bundled_dir("prompts"), "en", "metric_repetition")
     assert entry.fingerprint == prompt_fingerprint(Repetition(None, template))  # type: ignore[arg-type]
     assert entry.figure == "spearman" and not entry.quick and entry.n + entry.unscored >= 11  # the whole en half
+
+
+def test_an_interrupted_expectation_measurement_resumes_where_it_stopped(config_file, server, monkeypatch, capsys):
+    from ragtui.core.metrics.dialogue.expectation_judge import ExpectationJudge
+
+    server.set_default(JUDGE, lambda body: yes_no_reply(0.9))
+    real_check = ExpectationJudge.check
+    asked: list[str] = []
+
+    async def check(self, expectation, answer):  # noqa: ANN001, ANN202 - the real check, counted
+        if len(asked) == stop_after:
+            raise KeyboardInterrupt  # Ctrl-C between two items
+        asked.append(expectation.id)
+        return await real_check(self, expectation, answer)
+
+    monkeypatch.setattr(ExpectationJudge, "check", check)
+    args = ["judge-card", "--config", str(config_file), "--measure", "--metric", "expectations", "--language", "en"]
+    stop_after = 5
+    assert main(args) == 130
+    first = list(asked)
+    assert len(first) == 5 and not [e for e in stored(config_file) if e.metric == "expectations"]
+    capsys.readouterr()
+
+    stop_after = -1  # never again
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "expectations en: 5 already judged" in out
+    again = asked[5:]
+    assert not set(again) & set(first) and len(first) + len(again) == 36  # the rest, each once
+    (entry,) = [e for e in stored(config_file) if e.metric == "expectations"]
+    assert entry.n + entry.unscored == 36 and not entry.quick
