@@ -200,10 +200,29 @@ def test_shipped_labelled_set_is_valid_and_bilingual():
         total += len(data.items)
         languages |= {i.language for i in data.items}
         assert {i.language for i in data.items} == {"en", "ja"}, name
-        for language in ("en", "ja"):  # 12 a report half: enough for an interval on the judge card
-            report = [i for i in alternate_halves(data.items, "report") if i.language == language]
-            assert len(report) >= 12, (name, language)
-    assert total >= 192 and languages == {"en", "ja"}
+        assert len({i.key for i in data.items}) == len(data.items), name
+    assert total >= 480 and languages == {"en", "ja"}
+
+
+@pytest.mark.parametrize("name", [*EXPECTED, "rubric.jsonl"])
+def test_every_turn_set_holds_thirty_items_per_language_in_each_half(name):
+    """Each half (``--split choose`` tunes, ``--split report`` is what the judge card reports) holds
+    at least 30 items per language, so the card's interval is not drawn from a dozen turns."""
+    metric = EXPECTED.get(name, "rubric")
+    data = load_labelled(
+        LABELLED / name,
+        metric,
+        parse_field_options([]),
+        binary=metric in BINARY_METRICS,
+        label_max=5 if metric == "rubric" else 1,
+    )
+    assert data.problems == []
+    for split in ("choose", "report"):
+        for language in ("en", "ja"):
+            half = [i for i in alternate_halves(data.items, split) if i.language == language]
+            assert len(half) >= 30, (name, split, language, len(half))
+            spread = 2 if metric in BINARY_METRICS else 3  # a spread of labels, not all 1s
+            assert len({i.label for i in half}) >= spread, (name, split, language)
 
 
 def test_calibrating_the_shipped_faithfulness_set(config_file, server, capsys):
@@ -215,7 +234,7 @@ def test_calibrating_the_shipped_faithfulness_set(config_file, server, capsys):
     server.set_default(JUDGE, judge)
     assert calibrate(config_file, "faithfulness", str(LABELLED / "faithfulness.jsonl")) == 0
     out = capsys.readouterr().out
-    assert "48/48 judged" in out and "Most disagreement" in out  # a judge that trusts everything
+    assert "120/120 judged" in out and "Most disagreement" in out  # a judge that trusts everything
 
 
 def test_rubric_set_with_history_and_good_reports_auc_per_language(config_file, server, capsys, tmp_path):
