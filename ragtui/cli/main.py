@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..core.config import paths
-from ..core.config.limits import DOCTOR_WAIT, MAX_DOCTOR_WAIT, MAX_REPEAT, MAX_TURNS, MAX_WORKERS
+from ..core.config.limits import DOCTOR_WAIT, MAX_CONCURRENCY, MAX_DOCTOR_WAIT, MAX_REPEAT, MAX_TURNS, MAX_WORKERS
 from ..core.types.errors import RagtuiError
 from .arg_checks import REPEAT_WITHOUT_YES
 
@@ -140,7 +140,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     run.add_argument("--model", default=KEEP, help="model name for every role (overrides the config)")
     run.add_argument("--max-turns", type=int, help=f"turns per dialogue (1–{MAX_TURNS}; default 3)")
-    run.add_argument("--concurrency", type=int, help="dialogues at once (default 4)")
+    run.add_argument("--concurrency", type=int, help=f"dialogues at once (1–{MAX_CONCURRENCY}; default 4)")
     run.add_argument("--threshold", type=float, help="turn score under which a turn fails (default 0.7)")
     run.add_argument("--metric", action="append", default=[], dest="metrics", help="metric to run (repeatable)")
     run.add_argument(
@@ -189,7 +189,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     run.add_argument(
         "--resume",
         metavar="RUN",
-        help="continue every interrupted or cancelled dialogue of run RUN ('last' for the newest run)",
+        help="continue every interrupted or cancelled dialogue of run RUN (an id, a unique prefix, 'last' or 'previous')",
     )
     add_report_arguments(run)
     run.add_argument(

@@ -45,6 +45,7 @@ from ..core.runs.gate_scope import scope_line
 from ..core.runs.low_agreement import left_out_line, low_metrics
 from ..core.runs.pass_k import pass_k_line, run_pass_k
 from ..core.runs.replay_plan import plan_replay
+from ..core.runs.resolve import resolve_resumable
 from ..core.runs.resume_models import recorded_models, use_recorded_models
 from ..core.runs.run_report import junit_xml, run_markdown
 from ..core.runs.scoring_read import run_reading
@@ -149,7 +150,10 @@ async def _open_and_run(
         # A resumed run continues with the models it recorded (unless --model says otherwise).
         store = bootstrap.open_store(config)
         opened.append(store)
-        resumed_run = store.latest_run_id() if args.resume == "last" else args.resume
+        try:
+            resumed_run: str | None = resolve_resumable(store, args.resume)
+        except RagtuiError:
+            resumed_run = None  # said once, by `resumable`, after the flags are checked
         if resumed_run is not None and overrides.model is None:
             use_recorded_models(config, recorded_models(store, resumed_run))
     endpoints = bootstrap.endpoints_for(config, overrides)
@@ -306,9 +310,7 @@ async def _run_with_workers(
 def resumable(store: Store, run: str) -> tuple[str, list[int], list[PlanEntry]]:
     """The run id, the sessions of it to continue, and the entries of its plan never started;
     sessions another live process runs are named and left alone."""
-    run_id = store.latest_run_id() if run == "last" else run
-    if run_id is None:
-        raise RagtuiError(f"database {store.path} has no runs yet", "start one with `ragtui run`")
+    run_id = resolve_resumable(store, run)  # an id, a unique prefix, `last` or `previous`
     sessions = list(reversed(store.sessions(run_id=run_id)))
     unstarted = [e for e in run_plan.entries(store, run_id) if e.session_id is None]
     if not sessions and not unstarted:

@@ -192,6 +192,10 @@ def test_sessions_refuses_a_limit_under_one(tmp_path: Path, capsys):
             "--max-turns must be at most 100, got 1.23457e+30 — give 100 or fewer",
         ),
         (["run", "--max-turns", "101", "--estimate", "--model", "m"], "--max-turns must be at most 100, got 101"),
+        (
+            ["run", "--concurrency", "1234567890123456789012345678901", "--model", "m", "--no-check"],
+            "--concurrency must be at most 256, got 1.23457e+30 — give 256 or fewer",
+        ),
     ],
 )
 def test_out_of_range_numbers_are_one_clear_line(tmp_path: Path, capsys, args: list[str], words: str):

@@ -46,7 +46,23 @@ def test_resume_of_a_run_that_does_not_exist_points_to_the_list_of_runs(config_f
     assert main(["run", "--config", str(config_file), "--resume", "no-such-run"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no run 'no-such-run' in database" in err
-    assert err.rstrip().endswith("— list its runs with `ragtui runs`; `last` is the newest"), err
+    assert err.rstrip().endswith("— list them with `ragtui runs`; `last` and `previous` work too"), err
+
+
+def test_resume_reads_a_prefix_and_previous_like_every_other_run_reference(config_file: Path, tmp_path: Path, capsys):
+    from ragtui.core.store.store import Store
+
+    assert main(["run", "--config", str(config_file), "-s", "outage", "-p", "calm"]) == 0
+    store = Store.open(tmp_path / "runs.db")
+    first, second = store.run_ids()
+    store.close()
+    capsys.readouterr()
+    unique = next(k for k in range(1, len(first) + 1) if not second.startswith(first[:k]))
+    assert main(["run", "--config", str(config_file), "--resume", first[:unique]]) == 0
+    assert f"run {first}" in capsys.readouterr().out
+    assert main(["run", "--config", str(config_file), "--resume", "previous"]) == 0
+    out = capsys.readouterr().out
+    assert f"run {first}" in out and second not in out
 
 
 def test_a_unique_prefix_names_the_run(config_file: Path, tmp_path: Path, capsys):

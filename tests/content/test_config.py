@@ -223,6 +223,7 @@ def test_api_key_in_file_is_rejected(tmp_path: Path, table: str) -> None:
         ("max_turns = 0\n", "max_turns must be at least 1, got 0"),
         ("max_turns = 101\n", "max_turns must be at most 100, got 101 — set 100 or fewer"),
         ("max_turns = 1234567890123456789012345678901\n", "max_turns must be at most 100, got 1.23457e+30"),
+        ("concurrency = 100000\n", "concurrency must be at most 256, got 100000 — set 256 or fewer"),
         ("repeat = 101\n", "repeat must be at most 100, got 101 — set 100 or fewer"),
         ("max_turns = 2.5\n", "max_turns must be int"),
         ("top_k = -1\n", "top_k must be at least 1"),

@@ -15,7 +15,7 @@ from ..registry import metrics as metric_registry
 from ..registry.metrics import PRIMARY_METRIC
 from ..text.redaction import looks_like_a_key
 from .expectation_items import PolicyList
-from .limits import MAX_REPEAT, MAX_TURNS
+from .limits import MAX_CONCURRENCY, MAX_REPEAT, MAX_TURNS
 from .validation import TomlTable, at_least, at_most, between, got, invalid, positive
 
 Language = Literal["ja", "en"]
@@ -147,7 +147,7 @@ class ConfigFile(TomlTable):
     labeller: str | None = None
     max_turns: Annotated[int, at_least(1), at_most(MAX_TURNS)] | None = None
     threshold: Fraction | None = None
-    concurrency: Count | None = None
+    concurrency: Annotated[int, at_least(1), at_most(MAX_CONCURRENCY)] | None = None
     repeat: Annotated[int, at_least(1), at_most(MAX_REPEAT)] | None = None
     top_k: Count | None = None
     metrics: list[str] | None = None

@@ -16,6 +16,10 @@ MAX_REPEAT = 100  # trials per scenario × persona in one run: pass^k is read fo
 # connection); a few per core is all the CPU can use, and past a few dozen they only wait on the
 # database's write lock. A typo (`--workers 100000`) would start a process per count.
 MAX_WORKERS = 64
+# Dialogues one process runs at once (`concurrency`, `--concurrency`): each holds an open stream
+# to the bot and the judge; past a few hundred they only queue at the endpoint, and a typo
+# (`--concurrency 100000`) would open that many coroutines and connections at once.
+MAX_CONCURRENCY = 256
 # `ragtui doctor --timeout`: seconds each endpoint and the bot under test get to answer. The
 # endpoint's own timeout is for data that stops coming during a run (120 s by default, with a
 # retry); a check must answer while someone watches it, whatever a server that accepts the

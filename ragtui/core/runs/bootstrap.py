@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..config.limits import MAX_TURNS, count_text
+from ..config.limits import MAX_CONCURRENCY, MAX_TURNS, count_text
 from ..config.settings import LANGUAGES, Config, load_config
 from ..models.endpoints import Endpoint, resolve_endpoints
 from ..store.store import Store
@@ -53,9 +53,11 @@ def load_effective_config(overrides: Overrides) -> Config:
             if value < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
             # The config's ceiling holds for the flag too (a 31-digit count fits no SQLite integer).
-            if name == "max_turns" and value > MAX_TURNS:
+            ceiling = MAX_TURNS if name == "max_turns" else MAX_CONCURRENCY
+            if value > ceiling:
+                flag = f"--{name.replace('_', '-')}"
                 raise ConfigError(
-                    f"--max-turns must be at most {MAX_TURNS}, got {count_text(value)}", f"give {MAX_TURNS} or fewer"
+                    f"{flag} must be at most {ceiling}, got {count_text(value)}", f"give {ceiling} or fewer"
                 )
             setattr(config, name, value)
     if overrides.threshold is not None:

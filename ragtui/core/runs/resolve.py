@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..metrics.card_lookup import install_card_lookup
+from ..store import run_plan
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
 from ..types.errors import RagtuiError, StoreError
@@ -31,6 +32,22 @@ def resolve_run(store: Store, ref: str) -> str:
     if len(matches) > 1:
         raise RagtuiError(f"run {ref!r} is ambiguous in {where}: {', '.join(matches[:5])}", "type more of the id")
     raise RagtuiError(f"no run {ref!r} in {where}", "list them with `ragtui runs`; `last` and `previous` work too")
+
+
+def resolve_resumable(store: Store, ref: str) -> str:
+    """The run ``ragtui run --resume REF`` continues: as ``resolve_run`` (an id, a unique prefix,
+    ``last``, ``previous``), and also a run whose plan was stored but whose processes were killed
+    before any dialogue started (it has no session, so only its plan names it)."""
+    if ref == "last":
+        latest = store.latest_run_id()
+        if latest is not None:
+            return latest
+    try:
+        return resolve_run(store, ref)
+    except RagtuiError:
+        if run_plan.entries(store, ref):
+            return ref
+        raise
 
 
 @dataclass(frozen=True)
