@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Static
 
 from ...core.config.expectation_items import expectation_from_text
 from ...core.metrics.dialogue import context_from_session
@@ -31,7 +31,7 @@ from ...core.types.expectations import Expectation, ExpectationCheck, Form, Pola
 from ..context import TuiServices, services
 from ..safe_text import clean_text
 from ..widgets.fields import TextField
-from ..widgets.tick import TickBox
+from ..widgets.tick import ChoiceButton, TickBox
 from .dialog import Dialog
 
 FORMS: tuple[Form, ...] = get_args(Form)
@@ -73,7 +73,7 @@ class TryExpectationScreen(Dialog[None]):
             yield TickBox("prohibition (must not): P(does it)", id="try-not", compact=True)
             with RadioSet(id="try-form"):
                 for form in FORMS:
-                    yield RadioButton(form, value=form == "judged", id=f"form-{form}", compact=True)
+                    yield ChoiceButton(form, value=form == "judged", id=f"form-{form}", compact=True)
             yield Static("", id="try-result", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Try (ctrl+s)", variant="primary", id="try", compact=True)

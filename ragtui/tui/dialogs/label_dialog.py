@@ -16,7 +16,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, Label, RadioSet, Static
 
 from ...core.registry.metrics import PRIMARY_METRIC
 from ...core.store.labels import Label as StoredLabel
@@ -27,6 +27,7 @@ from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
 from ..widgets.fields import NumberField, TextField
+from ..widgets.tick import ChoiceButton
 from .dialog import Dialog
 
 
@@ -60,9 +61,9 @@ class LabelScreen(Dialog[LabelInput | None]):
             yield TextField((current.note or "") if current else "", placeholder="why, in a few words", id="label-note")
             agree = None if current is None else current.agree
             with RadioSet(id="label-agree"):
-                yield RadioButton("No opinion on the verdict", value=agree is None, id="agree-none")
-                yield RadioButton("Agree with the judge", value=agree is True, id="agree-yes")
-                yield RadioButton("Disagree with the judge", value=agree is False, id="agree-no")
+                yield ChoiceButton("No opinion on the verdict", value=agree is None, id="agree-none")
+                yield ChoiceButton("Agree with the judge", value=agree is True, id="agree-yes")
+                yield ChoiceButton("Disagree with the judge", value=agree is False, id="agree-no")
             yield Static("", id="label-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Save (ctrl+s)", variant="primary", id="save", compact=True)

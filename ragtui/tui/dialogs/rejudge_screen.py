@@ -21,13 +21,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static, TextArea
+from textual.widgets import Button, Input, Label, RadioSet, Static, TextArea
 
 from ...core.content.prompts import PromptTemplate
 from ...core.types.errors import RagtuiError
 from ..rejudge import parse_judge_prompt
 from ..widgets.choice_set import ChoiceSet
 from ..widgets.fields import TextField
+from ..widgets.tick import ChoiceButton
 from .dialog import Dialog
 
 
@@ -63,9 +64,9 @@ class RejudgeScreen(Dialog[RejudgeRequest | None]):
         with Vertical(classes="dialog wide tall"):
             yield Label(f"Re-judge turn {self.turn} — ↑/↓ choose · ctrl+s re-judge · Escape cancel")
             with ChoiceSet(id="how", fields={"how-model": "model-name"}):
-                yield RadioButton("Same judge", value=True, id="how-same")
-                yield RadioButton("Another model", id="how-model")
-                yield RadioButton("Edited judge prompt", id="how-prompt")
+                yield ChoiceButton("Same judge", value=True, id="how-same")
+                yield ChoiceButton("Another model", id="how-model")
+                yield ChoiceButton("Edited judge prompt", id="how-prompt")
             yield TextField(
                 memory.model or self.judge_model, placeholder="model name", id="model-name", classes="hidden"
             )

@@ -1,8 +1,9 @@
-"""A checkbox and a checklist that draw ✓ when ticked and nothing when not.
+"""A checkbox and a checklist that draw ✓ when ticked and nothing when not, and a radio button
+that draws ● when chosen and ○ when not.
 
-Textual draws an X in the box either way and tells the two apart by colour alone: an unticked box
-reads as ticked in a terminal whose theme makes the colours close, or to anyone who does not know
-the convention. Here the mark itself says it."""
+Textual draws an X in the box (● in the radio button) either way and tells the two apart by
+colour alone: an unticked box reads as ticked in a terminal whose theme makes the colours close,
+or to anyone who does not know the convention. Here the mark itself says it."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from typing import Any
 
 from rich.segment import Segment
 from textual.strip import Strip
-from textual.widgets import Checkbox, SelectionList
+from textual.widgets import Checkbox, RadioButton, SelectionList
 from textual.widgets.option_list import OptionDoesNotExist
 
 TICKED = "✓"
 UNTICKED = " "
+CHOSEN = "●"
+NOT_CHOSEN = "○"
 
 
 class TickBox(Checkbox):
@@ -29,6 +32,19 @@ class TickBox(Checkbox):
     def _mark(self) -> None:
         # An instance attribute over Textual's class-wide "X": ToggleButton draws BUTTON_INNER.
         self.BUTTON_INNER = TICKED if self.value else UNTICKED
+
+
+class ChoiceButton(RadioButton):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._mark()
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        self._mark()
+
+    def _mark(self) -> None:
+        self.BUTTON_INNER = CHOSEN if self.value else NOT_CHOSEN
 
 
 class TickList(SelectionList[str]):
