@@ -1,9 +1,11 @@
 """Levers for the Japanese expectation checks, on ``sample_data/labelled/expectations.jsonl``:
 the bundled Japanese check (baseline), the same with the passages the bot had (``use_passages``),
-and the English check wording over the Japanese texts (the English template and cut). Compare on
-the choose half; carry only a lever that beats the baseline there to the report half.
+the English check wording over the Japanese texts (the English template and cut), and a second
+phrasing asked as well (``second_phrasing``: met, or broken, when either phrasing says yes; the
+wordings are ``prohibition_levers.LEVER_PARTS``). Compare on the choose half; carry only a lever
+that beats the baseline there to the report half.
 
-    python bench/expectation_ja_levers.py --split choose
+    python bench/expectation_ja_levers.py --split choose --cache /tmp/completions.pkl
     python bench/expectation_ja_levers.py --split report --variants baseline,passages
     python bench/expectation_ja_levers.py --split report --variants baseline --language en   # per kind
 
@@ -16,6 +18,7 @@ import argparse
 import asyncio
 import collections
 import json
+import sys
 from pathlib import Path
 
 from ragtui.cli.model_start import embedded_model
@@ -28,17 +31,22 @@ from ragtui.core.models.llm import ChatClient, ClientPool
 from ragtui.core.runs import bootstrap
 from ragtui.core.runs.bootstrap import Overrides
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from prohibition_levers import CachedClient, with_lever_parts  # noqa: E402
+
 DATA = bundled_dir("sample_data") / "labelled" / "expectations.jsonl"
-VARIANTS = ("baseline", "passages", "en-wording")
+VARIANTS = ("baseline", "passages", "en-wording", "second")
 
 
 def make_judge(variant: str, client: ChatClient, prompts: Path, language: str) -> ExpectationJudge:
     judge = ExpectationJudge(client, prompts, "en" if variant == "en-wording" else language)
     judge.use_passages = variant == "passages"
+    if variant == "second":
+        with_lever_parts(judge).second_phrasing = True
     return judge
 
 
-async def run(split: str, variants: list[str], out: Path, language: str) -> list[dict]:
+async def run(split: str, variants: list[str], out: Path, language: str, cache: Path | None) -> list[dict]:
     config = bootstrap.load_effective_config(Overrides())
     endpoint = resolve_endpoint(config, "judge", None)
     items = [i for i in select(load_expectation_items(DATA).items, split) if i.language == language]
@@ -46,9 +54,9 @@ async def run(split: str, variants: list[str], out: Path, language: str) -> list
     pool = ClientPool()
     try:
         with embedded_model(config, {"judge": endpoint}):
-            client = pool.client_for(endpoint)
+            client = CachedClient(pool.client_for(endpoint), cache)
             for variant in variants:
-                judge = make_judge(variant, client, config.prompts, language)
+                judge = make_judge(variant, client, config.prompts, language)  # type: ignore[arg-type]
                 for item in items:
                     expectation, answer = item.to_check()
                     check = await judge.check(expectation, answer)
@@ -90,12 +98,13 @@ def main() -> int:
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--out", type=Path, default=Path("/tmp/expectation_ja_levers.jsonl"))
     parser.add_argument("--language", default="ja", help="the items' language (baseline per kind for en)")
+    parser.add_argument("--cache", type=Path, default=None, help="completions kept between runs (a pickle file)")
     parser.add_argument("--table-only", action="store_true", help="print the table of --out without judging")
     args = parser.parse_args()
     if args.table_only:
         rows = [json.loads(line) for line in args.out.read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
-        rows = asyncio.run(run(args.split, args.variants.split(","), args.out, args.language))
+        rows = asyncio.run(run(args.split, args.variants.split(","), args.out, args.language, args.cache))
     report(rows)
     return 0
 

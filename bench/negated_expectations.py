@@ -15,16 +15,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import json
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from ragtui.cli.model_start import embedded_model
 from ragtui.core.config.paths import bundled_dir
+from ragtui.core.config.settings import Config
 from ragtui.core.metrics import agreement
 from ragtui.core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
 from ragtui.core.metrics.expectation_agreement import load_expectation_items, select
 from ragtui.core.models.endpoints import resolve_endpoint
-from ragtui.core.models.llm import ClientPool
+from ragtui.core.models.llm import ChatClient, ClientPool
 from ragtui.core.runs import bootstrap
 from ragtui.core.runs.bootstrap import Overrides
 from ragtui.core.types.expectations import Expectation
@@ -33,32 +36,42 @@ DATA = bundled_dir("sample_data") / "labelled" / "expectations_negated.jsonl"
 VARIANTS = ("as-written", "act")
 
 
-async def run(split: str, variants: list[str], out: Path) -> list[dict]:
+@contextlib.asynccontextmanager
+async def judge_client(
+    wrap: Callable[[ChatClient], ChatClient] | None = None,
+) -> AsyncIterator[tuple[Config, ChatClient]]:
+    """The judge ``ragtui run`` uses (the embedded model started or attached when it is the one)."""
     config = bootstrap.load_effective_config(Overrides())
     endpoint = resolve_endpoint(config, "judge", None)
-    items = select(load_expectation_items(DATA).items, split)
-    rows: list[dict] = []
     pool = ClientPool()
     try:
         with embedded_model(config, {"judge": endpoint}):
             client = pool.client_for(endpoint)
-            judges = {lang: ExpectationJudge(client, config.prompts, lang) for lang in ("en", "ja")}
-            for variant in variants:
-                for item in items:
-                    expectation, answer = item.to_check()
-                    if variant == "act":  # the act itself, answered the other way round
-                        asked = Expectation(expectation.id, expectation.text, polarity="must_not")
-                    else:
-                        asked = expectation
-                    check = await judges[item.language].check(asked, answer)
-                    p = check.p_yes
-                    kept = None if p is None else (1 - p if variant == "act" else p)
-                    row = {"variant": variant, "id": item.id, "language": item.language, "kind": item.kind,
-                           "label": item.label, "p_kept": kept, "read": check.read}  # fmt: skip
-                    rows.append(row)
-                    print(json.dumps(row, ensure_ascii=False), flush=True)
+            yield config, wrap(client) if wrap else client
     finally:
         await pool.aclose()
+
+
+def asked(expectation: Expectation, variant: str) -> Expectation:
+    """The rule as written, or (``act``) as an ``expect_not`` of the act, read the other way."""
+    return Expectation(expectation.id, expectation.text, polarity="must_not") if variant == "act" else expectation
+
+
+async def run(split: str, variants: list[str], out: Path) -> list[dict]:
+    items = select(load_expectation_items(DATA).items, split)
+    rows: list[dict] = []
+    async with judge_client() as (config, client):
+        judges = {lang: ExpectationJudge(client, config.prompts, lang) for lang in ("en", "ja")}
+        for variant in variants:
+            for item in items:
+                expectation, answer = item.to_check()
+                check = await judges[item.language].check(asked(expectation, variant), answer)
+                p = check.p_yes
+                kept = None if p is None else (1 - p if variant == "act" else p)
+                row = {"variant": variant, "id": item.id, "language": item.language, "kind": item.kind,
+                       "label": item.label, "p_kept": kept, "read": check.read}  # fmt: skip
+                rows.append(row)
+                print(json.dumps(row, ensure_ascii=False), flush=True)
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     return rows
 

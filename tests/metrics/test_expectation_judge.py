@@ -248,3 +248,89 @@ async def test_a_judge_other_than_the_embedded_one_keeps_its_raw_p(judge, server
     assert j.raw_met_at == MET_AT and not j.split_parts  # split helps in English only
     check = await j.check(Expectation("x", "未使用期間は返金されないと伝える"), ANSWER)
     assert check.p_yes == pytest.approx(0.3)
+
+
+def _with_parts(j: ExpectationJudge, **parts: str) -> ExpectationJudge:
+    from dataclasses import replace
+
+    j.template = replace(j.template, parts={**j.template.parts, **parts})
+    return j
+
+
+AGAIN = "{{question}} / {{answer}} / Does the ANSWER do this in any words: {{act}}?"
+
+
+async def test_a_second_phrasing_is_asked_as_well_and_either_yes_breaks(judge, server):
+    server.script(JUDGE, yes_no_reply(0.2), yes_no_reply(0.7))
+    j = _with_parts(judge(), must_not_again=AGAIN)
+    j.second_phrasing = True
+    check = await j.check(MUST_NOT, ANSWER)
+    assert check.p_yes == pytest.approx(0.7) and check.read == "probability"  # the larger of the two
+    assert check.usage is not None and check.usage.attempts == 2 and check.reply == "no | yes"
+    first, second = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "The ANSWER promises a refund." in first
+    assert "Does the ANSWER do this in any words: promises a refund?" in second
+
+
+async def test_a_must_expectation_is_asked_in_its_second_phrasing_too(judge, server):
+    server.script(JUDGE, yes_no_reply(0.6), yes_no_reply(0.1))
+    j = _with_parts(judge("ja"), must_again="{{question}} {{answer}} 伝えていますか: {{expectation}}")
+    j.second_phrasing = True
+    check = await j.check(Expectation("x", "未使用期間は返金されないと伝える"), ANSWER)
+    assert check.p_yes == pytest.approx(0.6)
+    assert (
+        "伝えていますか: 未使用期間は返金されないと伝える" in server.chat_requests(JUDGE)[1]["messages"][-1]["content"]
+    )
+
+
+async def test_an_unreadable_second_phrasing_leaves_the_check_unscored(judge, server):
+    server.script(JUDGE, yes_no_reply(0.9), Reply("hmm"), Reply("hmm"))
+    j = _with_parts(judge(), must_not_again=AGAIN)
+    j.second_phrasing = True
+    check = await j.check(MUST_NOT, ANSWER)
+    assert check.p_yes is None and check.read == "none" and check.error
+
+
+async def test_the_wide_wording_asks_a_prohibition_with_its_own_part(judge, server):
+    server.script(JUDGE, yes_no_reply(0.4), yes_no_reply(0.8))
+    j = _with_parts(judge(), must_not_wide="{{question}} {{answer}} Naming a case counts: {{act}}")
+    j.wide_act = True
+    await j.check(MUST_NOT, ANSWER)
+    await j.check(MUST, ANSWER)  # a must expectation is asked as before
+    first, second = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "Naming a case counts: promises a refund" in first and "The ANSWER says unused time" in second
+
+
+async def test_a_lever_whose_part_the_template_lacks_is_a_config_error(judge, server):
+    j = judge()
+    j.second_phrasing = True
+    with pytest.raises(ConfigError) as caught:
+        await j.check(MUST_NOT, ANSWER)
+    assert "must_not_again" in str(caught.value) and server.chat_requests(JUDGE) == []
+
+
+def test_a_template_may_carry_the_levers_wordings(tmp_path: Path):
+    folder = tmp_path / "prompts" / "en"
+    folder.mkdir(parents=True)
+    (folder / "metric_expectations.toml").write_text(
+        'system = "x"\ndialogue = "{{dialogue}}"\npassages = "{{context}}"\n'
+        'must = "{{question}} {{answer}} {{expectation}}"\nmust_not = "{{question}} {{answer}} {{act}}"\n'
+        'must_not_again = "{{question}} {{answer}} again {{act}}"\nretry = "yes or no"\n',
+        encoding="utf-8",
+    )
+    j = ExpectationJudge(None, tmp_path / "prompts", "en")  # type: ignore[arg-type]
+    j.second_phrasing = True
+    assert j.messages(MUST_NOT, ANSWER, key="must_not_again")[-1]["content"].endswith("again promises a refund")
+
+
+async def test_a_prohibition_has_its_own_cut(judge, server):
+    from ragtui.core.metrics.dialogue.expectation_judge import shifted
+
+    server.script(JUDGE, yes_no_reply(0.2), yes_no_reply(0.2))
+    j = judge()
+    assert j.raw_broken_at == MET_AT  # a judge other than the embedded one: its raw P
+    j.raw_met_at, j.raw_broken_at = 0.3, 0.1
+    must = await j.check(MUST, ANSWER)
+    must_not = await j.check(MUST_NOT, ANSWER)
+    assert must.p_yes == pytest.approx(shifted(0.2, 0.3)) and must.p_yes < MET_AT
+    assert must_not.p_yes == pytest.approx(shifted(0.2, 0.1)) and must_not.p_yes > MET_AT

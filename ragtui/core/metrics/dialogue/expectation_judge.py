@@ -21,6 +21,7 @@ sense: P(met) for "must", P(broken) for "must_not".
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from ...content.prompts import PROMPT_KINDS, PromptTemplate
 from ...models.llm import ChatClient, Message, usage_of
 from ...text.prohibition import forbidden_act
 from ...types.calls import CallUsage
-from ...types.errors import EndpointError, IncompleteReply
+from ...types.errors import ConfigError, EndpointError, IncompleteReply
 from ...types.expectations import Expectation, ExpectationCheck
 from ...types.passages import Passage
 from ..level_question import ask_level
@@ -50,6 +51,10 @@ MET_AT: float = 0.5  # p_yes at or above: the answer meets (polarity must) / doe
 # ``check`` moves the logit so that raw value reads as MET_AT (docs/expectations-agreement.md).
 # Other judges get their raw P(yes): nothing was measured for them.
 EMBEDDED_RAW_MET_AT: dict[str, float] = {"en": 0.17, "ja": 0.11}
+# The embedded judge's raw P(the act was done) at which a prohibition reads as broken, where a
+# language has its own (docs/expectations-agreement.md, "Prohibition checks: levers"); the cut
+# above otherwise.
+EMBEDDED_RAW_BROKEN_AT: dict[str, float] = {}
 # Splitting a two-part expectation helped in English and hurt in Japanese on the choose half.
 SPLIT_LANGUAGES: tuple[str, ...] = ("en",)
 
@@ -76,6 +81,12 @@ class ExpectationJudge:
     use_passages: bool = False  # show the judge the passages the bot had
     decide_in_code: bool = True  # what overlap decides safely, without a call (expectation_overlap)
     split_parts: bool = True  # a two-part expectation asked part by part (expectation_parts; SPLIT_LANGUAGES)
+    # Also ask the template's second phrasing (``must_again`` / ``must_not_again``): met, or broken,
+    # when either phrasing says yes (P = the larger); one more call per check.
+    second_phrasing: bool = False
+    # A prohibition asked with ``must_not_wide``: doing the act in other words, or naming or
+    # describing one case of it, counts as doing it.
+    wide_act: bool = False
 
     def __init__(self, client: ChatClient, prompts_dir: Path | None, language: str) -> None:
         self.client = client
@@ -83,11 +94,33 @@ class ExpectationJudge:
         self.template: PromptTemplate = load_bundled_fallback(prompts_dir, language, KIND)
         self.split_parts = language in SPLIT_LANGUAGES
         endpoint = getattr(client, "endpoint", None)
+        embedded = bool(getattr(endpoint, "embedded", False))
         # Raw P(yes) that reads as met; MET_AT itself for any judge but the measured embedded one.
-        self.raw_met_at = EMBEDDED_RAW_MET_AT.get(language, MET_AT) if getattr(endpoint, "embedded", False) else MET_AT
+        self.raw_met_at = EMBEDDED_RAW_MET_AT.get(language, MET_AT) if embedded else MET_AT
+        # Raw P(the act was done) that reads as broken (a prohibition's own cut, the bench's lever).
+        self.raw_broken_at = EMBEDDED_RAW_BROKEN_AT.get(language, self.raw_met_at) if embedded else MET_AT
 
-    def messages(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str = "") -> list[Message]:
-        """System text, then the dialogue (shared by every check of it), then this check."""
+    def _key(self, expectation: Expectation, again: bool = False) -> str:
+        """The template part that asks this check: ``must`` / ``must_not`` (``must_not_wide`` with
+        ``wide_act``), or its second phrasing."""
+        if again:
+            return f"{expectation.polarity}_again"
+        return "must_not_wide" if expectation.polarity == "must_not" and self.wide_act else expectation.polarity
+
+    def _require(self, key: str) -> str:
+        if key not in self.template.parts:
+            raise ConfigError(
+                f"{self.template.path or KIND}: no {key!r} to ask with",
+                f"add {key!r} to the template, or turn off the lever that asks with it",
+            )
+        return key
+
+    def messages(
+        self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str = "", key: str | None = None
+    ) -> list[Message]:
+        """System text, then the dialogue (shared by every check of it), then this check
+        (asked with template part ``key``; the lever's choice when None)."""
+        key = self._require(key or self._key(expectation))
         parts: list[str] = []
         if shared_prefix.strip():
             parts.append(self.template.render("dialogue", dialogue=shared_prefix.strip()))
@@ -97,7 +130,7 @@ class ExpectationJudge:
         if expectation.polarity == "must_not":
             parts.append(
                 self.template.render(
-                    "must_not",
+                    key,
                     question=question,
                     answer=answer.answer.strip(),
                     act=forbidden_act(expectation.text, self.language),
@@ -106,7 +139,7 @@ class ExpectationJudge:
         else:
             parts.append(
                 self.template.render(
-                    "must", question=question, answer=answer.answer.strip(), expectation=expectation.text.strip()
+                    key, question=question, answer=answer.answer.strip(), expectation=expectation.text.strip()
                 )
             )
         return [
@@ -121,26 +154,23 @@ class ExpectationJudge:
                 return ExpectationCheck(answer.turn, decided, "code")
         parts = split_parts(expectation.text, self.language) if self.split_parts else [expectation.text]
         if expectation.polarity == "must" and len(parts) > 1:
-            return await self._check_parts(expectation, parts, answer, shared_prefix)
-        return await self._ask(expectation, answer, shared_prefix)
+            # Each part asked on its own; met only when every part is (P = the smallest).
+            checks = [await self._phrasings(replace(expectation, text=part), answer, shared_prefix) for part in parts]
+            return _combined(checks, min, answer.turn)
+        return await self._phrasings(expectation, answer, shared_prefix)
 
-    async def _check_parts(
-        self, expectation: Expectation, parts: list[str], answer: AnswerToCheck, shared_prefix: str
+    async def _phrasings(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str) -> ExpectationCheck:
+        """The check asked once, or in both phrasings (``second_phrasing``: P = the larger)."""
+        keys = [self._key(expectation)] + ([self._key(expectation, again=True)] if self.second_phrasing else [])
+        for key in keys:  # a missing wording fails before any call
+            self._require(key)
+        checks = [await self._ask(expectation, answer, shared_prefix, key) for key in keys]
+        return checks[0] if len(checks) == 1 else _combined(checks, max, answer.turn)
+
+    async def _ask(
+        self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str, key: str
     ) -> ExpectationCheck:
-        """Each part asked on its own; met only when every part is (P = the smallest)."""
-        checks = [await self._ask(replace(expectation, text=part), answer, shared_prefix) for part in parts]
-        unreadable = next((c for c in checks if c.p_yes is None), None)
-        last = checks[-1]
-        reply = " | ".join(c.reply for c in checks)
-        if unreadable is not None:
-            usage = _usage(checks)
-            return ExpectationCheck(answer.turn, None, "none", unreadable.prompt, reply, unreadable.error, usage)
-        p_yes = min(float(c.p_yes) for c in checks if c.p_yes is not None)
-        read = "sampled" if any(c.read == "sampled" for c in checks) else last.read
-        return ExpectationCheck(answer.turn, p_yes, read, last.prompt, reply, usage=_usage(checks))
-
-    async def _ask(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str) -> ExpectationCheck:
-        messages = self.messages(expectation, answer, shared_prefix)
+        messages = self.messages(expectation, answer, shared_prefix, key)
         try:
             asked = await ask_level(self.client, messages, YES_NO, retry=self.template.parts["retry"].strip())
         except (EndpointError, IncompleteReply) as exc:
@@ -150,12 +180,26 @@ class ExpectationJudge:
         if graded.value is None:
             error = f"unscored: {graded.error}"
             return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, error, usage)
-        p_yes = graded.value if self.raw_met_at == MET_AT else shifted(graded.value, self.raw_met_at)
+        raw_at = self.raw_broken_at if expectation.polarity == "must_not" else self.raw_met_at
+        p_yes = graded.value if raw_at == MET_AT else shifted(graded.value, raw_at)
         return ExpectationCheck(answer.turn, p_yes, graded.source, asked.messages, asked.reply, usage=usage)
 
 
+def _combined(checks: list[ExpectationCheck], pick: Callable[[list[float]], float], turn: int) -> ExpectationCheck:
+    """Several checks of one expectation and answer (its parts, or its phrasings) as one: P =
+    ``pick`` of theirs; unscored when any is."""
+    unreadable = next((c for c in checks if c.p_yes is None), None)
+    last = checks[-1]
+    reply = " | ".join(c.reply for c in checks)
+    if unreadable is not None:
+        return ExpectationCheck(turn, None, "none", unreadable.prompt, reply, unreadable.error, _usage(checks))
+    p_yes = pick([float(c.p_yes) for c in checks if c.p_yes is not None])
+    read = "sampled" if any(c.read == "sampled" for c in checks) else last.read
+    return ExpectationCheck(turn, p_yes, read, last.prompt, reply, usage=_usage(checks))
+
+
 def _usage(checks: list[ExpectationCheck]) -> CallUsage | None:
-    """The calls of several checks (an expectation's parts) as one."""
+    """The calls of several checks (an expectation's parts or phrasings) as one."""
     used = [c.usage for c in checks if c.usage is not None]
     return CallUsage.of_calls(used) if used else None
 
