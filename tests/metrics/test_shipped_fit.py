@@ -15,6 +15,7 @@ from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
 from ragtui.core.metrics import BINARY_METRICS, MetricSettings
+from ragtui.core.metrics import judge_card as judge_card_module
 from ragtui.core.metrics import shipped_fits as shipped_fits_module
 from ragtui.core.metrics.card_judges import card_judge
 from ragtui.core.metrics.fit import prompt_fingerprint
@@ -114,6 +115,8 @@ def ship(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *, applied: bool) -> N
     path = tmp_path / "shipped_fits.json"
     path.write_text(json.dumps({"fits": [entry]}), encoding="utf-8")
     monkeypatch.setattr(shipped_fits_module, "SHIPPED_FITS", path)
+    # No shipped card: the card measured on the whole report half would come first (judge_card).
+    monkeypatch.setattr(judge_card_module, "SHIPPED_CARD", tmp_path / "no_card.json")
 
 
 def judged(config_file: Path, server, capsys) -> tuple[float, dict, str]:

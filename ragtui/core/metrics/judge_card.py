@@ -9,8 +9,8 @@ exactly this judge and prompt, newest first among what this database holds:
   labels with ``--from-labels`` (``card_store``), each with a 95% interval;
 - a fit stored by ``ragtui calibrate METRIC DATA --fit`` (its cross-validated figures);
 
-else what ragtui ships for its embedded judge: the fit's report-half figures (``shipped_fits``),
-then the card measured on the report halves (``shipped_card.json``). Any other metric and
+else what ragtui ships for its embedded judge: the card measured on the report halves
+(``shipped_card.json``), then a shipped fit's report-half figures (``shipped_fits``). Any other metric and
 language is *unmeasured*, and says so.
 
 Each verdict made through a fit carries its entry (``details["agreement"]``), so ``ragtui show``,
@@ -138,9 +138,10 @@ def stored_entries(store: Store) -> list[CardEntry]:
 
 def _candidates(store: Store | None, metric: str, model: str, fingerprint: str) -> list[CardEntry]:
     """Every entry for exactly this judge and prompt, newest first: this database's, then the
-    shipped fit's, then the shipped card's."""
-    found = (stored_entries(store) if store is not None else []) + shipped_entries()
-    found += list(shipped_card_entries())
+    shipped card's (measured on the whole report half as it ships), then the shipped fit's (the
+    report half as it was when the fit was chosen)."""
+    found = (stored_entries(store) if store is not None else []) + list(shipped_card_entries())
+    found += shipped_entries()
     return [e for e in found if (e.metric, e.model, e.fingerprint) == (metric, model, fingerprint)]
 
 
