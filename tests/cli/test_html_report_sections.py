@@ -234,7 +234,7 @@ def test_the_heat_map_has_a_legend_of_its_own_colours(tmp_path: Path, capsys):
     assert "threshold 0.7" in legend and ">0.0<" in legend and ">0.5<" in legend and ">1.0<" in legend
     assert "red at 0, amber at 0.5, green at 1" in legend
     swatches = dict(re.findall(r'fill="(#[0-9a-f]{6})" class="sw"/><text[^>]*>([^<]*)<', legend))
-    assert set(swatches.values()) == {"no score (unscored)", "no dialogue"}
+    assert set(swatches.values()) == {"no score (unscored)", "no dialogue", "≈ low-agreement judge"}
     cells = dict((tip, fill) for fill, tip in re.findall(r'fill="(#[0-9a-f]{6})"><title>([^<]*)</title>', heat_map))
     greys = {words: fill for fill, words in swatches.items()}
     assert cells["refund × angry: unscored over 1 dialogue(s)"] == greys["no score (unscored)"]

@@ -1,10 +1,11 @@
 """The HTML report states what the run's verdicts say and nothing more: a run whose scores all come
 from a low-agreement judge passes the gate, and the report says as plainly that those under the
-threshold were not gated — the box amber, not green, every score with ≈, no bar drawn red; a
+threshold were not gated — the box amber, not green, every score with ≈, no bar or cell drawn red; a
 score just under its mark reads as under it; control bytes of a reply are drawn, never written."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from ragtui.core.metrics import PRIMARY_METRIC
 from ragtui.core.metrics.base import Judgment
 from ragtui.core.runs.html_report.build import run_report_html
+from ragtui.core.runs.html_report.charts import LOW_FILL
 from ragtui.core.store.store import Store
 from ragtui.core.text.score_text import under_mark
 from tests.fakes.synthetic_runs import write_dialogue
@@ -45,6 +47,10 @@ def test_a_pass_resting_on_a_low_agreement_judge_says_what_was_not_gated(db: Sto
     assert "1 dialogue(s) scored under the threshold were not gated" in page
     assert "≈0.30" in page and "score 0.30" not in page  # every score carries the mark
     assert 'fill="#d93025"' not in page  # no bar red: the pass or fail is not trusted
+    # The heat map too: each cell ≈ on the low-agreement grey, neither red nor green.
+    cells = dict((tip, fill) for fill, tip in re.findall(r'fill="(#[0-9a-f]{6})"><title>([^<]*)</title>', page))
+    assert cells["refund × calm: ≈0.30 over 1 dialogue(s) (low agreement judge)"] == LOW_FILL
+    assert cells["outage × calm: ≈0.90 over 1 dialogue(s) (low agreement judge)"] == LOW_FILL
 
 
 def test_a_score_just_under_its_mark_reads_as_under_it():

@@ -7,9 +7,11 @@ import math
 from dataclasses import dataclass
 
 from ...text.score_text import score_text
+from ...types.agreement_floor import LOW_WORDS
 from .escape import colour, esc
 
 NO_DIALOGUE = "#f1f3f4"  # a heat-map cell of a pair the run has no dialogue of
+LOW_FILL = "#7b8aa6"  # a bar or cell whose scores come from a low-agreement judge: neither red nor green (slate, apart from the grey of no score)
 
 
 def histogram(scores: list[float], threshold: float, *, bins: int = 10, low: bool = False) -> str:
@@ -27,7 +29,7 @@ def histogram(scores: list[float], threshold: float, *, bins: int = 10, low: boo
     for i, count in enumerate(counts):
         h = plot_h * count / top
         x, y = left + i * bar, head + plot_h - h
-        fill = "#9aa0a6" if low else ("#1e8e3e" if (i + 1) / bins > threshold else "#d93025")
+        fill = LOW_FILL if low else ("#1e8e3e" if (i + 1) / bins > threshold else "#d93025")
         start, end = i / bins, (i + 1) / bins
         parts.append(
             f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{bar - 2:.1f}" height="{h:.1f}" fill="{fill}">'
@@ -46,8 +48,9 @@ def histogram(scores: list[float], threshold: float, *, bins: int = 10, low: boo
     return "".join(parts)
 
 
-def heat_map(rows: list[str], columns: list[str], cells: dict[tuple[int, int], tuple[float | None, int]]) -> str:
-    """Mean score per scenario (row) × persona (column), the number in the cell, grey for none."""
+def heat_map(rows: list[str], columns: list[str], cells: dict[tuple[int, int], tuple[float | None, int, bool]]) -> str:
+    """Mean score per scenario (row) × persona (column), the number in the cell, grey for none; a
+    cell whose scores all come from a low-agreement judge reads ``≈0.30`` on grey, never red or green."""
     cell_w, cell_h, left, top = 64, 26, 150, 64
     width, height = left + cell_w * len(columns) + 8, top + cell_h * len(rows) + 8
     parts = [_svg_open(width, height, "Mean score per scenario × persona")]
@@ -60,13 +63,15 @@ def heat_map(rows: list[str], columns: list[str], cells: dict[tuple[int, int], t
         parts.append(f'<text x="{left - 6}" y="{y + cell_h / 2 + 4:.1f}" class="r">{esc(_short(name, 22))}')
         parts.append(f"<title>{esc(name)}</title></text>")
         for j in range(len(columns)):
-            value, n = cells.get((i, j), (None, 0))
+            value, n, low = cells.get((i, j), (None, 0, False))
             x = left + j * cell_w
-            label = score_text(value) if n else ""
-            tip = f"{esc(name)} × {esc(columns[j])}: " + (f"{score_text(value)} over {n} dialogue(s)" if n else "none")
+            label = score_text(value, low) if n else ""
+            shown = f"{score_text(value, low)} over {n} dialogue(s)" + (f" ({LOW_WORDS} judge)" if low else "")
+            tip = f"{esc(name)} × {esc(columns[j])}: " + (esc(shown) if n else "none")
+            fill = LOW_FILL if low else colour(value) if n else NO_DIALOGUE
             parts.append(
                 f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
-                f'fill="{colour(value) if n else NO_DIALOGUE}"><title>{tip}</title></rect>'
+                f'fill="{fill}"><title>{tip}</title></rect>'
             )
             if label:
                 parts.append(f'<text x="{x + cell_w / 2}" y="{y + cell_h / 2 + 4:.1f}" class="c w">{label}</text>')

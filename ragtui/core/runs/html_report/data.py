@@ -117,18 +117,24 @@ class RunView:
     def outcomes(self) -> list[str]:
         return sorted({d.resolution for d in self.dialogues})
 
-    def cells(self) -> dict[tuple[int, int], tuple[float | None, int]]:
-        """(scenario index, persona index) → (mean score over its scored dialogues, dialogues)."""
+    def cells(self) -> dict[tuple[int, int], tuple[float | None, int, bool]]:
+        """(scenario index, persona index) → (mean score over its scored dialogues, dialogues, and
+        whether every scored one's judge is low agreement: the cell then reads ≈, never red)."""
         rows = {name: i for i, name in enumerate(self.scenarios)}
         columns = {name: j for j, name in enumerate(self.personas)}
-        sums: dict[tuple[int, int], list[float]] = {}
+        scored: dict[tuple[int, int], list[DialogueView]] = {}
         counts: dict[tuple[int, int], int] = {}
         for d in self.dialogues:
             key = (rows[d.session.scenario_id], columns[d.session.persona_name])
             counts[key] = counts.get(key, 0) + 1
             if d.session.score is not None:
-                sums.setdefault(key, []).append(d.session.score)
-        return {k: ((sum(sums[k]) / len(sums[k])) if sums.get(k) else None, n) for k, n in counts.items()}
+                scored.setdefault(key, []).append(d)
+        out: dict[tuple[int, int], tuple[float | None, int, bool]] = {}
+        for key, n in counts.items():
+            mine = scored.get(key, [])
+            mean = sum(d.session.score or 0.0 for d in mine) / len(mine) if mine else None
+            out[key] = (mean, n, bool(mine) and all(d.low for d in mine))
+        return out
 
 
 def verdict_summary(j: StoredDialogueJudgment) -> str:

@@ -3,7 +3,7 @@ cells (``escape.colour``), so legend and cells never disagree."""
 
 from __future__ import annotations
 
-from .charts import NO_DIALOGUE
+from .charts import LOW_FILL, NO_DIALOGUE
 from .escape import colour, esc
 
 STEPS = 20
@@ -27,10 +27,18 @@ def heat_legend(threshold: float) -> str:
     tx = left + bar_w * min(max(threshold, 0.0), 1.0)
     parts.append(f'<line x1="{tx:.1f}" y1="1" x2="{tx:.1f}" y2="{bar_h + 7}" class="thr"/>')
     parts.append(f'<text x="{tx:.1f}" y="{bar_h + 30}" class="c">threshold {threshold:g}</text>')
-    for i, (fill, words) in enumerate(((colour(None), "no score (unscored)"), (NO_DIALOGUE, "no dialogue"))):
-        y = 6 + i * 22
+    swatches = (
+        (colour(None), "no score (unscored)"),
+        (NO_DIALOGUE, "no dialogue"),
+        (LOW_FILL, "≈ low-agreement judge"),
+    )
+    for i, (fill, words) in enumerate(swatches):
+        y = 4 + i * 17
         parts.append(f'<rect x="{left + bar_w + 24}" y="{y}" width="14" height="14" fill="{fill}" class="sw"/>')
         parts.append(f'<text x="{left + bar_w + 44}" y="{y + 11}" class="l">{esc(words)}</text>')
     parts.append("</svg>")
-    caption = "Each cell: the mean score of the pair's dialogues, the number in it; red at 0, amber at 0.5, green at 1."
+    caption = (
+        "Each cell: the mean score of the pair's dialogues, the number in it; red at 0, amber at 0.5, green at 1; "
+        "≈ on grey when every score in it comes from a judge under the agreement floor (not gated)."
+    )
     return f'<div class="legend">{"".join(parts)}<p class="muted">{esc(caption)}</p></div>'
