@@ -30,6 +30,8 @@ EVERYWHERE = ("Every screen", "ragtui.tui.app", "RagtuiApp")
 SCREEN_NOTES = {
     "Sessions (o)": "⑂ beside an id: a fork of another session; ↻: a replay of another's customer "
     "messages. Long names end in … to fit the width; / finds them whole.",
+    "Compare (Enter on Runs)": "diverges: the turn where the two runs' customer messages first differ "
+    "(– when they never do), so a score change after it may be the customer's, not the bot's.",
 }
 
 # The screens that show scores: each section says under its keys what the colours and ≈ mean,

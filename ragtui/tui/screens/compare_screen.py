@@ -83,7 +83,7 @@ class CompareScreen(Screen[None]):
             floor = self.ragtui.config.min_judge_agreement
             self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run, alpha=alpha, floor=floor)
         except RagtuiError as exc:
-            table.add_columns("scenario × persona", "base", "new", "Δ", "customer diverges", "flag")
+            table.add_columns("scenario × persona", "base", "new", "Δ", "diverges", "flag")
             self.query_one("#compare-summary", Static).update(Text(str(exc), style="bold red"))
             self.app.notify(str(exc), severity="error", markup=False)
             return
@@ -100,7 +100,7 @@ class CompareScreen(Screen[None]):
             "base",
             "new",
             "Δ",
-            "customer diverges",
+            "diverges",
             "flag",
             *(f"{metric_views.label(m)} base → new" for m in verdict_metrics),
             *(("dialogue flag",) if verdicts else ()),
