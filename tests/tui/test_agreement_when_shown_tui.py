@@ -8,29 +8,14 @@ from ragtui.core.metrics.card_entry import CardEntry
 from ragtui.core.metrics.card_store import save_entry
 from ragtui.core.store.store import Store
 from ragtui.core.types.judge_key import JUDGE_KEY, judge_key
-from ragtui.core.types.judgments import Judgment
 
 from .conftest import SIZE, settle
-from .test_low_agreement_pane import verdict_block
+from .test_low_agreement_pane import stored_session, verdict_block
 
 
 def judged_unmeasured(store: Store) -> int:
-    session = store.create_session(
-        scenario={"id": "id-linking", "question": "How do I link?", "language": "en"},
-        persona={"name": "calm", "language": "en", "persona": "- polite"},
-        config={"roles": {"judge": {"model": "fake-judge"}}},
-        language="en",
-        max_turns=1,
-        threshold=0.7,
-        metrics=["rubric"],
-    )
-    store.add_message(session, 1, "user", "scenario", "How do I link?")
-    bot = store.add_message(session, 1, "bot", "bot", "Go to Settings.")
-    details = {"conclusion": "thin", JUDGE_KEY: judge_key("fake-judge", "f")}
-    store.add_judgment(session, bot, 1, Judgment("rubric", 0.4, details=details, model="fake-judge"))
-    store.refresh_score(session, "rubric")
-    store.set_status(session, "finished", "max_turns")
-    return session
+    """A session whose rubric verdict names its judge (model, prompt fingerprint) and no agreement."""
+    return stored_session(store, 0.4, 0.0, {"conclusion": "thin", JUDGE_KEY: judge_key("fake-judge", "f")})
 
 
 async def test_a_tui_open_before_the_measurement_shows_it_on_the_next_read(make_app, store: Store):

@@ -30,7 +30,9 @@ def entry(value: float) -> dict[str, object]:
     }  # fmt: skip
 
 
-def stored_session(store: Store, score: float, value: float) -> int:
+def stored_session(store: Store, score: float, value: float, details: dict[str, object] | None = None) -> int:
+    """A finished one-turn session whose rubric verdict carries an agreement of ``value`` (or
+    ``details`` as given)."""
     session = store.create_session(
         scenario={"id": "id-linking", "question": "How do I link?", "language": "en"},
         persona={"name": "calm", "language": "en", "persona": "- polite"},
@@ -42,7 +44,8 @@ def stored_session(store: Store, score: float, value: float) -> int:
     )
     store.add_message(session, 1, "user", "scenario", "How do I link?")
     bot = store.add_message(session, 1, "bot", "bot", "Go to Settings.")
-    judgment = Judgment("rubric", score, details={"conclusion": "thin", "agreement": entry(value)}, model="fake-judge")
+    details = details if details is not None else {"conclusion": "thin", "agreement": entry(value)}
+    judgment = Judgment("rubric", score, details=details, model="fake-judge")
     store.add_judgment(session, bot, 1, judgment)
     store.refresh_score(session, "rubric")
     store.set_status(session, "finished", "max_turns")

@@ -20,31 +20,35 @@ CHOSEN = "●"
 NOT_CHOSEN = "○"
 
 
-class TickBox(Checkbox):
+class _DrawsItsState:
+    """Mixed into a toggle button (before it in the bases): its mark says its state, ``ON_MARK``
+    when on, ``OFF_MARK`` when not."""
+
+    ON_MARK = TICKED
+    OFF_MARK = UNTICKED
+    value: bool  # the toggle button's
+    BUTTON_INNER: str
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._mark()
 
     def watch_value(self) -> None:
-        super().watch_value()
+        super().watch_value()  # type: ignore[misc]  # the toggle button's, next in the bases
         self._mark()
 
     def _mark(self) -> None:
-        # An instance attribute over Textual's class-wide "X": ToggleButton draws BUTTON_INNER.
-        self.BUTTON_INNER = TICKED if self.value else UNTICKED
+        # An instance attribute over Textual's class-wide mark: ToggleButton draws BUTTON_INNER.
+        self.BUTTON_INNER = self.ON_MARK if self.value else self.OFF_MARK
 
 
-class ChoiceButton(RadioButton):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._mark()
+class TickBox(_DrawsItsState, Checkbox):
+    pass
 
-    def watch_value(self) -> None:
-        super().watch_value()
-        self._mark()
 
-    def _mark(self) -> None:
-        self.BUTTON_INNER = CHOSEN if self.value else NOT_CHOSEN
+class ChoiceButton(_DrawsItsState, RadioButton):
+    ON_MARK = CHOSEN
+    OFF_MARK = NOT_CHOSEN
 
 
 class TickList(SelectionList[str]):
