@@ -19,7 +19,7 @@ from ragtui.core.models.llm import ClientPool
 from ragtui.core.types.errors import ConfigError
 from ragtui.core.types.expectations import Expectation
 from ragtui.core.types.passages import Passage
-from tests.fakes.fake_openai import Reply
+from tests.fakes.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE, yes_no_reply
 
@@ -334,3 +334,70 @@ async def test_a_prohibition_has_its_own_cut(judge, server):
     must_not = await j.check(MUST_NOT, ANSWER)
     assert must.p_yes == pytest.approx(shifted(0.2, 0.3)) and must.p_yes < MET_AT
     assert must_not.p_yes == pytest.approx(shifted(0.2, 0.1)) and must_not.p_yes > MET_AT
+
+
+async def test_a_prohibition_alone_is_shown_the_passages_with_its_lever(judge, server):
+    server.script(JUDGE, yes_no_reply(0.3), yes_no_reply(0.6))
+    j = judge()
+    j.act_passages = True
+    await j.check(MUST_NOT, ANSWER)
+    await j.check(MUST, ANSWER)
+    prohibition, must = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "Unused days of a plan" in prohibition and "The ANSWER promises a refund." in prohibition
+    assert "Unused days of a plan" not in must  # a must expectation only with use_passages
+
+
+CONTRAST = "{{question}} / {{answer}} / A) it does this: {{act}} B) it does not. A or B?"
+
+
+async def test_the_contrast_asks_a_choice_and_reads_p_of_a(judge, server):
+    server.script(JUDGE, level_reply({"A": 0.3, "B": 0.7}), yes_no_reply(0.6))
+    j = _with_parts(judge(), must_not_contrast=CONTRAST)
+    j.act_contrast = True
+    check = await j.check(MUST_NOT, ANSWER)
+    assert check.p_yes == pytest.approx(0.3) and check.read == "probability"
+    must = await j.check(MUST, ANSWER)  # a must expectation is asked as before
+    assert must.p_yes == pytest.approx(0.6)
+    first, second = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "A) it does this: promises a refund B) it does not." in first and "The ANSWER says unused" in second
+
+
+async def test_a_contrast_reply_naming_neither_choice_is_unscored(judge, server):
+    server.script(JUDGE, Reply("maybe"), Reply("maybe"))
+    j = _with_parts(judge(), must_not_contrast=CONTRAST)
+    j.act_contrast = True
+    check = await j.check(MUST_NOT, ANSWER)
+    assert check.p_yes is None and check.read == "none" and check.error
+
+
+async def test_the_contrast_lever_needs_its_part(judge, server):
+    j = judge()
+    j.act_contrast = True
+    with pytest.raises(ConfigError) as caught:
+        await j.check(MUST_NOT, ANSWER)
+    assert "must_not_contrast" in str(caught.value) and server.chat_requests(JUDGE) == []
+
+
+TWO_SENTENCES = AnswerToCheck(1, "Refund?", "Cancelling stops the renewal. I'll refund the rest of the month.", [])
+
+
+async def test_by_sentence_each_sentence_is_asked_alone_and_any_yes_breaks(judge, server):
+    server.script(JUDGE, yes_no_reply(0.1), yes_no_reply(0.8))
+    j = judge()
+    j.act_by_sentence = True
+    check = await j.check(MUST_NOT, TWO_SENTENCES)
+    assert check.p_yes == pytest.approx(0.8) and check.usage is not None and check.usage.attempts == 2
+    first, second = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "Cancelling stops the renewal." in first and "refund the rest" not in first
+    assert "I'll refund the rest of the month." in second and "Cancelling" not in second
+
+
+async def test_by_sentence_leaves_one_sentence_answers_and_must_expectations_alone(judge, server):
+    server.script(JUDGE, yes_no_reply(0.2), yes_no_reply(0.7))
+    j = judge()
+    j.act_by_sentence = True
+    single = await j.check(MUST_NOT, ANSWER)
+    must = await j.check(Expectation("x", "says the renewal stops"), TWO_SENTENCES)
+    assert single.p_yes == pytest.approx(0.2) and must.p_yes == pytest.approx(0.7)
+    assert len(server.chat_requests(JUDGE)) == 2
+    assert TWO_SENTENCES.answer in server.chat_requests(JUDGE)[1]["messages"][-1]["content"]

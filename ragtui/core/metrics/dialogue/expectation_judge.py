@@ -28,6 +28,7 @@ from pathlib import Path
 from ...content.prompts import PROMPT_KINDS, PromptTemplate
 from ...models.llm import ChatClient, Message, usage_of
 from ...text.prohibition import forbidden_act
+from ...text.sentences import split_sentences
 from ...types.calls import CallUsage
 from ...types.errors import ConfigError, EndpointError, IncompleteReply
 from ...types.expectations import Expectation, ExpectationCheck
@@ -55,6 +56,8 @@ EMBEDDED_RAW_MET_AT: dict[str, float] = {"en": 0.17, "ja": 0.11}
 # language has its own (docs/expectations-agreement.md, "Prohibition checks: levers"); the cut
 # above otherwise.
 EMBEDDED_RAW_BROKEN_AT: dict[str, float] = {}
+# ``must_not_contrast``'s reply: A = the answer does the act, B = it does not.
+CHOICE: dict[str, float] = {"a": 1.0, "b": 0.0}
 # Splitting a two-part expectation helped in English and hurt in Japanese on the choose half.
 SPLIT_LANGUAGES: tuple[str, ...] = ("en",)
 
@@ -87,6 +90,16 @@ class ExpectationJudge:
     # A prohibition asked with ``must_not_wide``: doing the act in other words, or naming or
     # describing one case of it, counts as doing it.
     wide_act: bool = False
+    # A prohibition shown the passages the bot had (must expectations are not, unless
+    # ``use_passages``): the passage names the product and its rules, so a competitor or a false
+    # consequence can stand out.
+    act_passages: bool = False
+    # A prohibition asked as a choice (``must_not_contrast``): "A) the ANSWER does the act, B) it
+    # does not"; P = P(A).
+    act_contrast: bool = False
+    # A prohibition asked of each sentence of the answer on its own (the answer's other sentences
+    # left out); broken when any sentence does the act (P = the largest). One call per sentence.
+    act_by_sentence: bool = False
 
     def __init__(self, client: ChatClient, prompts_dir: Path | None, language: str) -> None:
         self.client = client
@@ -105,6 +118,8 @@ class ExpectationJudge:
         ``wide_act``), or its second phrasing."""
         if again:
             return f"{expectation.polarity}_again"
+        if expectation.polarity == "must_not" and self.act_contrast:
+            return "must_not_contrast"
         return "must_not_wide" if expectation.polarity == "must_not" and self.wide_act else expectation.polarity
 
     def _require(self, key: str) -> str:
@@ -124,7 +139,8 @@ class ExpectationJudge:
         parts: list[str] = []
         if shared_prefix.strip():
             parts.append(self.template.render("dialogue", dialogue=shared_prefix.strip()))
-        if self.use_passages and answer.passages:
+        shown = self.use_passages or (self.act_passages and expectation.polarity == "must_not")
+        if shown and answer.passages:
             parts.append(self.template.render("passages", context=format_passages(answer.passages, self.language)))
         question = answer.question.strip() or "-"
         if expectation.polarity == "must_not":
@@ -157,6 +173,14 @@ class ExpectationJudge:
             # Each part asked on its own; met only when every part is (P = the smallest).
             checks = [await self._phrasings(replace(expectation, text=part), answer, shared_prefix) for part in parts]
             return _combined(checks, min, answer.turn)
+        sentences = split_sentences(answer.answer) if expectation.polarity == "must_not" else []
+        if self.act_by_sentence and len(sentences) > 1:
+            # Each sentence asked on its own; broken when any is (P = the largest).
+            checks = [
+                await self._phrasings(expectation, replace(answer, answer=sentence), shared_prefix)
+                for sentence in sentences
+            ]
+            return _combined(checks, max, answer.turn)
         return await self._phrasings(expectation, answer, shared_prefix)
 
     async def _phrasings(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str) -> ExpectationCheck:
@@ -172,10 +196,11 @@ class ExpectationJudge:
     ) -> ExpectationCheck:
         messages = self.messages(expectation, answer, shared_prefix, key)
         try:
-            asked = await ask_level(self.client, messages, YES_NO, retry=self.template.parts["retry"].strip())
+            levels = CHOICE if key == "must_not_contrast" else YES_NO
+            asked = await ask_level(self.client, messages, levels, retry=self.template.parts["retry"].strip())
         except (EndpointError, IncompleteReply) as exc:
             return ExpectationCheck(answer.turn, None, "none", messages, "", f"unscored: {exc}")
-        graded = fold_yes_no(asked.graded)
+        graded = asked.graded if key == "must_not_contrast" else fold_yes_no(asked.graded)
         usage = usage_of(asked.completions)
         if graded.value is None:
             error = f"unscored: {graded.error}"
