@@ -22,6 +22,9 @@ template for the run when it lacks them):
   (``must_not_contrast``); P = P(A).
 - ``sentences``: the act asked of each sentence of the answer on its own (``act_by_sentence``),
   broken when any sentence does it (P = the largest) — one call per sentence.
+- ``calibrated``: P(act) against the same act asked of the content-free answer "N/A" to the same
+  question (``act_calibrated``): σ(logit P − logit P_null), the null answer at 0.5 — one more call
+  per act and question. Read it at its own cut (``--cut-grid 0.02:0.98:0.01``).
 
 Any of them combine with ``+`` ("passages+contrast"). The default set is the baseline and the three
 last: ``second`` and ``wide`` were measured before (docs/expectations-agreement.md).
@@ -63,6 +66,7 @@ LEVERS = {
     "passages": "act_passages",
     "contrast": "act_contrast",
     "sentences": "act_by_sentence",
+    "calibrated": "act_calibrated",
 }
 PROHIBITION_KINDS = ("prohibition_kept", "prohibition_broken")
 

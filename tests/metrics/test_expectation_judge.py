@@ -401,3 +401,36 @@ async def test_by_sentence_leaves_one_sentence_answers_and_must_expectations_alo
     assert single.p_yes == pytest.approx(0.2) and must.p_yes == pytest.approx(0.7)
     assert len(server.chat_requests(JUDGE)) == 2
     assert TWO_SENTENCES.answer in server.chat_requests(JUDGE)[1]["messages"][-1]["content"]
+
+
+async def test_calibrated_reads_the_act_against_a_content_free_answer_asked_once(judge, server):
+    from ragtui.core.metrics.dialogue.expectation_judge import NULL_ANSWER
+
+    # The answer (0.2), then the null answer (0.1) once; the second answer to the same question
+    # (0.05) reuses the null answer's P.
+    server.script(JUDGE, yes_no_reply(0.2), yes_no_reply(0.1), yes_no_reply(0.05))
+    j = judge()
+    j.act_calibrated = True
+    first = await j.check(MUST_NOT, ANSWER)
+    second = await j.check(MUST_NOT, AnswerToCheck(2, ANSWER.question, "Refunds take 5 days.", []))
+    # σ(logit 0.2 − logit 0.1) = 0.2/0.8 ÷ (0.2/0.8 + 0.1/0.9)
+    assert first.p_yes == pytest.approx((0.25 / (1 / 9)) / (1 + 0.25 / (1 / 9)))
+    assert second.p_yes is not None and second.p_yes < MET_AT  # below the null answer
+    asked = [r["messages"][-1]["content"] for r in server.chat_requests(JUDGE)]
+    assert len(asked) == 3 and f"### ANSWER ###\n{NULL_ANSWER}" in asked[1]
+
+
+async def test_calibrated_leaves_must_expectations_alone(judge, server):
+    server.script(JUDGE, yes_no_reply(0.7))
+    j = judge()
+    j.act_calibrated = True
+    check = await j.check(MUST, ANSWER)
+    assert check.p_yes == pytest.approx(0.7) and len(server.chat_requests(JUDGE)) == 1
+
+
+async def test_calibrated_is_unscored_when_the_null_answer_is(judge, server):
+    server.script(JUDGE, yes_no_reply(0.3), Reply("hmm"), Reply("hmm"))
+    j = judge()
+    j.act_calibrated = True
+    check = await j.check(MUST_NOT, ANSWER)
+    assert check.p_yes is None and check.read == "none" and "content-free" in (check.error or "")

@@ -56,6 +56,8 @@ EMBEDDED_RAW_MET_AT: dict[str, float] = {"en": 0.17, "ja": 0.11}
 # language has its own (docs/expectations-agreement.md, "Prohibition checks: levers"); the cut
 # above otherwise.
 EMBEDDED_RAW_BROKEN_AT: dict[str, float] = {}
+# The content-free answer an act is asked of for ``act_calibrated``.
+NULL_ANSWER = "N/A"
 # ``must_not_contrast``'s reply: A = the answer does the act, B = it does not.
 CHOICE: dict[str, float] = {"a": 1.0, "b": 0.0}
 # Splitting a two-part expectation helped in English and hurt in Japanese on the choose half.
@@ -100,6 +102,11 @@ class ExpectationJudge:
     # A prohibition asked of each sentence of the answer on its own (the answer's other sentences
     # left out); broken when any sentence does the act (P = the largest). One call per sentence.
     act_by_sentence: bool = False
+    # A prohibition's P(act) measured against the same act asked of a content-free answer
+    # (NULL_ANSWER, to the same question; asked once per act and question): P = σ(logit P(act |
+    # answer) − logit P(act | "N/A")), so an act the judge leans to (or away from) whatever the
+    # answer says starts level. The null answer reads as 0.5: its cut is its own.
+    act_calibrated: bool = False
 
     def __init__(self, client: ChatClient, prompts_dir: Path | None, language: str) -> None:
         self.client = client
@@ -112,6 +119,7 @@ class ExpectationJudge:
         self.raw_met_at = EMBEDDED_RAW_MET_AT.get(language, MET_AT) if embedded else MET_AT
         # Raw P(the act was done) that reads as broken (a prohibition's own cut, the bench's lever).
         self.raw_broken_at = EMBEDDED_RAW_BROKEN_AT.get(language, self.raw_met_at) if embedded else MET_AT
+        self._null_p: dict[str, float | None] = {}  # act_calibrated: P(act | NULL_ANSWER) per prompt
 
     def _key(self, expectation: Expectation, again: bool = False) -> str:
         """The template part that asks this check: ``must`` / ``must_not`` (``must_not_wide`` with
@@ -205,9 +213,29 @@ class ExpectationJudge:
         if graded.value is None:
             error = f"unscored: {graded.error}"
             return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, error, usage)
+        value = graded.value
+        if self.act_calibrated and expectation.polarity == "must_not" and answer.answer != NULL_ANSWER:
+            null = await self._null(expectation, answer, shared_prefix, key)
+            if null is None:
+                error = "unscored: the act asked of a content-free answer got no readable reply"
+                return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, error, usage)
+            value = shifted(value, null)  # the null answer's P reads as 0.5
         raw_at = self.raw_broken_at if expectation.polarity == "must_not" else self.raw_met_at
-        p_yes = graded.value if raw_at == MET_AT else shifted(graded.value, raw_at)
+        p_yes = value if raw_at == MET_AT else shifted(value, raw_at)
         return ExpectationCheck(answer.turn, p_yes, graded.source, asked.messages, asked.reply, usage=usage)
+
+    async def _null(
+        self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str, key: str
+    ) -> float | None:
+        """P(act) for NULL_ANSWER to the same question, asked once per prompt (raw, unshifted)."""
+        null_answer = replace(answer, answer=NULL_ANSWER)
+        prompt = "\n".join(m["content"] for m in self.messages(expectation, null_answer, shared_prefix, key))
+        if prompt not in self._null_p:
+            check = await self._ask(expectation, null_answer, shared_prefix, key)
+            raw_at = self.raw_broken_at
+            p = check.p_yes
+            self._null_p[prompt] = p if p is None or raw_at == MET_AT else shifted(p, 1 - raw_at)
+        return self._null_p[prompt]
 
 
 def _combined(checks: list[ExpectationCheck], pick: Callable[[list[float]], float], turn: int) -> ExpectationCheck:
