@@ -10,7 +10,8 @@ and broken answers: the same prompts, asked once through ``--cache``).
 Variants (flags on ExpectationJudge; the extra wordings, ``LEVER_PARTS``, are added to the bundled
 template for the run when it lacks them):
 
-- ``baseline``: the shipped check.
+- ``baseline``: the shipped check (for the embedded judge in English: ``act_calibrated``, cut 0.70).
+- ``plain``: the check before that (no lever, the must cut for prohibitions too).
 - ``second``: the act also asked in a second phrasing (``must_not_again``), broken when either says
   yes (P = the larger) — one more call per prohibition.
 - ``wide``: the act asked with ``must_not_wide``, which tells the judge that doing it in other words,
@@ -201,11 +202,14 @@ def with_lever_parts(judge: ExpectationJudge) -> ExpectationJudge:
 def make_judge(variant: str, client: ChatClient, prompts: Path | None, language: str) -> ExpectationJudge:
     judge = with_lever_parts(ExpectationJudge(client, prompts, language))
     chosen = [] if variant == "baseline" else variant.split("+")
-    unknown = [lever for lever in chosen if lever not in LEVERS]
+    unknown = [lever for lever in chosen if lever not in LEVERS and lever != "plain"]
     if unknown:
         raise SystemExit(f"unknown lever {unknown[0]!r}: use baseline or {', '.join(LEVERS)} (joined by +)")
     for lever in chosen:
         setattr(judge, LEVERS[lever], True)
+    if "plain" in chosen:  # the check as it was before act_calibrated became the English default
+        judge.act_calibrated = False
+        judge.raw_broken_at = judge.raw_met_at
     return judge
 
 

@@ -434,3 +434,31 @@ async def test_calibrated_is_unscored_when_the_null_answer_is(judge, server):
     j.act_calibrated = True
     check = await j.check(MUST_NOT, ANSWER)
     assert check.p_yes is None and check.read == "none" and "content-free" in (check.error or "")
+
+
+def test_the_embedded_judge_reads_english_prohibitions_against_a_null_answer():
+    from types import SimpleNamespace
+
+    from ragtui.core.metrics.dialogue.expectation_judge import EMBEDDED_RAW_BROKEN_AT
+
+    embedded = SimpleNamespace(endpoint=SimpleNamespace(embedded=True))
+    other = SimpleNamespace(endpoint=SimpleNamespace(embedded=False))
+    en, ja = (ExpectationJudge(embedded, None, lang) for lang in ("en", "ja"))  # type: ignore[arg-type]
+    assert en.act_calibrated and en.raw_broken_at == EMBEDDED_RAW_BROKEN_AT["en"] and en.scoring
+    assert not ja.act_calibrated and ja.raw_broken_at == ja.raw_met_at and ja.scoring == ""
+    plain = ExpectationJudge(other, None, "en")  # type: ignore[arg-type]
+    assert not plain.act_calibrated and plain.raw_broken_at == MET_AT and plain.scoring == ""
+
+
+def test_the_calibrated_scoring_changes_the_fingerprint_and_only_it():
+    from types import SimpleNamespace
+
+    from ragtui.core.metrics.dialogue.expectations import Expectations
+    from ragtui.core.metrics.fit import prompt_fingerprint
+
+    def fingerprint(embedded: bool, language: str) -> str:
+        client = SimpleNamespace(endpoint=SimpleNamespace(embedded=embedded))
+        return prompt_fingerprint(Expectations(ExpectationJudge(client, None, language)))  # type: ignore[arg-type]
+
+    assert fingerprint(True, "en") != fingerprint(False, "en")
+    assert fingerprint(True, "ja") == fingerprint(False, "ja")

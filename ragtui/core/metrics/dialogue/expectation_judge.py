@@ -52,10 +52,18 @@ MET_AT: float = 0.5  # p_yes at or above: the answer meets (polarity must) / doe
 # ``check`` moves the logit so that raw value reads as MET_AT (docs/expectations-agreement.md).
 # Other judges get their raw P(yes): nothing was measured for them.
 EMBEDDED_RAW_MET_AT: dict[str, float] = {"en": 0.17, "ja": 0.11}
-# The embedded judge's raw P(the act was done) at which a prohibition reads as broken, where a
-# language has its own (docs/expectations-agreement.md, "Prohibition checks: levers"); the cut
-# above otherwise.
-EMBEDDED_RAW_BROKEN_AT: dict[str, float] = {}
+# The embedded judge's P(the act was done) at which a prohibition reads as broken, where a language
+# has its own (docs/expectations-agreement.md, "Prohibition checks: levers"); the cut above
+# otherwise. In a language of CALIBRATED_LANGUAGES it is a cut on the calibrated P (the act read
+# against a content-free answer, ``act_calibrated``), where the null answer sits at 0.5.
+EMBEDDED_RAW_BROKEN_AT: dict[str, float] = {"en": 0.70}
+# Where the embedded judge reads a prohibition against a content-free answer (``act_calibrated``):
+# on the grown labelled halves it lifted English (report half: broken caught 5/10 → 9/10, kept
+# passed 8/10 both times) and cost Japanese (6/10 → 2/10), so English only.
+CALIBRATED_LANGUAGES: tuple[str, ...] = ("en",)
+# What ``act_calibrated`` adds to the judge's prompt fingerprint (its scores differ from the plain
+# check's, so a fit or judge-card row measured without it is not its own).
+CALIBRATED_SCORING = "prohibition-against-null-answer/1"
 # The content-free answer an act is asked of for ``act_calibrated``.
 NULL_ANSWER = "N/A"
 # ``must_not_contrast``'s reply: A = the answer does the act, B = it does not.
@@ -119,7 +127,14 @@ class ExpectationJudge:
         self.raw_met_at = EMBEDDED_RAW_MET_AT.get(language, MET_AT) if embedded else MET_AT
         # Raw P(the act was done) that reads as broken (a prohibition's own cut, the bench's lever).
         self.raw_broken_at = EMBEDDED_RAW_BROKEN_AT.get(language, self.raw_met_at) if embedded else MET_AT
+        self.act_calibrated = embedded and language in CALIBRATED_LANGUAGES
         self._null_p: dict[str, float | None] = {}  # act_calibrated: P(act | NULL_ANSWER) per prompt
+
+    @property
+    def scoring(self) -> str:
+        """How the checks are scored beyond the template, for the prompt fingerprint: empty for the
+        plain check."""
+        return CALIBRATED_SCORING if self.act_calibrated else ""
 
     def _key(self, expectation: Expectation, again: bool = False) -> str:
         """The template part that asks this check: ``must`` / ``must_not`` (``must_not_wide`` with
@@ -215,7 +230,9 @@ class ExpectationJudge:
             return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, error, usage)
         value = graded.value
         if self.act_calibrated and expectation.polarity == "must_not" and answer.answer != NULL_ANSWER:
-            null = await self._null(expectation, answer, shared_prefix, key)
+            null, null_usage = await self._null(expectation, answer, shared_prefix, key)
+            if null_usage is not None:  # asked now (not answered from an earlier check): counted here
+                usage = CallUsage.of_calls([u for u in (usage, null_usage) if u is not None])
             if null is None:
                 error = "unscored: the act asked of a content-free answer got no readable reply"
                 return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, error, usage)
@@ -226,16 +243,18 @@ class ExpectationJudge:
 
     async def _null(
         self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str, key: str
-    ) -> float | None:
-        """P(act) for NULL_ANSWER to the same question, asked once per prompt (raw, unshifted)."""
+    ) -> tuple[float | None, CallUsage | None]:
+        """P(act) for NULL_ANSWER to the same question (raw, unshifted), asked once per prompt; and
+        the usage of that call when it was made now."""
         null_answer = replace(answer, answer=NULL_ANSWER)
         prompt = "\n".join(m["content"] for m in self.messages(expectation, null_answer, shared_prefix, key))
-        if prompt not in self._null_p:
-            check = await self._ask(expectation, null_answer, shared_prefix, key)
-            raw_at = self.raw_broken_at
-            p = check.p_yes
-            self._null_p[prompt] = p if p is None or raw_at == MET_AT else shifted(p, 1 - raw_at)
-        return self._null_p[prompt]
+        if prompt in self._null_p:
+            return self._null_p[prompt], None
+        check = await self._ask(expectation, null_answer, shared_prefix, key)
+        raw_at = self.raw_broken_at
+        p = check.p_yes
+        self._null_p[prompt] = p if p is None or raw_at == MET_AT else shifted(p, 1 - raw_at)
+        return self._null_p[prompt], check.usage
 
 
 def _combined(checks: list[ExpectationCheck], pick: Callable[[list[float]], float], turn: int) -> ExpectationCheck:
