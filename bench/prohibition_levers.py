@@ -206,7 +206,8 @@ def make_judge(variant: str, client: ChatClient, prompts: Path | None, language:
     if unknown:
         raise SystemExit(f"unknown lever {unknown[0]!r}: use baseline or {', '.join(LEVERS)} (joined by +)")
     for lever in chosen:
-        setattr(judge, LEVERS[lever], True)
+        if lever in LEVERS:
+            setattr(judge, LEVERS[lever], True)
     if "plain" in chosen:  # the check as it was before act_calibrated became the English default
         judge.act_calibrated = False
         judge.raw_broken_at = judge.raw_met_at
