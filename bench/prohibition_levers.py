@@ -10,12 +10,25 @@ and broken answers: the same prompts, asked once through ``--cache``).
 Variants (flags on ExpectationJudge; the extra wordings, ``LEVER_PARTS``, are added to the bundled
 template for the run when it lacks them):
 
-- ``baseline``: the shipped check.
+- ``baseline``: the shipped check (for the embedded judge in English: ``act_calibrated``, cut 0.70).
+- ``plain``: the check before that (no lever, the must cut for prohibitions too).
 - ``second``: the act also asked in a second phrasing (``must_not_again``), broken when either says
   yes (P = the larger) — one more call per prohibition.
 - ``wide``: the act asked with ``must_not_wide``, which tells the judge that doing it in other words,
   or naming or describing one case of it, counts.
 - ``wide+second``: both.
+- ``passages``: the prohibition shown the passages the bot had (``act_passages``; must
+  expectations are not).
+- ``contrast``: the act asked as a choice, "A) the ANSWER does this ACT, B) it does not"
+  (``must_not_contrast``); P = P(A).
+- ``sentences``: the act asked of each sentence of the answer on its own (``act_by_sentence``),
+  broken when any sentence does it (P = the largest) — one call per sentence.
+- ``calibrated``: P(act) against the same act asked of the content-free answer "N/A" to the same
+  question (``act_calibrated``): σ(logit P − logit P_null), the null answer at 0.5 — one more call
+  per act and question. Read it at its own cut (``--cut-grid 0.02:0.98:0.01``).
+
+Any of them combine with ``+`` ("passages+contrast"). The default set is the baseline and the three
+last: ``second`` and ``wide`` were measured before (docs/expectations-agreement.md).
 
 The cut lever needs no call: every row keeps the judge's raw P(act), and the table also shows each
 variant at the prohibition cut that is best on the choose half's negated rows (``--cut-grid``; the
@@ -46,7 +59,16 @@ from ragtui.core.metrics.expectation_agreement import load_expectation_items, se
 from ragtui.core.models.llm import ChatClient, Completion, Message  # noqa: E402
 
 LABELLED = bundled_dir("sample_data") / "labelled"
-VARIANTS = ("baseline", "second", "wide", "wide+second")
+VARIANTS = ("baseline", "passages", "contrast", "sentences")
+# Every lever a variant may combine ("passages+contrast"): the flag it turns on.
+LEVERS = {
+    "second": "second_phrasing",
+    "wide": "wide_act",
+    "passages": "act_passages",
+    "contrast": "act_contrast",
+    "sentences": "act_by_sentence",
+    "calibrated": "act_calibrated",
+}
 PROHIBITION_KINDS = ("prohibition_kept", "prohibition_broken")
 
 # The levers' wordings, for a template that has none (the bundled one has only what is shipped).
@@ -93,6 +115,22 @@ The STATEMENT is true also when the ANSWER does this in other words, or names or
 it. Is the STATEMENT true of the ANSWER? Answer yes or no.
 Answer:
 """,
+        "must_not_contrast": """
+### CUSTOMER ###
+{{question}}
+
+### ANSWER ###
+{{answer}}
+
+### ACT ###
+{{act}}
+
+Which is true of the ANSWER?
+A) The ANSWER does this ACT, in these words or in others.
+B) The ANSWER does not do this ACT.
+Answer A or B.
+Answer:
+""",
     },
     "ja": {
         "must_again": """
@@ -134,6 +172,22 @@ Answer:
 別の言葉でそうしている場合や、その具体例（名前・やり方・結果）を挙げている場合も、この文は正しいとします。この文は回答について正しいですか。「はい」か「いいえ」で答えてください。
 答え:
 """,
+        "must_not_contrast": """
+### お客様 ###
+{{question}}
+
+### 回答（ANSWER） ###
+{{answer}}
+
+### 行為 ###
+{{act}}
+
+回答について正しいのはどちらですか。
+A) 回答はこの行為をしている（同じ言葉でも、別の言葉でも）。
+B) 回答はこの行為をしていない。
+「A」か「B」で答えてください。
+答え:
+""",
     },
 }
 
@@ -147,8 +201,16 @@ def with_lever_parts(judge: ExpectationJudge) -> ExpectationJudge:
 
 def make_judge(variant: str, client: ChatClient, prompts: Path | None, language: str) -> ExpectationJudge:
     judge = with_lever_parts(ExpectationJudge(client, prompts, language))
-    judge.second_phrasing = "second" in variant.split("+")
-    judge.wide_act = "wide" in variant.split("+")
+    chosen = [] if variant == "baseline" else variant.split("+")
+    unknown = [lever for lever in chosen if lever not in LEVERS and lever != "plain"]
+    if unknown:
+        raise SystemExit(f"unknown lever {unknown[0]!r}: use baseline or {', '.join(LEVERS)} (joined by +)")
+    for lever in chosen:
+        if lever in LEVERS:
+            setattr(judge, LEVERS[lever], True)
+    if "plain" in chosen:  # the check as it was before act_calibrated became the English default
+        judge.act_calibrated = False
+        judge.raw_broken_at = judge.raw_met_at
     return judge
 
 

@@ -59,6 +59,11 @@ def test_the_embedded_judge_shows_the_shipped_figure_for_the_rubric_in_english(c
     for entry in shipped_card_entries():  # the card ragtui ships, every metric and language
         figure = "κ" if entry.figure == "kappa" else "Spearman"
         row = rows[(entry.metric, entry.language)]
+        if (entry.metric, entry.language) == ("expectations", "en"):
+            # The embedded judge reads English prohibitions against a content-free answer; the same
+            # model behind a configured endpoint does not, so its scores are not the card's.
+            assert row.startswith("unmeasured")
+            continue
         floor = 0.4 if entry.figure == "kappa" else 0.5
         # The floor reads the interval: its lower bound must clear it.
         low = entry.value is None or entry.low is None or entry.low < floor or entry.n < 10

@@ -108,3 +108,33 @@ def test_the_shipped_set_is_balanced_by_language_kind_and_half():
         assert not {i.expectation for i in chosen} & other
     broken = [i for i in found.items if i.kind == "prohibition_broken"]
     assert all(i.polarity == "must_not" and i.label == 1 for i in broken)
+
+
+NEGATED = bundled_dir("sample_data") / "labelled" / "expectations_negated.jsonl"
+
+
+def test_the_negated_set_has_thirty_items_per_language_and_half_and_labels_by_kind():
+    found = load_expectation_items(NEGATED)
+    assert found.problems == []
+    halves = collections.Counter((i.language, i.split) for i in found.items)
+    assert set(halves) == {(lang, half) for lang in ("en", "ja") for half in ("choose", "report")}
+    assert min(halves.values()) >= 30
+    cells = collections.Counter((i.language, i.split, i.kind) for i in found.items)
+    assert len(set(cells.values())) == 1  # kept, absent and broken alike in every cell
+    # The kind fixes the label: 1 = the rule was kept (absent answers keep it too).
+    assert all(i.label == (0 if i.kind == "negated_broken" else 1) and i.polarity == "must" for i in found.items)
+    # A product's three answers stay in one half.
+    for half in ("choose", "report"):
+        other = {i.expectation for i in select(found.items, "report" if half == "choose" else "choose")}
+        assert not {i.expectation for i in select(found.items, half)} & other
+
+
+def test_the_negated_set_grows_by_appending_only():
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "bench" / "grow_negated_expectations.py"
+    before = NEGATED.read_bytes()
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert NEGATED.read_bytes() == before  # run again, it finds its items there and writes nothing

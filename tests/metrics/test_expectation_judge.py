@@ -19,7 +19,7 @@ from ragtui.core.models.llm import ClientPool
 from ragtui.core.types.errors import ConfigError
 from ragtui.core.types.expectations import Expectation
 from ragtui.core.types.passages import Passage
-from tests.fakes.fake_openai import Reply
+from tests.fakes.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE, yes_no_reply
 
@@ -334,3 +334,131 @@ async def test_a_prohibition_has_its_own_cut(judge, server):
     must_not = await j.check(MUST_NOT, ANSWER)
     assert must.p_yes == pytest.approx(shifted(0.2, 0.3)) and must.p_yes < MET_AT
     assert must_not.p_yes == pytest.approx(shifted(0.2, 0.1)) and must_not.p_yes > MET_AT
+
+
+async def test_a_prohibition_alone_is_shown_the_passages_with_its_lever(judge, server):
+    server.script(JUDGE, yes_no_reply(0.3), yes_no_reply(0.6))
+    j = judge()
+    j.act_passages = True
+    await j.check(MUST_NOT, ANSWER)
+    await j.check(MUST, ANSWER)
+    prohibition, must = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "Unused days of a plan" in prohibition and "The ANSWER promises a refund." in prohibition
+    assert "Unused days of a plan" not in must  # a must expectation only with use_passages
+
+
+CONTRAST = "{{question}} / {{answer}} / A) it does this: {{act}} B) it does not. A or B?"
+
+
+async def test_the_contrast_asks_a_choice_and_reads_p_of_a(judge, server):
+    server.script(JUDGE, level_reply({"A": 0.3, "B": 0.7}), yes_no_reply(0.6))
+    j = _with_parts(judge(), must_not_contrast=CONTRAST)
+    j.act_contrast = True
+    check = await j.check(MUST_NOT, ANSWER)
+    assert check.p_yes == pytest.approx(0.3) and check.read == "probability"
+    must = await j.check(MUST, ANSWER)  # a must expectation is asked as before
+    assert must.p_yes == pytest.approx(0.6)
+    first, second = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "A) it does this: promises a refund B) it does not." in first and "The ANSWER says unused" in second
+
+
+async def test_a_contrast_reply_naming_neither_choice_is_unscored(judge, server):
+    server.script(JUDGE, Reply("maybe"), Reply("maybe"))
+    j = _with_parts(judge(), must_not_contrast=CONTRAST)
+    j.act_contrast = True
+    check = await j.check(MUST_NOT, ANSWER)
+    assert check.p_yes is None and check.read == "none" and check.error
+
+
+async def test_the_contrast_lever_needs_its_part(judge, server):
+    j = judge()
+    j.act_contrast = True
+    with pytest.raises(ConfigError) as caught:
+        await j.check(MUST_NOT, ANSWER)
+    assert "must_not_contrast" in str(caught.value) and server.chat_requests(JUDGE) == []
+
+
+TWO_SENTENCES = AnswerToCheck(1, "Refund?", "Cancelling stops the renewal. I'll refund the rest of the month.", [])
+
+
+async def test_by_sentence_each_sentence_is_asked_alone_and_any_yes_breaks(judge, server):
+    server.script(JUDGE, yes_no_reply(0.1), yes_no_reply(0.8))
+    j = judge()
+    j.act_by_sentence = True
+    check = await j.check(MUST_NOT, TWO_SENTENCES)
+    assert check.p_yes == pytest.approx(0.8) and check.usage is not None and check.usage.attempts == 2
+    first, second = (r["messages"][-1]["content"] for r in server.chat_requests(JUDGE))
+    assert "Cancelling stops the renewal." in first and "refund the rest" not in first
+    assert "I'll refund the rest of the month." in second and "Cancelling" not in second
+
+
+async def test_by_sentence_leaves_one_sentence_answers_and_must_expectations_alone(judge, server):
+    server.script(JUDGE, yes_no_reply(0.2), yes_no_reply(0.7))
+    j = judge()
+    j.act_by_sentence = True
+    single = await j.check(MUST_NOT, ANSWER)
+    must = await j.check(Expectation("x", "says the renewal stops"), TWO_SENTENCES)
+    assert single.p_yes == pytest.approx(0.2) and must.p_yes == pytest.approx(0.7)
+    assert len(server.chat_requests(JUDGE)) == 2
+    assert TWO_SENTENCES.answer in server.chat_requests(JUDGE)[1]["messages"][-1]["content"]
+
+
+async def test_calibrated_reads_the_act_against_a_content_free_answer_asked_once(judge, server):
+    from ragtui.core.metrics.dialogue.expectation_judge import NULL_ANSWER
+
+    # The answer (0.2), then the null answer (0.1) once; the second answer to the same question
+    # (0.05) reuses the null answer's P.
+    server.script(JUDGE, yes_no_reply(0.2), yes_no_reply(0.1), yes_no_reply(0.05))
+    j = judge()
+    j.act_calibrated = True
+    first = await j.check(MUST_NOT, ANSWER)
+    second = await j.check(MUST_NOT, AnswerToCheck(2, ANSWER.question, "Refunds take 5 days.", []))
+    # σ(logit 0.2 − logit 0.1) = 0.2/0.8 ÷ (0.2/0.8 + 0.1/0.9)
+    assert first.p_yes == pytest.approx((0.25 / (1 / 9)) / (1 + 0.25 / (1 / 9)))
+    assert second.p_yes is not None and second.p_yes < MET_AT  # below the null answer
+    asked = [r["messages"][-1]["content"] for r in server.chat_requests(JUDGE)]
+    assert len(asked) == 3 and f"### ANSWER ###\n{NULL_ANSWER}" in asked[1]
+
+
+async def test_calibrated_leaves_must_expectations_alone(judge, server):
+    server.script(JUDGE, yes_no_reply(0.7))
+    j = judge()
+    j.act_calibrated = True
+    check = await j.check(MUST, ANSWER)
+    assert check.p_yes == pytest.approx(0.7) and len(server.chat_requests(JUDGE)) == 1
+
+
+async def test_calibrated_is_unscored_when_the_null_answer_is(judge, server):
+    server.script(JUDGE, yes_no_reply(0.3), Reply("hmm"), Reply("hmm"))
+    j = judge()
+    j.act_calibrated = True
+    check = await j.check(MUST_NOT, ANSWER)
+    assert check.p_yes is None and check.read == "none" and "content-free" in (check.error or "")
+
+
+def test_the_embedded_judge_reads_english_prohibitions_against_a_null_answer():
+    from types import SimpleNamespace
+
+    from ragtui.core.metrics.dialogue.expectation_judge import EMBEDDED_RAW_BROKEN_AT
+
+    embedded = SimpleNamespace(endpoint=SimpleNamespace(embedded=True))
+    other = SimpleNamespace(endpoint=SimpleNamespace(embedded=False))
+    en, ja = (ExpectationJudge(embedded, None, lang) for lang in ("en", "ja"))  # type: ignore[arg-type]
+    assert en.act_calibrated and en.raw_broken_at == EMBEDDED_RAW_BROKEN_AT["en"] and en.scoring
+    assert not ja.act_calibrated and ja.raw_broken_at == ja.raw_met_at and ja.scoring == ""
+    plain = ExpectationJudge(other, None, "en")  # type: ignore[arg-type]
+    assert not plain.act_calibrated and plain.raw_broken_at == MET_AT and plain.scoring == ""
+
+
+def test_the_calibrated_scoring_changes_the_fingerprint_and_only_it():
+    from types import SimpleNamespace
+
+    from ragtui.core.metrics.dialogue.expectations import Expectations
+    from ragtui.core.metrics.fit import prompt_fingerprint
+
+    def fingerprint(embedded: bool, language: str) -> str:
+        client = SimpleNamespace(endpoint=SimpleNamespace(embedded=embedded))
+        return prompt_fingerprint(Expectations(ExpectationJudge(client, None, language)))  # type: ignore[arg-type]
+
+    assert fingerprint(True, "en") != fingerprint(False, "en")
+    assert fingerprint(True, "ja") == fingerprint(False, "ja")

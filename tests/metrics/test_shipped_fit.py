@@ -47,7 +47,8 @@ def test_the_shipped_fit_matches_the_bundled_prompts():
 
 def bundled_metric_fingerprint(metric: str, language: str) -> str:
     """The fingerprint of the judge a run builds for ``metric`` (a dialogue verdict's too)."""
-    client = SimpleNamespace(endpoint=SimpleNamespace(model=EMBEDDED_MODEL))  # builds, never calls
+    # The embedded judge (the card's): builds, never calls.
+    client = SimpleNamespace(endpoint=SimpleNamespace(model=EMBEDDED_MODEL, embedded=True))
     judge = card_judge(metric, client, bundled_dir("prompts"), language, MetricSettings())  # type: ignore[arg-type]
     return prompt_fingerprint(judge)
 

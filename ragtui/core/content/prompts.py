@@ -69,10 +69,11 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "passages": frozenset({"context"}),
         "must": frozenset({"question", "answer", "expectation"}),
         "must_not": frozenset({"question", "answer", "act"}),
-        # Optional: the levers' other wordings (ExpectationJudge.second_phrasing, .wide_act).
+        # Optional: the levers' other wordings (ExpectationJudge.second_phrasing, .wide_act, .act_contrast).
         "must_again": frozenset({"question", "answer", "expectation"}),
         "must_not_again": frozenset({"question", "answer", "act"}),
         "must_not_wide": frozenset({"question", "answer", "act"}),
+        "must_not_contrast": frozenset({"question", "answer", "act"}),
         "retry": frozenset(),
     },
     # The metrics' own templates (metric_faithfulness, …) are declared by each metric class
@@ -118,7 +119,9 @@ PRODUCT_SLOTS = frozenset({"product", "support"})
 PRODUCT_KINDS = frozenset({"user_simulator", "bot_rag"})
 # How to speak of an unnamed product or channel: optional, so a prompt folder copied before they
 # existed still loads; a file without them takes the bundled file's words for its language.
-OPTIONAL_KEYS = frozenset({"unnamed_product", "unnamed_support", "must_again", "must_not_again", "must_not_wide"})
+OPTIONAL_KEYS = frozenset(
+    {"unnamed_product", "unnamed_support", "must_again", "must_not_again", "must_not_wide", "must_not_contrast"}
+)
 
 
 def prompt_schema(kind: str) -> Mapping[str, frozenset[str]]:

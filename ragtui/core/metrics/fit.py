@@ -62,6 +62,9 @@ def prompt_fingerprint(metric: object) -> str:
         digest.update(json.dumps(template.parts, sort_keys=True, ensure_ascii=False).encode())
     for example in getattr(metric, "examples", []) or []:
         digest.update(json.dumps([example.step, example.inputs, example.output], ensure_ascii=False).encode())
+    scoring = getattr(metric, "scoring", "")  # a judge scored other than by its template alone
+    if isinstance(scoring, str) and scoring:
+        digest.update(scoring.encode())
     return digest.hexdigest()[:16]
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from ...content.prompts import PROMPT_KINDS, PromptTemplate
 from ...models.llm import ChatClient, Message, usage_of
 from ...text.prohibition import forbidden_act
+from ...text.sentences import split_sentences
 from ...types.calls import CallUsage
 from ...types.errors import ConfigError, EndpointError, IncompleteReply
 from ...types.expectations import Expectation, ExpectationCheck
@@ -51,10 +52,22 @@ MET_AT: float = 0.5  # p_yes at or above: the answer meets (polarity must) / doe
 # ``check`` moves the logit so that raw value reads as MET_AT (docs/expectations-agreement.md).
 # Other judges get their raw P(yes): nothing was measured for them.
 EMBEDDED_RAW_MET_AT: dict[str, float] = {"en": 0.17, "ja": 0.11}
-# The embedded judge's raw P(the act was done) at which a prohibition reads as broken, where a
-# language has its own (docs/expectations-agreement.md, "Prohibition checks: levers"); the cut
-# above otherwise.
-EMBEDDED_RAW_BROKEN_AT: dict[str, float] = {}
+# The embedded judge's P(the act was done) at which a prohibition reads as broken, where a language
+# has its own (docs/expectations-agreement.md, "Prohibition checks: levers"); the cut above
+# otherwise. In a language of CALIBRATED_LANGUAGES it is a cut on the calibrated P (the act read
+# against a content-free answer, ``act_calibrated``), where the null answer sits at 0.5.
+EMBEDDED_RAW_BROKEN_AT: dict[str, float] = {"en": 0.70}
+# Where the embedded judge reads a prohibition against a content-free answer (``act_calibrated``):
+# on the grown labelled halves it lifted English (report half: broken caught 5/10 → 9/10, kept
+# passed 8/10 both times) and cost Japanese (6/10 → 2/10), so English only.
+CALIBRATED_LANGUAGES: tuple[str, ...] = ("en",)
+# What ``act_calibrated`` adds to the judge's prompt fingerprint (its scores differ from the plain
+# check's, so a fit or judge-card row measured without it is not its own).
+CALIBRATED_SCORING = "prohibition-against-null-answer/1"
+# The content-free answer an act is asked of for ``act_calibrated``.
+NULL_ANSWER = "N/A"
+# ``must_not_contrast``'s reply: A = the answer does the act, B = it does not.
+CHOICE: dict[str, float] = {"a": 1.0, "b": 0.0}
 # Splitting a two-part expectation helped in English and hurt in Japanese on the choose half.
 SPLIT_LANGUAGES: tuple[str, ...] = ("en",)
 
@@ -87,6 +100,21 @@ class ExpectationJudge:
     # A prohibition asked with ``must_not_wide``: doing the act in other words, or naming or
     # describing one case of it, counts as doing it.
     wide_act: bool = False
+    # A prohibition shown the passages the bot had (must expectations are not, unless
+    # ``use_passages``): the passage names the product and its rules, so a competitor or a false
+    # consequence can stand out.
+    act_passages: bool = False
+    # A prohibition asked as a choice (``must_not_contrast``): "A) the ANSWER does the act, B) it
+    # does not"; P = P(A).
+    act_contrast: bool = False
+    # A prohibition asked of each sentence of the answer on its own (the answer's other sentences
+    # left out); broken when any sentence does the act (P = the largest). One call per sentence.
+    act_by_sentence: bool = False
+    # A prohibition's P(act) measured against the same act asked of a content-free answer
+    # (NULL_ANSWER, to the same question; asked once per act and question): P = σ(logit P(act |
+    # answer) − logit P(act | "N/A")), so an act the judge leans to (or away from) whatever the
+    # answer says starts level. The null answer reads as 0.5: its cut is its own.
+    act_calibrated: bool = False
 
     def __init__(self, client: ChatClient, prompts_dir: Path | None, language: str) -> None:
         self.client = client
@@ -99,12 +127,22 @@ class ExpectationJudge:
         self.raw_met_at = EMBEDDED_RAW_MET_AT.get(language, MET_AT) if embedded else MET_AT
         # Raw P(the act was done) that reads as broken (a prohibition's own cut, the bench's lever).
         self.raw_broken_at = EMBEDDED_RAW_BROKEN_AT.get(language, self.raw_met_at) if embedded else MET_AT
+        self.act_calibrated = embedded and language in CALIBRATED_LANGUAGES
+        self._null_p: dict[str, float | None] = {}  # act_calibrated: P(act | NULL_ANSWER) per prompt
+
+    @property
+    def scoring(self) -> str:
+        """How the checks are scored beyond the template, for the prompt fingerprint: empty for the
+        plain check."""
+        return CALIBRATED_SCORING if self.act_calibrated else ""
 
     def _key(self, expectation: Expectation, again: bool = False) -> str:
         """The template part that asks this check: ``must`` / ``must_not`` (``must_not_wide`` with
         ``wide_act``), or its second phrasing."""
         if again:
             return f"{expectation.polarity}_again"
+        if expectation.polarity == "must_not" and self.act_contrast:
+            return "must_not_contrast"
         return "must_not_wide" if expectation.polarity == "must_not" and self.wide_act else expectation.polarity
 
     def _require(self, key: str) -> str:
@@ -124,7 +162,8 @@ class ExpectationJudge:
         parts: list[str] = []
         if shared_prefix.strip():
             parts.append(self.template.render("dialogue", dialogue=shared_prefix.strip()))
-        if self.use_passages and answer.passages:
+        shown = self.use_passages or (self.act_passages and expectation.polarity == "must_not")
+        if shown and answer.passages:
             parts.append(self.template.render("passages", context=format_passages(answer.passages, self.language)))
         question = answer.question.strip() or "-"
         if expectation.polarity == "must_not":
@@ -157,6 +196,14 @@ class ExpectationJudge:
             # Each part asked on its own; met only when every part is (P = the smallest).
             checks = [await self._phrasings(replace(expectation, text=part), answer, shared_prefix) for part in parts]
             return _combined(checks, min, answer.turn)
+        sentences = split_sentences(answer.answer) if expectation.polarity == "must_not" else []
+        if self.act_by_sentence and len(sentences) > 1:
+            # Each sentence asked on its own; broken when any is (P = the largest).
+            checks = [
+                await self._phrasings(expectation, replace(answer, answer=sentence), shared_prefix)
+                for sentence in sentences
+            ]
+            return _combined(checks, max, answer.turn)
         return await self._phrasings(expectation, answer, shared_prefix)
 
     async def _phrasings(self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str) -> ExpectationCheck:
@@ -172,17 +219,42 @@ class ExpectationJudge:
     ) -> ExpectationCheck:
         messages = self.messages(expectation, answer, shared_prefix, key)
         try:
-            asked = await ask_level(self.client, messages, YES_NO, retry=self.template.parts["retry"].strip())
+            levels = CHOICE if key == "must_not_contrast" else YES_NO
+            asked = await ask_level(self.client, messages, levels, retry=self.template.parts["retry"].strip())
         except (EndpointError, IncompleteReply) as exc:
             return ExpectationCheck(answer.turn, None, "none", messages, "", f"unscored: {exc}")
-        graded = fold_yes_no(asked.graded)
+        graded = asked.graded if key == "must_not_contrast" else fold_yes_no(asked.graded)
         usage = usage_of(asked.completions)
         if graded.value is None:
             error = f"unscored: {graded.error}"
             return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, error, usage)
+        value = graded.value
+        if self.act_calibrated and expectation.polarity == "must_not" and answer.answer != NULL_ANSWER:
+            null, null_usage = await self._null(expectation, answer, shared_prefix, key)
+            if null_usage is not None:  # asked now (not answered from an earlier check): counted here
+                usage = CallUsage.of_calls([u for u in (usage, null_usage) if u is not None])
+            if null is None:
+                error = "unscored: the act asked of a content-free answer got no readable reply"
+                return ExpectationCheck(answer.turn, None, "none", asked.messages, asked.reply, error, usage)
+            value = shifted(value, null)  # the null answer's P reads as 0.5
         raw_at = self.raw_broken_at if expectation.polarity == "must_not" else self.raw_met_at
-        p_yes = graded.value if raw_at == MET_AT else shifted(graded.value, raw_at)
+        p_yes = value if raw_at == MET_AT else shifted(value, raw_at)
         return ExpectationCheck(answer.turn, p_yes, graded.source, asked.messages, asked.reply, usage=usage)
+
+    async def _null(
+        self, expectation: Expectation, answer: AnswerToCheck, shared_prefix: str, key: str
+    ) -> tuple[float | None, CallUsage | None]:
+        """P(act) for NULL_ANSWER to the same question (raw, unshifted), asked once per prompt; and
+        the usage of that call when it was made now."""
+        null_answer = replace(answer, answer=NULL_ANSWER)
+        prompt = "\n".join(m["content"] for m in self.messages(expectation, null_answer, shared_prefix, key))
+        if prompt in self._null_p:
+            return self._null_p[prompt], None
+        check = await self._ask(expectation, null_answer, shared_prefix, key)
+        raw_at = self.raw_broken_at
+        p = check.p_yes
+        self._null_p[prompt] = p if p is None or raw_at == MET_AT else shifted(p, 1 - raw_at)
+        return self._null_p[prompt], check.usage
 
 
 def _combined(checks: list[ExpectationCheck], pick: Callable[[list[float]], float], turn: int) -> ExpectationCheck:

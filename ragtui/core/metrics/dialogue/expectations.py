@@ -108,6 +108,12 @@ class Expectations:
         """The checks' prompt: its fingerprint keys this judge's entry on the judge card."""
         return self.checker.template if self.checker is not None else None
 
+    @property
+    def scoring(self) -> str:
+        """How the checks are scored beyond the template (``ExpectationJudge.scoring``): part of
+        the fingerprint."""
+        return self.checker.scoring if self.checker is not None else ""
+
     @classmethod
     def build(
         cls, judge: ChatClient, prompts_dir: Path | None, language: str, settings: MetricSettings
