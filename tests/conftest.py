@@ -34,6 +34,13 @@ USER, BOT, JUDGE = "fake-user", "fake-bot", "fake-judge"
 os.environ["COLUMNS"] = "80"
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (the README's ``pytest``): two workers per core. Most tests wait — on the fake
+    server over loopback, a ragtui subprocess, SQLite, a Textual frame — rather than compute: with
+    one worker per core the suite kept about 1.15 of two cores busy (docs/testing.md)."""
+    return 2 * (os.cpu_count() or 1)
+
+
 def verdict(overall: int = 4, **overrides: object) -> str:
     """A well-formed rubric reply with every criterion at ``overall`` unless overridden."""
     data: dict[str, object] = {"steps": ["checked the passages"], "conclusion": "fine"}
