@@ -149,15 +149,19 @@ async def test_passages_are_shown_when_the_lever_is_on(judge, server):
     assert "Unused days of a plan" in server.chat_requests(JUDGE)[0]["messages"][-1]["content"]
 
 
-def test_a_bad_template_is_a_config_error_naming_file_and_key(tmp_path: Path):
+def write_template(tmp_path: Path, must: str, extra: str = "") -> None:
+    """An English expectations template in ``tmp_path/prompts`` with ``must`` as its must wording."""
     folder = tmp_path / "prompts" / "en"
     folder.mkdir(parents=True)
     (folder / "metric_expectations.toml").write_text(
         'system = "x"\ndialogue = "{{dialogue}}"\npassages = "{{context}}"\n'
-        'must = "{{question}} {{answer}} {{expectaton}}"\nmust_not = "{{question}} {{answer}} {{act}}"\n'
-        'retry = "yes or no"\n',
+        f'must = "{must}"\nmust_not = "{{{{question}}}} {{{{answer}}}} {{{{act}}}}"\n{extra}retry = "yes or no"\n',
         encoding="utf-8",
     )
+
+
+def test_a_bad_template_is_a_config_error_naming_file_and_key(tmp_path: Path):
+    write_template(tmp_path, "{{question}} {{answer}} {{expectaton}}")
     with pytest.raises(ConfigError) as caught:
         ExpectationJudge(None, tmp_path / "prompts", "en")  # type: ignore[arg-type]
     assert "metric_expectations.toml" in str(caught.value) and "'must'" in str(caught.value)
@@ -301,22 +305,22 @@ async def test_the_wide_wording_asks_a_prohibition_with_its_own_part(judge, serv
     assert "Naming a case counts: promises a refund" in first and "The ANSWER says unused time" in second
 
 
-async def test_a_lever_whose_part_the_template_lacks_is_a_config_error(judge, server):
+@pytest.mark.parametrize(
+    ("lever", "part"), [("second_phrasing", "must_not_again"), ("act_contrast", "must_not_contrast")]
+)
+async def test_a_lever_whose_part_the_template_lacks_is_a_config_error(judge, server, lever: str, part: str):
     j = judge()
-    j.second_phrasing = True
+    setattr(j, lever, True)
     with pytest.raises(ConfigError) as caught:
         await j.check(MUST_NOT, ANSWER)
-    assert "must_not_again" in str(caught.value) and server.chat_requests(JUDGE) == []
+    assert part in str(caught.value) and server.chat_requests(JUDGE) == []
 
 
 def test_a_template_may_carry_the_levers_wordings(tmp_path: Path):
-    folder = tmp_path / "prompts" / "en"
-    folder.mkdir(parents=True)
-    (folder / "metric_expectations.toml").write_text(
-        'system = "x"\ndialogue = "{{dialogue}}"\npassages = "{{context}}"\n'
-        'must = "{{question}} {{answer}} {{expectation}}"\nmust_not = "{{question}} {{answer}} {{act}}"\n'
-        'must_not_again = "{{question}} {{answer}} again {{act}}"\nretry = "yes or no"\n',
-        encoding="utf-8",
+    write_template(
+        tmp_path,
+        "{{question}} {{answer}} {{expectation}}",
+        'must_not_again = "{{question}} {{answer}} again {{act}}"\n',
     )
     j = ExpectationJudge(None, tmp_path / "prompts", "en")  # type: ignore[arg-type]
     j.second_phrasing = True
@@ -368,14 +372,6 @@ async def test_a_contrast_reply_naming_neither_choice_is_unscored(judge, server)
     j.act_contrast = True
     check = await j.check(MUST_NOT, ANSWER)
     assert check.p_yes is None and check.read == "none" and check.error
-
-
-async def test_the_contrast_lever_needs_its_part(judge, server):
-    j = judge()
-    j.act_contrast = True
-    with pytest.raises(ConfigError) as caught:
-        await j.check(MUST_NOT, ANSWER)
-    assert "must_not_contrast" in str(caught.value) and server.chat_requests(JUDGE) == []
 
 
 TWO_SENTENCES = AnswerToCheck(1, "Refund?", "Cancelling stops the renewal. I'll refund the rest of the month.", [])
