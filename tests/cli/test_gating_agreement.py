@@ -56,7 +56,7 @@ def test_a_point_figure_over_the_floor_whose_interval_is_not_is_low_for_a_dialog
                    agreement={"resolution": wide})  # fmt: skip
     result = run_gate(rows(db, "r"), 0.7, min_resolution_rate=0.6)
     assert result.status == 0
-    assert "resolution Spearman 0.56 (95% CI from -0.07) < floor 0.5" in left_out_line(result.left_out)
+    assert "resolution Spearman 0.56, but its 95% CI starts at -0.07 < floor 0.5" in left_out_line(result.left_out)
 
 
 def test_a_measured_resolution_judge_still_fails_the_run_and_is_named_as_deciding(db: Store):
@@ -77,7 +77,7 @@ def test_broken_policies_from_a_low_agreement_expectation_judge_do_not_fail_the_
     db.add_dialogue_judgment(session_id, Judgment("expectations", 0.0, details))
     result = run_gate(rows(db, "r"), 0.7, fail_on_policy=True)
     assert result.status == 0, result.reasons
-    assert "expectations κ 0.47 (95% CI from 0.21) < floor 0.4" in left_out_line(result.left_out)
+    assert "expectations κ 0.47, but its 95% CI starts at 0.21 < floor 0.4" in left_out_line(result.left_out)
     assert run_gate(rows(db, "r"), 0.7, fail_on_policy=True, gate_low_agreement=True).status == 1
 
 

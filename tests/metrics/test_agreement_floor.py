@@ -91,9 +91,9 @@ def test_the_floor_reads_the_intervals_lower_bound(value: float, low: float | No
 def test_a_kappa_reads_its_bootstrap_interval_too_and_the_reason_names_it():
     wide = details(0.39 + 0.1, "kappa", low=0.0, high=0.82)
     assert trust_level(wide, FLOOR) == "low"
-    assert floor_words(wide, FLOOR) == "κ 0.49 (95% CI from 0.00) < floor 0.4"
+    assert floor_words(wide, FLOOR) == "κ 0.49, but its 95% CI starts at 0.00 < floor 0.4"
     assert floor_words(details(0.6, low=None, high=None), FLOOR) == (
-        "Spearman 0.60 (no interval: too few items) < floor 0.5"
+        "Spearman 0.60, too few items for an interval to clear floor 0.5"
     )
 
 

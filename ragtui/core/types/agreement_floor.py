@@ -119,8 +119,8 @@ def short_agreement(details: dict[str, Any] | None) -> str:
 
 def floor_words(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
     """Why a score is low agreement: ``Spearman 0.10 < floor 0.5``, ``Spearman 1.00 on only 2
-    labelled items (< 10)``, or ``Spearman 0.56 (95% CI from −0.07) < floor 0.5`` when the point
-    figure clears the floor and its interval does not."""
+    labelled items (< 10)``, or ``Spearman 0.56, but its 95% CI starts at -0.07 < floor 0.5`` when
+    the point figure clears the floor and its interval does not."""
     entry = agreement_entry(details) or {}
     value = _value(entry)
     shown = "unknown" if value is None else f"{value:.2f}"
@@ -129,8 +129,9 @@ def floor_words(details: dict[str, Any] | None, floor: AgreementFloor) -> str:
         return f"{figure_name(entry)} {shown} on only {_items(entry)} labelled items (< {floor.items})"
     read = reading(entry)
     if value is not None and value >= target:
-        bound = "no interval: too few items" if read is None else f"95% CI from {read:.2f}"
-        return f"{figure_name(entry)} {shown} ({bound}) < floor {target:g}"
+        if read is None:
+            return f"{figure_name(entry)} {shown}, too few items for an interval to clear floor {target:g}"
+        return f"{figure_name(entry)} {shown}, but its 95% CI starts at {read:.2f} < floor {target:g}"
     return f"{figure_name(entry)} {shown} < floor {target:g}"
 
 
