@@ -336,20 +336,44 @@ def test_a_probe_off_its_topic_is_checked_on_its_own_terms_and_a_quoted_reply_is
     assert [e.polarity for e in probe.expectations] == ["must"]  # a quoted reply is not a claim to forbid
 
 
-def follow_up_writer(*, quote_ok: bool = True):
-    """The writer above, and for ``--follow-ups`` a next question quoting the passage's last
-    sentence (or an invented one), its reference marked like every reference."""
+def with_next_sentences(folder: Path) -> Path:
+    """The help folder with a second sentence in every passage: something for a follow-up to ask."""
+    (folder / "refunds.md").write_text(
+        "# Refunds\n\nRefunds are paid within 5 business days to the original card. "
+        "A refund shows on the statement as TSUMUGI REFUND.\n\n"
+        "## Yearly plans\n\nUnused months of a yearly plan cost $4 each to refund.\n",
+        encoding="utf-8",
+    )
+    (folder / "linking.html").write_text(
+        "<html><body><main><h1>Linking</h1><p>Open Settings > Account > Linked services to link Google. "
+        "A linked account is unlinked on the same screen.</p></main></body></html>",
+        encoding="utf-8",
+    )
+    (folder / "faq.csv").write_text(
+        "question,answer\nCan I pause my plan?,Pausing is possible for up to 3 months. A paused plan resumes by itself.\n",
+        encoding="utf-8",
+    )
+    return folder
+
+
+def follow_up_writer(*, quote_ok: bool = True, repeats_first: bool = False):
+    """The writer above, and for ``--follow-ups`` a next question quoting the longest sentence of
+    the text shown that the first answer did not give (or an invented one), its reference marked like every
+    reference — or, with ``repeats_first``, the first answer given again (what a small writer does)."""
     first = writer()
 
     def respond(body: dict) -> Reply:
         if schema_name(body) != "follow_up":
             return first(body)
         match = PASSAGE.search(last_user(body))
-        sentence = re.split(r"(?<=[.!?])\s", (match.group(1) if match else "").strip())[-1]
+        answered = last_user(body).split("The support agent answered:\n", 1)[-1].split("\n\n", 1)[0]
+        sentences = re.split(r"(?<=[.!?])\s+", (match.group(1) if match else "").strip())
+        fresh = [t for t in sentences if t.strip() and t not in answered]
+        sentence = max(fresh, key=len) if fresh else sentences[-1]  # the longest: a FAQ row opens with its question
         quote = sentence if quote_ok else "Refunds arrive by carrier pigeon."
         follow = {
             "question": "And what happens after that?",
-            "reference": f"{REFERENCE_MARK} {sentence}",
+            "reference": answered if repeats_first else f"{REFERENCE_MARK} {sentence}",
             "quote": quote,
         }
         return Reply(json.dumps(follow))
@@ -360,6 +384,7 @@ def follow_up_writer(*, quote_ok: bool = True):
 def test_follow_ups_are_turn_two_checked_like_first_questions_and_never_reach_the_bot_as_references(
     server, help_folder, config_path, tmp_path, capsys
 ):
+    with_next_sentences(help_folder)
     server.set_default(JUDGE, follow_up_writer())
     out = tmp_path / "follow.toml"
     assert generate(config_path, help_folder, out, "--n", "2", "--kinds", "factual", "--follow-ups") == 0
@@ -391,7 +416,17 @@ def test_a_follow_up_that_fails_its_checks_is_left_out_and_the_item_kept(
     assert scenario.follow_up is None
 
 
+def test_a_follow_up_that_repeats_the_first_answer_is_left_out(server, help_folder, config_path, tmp_path, capsys):
+    server.set_default(JUDGE, follow_up_writer(repeats_first=True))
+    out = tmp_path / "follow.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual", "--follow-ups") == 0
+    assert "follow-ups: 0 written; 1 not: the follow-up's reference repeats the first answer" in capsys.readouterr().out
+    (scenario,) = load_scenarios(out, "en")
+    assert scenario.follow_up is None and scenario.reference  # the item itself is kept
+
+
 def test_scenarios_check_flags_a_follow_up_whose_passage_changed(server, help_folder, config_path, tmp_path, capsys):
+    with_next_sentences(help_folder)
     from ragtui.core.generate.source_drift import source_problems
 
     server.set_default(JUDGE, follow_up_writer())

@@ -33,7 +33,7 @@ from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_know
 from .plan import OUT_OF_SCOPE, PlannedItem
 from .quote_check import find_quote
 from .reply_cache import ReplyCache, request_key
-from .similarity import COPIED_AT, GROUNDED_AT, RESTATES_AT, alike, copied_share, near_duplicates
+from .similarity import COPIED_AT, GROUNDED_AT, REPEATS_FIRST_AT, RESTATES_AT, alike, copied_share, near_duplicates
 
 _TEXT = {"type": "string", "maxLength": 600}
 GROUNDED_SCHEMA: dict[str, Any] = {
@@ -195,6 +195,8 @@ class Generator:
             quote = source.text[match.start : match.end]
             if alike(asked, answer) >= RESTATES_AT:
                 raise Dropped(why.RESTATES_QUESTION)
+            if alike(reference, answer) >= REPEATS_FIRST_AT:
+                raise Dropped(why.REPEATS_FIRST_ANSWER)
             if copied_share(answer, source.text, 3) < GROUNDED_AT:
                 raise Dropped(why.NOT_FROM_PASSAGE)
             await self._check_entailed(quote, answer)

@@ -18,6 +18,11 @@ DUPLICATE_AT = 0.7
 # A reference this alike to its question restates it ("定期便を一時停止するには？" twice): it
 # answers nothing, whatever the judge says of it.
 RESTATES_AT = 0.9
+# A follow-up's reference this alike to the first answer repeats it rather than answering the next
+# question: on the embedded writer one follow-up ("What happens after I create a Tsumugi ID?")
+# came back as the first answer reworded (0.97), where the follow-ups that answered their own
+# question measured 0.22–0.29 against the first answer.
+REPEATS_FIRST_AT = 0.9
 # A reference with less than this share of its character trigrams in its passage is not written
 # from it: a small writer returns "PASSAGE BEGIN" or "配送についての資料" (0.00) where every
 # reference a person read as drawn from its passage measured 0.80 or more.
