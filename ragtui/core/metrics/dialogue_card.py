@@ -13,7 +13,7 @@ from typing import Any
 from ..models.llm import DeltaCallback
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
-from ..types.judge_key import JUDGE_KEY, judge_key
+from ..types.judge_key import carry, judge_key
 from ..types.judgments import Judgment
 from .dialogue.base import DialogueContext, DialogueMetric
 from .fit import prompt_fingerprint
@@ -36,9 +36,7 @@ class CardedDialogueMetric:
     async def judge(self, context: DialogueContext, on_delta: DeltaCallback | None = None) -> Judgment:
         judgment = await self.inner.judge(context, on_delta)
         if judgment.score is not None:
-            judgment.details[JUDGE_KEY] = self.key
-            if self.agreement is not None:
-                judgment.details["agreement"] = self.agreement
+            carry(judgment.details, self.key, self.agreement)
         return judgment
 
 

@@ -17,7 +17,7 @@ from ..models.llm import DeltaCallback
 from ..store.store import Store, now
 from ..types.agreement_floor import AgreementFloor
 from ..types.errors import StoreError
-from ..types.judge_key import JUDGE_KEY, judge_key
+from ..types.judge_key import carry, judge_key
 from ..types.judgments import Judgment
 from .base import Metric, TurnContext
 from .fit import Fit, FitReport, prompt_fingerprint
@@ -91,10 +91,7 @@ class FittedMetric:
         """The fit applied to a judgment of the inner metric (also one built from batch results)."""
         if judgment.score is None:
             return judgment
-        if self.key is not None:
-            judgment.details[JUDGE_KEY] = self.key
-        if self.agreement is not None:
-            judgment.details["agreement"] = self.agreement
+        carry(judgment.details, self.key, self.agreement)
         if self.fit is None:
             return judgment
         fitted = self.fit.apply(judgment.score)

@@ -53,11 +53,21 @@ def current_agreement(
     return agreement if isinstance(agreement, dict) else None
 
 
+def carry(details: dict[str, Any], key: dict[str, str] | None, agreement: dict[str, Any] | None) -> None:
+    """What a scored verdict carries of its judge, in place: its key and the card entry it was
+    judged with (none when unmeasured) — the one place the metric wrappers write them."""
+    if key is not None:
+        details[JUDGE_KEY] = key
+    if agreement is not None:
+        details["agreement"] = agreement
+
+
 def refresh_details(metric: str, details: dict[str, Any], lookup: AgreementLookup | None) -> dict[str, Any]:
     """``details`` with ``agreement`` as the card says now (set, replaced or removed), in place."""
-    if lookup is None or _key(details.get(JUDGE_KEY)) is None:
+    found = _key(details.get(JUDGE_KEY))
+    if lookup is None or found is None:
         return details
-    entry = current_agreement(metric, details.get("agreement"), details.get(JUDGE_KEY), lookup)
+    entry = lookup(metric, *found)
     if entry is None:
         details.pop("agreement", None)
     else:

@@ -50,7 +50,7 @@ def histogram(scores: list[float], threshold: float, *, bins: int = 10, low: boo
 
 def heat_map(rows: list[str], columns: list[str], cells: dict[tuple[int, int], tuple[float | None, int, bool]]) -> str:
     """Mean score per scenario (row) × persona (column), the number in the cell, grey for none; a
-    cell whose scores all come from a low-agreement judge reads ``≈0.30`` on grey, never red or green."""
+    cell whose scores all come from a low-agreement judge reads ``≈0.30`` on slate, never red or green."""
     cell_w, cell_h, left, top = 64, 26, 150, 64
     width, height = left + cell_w * len(columns) + 8, top + cell_h * len(rows) + 8
     parts = [_svg_open(width, height, "Mean score per scenario × persona")]

@@ -39,6 +39,6 @@ def heat_legend(threshold: float) -> str:
     parts.append("</svg>")
     caption = (
         "Each cell: the mean score of the pair's dialogues, the number in it; red at 0, amber at 0.5, green at 1; "
-        "≈ on grey when every score in it comes from a judge under the agreement floor (not gated)."
+        "≈ on slate when every score in it comes from a judge under the agreement floor (not gated)."
     )
     return f'<div class="legend">{"".join(parts)}<p class="muted">{esc(caption)}</p></div>'
