@@ -5,7 +5,12 @@ It plans first and prints the estimate (``--estimate`` stops there); generates w
 bar; stops cleanly at a token budget; keeps every model reply in a cache beside ``--out``, so
 running it again after an interruption pays only for what is missing; and ends with what was kept
 per kind and per document, the documents with no item, and what was dropped and why. The file is
-written once, at the end, through the output guard: an error leaves no partial file."""
+written once, at the end, through the output guard: an error leaves no partial file.
+
+``--out`` never replaces an existing file without ``--force``: a drafts file a person reviews is
+merged (every review decision kept, new drafts added: ``core/generate/drafts_file``), anything
+else refused; and it is never inside the documents folder, where it would replace a source
+document and its reply cache would sit among the help articles."""
 
 from __future__ import annotations
 
@@ -19,8 +24,9 @@ from rich.text import Text
 
 from ..core.config.settings import Config
 from ..core.content.prompts import PromptTemplate, load_prompt
-from ..core.files.output_file import check_output, write_output
+from ..core.files.output_file import check_output, check_outside, write_output
 from ..core.generate.drafts import GenerationReport
+from ..core.generate.drafts_file import Merge, merge_drafts, read_drafts_file
 from ..core.generate.pipeline import MAX_REPLY_TOKENS, Generator
 from ..core.generate.plan import KINDS, OUT_OF_SCOPE, PlannedItem, plan
 from ..core.generate.reply_cache import ReplyCache
@@ -69,6 +75,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also plan the customer's second question of each grounded item (its turn 2; two more calls an item)",
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace --out when it exists (a drafts file is otherwise merged: every review decision kept)",
+    )
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS)
     parser.add_argument("--model", default=argparse.SUPPRESS, help="the model that writes and checks (as for run)")
     parser.set_defaults(handler=generate)
@@ -94,6 +105,13 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     language = config.language
     out = check_output(args.out, option="--out", database=config.database)
+    # Never into a documents folder: it would replace a source document, and the reply cache
+    # beside it would be read as one.
+    check_outside(out, args.docs, option="--out", what="the documents folder")
+    check_outside(out, config.knowledge, option="--out", what="the configured knowledge folder")
+    merging = out.exists() and not args.force
+    if merging:
+        read_drafts_file(out, language)  # refused before any call when it is not a drafts file
     read = read_folder(knowledge_root(args.docs, language))  # DOCS/<language>/ when there is one
     for skipped in read.skipped:
         console_err.print(Text(f"skipped {skipped.path}: {skipped.reason}", style="yellow"), soft_wrap=True)
@@ -102,6 +120,15 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
             f"{args.docs} has no document ragtui can read", "`ragtui knowledge DOCS` says why; nothing was written"
         )
     items = plan(read.passages, args.n, kinds)
+    if len(items) < args.n:
+        console.print(
+            Text(
+                f"--n {args.n} is more than {len(read.passages)} passage(s) support in these kinds: planned "
+                f"{len(items)} (every passage once in every kind); more would repeat the same drafts",
+                style="yellow",
+            ),
+            soft_wrap=True,
+        )
     template = load_prompt(config.prompts, language, "scenario_generate")
     calls, tokens = _estimate(items, template.parts, language, args.follow_ups)
     console.print(
@@ -119,9 +146,14 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
     report = asyncio.run(
         _generate(config, endpoint, template, language, read.passages, items, cache, args.budget, args.follow_ups)
     )
-    if report.kept:
+    merged = None
+    if report.kept and merging and out.exists():
+        # Read again now: a person may have reviewed drafts in it while this ran.
+        merged = merge_drafts(read_drafts_file(out, language), report.kept, language)
+        write_output(out, merged.text, option="--out", database=config.database)
+    elif report.kept:
         write_output(out, scenario_file_text(report.kept, language), option="--out", database=config.database)
-    _summary(report, read, out, time.monotonic() - started)
+    _summary(report, read, out, time.monotonic() - started, merged)
     return 0 if report.kept else 1
 
 
@@ -178,10 +210,14 @@ def _estimate(
     return calls, int(chars / per_char) + calls * MAX_REPLY_TOKENS // 2
 
 
-def _summary(report: GenerationReport, read: KnowledgeFolder, out: Path, seconds: float) -> None:
+def _summary(
+    report: GenerationReport, read: KnowledgeFolder, out: Path, seconds: float, merged: Merge | None = None
+) -> None:
     kept = len(report.kept)
     console.print(Text(f"Kept {kept} of {report.planned} planned item(s) in {seconds:.0f} s", style="bold"))
-    if kept:
+    if merged is not None:
+        console.print(Text(merged.line(out)), soft_wrap=True)
+    elif kept:
         console.print(
             Text(f"Wrote {out} ({kept} draft scenario(s)); `ragtui run --include-drafts` runs them"), soft_wrap=True
         )

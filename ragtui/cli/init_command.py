@@ -14,7 +14,7 @@ from pathlib import Path
 import tomli_w
 
 from ..core.config.settings import CONFIG_FILE_NAMES
-from ..core.files.output_file import write_output
+from ..core.files.output_file import check_output, write_output
 from ..core.knowledge.folder import knowledge_root, read_folder
 from ..core.knowledge.product_guess import guess_product, guess_support
 from ..core.runs.bootstrap import Overrides
@@ -54,6 +54,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def init(args: argparse.Namespace, overrides: Overrides) -> int:
     target = (getattr(args, "config", None) or Path.cwd() / CONFIG_FILE_NAMES[0]).expanduser()
+    # A folder or a database is never replaced, --force or not: said for what it is.
+    check_output(target, option="--config")
     if target.exists() and not args.force:
         raise ConfigError(
             f"{target} already exists; nothing was written",

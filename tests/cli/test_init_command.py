@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import shutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -92,3 +93,20 @@ def test_init_refuses_a_folder_with_nothing_to_read_by_name(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"knowledge folder {empty} has no document" in err and "missing does not exist" in err
     assert "Traceback" not in err and not target.exists()
+
+
+@pytest.mark.parametrize("what", ["folder", "database"])
+def test_init_names_a_folder_or_a_database_for_what_it_is_and_never_replaces_it(help_centre, tmp_path, capsys, what):
+    target = tmp_path / "target"
+    if what == "folder":
+        target.mkdir()
+        said = f"--config {target} is a folder, not a file"
+    else:
+        sqlite3.connect(target).execute("CREATE TABLE runs (id INTEGER)").connection.close()
+        said = f"refusing to write --config to {target}: it is a SQLite database"
+    before = target.read_bytes() if target.is_file() else None
+    for force in ([], ["--force"]):
+        assert main(["init", str(help_centre), "--config", str(target), "--yes", *force]) == 2
+        err = capsys.readouterr().err
+        assert said in err and "already exists" not in err and err.count("\n") == 1
+    assert (target.read_bytes() if target.is_file() else None) == before

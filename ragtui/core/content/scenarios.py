@@ -43,6 +43,8 @@ class ScenarioFile(TomlTable):
     named_arrays = frozenset({"scenario"})
     language: Language | None = None
     scenario: list[dict[str, Any]] = []
+    # The ids of generated drafts a reviewer rejected: generating again does not add them back.
+    rejected: list[str] = []
 
 
 class SourceTable(TomlTable):

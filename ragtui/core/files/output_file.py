@@ -52,6 +52,17 @@ def check_output(path: Path, *, option: str, database: Path | None = None) -> Pa
     return target
 
 
+def check_outside(path: Path, folder: Path, *, option: str, what: str) -> None:
+    """Refuse a target inside ``folder`` (``what`` names it: "the documents folder"), through
+    symlinks: a file written there would replace a source document or be read as one."""
+    target, root = Path(path).expanduser().resolve(), Path(folder).expanduser().resolve()
+    if target == root or target.is_relative_to(root):
+        raise RagtuiError(
+            f"refusing to write {option} {path}: it is inside {what} {folder}, whose files are read as documents",
+            f"choose a file outside {folder} for {option}; nothing was written",
+        )
+
+
 def write_output(
     path: Path, content: str | bytes, *, option: str, database: Path | None = None, encoding: str = "utf-8"
 ) -> Path:

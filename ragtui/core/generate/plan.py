@@ -45,20 +45,36 @@ def _interleave(groups: list[list[SourcedPassage]]) -> list[SourcedPassage]:
 def plan(
     passages: Sequence[SourcedPassage], n: int, kinds: Sequence[str] = (*KINDS, OUT_OF_SCOPE)
 ) -> list[PlannedItem]:
-    """``n`` items: kinds in turn (an out-of-scope probe every ``OUT_OF_SCOPE_EVERY`` items when
-    asked for), each grounded kind on the next passage of ``passage_order``, cycling only once
-    every passage has had its turn."""
+    """Up to ``n`` items: kinds in turn (an out-of-scope probe every ``OUT_OF_SCOPE_EVERY`` items
+    when asked for), each grounded kind on the next passage of ``passage_order``, cycling only once
+    every passage has had its turn. Each round of the passages shifts the kinds by one, so the
+    rounds give every passage every kind; the plan stops there (``supported``): one more item
+    would repeat a passage in a kind it was already asked for, the same draft again."""
     grounded = [k for k in kinds if k != OUT_OF_SCOPE]
     probes = OUT_OF_SCOPE in kinds
     order = passage_order(passages)
     if not order and grounded:
         raise ValueError("no passage to ground an item on")
+    limit = len(order) * len(grounded)
     items: list[PlannedItem] = []
     used = 0
     for index in range(n):
         if probes and (not grounded or (index + 1) % OUT_OF_SCOPE_EVERY == 0):
             items.append(PlannedItem(index, OUT_OF_SCOPE, None))
             continue
-        items.append(PlannedItem(index, grounded[used % len(grounded)], order[used % len(order)]))
+        if used == limit:
+            break
+        position, round_ = used % len(order), used // len(order)
+        items.append(PlannedItem(index, grounded[(position + round_) % len(grounded)], order[position]))
         used += 1
     return items
+
+
+def supported(passages: Sequence[SourcedPassage], kinds: Sequence[str]) -> int | None:
+    """How many items the passages support in these kinds (``plan``'s cap), or None when the
+    kinds are probes only (no passage is used)."""
+    grounded = [k for k in kinds if k != OUT_OF_SCOPE]
+    if not grounded:
+        return None
+    cells = len(passages) * len(grounded)
+    return len(plan(passages, 2 * cells + OUT_OF_SCOPE_EVERY, kinds))  # more than it can take

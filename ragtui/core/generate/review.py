@@ -76,7 +76,8 @@ def write_review(
     reference: str | None = None,
     reject: bool = False,
 ) -> None:
-    """Accept, edit or reject one scenario of the file at ``path``; the rest stays as it was."""
+    """Accept, edit or reject one scenario of the file at ``path``; the rest stays as it was. A
+    rejected scenario is removed and its id kept in the file's ``rejected`` list."""
     data = _read(path)
     entries: list[dict[str, Any]] = data.get("scenario") or []
     index = next((i for i, e in enumerate(entries) if e.get("id") == scenario_id), None)
@@ -84,6 +85,9 @@ def write_review(
         raise ConfigError(f"{path}: no scenario {scenario_id!r} to review", "the file changed since it was opened")
     if reject:
         del entries[index]
+        # Remembered, so generating again onto this file does not bring it back (drafts_file).
+        rejected = [str(i) for i in data.get("rejected") or []]
+        data["rejected"] = rejected if scenario_id in rejected else [*rejected, scenario_id]
     else:
         entry = entries[index]
         if status is not None:

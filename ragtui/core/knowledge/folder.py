@@ -3,6 +3,9 @@ cut into passages, and every file that gave nothing listed with the reason — n
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +17,9 @@ from .chunking import passages_of
 # A help article is kilobytes, a manual's PDF a few megabytes; a file past this is a mistake (a
 # video, a database dump) and reading it would hold the whole of it in memory.
 MAX_FILE_BYTES = 50 * 1024 * 1024
+# ``scenarios generate``'s cache of model replies (``.FILE.replies.jsonl``): ragtui's own working
+# file, never a help article, whatever loader a plugin registers for its suffix.
+REPLY_CACHE = re.compile(r"^\..+\.replies\.jsonl$")
 
 
 @dataclass(frozen=True)
@@ -58,17 +64,14 @@ def read_folder(root: Path) -> KnowledgeFolder:
 
 def read_file(path: Path, name: str) -> Document:
     """One file through its loader; every way it can fail is a KnowledgeFileError with the reason."""
+    if REPLY_CACHE.match(path.name):
+        raise KnowledgeFileError("a reply cache of `ragtui scenarios generate`, not a document")
     loader = loader_for(path.suffix)
     if loader is None:
         kind = f"{path.suffix} files" if path.suffix else "files without a suffix"
         raise KnowledgeFileError(f"{kind} are not read", f"ragtui reads {' '.join(known_suffixes())}")
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise KnowledgeFileError(
-                f"too large ({size / 1e6:.0f} MB; the limit is {MAX_FILE_BYTES // 1024 // 1024} MB)"
-            )
-        data = path.read_bytes()
+        data = _read_bytes(path)
     except OSError as exc:
         raise KnowledgeFileError(f"cannot be read: {exc.strerror or exc}") from None
     try:
@@ -80,6 +83,40 @@ def read_file(path: Path, name: str) -> Document:
     if not isinstance(document, Document):
         raise KnowledgeFileError(f"the {loader.name} loader returned {type(document).__name__}, not a Document")
     return document
+
+
+def _read_bytes(path: Path) -> bytes:
+    """A regular file's bytes, at most ``MAX_FILE_BYTES``. Anything else — a FIFO (reading it
+    waits for a writer for ever), a device (a link to /dev/zero never ends), a socket — is refused
+    by what it is, through symlinks; and a file that grows past the limit as it is read (a
+    /proc-like file whose size says 0) is refused, never held whole in memory."""
+    mode = path.stat().st_mode  # follows a symlink: its target is what would be read
+    if not stat.S_ISREG(mode):
+        raise KnowledgeFileError(
+            f"not a regular file ({_kind(mode)}{', through a symlink' if path.is_symlink() else ''})"
+        )
+    limit = f"the limit is {MAX_FILE_BYTES // 1024 // 1024} MB"
+    if (size := path.stat().st_size) > MAX_FILE_BYTES:
+        raise KnowledgeFileError(f"too large ({size / 1e6:.0f} MB; {limit})")
+    # O_NONBLOCK: should the file have been swapped for a FIFO since, opening it does not wait.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise KnowledgeFileError("not a regular file (it changed while it was read)")
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise KnowledgeFileError(f"too large (it grew past the limit as it was read; {limit})")
+    return data
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
 
 
 def skipped_lines(skipped: tuple[SkippedFile, ...], limit: int = 5) -> list[str]:

@@ -4,11 +4,18 @@ text for ``ragtui init`` to offer as defaults (a person confirms or corrects the
 The product is the name written mid-sentence in the most documents: a help centre names its own
 product on almost every page ("on Tsumugi", "Kumo Coffee ships…", 「Tsumugiのすべての機能」), and
 other companies' names ("Google") only on a few. The support channel is the email address given
-in the most documents."""
+in the most documents.
+
+Japanese writes no spaces between words, so a name is found by its script: a Latin name
+straight against Japanese text or set off from it by single spaces (「Kumo Coffeeの」, 「ご利用の
+Kumo Coffee では」, full-width Ｋｕｍｏ alike), or a katakana word (「クモコーヒー」) that is
+neither a loanword every help centre uses (アカウント, パスワード) nor ever a verb
+(ログインする, タップして): screens and actions are not the product."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
@@ -19,7 +26,27 @@ from ..types.knowledge import Document
 # lower-case word, a comma or a character of a script without case — or straight before such a
 # character (「Kumoの配送」 starts a Japanese paragraph), never as an English sentence's first word.
 _NAME = re.compile(r"(?<![A-Za-z0-9])[A-Z][a-z0-9]+[A-Za-z0-9]*(?: [A-Z][a-z0-9]+)*")
-_MID_SENTENCE = re.compile(r"(?:[a-z,;] |[^\x00-\x7f])$")
+_MID_SENTENCE = re.compile(r"(?:[a-z,;] |[^\x00-\x7f] ?)$")
+# A katakana word (with its long-vowel mark and middle dot), and the verb endings after which
+# it is an action, not a name.
+_KATAKANA = re.compile(r"[ァ-ヺー・]{2,}")
+_VERB = re.compile(r"[ァ-ヺー・]{2,}(?=(?:する|して|した|します|しない|され|させ|できる|でき|を(?:する|して)))")
+# Loanwords any Japanese help centre writes on page after page: never its product's name.
+_LOANWORD_LIST = (
+    "アカウント パスワード メール メールアドレス アドレス アプリ アプリケーション サービス サポート "
+    "サポートセンター ヘルプ ヘルプセンター センター ログイン ログアウト サインイン サインアウト ユーザー "
+    "プロフィール プラン プレミアム サブスクリプション カード クレジットカード デビットカード "
+    "ポイント クーポン キャンペーン ギフト ギフトカード ショップ ストア オンライン ページ マイページ ボタン "
+    "メニュー ホーム リンク フォーム チャット メッセージ コメント フォロー フォロワー ブログ コミュニティ "
+    "スマートフォン スマホ パソコン ブラウザ ブラウザー デバイス アップデート バージョン エラー トラブル "
+    "データ ファイル フォルダ ストレージ コード リクエスト セキュリティ プライバシー ポリシー ルール ガイド "
+    "ガイドライン ダウンロード アップロード エクスポート インポート タップ クリック チェック キャンセル "
+    "リセット オン オフ サイト ウェブ ウェブサイト インターネット ネットワーク サーバー システム "
+    "メンテナンス アクセス コンテンツ ツール オプション タブ リスト カテゴリ カテゴリー ステータス "
+    "オーダー カート レシート インボイス コンビニ ニュースレター メンバー グループ チーム オーナー "
+    "ゲスト コース テキスト ビデオ フォト シェア ニックネーム アイコン"
+)
+_LOANWORDS = frozenset(_LOANWORD_LIST.split())
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _SUPPORT = re.compile(r"(?:support|help|hello|contact|care|service|info|customer)[\w.+-]*@")
 MIN_SHARE = 0.3  # the name must be in at least this share of the documents
@@ -37,9 +64,12 @@ _TRAILING = ("Help Centre", "Help Center", "Support", "Help", "Team", "Premium",
 def guess_product(documents: Sequence[Document]) -> str:
     """The name written mid-sentence in the most documents, or "" when none is in enough."""
     seen: Counter[str] = Counter()
-    for document in documents:
-        names = {_trim(m.group(0)) for m in _NAME.finditer(document.text) if _named(document.text, m)}
-        seen.update(n for n in names if n and n.split()[0] not in _INTERFACE)
+    texts = [unicodedata.normalize("NFKC", d.text) for d in documents]  # full-width Ｋｕｍｏ is Kumo
+    verbs = {m.group(0).strip("・") for text in texts for m in _VERB.finditer(text)}
+    for text in texts:
+        names = {_trim(m.group(0)) for m in _NAME.finditer(text) if _named(text, m)}
+        names |= {w.strip("・") for w in _KATAKANA.findall(text)} - _LOANWORDS - verbs
+        seen.update(n for n in names if n and n.split()[0] not in _INTERFACE and len(n) > 1)
     if not seen:
         return ""
     enough = max(MIN_DOCUMENTS, MIN_SHARE * len(documents))
@@ -59,7 +89,7 @@ def guess_support(documents: Sequence[Document]) -> str:
 
 
 def _named(text: str, match: re.Match[str]) -> bool:
-    after = text[match.end() : match.end() + 1]
+    after = text[match.end() : match.end() + 2].removeprefix(" ")[:1]  # 「Kumo の」: a space, then Japanese
     return bool(_MID_SENTENCE.search(text[max(0, match.start() - 2) : match.start()])) or (
         bool(after) and not after.isascii()
     )
