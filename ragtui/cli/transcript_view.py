@@ -107,8 +107,8 @@ def print_session(
                 title.append(
                     f" · asked again after {first.get('problem')}: {first.get('why', '')}"[:120], style="yellow"
                 )
-        if message.cut_by_limit:
-            title.append(" · cut by the token limit", style="bold yellow")
+        if message.cut:  # the token limit, or reply_timeout mid-answer
+            title.append(f" · {message.cut}", style="bold yellow")
         console.print(
             Panel(
                 Text(message.text),

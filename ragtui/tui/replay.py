@@ -43,7 +43,7 @@ def session_events(session: StoredSession, *, ended: bool = True) -> Iterator[Ev
     scores: dict[int, float | None] = {}
     for message in session.messages:
         role: Role = "user" if message.role == "user" else "bot"
-        finish = "length" if message.cut_by_limit else None
+        finish = message.finish_reason if message.cut else None
         yield MessageDone(session.id, message.turn, role, message.text, message.id, message.source, finish)
         if role != "bot":
             continue

@@ -2,7 +2,9 @@
 data; ``reply_timeout`` bounds the whole reply, so a server trickling one piece just inside
 ``timeout`` cannot hold a dialogue for minutes. Whatever stops a reply — either limit, a cancel,
 SIGTERM — the text that had arrived is kept in partial_replies, never as a message, and the
-message names what stopped it."""
+message names what stopped it; except a bot's answer ``reply_timeout`` stopped while it was still
+answering, which is the turn's answer as far as it got, marked and judged
+(tests/dialogue/test_cut_off_answer.py)."""
 
 from __future__ import annotations
 
@@ -45,27 +47,45 @@ def test_reply_timeout_is_set_per_role(tmp_path: Path):
     assert bot.openai is not None and bot.openai.reply_timeout == 9.0
 
 
-@pytest.mark.parametrize("role", ["bot", "judge"])
-async def test_a_trickling_reply_is_stopped_by_reply_timeout(config, store, scenario, persona, server, role):
+async def test_a_trickling_judge_reply_is_stopped_by_reply_timeout(config, store, scenario, persona, server):
     config.endpoint.max_retries = 2  # the reply's time is spent: not retried
-    config.roles[role].reply_timeout = 0.5
-    server.script(BOT if role == "bot" else JUDGE, trickle())
+    config.roles["judge"].reply_timeout = 0.5
+    server.script(JUDGE, trickle())
     engine = Engine(config, resolve_endpoints(config), store)
     try:
         events = await run(engine, scenario, persona)
     finally:
         await engine.aclose()
     failure = next(e for e in events if isinstance(e, Failure))
-    assert failure.role == role and f"{role} endpoint" in failure.message
+    assert failure.role == "judge" and "judge endpoint" in failure.message
     assert "reply_timeout 0.5 s" in failure.message and "broke off" not in failure.message
-    assert len(server.chat_requests(BOT if role == "bot" else JUDGE)) == 1
+    assert len(server.chat_requests(JUDGE)) == 1
     session = store.session(events[-1].session_id)
-    assert session.stop_reason == "error" and [m.role for m in session.messages] == ["user"] + ["bot"] * (
-        role == "judge"
-    )
+    assert session.stop_reason == "error" and [m.role for m in session.messages] == ["user", "bot"]
     (partial,) = session.partials
-    assert partial.role == role and (TEXT * 4).startswith(partial.text) and partial.text != TEXT * 4
+    assert partial.role == "judge" and (TEXT * 4).startswith(partial.text) and partial.text != TEXT * 4
     assert f"({len(partial.text)} characters received)" in partial.error
+
+
+async def test_a_trickling_bot_answer_stopped_by_reply_timeout_is_its_answer_cut_off(
+    config, store, scenario, persona, server
+):
+    config.endpoint.max_retries = 2  # the reply's time is spent: not retried
+    config.roles["bot"].reply_timeout = 0.5
+    config.max_turns = 1
+    server.script(BOT, trickle())
+    engine = Engine(config, resolve_endpoints(config), store)
+    try:
+        events = await run(engine, scenario, persona)
+    finally:
+        await engine.aclose()
+    assert not [e for e in events if isinstance(e, Failure)]
+    assert len(server.chat_requests(BOT)) == 1
+    session = store.session(events[-1].session_id)
+    assert session.stop_reason == "max_turns" and session.partials == []
+    bot = next(m for m in session.messages if m.role == "bot")
+    assert bot.cut_at_reply_timeout and (TEXT * 4).startswith(bot.text) and bot.text != TEXT * 4
+    assert session.judgments and session.score is not None
 
 
 async def test_a_stall_is_stopped_by_timeout_and_says_so(config, store, scenario, persona, server):
@@ -114,12 +134,15 @@ async def test_an_http_bot_stopped_by_a_limit_keeps_what_arrived(config, store, 
     finally:
         await engine.aclose()
     done = events[-1]
-    assert done.stop_reason == "error" and "HTTP bot at" in (done.error or "") and named in (done.error or "")
     session = store.session(done.session_id)
+    if limit == "reply_timeout":  # still answering: what it said is its answer, cut off and judged
+        assert done.stop_reason != "error" and session.partials == []
+        bot = next(m for m in session.messages if m.role == "bot")
+        assert bot.cut_at_reply_timeout and (TEXT * 4).startswith(bot.text) and session.judgments
+        return
+    assert done.stop_reason == "error" and "HTTP bot at" in (done.error or "") and named in (done.error or "")
     (partial,) = session.partials
-    assert partial.role == "bot" and (TEXT * 4).startswith(partial.text)
-    if limit == "timeout":
-        assert partial.text == STALLED
+    assert partial.role == "bot" and partial.text == STALLED
     assert [m.role for m in session.messages] == ["user"]
 
 

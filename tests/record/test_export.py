@@ -126,12 +126,22 @@ def test_header() -> None:
         "unscored_turns",
         "session_id",
         "cut_by_token_limit",
+        "cut_at_reply_timeout",
         *PLAIN,
         "check1_json",
         "check2_json",
         "check3_json",
     ]
-    assert header(0) == ["config", "score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit", *PLAIN]
+    assert header(0) == [
+        "config",
+        "score",
+        "stop_reason",
+        "unscored_turns",
+        "session_id",
+        "cut_by_token_limit",
+        "cut_at_reply_timeout",
+        *PLAIN,
+    ]
 
 
 def test_sessions_to_csv_layout(sessions: list[StoredSession]) -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from ..content.prompts import PromptTemplate
 from ..knowledge.index import KnowledgeBase
 from ..models.llm import ChatClient, DeltaCallback, Message
-from ..types.errors import ConfigError
+from ..types.errors import ConfigError, IncompleteReply
 from ..types.passages import Passage
 from ..types.turns import Utterance
 from .base import BotAnswer
 from .context import BotContext
+from .cut_off import cut_off_answer
 
 
 def format_context(passages: list[Passage]) -> str:
@@ -55,7 +56,14 @@ class BuiltinRagBot:
 
     async def answer(self, history: list[Utterance], on_delta: DeltaCallback | None = None) -> BotAnswer:
         passages = self.retrieve(history)
-        completion = await self.client.complete(self.messages(history, passages), on_delta=on_delta)
+        try:
+            completion = await self.client.complete(self.messages(history, passages), on_delta=on_delta)
+        except IncompleteReply as exc:
+            # Still answering when reply_timeout stopped it: what it said is its answer, marked.
+            cut = cut_off_answer(exc, passages, self.client.endpoint.model)
+            if cut is None:
+                raise
+            return cut
         return BotAnswer(
             text=completion.text.strip(),
             passages=passages,

@@ -33,11 +33,22 @@ class BrokenBotStream(BotError):
     role = "bot"
 
     def __init__(
-        self, message: str, hint: str = "", *, status: int | None = None, snippet: str = "", partial: str = ""
+        self,
+        message: str,
+        hint: str = "",
+        *,
+        status: int | None = None,
+        snippet: str = "",
+        partial: str = "",
+        cut_by_time: bool = False,
+        seconds: float | None = None,
     ) -> None:
         super().__init__(message, hint, status=status, snippet=snippet)
         self.partial = partial
         self.attempts = 1
+        # Stopped by reply_timeout while the bot was still answering: an answer cut off (cut_off.py).
+        self.cut_by_time = cut_by_time
+        self.seconds = seconds
 
 
 class Redactor:

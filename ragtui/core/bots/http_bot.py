@@ -30,6 +30,7 @@ from ..types.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange, current_call
 from .context import BotContext
+from .cut_off import cut_off_answer
 from .errors import BotError, BrokenBotStream, Redactor, snippet
 from .http_read import Capped, SseParser, TooLarge, Utf8Stream
 from .http_request import SlotValues, build_request, check_env
@@ -92,9 +93,15 @@ class HttpBot:
                 f"({len(text)} characters received); the answer is kept only as a partial record",
                 "check the bot's speed, or raise reply_timeout in [bot]",
                 partial=text,
+                cut_by_time=True,
+                seconds=self.config.reply_timeout,
             )
             error.attempts = tries[0]
-            raise error from None
+            # Still answering: what it said is its answer, marked (no passages: they come at the end).
+            cut = cut_off_answer(error)
+            if cut is None:
+                raise error from None
+            return Exchange(cut, 200, text, "text/event-stream")
 
     async def _attempts(
         self, history: list[Utterance], on_delta: DeltaCallback | None, received: list[str], tries: list[int]

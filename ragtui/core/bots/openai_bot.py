@@ -25,12 +25,13 @@ from ..models.endpoints import PLACEHOLDER_KEY, Endpoint
 from ..models.llm import ChatClient, DeltaCallback, Message
 from ..text.json_path import JsonPath
 from ..text.redaction import redact_url
-from ..types.errors import ConfigError
+from ..types.errors import ConfigError, IncompleteReply
 from ..types.passages import Passage
 from ..types.turns import Utterance
 from .base import BotAnswer
 from .call import Exchange
 from .context import BotContext
+from .cut_off import cut_off_answer
 from .mapping import passages_from
 from .openai_settings import OpenAIBotConfig
 
@@ -92,7 +93,14 @@ class OpenAIBot:
 
     async def exchange(self, history: list[Utterance], on_delta: DeltaCallback | None = None) -> Exchange:
         collector = _PassageCollector(self.config.passages)
-        completion = await self.client.complete(self.messages(history), on_delta=on_delta, on_chunk=collector)
+        try:
+            completion = await self.client.complete(self.messages(history), on_delta=on_delta, on_chunk=collector)
+        except IncompleteReply as exc:
+            # Still answering when reply_timeout stopped it: what it said is its answer, marked.
+            cut = cut_off_answer(exc, collector.passages, self.config.model)
+            if cut is None:
+                raise
+            return Exchange(cut, 200, collector.last_chunk or "", "text/event-stream")
         answer = BotAnswer(
             text=completion.text.strip(),
             passages=collector.passages,

@@ -17,6 +17,8 @@ is closed, the score refreshed), a stored ``DONE`` (the dialogue finishes as don
 A reply whose stream never completed is not a message: it is kept as a partial record, the
 dialogue ends ``error`` naming the role, and nothing downstream ever sees that text. A reply
 streaming when the dialogue is cancelled (the TUI's cancel, Ctrl-C, SIGTERM) is kept the same way.
+One exception: a bot's answer that ``reply_timeout`` stopped while it was still answering is the
+turn's answer as far as it got, stored marked cut off and judged (``bots/cut_off.py``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 
 from ..bots.base import Bot
 from ..bots.call import BotCall, current_call
+from ..bots.cut_off import cut_off_answer
 from ..metrics import PRIMARY_METRIC, Metric, TurnContext
 from ..metrics.dialogue import DialogueMetric, context_from_session, metric_applies
 from ..models.llm import Completion, stream_restarted
@@ -444,9 +447,17 @@ class Dialogue:
     async def _bot_step(self, emit: Callable[[Event], None]) -> None:
         turn = self.turn
         current_call.set(BotCall(self.session_id, turn))  # for adapters that send a session id
-        answer = await self.bot.answer(
-            self.history, on_delta=lambda t: emit(TextDelta(self.session_id, turn, "bot", t))
-        )
+        try:
+            answer = await self.bot.answer(
+                self.history, on_delta=lambda t: emit(TextDelta(self.session_id, turn, "bot", t))
+            )
+        except RagtuiError as exc:
+            # A bot of a team's own that let reply_timeout's error through: the answer so far is
+            # still its answer, marked cut off and judged (bots/cut_off.py), as the built-in ones do.
+            cut = cut_off_answer(exc)
+            if cut is None:
+                raise
+            answer = cut
         message_id = self.store.add_message(
             self.session_id,
             turn,

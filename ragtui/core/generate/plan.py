@@ -7,6 +7,7 @@ and out-of-scope probes (which need no passage) take their share of the items.""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,15 +48,16 @@ def plan(
 ) -> list[PlannedItem]:
     """Up to ``n`` items: kinds in turn (an out-of-scope probe every ``OUT_OF_SCOPE_EVERY`` items
     when asked for), each grounded kind on the next passage of ``passage_order``, cycling only once
-    every passage has had its turn. Each round of the passages shifts the kinds by one, so the
-    rounds give every passage every kind; the plan stops there (``supported``): one more item
-    would repeat a passage in a kind it was already asked for, the same draft again."""
+    every passage has had its turn, until every passage has had every kind; the plan stops there
+    (``supported``): one more item would ask for a passage in a kind it was already asked for,
+    the same draft again."""
     grounded = [k for k in kinds if k != OUT_OF_SCOPE]
     probes = OUT_OF_SCOPE in kinds
     order = passage_order(passages)
     if not order and grounded:
         raise ValueError("no passage to ground an item on")
     limit = len(order) * len(grounded)
+    cycle = math.lcm(len(order), len(grounded)) if grounded else 1
     items: list[PlannedItem] = []
     used = 0
     for index in range(n):
@@ -64,8 +66,10 @@ def plan(
             continue
         if used == limit:
             break
-        position, round_ = used % len(order), used // len(order)
-        items.append(PlannedItem(index, grounded[(position + round_) % len(grounded)], order[position]))
+        # Kinds and passages both in turn; once their pairs would come round again (after
+        # lcm(kinds, passages) items) the passages shift by one, to pairs not planned yet.
+        passage = order[(used + used // cycle) % len(order)]
+        items.append(PlannedItem(index, grounded[used % len(grounded)], passage))
         used += 1
     return items
 

@@ -28,7 +28,8 @@ Two limits bound a reply: ``timeout``, the longest wait for data (connecting, th
 gap between two pieces), and ``reply_timeout``, the whole reply with its retries. Without the
 second a server that sends one piece just inside ``timeout`` keeps a dialogue waiting for ever.
 A reply stopped by either is an ``IncompleteReply`` whose message names the limit; one over
-``reply_timeout`` is not retried (the time for it is spent).
+``reply_timeout`` is not retried (the time for it is spent), and says so (``cut_by_time``): a
+bot's answer stopped there is kept as far as it got and judged (``bots/cut_off.py``).
 """
 
 from __future__ import annotations
@@ -200,6 +201,8 @@ class ChatClient:
                 role=self.endpoint.role,
                 partial="".join(progress.parts),
                 attempts=progress.attempts,
+                cut_by_time=True,
+                seconds=self.endpoint.reply_timeout,
             ) from None
 
     async def _attempts(

@@ -4,7 +4,8 @@ Columns: ``config`` (JSON: date, persona, scenario, models), then ``user1, assis
 check1, user2, …`` up to the widest dialogue — the seed's columns in the seed's order — then
 ``score1…N`` (turn scores), ``score``, ``stop_reason``, ``unscored_turns``, ``session_id`` and
 ``cut_by_token_limit`` (the cells whose text the token limit cut, e.g. ``assistant2``: kept,
-but a reader must know). Then plain columns a spreadsheet can filter and sort on: ``run``,
+but a reader must know) and ``cut_at_reply_timeout`` (the bot answers ``reply_timeout`` stopped
+while they were still streaming: kept as far as they got, and judged). Then plain columns a spreadsheet can filter and sort on: ``run``,
 ``scenario``, ``persona``, ``language``, ``date`` and each role's model (``customer_model``,
 ``bot_model``, ``judge_model``) and ``judge_agreement``: how far the rubric's judge agrees with
 people as measured (``Spearman 0.10 (n=18)``, from the verdict's ``details["agreement"]``), or
@@ -176,12 +177,14 @@ def session_row(
         for m in session.messages
         if m.cut_by_limit and 1 <= m.turn <= turns
     ]
+    timed_out = [f"assistant{m.turn}" for m in session.messages if m.cut_at_reply_timeout and 1 <= m.turn <= turns]
     tail = [
         score_text(session.score),
         session.stop_reason or session.status,
         str(session.unscored_turns),
         str(session.id),
         " ".join(cut),
+        " ".join(timed_out),
     ]
     plain = [session.run_id or "", session.scenario_id, session.persona_name, str(session.trial)]
     plain += [session.language, session.created_at]
@@ -198,7 +201,7 @@ def header(turns: int, metrics: list[str] | None = None, dialogue: bool = False)
     for turn in range(1, turns + 1):
         names += [f"user{turn}", f"assistant{turn}", f"check{turn}"]
     names += [f"score{turn}" for turn in range(1, turns + 1)]
-    names += ["score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit"]
+    names += ["score", "stop_reason", "unscored_turns", "session_id", "cut_by_token_limit", "cut_at_reply_timeout"]
     names += list(PLAIN_COLUMNS)
     names += [f"{metric_column(m)}{turn}" for m in metrics or [] for turn in range(1, turns + 1)]
     names += dialogue_columns() if dialogue else []

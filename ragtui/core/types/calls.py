@@ -11,6 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+# A ``finish_reason`` ragtui gives, not a server: the bot's answer was still streaming when the
+# whole reply's time limit (``reply_timeout``) stopped it. Kept as far as it got, and judged.
+CUT_AT_REPLY_TIMEOUT = "reply_timeout"
+_CUT_WORDS = {"length": "cut by the token limit", CUT_AT_REPLY_TIMEOUT: "cut off at reply_timeout, judged as it stands"}
+
+
+def cut_words(finish_reason: str | None) -> str:
+    """How every view marks a reply that did not end on its own ("" for one that did)."""
+    return _CUT_WORDS.get(finish_reason or "", "")
+
 
 @dataclass(frozen=True)
 class CallUsage:
@@ -19,7 +29,7 @@ class CallUsage:
     prompt_tokens: int | None = None  # None: the server did not say
     completion_tokens: int | None = None
     latency_ms: float | None = None
-    finish_reason: str | None = None  # "length": the token limit cut the reply
+    finish_reason: str | None = None  # "length": the token limit cut the reply; CUT_AT_REPLY_TIMEOUT
     attempts: int = 1  # tries it took (a broken stream is retried)
     # Of ``prompt_tokens``, those the server took from its prompt cache instead of computing
     # (llama.cpp's ``timings.cache_n``, OpenAI's ``prompt_tokens_details.cached_tokens``).

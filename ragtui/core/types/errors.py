@@ -56,13 +56,27 @@ class StoreWriteError(StoreError):
 
 class IncompleteReply(EndpointError):
     """A streamed reply never completed (cut, malformed, or ended without a finish), even after
-    the retries. ``partial`` is what arrived: a record of the failure, never a message."""
+    the retries. ``partial`` is what arrived: a record of the failure, never a message — except
+    a bot's answer stopped by ``reply_timeout`` (``cut_by_time``): the bot was still answering,
+    so what it had said is its answer, kept marked as cut off and judged (bots/cut_off.py)."""
 
-    def __init__(self, message: str, hint: str = "", *, role: str, partial: str = "", attempts: int = 1) -> None:
+    def __init__(
+        self,
+        message: str,
+        hint: str = "",
+        *,
+        role: str,
+        partial: str = "",
+        attempts: int = 1,
+        cut_by_time: bool = False,
+        seconds: float | None = None,
+    ) -> None:
         super().__init__(message, hint)
         self.role = role
         self.partial = partial
         self.attempts = attempts
+        self.cut_by_time = cut_by_time  # stopped by the whole reply's time limit, still streaming
+        self.seconds = seconds  # that limit
 
 
 class KnowledgeFileError(RagtuiError):

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from .calls import CUT_AT_REPLY_TIMEOUT, cut_words
 from .judgments import Judgment
 from .passages import Passage
 from .turns import Utterance
@@ -111,7 +112,7 @@ class StoredMessage:
     completion_tokens: int | None
     latency_ms: float | None
     created_at: str
-    finish_reason: str | None = None  # "length": cut by the token limit, kept but marked
+    finish_reason: str | None = None  # "length": cut by the token limit; CUT_AT_REPLY_TIMEOUT; kept but marked
     attempts: int = 1
     sim_check: dict[str, Any] | None = None  # customer messages: the simulator check, when one ran
     served_model: str | None = None  # the model the answer named, when not ``model`` (a gateway's alias)
@@ -120,6 +121,16 @@ class StoredMessage:
     @property
     def cut_by_limit(self) -> bool:
         return self.finish_reason == "length"
+
+    @property
+    def cut_at_reply_timeout(self) -> bool:
+        """A bot answer ``reply_timeout`` stopped mid-stream: kept as far as it got, and judged."""
+        return self.finish_reason == CUT_AT_REPLY_TIMEOUT
+
+    @property
+    def cut(self) -> str:
+        """How views mark a message that did not end on its own ("" when it did)."""
+        return cut_words(self.finish_reason)
 
 
 @dataclass

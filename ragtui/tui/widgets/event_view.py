@@ -43,14 +43,13 @@ from ...core.store.labels import session_labels
 from ...core.store.store import Store
 from ...core.text.score_text import styled_score
 from ...core.types.agreement_floor import AgreementFloor, agreement_words, is_low
+from ...core.types.calls import cut_words
 from ...core.types.stored import PartialReply, StoredSession
 from ..dialogue_text import dialogue_live_block
 from ..formatting import verdict_text
 from ..replay import PRIMARY_METRIC, session_events
 from .header import SessionInfo
 from .panes import RolePane
-
-CUT_BY_LIMIT = " · cut by the token limit"
 
 SOURCE_LABELS = {
     "scenario": "scenario",
@@ -140,8 +139,8 @@ class EventView(Horizontal):
             label = SOURCE_LABELS.get(event.source, event.source)
             if event.source == "scenario" and info.scenario == "adhoc":
                 label = "your question"  # a free question is no scenario's
-            if event.finish_reason == "length":
-                label += CUT_BY_LIMIT
+            if cut_words(event.finish_reason):  # the token limit, or reply_timeout mid-answer
+                label += f" · {cut_words(event.finish_reason)}"
             self.pane(event.role).finish_message(event.turn, event.text, label)
             info = dataclasses.replace(info, turn=max(info.turn, event.turn))
         elif isinstance(event, VerdictReady):

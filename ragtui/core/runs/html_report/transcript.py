@@ -19,7 +19,7 @@ def transcript(session: StoredSession, labels: Mapping[int, list[Label]]) -> str
     out = ['<div class="turns">']
     for m in session.messages:
         who = "customer" if m.role == "user" else "bot"
-        extra = " · cut by the token limit" if m.finish_reason == "length" else ""
+        extra = f" · {m.cut}" if m.cut else ""
         out.append(
             f'<div class="msg {"user" if m.role == "user" else "bot"}"><div class="who">{who} · turn {m.turn}'
             f'{esc(extra)}</div><div class="text">{esc(m.text)}</div>'
