@@ -85,7 +85,7 @@ async def test_an_answer_with_nothing_streamed_by_reply_timeout_is_still_the_dia
     assert [m.role for m in store.session(done.session_id).messages] == ["user"]
 
 
-def test_run_show_and_export_mark_the_cut_off_answer(server, tmp_path: Path, capsys):
+def test_run_show_export_and_the_report_mark_the_cut_off_answer(server, tmp_path: Path, capsys):
     config = tmp_path / "ragtui.toml"
     config.write_text(
         'language = "en"\nmax_turns = 1\ndatabase = "runs.db"\n'
@@ -102,3 +102,6 @@ def test_run_show_and_export_mark_the_cut_off_answer(server, tmp_path: Path, cap
     assert main(["export", "--run", "last", "--csv", str(exported), "--config", str(config)]) == 0
     (row,) = csv.DictReader(exported.read_text(encoding="utf-8-sig").splitlines())
     assert row["cut_at_reply_timeout"] == "assistant1" and row["assistant1"] == SENT
+    html = tmp_path / "report.html"
+    assert main(["report", "last", "--html", str(html), "--config", str(config)]) == 0
+    assert "bot · turn 1 · cut off at reply_timeout" in html.read_text(encoding="utf-8")
