@@ -90,14 +90,13 @@ def _read_bytes(path: Path) -> bytes:
     waits for a writer for ever), a device (a link to /dev/zero never ends), a socket — is refused
     by what it is, through symlinks; and a file that grows past the limit as it is read (a
     /proc-like file whose size says 0) is refused, never held whole in memory."""
-    mode = path.stat().st_mode  # follows a symlink: its target is what would be read
-    if not stat.S_ISREG(mode):
-        raise KnowledgeFileError(
-            f"not a regular file ({_kind(mode)}{', through a symlink' if path.is_symlink() else ''})"
-        )
+    status = path.stat()  # follows a symlink: its target is what would be read
+    if not stat.S_ISREG(status.st_mode):
+        link = ", through a symlink" if path.is_symlink() else ""
+        raise KnowledgeFileError(f"not a regular file ({_kind(status.st_mode)}{link})")
     limit = f"the limit is {MAX_FILE_BYTES // 1024 // 1024} MB"
-    if (size := path.stat().st_size) > MAX_FILE_BYTES:
-        raise KnowledgeFileError(f"too large ({size / 1e6:.0f} MB; {limit})")
+    if status.st_size > MAX_FILE_BYTES:
+        raise KnowledgeFileError(f"too large ({status.st_size / 1e6:.0f} MB; {limit})")
     # O_NONBLOCK: should the file have been swapped for a FIFO since, opening it does not wait.
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as handle:
