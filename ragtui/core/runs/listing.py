@@ -11,6 +11,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from ..metrics import PRIMARY_METRIC
 from ..store.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
@@ -18,6 +19,7 @@ from ..types.stored import DIALOGUE_VERDICTS
 from .gate import GATED_STOPS
 from .low_agreement import low_rubric_sessions
 from .pass_k import RunPassK, Trial, group_trials
+from .passing import TurnVerdict, metric_means_of, resolved_of, turn_verdict
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 
@@ -63,8 +65,8 @@ class RunSummary:
     @property
     def pass_rate(self) -> float | None:
         """pass^1, the one pass rate every view shows: over the dialogues that ran to the end, the
-        share of each pair's trials that passed (scored at the threshold, and resolved when a
-        resolution was scored), averaged over pairs — what compare's pass rate is over the pairs
+        share of each pair's trials that passed (``passing``: scored at the threshold, every
+        ``--metric`` at its mark, and resolved when a resolution was scored), averaged over pairs — what compare's pass rate is over the pairs
         two runs share. None when no dialogue ran to the end."""
         return self.trials.estimate(1) if self.trials is not None else None
 
@@ -120,7 +122,9 @@ def trials_by_run(store: Store) -> dict[str, RunPassK]:
 
 
 def run_trials(store: Store, run_id: str) -> RunPassK:
-    """pass^k of the run's counted dialogues (one trial a pair for a run without repeats)."""
+    """pass^k of the run's counted dialogues (one trial a pair for a run without repeats), each
+    read by the one definition of "passed" (``passing``) from ``sessions``, the newest resolution
+    verdicts and the ``--metric`` turn verdicts — no transcript loaded."""
     db = store.db
     resolved: dict[int, bool | None] = {}
     for session_id, score, outcome in db.execute(
@@ -128,17 +132,43 @@ def run_trials(store: Store, run_id: str) -> RunPassK:
         "WHERE d.metric = 'resolution' AND s.run_id = ? AND " + NEWEST_RESOLUTION,
         [run_id],
     ):
-        resolved[session_id] = None if score is None else outcome in SUCCESS_OUTCOMES
+        resolved[session_id] = resolved_of(outcome, score)
     marks = ",".join("?" * len(GATED_STOPS))
     rows = db.execute(
-        "SELECT id, scenario_id, persona_name, trial, score, threshold FROM sessions WHERE run_id = ? "
+        "SELECT id, scenario_id, persona_name, trial, score, threshold, metrics FROM sessions WHERE run_id = ? "
         f"AND status = 'finished' AND COALESCE(stop_reason, '') NOT IN ({marks})",
         [run_id, *GATED_STOPS],
     ).fetchall()
+    verdicts = _metric_verdicts(store, run_id)
     return group_trials(
-        Trial(scenario, persona, trial, score, threshold, resolved.get(sid))
-        for sid, scenario, persona, trial, score, threshold in rows
+        Trial(
+            scenario,
+            persona,
+            trial,
+            score,
+            threshold,
+            resolved.get(sid),
+            all(m.holds for m in metric_means_of(verdicts.get(sid, []), json.loads(metrics or "[]")).values()),
+        )
+        for sid, scenario, persona, trial, score, threshold, metrics in rows
     )
+
+
+def _metric_verdicts(store: Store, run_id: str) -> dict[int, list[TurnVerdict]]:
+    """session id → the newest verdict per turn of each metric other than the rubric (the
+    ``--metric`` ones a dialogue's pass reads); sessions without any are absent."""
+    newest: dict[tuple[int, int, str], TurnVerdict] = {}
+    for session_id, turn, metric, score, mark, skipped in store.db.execute(
+        "SELECT j.session_id, j.turn, j.metric, j.score, json_extract(j.details, '$.threshold'), "
+        "json_extract(j.details, '$.skipped') FROM judgments j JOIN sessions s ON s.id = j.session_id "
+        "WHERE s.run_id = ? AND j.metric != ? ORDER BY j.session_id, j.turn, j.metric, j.version",
+        [run_id, PRIMARY_METRIC],
+    ):
+        newest[(session_id, turn, metric)] = turn_verdict(turn, metric, score, {"threshold": mark, "skipped": skipped})
+    out: dict[int, list[TurnVerdict]] = {}
+    for (session_id, _turn, _metric), verdict in newest.items():
+        out.setdefault(session_id, []).append(verdict)
+    return out
 
 
 def low_runs(store: Store, floor: AgreementFloor) -> set[str]:
