@@ -42,8 +42,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 # What the pass figures count, in the words of every view (compare's pass rate is the same figure
 # over the pairs two runs share).
 PASS_LEGEND = (
-    "pass: of the dialogues that ran to the end, the share that passed (score at the threshold, and resolved "
-    "when resolution was judged), each scenario × persona's trials averaged — pass^1, the pass rate compare shows"
+    "pass: of the dialogues that ran to the end, the share that passed (score at the threshold, every --metric at "
+    "its mark, and resolved when resolution was judged: docs/glossary.md), each scenario × persona's trials "
+    "averaged — pass^1, the pass rate compare shows"
 )
 PASS_K_LEGEND = "; pass^K (K): the share of pairs passing all K of their trials (ragtui run --repeat K)"
 

@@ -94,6 +94,7 @@ class RunDialogue:
     @property
     def passed(self) -> bool:
         """Passed, as every output reads it (``passing.dialogue_passed``, docs/glossary.md)."""
+        # Resolution's own rule: an unsolved problem is part of the definition of "passed".
         resolution = self.verdicts.get("resolution")
         resolved = None if resolution is None else resolved_of(resolution.outcome, resolution.score)
         verdicts = self.metric_verdicts.values()

@@ -151,6 +151,7 @@ def read_pass(
     session: StoredSession, threshold: float | None = None, thresholds: Mapping[str, float] | None = None
 ) -> PassReading:
     """``session`` against the definition, at ``threshold`` (else the one it ran with)."""
+    # Resolution's own rule: an unsolved problem is part of the definition of "passed".
     resolution = session.latest_dialogue_judgments().get("resolution")
     resolved = None if resolution is None else resolved_of(resolution.outcome, resolution.score)
     return PassReading(

@@ -212,7 +212,7 @@ class RunsScreen(Screen[None]):
         summary = next((r for r in self.runs if r.run_id == run_id), None)
         trials = summary.trials if summary is not None and _has_trials(summary) else None
         if trials is not None:
-            heading.append(f" · its trials: {PASS_MARK} pass {FAIL_MARK} fail", style="dim")
+            heading.append(f" · its trials: {PASS_MARK} passed {FAIL_MARK} not", style="dim")
         title.update(heading)
         # Cells of fixed widths, the pair's name taking what is left, so the range never runs into
         # the sparkline and the sparkline stays on screen at 80 columns.
