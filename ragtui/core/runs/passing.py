@@ -27,11 +27,8 @@ from ..store.dialogue_verdicts import SUCCESS_OUTCOMES
 from ..text.score_text import under_mark
 from ..types.stored import StoredSession
 
-ENDED_BADLY = ("error", "cancelled")
-PASSED_MARK, NOT_PASSED_MARK = (
-    "✓",
-    "✗",
-)  # a dialogue's pass in a table's pass column  # stop reasons of a dialogue that did not end normally
+ENDED_BADLY = ("error", "cancelled")  # stop reasons of a dialogue that did not end normally
+PASSED_MARK, NOT_PASSED_MARK = "✓", "✗"  # a dialogue's pass in a table's pass column
 
 
 def ended_normally(status: str, stop_reason: str | None) -> bool:
