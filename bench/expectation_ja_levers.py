@@ -60,7 +60,7 @@ async def run(split: str, variants: list[str], out: Path, language: str, cache: 
                 for item in items:
                     expectation, answer = item.to_check()
                     check = await judge.check(expectation, answer)
-                    row = {"variant": variant, "id": item.id, "kind": item.kind, "label": item.label,
+                    row = {"variant": variant, "id": item.id, "kind": item.kind, "label": item.run_label,
                            "p_yes": check.p_yes, "read": check.read}  # fmt: skip
                     rows.append(row)
                     print(json.dumps(row, ensure_ascii=False), flush=True)

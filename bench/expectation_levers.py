@@ -184,7 +184,7 @@ async def run(args: argparse.Namespace, base_url: str, model: str) -> list[dict]
                         "language": item.language,
                         "split": item.split,
                         "kind": item.kind,
-                        "label": item.label,
+                        "label": item.run_label,  # the way round a run asks it
                         "p": p,
                         "read": read,
                         "calls": calls,

@@ -1,6 +1,9 @@
 """Prohibitions written under ``expect`` ("does not promise a refund", 「勧めないこと」): asked as
 written, or asked about the act itself with the answer read the other way — on
-``sample_data/labelled/expectations_negated.jsonl`` (label 1 = the rule was kept).
+``sample_data/labelled/expectations_negated.jsonl`` (label 1 = the rule was kept). ``act`` is how a
+run reads them (``ExpectationItem.to_check``, the scenario files' own function); ``as-written``
+asks the sentence as a plain ``must``, a path no run takes since the act reading shipped, kept
+only to compare the two.
 
     python bench/negated_expectations.py --split choose              # both variants, the choose half
     python bench/negated_expectations.py --split report --variants act
@@ -16,6 +19,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -53,8 +57,9 @@ async def judge_client(
 
 
 def asked(expectation: Expectation, variant: str) -> Expectation:
-    """The rule as written, or (``act``) as an ``expect_not`` of the act, read the other way."""
-    return Expectation(expectation.id, expectation.text, polarity="must_not") if variant == "act" else expectation
+    """As a run reads the rule (``act``: ``to_check`` gives a prohibition of its act, read the
+    other way), or as written (a plain ``must``, no longer a run's reading)."""
+    return expectation if variant == "act" else dataclasses.replace(expectation, polarity="must")
 
 
 async def run(split: str, variants: list[str], out: Path) -> list[dict]:

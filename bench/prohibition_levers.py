@@ -269,8 +269,9 @@ async def run(
                     expectation, answer = item.to_check()
                     judge = judges[item.language]
                     check = await judge.check(asked(expectation, "act"), answer)
-                    # label_broken: 1 = the answer does the act (negated: its label is 1 = kept).
-                    broken = 1 - item.label if source == "negated" else item.label
+                    # label_broken: 1 = the answer does the act — the label as a run reads the item
+                    # (a negated `must` is a prohibition of its act: its label 1 = kept flips).
+                    broken = item.run_label
                     row = {"variant": variant, "split": split, "set": source, "id": item.id, "language": item.language,
                            "kind": item.kind, "label_broken": broken, "p_broken": check.p_yes,
                            "raw": raw(check.p_yes, judge), "raw_cut": judge.raw_broken_at, "read": check.read}  # fmt: skip

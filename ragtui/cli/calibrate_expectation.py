@@ -56,7 +56,8 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
     config = bootstrap.load_effective_config(overrides)
     if args.limit is not None and args.limit < 1:
         raise RagtuiError(f"--limit must be at least 1, got {args.limit}")
-    found = load_expectation_items(args.data, getattr(args, "language", config.language))
+    # A file without language fields is in the config's language unless --language names another.
+    found = load_expectation_items(args.data, getattr(args, "language", None) or config.language)
     if found.problems:
         _report_problems(found, args.on_error)
     items = select(found.items, args.split)
@@ -107,6 +108,16 @@ def figure_line(language: str, half: str, f: Figures) -> str:
 
 def print_expectation_report(rows: list[Scored], elapsed: float) -> None:
     console.print(Text(f"Expectation judge · {len(rows)} item(s) · met at P(yes) ≥ {MET_AT}", style="bold"))
+    read_as_act = sum(1 for r in rows if r.item.run_expectation().polarity != r.item.polarity)
+    if read_as_act:  # measured as a run asks them, said so the figures are not read as the file's polarity
+        console.print(
+            Text(
+                f'{read_as_act} must item(s) written as a prohibition ("does not …") were asked as a run asks '
+                'them: about the act ("promises a refund"), labels read the same way round',
+                style="dim",
+            ),
+            soft_wrap=True,
+        )
     for (language, half), f in by_group(rows).items():
         console.print(Text(figure_line(language, half, f)), soft_wrap=True)
     kinds = Table(title="Per kind", title_justify="left")
@@ -115,16 +126,14 @@ def print_expectation_report(rows: list[Scored], elapsed: float) -> None:
     for k in by_kind(rows):
         kinds.add_row(Text(k.kind), str(k.n), str(k.right), str(k.unscored), _fmt(k.mean_p, 2))
     console.print(kinds)
-    wrong = [r for r in rows if r.check.p_yes is not None and r.predicted != r.item.label]
-    wrong.sort(key=lambda r: -abs(float(r.check.p_yes or 0.0) - r.item.label))
+    wrong = [r for r in rows if r.check.p_yes is not None and r.predicted != r.label]
+    wrong.sort(key=lambda r: -abs(float(r.check.p_yes or 0.0) - r.label))
     if wrong:
         worst = Table(title="Most disagreement", title_justify="left")
         for name in ("line", "id", "kind", "label", "P(yes)"):
             worst.add_column(name, justify="right" if name in ("line", "label", "P(yes)") else "left")
         for r in wrong[:WORST_SHOWN]:
-            worst.add_row(
-                str(r.item.line), Text(r.item.id), Text(r.item.kind), str(r.item.label), _fmt(r.check.p_yes, 2)
-            )
+            worst.add_row(str(r.item.line), Text(r.item.id), Text(r.item.kind), str(r.label), _fmt(r.check.p_yes, 2))
         console.print(worst)
     errors = [r for r in rows if r.check.error]
     for r in errors[:5]:

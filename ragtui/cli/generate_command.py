@@ -177,7 +177,7 @@ async def _generate(
             generator = Generator(client, client, template, language, passages, cache, budget, follow_ups=follow_ups)
 
             def advance(report: GenerationReport) -> None:
-                note = f"{len(report.kept)} kept · {sum(report.dropped.values())} dropped · {report.tokens:,} tokens"
+                note = f"{report.tally()} · {report.tokens:,} tokens"
                 progress.update(task, advance=1, note=note)  # called once per planned item
 
             return await generator.run(items, advance)
@@ -214,7 +214,10 @@ def _summary(
     report: GenerationReport, read: KnowledgeFolder, out: Path, seconds: float, merged: Merge | None = None
 ) -> None:
     kept = len(report.kept)
-    console.print(Text(f"Kept {kept} of {report.planned} planned item(s) in {seconds:.0f} s", style="bold"))
+    # The same tally as the progress line's last (``GenerationReport.tally``).
+    console.print(
+        Text(f"Generated {report.planned} planned item(s) in {seconds:.0f} s: {report.tally()}", style="bold")
+    )
     if merged is not None:
         console.print(Text(merged.line(out)), soft_wrap=True)
     elif kept:

@@ -77,7 +77,8 @@ async def measure_expectations(
                 check = await judge.check(expectation, answer)
                 verdict = Judgment(METRIC, check.p_yes, details={"read": check.read}, error=check.error)
                 elapsed = (time.monotonic() - started) * 1000
-                add_item(store, run_id, item.id, item.line, float(item.label), verdict, elapsed)
+                # The label the way round the check was asked: as a run reads the sentence (``run_label``).
+                add_item(store, run_id, item.id, item.line, float(item.run_label), verdict, elapsed)
                 unscored += check.p_yes is None
                 progress.update(task, advance=1, note=f"{unscored} unscored" if unscored else "")
         set_run_status(store, run_id, "finished")

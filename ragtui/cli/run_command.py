@@ -41,9 +41,10 @@ from ..core.runs.bootstrap import Overrides
 from ..core.runs.expectation_rate import rate_line
 from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.gate_changes import gate_changes, sessions_as_judged, standings
-from ..core.runs.gate_scope import scope_line
+from ..core.runs.gate_scope import gate_off, scope_line
 from ..core.runs.low_agreement import left_out_line, low_metrics
 from ..core.runs.pass_k import pass_k_line, run_pass_k
+from ..core.runs.passing import read_pass
 from ..core.runs.replay_plan import plan_replay
 from ..core.runs.resolve import resolve_resumable
 from ..core.runs.resume_models import recorded_models, use_recorded_models
@@ -484,13 +485,15 @@ def _write_reports(
 
 
 def _gate_changes(store: Store, run_id: str, rows: list[StoredSession], gate: GateResult) -> list[str]:
-    """The verdict kinds whose gate moved since the previous run in this database."""
+    """The verdict kinds whose gate moved since the previous run in this database; a verdict whose
+    gate is off in this run (shown only whatever its judge) is never one of them."""
     ids = store.run_ids()
     if run_id not in ids or ids.index(run_id) == 0:
         return []
     previous = ids[ids.index(run_id) - 1]
-    before = standings(sessions_as_judged(store, previous), gate.floor, gate.gate_low_agreement)
-    return gate_changes(before, standings(rows, gate.floor, gate.gate_low_agreement), previous)
+    off = gate_off(gate.scope)
+    before = standings(sessions_as_judged(store, previous), gate.floor, gate.gate_low_agreement, off)
+    return gate_changes(before, standings(rows, gate.floor, gate.gate_low_agreement, off), previous)
 
 
 def _report(
@@ -515,6 +518,8 @@ def _report(
     )
     summary.append_text(styled_score(sum(scored) / len(scored) if scored else None, config.threshold, low))
     summary.append(f" (threshold {config.threshold:g})")
+    # "passed" as every output reads it (core.runs.passing): the count pass^1 and the pass column rest on.
+    summary.append(f" · {sum(1 for s in rows if read_pass(s, thresholds=config.thresholds).passed)}/{len(rows)} passed")
     # The resolution rate is that metric's own figure: said when it is judged (or gated on).
     if "resolution" in config.dialogue_metrics or gate.resolution is not None:
         summary.append(" · ")

@@ -11,8 +11,9 @@ from ..core.registry import metric_views
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.gate import metric_means
 from ..core.runs.low_agreement import low_metrics
+from ..core.runs.passing import NOT_PASSED_MARK, PASSED_MARK, read_pass
 from ..core.store.dialogue_verdicts import StoredDialogueJudgment
-from ..core.text.score_text import styled_score
+from ..core.text.score_text import FAIL_STYLE, LOW_STYLE, PASS_STYLE, styled_score
 from ..core.types.agreement_floor import AgreementFloor
 from ..core.types.stored import StoredSession
 from .output import session_score_text, stop_text
@@ -24,7 +25,7 @@ def results_table(
     dialogue: dict[int, dict[str, StoredDialogueJudgment]] | None = None,
     floor: AgreementFloor | None = None,
 ) -> Table:
-    """One row per dialogue; with ``dialogue`` (its newest dialogue verdicts) a column for each
+    """One row per dialogue, with ✓ / ✗ for whether it passed; with ``dialogue`` (its newest dialogue verdicts) a column for each
     dialogue metric some dialogue has a verdict of, headed by its label. A score whose judge
     agrees with people under ``floor`` is drawn neither red nor green, with ``≈``."""
     thresholds = thresholds or {}
@@ -44,6 +45,7 @@ def results_table(
         ("turns", "right"),
         ("unscored", "right"),
         ("score", "right"),
+        ("pass", "center"),
         *((m, "right") for m in extra),
         ("stop", "left"),
         *((metric_views.label(m), "right") for m in verdict_metrics),
@@ -66,11 +68,20 @@ def results_table(
             str(s.turns),
             str(s.unscored_turns),
             session_score_text(s, PRIMARY_METRIC in low[s.id]),
+            pass_mark(s, thresholds, PRIMARY_METRIC in low[s.id]),
             *cells,
             stop_text(s.stop_label),
             *dialogue_cells((dialogue or {}).get(s.id, {}), verdict_metrics),
         )
     return table
+
+
+def pass_mark(session: StoredSession, thresholds: Mapping[str, float], low: bool = False) -> Text:
+    """✓ when the dialogue passed (``passing``, docs/glossary.md), ✗ when it did not; in the
+    colours of its score (dim when the score's judge agrees with people under the floor)."""
+    passed = read_pass(session, thresholds=thresholds).passed
+    style = LOW_STYLE if low else (PASS_STYLE if passed else FAIL_STYLE)
+    return Text(PASSED_MARK if passed else NOT_PASSED_MARK, style=style)
 
 
 def dialogue_cells(verdicts: Mapping[str, StoredDialogueJudgment], metrics: list[str]) -> list[Text]:

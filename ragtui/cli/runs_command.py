@@ -42,8 +42,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 # What the pass figures count, in the words of every view (compare's pass rate is the same figure
 # over the pairs two runs share).
 PASS_LEGEND = (
-    "pass: of the dialogues that ran to the end, the share that passed (score at the threshold, and resolved "
-    "when resolution was judged), each scenario × persona's trials averaged — pass^1, the pass rate compare shows"
+    "pass: of the dialogues that ran to the end, the share that passed (score at the threshold, every --metric at "
+    "its mark, and resolved when resolution was judged: docs/glossary.md), each scenario × persona's trials "
+    "averaged — pass^1, the pass rate compare shows"
+)
+INTERRUPTED_LEGEND = (
+    "unsc: finished with no score; int.: did not finish and no process runs it — killed, paused, or planned and "
+    "never started (ragtui run --resume RUN continues them)"
 )
 PASS_K_LEGEND = "; pass^K (K): the share of pairs passing all K of their trials (ragtui run --repeat K)"
 
@@ -53,6 +58,9 @@ def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
     # pass^K only when a run shown has repeated trials: otherwise an empty column. (pass^1 is the
     # pass column: one pass rate, the one compare shows.)
     with_trials = any(r.repeated for r in rows)
+    # Dialogues that did not finish (killed, or planned and never started): a column of their own
+    # when a run shown has some, never counted as unscored.
+    with_interrupted = any(r.interrupted for r in rows)
     # With --verdicts, a column per dialogue metric some run shown has verdicts of (its mean score;
     # off by default: the table fits 80 columns), but resolution: its rate has its own column.
     present = {m for r in rows for m in r.verdict_means} if verdicts else set()
@@ -69,6 +77,7 @@ def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
         *((("pass^K (K)", "right", True),) if with_trials else ()),
         *((metric_views.label(m), "right", True) for m in means),
         ("unsc", "right", True),
+        *((("int.", "right", True),) if with_interrupted else ()),
         ("bot · models", "left", False),
         ("trend", "left", True),
     )
@@ -87,10 +96,16 @@ def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
             *((pass_k_cell(r),) if with_trials else ()),
             *(Text(score_text(r.verdict_means[m])) if m in r.verdict_means else no_verdict() for m in means),
             str(r.unscored),
+            *((interrupted_cell(r),) if with_interrupted else ()),
             Text(f"{r.bot} · {models}"),
             trend_text(r),
         )
     return table
+
+
+def interrupted_cell(r: RunSummary) -> Text:
+    """The run's dialogues that did not finish and that nobody runs; ``–`` for none."""
+    return Text(str(r.interrupted), style="yellow") if r.interrupted else Text("–", style="dim")
 
 
 def pass_cell(r: RunSummary) -> Text:
@@ -151,6 +166,8 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
     shown = rows[-args.limit :]
     console.print(runs_table(shown, args.verdicts))
     console.print(Text(PASS_LEGEND + (PASS_K_LEGEND if any(r.repeated for r in shown) else ""), style="dim"))
+    if any(r.interrupted for r in shown):
+        console.print(Text(INTERRUPTED_LEGEND, style="dim"))
     for r in shown:
         if r.replay_of_run:
             console.print(Text(f"↻ {r.run_id} is a replay of {r.replay_of_run}", style="dim"))

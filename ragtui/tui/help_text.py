@@ -88,7 +88,12 @@ Continuing
 Runs (R): pass is the run's pass rate (pass^1: of the dialogues that
 ran to the end, the share that passed, each pair's trials averaged) —
 the same figure compare shows. Runs with trials (--repeat K) add
-pass^K, each pair's trials as ● pass ○ fail.
+pass^K, each pair's trials as ● passed ○ not.
+  A dialogue passed when it ended normally, scored at or above the
+  threshold, held every --metric at its pass mark and, when resolution
+  was judged, was resolved or handed over — in every view, report and
+  export (docs/glossary.md). A judge's agreement does not change
+  whether a dialogue passed, only whether it gates the run.
 
 Scores
   Labels are people's scores and opinions of the judge, kept apart from

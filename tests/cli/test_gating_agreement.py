@@ -129,3 +129,25 @@ def test_show_prints_each_dialogue_verdicts_agreement_under_it(server, tmp_path:
     out = capsys.readouterr().out
     assert "agreement with people: Spearman 0.36 (n=30, 95% CI -0.05–0.66, labels.jsonl)" in out
     assert "unmeasured — ragtui judge-card" in out  # repetition: its judge is unmeasured here
+
+
+def test_no_gate_change_is_named_for_a_verdict_that_gated_in_neither_run(db: Store):
+    """A run said "repetition (not a gate)" and then "repetition (en) no longer gates (low
+    agreement) since run …": a verdict that is shown only whatever its judge never moves."""
+    from ragtui.cli.run_command import _gate_changes
+
+    low_repetition = card(0.2, -0.1, 0.5)
+    verdicts = {"resolution": (1.0, "resolved"), "repetition": (1.0, None)}
+    write_dialogue(db, "one", "a", "calm", [0.9], verdicts=verdicts)  # every judge unmeasured
+    write_dialogue(db, "two", "a", "calm", [0.9], verdicts=verdicts,
+                   agreement={"rubric": LOW_RUBRIC, "resolution": LOW_RESOLUTION, "repetition": low_repetition})  # fmt: skip
+    gate = run_gate(rows(db, "two"), 0.7, floor=AgreementFloor())
+    line = scope_line(gate.scope)
+    assert "repetition (not a gate)" in line and "resolution (min_resolution_rate 0: off)" in line
+    changes = _gate_changes(db, "two", rows(db, "two"), gate)
+    # The rubric gates by default: its move is named; resolution and repetition gated in neither run.
+    assert [c.split(" since")[0] for c in changes] == ["rubric (en) no longer gates (low agreement)"], changes
+    # With the resolution gate on, its move is named too.
+    on = run_gate(rows(db, "two"), 0.7, min_resolution_rate=0.5, floor=AgreementFloor())
+    moved = [c.split(" since")[0] for c in _gate_changes(db, "two", rows(db, "two"), on)]
+    assert moved == ["resolution (en) no longer gates (low agreement)", "rubric (en) no longer gates (low agreement)"]

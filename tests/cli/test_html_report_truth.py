@@ -43,7 +43,7 @@ def test_a_pass_resting_on_a_low_agreement_judge_says_what_was_not_gated(db: Sto
     low_dialogue(db, "refund", 0.2999)
     low_dialogue(db, "outage", 0.9)
     page = run_report_html(db, "r", {})
-    assert '<div class="gate warn"><b>Gate:</b> the run passes' in page
+    assert '<div class="gate warn"><b>Gate:</b> holds (exit 0)' in page
     assert "1 dialogue(s) scored under the threshold were not gated" in page
     assert "≈0.30" in page and "score 0.30" not in page  # every score carries the mark
     assert 'fill="#d93025"' not in page  # no bar red: the pass or fail is not trusted

@@ -469,3 +469,30 @@ def test_a_reference_that_restates_its_question_is_dropped_and_terms_become_exac
     judged = [e for e in refund.expectations if e.form != "contains"]
     assert [e.text for e in judged if e.polarity == "must"] == ["says the refund takes 5 business days"]
     assert not [e for e in refund.expectations if e.polarity == "must_not"]  # it forbade what the passage says
+
+
+def test_the_last_progress_line_counts_what_the_summary_does(server, help_folder, config_path, tmp_path, capsys):
+    """The progress line said "14 kept · 16 dropped" and the summary "Kept 10 of 30": near-duplicates
+    were dropped after the last progress line. They are dropped as they come, one tally for both."""
+    same = writer()
+
+    def one_question(body: dict) -> Reply:
+        reply = same(body)
+        if schema_name(body) in ("entailment", "probe"):
+            return reply
+        data = json.loads(reply.text)
+        data["question"] = "How do refunds work for my plan, please?"  # every grounded item asks the same
+        return Reply(json.dumps(data))
+
+    server.set_default(JUDGE, one_question)
+    assert generate(config_path, help_folder, tmp_path / "dups.toml", "--n", "6") == 0
+    captured = capsys.readouterr()
+    progress = [line for line in captured.err.splitlines() if line.startswith("generating ")]
+    assert progress and progress[-1].startswith("generating 6/6 ")
+    written = len(load_scenarios(tmp_path / "dups.toml", "en"))
+    assert f" {written} kept · {6 - written} dropped · " in progress[-1], (written, progress[-1])
+    summary = next(line for line in captured.out.splitlines() if line.startswith("Generated "))
+    tally = re.search(r"(\d+) kept · (\d+) dropped", summary)
+    assert tally is not None and f"{tally.group(0)} ·" in progress[-1], (progress[-1], summary)
+    assert int(tally.group(1)) + int(tally.group(2)) == 6 and int(tally.group(2)) >= 2
+    assert "a near-duplicate of a kept question" in captured.out

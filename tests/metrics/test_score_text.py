@@ -62,3 +62,29 @@ def test_a_skipped_verdict_is_skipped_and_a_missing_one_a_dash():
         SKIPPED_STYLE,
     )
     assert no_verdict().plain == "–"
+
+
+@pytest.mark.parametrize(
+    ("score", "mark", "text"),
+    [
+        (0.2954, 0.3, "0.295"),
+        (0.29996, 0.3, "0.2999"),
+        (0.28, 0.3, "0.28"),
+        (0.3, 0.3, "0.30"),
+        (0.7049, 0.705, "0.70"),
+    ],
+)
+def test_a_score_under_its_mark_never_rounds_up_to_it(score, mark, text):
+    """`0.30 fails: below 0.30` (0.2954) hid the line: the score shows the digits that put it under."""
+    assert score_text(score, threshold=mark) == text
+    assert styled_score(score, mark).plain == text
+
+
+def test_the_judge_pane_headline_shows_the_comparison():
+    from ragtui.tui.formatting import verdict_text as pane_verdict
+
+    line = pane_verdict(1, "rubric", 1, 0.2954, {}, None, 0.3).plain.splitlines()[0]
+    assert "0.295  fails: below 0.30" in line, line
+    assert "0.30  fails" not in line
+    line = pane_verdict(1, "rubric", 1, 0.7049, {}, None, 0.705).plain.splitlines()[0]
+    assert "0.70  fails: below 0.705" in line, line

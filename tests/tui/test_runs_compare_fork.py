@@ -238,7 +238,7 @@ async def test_runs_and_compare_screens_show_each_pairs_trials_and_pass_k(make_a
         # new: pass (pass^1) (2/3 + 1/3) / 2 = 50%, pass^3 0; base: (1 + 2/3) / 2 = 83%, pass^3 0.50.
         assert rows[0].startswith("20260102-new") and " 50% 0.00 (3) " in rows[0]
         assert rows[1].startswith("20260101-base") and " 83% 0.50 (3) " in rows[1]
-        assert "● pass ○ fail" in static_text(app, "#trend-title")
+        assert "● passed ○ not" in static_text(app, "#trend-title")
         heading, *marks = [str(label.render()) for label in app.screen.query(".trial-marks")]
         assert heading == "trials"
         assert marks == ["●○○ pass^3 0.00", "●○● pass^3 0.00"]  # id-linking, outage: the new run's trials

@@ -59,6 +59,11 @@ class GenerationReport:
     def tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
+    def tally(self) -> str:
+        """``10 kept · 20 dropped``: the counts the progress line and the closing summary both
+        print, from this one place, so the last progress line and the summary agree."""
+        return f"{len(self.kept)} kept · {sum(self.dropped.values())} dropped"
+
     def kept_by(self, key: str) -> Counter[str]:
         """Kept items per ``kind`` or per ``document`` (out-of-scope probes have none)."""
         if key == "kind":

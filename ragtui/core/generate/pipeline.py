@@ -33,7 +33,15 @@ from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_know
 from .plan import OUT_OF_SCOPE, PlannedItem
 from .quote_check import find_quote
 from .reply_cache import ReplyCache, request_key
-from .similarity import COPIED_AT, GROUNDED_AT, REPEATS_FIRST_AT, RESTATES_AT, alike, copied_share, near_duplicates
+from .similarity import (
+    COPIED_AT,
+    GROUNDED_AT,
+    REPEATS_FIRST_AT,
+    RESTATES_AT,
+    DistinctQuestions,
+    alike,
+    copied_share,
+)
 
 _TEXT = {"type": "string", "maxLength": 600}
 GROUNDED_SCHEMA: dict[str, Any] = {
@@ -106,19 +114,26 @@ class Generator:
     async def run(self, items: Sequence[PlannedItem], progress: Callable[[GenerationReport], None]) -> GenerationReport:
         report = GenerationReport(planned=len(items))
         self._report = report
+        distinct = DistinctQuestions()
         for item in items:
             if self.budget is not None and report.tokens >= self.budget:
                 report.budget_reached = True
                 report.dropped[why.OVER_BUDGET] += 1
             else:
                 try:
-                    report.kept.append(await self._one(item))
+                    draft = await self._one(item)
                 except Dropped as reason:
                     report.dropped[str(reason)] += 1
+                else:
+                    # A near-duplicate of a question kept before it is dropped now, not after the
+                    # last item: every progress line counts what the summary will (the first of a
+                    # group is kept).
+                    if distinct.duplicate_of(draft.question) is not None:
+                        report.dropped[why.DUPLICATE] += 1
+                    else:
+                        distinct.add(draft.question)
+                        report.kept.append(draft)
             progress(report)
-        for index in sorted(near_duplicates([d.question for d in report.kept]), reverse=True):
-            del report.kept[index]
-            report.dropped[why.DUPLICATE] += 1
         _unique_ids(report.kept)
         return report
 

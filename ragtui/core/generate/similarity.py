@@ -32,20 +32,37 @@ GROUNDED_AT = 0.5
 COPIED_AT = 0.6
 
 
+class DistinctQuestions:
+    """The questions kept so far, each a near-duplicate of none before it: a new question is
+    checked against them as it comes (the generator drops a duplicate when it is written, so
+    its progress counts what its summary will)."""
+
+    def __init__(self, at: float = DUPLICATE_AT) -> None:
+        self.at = at
+        self._grams: list[set[str]] = []
+
+    def duplicate_of(self, question: str) -> int | None:
+        """The index of the kept question ``question`` is at least ``at`` alike to, or None."""
+        mine = trigrams(question)
+        return next((i for i, theirs in enumerate(self._grams) if _dice(mine, theirs) >= self.at), None)
+
+    def add(self, question: str) -> None:
+        self._grams.append(trigrams(question))
+
+
 def near_duplicates(questions: Sequence[str], at: float = DUPLICATE_AT) -> dict[int, int]:
     """index → the earlier index it duplicates, for every question at least ``at`` alike to one
     kept before it (the first of a group is kept)."""
-    kept: list[int] = []
+    kept = DistinctQuestions(at)
+    places: list[int] = []  # the index in ``questions`` of each kept question
     dropped: dict[int, int] = {}
-    grams = [trigrams(q) for q in questions]
-    for index, mine in enumerate(grams):
-        for earlier in kept:
-            theirs = grams[earlier]
-            if _dice(mine, theirs) >= at:
-                dropped[index] = earlier
-                break
+    for index, question in enumerate(questions):
+        earlier = kept.duplicate_of(question)
+        if earlier is None:
+            kept.add(question)
+            places.append(index)
         else:
-            kept.append(index)
+            dropped[index] = places[earlier]
     return dropped
 
 

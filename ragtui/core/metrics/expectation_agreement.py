@@ -2,7 +2,14 @@
 
 Each item is one customer question, the passage the bot had, one answer, one expectation and its
 polarity, labelled 1 when the answer meets it (``must``) or does the forbidden act (``must_not``).
-The judge's ``p_yes`` is read in the same sense, so one threshold (``MET_AT``) decides both. The
+The judge's ``p_yes`` is read in the same sense, so one threshold (``MET_AT``) decides both.
+
+An item is measured exactly as a run reads the same sentence, by the same function
+(``expectation_from_text``, the scenario files' ``expect`` / ``expect_not`` items): a ``must`` item
+written as a prohibition ("does not promise a refund", 「…しないこと」) is a prohibition of its act
+("promises a refund"), asked about the act, and its label is read the same way round (1 = the answer
+does the act). Before, calibrate, the judge card and the benches read such an item as a plain
+``must`` — a path no run takes (docs/expectations-agreement.md). The
 figures — accuracy, Cohen's κ and AUC — are given per language and per half (``choose`` to tune
 prompts on, ``report`` to report), with per-kind counts so a reader sees *which* answers the judge
 gets wrong (paraphrases, partial answers, kept prohibitions…), not only how many.
@@ -11,9 +18,11 @@ gets wrong (paraphrases, partial answers, kept prohibitions…), not only how ma
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..config.expectation_items import expectation_from_text
+from ..types.errors import ConfigError
 from ..types.expectations import Expectation, ExpectationCheck
 from ..types.passages import Passage
 from . import agreement
@@ -40,10 +49,22 @@ class ExpectationItem:
     polarity: str
     label: int
 
+    def run_expectation(self) -> Expectation:
+        """The expectation as a run reads the item's sentence and polarity (``expectation_from_text``,
+        as a scenario's ``expect`` / ``expect_not`` item), under the item's id."""
+        return replace(expectation_from_text(self.expectation, "judged", self.polarity), id=self.id)  # type: ignore[arg-type]
+
+    @property
+    def run_label(self) -> int:
+        """The label in the run's sense: 1 = the answer meets the expectation (``must``) or does
+        its act (``must_not``). A ``must`` item a run reads as a prohibition flips: "does not
+        promise a refund" kept (label 1) is "promises a refund" not done (0)."""
+        return self.label if self.run_expectation().polarity == self.polarity else 1 - self.label
+
     def to_check(self) -> tuple[Expectation, AnswerToCheck]:
-        expectation = Expectation(self.id, self.expectation, polarity=self.polarity)  # type: ignore[arg-type]
+        """What a run's judge is asked: the expectation as a run reads it, and the answer."""
         passages = [Passage(f"{self.id}#1", "", self.context)] if self.context.strip() else []
-        return expectation, AnswerToCheck(1, self.question, self.response, passages)
+        return self.run_expectation(), AnswerToCheck(1, self.question, self.response, passages)
 
 
 @dataclass
@@ -84,6 +105,10 @@ def _item(number: int, record: object, default_language: str) -> ExpectationItem
     split = record.get("split", "")
     if split not in (*SPLITS, ""):
         return f"'split' must be choose or report, got {split!r}"
+    try:  # what a run would refuse in a scenario file (a paragraph, not a sentence) is refused here
+        expectation_from_text(record["expectation"], "judged", polarity, "'expectation'")
+    except ConfigError as exc:
+        return exc.message
     return ExpectationItem(
         id=str(record.get("id") or f"line-{number}"),
         line=number,
@@ -129,6 +154,11 @@ class Scored:
     check: ExpectationCheck
 
     @property
+    def label(self) -> int:
+        """The item's label in the sense its check was asked (``run_label``)."""
+        return self.item.run_label
+
+    @property
     def predicted(self) -> int | None:
         p = self.check.p_yes
         return None if p is None else int(p >= MET_AT)
@@ -149,7 +179,7 @@ def figures(rows: Iterable[Scored]) -> Figures:
     rows = list(rows)
     scored = [r for r in rows if r.predicted is not None]
     predicted = [int(r.predicted or 0) for r in scored]
-    labels = [r.item.label for r in scored]
+    labels = [r.label for r in scored]
     stats = agreement.binary_agreement(predicted, labels)
     p = [r.check.p_yes for r in scored]
     pos = [float(x) for x, y in zip(p, labels, strict=True) if y == 1 and x is not None]
@@ -195,7 +225,7 @@ def by_kind(rows: list[Scored]) -> list[KindCounts]:
             KindCounts(
                 kind,
                 len(group),
-                sum(1 for r in group if r.predicted == r.item.label),
+                sum(1 for r in group if r.predicted == r.label),
                 sum(1 for r in group if r.predicted is None),
                 sum(ps) / len(ps) if ps else None,
             )

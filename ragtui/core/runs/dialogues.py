@@ -14,6 +14,7 @@ from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
 from ..store.store import Store
 from ..types.judge_key import current_agreement
+from .passing import TurnVerdict, dialogue_passed, metric_means_of, resolved_of, turn_verdict
 
 PairKey = tuple[str, str, int]  # scenario, persona, occurrence (1 unless a run repeats a pair)
 
@@ -75,6 +76,8 @@ class RunDialogue:
     # metric → its judge's measured agreement with people (``details["agreement"]`` of a newest
     # scored verdict), absent when unmeasured
     agreement: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the newest verdict per turn of each metric other than the rubric (``--metric``): its pass reads them
+    metric_verdicts: dict[tuple[int, str], TurnVerdict] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
@@ -90,11 +93,13 @@ class RunDialogue:
 
     @property
     def passed(self) -> bool:
-        """As pass^k counts a trial: scored at its threshold and not failed by a scored resolution."""
-        # Resolution's own rule: the gate counts its outcome (the resolution rate), so pass^k does too.
+        """Passed, as every output reads it (``passing.dialogue_passed``, docs/glossary.md)."""
+        # Resolution's own rule: an unsolved problem is part of the definition of "passed".
         resolution = self.verdicts.get("resolution")
-        failed = resolution is not None and resolution.score is not None and resolution.status != "pass"
-        return self.status == "pass" and not failed
+        resolved = None if resolution is None else resolved_of(resolution.outcome, resolution.score)
+        verdicts = self.metric_verdicts.values()
+        hold = all(m.holds for m in metric_means_of(verdicts, {v.metric for v in verdicts}).values())
+        return dialogue_passed(self.counted, self.score, self.threshold, resolved, hold)
 
     def turn_score(self, turn: int) -> float | None:
         return self.judgments.get((turn, PRIMARY_METRIC))
@@ -125,13 +130,17 @@ def load_run(store: Store, run_id: str) -> list[RunDialogue]:
         (by_id[session_id].customer if role == "user" else by_id[session_id].bot)[turn] = text
     # Ordered by version, so the newest version of each (turn, metric) is the one left.
     entries: dict[tuple[int, int, str], dict[str, Any] | None] = {}
-    for session_id, turn, metric, score, agreement, key in db.execute(
+    for session_id, turn, metric, score, agreement, key, mark, skipped in db.execute(
         "SELECT j.session_id, j.turn, j.metric, j.score, json_extract(j.details, '$.agreement'), "
-        "json_extract(j.details, '$.judge_key') FROM judgments j JOIN sessions s ON s.id = j.session_id "
+        "json_extract(j.details, '$.judge_key'), json_extract(j.details, '$.threshold'), "
+        "json_extract(j.details, '$.skipped') FROM judgments j JOIN sessions s ON s.id = j.session_id "
         "WHERE s.run_id = ? ORDER BY j.session_id, j.turn, j.metric, j.version",
         [run_id],
     ):
         by_id[session_id].judgments[(turn, metric)] = score
+        if metric != PRIMARY_METRIC:
+            verdict = turn_verdict(turn, metric, score, {"threshold": mark, "skipped": skipped})
+            by_id[session_id].metric_verdicts[(turn, metric)] = verdict
         scored = score is not None
         entries[(session_id, turn, metric)] = current_agreement(metric, agreement, key, lookup) if scored else None
     for (session_id, _turn, metric), entry in entries.items():

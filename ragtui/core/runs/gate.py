@@ -31,8 +31,9 @@ from .expectation_rate import METRIC as EXPECTATIONS
 from .expectation_rate import ExpectationRate, expectation_rate, expectation_reasons
 from .gate_scope import RESOLUTION, VerdictScope, scope_of
 from .low_agreement import LeftOut, add_left_out, low_dialogue_metrics, low_metrics
+from .passing import ENDED_BADLY, ended_normally, metric_means_of, session_turn_verdicts
 
-GATED_STOPS = ("error", "cancelled")
+GATED_STOPS = ENDED_BADLY
 
 
 def metric_means(
@@ -40,19 +41,9 @@ def metric_means(
 ) -> dict[str, tuple[float | None, float | None]]:
     """Per metric other than the rubric (``--metric``): the mean of its newest scored verdict
     per turn (None when no turn could be scored) and its pass mark. Skipped verdicts (not
-    applicable to the turn) count neither way."""
-    latest = session.latest_judgments()
-    out: dict[str, tuple[float | None, float | None]] = {}
-    for metric in session.metrics:
-        if metric == PRIMARY_METRIC:
-            continue
-        verdicts = [j for (_, m), j in sorted(latest.items()) if m == metric and not j.details.get("skipped")]
-        if not verdicts:
-            continue
-        scores = [j.score for j in verdicts if j.score is not None]
-        mark = verdicts[-1].details.get("threshold", thresholds.get(metric))
-        out[metric] = (sum(scores) / len(scores) if scores else None, mark)
-    return out
+    applicable to the turn) count neither way. The same reading "passed" makes (``passing``)."""
+    means = metric_means_of(session_turn_verdicts(session), session.metrics, thresholds)
+    return {metric: (m.mean, m.mark) for metric, m in means.items()}
 
 
 @dataclass(frozen=True)
@@ -95,8 +86,9 @@ def metric_problems(session: StoredSession, thresholds: Mapping[str, float], exe
 
 
 def judged(session: StoredSession) -> bool:
-    """A dialogue the gate counts: finished, not cancelled or in error (those are reported apart)."""
-    return session.status == "finished" and session.stop_reason not in GATED_STOPS
+    """A dialogue the gate counts: it ended normally — finished, not cancelled or in error (those
+    are reported apart)."""
+    return ended_normally(session.status, session.stop_reason)
 
 
 def run_resolution(sessions: list[StoredSession]) -> ResolutionRate:

@@ -5,10 +5,14 @@ measurement, a new prompt), when the floor changes, or when the judge model does
 compares each verdict kind and language with the previous run in the same database — read from
 the agreement entry each stored verdict carried when it was judged (``sessions_as_judged``) — and
 names every kind whose gate moved, with the figure it now carries and the one it carried before.
+Only a verdict whose gate is on can move: one that is shown only whatever its judge (``repetition``,
+"not a gate"; resolution with ``min_resolution_rate`` 0; expectations without a minimum or
+``--fail-on-policy``) gates in neither run, and no line is printed for it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,14 +43,16 @@ def _verdicts(session: StoredSession) -> list[tuple[str, float | None, dict[str,
 
 
 def standings(
-    sessions: list[StoredSession], floor: AgreementFloor, gate_low: bool = False
+    sessions: list[StoredSession], floor: AgreementFloor, gate_low: bool = False, gate_off: Collection[str] = ()
 ) -> dict[tuple[str, str], Standing]:
-    """(metric, language) → how its first scored verdict in ``sessions`` stands against the floor."""
+    """(metric, language) → how its first scored verdict in ``sessions`` stands against the floor.
+    ``gate_off``: the verdicts whose gate is off (``gate_scope.gate_off``): whatever their judge,
+    they do not gate, so they have no standing to move."""
     out: dict[tuple[str, str], Standing] = {}
     for s in sessions:
         for metric, score, details in _verdicts(s):
             key = (metric, s.language)
-            if score is None or key in out:
+            if score is None or key in out or metric in gate_off:
                 continue
             gates = gate_low or trust_level(details, floor) != "low"
             out[key] = Standing(gates, short_agreement(details))

@@ -72,6 +72,12 @@ def scope_of(
     return out
 
 
+def gate_off(scopes: list[VerdictScope]) -> set[str]:
+    """The verdicts whose gate is off in this run ("not a gate", a minimum of 0): they are shown
+    only whatever their judge's agreement, so no change of agreement can make them gate or stop."""
+    return {s.metric for s in scopes if not s.gates and s.why != LOW}
+
+
 def scope_line(scopes: list[VerdictScope]) -> str:
     """``exit status decided by: rubric · shown only: resolution (low agreement), repetition (not a
     gate)``; when nothing judged decides it, says so plainly. "" for a run with no verdicts."""

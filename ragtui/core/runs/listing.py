@@ -11,13 +11,16 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from ..metrics import PRIMARY_METRIC
 from ..store.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
+from ..store.ownership import owner_alive
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
-from ..types.stored import DIALOGUE_VERDICTS
+from ..types.stored import DIALOGUE_VERDICTS, Owner
 from .gate import GATED_STOPS
 from .low_agreement import low_rubric_sessions
 from .pass_k import RunPassK, Trial, group_trials
+from .passing import TurnVerdict, metric_means_of, resolved_of, turn_verdict
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 
@@ -38,9 +41,9 @@ def sparkline(values: list[float | None]) -> str:
 class RunSummary:
     run_id: str
     started: str
-    dialogues: int
+    dialogues: int  # planned: its sessions, and the dialogues of its plan that never started
     score: float | None  # mean of the scored dialogues' scores
-    unscored: int
+    unscored: int  # finished with no score (never one that did not finish: that is interrupted)
     language: str
     models: dict[str, str | None]
     bot: str
@@ -59,12 +62,15 @@ class RunSummary:
     # Every scored dialogue's rubric judge agrees with people under the floor: its score is ≈,
     # drawn neither red nor green, as in the run summary (only when the listing is given a floor).
     low: bool = False
+    # Not finished and run by no process: killed mid-dialogue, paused, or planned and never started
+    # (`ragtui run --resume` continues them all). A run still going has none.
+    interrupted: int = 0
 
     @property
     def pass_rate(self) -> float | None:
         """pass^1, the one pass rate every view shows: over the dialogues that ran to the end, the
-        share of each pair's trials that passed (scored at the threshold, and resolved when a
-        resolution was scored), averaged over pairs — what compare's pass rate is over the pairs
+        share of each pair's trials that passed (``passing``: scored at the threshold, every
+        ``--metric`` at its mark, and resolved when a resolution was scored), averaged over pairs — what compare's pass rate is over the pairs
         two runs share. None when no dialogue ran to the end."""
         return self.trials.estimate(1) if self.trials is not None else None
 
@@ -120,7 +126,9 @@ def trials_by_run(store: Store) -> dict[str, RunPassK]:
 
 
 def run_trials(store: Store, run_id: str) -> RunPassK:
-    """pass^k of the run's counted dialogues (one trial a pair for a run without repeats)."""
+    """pass^k of the run's counted dialogues (one trial a pair for a run without repeats), each
+    read by the one definition of "passed" (``passing``) from ``sessions``, the newest resolution
+    verdicts and the ``--metric`` turn verdicts — no transcript loaded."""
     db = store.db
     resolved: dict[int, bool | None] = {}
     for session_id, score, outcome in db.execute(
@@ -128,17 +136,69 @@ def run_trials(store: Store, run_id: str) -> RunPassK:
         "WHERE d.metric = 'resolution' AND s.run_id = ? AND " + NEWEST_RESOLUTION,
         [run_id],
     ):
-        resolved[session_id] = None if score is None else outcome in SUCCESS_OUTCOMES
+        resolved[session_id] = resolved_of(outcome, score)
     marks = ",".join("?" * len(GATED_STOPS))
     rows = db.execute(
-        "SELECT id, scenario_id, persona_name, trial, score, threshold FROM sessions WHERE run_id = ? "
+        "SELECT id, scenario_id, persona_name, trial, score, threshold, metrics FROM sessions WHERE run_id = ? "
         f"AND status = 'finished' AND COALESCE(stop_reason, '') NOT IN ({marks})",
         [run_id, *GATED_STOPS],
     ).fetchall()
+    verdicts = _metric_verdicts(store, run_id)
     return group_trials(
-        Trial(scenario, persona, trial, score, threshold, resolved.get(sid))
-        for sid, scenario, persona, trial, score, threshold in rows
+        Trial(
+            scenario,
+            persona,
+            trial,
+            score,
+            threshold,
+            resolved.get(sid),
+            all(m.holds for m in metric_means_of(verdicts.get(sid, []), json.loads(metrics or "[]")).values()),
+        )
+        for sid, scenario, persona, trial, score, threshold, metrics in rows
     )
+
+
+def _metric_verdicts(store: Store, run_id: str) -> dict[int, list[TurnVerdict]]:
+    """session id → the newest verdict per turn of each metric other than the rubric (the
+    ``--metric`` ones a dialogue's pass reads); sessions without any are absent."""
+    newest: dict[tuple[int, int, str], TurnVerdict] = {}
+    for session_id, turn, metric, score, mark, skipped in store.db.execute(
+        "SELECT j.session_id, j.turn, j.metric, j.score, json_extract(j.details, '$.threshold'), "
+        "json_extract(j.details, '$.skipped') FROM judgments j JOIN sessions s ON s.id = j.session_id "
+        "WHERE s.run_id = ? AND j.metric != ? ORDER BY j.session_id, j.turn, j.metric, j.version",
+        [run_id, PRIMARY_METRIC],
+    ):
+        newest[(session_id, turn, metric)] = turn_verdict(turn, metric, score, {"threshold": mark, "skipped": skipped})
+    out: dict[int, list[TurnVerdict]] = {}
+    for (session_id, _turn, _metric), verdict in newest.items():
+        out.setdefault(session_id, []).append(verdict)
+    return out
+
+
+def interrupted_by_run(store: Store, never_started: dict[str, int]) -> dict[str, int]:
+    """run id → its dialogues that did not finish and that no process runs: sessions whose process
+    is gone (or paused), and — unless a process still runs the run — the dialogues of its plan that
+    never got a session. A killed run's never-started dialogues are interrupted, not unscored."""
+    stopped: dict[str, int] = {}
+    live: set[str] = set()
+    for run_id, status, pid, host, started, heartbeat in store.db.execute(
+        "SELECT run_id, status, owner_pid, owner_host, owner_started, heartbeat_at FROM sessions "
+        "WHERE run_id IS NOT NULL AND status != 'finished'"
+    ):
+        owner = Owner(pid, host, started) if pid is not None and host is not None else None
+        if status == "running" and owner_alive(owner, heartbeat):
+            live.add(run_id)
+        else:
+            stopped[run_id] = stopped.get(run_id, 0) + 1
+    for run_id, never in never_started.items():
+        if run_id not in live:
+            stopped[run_id] = stopped.get(run_id, 0) + never
+    return stopped
+
+
+def never_started_by_run(store: Store) -> dict[str, int]:
+    """run id → the dialogues of its plan that have no session (yet, or ever)."""
+    return dict(store.db.execute("SELECT run_id, COUNT(*) FROM run_plan WHERE session_id IS NULL GROUP BY run_id"))
 
 
 def low_runs(store: Store, floor: AgreementFloor) -> set[str]:
@@ -158,7 +218,8 @@ def list_runs(store: Store, floor: AgreementFloor | None = None) -> list[RunSumm
     db = store.db
     rows = db.execute(
         "SELECT run_id, MIN(created_at), COUNT(*), AVG(score), "
-        "SUM(CASE WHEN score IS NULL THEN 1 ELSE 0 END), GROUP_CONCAT(DISTINCT language), MIN(id) "
+        "SUM(CASE WHEN score IS NULL AND status = 'finished' THEN 1 ELSE 0 END), GROUP_CONCAT(DISTINCT language), "
+        "MIN(id) "
         "FROM sessions WHERE run_id IS NOT NULL GROUP BY run_id ORDER BY MIN(id)"
     ).fetchall()
     pairs: dict[str, set[tuple[str, str]]] = {}
@@ -183,6 +244,8 @@ def list_runs(store: Store, floor: AgreementFloor | None = None) -> list[RunSumm
     trials = trials_by_run(store)
     verdict_means = verdict_means_by_run(store)
     lows = low_runs(store, floor) if floor is not None else set()
+    never_started = never_started_by_run(store)
+    interrupted = interrupted_by_run(store, never_started)
     out: list[RunSummary] = []
     history: dict[str, list[float | None]] = {}
     rate_history: dict[str, list[float | None]] = {}
@@ -196,7 +259,7 @@ def list_runs(store: Store, floor: AgreementFloor | None = None) -> list[RunSumm
             RunSummary(
                 run_id=run_id,
                 started=started,
-                dialogues=count,
+                dialogues=count + never_started.get(run_id, 0),
                 score=avg,
                 unscored=unscored,
                 language=languages or "",
@@ -211,6 +274,7 @@ def list_runs(store: Store, floor: AgreementFloor | None = None) -> list[RunSumm
                 trials=trials.get(run_id),
                 verdict_means=verdict_means.get(run_id, {}),
                 low=run_id in lows,
+                interrupted=interrupted.get(run_id, 0),
             )
         )
     return out

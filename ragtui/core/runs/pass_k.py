@@ -8,11 +8,11 @@ without bias from its n trials of which c passed as C(c, k) / C(n, k) (the estim
 τ-bench/τ²-bench), so pass^1 is the plain pass rate and pass^k falls as k grows unless the bot
 is consistent.
 
-A dialogue *passes* when its score is at or above the threshold and, when it has a scored
-resolution verdict, the outcome is resolved or handed over (as the run's resolution rate
-counts it). A dialogue with no score never passes (a gate never passes without evidence);
-cancelled, interrupted and failed dialogues are not trials at all (the run's gate and resume
-hint report them). The interval resamples *pairs*, not dialogues: trials of one pair are not
+A trial *passes* as every output reads "passed" (``passing.dialogue_passed``, docs/glossary.md):
+its score at or above the threshold, each ``--metric`` at its pass mark and, when it has a scored
+resolution verdict, the outcome resolved or handed over. A dialogue with no score never passes (a
+gate never passes without evidence); cancelled, interrupted and failed dialogues are not trials
+at all (the run's gate and resume hint report them). The interval resamples *pairs*, not dialogues: trials of one pair are not
 independent draws of the run, the pairs are. It is seeded, so the same data prints the same
 figures.
 """
@@ -24,10 +24,9 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..store.dialogue_verdicts import SUCCESS_OUTCOMES
 from ..types.stored import StoredSession
-from .gate import judged
 from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
+from .passing import dialogue_passed, read_pass
 
 PASS_MARK, FAIL_MARK = "●", "○"
 
@@ -57,22 +56,28 @@ class Trial:
     score: float | None
     threshold: float
     resolved: bool | None = None  # None: no scored resolution verdict (no evidence either way)
+    metrics_hold: bool = True  # every ``--metric`` metric at its pass mark
 
     @property
     def passed(self) -> bool:
-        return self.score is not None and self.score >= self.threshold and self.resolved is not False
+        return dialogue_passed(True, self.score, self.threshold, self.resolved, self.metrics_hold)
 
 
 def trial_of(session: StoredSession, threshold: float | None = None) -> Trial | None:
     """The session as a trial (at ``threshold``, else the one it ran with); None when it does
     not count (cancelled, interrupted, in error, still running)."""
-    if not judged(session):
+    reading = read_pass(session, threshold)
+    if not reading.ended:
         return None
-    # Resolution's own rule: as in the gate's resolution rate, an unsolved problem fails a trial.
-    resolution = session.latest_dialogue_judgments().get("resolution")
-    resolved = None if resolution is None or resolution.score is None else resolution.outcome in SUCCESS_OUTCOMES
-    mark = session.threshold if threshold is None else threshold
-    return Trial(session.scenario_id, session.persona_name, session.trial, session.score, mark, resolved)
+    return Trial(
+        session.scenario_id,
+        session.persona_name,
+        session.trial,
+        session.score,
+        reading.threshold,
+        reading.resolved,
+        reading.metrics_hold,
+    )
 
 
 @dataclass(frozen=True)

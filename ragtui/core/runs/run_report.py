@@ -12,10 +12,12 @@ Every test case's output carries the dialogue verdicts, one per dialogue metric 
 A dialogue with an ``expectations`` verdict adds one test case per expectation, named by its
 id: a missed expectation or a broken policy is a failure, an unscored one skipped (the exit
 status fails on them only with ``--fail-on-policy`` / ``min_expectation_rate``).
-A dialogue that fails only on scores whose judge agrees with people under
-``[min_judge_agreement]`` is skipped, the reason saying so, unless the gate counts them
-(``--gate-low-agreement``); the Markdown summary names each metric's judge agreement and marks
-such scores ``≈``.
+A dialogue's test case passes exactly when the dialogue passed (``passing``, docs/glossary.md). A
+dialogue that did not pass without failing the gate is skipped, the reason saying so: one failing
+only on scores whose judge agrees with people under ``[min_judge_agreement]`` (unless the gate
+counts them, ``--gate-low-agreement``), or one left unresolved (resolution gates the run by its
+rate). The Markdown summary counts the dialogues that passed by the same definition, names each
+metric's judge agreement and marks such scores ``≈``.
 In a run of K trials a pair (``ragtui run --repeat K``) each test case and table row names its
 trial, and the Markdown summary gives pass^1 / pass^K.
 """
@@ -40,6 +42,7 @@ from .gate import GateResult, failing_low_scores, metric_means, metric_problems
 from .gate_scope import scope_line
 from .low_agreement import agreement_lines, left_out_line, low_metrics
 from .pass_k import pass_k_line, run_pass_k
+from .passing import read_pass
 from .report_text import md_cell
 
 # XML 1.0 forbids most control characters; a bot reply may contain them.
@@ -96,6 +99,11 @@ def dialogue_verdicts_line(session: StoredSession) -> str:
 def outcome(
     session: StoredSession, thresholds: Mapping[str, float] | None = None, gate: GateResult | None = None
 ) -> Outcome:
+    """The dialogue as a test case: ``passed`` exactly when it passed (``passing``, the one
+    definition); else a ``failure`` when the gate fails it, ``error`` when it ended in one, and
+    ``skipped`` when it did not pass without failing the gate (cancelled or not finished; failing
+    only on a score whose judge agrees with people under the floor; left unresolved — resolution
+    gates the run by its rate, a test case of its own)."""
     if session.stop_reason == "error":
         return Outcome("error", f"the dialogue ended in error at turn {session.turns}", session.error or "")
     if session.stop_reason == "cancelled" or session.status != "finished":
@@ -119,15 +127,22 @@ def outcome(
         first = bad[0] if bad else ""
         return Outcome(
             "failure",
-            f"score {score_text(session.score)} < threshold {session.threshold:g}; {first}".rstrip("; "),
+            f"score {under_mark(session.score, session.threshold)}; {first}".rstrip("; "),
             "\n".join(bad + metrics),
         )
     if metrics:
         return Outcome("failure", "; ".join(metrics), "\n".join(metrics + bad))
+    reading = read_pass(session, thresholds=thresholds)
+    if reading.passed:
+        return Outcome("passed", "", "\n".join(bad))
+    # It did not pass, and the gate does not fail it: neither passed nor failed, saying why.
+    why = []
     left_out = _left_out(session, thresholds or {}, exempt, gate)
-    if left_out:  # it fails only on scores the gate does not count: neither passed nor failed
-        return Outcome("skipped", f"low judge agreement, not gated: {'; '.join(left_out)}", "\n".join(bad))
-    return Outcome("passed", "", "\n".join(bad))
+    if left_out:
+        why.append(f"low judge agreement, not gated: {'; '.join(left_out)}")
+    if reading.resolved is False:
+        why.append("unresolved (resolution gates the run by its resolution rate, not each dialogue)")
+    return Outcome("skipped", "did not pass: " + "; ".join(why or reading.reasons()), "\n".join(bad))
 
 
 def _left_out(
@@ -192,7 +207,7 @@ def junit_xml(
         out = ET.SubElement(case, "system-out")
         verdicts = dialogue_verdicts_line(session)
         out.text = xml_safe(
-            f"score {score_text(session.score)} · stop {session.stop_reason} · {session.turns} turn(s) · "
+            f"score {score_text(session.score, threshold=session.threshold)} · stop {session.stop_reason} · {session.turns} turn(s) · "
             f"unscored turns {session.unscored_turns}" + (f"\ndialogue verdicts: {verdicts}" if verdicts else "")
         )
         for r in expectations[session.id]:
@@ -305,15 +320,16 @@ def run_markdown(
         "|---|---:|---:|" + "---:|" * len(metrics) + "---|" + "---:|" * len(verdict_metrics) + "---|",
     ]
     for s, o in zip(sessions, results, strict=True):
-        result = "pass" if o.kind == "passed" else f"{o.kind}: {o.message}"
+        result = "passed" if o.kind == "passed" else f"{o.kind}: {o.message}"
         low = low_metrics(s, floor)
         metric_cells = "".join(
-            f" {score_text(means[s.id][m][0], m in low)} |" if m in means[s.id] else " – |" for m in metrics
+            f" {score_text(means[s.id][m][0], m in low, means[s.id][m][1])} |" if m in means[s.id] else " – |"
+            for m in metrics
         )
         latest = s.latest_dialogue_judgments()
         cells = "".join(f" {md_cell(metric_views.cell(latest.get(m)))} |" for m in verdict_metrics)
         out.append(
-            f"| {md_cell(_label(s, trials))} | {s.turns} | {score_text(s.score, PRIMARY_METRIC in low)} |{metric_cells} "
+            f"| {md_cell(_label(s, trials))} | {s.turns} | {score_text(s.score, PRIMARY_METRIC in low, s.threshold)} |{metric_cells} "
             f"{md_cell(s.stop_reason or s.status)} |{cells} {md_cell(result[:200])} |"
         )
     return "\n".join(out) + "\n"

@@ -1,7 +1,9 @@
 """The one way a score becomes text, for every view: the terminal, the TUI, the CSV export, the
 Markdown, JUnit and HTML reports.
 
-A score is 0–1 with two decimals; a verdict the judge could not give is ``unscored`` — never 0;
+A score is 0–1 with two decimals — or, beside the pass mark it is under, as many more as it
+takes for the text to show that it is under (0.2954 under 0.30 reads ``0.295``, never ``0.30``);
+a verdict the judge could not give is ``unscored`` — never 0;
 a score whose judge agrees with people under the floor (``[min_judge_agreement]``) carries
 ``≈`` and is drawn neither red nor green, because its pass or fail is not trusted. The styled
 form is built from the plain one, so the two never disagree on what a score says; it uses Rich
@@ -9,6 +11,8 @@ form is built from the plain one, so the two never disagree on what a score says
 """
 
 from __future__ import annotations
+
+import math
 
 from rich.text import Text
 
@@ -28,21 +32,38 @@ SKIPPED_STYLE = "cyan"
 NO_VERDICT_STYLE = "dim"
 
 
-def score_text(score: float | None, low: bool = False) -> str:
-    """``0.83``; ``≈0.30`` when ``low``; ``unscored`` for None."""
+def shown_score(score: float, mark: float | None = None) -> str:
+    """``0.83``; a score under ``mark`` that two decimals would round up to it gets as many
+    decimals as it takes to read as under it (0.2954 under 0.30: ``0.295``; 0.29999: ``0.2999``)."""
+    text = f"{score:.2f}"
+    if mark is None or score >= mark or float(text) < mark:
+        return text
+    for decimals in (3, 4):
+        text = f"{score:.{decimals}f}"
+        if float(text) < mark:
+            return text
+    return f"{math.floor(score * 10_000) / 10_000:.4f}"  # cut, never rounded up to the mark
+
+
+def mark_text(mark: float) -> str:
+    """A pass mark: ``0.70``, or every decimal it has (``0.705``) so a score beside it never
+    reads as equal to a mark it is under."""
+    text = f"{mark:.2f}"
+    return text if float(text) == mark else f"{mark:g}"
+
+
+def score_text(score: float | None, low: bool = False, threshold: float | None = None) -> str:
+    """``0.83``; ``≈0.30`` when ``low``; ``unscored`` for None. With ``threshold``, a score under
+    it shows as many decimals as it takes to read as under it (``shown_score``)."""
     if score is None:
         return UNSCORED
-    return f"{LOW_MARK if low else ''}{score:.2f}"
+    return f"{LOW_MARK if low else ''}{shown_score(score, threshold)}"
 
 
 def under_mark(score: float, mark: float, low: bool = False) -> str:
     """``0.28 < 0.70``: a score under its pass mark, with as many decimals as it takes for the
     text to say so (0.2999 under 0.3 reads ``0.2999 < 0.30``, never ``0.30 < 0.3``)."""
-    for decimals in (2, 3, 4):
-        shown = f"{score:.{decimals}f}"
-        if float(shown) < mark:
-            break
-    return f"{LOW_MARK if low else ''}{shown} < {mark:.2f}"
+    return f"{LOW_MARK if low else ''}{shown_score(score, mark)} < {mark_text(mark)}"
 
 
 def verdict_text(score: float | None, skipped: bool = False, low: bool = False) -> str:
@@ -59,8 +80,9 @@ def score_style(score: float | None, threshold: float, low: bool = False) -> str
 
 
 def styled_score(score: float | None, threshold: float, low: bool = False) -> Text:
-    """``score_text`` in its colour: red under ``threshold``, green at or over it."""
-    return Text(score_text(score, low), style=score_style(score, threshold, low))
+    """``score_text`` in its colour: red under ``threshold``, green at or over it; a score under
+    it with the decimals that show it is (``0.295`` under 0.30, never ``0.30``)."""
+    return Text(score_text(score, low, threshold), style=score_style(score, threshold, low))
 
 
 def styled_verdict(score: float | None, threshold: float, skipped: bool = False, low: bool = False) -> Text:
@@ -78,8 +100,8 @@ def under_threshold(score: float | None, threshold: float, low: bool = False) ->
     if score is None or score >= threshold:
         return Text()
     if low:
-        return Text(f"{LOW_MARK} below {threshold:.2f}", style=LOW_STYLE)
-    return Text(f"fails: below {threshold:.2f}", style=FAIL_STYLE)
+        return Text(f"{LOW_MARK} below {mark_text(threshold)}", style=LOW_STYLE)
+    return Text(f"fails: below {mark_text(threshold)}", style=FAIL_STYLE)
 
 
 def no_verdict() -> Text:
@@ -95,11 +117,14 @@ __all__ = [
     "SKIPPED_STYLE",
     "UNSCORED",
     "UNSCORED_STYLE",
+    "mark_text",
     "no_verdict",
     "score_style",
     "score_text",
+    "shown_score",
     "styled_score",
     "styled_verdict",
+    "under_mark",
     "under_threshold",
     "verdict_text",
 ]

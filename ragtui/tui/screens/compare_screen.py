@@ -3,7 +3,7 @@ resolution and flag, and a pair's two dialogues turn-aligned, customer, bot and 
 each turn, then both dialogue verdicts.
 
 When either run has repeated trials (``ragtui run --repeat K``), each row also shows its
-scenario × persona's trials on both sides, ● pass ○ fail, with pass^k over them, and the pair
+scenario × persona's trials on both sides, ● passed ○ not, with pass^k over them, and the pair
 screen flips through the trials with ``[`` / ``]``.
 
 The statistics above the pairs fold to their first line when they would take more than a quarter
@@ -188,19 +188,19 @@ def _side_trials(side: RunPassK, p: Pair) -> str:
 
 
 def _trials_cell(p: Pair, base: RunPassK, new: RunPassK) -> Text:
-    """``●●○ pass^3 0.33 → ●○○ pass^3 0.00``: the pair's trials in each run, ● pass ○ fail."""
+    """``●●○ pass^3 0.33 → ●○○ pass^3 0.00``: the pair's trials in each run, ● passed ○ not."""
     return Text(f"{_side_trials(base, p)} → {_side_trials(new, p)}")
 
 
 def _pass_k_summary(base: RunPassK, new: RunPassK) -> str:
-    """``trials (● pass ○ fail): pass^1 0.83 → 0.50 · pass^3 0.50 → 0.00``; ``–`` where a run has too few."""
+    """``trials (● passed ○ not): pass^1 0.83 → 0.50 · pass^3 0.50 → 0.00``; ``–`` where a run has too few."""
     k = max(base.trials, new.trials)
     parts = []
     for n in dict.fromkeys((1, k)):
         b, w = base.estimate(n), new.estimate(n)  # None: no pair of that run has n trials
         parts.append(f"pass^{n} {'–' if b is None else f'{b:.2f}'} → {'–' if w is None else f'{w:.2f}'}")
     sizes = f"base {len(base.pairs)} pairs × {base.trials} trials, new {len(new.pairs)} pairs × {new.trials} trials"
-    return f"trials (● pass ○ fail): {' · '.join(parts)} ({sizes})"
+    return f"trials (● passed ○ not): {' · '.join(parts)} ({sizes})"
 
 
 def _dialogue_cells(p: Pair, metrics: tuple[str, ...]) -> list[Text]:

@@ -135,6 +135,9 @@ class RunsScreen(Screen[None]):
             problem = str(exc)
         # pass^K only when a run has repeated trials; pass is pass^1 (the pass rate compare shows).
         with_trials = any(_has_trials(r) for r in self.runs)
+        # Dialogues that did not finish and that nobody runs (killed, never started): apart from
+        # the unscored ones, in a column only when some run has them.
+        with_interrupted = any(r.interrupted for r in self.runs)
         # The numbers a person compares come right after the run's name, so they stay on screen
         # at 80 columns (a replay's ↻ widens the name); when and where it ran come last.
         table.add_columns(
@@ -144,6 +147,7 @@ class RunsScreen(Screen[None]):
             *(("pass^K (K)",) if with_trials else ()),
             "resolved",
             "unscored",
+            *(("interrupted",) if with_interrupted else ()),
             "dialogues",
             "trend",
             "res. trend",
@@ -164,6 +168,11 @@ class RunsScreen(Screen[None]):
                 *((_pass_k_cell(r),) if with_trials else ()),
                 _resolution_cell(r),
                 Text(str(r.unscored), justify="right"),
+                *(
+                    (Text(str(r.interrupted), justify="right", style="yellow" if r.interrupted else "dim"),)
+                    if with_interrupted
+                    else ()
+                ),
                 Text(str(r.dialogues), justify="right"),
                 Text(sparkline(r.trend[-16:]), style="cyan"),
                 Text(sparkline(r.resolution_trend[-16:]), style="magenta"),
@@ -212,7 +221,7 @@ class RunsScreen(Screen[None]):
         summary = next((r for r in self.runs if r.run_id == run_id), None)
         trials = summary.trials if summary is not None and _has_trials(summary) else None
         if trials is not None:
-            heading.append(f" · its trials: {PASS_MARK} pass {FAIL_MARK} fail", style="dim")
+            heading.append(f" · its trials: {PASS_MARK} passed {FAIL_MARK} not", style="dim")
         title.update(heading)
         # Cells of fixed widths, the pair's name taking what is left, so the range never runs into
         # the sparkline and the sparkline stays on screen at 80 columns.

@@ -63,7 +63,8 @@ def assumed_calls(
 @register_metric
 class Expectations:
     name = "expectations"
-    # A dialogue passes when every scored expectation passed: one missed fact or broken policy fails it.
+    # The verdict reaches its pass mark (1.0) when every scored expectation was met or kept: one missed
+    # fact or broken policy is under it. (Whether the dialogue passed is core/runs/passing.py.)
     info = MetricInfo(
         name,
         kind=DIALOGUE,

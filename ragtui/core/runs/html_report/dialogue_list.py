@@ -21,6 +21,11 @@ SORT = (
 )
 
 
+# Each outcome's word on its badge: "passed" exactly when the dialogue passed (docs/glossary.md);
+# a skipped dialogue did not pass without failing the gate (or did not finish).
+BADGE = {"passed": "passed", "failure": "failure", "error": "error", "skipped": "not passed"}
+
+
 def _options(element_id: str, label: str, names: list[str]) -> str:
     options = "".join(f'<option value="{i}">{esc(n)}</option>' for i, n in enumerate(names))
     return f'<label>{esc(label)} <select id="{element_id}"><option value="">all</option>{options}</select></label>'
@@ -60,8 +65,8 @@ def _dialogue(d: DialogueView, s: int, p: int, o: int, trials: int, labels: Mapp
     trial = f" · trial {session.trial}/{trials}" if trials > 1 else ""
     kind = d.outcome_kind
     summary = (
-        f'<summary><span class="badge {kind}">{esc(kind)}</span>#{session.id} {esc(session.scenario_id)} × '
-        f"{esc(session.persona_name)}{trial} · score {score_text(session.score, d.low)} · {esc(d.resolution)}"
+        f'<summary><span class="badge {kind}">{esc(BADGE[kind])}</span>#{session.id} {esc(session.scenario_id)} × '
+        f"{esc(session.persona_name)}{trial} · score {score_text(session.score, d.low, session.threshold)} · {esc(d.resolution)}"
         + (f' <span class="muted">— {esc(d.outcome_message)}</span>' if d.outcome_message else "")
         + "</summary>"
     )

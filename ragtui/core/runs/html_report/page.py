@@ -59,15 +59,21 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
     cards = [
         _card(score_text(view.run_score, view.low), f"run score (threshold {view.threshold:.2f})"),
         _card(view.resolution_line.split(" (")[0].replace("resolution rate ", ""), view.resolution_line),
-        _card(str(sum(1 for d in view.dialogues if d.outcome_kind == "passed")), "dialogues passed the gate"),
+        _card(str(sum(1 for d in view.dialogues if d.outcome_kind == "passed")), "dialogues passed"),
         _card(
             str(sum(1 for d in view.dialogues if d.failed)),
             "dialogues failed the gate (under the threshold, unscored or in error)",
         ),
     ]
     skipped = sum(1 for d in view.dialogues if d.outcome_kind == "skipped")
-    if skipped:  # neither passed nor failed: scores the gate leaves out, or a dialogue not finished
-        cards.append(_card(str(skipped), "dialogues not gated (a low-agreement judge's score) or not finished"))
+    if skipped:  # did not pass, and not failed: scores the gate leaves out, unresolved, or not finished
+        cards.append(
+            _card(
+                str(skipped),
+                "dialogues that did not pass without failing the gate (a low-agreement judge's score, unresolved) "
+                "or did not finish",
+            )
+        )
     out.append('<div class="cards">' + "".join(cards) + "</div>")
     if view.pass_k:
         out.append(f"<p><b>Trials:</b> {esc(view.pass_k)}</p>")
@@ -84,7 +90,7 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
     ok = view.gate_status == 0
     reasons = "".join(f"<li>{esc(r)}</li>" for r in view.gate_reasons[:8])
     more = f"<li>… and {len(view.gate_reasons) - 8} more</li>" if len(view.gate_reasons) > 8 else ""
-    gate = "passes" if ok else f"fails (exit {view.gate_status})"
+    gate = "holds (exit 0)" if ok else f"fails (exit {view.gate_status})"
     ungated = view.not_gated_under_threshold
     if ungated:  # as plainly as the pass itself: these scores decided nothing
         reasons = (
@@ -93,7 +99,7 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
             + reasons
         )
     state = "warn" if ok and ungated else ("ok" if ok else "bad")
-    out.append(f'<div class="gate {state}"><b>Gate:</b> the run {gate}<ul>{reasons}{more}</ul></div>')
+    out.append(f'<div class="gate {state}"><b>Gate:</b> {gate}<ul>{reasons}{more}</ul></div>')
     out.append(facts_table(view))
     out.append(_kinds_table(view))
     out.append(trials_table(view))

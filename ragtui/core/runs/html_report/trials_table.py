@@ -34,8 +34,9 @@ def trials_table(view: RunView) -> str:
         "<th>pass^K (K: its trials)</th><th>mean score</th></tr>"
     )
     note = (
-        '<p class="muted">A trial passes when its score is at or over the threshold and, when resolution was '
-        "judged, the problem was resolved or handed over. pass^K: the chance that all K trials pass. "
+        '<p class="muted">A trial passed as every part of this report reads "passed": its score at or over the '
+        "threshold, each --metric at its pass mark and, when resolution was judged, the problem resolved or handed "
+        "over (ragtui's docs/glossary.md). pass^K: the chance that all K trials pass. "
         "Least consistent pairs first; each mark opens its dialogue.</p>"
     )
     return f'<h2>Trials per scenario × persona</h2>{note}<div class="scroll"><table>{head}{rows}</table></div>'
@@ -44,7 +45,7 @@ def trials_table(view: RunView) -> str:
 def _row(pair: PairTrials, session_ids: list[int]) -> str:
     marks = []
     for i, (mark, trial) in enumerate(zip(pair.marks, pair.trials, strict=True)):
-        score = score_text(trial.score)
+        score = score_text(trial.score, threshold=trial.threshold)
         title = f'title="trial {trial.trial} · score {esc(score)}"'
         if i < len(session_ids):
             marks.append(f'<a href="#d{session_ids[i]}" {title}>{mark}</a>')
