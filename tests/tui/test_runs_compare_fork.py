@@ -58,8 +58,8 @@ async def test_runs_list_trends_compare_and_side_by_side(make_app, store: Store)
         summary = static_text(app, "#compare-summary")
         assert "run score 0.65 → 0.75" in summary and "1 regression(s), 1 fixed" in summary
         pairs = cell_texts(app.screen.query_one("#pairs", DataTable))
-        assert pairs[0].startswith("id-linking × calm 0.80 0.60 -0.20 turn 1 regression")
-        assert pairs[1].startswith("outage × calm 0.50 0.90 +0.40 – fixed")
+        assert pairs[0].startswith("id-linking × calm regression 0.80 0.60 -0.20 turn 1 regression")
+        assert pairs[1].startswith("outage × calm improved 0.50 0.90 +0.40 – fixed")
 
         await pilot.press("enter")
         await pilot.pause()
