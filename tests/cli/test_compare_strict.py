@@ -117,8 +117,10 @@ def test_one_trial_a_pair_strict_changes_nothing_any_drop_already_counts(db, tmp
     plain, out = compare(db, tmp_path, capsys)
     strict, strict_out = compare(db, tmp_path, capsys, "--strict")
     assert plain == strict == 1
-    assert headline(out["terminal"]) == headline(strict_out["terminal"]) == (
-        "1 score regression(s), 0 resolution regression(s), 0 expectation regression(s)"
+    assert (
+        headline(out["terminal"])
+        == headline(strict_out["terminal"])
+        == ("1 score regression(s), 0 resolution regression(s), 0 expectation regression(s)")
     )
     assert junit_failures(out["xml"]) == junit_failures(strict_out["xml"]) == (1, ["refund × calm"])
     (row,) = csv.DictReader(io.StringIO(out["csv"]))
