@@ -310,7 +310,8 @@ class PairScreen(Screen[None]):
         p = self.pair
         base, new = side_scores(self.comparison, p)
         head = Text(f"{p.label} — base #{self.base.id} {base} → new #{self.new.id} ")
-        head.append(f"{new} ({delta(p.delta)}) · {p.flag} · verdict {self.comparison.verdict.for_pair(p).word}")
+        word = self.comparison.verdict.for_pair(p).word  # the pair's verdict, when its flag says less
+        head.append(f"{new} ({delta(p.delta)}) · {p.flag}" + ("" if word == p.flag else f" (pair: {word})"))
         if len(self.trials) > 1:
             head.append(
                 f" · trial {self.base.trial} → {self.new.trial} ({self.trials.index(p) + 1} of {len(self.trials)}; "
