@@ -78,6 +78,7 @@ def test_a_low_agreement_score_reads_with_the_mark_in_every_view_dialogue_agains
     row = next(line for line in out.splitlines() if "refund × calm" in line)
     assert "≈0.90" in row and "≈0.29" in row and "1:≈0.90→≈0.29" in row
     assert "run score ≈0.90 → ≈0.29" in out
+    assert "1 pair(s): 1 regression(s) not gated (low agreement), 0 fixed" in out  # as the verdict says
 
 
 def test_a_low_agreement_score_reads_with_the_mark_over_trials(db, tmp_path, capsys):

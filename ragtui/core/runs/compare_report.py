@@ -154,10 +154,16 @@ def flag_words(c: Comparison, p: Pair) -> str:
     return f"{p.flag} ≈ {LOW_WORDS}" if p.flag == "regression" and c.low() else p.flag
 
 
+def _ungated(drops: list[Drop]) -> str:
+    """`` not gated (low agreement)`` after a count of regressions none of which fails anything."""
+    return f" not gated ({LOW_WORDS})" if drops and not any(d.gated for d in drops) else ""
+
+
 def summary_lines(c: Comparison) -> list[str]:
+    verdict = c.verdict
     counts = (
-        f"{len(c.pairs)} pair(s): {c.regressions} regression(s), {c.fixes} fixed, {c.unscored} unscored in one "
-        f"or both; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
+        f"{len(c.pairs)} pair(s): {c.regressions} regression(s){_ungated(verdict.drops(SCORE))}, {c.fixes} fixed, "
+        f"{c.unscored} unscored in one or both; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
     )
     if c.noise is not None:
         counts = _noise_counts(c.noise) + f"; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
@@ -178,7 +184,9 @@ def summary_lines(c: Comparison) -> list[str]:
         return lines
     regressed, fixed = c.expectation_regressions, c.expectation_fixes
     if regressed or fixed:
-        lines.append(f"expectations: {len(regressed)} regression(s), {len(fixed)} fixed")
+        lines.append(
+            f"expectations: {len(regressed)} regression(s){_ungated(verdict.drops(EXPECTATION))}, {len(fixed)} fixed"
+        )
     return lines
 
 
