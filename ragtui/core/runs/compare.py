@@ -187,6 +187,10 @@ class Comparison:
     # With trials (``noise``): each pair's resolution and expectations over its trials.
     resolution_trials: list[VerdictOverTrials] = field(default_factory=list)
     expectation_trials: list[VerdictOverTrials] = field(default_factory=list)
+    # Worked out once, read by every view of a comparison of a thousand pairs: which metrics' judges
+    # are low, and the verdict under each (strict, gate_low_agreement) asked.
+    _low: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    _verdicts: dict[tuple[bool, bool], CompareVerdict] = field(default_factory=dict, repr=False, compare=False)
 
     def agreement(self, side: str, metric: str = PRIMARY_METRIC) -> dict[str, Any]:
         """One side's judge agreement for ``metric``, shaped as a verdict's details (``{}`` when
@@ -201,7 +205,9 @@ class Comparison:
 
     def low(self, metric: str = PRIMARY_METRIC) -> bool:
         """The judge of ``metric`` agrees with people under the floor on either side."""
-        return any(is_low(self.agreement(side, metric), self.floor) for side in ("base", "new"))
+        if metric not in self._low:
+            self._low[metric] = any(is_low(self.agreement(side, metric), self.floor) for side in ("base", "new"))
+        return self._low[metric]
 
     def count(self, flag: str) -> int:
         return sum(1 for p in self.pairs if p.flag == flag)
@@ -251,7 +257,10 @@ class Comparison:
     def verdict(self) -> CompareVerdict:
         """Each pair's verdict and the comparison's, under this comparison's ``strict`` — what
         every view and the exit status state (``compare_verdict.decide``)."""
-        return decide(self, self.strict)
+        key = (self.strict, self.gate_low_agreement)
+        if key not in self._verdicts:
+            self._verdicts[key] = decide(self, self.strict)
+        return self._verdicts[key]
 
     @property
     def exit_status(self) -> int:

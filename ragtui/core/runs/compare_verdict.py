@@ -28,7 +28,7 @@ from ..text.score_text import score_text
 from ..types.agreement_floor import LOW_WORDS, AgreementFloor, floor_words, is_low
 from .dialogues import RunDialogue, VerdictScore
 from .expectation_compare import ExpectationChange
-from .trial_compare import BETTER, HIGHER_IN_NOISE, LOWER_IN_NOISE, REGRESSION, NoiseComparison, TrialPair
+from .trial_compare import BETTER, HIGHER_IN_NOISE, LOWER_IN_NOISE, REGRESSION, NoiseComparison
 from .verdicts_over_trials import RESOLUTION as RESOLUTION_KIND
 from .verdicts_over_trials import VerdictOverTrials
 
@@ -195,16 +195,18 @@ def _one_trial(c: Comparison) -> dict[str, PairVerdict]:
     """Dialogue against dialogue: any drop of the score, the resolution or an expectation."""
     regressed = _by_pair(c.expectation_regressions)
     fixed = _by_pair(c.expectation_fixes)
+    # Read once: each is a pass over the pairs.
+    low, scores_gated = low_words(c), c.scores_gated
+    resolution_gated, expectations_gated = c.verdict_gated(RESOLUTION_METRIC), c.verdict_gated(EXPECTATIONS_METRIC)
     out = {}
     for p in c.pairs:
         drops = []
         if p.flag == REGRESSION:
             base, new = (score_text(d.score, c.dialogue_low(d)) for d in (p.base, p.new))
-            drops.append(Drop(SCORE, f"score {base} → {new}{low_words(c)}", c.scores_gated))
+            drops.append(Drop(SCORE, f"score {base} → {new}{low}", scores_gated))
         if p.resolution_regression:
-            drops.append(Drop(RESOLUTION, f"resolution {_verdicts(c, p)}", c.verdict_gated(RESOLUTION_METRIC)))
-        gated = c.verdict_gated(EXPECTATIONS_METRIC)
-        drops += [Drop(EXPECTATION, e.line, gated, expectation=e) for e in regressed.get(p.label, [])]
+            drops.append(Drop(RESOLUTION, f"resolution {_verdicts(c, p)}", resolution_gated))
+        drops += [Drop(EXPECTATION, e.line, expectations_gated, expectation=e) for e in regressed.get(p.label, [])]
         improved = "fixed" in (p.flag, p.verdict_flag(RESOLUTION_METRIC)) or p.label in fixed
         out[p.label] = PairVerdict(p.label, _word(drops, improved, False, p.flag.startswith("unscored")), tuple(drops))
     return out
@@ -233,16 +235,20 @@ def _over_trials(c: Comparison, strict: bool) -> dict[str, PairVerdict]:
     n = c.noise
     assert n is not None
     beyond = {p.label for p in n.regressions} or ({p.label for p in n.dropped} if n.run_regression else set())
+    by_pair: dict[int, list[VerdictOverTrials]] = {}  # each pair's resolution and expectations, read once
+    for v in (*c.resolution_trials, *c.expectation_trials):
+        by_pair.setdefault(id(v.pair), []).append(v)
+    low, scores_gated = low_words(c), c.scores_gated  # read once: each is a pass over the pairs
     out = {}
     for tp in n.pairs:
         drops = []
         passes = f"passes {tp.cell('base')} → {tp.cell('new')}, p={tp.p_value:.3f} ({tp.verdict})"
         if tp.label in beyond:
             of_run = "" if tp.verdict == REGRESSION else f", one of the drops of the run (p={n.p_value:.3f})"
-            drops.append(Drop(SCORE, passes + of_run + low_words(c), c.scores_gated))
+            drops.append(Drop(SCORE, passes + of_run + low, scores_gated))
         elif strict and tp.verdict == LOWER_IN_NOISE:
-            drops.append(Drop(SCORE, passes + low_words(c), c.scores_gated, within_noise=True))
-        verdicts = _of_pair(c.resolution_trials, tp) + _of_pair(c.expectation_trials, tp)
+            drops.append(Drop(SCORE, passes + low, scores_gated, within_noise=True))
+        verdicts = by_pair.get(id(tp), [])
         for v in verdicts:
             if v.verdict == REGRESSION or (strict and v.verdict == LOWER_IN_NOISE):
                 drops.append(_verdict_drop(c, v))
@@ -250,10 +256,6 @@ def _over_trials(c: Comparison, strict: bool) -> dict[str, PairVerdict]:
         noise = bool({LOWER_IN_NOISE, HIGHER_IN_NOISE} & {tp.verdict, *(v.verdict for v in verdicts)})
         out[tp.label] = PairVerdict(tp.label, _word(drops, improved, noise, False), tuple(drops))
     return out
-
-
-def _of_pair(verdicts: list[VerdictOverTrials], pair: TrialPair) -> list[VerdictOverTrials]:
-    return [v for v in verdicts if v.pair is pair]
 
 
 def _verdict_drop(c: Comparison, v: VerdictOverTrials) -> Drop:
