@@ -21,16 +21,17 @@ from ..core.runs.compare_report import (
     comparison_csv,
     comparison_junit,
     comparison_markdown,
-    expectation_lines,
     flag_words,
     has_verdicts,
     low_words,
     ordered,
-    outcome_line,
+    side_scores,
     summary_lines,
     trial_ordered,
+    trial_scores,
     verdict_cell,
 )
+from ..core.runs.compare_verdict import EXPECTATION, SCORE, VERDICT_STYLES, CompareVerdict
 from ..core.runs.html_report.build import compare_report_html
 from ..core.runs.report_text import delta
 from ..core.runs.resolve import open_referenced, split_reference
@@ -78,7 +79,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="exit 1 on any drop, even one within run-to-run noise (with trials; the rule of one trial a pair)",
+        help="count any drop as a regression, even one within run-to-run noise, in the exit status and every "
+        "report (with trials; one trial a pair already counts any drop)",
     )
     parser.add_argument(
         "--gate-low-agreement",
@@ -88,29 +90,30 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=compare)
 
 
-def _turns_text(pair: Pair) -> Text:
+def _turns_text(c: Comparison, pair: Pair) -> Text:
     text = Text()
+    base_low, new_low = c.dialogue_low(pair.base), c.dialogue_low(pair.new)
     for row in pair.turn_rows():
         if row.turn > 1:
             text.append("  ")
-        text.append(f"{row.turn}:{score_text(row.base_score)}→{score_text(row.new_score)}")
+        text.append(f"{row.turn}:{score_text(row.base_score, base_low)}→{score_text(row.new_score, new_low)}")
         if not row.same_customer:
             text.append("*", style="yellow")  # the customers said different things here
     return text
 
 
-def _verdict_text(pair: Pair, metric: str) -> Text:
+def _verdict_text(c: Comparison, pair: Pair, metric: str) -> Text:
     """``resolved 1.00 → unresolved 0.50``: each side's cell (``metric_views``) in its status's
-    colour; unscored and missing in yellow, never a number."""
+    colour; unscored and missing in yellow, never a number; ``≈`` and dim when its judge is low."""
     base, new = pair.verdicts(metric)
     text = Text()
-    for i, v in enumerate((base, new)):
+    for i, (v, d) in enumerate(((base, pair.base), (new, pair.new))):
         if i:
             text.append(" → ")
         if v is None:
             text.append(verdict_cell(v), style=UNSCORED_STYLE)
         else:
-            text.append_text(metric_views.styled_cell(v, v.threshold))
+            text.append_text(metric_views.styled_cell(v, v.threshold, c.dialogue_low(d, metric)))
     return text
 
 
@@ -124,35 +127,49 @@ def verdicts_table(c: Comparison) -> Table:
     for p in ordered(c.pairs):
         flag = p.dialogue_flag
         style = FLAG_STYLES.get(flag.rsplit(" ", 1)[-1] if flag.endswith(("regression", "fixed")) else flag, "yellow")
-        table.add_row(Text(p.label), *(_verdict_text(p, m) for m in metrics), Text(flag, style=style))
+        table.add_row(Text(p.label), *(_verdict_text(c, p, m) for m in metrics), Text(flag, style=style))
     return table
 
 
-def comparison_table(c: Comparison, turns: bool) -> Table:
-    table = Table(title=f"{c.base_run} → {c.new_run}")
+# A verdict is never cut to "regres…": its column is at least as wide as its longest word.
+VERDICT_WIDTH = len("regression,")
+
+
+def verdict_text(word: str) -> Text:
+    """A pair's verdict in its colour: regression red, not gated dim, improved green."""
+    return Text(word, style=VERDICT_STYLES.get(word, ""))
+
+
+def comparison_table(c: Comparison, verdict: CompareVerdict, turns: bool) -> Table:
+    """Dialogue against dialogue: each pair's verdict, scores, change and flag. With trials (shown
+    with ``--turns``) a row is one trial: its change is a direction, the verdict the pair's."""
+    table = Table(title=f"{c.base_run} → {c.new_run}" + (", trial by trial" if c.noise is not None else ""))
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("scenario × persona", "left"),
+        ("verdict", "left"),
         ("base", "right"),
         ("new", "right"),
         ("Δ", "right"),
-        ("customer diverges", "left"),
+        ("diverges", "left"),
         ("flag", "left"),
     )
     for name, justify in columns:
-        table.add_column(name, justify=justify)
+        table.add_column(name, justify=justify, min_width=VERDICT_WIDTH if name == "verdict" else None)
     if turns:
         table.add_column("turns base→new (* customer differs)")
     for p in ordered(c.pairs):
+        base, new = side_scores(c, p)
         cells = [
             Text(p.label),
-            Text(score_text(p.base.score)),
-            Text(score_text(p.new.score)),
+            verdict_text(verdict.for_pair(p).word),
+            Text(base),
+            Text(new),
             Text(delta(p.delta), style=_delta_style(p.delta, c.low())),
             Text("–" if p.diverges_at is None else f"turn {p.diverges_at}"),
             _flag_text(c, p),
         ]
         if turns:
-            cells.append(_turns_text(p))
+            cells.append(_turns_text(c, p))
         table.add_row(*cells)
     return table
 
@@ -172,27 +189,28 @@ def _flag_text(c: Comparison, p: Pair) -> Text:
     return Text(p.flag, style=FLAG_STYLES.get(p.flag, "yellow"))
 
 
-def trials_table(c: Comparison, n: NoiseComparison) -> Table:
-    """One row per pair over all its trials: passes of each side, the p-value of the drop."""
+def trials_table(c: Comparison, verdict: CompareVerdict, n: NoiseComparison) -> Table:
+    """One row per pair over all its trials: its verdict, passes of each side, the p-value of the
+    drop and the change it shows."""
     table = Table(title=f"{c.base_run} → {c.new_run}, over the trials of each pair")
+    # Both sides in one cell each (passes, mean score), so that the table fits 80 columns.
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("scenario × persona", "left"),
-        ("base passes", "right"),
-        ("new passes", "right"),
-        ("base score", "right"),
-        ("new score", "right"),
-        ("p (drop)", "right"),
         ("verdict", "left"),
+        ("passes base → new", "right"),
+        ("score base → new", "right"),
+        ("p (drop)", "right"),
+        ("change", "left"),
     )
     for name, justify in columns:
-        table.add_column(name, justify=justify)
+        table.add_column(name, justify=justify, min_width=VERDICT_WIDTH if name == "verdict" else None)
     for p in trial_ordered(n):
+        base, new = trial_scores(c, p)
         table.add_row(
             Text(p.label),
-            Text(p.cell("base")),
-            Text(p.cell("new")),
-            Text(score_text(p.mean_score("base"))),
-            Text(score_text(p.mean_score("new"))),
+            verdict_text(verdict.of(p.label).word),
+            Text(f"{p.cell('base')} → {p.cell('new')}"),
+            Text(f"{base} → {new}"),
             Text(f"{p.p_value:.3f}"),
             Text(p.verdict, style=TRIAL_STYLES.get(p.verdict, "")),
         )
@@ -230,6 +248,8 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         store, base_run, new_run, alpha=config.compare_alpha, new_store=new_store, floor=config.min_judge_agreement
     )
     comparison.gate_low_agreement = config.gate_low_agreement or args.gate_low_agreement
+    comparison.strict = args.strict  # every report and the exit status say what --strict decides
+    verdict = comparison.verdict
     # Reports are built before anything is written, so an error leaves no half-written file.
     reports = []
     if args.csv:
@@ -249,15 +269,15 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         )
     noise = comparison.noise
     if noise is None or args.turns:  # with trials, the dialogue-by-dialogue table only on demand
-        console.print(comparison_table(comparison, args.turns))
+        console.print(comparison_table(comparison, verdict, args.turns))
     if noise is not None:
-        console.print(trials_table(comparison, noise))
+        console.print(trials_table(comparison, verdict, noise))
     if has_verdicts(comparison):
         console.print(verdicts_table(comparison))
     for line in summary_lines(comparison):
         console.print(Text(line), soft_wrap=True)  # one line each, whatever the width: grep-able in CI logs
-    for line in expectation_lines(comparison):
-        console.print(Text(line, style="red"), soft_wrap=True)
+    for drop in verdict.drops(EXPECTATION):
+        console.print(Text(drop.line, style="red" if drop.gated else "dim"), soft_wrap=True)
     for side, dialogues in (("base", comparison.only_in_base), ("new", comparison.only_in_new)):
         if dialogues:
             names = ", ".join(f"{d.scenario_id} × {d.persona_name}" for d in dialogues[:10])
@@ -267,10 +287,9 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         console.print(Text(f"Wrote {written}", style="dim"))
     if noise is None:
         console.print(Text(ONE_TRIAL_LINE, style="dim"), soft_wrap=True)
-    status = comparison.strict_exit_status if args.strict else comparison.exit_status
-    verdict = outcome_line(comparison, args.strict)
-    console.print(Text(verdict, style="bold green" if status == 0 else "bold red"))
-    if not comparison.scores_gated and (comparison.regressions or (noise is not None and noise.dropped)):
+    style = "bold green" if verdict.status == 0 else "bold red"
+    console.print(Text(verdict.headline, style=style), soft_wrap=True)  # one line: grep-able in CI logs
+    if any(d.kind == SCORE for d in verdict.not_gated):
         console.print(
             Text(
                 f"score regressions not gated{low_words(comparison)}; gate them anyway with --gate-low-agreement or gate_low_agreement = true",
@@ -278,4 +297,4 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
             ),
             soft_wrap=True,
         )
-    return status
+    return verdict.status

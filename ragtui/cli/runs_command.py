@@ -13,13 +13,13 @@ from rich.text import Text
 from ..core.registry import metric_views
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
-from ..core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
+from ..core.runs.listing import TREND_RUNS, RunSummary, list_runs, pair_trends, sparkline
 from ..core.runs.resolve import resolve_run
 from ..core.text.score_text import no_verdict, score_text
 from .arg_checks import check_count
 from .output import console
 
-TREND_WIDTH = 16
+TREND_WIDTH = TREND_RUNS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

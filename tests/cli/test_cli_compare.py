@@ -68,7 +68,7 @@ def test_replay_run_then_compare_previous_last(config_file: Path, server, tmp_pa
     out = capsys.readouterr().out
     assert status == 1  # both pairs passed before and fail now
     assert "id-linking × calm" in out and "outage × calm" in out and "2 regression(s)" in out
-    assert report.read_text().count("🔴 regression") == 2 and table.exists()
+    assert report.read_text().count("| 🔴 regression | 0.") == 2 and table.exists()  # each pair's verdict
 
     assert cli(config_file, "compare", "last", "last") == 0  # a run against itself: nothing regressed
     assert cli(config_file, "runs") == 0

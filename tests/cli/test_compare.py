@@ -126,7 +126,7 @@ def test_markdown_and_csv_reports(db: Store):
     write_dialogue(db, "r2", "=cmd|x", "calm", [0.8])
     c = compare_runs(db, "r1", "r2")
     md = comparison_markdown(c)
-    assert "| refund × calm | 0.80 | 0.60 | -0.20 | – | 🔴 regression |" in md
+    assert "| refund × calm | 🔴 regression | 0.80 | 0.60 | -0.20 | – | 🔴 regression |" in md  # verdict, score flag
     assert "=cmd\\|x × calm" in md  # a pipe in a scenario id does not break the table
     assert "Only in base: login × calm" in md and "95% CI" in md
     rows = list(csv.DictReader(io.StringIO(comparison_csv(c))))

@@ -101,7 +101,8 @@ def test_a_drop_within_noise_exits_0_and_strict_exits_1(db: Store, tmp_path: Pat
     assert main(["compare", "--config", str(config), "r1", "r2"]) == 0
     assert "no regression: within noise" in capsys.readouterr().out
     assert main(["compare", "--config", str(config), "r1", "r2", "--strict"]) == 1
-    assert "--strict: 1 pair(s) dropped (within noise)" in capsys.readouterr().out
+    said = "regression under --strict: 1 pair(s) passing fewer trials, within noise"
+    assert said in capsys.readouterr().out
     assert "regression" not in comparison_markdown(c).split("Trial by trial:")[1]  # the trial rows: lower
 
 
@@ -121,7 +122,7 @@ def test_reports_carry_the_trials_the_p_value_and_the_verdict(db: Store):
     ]
     assert rows[0]["verdict"] == "regression" and float(rows[0]["p_value"]) == pytest.approx(0.0011, abs=1e-4)
     markdown = comparison_markdown(c)
-    assert "| refund × calm | 6/6 | 0/6 | 0.90 | 0.30 | 0.001 | 🔴 regression |" in markdown
+    assert "| refund × calm | 🔴 regression | 6/6 | 0/6 | 0.90 | 0.30 | 0.001 | 🔴 regression |" in markdown
     assert "smallest detectable change" in markdown
     suite = ET.fromstring(comparison_junit(c).split("\n", 1)[1])
     failing = [t.get("name") for t in suite.iter("testcase") if t.find("failure") is not None]

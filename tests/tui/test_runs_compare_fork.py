@@ -4,8 +4,9 @@ screen, and fork of an open session."""
 
 from __future__ import annotations
 
-from textual.widgets import DataTable, Input, Select, Sparkline, Static
+from textual.widgets import DataTable, Input, Label, Select, Static
 
+from ragtui.core.runs.listing import sparkline
 from ragtui.core.store.store import Store
 from ragtui.tui.dialogs.fork_screen import ForkScreen
 from ragtui.tui.screens.compare_screen import CompareScreen, PairScreen
@@ -48,8 +49,8 @@ async def test_runs_list_trends_compare_and_side_by_side(make_app, store: Store)
         assert rows[0].startswith("20260102-run-b") and "0.75" in rows[0] and "50%" in rows[0]
         assert rows[1].startswith("20260101-run-a") and "0.65" in rows[1]
         # The newest run is highlighted: its two pairs with their score across both runs.
-        sparks = app.screen.query(Sparkline)
-        assert len(sparks) == 2 and sorted(list(s.data) for s in sparks) == [[0.5, 0.9], [0.8, 0.6000000000000001]]
+        trends = [str(t.render()) for t in app.screen.query(".trend-row Label.trend").results(Label)]
+        assert sorted(trends[1:]) == sorted([sparkline([0.5, 0.9]), sparkline([0.8, 0.6000000000000001])])
         assert "the pairs of 20260102-run-b" in static_text(app, "#trend-title")
 
         await pilot.press("enter")  # no base marked: the previous run is the base
@@ -58,8 +59,8 @@ async def test_runs_list_trends_compare_and_side_by_side(make_app, store: Store)
         summary = static_text(app, "#compare-summary")
         assert "run score 0.65 → 0.75" in summary and "1 regression(s), 1 fixed" in summary
         pairs = cell_texts(app.screen.query_one("#pairs", DataTable))
-        assert pairs[0].startswith("id-linking × calm 0.80 0.60 -0.20 turn 1 regression")
-        assert pairs[1].startswith("outage × calm 0.50 0.90 +0.40 – fixed")
+        assert pairs[0].startswith("id-linking × calm regression 0.80 0.60 -0.20 turn 1 regression")
+        assert pairs[1].startswith("outage × calm improved 0.50 0.90 +0.40 – fixed")
 
         await pilot.press("enter")
         await pilot.pause()

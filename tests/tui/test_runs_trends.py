@@ -1,12 +1,16 @@
 """The Runs screen's trends, one row per scenario × persona of the highlighted run: its first and
-last score, how many runs, the range the sparkline spans and the sparkline, each in a column of
-its own, so the range is never blank or run into the dots, and the sparkline stays on screen at
-80 columns. Pilot, real SQLite."""
+last score, how many runs, the range of its scores and the sparkline, each in a column of its own,
+so the range is never blank or run into the dots, and the sparkline stays on screen at 80
+columns. The sparkline is `ragtui runs --pairs`'s — one block per run on a fixed 0–1 scale, so
+equal scores draw equal bars. Pilot, real SQLite."""
 
 from __future__ import annotations
 
 from textual.widgets import Label, Sparkline
 
+from ragtui.cli import output
+from ragtui.cli.main import main
+from ragtui.core.runs.listing import sparkline
 from ragtui.core.store.store import Store
 from ragtui.tui.screens.runs_screen import RunsScreen
 from tests.fakes.synthetic_runs import write_dialogue
@@ -25,12 +29,14 @@ def three_runs_of_one_long_pair(store: Store) -> None:
         write_dialogue(store, run, LONG, "impatient-customer", [0.5 + i / 10])
 
 
-async def trend_row(pilot) -> tuple[str, Label, Sparkline]:  # noqa: ANN001
+async def trend_row(pilot, span_text: str = "0.50–0.70") -> tuple[str, Label, Label]:  # noqa: ANN001
     await pilot.press("R")
     await settle(pilot)
     assert isinstance(pilot.app.screen, RunsScreen)
-    (spark,) = pilot.app.screen.query(Sparkline)
-    (span,) = [label for label in spark.parent.query(Label) if str(label.render()) == "0.50–0.70"]
+    trends = pilot.app.screen.query(".trend-row Label.trend").results(Label)
+    (spark,) = [t for t in trends if t.parent is not None and not t.parent.has_class("trend-head")]
+    assert spark.parent is not None
+    (span,) = [label for label in spark.parent.query(Label) if str(label.render()) == span_text]
     return screen_text(pilot.app), span, spark
 
 
@@ -52,5 +58,21 @@ async def test_at_a_wide_size_the_long_pair_and_its_range_show(make_app, store: 
     async with app.run_test(size=WIDE) as pilot:
         shown, span, spark = await trend_row(pilot)
         line = next(line for line in shown.splitlines() if "impatient-customer" in line)
-        assert "0.50 → 0.70" in line and "0.50–0.70" in line and "▁" in line
+        assert "0.50 → 0.70" in line and "0.50–0.70" in line and sparkline([0.5, 0.6, 0.7]) in line
         assert span.region.right < spark.region.x and spark.region.right <= WIDE[0]
+
+
+async def test_equal_scores_draw_equal_bars_as_runs_pairs_draws_them(make_app, store: Store, capsys, monkeypatch):
+    """0.28 then 0.28 is ``▃▃`` in the TUI as in `ragtui runs --pairs`, never a bar stretched from
+    the series' own minimum to its maximum (``████…▁▁▁▁``)."""
+    for run in RUNS[:2]:
+        write_dialogue(store, run, "refund", "calm", [0.28])
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        _, _, spark = await trend_row(pilot, "0.28–0.28")
+        assert str(spark.render()) == sparkline([0.28, 0.28]) == "▃▃"
+        assert not pilot.app.screen.query(Sparkline)  # Textual's widget rescales to the series: not used
+    monkeypatch.setattr(output.console, "_width", 120)
+    assert main(["runs", "--db", str(store.path), "--pairs", "last"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "refund × calm" in line)
+    assert "▃▃" in row

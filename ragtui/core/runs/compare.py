@@ -18,10 +18,14 @@ its expectations are judged over all its trials (``trial_compare``, ``verdicts_o
 Each side's judge agreement with people is carried per metric (``agreement``); a metric whose
 judge on either side is measured under the floor (``[min_judge_agreement]``) is ``low``, and
 the reports mark its regressions so.
+
+What the comparison concludes — each pair's verdict, the exit status and the headline, under
+``strict`` — is decided once (``verdict``, from ``compare_verdict.decide``) and read by every view.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +34,7 @@ from ..registry import metric_views
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor, is_low
 from ..types.errors import RagtuiError
+from .compare_verdict import CompareVerdict, decide
 from .dialogue_compare import ResolutionComparison, compare_resolution, verdict_flag
 from .dialogues import PairKey, RunDialogue, VerdictScore, by_pair, keyed, load_run
 from .expectation_compare import ExpectationChange, expectation_changes
@@ -38,7 +43,6 @@ from .scoring_read import check_comparable, run_reading
 from .trial_compare import (
     BETTER,
     DEFAULT_ALPHA,
-    LOWER_IN_NOISE,
     REGRESSION,
     NoiseComparison,
     compare_trials,
@@ -77,6 +81,11 @@ class Pair:
     def label(self) -> str:
         scenario, persona, n = self.key
         return f"{scenario} × {persona}" + (f" #{n}" if n > 1 else "")
+
+    @property
+    def pair_label(self) -> str:
+        """The scenario × persona, without which of its dialogues this is."""
+        return f"{self.key[0]} × {self.key[1]}"
 
     @property
     def delta(self) -> float | None:
@@ -173,9 +182,15 @@ class Comparison:
     # A score regression of a low-agreement judge is shown, but fails the comparison only when
     # the team asks (``gate_low_agreement``), as in ``ragtui run``'s gate.
     gate_low_agreement: bool = False
+    # ``--strict``: any drop is a regression, noise or not — in every view, not only the exit status.
+    strict: bool = False
     # With trials (``noise``): each pair's resolution and expectations over its trials.
     resolution_trials: list[VerdictOverTrials] = field(default_factory=list)
     expectation_trials: list[VerdictOverTrials] = field(default_factory=list)
+    # Worked out once, read by every view of a comparison of a thousand pairs: which metrics' judges
+    # are low, and the verdict under each (strict, gate_low_agreement) asked.
+    _low: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    _verdicts: dict[tuple[bool, bool], CompareVerdict] = field(default_factory=dict, repr=False, compare=False)
 
     def agreement(self, side: str, metric: str = PRIMARY_METRIC) -> dict[str, Any]:
         """One side's judge agreement for ``metric``, shaped as a verdict's details (``{}`` when
@@ -190,7 +205,9 @@ class Comparison:
 
     def low(self, metric: str = PRIMARY_METRIC) -> bool:
         """The judge of ``metric`` agrees with people under the floor on either side."""
-        return any(is_low(self.agreement(side, metric), self.floor) for side in ("base", "new"))
+        if metric not in self._low:
+            self._low[metric] = any(is_low(self.agreement(side, metric), self.floor) for side in ("base", "new"))
+        return self._low[metric]
 
     def count(self, flag: str) -> int:
         return sum(1 for p in self.pairs if p.flag == flag)
@@ -225,11 +242,6 @@ class Comparison:
         return expectation_changes(self.pairs, "fixed")
 
     @property
-    def verdict_drops_within_noise(self) -> list[VerdictOverTrials]:
-        """With trials: resolutions and expectations lower in NEW, but within noise (``--strict``)."""
-        return [v for v in (*self.resolution_trials, *self.expectation_trials) if v.verdict == LOWER_IN_NOISE]
-
-    @property
     def regressions(self) -> int:
         return self.count("regression")
 
@@ -242,16 +254,23 @@ class Comparison:
         return sum(1 for p in self.pairs if p.flag.startswith("unscored"))
 
     @property
+    def verdict(self) -> CompareVerdict:
+        """Each pair's verdict and the comparison's, under this comparison's ``strict`` — what
+        every view and the exit status state (``compare_verdict.decide``)."""
+        key = (self.strict, self.gate_low_agreement)
+        if key not in self._verdicts:
+            self._verdicts[key] = decide(self, self.strict)
+        return self._verdicts[key]
+
+    @property
     def exit_status(self) -> int:
-        """0 no regression, 1 at least one — of the score, of the resolution or of an expectation
-        met in base and missed in new (the caller maps errors to 2). Retention and repetition are flagged but do not fail a comparison: they
-        explain a resolution change rather than decide one. With trials on both sides, 1 only
-        for a regression beyond run-to-run noise (``--strict``: ``strict_exit_status``)."""
-        if not self.scores_gated:
-            return self._verdict_status
-        if self.noise is not None:
-            return 1 if self.noise.significant or self._verdict_status else 0
-        return self.strict_exit_status
+        """0 no regression, 1 at least one (the caller maps errors to 2): ``verdict.status``."""
+        return self.verdict.status
+
+    @property
+    def strict_exit_status(self) -> int:
+        """The exit status under ``--strict``: 1 on any drop, noise or not."""
+        return decide(self, True).status
 
     @property
     def scores_gated(self) -> bool:
@@ -265,29 +284,24 @@ class Comparison:
         same floor as the rubric's, as in ``ragtui run``'s gate)."""
         return self.gate_low_agreement or not self.low(metric)
 
-    @property
-    def _verdict_status(self) -> int:
-        """Regressions other than the score's: resolution and expectations, each when gated."""
-        # Resolution and expectations are the dialogue verdicts that fail a comparison.
-        resolution = self.resolution_regressions and self.verdict_gated("resolution")
-        expectations = self.expectation_regressions and self.verdict_gated("expectations")  # and expectations
-        return 1 if resolution or expectations else 0
+    def dialogue_low(self, dialogue: RunDialogue, metric: str = PRIMARY_METRIC) -> bool:
+        """``dialogue``'s ``metric`` comes from a judge under the floor: its score reads ``≈``."""
+        entry = dialogue.agreement.get(metric)
+        return is_low({"agreement": entry} if entry is not None else {}, self.floor)
 
-    @property
-    def strict_exit_status(self) -> int:
-        """``--strict``: 1 on any drop — a dialogue pair that stopped passing, or, with trials,
-        a pair passing fewer of its trials — noise or not."""
-        if self.noise is not None and self.verdict_drops_within_noise:
-            return 1
-        if not self.scores_gated:
-            return self._verdict_status
-        if self.noise is not None and self.noise.dropped:
-            return 1
-        return 1 if self.regressions or self._verdict_status else 0
+    def side_low(self, dialogues: Iterable[RunDialogue]) -> bool:
+        """A mean over ``dialogues`` (a run's score, a pair's over its trials) comes from a judge
+        under the floor: every scored one of them is low, as ``ragtui runs`` marks a run."""
+        scored = [d for d in dialogues if d.score is not None]
+        return bool(scored) and all(self.dialogue_low(d) for d in scored)
 
     def mean_score(self, side: str) -> float | None:
         scores = [getattr(p, side).score for p in self.pairs if getattr(p, side).score is not None]
         return sum(scores) / len(scores) if scores else None
+
+    def mean_low(self, side: str) -> bool:
+        """The run score of ``side`` over the matched pairs reads ``≈``."""
+        return self.side_low(getattr(p, side) for p in self.pairs)
 
 
 def _language(dialogues: list[RunDialogue], run_id: str) -> str:

@@ -1,12 +1,16 @@
 """A comparison as Markdown (fit for a pull-request comment), CSV (one row per pair) and JUnit
-XML (one test case per pair: a score or resolution regression is a failing test case)."""
+XML (one test case per pair: a score or resolution regression is a failing test case).
+
+Every one of them states the comparison's verdict as ``Comparison.verdict`` decides it (each
+pair's verdict, the failing cases, the headline; ``--strict`` included), and every score through
+``score_text`` (``≈`` when its judge agrees with people under the floor)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -15,8 +19,9 @@ from ..registry import metric_views
 from ..store.dialogue_verdicts import ResolutionRate
 from ..store.export import safe_cell
 from ..text.score_text import score_text
-from ..types.agreement_floor import LOW_WORDS, floor_words, is_low, trust_cell
+from ..types.agreement_floor import LOW_WORDS, trust_cell
 from .compare import Comparison, Pair
+from .compare_verdict import EXPECTATION, IMPROVED, NOT_GATED, RESOLUTION, SCORE, CompareVerdict, Drop, low_words
 from .dialogue_compare import verdict_metrics
 from .dialogues import RunDialogue, VerdictScore
 from .report_text import delta, interval_text, md_cell
@@ -34,6 +39,9 @@ from .trial_compare import (
 
 FLAG_ORDER = {"regression": 0, "fixed": 1, "unscored in new": 2, "unscored in both": 3, "unscored in base": 4}
 FLAG_MARKS = {"regression": "🔴 regression", "fixed": "🟢 fixed"}
+VERDICT_MARKS = {REGRESSION: "🔴 regression", NOT_GATED: f"⚪ {NOT_GATED}", IMPROVED: "🟢 improved"}
+
+__all__ = ["low_words"]  # read by the terminal from here, with the rest of the report's words
 
 
 def ordered(pairs: list[Pair]) -> list[Pair]:
@@ -46,14 +54,28 @@ def ordered(pairs: list[Pair]) -> list[Pair]:
     return sorted(pairs, key=lambda p: (rank(p), p.delta if p.delta is not None else 0.0))
 
 
-def verdict_cell(v: VerdictScore | None) -> str:
-    """One side's dialogue verdict: ``resolved 1.00``, ``0.50``, ``unscored``, ``skipped`` or ``missing``."""
-    return "missing" if v is None else v.words()
+def verdict_cell(v: VerdictScore | None, low: bool = False) -> str:
+    """One side's dialogue verdict: ``resolved 1.00``, ``≈0.50``, ``unscored``, ``skipped`` or ``missing``."""
+    return "missing" if v is None else v.words(low)
 
 
-def verdict_pair(p: Pair, metric: str) -> str:
+def verdict_pair(c: Comparison, p: Pair, metric: str) -> str:
+    """``resolved 1.00 → unresolved ≈0.00``: both sides' verdicts, each ``≈`` when its judge is low."""
     base, new = p.verdicts(metric)
-    return f"{verdict_cell(base)} → {verdict_cell(new)}"
+    return f"{verdict_cell(base, c.dialogue_low(p.base, metric))} → {verdict_cell(new, c.dialogue_low(p.new, metric))}"
+
+
+def side_scores(c: Comparison, p: Pair) -> tuple[str, str]:
+    """A pair's two scores as text, each ``≈`` when its judge agrees with people under the floor."""
+    return score_text(p.base.score, c.dialogue_low(p.base)), score_text(p.new.score, c.dialogue_low(p.new))
+
+
+def trial_scores(c: Comparison, p: TrialPair) -> tuple[str, str]:
+    """A pair's mean score over its trials on each side, ``≈`` as a run's is."""
+    return (
+        score_text(p.mean_score("base"), c.side_low(p.base)),
+        score_text(p.mean_score("new"), c.side_low(p.new)),
+    )
 
 
 def rate_cell(rate: ResolutionRate) -> str:
@@ -127,29 +149,27 @@ def agreement_lines(c: Comparison) -> list[str]:
     return lines
 
 
-def low_words(c: Comparison, metric: str = PRIMARY_METRIC) -> str:
-    """`` (low agreement: Spearman 0.10 < floor 0.5)`` after a regression of a low-agreement
-    metric; "" otherwise."""
-    if not c.low(metric):
-        return ""
-    side = next(s for s in ("new", "base") if is_low(c.agreement(s, metric), c.floor))
-    return f" ({LOW_WORDS}: {floor_words(c.agreement(side, metric), c.floor)})"
-
-
 def flag_words(c: Comparison, p: Pair) -> str:
     """A pair's flag, a score regression of a low-agreement judge marked as such."""
     return f"{p.flag} ≈ {LOW_WORDS}" if p.flag == "regression" and c.low() else p.flag
 
 
+def _ungated(drops: list[Drop]) -> str:
+    """`` not gated (low agreement)`` after a count of regressions none of which fails anything."""
+    return f" not gated ({LOW_WORDS})" if drops and not any(d.gated for d in drops) else ""
+
+
 def summary_lines(c: Comparison) -> list[str]:
+    verdict = c.verdict
     counts = (
-        f"{len(c.pairs)} pair(s): {c.regressions} regression(s), {c.fixes} fixed, {c.unscored} unscored in one "
-        f"or both; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
+        f"{len(c.pairs)} pair(s): {c.regressions} regression(s){_ungated(verdict.drops(SCORE))}, {c.fixes} fixed, "
+        f"{c.unscored} unscored in one or both; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
     )
     if c.noise is not None:
         counts = _noise_counts(c.noise) + f"; only in base {len(c.only_in_base)}, only in new {len(c.only_in_new)}"
     lines = [
-        f"run score {score_text(c.mean_score('base'))} → {score_text(c.mean_score('new'))}; {interval_text(c.interval)}",
+        f"run score {score_text(c.mean_score('base'), c.mean_low('base'))} → "
+        f"{score_text(c.mean_score('new'), c.mean_low('new'))}; {interval_text(c.interval)}",
         *resolution_lines(c)[:1],
         counts,
         *(noise_lines(c.noise) if c.noise is not None else []),
@@ -164,45 +184,28 @@ def summary_lines(c: Comparison) -> list[str]:
         return lines
     regressed, fixed = c.expectation_regressions, c.expectation_fixes
     if regressed or fixed:
-        lines.append(f"expectations: {len(regressed)} regression(s), {len(fixed)} fixed")
+        lines.append(
+            f"expectations: {len(regressed)} regression(s){_ungated(verdict.drops(EXPECTATION))}, {len(fixed)} fixed"
+        )
     return lines
 
 
-def outcome_line(c: Comparison, strict: bool = False) -> str:
+def outcome_line(c: Comparison) -> str:
     """The comparison's outcome in one line, as every view states it: what its exit status says
-    and what decided it."""
-    status = c.strict_exit_status if strict else c.exit_status
-    decided = [
-        f"{n} {what}"
-        for n, what, metric in (
-            (c.resolution_regressions, "resolution regression(s)", "resolution"),  # the verdicts that gate
-            (len(c.expectation_regressions), "expectation regression(s)", "expectations"),  # they gate too
-        )
-        if n and c.verdict_gated(metric)
-    ]
-    if c.noise is not None:
-        if c.noise.significant and c.scores_gated:
-            decided.insert(0, "the pass rate")
-        if status == 0:
-            return "no regression: within noise"
-        if strict and not decided:
-            return f"--strict: {len(c.noise.dropped)} pair(s) dropped (within noise)"
-        return "regression beyond run-to-run noise: " + ", ".join(decided or ["a drop within noise (--strict)"])
-    if status == 0:
-        ungated = (not c.scores_gated and c.regressions) or c.resolution_regressions or c.expectation_regressions
-        return "no gated regression" if ungated else "no regression"
-    resolution = c.resolution_regressions if c.verdict_gated("resolution") else 0  # only what gates
-    expectations = len(c.expectation_regressions) if c.verdict_gated("expectations") else 0  # so do expectations
-    return (
-        f"{c.regressions if c.scores_gated else 0} score regression(s), {resolution} resolution "
-        f"regression(s), {expectations} expectation regression(s)"
-    )
+    and what decided it (``Comparison.verdict``, under its ``strict``)."""
+    return c.verdict.headline
 
 
 def expectation_lines(c: Comparison) -> list[str]:
-    """One line per expectation that regressed, naming its id, the pair and its text (the
+    """One line per expectation that regressed (under ``--strict`` with trials, any that was met
+    less often), naming its id, the pair and its text, and when it does not count, why (the
     text is the team's: callers print it as plain text or escape it)."""
-    return [change.line for change in c.expectation_regressions]
+    return [d.line for d in c.verdict.drops(EXPECTATION)]
+
+
+def verdict_mark(word: str) -> str:
+    """A pair's verdict for Markdown: 🔴 regression, ⚪ not gated, 🟢 improved, the word otherwise."""
+    return VERDICT_MARKS.get(word, word)
 
 
 def _noise_counts(n: NoiseComparison) -> str:
@@ -218,32 +221,41 @@ def trial_ordered(n: NoiseComparison) -> list[TrialPair]:
     return sorted(n.pairs, key=lambda p: (order.get(p.verdict, 9), p.p_value, p.label))
 
 
-def _trials_markdown(n: NoiseComparison) -> list[str]:
+def _trials_markdown(c: Comparison, n: NoiseComparison) -> list[str]:
+    """One row per pair over its trials: its verdict, then its passes and the change they show."""
+    verdict = c.verdict
     out = [
         "",
-        "| scenario × persona | base passes | new passes | base score | new score | p (drop) | verdict |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        "| scenario × persona | verdict | base passes | new passes | base score | new score | p (drop) | change |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
     ]
     for p in trial_ordered(n):
+        base, new = trial_scores(c, p)
         out.append(
-            f"| {md_cell(p.label)} | {p.cell('base')} | {p.cell('new')} | {score_text(p.mean_score('base'))} | "
-            f"{score_text(p.mean_score('new'))} | {p.p_value:.3f} | {TRIAL_MARKS.get(p.verdict, p.verdict)} |"
+            f"| {md_cell(p.label)} | {verdict_mark(verdict.of(p.label).word)} | {p.cell('base')} | {p.cell('new')} | "
+            f"{base} | {new} | {p.p_value:.3f} | {TRIAL_MARKS.get(p.verdict, p.verdict)} |"
         )
     return out
 
 
-def trials_csv(n: NoiseComparison) -> str:
-    """One row per pair over its trials (``--csv`` when both runs have trials)."""
+def trials_csv(c: Comparison) -> str:
+    """One row per pair over its trials (``--csv`` when both runs have trials): its verdict, its
+    passes, the change they show, and each side's rubric judge agreement."""
+    n = c.noise
+    assert n is not None
+    verdict = c.verdict
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(
-        ["scenario", "persona", "base_passes", "base_trials", "new_passes", "new_trials"]
-        + ["base_mean_score", "new_mean_score", "p_value", "verdict"]
+        ["scenario", "persona", "verdict", "base_passes", "base_trials", "new_passes", "new_trials"]
+        + ["base_mean_score", "new_mean_score", "p_value", "change", "base_judge_agreement", "new_judge_agreement"]
     )
     for p in trial_ordered(n):
-        c = p.counts
-        row: list[object] = [p.scenario_id, p.persona_name, c.base_passes, c.base_trials, c.new_passes, c.new_trials]
+        counts = p.counts
+        row: list[object] = [p.scenario_id, p.persona_name, verdict.of(p.label).word]
+        row += [counts.base_passes, counts.base_trials, counts.new_passes, counts.new_trials]
         row += [_num(p.mean_score("base")), _num(p.mean_score("new")), _num(p.p_value), p.verdict]
+        row += [_agreement_cell(c, p.base), _agreement_cell(c, p.new)]
         writer.writerow([_cell(cell) for cell in row])
     return buffer.getvalue()
 
@@ -253,29 +265,35 @@ def has_verdicts(c: Comparison) -> bool:
 
 
 def comparison_markdown(c: Comparison) -> str:
+    verdict = c.verdict
     out = [f"### ragtui compare `{md_cell(c.base_run)}` → `{md_cell(c.new_run)}`", ""]
-    out += [f"**{outcome_line(c)}**", ""] + [f"- {line}" for line in summary_lines(c)] + [""]
-    if c.expectation_regressions:
-        out += [f"- 🔴 {md_cell(line)}" for line in expectation_lines(c)] + [""]
+    out += [f"**{verdict.headline}**", ""] + [f"- {line}" for line in summary_lines(c)] + [""]
+    expectations = verdict.drops(EXPECTATION)
+    if expectations:
+        out += [f"- {'🔴' if d.gated else '⚪'} {md_cell(d.line)}" for d in expectations] + [""]
     if c.noise is not None:
-        out += ["Over the trials of each pair:", *_trials_markdown(c.noise), "", "Trial by trial:", ""]
+        out += ["Over the trials of each pair:", *_trials_markdown(c, c.noise), "", "Trial by trial:", ""]
     verdicts = has_verdicts(c)
     metrics = c.verdict_metrics
     extra_head = (
         "".join(f" {md_cell(metric_views.label(m))} |" for m in metrics) + " dialogue flag |" if verdicts else ""
     )
-    out += [
-        "| scenario × persona | base | new | Δ | customer diverges | flag |" + extra_head,
-        "|---|---:|---:|---:|---|---|" + ("---|" * (len(metrics) + 1) if verdicts else ""),
-    ]
+    # Trial against trial a row's change is a direction, never a verdict: the verdict is the pair's.
+    head = "| scenario × persona | base | new | Δ | customer diverges | flag |"
+    rule = "|---|---:|---:|---:|---|---|"
+    if c.noise is None:
+        head, rule = head.replace("persona |", "persona | verdict |", 1), rule.replace("|---|", "|---|---|", 1)
+    out += [head + extra_head, rule + ("---|" * (len(metrics) + 1) if verdicts else "")]
     for p in ordered(c.pairs):
         diverges = p.diverges_at
         extra = ""
         if verdicts:
-            cells = [verdict_pair(p, m) for m in metrics]
+            cells = [verdict_pair(c, p, m) for m in metrics]
             extra = " " + " | ".join(cells) + f" | {_dialogue_mark(p.dialogue_flag)} |"
+        base, new = side_scores(c, p)
+        word = "" if c.noise is not None else f" {verdict_mark(verdict.of(p.label).word)} |"
         out.append(
-            f"| {md_cell(p.label)} | {score_text(p.base.score)} | {score_text(p.new.score)} | {delta(p.delta)} | "
+            f"| {md_cell(p.label)} |{word} {base} | {new} | {delta(p.delta)} | "
             f"{'–' if diverges is None else f'turn {diverges}'} | {_flag_mark(c, p)} |{extra}"
         )
     for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
@@ -304,14 +322,15 @@ def _dialogue_mark(flag: str) -> str:
 
 def comparison_csv(c: Comparison) -> str:
     if c.noise is not None:  # with trials a row is a pair over its trials, not one dialogue against one
-        return trials_csv(c.noise)
+        return trials_csv(c)
+    verdict = c.verdict
     turns = max((max(p.base.turns, p.new.turns) for p in c.pairs), default=0)
     metrics = list(c.metric_deltas)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     # Scores are numbers, empty when unscored (the status columns say why), so a spreadsheet can sum them.
     head = ["scenario", "persona", "occurrence", "base_session", "new_session", "base_score", "new_score", "delta"]
-    head += ["base_status", "new_status", "flag", "customer_diverges_at"]
+    head += ["base_status", "new_status", "flag", "verdict", "customer_diverges_at"]
     head += [f"{side}{t}" for t in range(1, turns + 1) for side in ("base_turn", "new_turn")]
     head += [f"{m}_delta" for m in metrics]
     # Dialogue verdicts: scores empty when unscored, skipped or missing (the flag says which).
@@ -325,7 +344,7 @@ def comparison_csv(c: Comparison) -> str:
         scenario, persona, n = p.key
         row: list[object] = [scenario, persona, n, p.base.session_id, p.new.session_id]
         row += [_num(p.base.score), _num(p.new.score), _num(p.delta), p.base.status, p.new.status, p.flag]
-        row.append(p.diverges_at or "")
+        row += [verdict.of(p.label).word, p.diverges_at or ""]
         by_turn = {r.turn: r for r in p.turn_rows()}
         for t in range(1, turns + 1):
             r = by_turn.get(t)
@@ -337,7 +356,7 @@ def comparison_csv(c: Comparison) -> str:
             base_v, new_v = p.verdicts(m)
             row += [_num(base_v.score if base_v else None), _num(new_v.score if new_v else None)]
         row += [p.verdict_flag(m) for m in every]
-        row += [_agreement_cell(c, d) for d in (p.base, p.new)]
+        row += [_agreement_cell(c, [p.base]), _agreement_cell(c, [p.new])]
         writer.writerow([_cell(cell) for cell in row])
     for side, dialogues in (("only in base", c.only_in_base), ("only in new", c.only_in_new)):
         for d in dialogues:
@@ -349,9 +368,10 @@ def comparison_csv(c: Comparison) -> str:
     return buffer.getvalue()
 
 
-def _agreement_cell(c: Comparison, dialogue: RunDialogue) -> str:
-    """``Spearman 0.10 [-0.39–0.54] (n=18) · low agreement`` or ``unmeasured``."""
-    entry = dialogue.agreement.get(PRIMARY_METRIC)
+def _agreement_cell(c: Comparison, dialogues: Sequence[RunDialogue]) -> str:
+    """``Spearman 0.10 [-0.39–0.54] (n=18) · low agreement`` or ``unmeasured``: the rubric judge's
+    agreement of the first of ``dialogues`` (one dialogue, or a pair's trials) that carries one."""
+    entry = next((d.agreement[PRIMARY_METRIC] for d in dialogues if PRIMARY_METRIC in d.agreement), None)
     return trust_cell({"agreement": entry} if entry is not None else {}, c.floor)
 
 
@@ -366,58 +386,87 @@ def _suite_counts(tests: int, failures: int, skipped: int) -> dict[str, str]:
     return {"tests": str(tests), "failures": str(failures), "errors": "0", "skipped": str(skipped), "time": "0.000"}
 
 
-def comparison_junit(c: Comparison) -> str:
-    """One test case per pair; a failure when its score or its resolution regressed (the rule of
-    the exit status), with both sides' scores and verdicts in the message."""
-    if c.noise is not None:
-        return _trials_junit(c, c.noise)
-    # A score regression of a low-agreement judge is skipped with its reason unless gated (the
-    # rule of the exit status); a resolution regression fails whatever the rubric's judge.
-    resolution_gated = c.verdict_gated("resolution")  # resolution decides, when its judge is trusted
-    failing = [
-        p
-        for p in c.pairs
-        if (p.flag == "regression" and c.scores_gated) or (p.resolution_regression and resolution_gated)
-    ]
-    skipped = [p for p in c.pairs if (p.flag == "regression" or p.resolution_regression) and p not in failing]
-    attrs = _suite_counts(len(c.pairs), len(failing), len(skipped))
+def _suite(
+    c: Comparison, cases: int, failures: int, skipped: int, *extra: tuple[str, str]
+) -> tuple[ET.Element, ET.Element]:
+    """The JUnit root and its one suite, with the runs and each side's judge agreement per metric
+    as the suite's properties (in both forms: dialogue against dialogue and over trials)."""
+    attrs = _suite_counts(cases, failures, skipped)
     root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")  # when compared; UTC without offset, as JUnit wants
     suite = ET.SubElement(
         root, "testsuite", {"name": xml_safe(f"ragtui compare {c.base_run} → {c.new_run}"), **attrs, "timestamp": now}
     )
     props = ET.SubElement(suite, "properties")
-    for name, value in (("base_run", c.base_run), ("new_run", c.new_run)):
+    for name, value in (("base_run", c.base_run), ("new_run", c.new_run), *extra):
         ET.SubElement(props, "property", {"name": name, "value": xml_safe(value)})
+    if c.strict:
+        ET.SubElement(props, "property", {"name": "strict", "value": "true"})
     for m in [*c.scored_metrics(), *c.verdict_metrics]:  # each side's judge agreement with people, per metric
         for side in ("base", "new"):
             value = trust_cell(c.agreement(side, m), c.floor)
             ET.SubElement(props, "property", {"name": f"{side}_{m}_judge_agreement", "value": xml_safe(value)})
+    return root, suite
+
+
+def _case(suite: ET.Element, scenario: str, name: str) -> ET.Element:
+    return ET.SubElement(
+        suite,
+        "testcase",
+        {"classname": xml_safe(f"ragtui.compare.{scenario}"), "name": xml_safe(name), "time": "0.000"},
+    )
+
+
+def _judged(case: ET.Element, drops: list[Drop], words: Callable[[Drop], str], detail: str) -> None:
+    """A case's failure (its gated regressions, each in ``words``) or, with only ungated ones, its
+    skip with the reason."""
+    if any(d.gated for d in drops):
+        message = "; ".join(words(d) + ("" if d.gated else " (not gated)") for d in drops)
+        failure = ET.SubElement(case, "failure", {"message": xml_safe(message), "type": "regression"})
+        failure.text = xml_safe(detail)
+    elif drops:
+        ET.SubElement(case, "skipped", {"message": xml_safe(f"not gated: {words(drops[0])}")})
+
+
+def _one_trial_words(d: Drop) -> str:
+    """Dialogue against dialogue: ``score regression 0.90 → 0.30``."""
+    return f"{d.kind} regression{d.what.removeprefix(d.kind)}"
+
+
+def _trial_words(d: Drop) -> str:
+    """Over trials: ``regression beyond noise: passes 3/3 → 0/3, p=0.050 (regression)``."""
+    why = "within noise, counted by --strict" if d.within_noise else "beyond noise"
+    return f"{'resolution ' if d.kind == RESOLUTION else ''}regression {why}: {d.what.removeprefix('resolution: ')}"
+
+
+def _case_counts(verdict: CompareVerdict, labels: list[str]) -> tuple[int, int]:
+    """Failing and skipped pair cases, as ``_judged`` marks them (expectations counted apart)."""
+    drops = [verdict.of(label).of_kind(SCORE, RESOLUTION) for label in labels]
+    failing = sum(1 for ds in drops if any(d.gated for d in ds))
+    return failing, sum(1 for ds in drops if ds and not any(d.gated for d in ds))
+
+
+def comparison_junit(c: Comparison) -> str:
+    """One test case per pair; a failure when its score or its resolution regressed (as the
+    comparison's verdict decides), with both sides' scores and verdicts in the message; skipped
+    when only a low-agreement judge's regression, not gated."""
+    if c.noise is not None:
+        return _trials_junit(c, c.noise)
+    verdict = c.verdict
+    failing, skipped = _case_counts(verdict, [p.label for p in c.pairs])
+    root, suite = _suite(c, len(c.pairs), failing, skipped)
     for p in c.pairs:
-        case = ET.SubElement(
-            suite,
-            "testcase",
-            {"classname": xml_safe(f"ragtui.compare.{p.key[0]}"), "name": xml_safe(p.label), "time": "0.000"},
+        case = _case(suite, p.key[0], p.label)
+        detail = f"sessions #{p.base.session_id} → #{p.new.session_id}; " + "; ".join(
+            f"{metric_views.label(m)} {verdict_pair(c, p, m)}" for m in verdict_metrics()
         )
-        what = []
-        if p.flag == "regression":
-            what.append(f"score regression {score_text(p.base.score)} → {score_text(p.new.score)}{low_words(c)}")
-        if p.resolution_regression:
-            # Resolution's own rule: its regression fails the comparison, as its rate gates a run.
-            what.append(f"resolution regression {verdict_pair(p, 'resolution')}")
-        if p in skipped:
-            ET.SubElement(case, "skipped", {"message": xml_safe(f"not gated: {what[0]}")})
-        elif what:
-            failure = ET.SubElement(case, "failure", {"message": xml_safe("; ".join(what)), "type": "regression"})
-            failure.text = xml_safe(
-                f"sessions #{p.base.session_id} → #{p.new.session_id}; "
-                + "; ".join(f"{metric_views.label(m)} {verdict_pair(p, m)}" for m in verdict_metrics())
-            )
+        _judged(case, verdict.of(p.label).of_kind(SCORE, RESOLUTION), _one_trial_words, detail)
+        base, new = side_scores(c, p)
         out = ET.SubElement(case, "system-out")
         out.text = xml_safe(
-            f"score {score_text(p.base.score)} → {score_text(p.new.score)} ({flag_words(c, p)}) · "
+            f"score {base} → {new} ({flag_words(c, p)}) · "
             + " · ".join(
-                f"{metric_views.label(m)} {verdict_pair(p, m)} ({p.verdict_flag(m)})" for m in verdict_metrics()
+                f"{metric_views.label(m)} {verdict_pair(c, p, m)} ({p.verdict_flag(m)})" for m in verdict_metrics()
             )
         )
     _expectation_cases(c, root, suite)
@@ -426,77 +475,47 @@ def comparison_junit(c: Comparison) -> str:
 
 
 def _expectation_cases(c: Comparison, root: ET.Element, suite: ET.Element) -> None:
-    """A failing test case per expectation that regressed (over trials, with trials), as the
-    exit status counts them, in both JUnit forms; skipped when the expectations' judge is under the
-    agreement floor and not gated."""
-    gated = c.verdict_gated("expectations")  # the expectations verdict decides, when trusted
-    for change in c.expectation_regressions:
-        case = ET.SubElement(
-            suite,
-            "testcase",
-            {
-                "classname": xml_safe(f"ragtui.compare.{change.origin}"),
-                "name": xml_safe(f"{change.expectation_id} · {change.pair}"),
-                "time": "0.000",
-            },
-        )
-        if gated:
-            failure = ET.SubElement(
-                case, "failure", {"message": xml_safe(change.line), "type": "expectation_regression"}
-            )
+    """A test case per expectation that regressed (over trials, with trials; under ``--strict``,
+    any met less often), failing as the verdict counts it, skipped when not gated."""
+    drops = c.verdict.drops(EXPECTATION)
+    for d in drops:
+        change = d.expectation
+        assert change is not None
+        case = _case(suite, change.origin, f"{change.expectation_id} · {change.pair}")
+        if d.gated:
+            failure = ET.SubElement(case, "failure", {"message": xml_safe(d.line), "type": "expectation_regression"})
             failure.text = xml_safe(change.text)
         else:
             ET.SubElement(case, "skipped", {"message": xml_safe(f"not gated (low agreement): {change.line}")})
-    extra = len(c.expectation_regressions)
-    if extra:
-        counted = "failures" if gated else "skipped"
+    for counted in ("failures", "skipped"):
+        extra = sum(1 for d in drops if d.gated == (counted == "failures"))
         for element in (root, suite):
-            element.set("tests", str(int(element.get("tests", "0")) + extra))
             element.set(counted, str(int(element.get(counted, "0")) + extra))
+    for element in (root, suite):
+        element.set("tests", str(int(element.get("tests", "0")) + len(drops)))
 
 
 def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
-    """With trials: one test case per pair over its trials, failing on a regression beyond noise;
-    when only the run's test finds one, the pairs that dropped fail with it (they make it up)."""
-    failing = {p.label for p in n.regressions} or ({p.label for p in n.dropped} if n.run_regression else set())
-    skipped: set[str] = set()
-    if not c.scores_gated:  # passes are the rubric's: a low-agreement judge's are shown, not gated
-        failing, skipped = set(), failing
-    # A resolution that regressed over the pair's trials fails its case whatever the rubric's judge,
-    # as it fails the comparison.
-    resolution = {v.pair.label: v for v in c.resolution_trials if v.verdict == REGRESSION}
-    if not c.verdict_gated("resolution"):  # a low-agreement judge's resolution: shown, not gated
-        resolution = {}
-    skipped -= set(resolution)
-    failing |= set(resolution)
-    attrs = _suite_counts(len(n.pairs), len(failing), len(skipped))
-    root = ET.Element("testsuites", {"name": "ragtui compare", **attrs})
-    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
-    suite = ET.SubElement(
-        root, "testsuite", {"name": xml_safe(f"ragtui compare {c.base_run} → {c.new_run}"), **attrs, "timestamp": now}
-    )
-    props = ET.SubElement(suite, "properties")
-    for name, value in (("base_run", c.base_run), ("new_run", c.new_run), ("alpha", f"{n.alpha:g}")):
-        ET.SubElement(props, "property", {"name": name, "value": xml_safe(value)})
+    """With trials: one test case per pair over its trials, failing as the verdict decides — on a
+    regression beyond noise (when only the run's test finds one, the pairs that dropped, which make
+    it up), of its passes or its resolution; under ``--strict``, on any drop."""
+    verdict = c.verdict
+    failing, skipped = _case_counts(verdict, [p.label for p in n.pairs])
+    root, suite = _suite(c, len(n.pairs), failing, skipped, ("alpha", f"{n.alpha:g}"))
     for p in n.pairs:
-        case = ET.SubElement(
-            suite,
-            "testcase",
-            {"classname": xml_safe(f"ragtui.compare.{p.scenario_id}"), "name": xml_safe(p.label), "time": "0.000"},
+        case = _case(suite, p.scenario_id, p.label)
+        drops = verdict.of(p.label).of_kind(SCORE, RESOLUTION)
+        beyond = [d for d in drops if not d.within_noise]
+        detail = (
+            f"significant at alpha {n.alpha:g}"
+            if beyond
+            else "within run-to-run noise; --strict counts any drop as a regression"
         )
-        what = f"passes {p.cell('base')} → {p.cell('new')}, p={p.p_value:.3f} ({p.verdict})"
-        if p.label in failing:
-            kind = "pair" if p.verdict == "regression" else f"run (p={n.p_value:.3f})"
-            message = f"regression beyond noise: {what}"
-            if p.label in resolution:
-                v = resolution[p.label]
-                message = f"resolution regression beyond noise: resolved {v.cells} trials, p={v.p_value:.3f}"
-                kind = "pair's resolution"
-            failure = ET.SubElement(case, "failure", {"message": xml_safe(message), "type": "regression"})
-            failure.text = xml_safe(f"significant at alpha {n.alpha:g} for the {kind}")
-        elif p.label in skipped:
-            ET.SubElement(case, "skipped", {"message": xml_safe(f"not gated: regression beyond noise{low_words(c)}")})
-        ET.SubElement(case, "system-out").text = xml_safe(what)
+        _judged(case, drops, _trial_words, detail)
+        ET.SubElement(case, "system-out").text = xml_safe(
+            f"passes {p.cell('base')} → {p.cell('new')}, p={p.p_value:.3f} ({p.verdict}) · verdict "
+            f"{verdict.of(p.label).word}"
+        )
     _expectation_cases(c, root, suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -36,9 +36,9 @@ class VerdictScore:
         others at their pass mark."""
         return metric_views.status(self, self.threshold)
 
-    def words(self) -> str:
-        """``resolved 1.00`` / ``0.50`` / ``unscored`` / ``skipped``."""
-        return metric_views.cell(self)
+    def words(self, low: bool = False) -> str:
+        """``resolved 1.00`` / ``0.50`` / ``unscored`` / ``skipped``; ``≈0.50`` when ``low``."""
+        return metric_views.cell(self, low)
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,13 @@ from .pass_k import RunPassK, Trial, group_trials
 from .passing import TurnVerdict, metric_means_of, resolved_of, turn_verdict
 
 BLOCKS = "▁▂▃▄▅▆▇█"
+TREND_RUNS = 16  # the newest runs a trend draws, one block each: the column stays narrow
 
 
 def sparkline(values: list[float | None]) -> str:
     """Scores 0–1 as unicode blocks on a fixed 0–1 scale (so a flat line means flat scores,
-    not a rescaled wiggle); a run with no score is a gap."""
+    not a rescaled wiggle: 0.28 then 0.28 is ``▃▃``); a run with no score is a gap. The one
+    sparkline of ragtui: `ragtui runs`, `runs --pairs` and the TUI's Runs all draw with it."""
     out = []
     for v in values:
         if v is None:

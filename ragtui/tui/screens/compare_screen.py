@@ -1,6 +1,7 @@
-"""Two runs side by side: the pairs table (Enter opens one pair) with the dialogue verdicts'
-resolution and flag, and a pair's two dialogues turn-aligned, customer, bot and score for
-each turn, then both dialogue verdicts.
+"""Two runs side by side: the pairs table (Enter opens one pair) with each pair's verdict
+(regression / improved / within noise / same …, as ``ragtui compare`` and its reports state it),
+the dialogue verdicts' resolution and flag, and a pair's two dialogues turn-aligned, customer, bot
+and score for each turn, then both dialogue verdicts.
 
 When either run has repeated trials (``ragtui run --repeat K``), each row also shows its
 scenario × persona's trials on both sides, ● passed ○ not, with pass^k over them, and the pair
@@ -24,11 +25,12 @@ from textual.widgets import DataTable, Footer, Static
 from ...core.metrics import PRIMARY_METRIC
 from ...core.registry import metric_views
 from ...core.runs.compare import Comparison, Pair, compare_runs
-from ...core.runs.compare_report import flag_words, has_verdicts, ordered, outcome_line, summary_lines, verdict_pair
+from ...core.runs.compare_report import flag_words, has_verdicts, ordered, side_scores, summary_lines, verdict_pair
+from ...core.runs.compare_verdict import VERDICT_STYLES
 from ...core.runs.listing import run_trials
 from ...core.runs.pass_k import RunPassK
 from ...core.runs.report_text import delta
-from ...core.text.score_text import score_style, score_text, styled_score
+from ...core.text.score_text import score_style, styled_score
 from ...core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
@@ -83,7 +85,7 @@ class CompareScreen(Screen[None]):
             floor = self.ragtui.config.min_judge_agreement
             self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run, alpha=alpha, floor=floor)
         except RagtuiError as exc:
-            table.add_columns("scenario × persona", "base", "new", "Δ", "diverges", "flag")
+            table.add_columns("scenario × persona", "verdict", "base", "new", "Δ", "diverges", "flag")
             self.query_one("#compare-summary", Static).update(Text(str(exc), style="bold red"))
             self.app.notify(str(exc), severity="error", markup=False)
             return
@@ -95,8 +97,10 @@ class CompareScreen(Screen[None]):
             self.app.notify(str(exc), severity="error", markup=False)
             sides = None
         trials = sides if sides is not None and max(sides[0].trials, sides[1].trials) > 1 else None
+        # The verdict beside the pair's name, so that it stays on screen at 80 columns.
         table.add_columns(
             "scenario × persona",
+            "verdict",
             "base",
             "new",
             "Δ",
@@ -106,8 +110,9 @@ class CompareScreen(Screen[None]):
             *(("dialogue flag",) if verdicts else ()),
             *(("trials base → new",) if trials else ()),
         )
+        verdict = c.verdict  # the words of `ragtui compare` and every report
         # The outcome first: folded at 80×24, it is the line that stays.
-        summary = Text("\n".join([outcome_line(c), *summary_lines(c)]))
+        summary = Text("\n".join([verdict.headline, *summary_lines(c)]))
         if trials is not None:
             summary.append(f"\n{_pass_k_summary(*trials)}")
         for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
@@ -121,17 +126,20 @@ class CompareScreen(Screen[None]):
         low = c.low()  # the rubric's judge agrees with people under the floor: no red, no green
         for index, p in enumerate(self.shown):
             d = p.delta
+            word = verdict.for_pair(p).word
+            base, new = side_scores(c, p)
             table.add_row(
                 Text(one_line(p.label, 50)),
-                Text(score_text(p.base.score), justify="right"),
-                Text(score_text(p.new.score), justify="right"),
+                Text(word, style=VERDICT_STYLES.get(word, "")),
+                Text(base, justify="right"),
+                Text(new, justify="right"),
                 Text(delta(d), justify="right", style=_delta_style(d, low)),
                 "–" if p.diverges_at is None else f"turn {p.diverges_at}",
                 Text(
                     flag_words(c, p),
                     style="dim" if low and p.flag == "regression" else FLAG_STYLES.get(p.flag, "yellow"),
                 ),
-                *(_dialogue_cells(p, verdict_metrics) if verdicts else ()),
+                *(_dialogue_cells(c, p, verdict_metrics) if verdicts else ()),
                 *((_trials_cell(p, *trials),) if trials else ()),
                 key=str(index),
             )
@@ -160,7 +168,9 @@ class CompareScreen(Screen[None]):
         base, new = sessions
         # The other trials of this scenario × persona, for [ / ] on the pair screen.
         same = [q for q in self.shown if _pair_of(q) == _pair_of(pair)]
-        self.app.push_screen(PairScreen(pair, base, new, sorted(same, key=lambda q: q.base.session_id)))
+        trials = sorted(same, key=lambda q: q.base.session_id)
+        if self.comparison is not None:
+            self.app.push_screen(PairScreen(self.comparison, pair, base, new, trials))
 
     @on(DataTable.RowSelected, "#pairs")
     def _selected(self) -> None:
@@ -203,12 +213,12 @@ def _pass_k_summary(base: RunPassK, new: RunPassK) -> str:
     return f"trials (● passed ○ not): {' · '.join(parts)} ({sizes})"
 
 
-def _dialogue_cells(p: Pair, metrics: tuple[str, ...]) -> list[Text]:
+def _dialogue_cells(c: Comparison, p: Pair, metrics: tuple[str, ...]) -> list[Text]:
     """Each dialogue metric's verdicts in both runs, and the pair's dialogue flag."""
     flag = p.dialogue_flag
     last = flag.rsplit(" ", 1)[-1]
     style = FLAG_STYLES.get(last if last in ("regression", "fixed") else flag, "yellow")
-    return [*(Text(one_line(verdict_pair(p, m), 50)) for m in metrics), Text(flag, style=style)]
+    return [*(Text(one_line(verdict_pair(c, p, m), 50)) for m in metrics), Text(flag, style=style)]
 
 
 def _verdicts_text(session: StoredSession) -> Text:
@@ -266,8 +276,16 @@ class PairScreen(Screen[None]):
         Binding("escape", "app.pop_screen", "Back"),
     ]
 
-    def __init__(self, pair: Pair, base: StoredSession, new: StoredSession, trials: list[Pair] | None = None) -> None:
+    def __init__(
+        self,
+        comparison: Comparison,
+        pair: Pair,
+        base: StoredSession,
+        new: StoredSession,
+        trials: list[Pair] | None = None,
+    ) -> None:
         super().__init__()
+        self.comparison = comparison  # the pair's verdict and which scores read ≈
         self.pair, self.base, self.new = pair, base, new
         self.trials = trials or [pair]  # the pair's trials in order; one for a run without repeats
 
@@ -290,8 +308,10 @@ class PairScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         p = self.pair
-        head = Text(f"{p.label} — base #{self.base.id} {score_text(p.base.score)} → new #{self.new.id} ")
-        head.append(f"{score_text(p.new.score)} ({delta(p.delta)}) · {p.flag}")
+        base, new = side_scores(self.comparison, p)
+        head = Text(f"{p.label} — base #{self.base.id} {base} → new #{self.new.id} ")
+        word = self.comparison.verdict.for_pair(p).word  # the pair's verdict, when its flag says less
+        head.append(f"{new} ({delta(p.delta)}) · {p.flag}" + ("" if word == p.flag else f" (pair: {word})"))
         if len(self.trials) > 1:
             head.append(
                 f" · trial {self.base.trial} → {self.new.trial} ({self.trials.index(p) + 1} of {len(self.trials)}; "

@@ -16,12 +16,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Sparkline, Static
+from textual.widgets import DataTable, Footer, Label, Static
 
 from ...core.dialogue.engine import new_run_id
 from ...core.dialogue.events import DialogueDone, DialogueVerdictStarted
 from ...core.dialogue.replay import replay_summary
-from ...core.runs.listing import RunSummary, list_runs, pair_trends, sparkline
+from ...core.runs.listing import TREND_RUNS, RunSummary, list_runs, pair_trends, sparkline
 from ...core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ...core.runs.replay_plan import plan_replay
 from ...core.text.score_text import UNSCORED, score_text
@@ -63,7 +63,7 @@ def _pass_k_cell(r: RunSummary) -> Text:
 
 
 def _trend_row(
-    pair: str, change: str, runs: str, span: str, marks: str | None, trend: Label | Sparkline, head: bool = False
+    pair: str, change: str, runs: str, span: str, marks: str | None, trend: Label, head: bool = False
 ) -> Horizontal:
     """One row of the trends: a cell each (plain text, never markup), the trial marks only for a
     run with trials."""
@@ -174,8 +174,8 @@ class RunsScreen(Screen[None]):
                     else ()
                 ),
                 Text(str(r.dialogues), justify="right"),
-                Text(sparkline(r.trend[-16:]), style="cyan"),
-                Text(sparkline(r.resolution_trend[-16:]), style="magenta"),
+                Text(sparkline(r.trend[-TREND_RUNS:]), style="cyan"),
+                Text(sparkline(r.resolution_trend[-TREND_RUNS:]), style="magenta"),
                 r.started.replace("T", " ")[:16],
                 r.language,
                 Text(one_line(f"{r.bot} · {models}", 40)),
@@ -233,7 +233,6 @@ class RunsScreen(Screen[None]):
         ]  # fmt: skip
         for t in trends:
             scored = [v for v in t.scores if v is not None]  # an unscored run is left out, never drawn as 0
-            # Textual's Sparkline scales between the series' own min and max: the range gives them.
             span = f"{score_text(min(scored))}–{score_text(max(scored))}" if scored else UNSCORED
             pair = trials.pair(t.scenario_id, t.persona_name) if trials is not None else None
             marks = None
@@ -246,7 +245,9 @@ class RunsScreen(Screen[None]):
                     str(len(t.points)),
                     span,
                     marks,
-                    Sparkline(scored),
+                    # `runs --pairs`'s sparkline: a fixed 0–1 scale (Textual's Sparkline stretches the
+                    # series between its own min and max: 0.28 → 0.28 drew a full bar and an empty one).
+                    Label(Text(sparkline(t.scores[-TREND_RUNS:]), style="cyan"), markup=False),
                 )
             )
         box.mount_all(rows)

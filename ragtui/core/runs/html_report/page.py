@@ -8,7 +8,8 @@ from __future__ import annotations
 from ...registry import metric_views
 from ...text.score_text import score_text
 from ..compare import Comparison
-from ..compare_report import ordered, outcome_line, summary_lines, trial_ordered
+from ..compare_report import expectation_lines, ordered, side_scores, summary_lines, trial_ordered
+from ..compare_verdict import NOT_GATED, CompareVerdict
 from ..trial_compare import BETTER, HIGHER_IN_NOISE, LOWER_IN_NOISE, REGRESSION, NoiseComparison, TrialPair
 from . import charts
 from .assets import SCRIPT, STYLE, content_security_policy
@@ -151,58 +152,69 @@ def _charts(view: RunView) -> str:
 TALL = ' class="tall"'
 
 
-def _trial_regressions(n: NoiseComparison) -> list[str]:
-    """Pairs that passed fewer of their trials — beyond noise, then within it — and apart from
-    them the pairs that passed more: a rise is never listed as a drop."""
-    regressions, lower = n.with_verdict(REGRESSION), n.with_verdict(LOWER_IN_NOISE)
-    higher = n.with_verdict(HIGHER_IN_NOISE) + n.with_verdict(BETTER)
-    out = [f"<h2>Regressions beyond run-to-run noise ({len(regressions)}); lower within noise ({len(lower)})</h2>"]
-    dropped = [p for p in trial_ordered(n) if p in regressions or p in lower]
-    out.append(_trial_table(dropped) if dropped else '<p class="muted">No pair dropped.</p>')
+def _trial_regressions(c: Comparison, n: NoiseComparison) -> list[str]:
+    """Pairs over their trials: those the verdict calls regressions (beyond noise — or, under
+    ``--strict``, any drop — of their passes, resolution or an expectation), then those lower within
+    noise, and apart from them the pairs that passed more: a rise is never listed as a drop."""
+    verdict = c.verdict
+    ranked = trial_ordered(n)
+    regressions = [p for p in ranked if verdict.of(p.label).word in (REGRESSION, NOT_GATED)]
+    lower = [p for p in ranked if p.verdict == LOWER_IN_NOISE and p not in regressions]
+    higher = [p for p in ranked if p.verdict in (HIGHER_IN_NOISE, BETTER) and p not in regressions]
+    which = "--strict: any drop" if c.strict else "beyond run-to-run noise"
+    out = [f"<h2>Regressions {which} ({len(regressions)}); lower within noise ({len(lower)})</h2>"]
+    shown = regressions + lower
+    out.append(_trial_table(shown, verdict) if shown else '<p class="muted">No pair dropped.</p>')
     if higher:
         out += [
             f"<h2>Higher: beyond noise ({len(n.with_verdict(BETTER))}), within noise ({len(n.with_verdict(HIGHER_IN_NOISE))})</h2>"
         ]
-        out.append(_trial_table([p for p in trial_ordered(n) if p in higher]))
+        out.append(_trial_table(higher, verdict))
     return out
 
 
-def _trial_table(pairs: list[TrialPair]) -> str:
+def _trial_table(pairs: list[TrialPair], verdict: CompareVerdict) -> str:
     rows = "".join(
-        f'<tr><td>{esc(p.label)}</td><td class="n">{esc(p.cell("base"))}</td><td class="n">{esc(p.cell("new"))}</td>'
-        f'<td class="n">{p.p_value:.3f}</td><td>{esc(p.verdict)}</td></tr>'
+        f'<tr><td>{esc(p.label)}</td><td>{esc(verdict.of(p.label).word)}</td><td class="n">{esc(p.cell("base"))}</td>'
+        f'<td class="n">{esc(p.cell("new"))}</td><td class="n">{p.p_value:.3f}</td><td>{esc(p.verdict)}</td>'
+        f"<td>{esc('; '.join(d.line for d in verdict.of(p.label).drops))}</td></tr>"
         for p in pairs
     )
     head = (
-        "<tr><th>scenario × persona</th><th>base passes</th><th>new passes</th><th>p (drop)</th><th>verdict</th></tr>"
+        "<tr><th>scenario × persona</th><th>verdict</th><th>base passes</th><th>new passes</th><th>p (drop)</th>"
+        "<th>change</th><th>what regressed</th></tr>"
     )
     return f'<div class="scroll"><table>{head}{rows}</table></div>'
 
 
 def _compare_sections(c: Comparison, base_database: str, new_database: str) -> list[str]:
+    verdict = c.verdict  # what the exit status, the terminal and every report say
     out = [f"<h1>Compare {esc(c.base_run)} → {esc(c.new_run)}</h1>"]
     out.append(f'<div class="sub">base: {esc(base_database)} · new: {esc(new_database)}</div>')
-    status = c.exit_status
-    lines = "".join(f"<li>{esc(line)}</li>" for line in summary_lines(c))
-    verdict = esc(outcome_line(c))
-    out.append(f'<div class="gate {"ok" if status == 0 else "bad"}"><b>Comparison:</b> {verdict}<ul>{lines}</ul></div>')
+    lines = "".join(f"<li>{esc(line)}</li>" for line in [*summary_lines(c), *expectation_lines(c)])
+    gate = "ok" if verdict.status == 0 else "bad"
+    out.append(f'<div class="gate {gate}"><b>Comparison:</b> {esc(verdict.headline)}<ul>{lines}</ul></div>')
     if c.noise is not None:  # with trials: pairs over all their trials, a drop beyond noise
-        out.extend(_trial_regressions(c.noise))
-        regressed = []
+        out.extend(_trial_regressions(c, c.noise))
     else:
-        regressed = [p for p in ordered(c.pairs) if p.flag == "regression" or p.resolution_regression]
+        regressed = [p for p in ordered(c.pairs) if verdict.of(p.label).word in (REGRESSION, NOT_GATED)]
         out.append(f"<h2>Regressions ({len(regressed)})</h2>")
-    if regressed:
-        rows = "".join(
-            f'<tr><td>{esc(p.label)}</td><td class="n">{score_text(p.base.score)}</td>'
-            f'<td class="n">{score_text(p.new.score)}</td><td>{esc(p.flag)}</td><td>{esc(p.dialogue_flag)}</td></tr>'
-            for p in regressed
-        )
-        head = "<tr><th>scenario × persona</th><th>base</th><th>new</th><th>score</th><th>dialogue verdicts</th></tr>"
-        out.append(f'<div class="scroll"><table>{head}{rows}</table></div>')
-    elif c.noise is None:
-        out.append('<p class="muted">No pair regressed.</p>')
-    changes = [(p.label, p.delta, p.flag == "regression") for p in c.pairs if p.delta is not None]
+        if regressed:
+            rows = "".join(
+                f"<tr><td>{esc(p.label)}</td><td>{esc(verdict.of(p.label).word)}</td>"
+                f'<td class="n">{esc(side_scores(c, p)[0])}</td><td class="n">{esc(side_scores(c, p)[1])}</td>'
+                f"<td>{esc(p.flag)}</td><td>{esc(p.dialogue_flag)}</td>"
+                f"<td>{esc('; '.join(d.line for d in verdict.of(p.label).drops))}</td></tr>"
+                for p in regressed
+            )
+            head = (
+                "<tr><th>scenario × persona</th><th>verdict</th><th>base</th><th>new</th><th>score</th>"
+                "<th>dialogue verdicts</th><th>what regressed</th></tr>"
+            )
+            out.append(f'<div class="scroll"><table>{head}{rows}</table></div>')
+        else:
+            out.append('<p class="muted">No pair regressed.</p>')
+    changes = [(p.label, p.delta, verdict.for_pair(p).word == REGRESSION) for p in c.pairs if p.delta is not None]
     if changes:
         caption = "Change in score per pair" + (
             f" (the 60 largest drops of {len(changes)})" if len(changes) > 60 else ""
