@@ -98,3 +98,22 @@ def test_piped_runs_heads_every_column_with_its_whole_name(tmp_path: Path):
     ]  # fmt: skip
     for run in RUNS:
         assert sum(line.startswith(run + " ") for line in lines) == 1
+
+
+def test_a_run_s_results_at_80_columns_keep_each_pair_apart(tmp_path: Path, terminal_80, capsys):
+    from ragtui.cli.run_results import RESULTS_FIT, results_table
+
+    store = Store.open(synthetic_db(tmp_path / "ragtui.db"))
+    try:
+        sessions = store.run_sessions(RUNS[0])
+    finally:
+        store.close()
+    names = [(f"{s.scenario_id}-for-a-long-while", f"{s.persona_name}-and-then-some") for s in sessions]
+    for s, (scenario, persona) in zip(sessions, names, strict=True):
+        s.scenario_id, s.persona_name = scenario, persona
+    output.print_table(results_table(sessions, {}, {}, None), RESULTS_FIT)
+    lines = shown(capsys)
+    assert all(cell_len(line) <= 80 for line in lines), lines
+    rows = [line for line in lines if re.match(r"\s*\d+ ", line)]
+    assert len(rows) == 6 and len({" ".join(row.split()[1:3]) for row in rows[::2]}) == 3, rows
+    assert all("max_turns" in row for row in rows)  # the stop reason whole
