@@ -98,12 +98,12 @@ def keep_end(text: str, width: int) -> str:
     return shorten(text, width, "start")
 
 
-def pair_label(first: str, second: str, width: int) -> str:
+def pair_label(first: str, second: str, width: int | None = None) -> str:
     """``scenario × persona`` in at most ``width`` cells: whole when it fits, else each name
     shortened from its middle (``refund…rtial × skeptical``; under 20 cells ``refu…tial·skeptical``),
-    the second (a persona, short) kept whole while it takes no more than half."""
+    the second (a persona, short) kept whole while it takes no more than half; no ``width``: whole."""
     whole = f"{first}{PAIR_SEPARATOR}{second}"
-    if cell_len(whole) <= width:
+    if width is None or cell_len(whole) <= width:
         return whole
     separator = PAIR_SEPARATOR if width >= 20 else "·"  # narrow: every cell for the names
     room = max(0, width - cell_len(separator))

@@ -108,7 +108,7 @@ def _trend_widths(
     name shortened from its middle, never so far that two pairs read the same."""
     count = 5 if rows and rows[0][4] is not None else 4
     room -= CELL_MARGIN * count + TREND_LEAST + SCROLLBAR
-    natural_pair = max((cell_len(pair_label(s, p, 10**6)) for s, p in pairs), default=0)
+    natural_pair = max((cell_len(pair_label(s, p)) for s, p in pairs), default=0)
     if max(natural_pair, CSS_WIDTHS[0]) + sum(CSS_WIDTHS[1:count]) <= room:
         return None
     natural = [max(cell_len(str(row[i] or "")) for row in rows) for i in range(count)]
@@ -273,10 +273,10 @@ class RunsScreen(Screen[None]):
                 marks = one_line(pair.marks_line(), 24) if pair is not None else "no counted trial"
             pairs.append((one_line(t.scenario_id, 40), one_line(t.persona_name, 24)))
             change = f"{score_text(t.scores[0])} → {score_text(t.scores[-1])}"
-            cells.append((pair_label(*pairs[-1], 10**6), change, str(len(t.points)), span, marks))
+            cells.append((pair_label(*pairs[-1]), change, str(len(t.points)), span, marks))
         widths = _trend_widths(cells, pairs, self.app.size.width)
         if widths is not None:
-            head = ("scenario·persona" if widths[0] < len(head[0]) else head[0], *head[1:])
+            head = ("scenario·persona" if widths[0] < cell_len(head[0]) else head[0], *head[1:])
             cells = [head, *((pair_label(*p, widths[0]), *row[1:]) for p, row in zip(pairs, cells[1:], strict=True))]
         rows = [_trend_row(*head, Label("trend"), head=True, widths=widths)]
         for t, row in zip(trends, cells[1:], strict=True):
