@@ -20,12 +20,13 @@ from ..core.store.export import write_csv
 from ..core.store.labels import session_labels
 from ..core.store.lineage import lineage_lines
 from ..core.store.store import Store
+from ..core.text.fit_columns import NAME, RUN_ID, WHOLE
 from ..core.types.errors import RagtuiError
 from ..core.types.stored import StoredSession
 from .arg_checks import check_count, check_ids
 from .calibrate_command import calibrate
 from .doctor import doctor
-from .output import console, say_discovered, session_score_text, stop_text
+from .output import console, print_table, say_discovered, session_score_text, stop_text
 from .run_command import run
 from .transcript_view import print_session
 
@@ -37,6 +38,11 @@ def _store(overrides: Overrides) -> Store:
     return bootstrap.open_store(bootstrap.load_effective_config(overrides), read_only=True)
 
 
+# How the sessions table fits a terminal (``print_table``): a run id gives up its start and a
+# name its middle, never so far that two rows read the same; the figures stay whole.
+SESSIONS_FIT = {"started": WHOLE, "run": RUN_ID, "scenario": NAME, "persona": NAME, "stop": WHOLE}
+
+
 def sessions_table(rows: list[StoredSession], low: set[int] | None = None) -> Table:
     """``low``: the sessions whose rubric judge agrees with people under the floor (``≈``, no colour)."""
     table = Table(title=None, show_lines=False)
@@ -45,7 +51,7 @@ def sessions_table(rows: list[StoredSession], low: set[int] | None = None) -> Ta
     for s in rows:
         table.add_row(
             str(s.id),
-            s.created_at.replace("T", " ")[:19],
+            s.created_at.replace("T", " ")[:16],
             Text(s.run_id or "-"),
             Text(s.scenario_id),
             Text(s.persona_name),
@@ -66,7 +72,8 @@ def sessions(args: argparse.Namespace, overrides: Overrides) -> int:
     if not rows:
         console.print(Text(f"No sessions in {store.path}. Start one with `ragtui run`."))
         return 0
-    console.print(sessions_table(rows, low_rubric_sessions(store, [s.id for s in rows], config.min_judge_agreement)))
+    low = low_rubric_sessions(store, [s.id for s in rows], config.min_judge_agreement)
+    print_table(sessions_table(rows, low), SESSIONS_FIT)
     return 0
 
 

@@ -10,16 +10,30 @@ styling travels separately from the text (control segments and styles), so it st
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
+from rich import box
 from rich.cells import cell_len
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from ..core.text.fit_columns import (
+    ELLIPSIS,
+    WHOLE,
+    WRAPPED,
+    Column,
+    Fit,
+    Shorten,
+    fit_table,
+    kept,
+    natural_widths,
+)
 from ..core.text.score_text import styled_score
 from ..core.text.text_safety import error_line as error_line  # shared with the TUI's start-up
 from ..core.text.text_safety import visible
@@ -47,16 +61,27 @@ console = SafeConsole(highlight=False)
 console_err = SafeConsole(stderr=True, highlight=False)
 
 
-def print_table(table: Table) -> None:
-    """A table: drawn by Rich on a terminal; without one (CI logs, ``| tee``) as plain aligned
-    columns. Rich measures and wraps every cell (~1.5 ms a row: a second and more at the end of
-    a large run, spent on a log), and plain columns never cut an id to fit 80 columns. The text
-    still goes through the console, so controls in it are drawn visibly."""
-    if console.is_terminal:
-        console.print(table)
-        return
+def print_table(table: Table, shorten: Mapping[str, Shorten] | None = None) -> None:
+    """A table: drawn by Rich on a terminal, fitted to its width; without one (CI logs, ``| tee``,
+    ``| less``) as plain aligned columns, nothing cut. Rich measures and wraps every cell (~1.5 ms
+    a row: a second and more at the end of a large run, spent on a log). The text still goes
+    through the console, so controls in it are drawn visibly.
+
+    On a terminal the columns are fitted by ``core.text.fit_columns``, as every list is:
+    ``shorten`` says, by heading, how a column gives up width (a run id its start, a name its
+    middle, never so far that two rows read the same); a column it does not name keeps its
+    figures whole when right-aligned and wraps otherwise. A heading is never cut. A table too
+    wide for its box is drawn without one, fitted; too wide even so, as plain columns the
+    terminal wraps (nothing is cut to a width nothing fits in)."""
     headers = [_plain(column.header) for column in table.columns]
-    rows = list(zip(*([_plain(cell) for cell in column.cells] for column in table.columns), strict=True))
+    rows = [
+        list(row) for row in zip(*([_plain(cell) for cell in column.cells] for column in table.columns), strict=True)
+    ]
+    if console.is_terminal:
+        fitted = _fitted(table, headers, rows, shorten or {})
+        if fitted is not None:
+            console.print(fitted)
+            return
     widths = [max([cell_len(h), *(cell_len(row[i]) for row in rows)]) for i, h in enumerate(headers)]
     right = [column.justify == "right" for column in table.columns]
 
@@ -70,6 +95,80 @@ def print_table(table: Table) -> None:
     lines = [_plain(table.title)] if table.title else []
     lines += [line(headers), line("-" * w for w in widths), *(line(row) for row in rows)]
     console.out("\n".join(lines), highlight=False)
+
+
+def _fitted(table: Table, headers: list[str], rows: list[list[str]], shorten: Mapping[str, Shorten]) -> Table | None:
+    """``table`` fitted to the console: boxed when every column fits whole in the box; else
+    without the box, two spaces between columns, then one, the first where nothing is
+    shortened or else the roomiest, its columns fitted and cells shortened to them (a heading
+    may wrap between its words, never inside one); None when even the narrowest widths do not
+    fit (or a cell is not text, which only Rich can measure)."""
+    if not all(isinstance(cell, (str, Text)) for column in table.columns for cell in column.cells):
+        return None
+    columns = [
+        Column(header, shorten.get(header) or (WHOLE if column.justify == "right" else WRAPPED))
+        for header, column in zip(headers, table.columns, strict=True)
+    ]
+    natural = natural_widths(columns, rows)
+    if sum(natural) + _frame_width(table) <= console.width:
+        return table
+    chosen: tuple[Table, list[int]] | None = None
+    for gap in (1, 0):
+        bare = _unboxed(table, gap)
+        room = console.width - _frame_width(bare)
+        widths = fit_table(columns, rows, room, heading_wraps=True)
+        if sum(widths) <= room:
+            chosen = (bare, widths)
+            if widths == natural:
+                break
+    if chosen is None:
+        return None
+    bare, widths = chosen
+    bare.columns = [
+        dataclasses.replace(
+            column,
+            width=width,
+            min_width=None,
+            max_width=None,
+            no_wrap=False,  # a heading may wrap between words; a cell is shortened to fit, or wraps
+            _cells=[_shortened(cell, width, fit.how.fit) for cell in column.cells],
+        )
+        for column, fit, width in zip(table.columns, columns, widths, strict=True)
+    ]
+    return bare
+
+
+def _unboxed(table: Table, gap: int) -> Table:
+    """``table`` without its box: a rule under the headings, columns ``gap`` + 1 spaces apart."""
+    bare = copy.copy(table)
+    bare.box, bare.show_edge, bare.pad_edge, bare.padding = box.SIMPLE_HEAD, False, False, (0, 0, 0, gap)
+    return bare
+
+
+def _frame_width(table: Table) -> int:
+    """The cells ``table`` takes besides its columns' text: its box's lines and the cells'
+    padding, as Rich counts them (``Table._extra_width`` and ``_get_padding_width``)."""
+    count = len(table.columns)
+    lines = ((2 if table.show_edge else 0) + count - 1) if table.box else 0
+    _, right, _, left = table.padding
+    if table.collapse_padding:
+        left, right = 0, abs(left - right)
+    padding = (left + right) * count
+    if not table.pad_edge and count:
+        padding -= left + right
+    return lines + padding
+
+
+def _shortened(cell: RenderableType, width: int, fit: Fit) -> RenderableType:
+    """A cell shortened into ``width`` cells as ``fit`` says, its styles kept."""
+    text = cell if isinstance(cell, Text) else Text(str(cell))
+    if "\n" in text.plain:
+        return cell  # several lines: left to Rich, which crops each with an ellipsis
+    cut = kept(text.plain, width, fit)
+    if cut is None:
+        return cell
+    head, tail = cut
+    return Text.assemble(text[:head], ELLIPSIS, text[len(text) - tail :] if tail else "")
 
 
 def _plain(cell: object) -> str:

@@ -67,7 +67,7 @@ from .estimate_view import estimate_command, print_spent
 from .model_start import embedded_model
 from .output import console, console_err, print_table, say_discovered
 from .run_progress import RunProgress
-from .run_results import results_table
+from .run_results import RESULTS_FIT, results_table
 from .run_workers import check_workers, run_workers
 
 EXIT_INTERRUPTED = 130
@@ -506,7 +506,7 @@ def _report(
     plan: list[PlanEntry],
 ) -> int:
     dialogue = {s.id: s.latest_dialogue_judgments() for s in rows}
-    print_table(results_table(rows, config.thresholds, dialogue, config.min_judge_agreement))
+    print_table(results_table(rows, config.thresholds, dialogue, config.min_judge_agreement), RESULTS_FIT)
     for s in rows:
         if s.replay_note:
             console.print(Text(f"#{s.id} {s.scenario_id} × {s.persona_name}: {s.replay_note}", style="yellow"))

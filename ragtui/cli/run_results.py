@@ -13,10 +13,15 @@ from ..core.runs.gate import metric_means
 from ..core.runs.low_agreement import low_metrics
 from ..core.runs.passing import NOT_PASSED_MARK, PASSED_MARK, read_pass
 from ..core.store.dialogue_verdicts import StoredDialogueJudgment
+from ..core.text.fit_columns import NAME, WHOLE
 from ..core.text.score_text import FAIL_STYLE, LOW_STYLE, PASS_STYLE, styled_score
 from ..core.types.agreement_floor import AgreementFloor
 from ..core.types.stored import StoredSession
 from .output import session_score_text, stop_text
+
+# How the results fit a narrow terminal (``print_table``): names shortened from the middle,
+# never so far that two rows read the same; the stop reason and the figures whole.
+RESULTS_FIT = {"scenario": NAME, "persona": NAME, "stop": WHOLE}
 
 
 def results_table(

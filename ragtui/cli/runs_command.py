@@ -15,11 +15,16 @@ from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.listing import TREND_RUNS, RunSummary, list_runs, pair_trends, sparkline
 from ..core.runs.resolve import resolve_run
+from ..core.text.fit_columns import NAME, NEWEST, RUN_ID, WHOLE, WRAPPED, Shorten
 from ..core.text.score_text import no_verdict, score_text
 from .arg_checks import check_count
-from .output import console
+from .output import console, print_table
 
 TREND_WIDTH = TREND_RUNS
+# How the runs table fits a terminal (``print_table``): the run id gives up its start (never so
+# far that two read the same), the bot and its models wrap, the sparklines give up their oldest
+# runs; dates and figures stay whole.
+RUNS_FIT: dict[str, Shorten] = {"run": RUN_ID, "started": WHOLE, "bot · models": WRAPPED, "trend": NEWEST}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -157,14 +162,14 @@ def runs(args: argparse.Namespace, overrides: Overrides) -> int:
                     Text(sparkline(t.scores[-TREND_WIDTH:]), style="cyan"),
                 )
         console.print(Text(f"Score per scenario × persona across runs (the pairs of {run_id}; 0–1 scale)"))
-        console.print(table)
+        print_table(table, {"scenario × persona": NAME, "trend": NEWEST})
         return 0
     rows = list_runs(store, config.min_judge_agreement)
     if not rows:
         console.print(Text(f"No runs in {store.path}. Start one with `ragtui run`."))
         return 0
     shown = rows[-args.limit :]
-    console.print(runs_table(shown, args.verdicts))
+    print_table(runs_table(shown, args.verdicts), RUNS_FIT)
     console.print(Text(PASS_LEGEND + (PASS_K_LEGEND if any(r.repeated for r in shown) else ""), style="dim"))
     if any(r.interrupted for r in shown):
         console.print(Text(INTERRUPTED_LEGEND, style="dim"))

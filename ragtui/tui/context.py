@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
     from ..core.models.endpoints import Endpoint
     from ..core.store.store import Store
+    from .record_watch import RecordWatch
     from .widgets.event_view import EventView
 
 
@@ -52,6 +53,7 @@ class DialogueHost(Protocol):
     dialogue: Dialogue | None
     stopped: str | None
     view: EventView
+    record_watch: RecordWatch
 
     @property
     def ragtui(self) -> TuiServices: ...

@@ -3,6 +3,12 @@ the app hears of it (``RecordChanged``) and redraws what it shows from the store
 
 The check is SQLite's ``PRAGMA data_version`` once a second on a Textual timer: no busy loop,
 and nothing is read or redrawn while no other process writes.
+
+A process killed with -9 (or crashed) writes nothing as it dies, so the data version cannot tell
+that a session it was running is now interrupted. While the main screen shows a session run by
+another process (``follow``), each look also reads that session's status the way the sessions
+list does (``Store.session_status``: the owner's pid and start time on this host, its heartbeat
+from another) and tells the screens once it is no longer running.
 """
 
 from __future__ import annotations
@@ -32,13 +38,20 @@ class RecordWatch:
 
     def __init__(self, screen: Screen[Any], store: Store) -> None:
         self.screen = screen
+        self.store = store
         self.version = DataVersion(store.db.conn)
+        self.followed: int | None = None  # a session shown read only, another process running it
         self.timer: Timer = screen.set_interval(POLL_S, self.check)
 
+    def follow(self, session_id: int | None) -> None:
+        """Watch ``session_id``'s owner too, until it stops running it (None: watch none)."""
+        self.followed = session_id
+
     def check(self) -> bool:
-        """One look; True (and every screen told) when another process wrote."""
+        """One look; True (and every screen told) when another process wrote, or the process
+        running the followed session is gone."""
         try:
-            changed = self.version.changed()
+            changed = self.version.changed() or self._owner_gone()
         except sqlite3.Error as exc:  # a database gone away: the screens report it when used
             log.debug("data_version failed: %s", exc)
             return False
@@ -46,3 +59,11 @@ class RecordWatch:
             for screen in list(self.screen.app.screen_stack):
                 screen.post_message(RecordChanged())
         return changed
+
+    def _owner_gone(self) -> bool:
+        """The followed session no longer reads as running (its process died, or it was deleted):
+        told once; the screen follows it again if another process still runs it."""
+        if self.followed is None or self.store.session_status(self.followed) == "running":
+            return False
+        self.followed = None
+        return True

@@ -28,6 +28,7 @@ from .test_run_workers import wait_for_running_owners
 @pytest.fixture(autouse=True)
 def _wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(output.console, "_width", 200)
+    monkeypatch.setattr(output.console, "_force_terminal", True)  # the boxed table, its heads parsed below
 
 
 def runs_row(out: str, run_id: str) -> dict[str, str]:

@@ -153,3 +153,36 @@ async def test_the_queue_offers_only_judged_turns_and_every_key_labels_one(make_
 
     labelled = sorted((lab.session_id, lab.turn) for s in (1, 2) for lab in session_labels(store, s))
     assert labelled == [(1, 1), (1, 3), (2, 1), (2, 2)]
+
+
+@pytest.mark.recorded
+async def test_the_highlighted_agreement_is_the_one_stored_at_80_columns(make_app, store: Store):
+    """↓ to "Disagree" and ctrl+s, with no Space or Enter: the highlighted choice is stored, as in
+    the Re-judge dialog; reopened, the dialog starts on it and saving again keeps it."""
+    app = make_app()
+    app.config.labeller = "rita"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_recorded(pilot)
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LabelScreen)
+        await pilot.press("tab", "tab", "down", "down", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        (label,) = session_labels(store, 1)
+        assert (label.turn, label.score, label.agree) == (3, None, False)
+
+        await pilot.press("l")  # reopened on the stored label: saved as it stands, it stays "disagree"
+        await pilot.pause()
+        assert isinstance(app.screen, LabelScreen)
+        await pilot.press("2", "ctrl+s")
+        await pilot.pause()
+        (label,) = session_labels(store, 1)
+        assert (label.score, label.agree) == (2, False)
+
+        await pilot.press("l")  # ↑ from "disagree" moves the choice back to "agree"
+        await pilot.pause()
+        await pilot.press("tab", "tab", "up", "ctrl+s")
+        await pilot.pause()
+        (label,) = session_labels(store, 1)
+        assert (label.score, label.agree) == (2, True)

@@ -76,3 +76,35 @@ async def test_equal_scores_draw_equal_bars_as_runs_pairs_draws_them(make_app, s
     assert main(["runs", "--db", str(store.path), "--pairs", "last"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if "refund × calm" in line)
     assert "▃▃" in row
+
+
+PAIRS = (
+    ("id-linking", "in-a-hurry"),
+    ("id-linking", "beginner"),
+    ("refund-partial", "skeptical"),
+    ("refund-partial", "elderly"),
+    ("reset-link-expired", "angry"),
+    ("reset-link-expired", "calm"),
+)
+
+
+async def test_at_80_columns_each_pair_of_a_run_with_trials_reads_apart(make_app, store: Store):
+    """Six pairs sharing three scenarios, with the trials column: each row's pair, as shown, is
+    its own (shortened from the middle, never ``id-linking …`` twice), and the sparkline stays."""
+    for run in RUNS[:2]:
+        for scenario, persona in PAIRS:
+            for trial in (1, 2, 3):
+                write_dialogue(store, run, scenario, persona, [0.8, 0.6 + trial / 10], trial=trial)
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("R")
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        cells = [label for label in app.screen.query("Label.pair") if label.region.width]
+        shown = [lines[c.region.y][c.region.x : c.region.right].strip() for c in cells][1:]  # under the heading
+        assert len(shown) == len(PAIRS) and len(set(shown)) == len(PAIRS), shown
+        assert all("…" in s or "·" in s or "×" in s for s in shown)
+        sparks = [t for t in app.screen.query(".trend-row Label.trend") if not t.parent.has_class("trend-head")]
+        assert len(sparks) == len(PAIRS)
+        for spark in sparks:
+            assert spark.region.width >= 8 and spark.region.right <= SMALL[0]

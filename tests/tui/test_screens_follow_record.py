@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import pytest
 from textual.widgets import DataTable
 
+from ragtui.core.store.ownership import process_started
 from ragtui.core.store.store import Store
 from ragtui.tui import record_watch
 from ragtui.tui.screens.main_screen import MainScreen
@@ -92,6 +93,48 @@ async def test_an_open_session_run_elsewhere_updates_and_becomes_continuable(mak
         assert "being run by process" not in static_text(app, "#status")
         assert "finished" in str(app.screen.query_one("#header").render_text())
         assert not tick(app)  # and quiet again
+
+
+async def test_an_open_session_whose_process_is_killed_becomes_continuable(make_app, store: Store, scenario, persona):
+    """kill -9 writes nothing to the database: the open session learns its owner died from the
+    same liveness check the sessions list makes, on the watcher's next look, and offers s / a."""
+    process = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    writer = Store.open(store.path)
+    try:
+        session_id = new_session(writer, scenario, persona)
+        writer.db.execute(
+            "UPDATE sessions SET owner_pid = ?, owner_host = ?, owner_started = ? WHERE id = ?",
+            [process.pid, socket.gethostname(), process_started(process.pid), session_id],
+        )
+        writer.db.conn.commit()
+        writer.add_message(session_id, 1, "user", "simulator", "Where is my invoice?")
+    finally:
+        writer.close()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert f"being run by process {process.pid}" in static_text(app, "#status")
+        assert not tick(app)  # its process lives and writes nothing: nothing to redraw
+
+        process.kill()  # SIGKILL: no chance to write anything
+        process.wait(timeout=30)
+        assert tick(app)
+        for _ in range(20):  # the redraw follows the message; bounded, no sleep
+            if "being run by" not in static_text(app, "#status"):
+                break
+            await pilot.pause()
+        assert "being run by" not in static_text(app, "#status")
+        assert "interrupted · s/a continue" in str(app.screen.query_one("#header").render_text())
+        assert store.sessions()[0].status == "interrupted"  # as the sessions list reads it
+        assert not tick(app)  # and quiet again
+
+        await pilot.press("a")  # continued here, to the end
+        await settle(pilot)
+    session = store.session(session_id)
+    assert (session.status, session.stop_reason) == ("finished", "max_turns")
 
 
 async def test_the_sessions_and_runs_lists_follow_another_process(make_app, other, scenario, persona):

@@ -112,6 +112,18 @@ async def test_a_contains_form_is_decided_in_code_with_no_request(make_app, serv
         assert len(server.chat_requests()) == requests
 
 
+async def test_the_highlighted_form_is_the_one_tried(make_app, server) -> None:
+    """↓ moves the choice of form as it moves the highlight: no Space or Enter needed."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_dialog(pilot)
+        requests = len(server.chat_requests())
+        await pilot.press("tab", "tab", "down")  # the form: contains
+        shown = await submit(pilot, "linked SERVICES")
+        assert shown == "Turn 3: P(met) 1.00 met (code)"
+        assert len(server.chat_requests()) == requests
+
+
 async def test_a_garbage_judge_reply_is_unscored_never_a_number(make_app, server) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -457,6 +457,13 @@ class Store:
         session.dialogue_judgments = dialogue_verdicts.for_session(self, session_id)
         return session
 
+    def session_status(self, session_id: int) -> str | None:
+        """The status a list shows for ``session_id`` — ``interrupted`` for a running one whose
+        process is gone, by the same check as ``sessions`` — read from its row alone (no
+        messages or verdicts), cheap enough to ask every second; None when there is no such session."""
+        rows = list(self.db["sessions"].rows_where("id = ?", [session_id]))
+        return session_from_row(rows[0]).status if rows else None
+
     def run_sessions(self, run_id: str) -> list[StoredSession]:
         """Every session of a run in full, oldest first: like ``session`` for each, but in one
         query per table (a run of hundreds of dialogues is reported the moment it ends)."""

@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from ...core.config.expectation_items import expectation_from_text
 from ...core.metrics.dialogue import context_from_session
@@ -30,6 +30,7 @@ from ...core.types.errors import RagtuiError
 from ...core.types.expectations import Expectation, ExpectationCheck, Form, Polarity
 from ..context import TuiServices, services
 from ..safe_text import clean_text
+from ..widgets.choice_set import ChoiceSet
 from ..widgets.fields import TextField
 from ..widgets.tick import ChoiceButton, TickBox
 from .dialog import Dialog
@@ -71,7 +72,7 @@ class TryExpectationScreen(Dialog[None]):
             yield Label(Text(f"Try an expectation on session #{self.session_id} turn {self.turn} — nothing is stored"))
             yield TextField(placeholder="e.g. gives the steps to link an account", id="try-text")
             yield TickBox("prohibition (must not): P(does it)", id="try-not", compact=True)
-            with RadioSet(id="try-form"):
+            with ChoiceSet(id="try-form"):
                 for form in FORMS:
                     yield ChoiceButton(form, value=form == "judged", id=f"form-{form}", compact=True)
             yield Static("", id="try-result", markup=False)
@@ -83,8 +84,8 @@ class TryExpectationScreen(Dialog[None]):
         self.query_one("#try-text", Input).focus()
 
     def _form(self) -> Form:
-        pressed = self.query_one("#try-form", RadioSet).pressed_button
-        name = (pressed.id or "") if pressed else ""
+        chosen = self.query_one("#try-form", ChoiceSet).chosen  # the highlighted one: ↑/↓ choose
+        name = (chosen.id or "") if chosen else ""
         return next((f for f in FORMS if name == f"form-{f}"), "judged")
 
     def _show(self, text: Text, error: bool = False) -> None:

@@ -16,7 +16,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, RadioSet, Static
+from textual.widgets import Button, Input, Label, Static
 
 from ...core.registry.metrics import PRIMARY_METRIC
 from ...core.store.labels import Label as StoredLabel
@@ -26,6 +26,7 @@ from ...core.types.agreement_floor import LOW_WORDS, AgreementFloor, is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
+from ..widgets.choice_set import ChoiceSet
 from ..widgets.fields import NumberField, TextField
 from ..widgets.tick import ChoiceButton
 from .dialog import Dialog
@@ -60,7 +61,7 @@ class LabelScreen(Dialog[LabelInput | None]):
             yield Label("Note (optional):")
             yield TextField((current.note or "") if current else "", placeholder="why, in a few words", id="label-note")
             agree = None if current is None else current.agree
-            with RadioSet(id="label-agree"):
+            with ChoiceSet(id="label-agree"):
                 yield ChoiceButton("No opinion on the verdict", value=agree is None, id="agree-none")
                 yield ChoiceButton("Agree with the judge", value=agree is True, id="agree-yes")
                 yield ChoiceButton("Disagree with the judge", value=agree is False, id="agree-no")
@@ -81,8 +82,8 @@ class LabelScreen(Dialog[LabelInput | None]):
                 error.update(Text(f"The score must be 1–5, got {raw!r}."))
                 return
             score = int(raw)
-        pressed = self.query_one("#label-agree", RadioSet).pressed_button
-        agree = {"agree-yes": True, "agree-no": False}.get((pressed.id or "") if pressed else "")
+        chosen = self.query_one("#label-agree", ChoiceSet).chosen  # the highlighted one: ↑/↓ choose
+        agree = {"agree-yes": True, "agree-no": False}.get((chosen.id or "") if chosen else "")
         if score is None and agree is None:
             error.update("Give a score, or agree / disagree with the judge.")
             return

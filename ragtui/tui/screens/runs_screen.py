@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -24,6 +25,7 @@ from ...core.dialogue.replay import replay_summary
 from ...core.runs.listing import TREND_RUNS, RunSummary, list_runs, pair_trends, sparkline
 from ...core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ...core.runs.replay_plan import plan_replay
+from ...core.text.fit_columns import fit_widths, narrowest_apart, pair_label
 from ...core.text.score_text import UNSCORED, score_text
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
@@ -63,10 +65,17 @@ def _pass_k_cell(r: RunSummary) -> Text:
 
 
 def _trend_row(
-    pair: str, change: str, runs: str, span: str, marks: str | None, trend: Label, head: bool = False
+    pair: str,
+    change: str,
+    runs: str,
+    span: str,
+    marks: str | None,
+    trend: Label,
+    head: bool = False,
+    widths: list[int] | None = None,
 ) -> Horizontal:
     """One row of the trends: a cell each (plain text, never markup), the trial marks only for a
-    run with trials."""
+    run with trials; ``widths``: the cells' widths fitted to a narrow screen (else the CSS's)."""
     cells = [
         Label(Text(pair), markup=False, classes="pair"),
         Label(Text(change), markup=False, classes="change"),
@@ -75,8 +84,37 @@ def _trend_row(
     ]
     if marks is not None:
         cells.append(Label(Text(marks), markup=False, classes="trial-marks"))
+    for cell, width in zip(cells, widths or (), strict=False):
+        cell.styles.width = width
+        cell.styles.min_width = width
     trend.add_class("trend")
     return Horizontal(*cells, trend, classes="trend-row trend-head" if head else "trend-row")
+
+
+# The trends' cells as the CSS lays them out (pair, first → last, runs, range, trials) and the
+# room around them, for seeing when a narrow screen needs them fitted (``_trend_widths``).
+CSS_WIDTHS = (12, 19, 6, 9, 24)
+CELL_MARGIN = 2
+TREND_LEAST = 8
+SCROLLBAR = 2
+PAIR_LEAST = 16  # "scenario·persona", the heading at its narrowest
+
+
+def _trend_widths(
+    rows: list[tuple[str, str, str, str, str | None]], pairs: list[tuple[str, str]], room: int
+) -> list[int] | None:
+    """The trends' cell widths fitted into ``room`` cells, or None when the CSS's fit (a wide
+    screen). The figures keep their width; the pair gives up the rest, by ``fit_columns``: each
+    name shortened from its middle, never so far that two pairs read the same."""
+    count = 5 if rows and rows[0][4] is not None else 4
+    room -= CELL_MARGIN * count + TREND_LEAST + SCROLLBAR
+    natural_pair = max((cell_len(pair_label(s, p)) for s, p in pairs), default=0)
+    if max(natural_pair, CSS_WIDTHS[0]) + sum(CSS_WIDTHS[1:count]) <= room:
+        return None
+    natural = [max(cell_len(str(row[i] or "")) for row in rows) for i in range(count)]
+    natural[0] = max(natural_pair, PAIR_LEAST)
+    least = narrowest_apart(pairs, lambda pair, width: pair_label(*pair, width), PAIR_LEAST, natural[0])
+    return fit_widths(natural, [least, *natural[1:]], room)
 
 
 class RunsScreen(Screen[None]):
@@ -206,6 +244,11 @@ class RunsScreen(Screen[None]):
     def _highlighted(self) -> None:
         self._show_trends()
 
+    def on_resize(self) -> None:
+        """The terminal's width decides whether the trends' cells are fitted: drawn again."""
+        if self.is_mounted:
+            self._show_trends()
+
     def _show_trends(self) -> None:
         """The highlighted run's pairs, each with its score across every run that ran it."""
         box = self.query_one("#trends", VerticalScroll)
@@ -224,13 +267,11 @@ class RunsScreen(Screen[None]):
             heading.append(f" · its trials: {PASS_MARK} passed {FAIL_MARK} not", style="dim")
         title.update(heading)
         # Cells of fixed widths, the pair's name taking what is left, so the range never runs into
-        # the sparkline and the sparkline stays on screen at 80 columns.
-        rows = [
-            _trend_row(
-                "scenario × persona", "first → last", "runs", "range",
-                "trials" if trials is not None else None, Label("trend"), head=True,
-            )
-        ]  # fmt: skip
+        # the sparkline and the sparkline stays on screen at 80 columns; narrower than the CSS's
+        # widths allow, the cells are fitted and each pair shortened apart from the others.
+        head = ("scenario × persona", "first → last", "runs", "range", "trials" if trials is not None else None)
+        cells: list[tuple[str, str, str, str, str | None]] = [head]
+        pairs: list[tuple[str, str]] = []
         for t in trends:
             scored = [v for v in t.scores if v is not None]  # an unscored run is left out, never drawn as 0
             span = f"{score_text(min(scored))}–{score_text(max(scored))}" if scored else UNSCORED
@@ -238,18 +279,19 @@ class RunsScreen(Screen[None]):
             marks = None
             if trials is not None:  # every row of a run with trials gets the cell, aligned
                 marks = one_line(pair.marks_line(), 24) if pair is not None else "no counted trial"
-            rows.append(
-                _trend_row(
-                    f"{one_line(t.scenario_id, 40)} × {one_line(t.persona_name, 24)}",
-                    f"{score_text(t.scores[0])} → {score_text(t.scores[-1])}",
-                    str(len(t.points)),
-                    span,
-                    marks,
-                    # `runs --pairs`'s sparkline: a fixed 0–1 scale (Textual's Sparkline stretches the
-                    # series between its own min and max: 0.28 → 0.28 drew a full bar and an empty one).
-                    Label(Text(sparkline(t.scores[-TREND_RUNS:]), style="cyan"), markup=False),
-                )
-            )
+            pairs.append((one_line(t.scenario_id, 40), one_line(t.persona_name, 24)))
+            change = f"{score_text(t.scores[0])} → {score_text(t.scores[-1])}"
+            cells.append((pair_label(*pairs[-1]), change, str(len(t.points)), span, marks))
+        widths = _trend_widths(cells, pairs, self.app.size.width)
+        if widths is not None:
+            head = ("scenario·persona" if widths[0] < cell_len(head[0]) else head[0], *head[1:])
+            cells = [head, *((pair_label(*p, widths[0]), *row[1:]) for p, row in zip(pairs, cells[1:], strict=True))]
+        rows = [_trend_row(*head, Label("trend"), head=True, widths=widths)]
+        for t, row in zip(trends, cells[1:], strict=True):
+            # `runs --pairs`'s sparkline: a fixed 0–1 scale (Textual's Sparkline stretches the series
+            # between its own min and max: 0.28 → 0.28 drew a full bar and an empty one).
+            spark = Label(Text(sparkline(t.scores[-TREND_RUNS:]), style="cyan"), markup=False)
+            rows.append(_trend_row(*row, spark, widths=widths))
         box.mount_all(rows)
 
     def action_mark(self) -> None:

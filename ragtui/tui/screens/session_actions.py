@@ -172,6 +172,7 @@ class SessionActions(_Base):
     def _show_new(self, dialogue: Dialogue, auto_run: bool) -> None:
         dialogue.pause_on_failure = True
         self.dialogue, self.stopped = dialogue, None
+        self.record_watch.follow(None)  # this app runs the session shown now
         scenario, persona = dialogue.simulator.scenario, dialogue.simulator.persona
         self.view.reset(
             SessionInfo(
@@ -230,6 +231,8 @@ class SessionActions(_Base):
         self.stopped = (session.stop_reason or session.status) if stopped else None
         self.view.replay(session)
         self.refresh_state()
+        # kill -9 writes nothing: the watcher looks for the owner's death itself.
+        self.record_watch.follow(session_id if elsewhere else None)
         if elsewhere and owner is not None:
             self.set_status(f"Read only: session #{session_id} is being run by {owner.describe()}.")
         elif self.dialogue is None:

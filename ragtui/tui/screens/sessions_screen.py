@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from ...core.runs.low_agreement import low_rubric_sessions
 from ...core.store.ownership import this_process
 from ...core.text.filter_words import matches
-from ...core.text.fit_columns import fit_widths, keep_end
+from ...core.text.fit_columns import Column, Shorten, fit_table, shorten
 from ...core.text.score_text import styled_score
 from ...core.text.short_date import short_date
 from ...core.types.errors import RagtuiError
@@ -54,19 +54,20 @@ TITLE = (
     f"Escape: back · {FORK_MARK} fork {REPLAY_MARK} replay"
 )
 
-# (heading, shortest width it may be shortened to; None: never shortened) in the order shown:
-# what a person scans for first (how it stopped, its score) before the long names.
-COLUMNS: tuple[tuple[str, int | None], ...] = (
-    ("id", None),
-    ("stop", None),
-    ("score", None),
-    ("turns", None),
-    ("scenario", 8),
-    ("persona", 6),
-    ("run", 8),
-    ("started", None),
+# The columns in the order shown: what a person scans for first (how it stopped, its score)
+# before the long names. Fitted by ``fit_columns`` as every list is: figures whole, a name
+# shortened from its middle, a run id from its start, never so far that two rows read the same.
+COLUMNS: tuple[Column, ...] = (
+    Column("id"),
+    Column("stop"),
+    Column("score"),
+    Column("turns"),
+    Column("scenario", Shorten("middle", least=8, apart=True)),
+    Column("persona", Shorten("middle", least=6, apart=True)),
+    Column("run", Shorten("start", least=8, apart=True)),
+    Column("started"),
 )
-LANGUAGE_COLUMN = ("lang", None)  # only when the list holds more than one language
+LANGUAGE_COLUMN = Column("lang")  # only when the list holds more than one language
 SCROLLBAR = 2  # the vertical scrollbar a long list has, taken from the table's width
 
 
@@ -174,22 +175,19 @@ class SessionsScreen(Screen[int | None]):
         columns = list(COLUMNS)
         if len({s.language for s in self.sessions}) > 1:
             columns.append(LANGUAGE_COLUMN)
-        natural = [max([len(name), *(len(cells[i]) for _, cells in rows)]) for i, (name, _) in enumerate(columns)]
-        minimum = [n if least is None else min(n, least) for n, (_, least) in zip(natural, columns, strict=True)]
         room = self.app.size.width - SCROLLBAR - 2 * table.cell_padding * len(columns)
-        widths = fit_widths(natural, minimum, room)
+        widths = fit_table(columns, [cells for _, cells in rows], room)
         table.clear(columns=True)
-        for (name, _), width in zip(columns, widths, strict=True):
-            table.add_column(name, width=width)
+        for column, width in zip(columns, widths, strict=True):
+            table.add_column(column.header, width=width)
         for s, cells in rows:
+            names = (shorten(cells[i], widths[i], columns[i].how.fit) for i in (4, 5, 6))  # with …
             table.add_row(
                 Text(cells[0], justify="right"),
                 Text(cells[1], style=STOP_STYLES.get(cells[1], "")),
                 self._score(s),
                 cells[3],
-                Text(one_line(cells[4], widths[4])),  # shortened with …
-                Text(one_line(cells[5], widths[5])),
-                Text(keep_end(cells[6], widths[6])),
+                *(Text(name) for name in names),
                 *cells[7 : len(columns)],
                 key=str(s.id),
             )

@@ -1,6 +1,12 @@
 """Radio buttons that the arrow keys choose as they move, where text typed or pasted on a choice
 with a field of its own (the re-judge dialog's "Another model") goes into that field.
 
+Every radio set in the TUI is one of these (an architecture test holds it): Textual's RadioSet
+moves only a highlight with ↑/↓ and chooses on Space, so a dialog submitted after ↓ stored the
+choice from before — what is highlighted is what is chosen, in every dialog alike. The highlight
+starts on the button chosen when the set is built (a dialog reopened on a stored choice), not on
+the first one.
+
 Both happen here, as each key reaches the set, rather than in bindings or in a handler further
 up: keys typed fast arrive together (a terminal delivers a burst, or a paste, in one read) and
 are all queued to the set before the first is handled. Only here are they seen in the order they
@@ -35,12 +41,22 @@ class ChoiceSet(RadioSet):
             return button
         return self.pressed_button
 
+    def _first_chosen(self) -> int | None:
+        """The index of the first button built chosen (RadioSet keeps that one), or None."""
+        return next(
+            (i for i, node in enumerate(self._nodes) if isinstance(node, RadioButton) and node.value),
+            None,
+        )
+
     @property
     def _focused(self) -> bool:
         """Focused now; not ``has_focus``, which follows the Blur message, after the keys queued."""
         return self.screen.focused is self
 
     def action_next_button(self) -> None:
+        if self._selected is None and (start := self._first_chosen()) is not None:
+            self._selected = start  # mounting: the highlight starts on the choice, never apart from it
+            return
         super().action_next_button()
         if self.has_focus:  # not the highlight RadioSet sets up while mounting
             self.action_toggle_button()
