@@ -196,6 +196,7 @@ class StoredSession:
     replay_of: int | None = None  # a replay: the session whose customer messages it re-sent
     replay_note: str | None = None  # where the recording could not be reused, if it could not
     trial: int = 1  # 1, 2, … K: which run of its scenario × persona this is (`ragtui run --repeat K`)
+    kind: str = "simulated"  # "imported": a real conversation brought in by `ragtui import` (its run's kind)
     messages: list[StoredMessage] = field(default_factory=list)
     judgments: list[StoredJudgment] = field(default_factory=list)
     partials: list[PartialReply] = field(default_factory=list)
