@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from typing import cast
 
 from ..types.conversations import SPEAKERS, Speaker
 
@@ -56,7 +55,7 @@ def parse_role_options(values: list[str]) -> dict[str, Speaker]:
         speaker = speaker.strip().lower()
         if not equals or not word.strip() or speaker not in SPEAKERS:
             raise ValueError(f"--role {value!r} must be WORD=SPEAKER, the speaker one of {', '.join(SPEAKERS)}")
-        out[word.strip()] = cast(Speaker, speaker)  # checked against SPEAKERS just above
+        out[word.strip()] = speaker
     return out
 
 
