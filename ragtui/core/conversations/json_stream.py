@@ -27,6 +27,9 @@ class _Reader:
         self.pos = 0
         self.line = 1  # the line of buf[0]
         self.eof = False
+        # A place in buf whose line is known: lines are counted on from there, never from buf[0]
+        # again (a minified export is one line of gigabytes; counting it per item would be quadratic).
+        self.mark_pos, self.mark_line = 0, 1
 
     def more(self) -> bool:
         if self.eof:
@@ -35,14 +38,19 @@ class _Reader:
         if piece is None:
             self.eof = True
             return False
-        if self.pos > len(self.buf) // 2:  # drop what is read: memory holds the current item only
-            self.line += self.buf.count("\n", 0, self.pos)
+        if self.pos:  # drop what is read: memory holds the current item and a piece, no more
+            self.line = self.line_at(self.pos)
             self.buf, self.pos = self.buf[self.pos :], 0
+            self.mark_pos, self.mark_line = 0, self.line
         self.buf += piece
         return True
 
     def line_at(self, pos: int) -> int:
-        return self.line + self.buf.count("\n", 0, pos)
+        if pos < self.mark_pos:  # behind the mark: an error's place, once
+            return self.line + self.buf.count("\n", 0, pos)
+        self.mark_line += self.buf.count("\n", self.mark_pos, pos)
+        self.mark_pos = pos
+        return self.mark_line
 
     def peek(self) -> str:
         """The next character that is not white space ('' at the end of the file)."""

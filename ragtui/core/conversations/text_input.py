@@ -16,7 +16,7 @@ from pathlib import Path
 from ..types.conversations import ImportProblem
 
 MAX_LINE_BYTES = 64 * 1024 * 1024  # a line this long is no chat message: say so rather than hold it
-PIECE_BYTES = 1024 * 1024
+PIECE_BYTES = 64 * 1024  # small: the JSON reader holds the item being read and a piece or two
 _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _WIDE = ("utf_16", "utf_16_le", "utf_16_be", "utf_32", "utf_32_le", "utf_32_be")
 

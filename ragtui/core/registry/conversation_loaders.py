@@ -43,7 +43,7 @@ class ConversationInput(Protocol):
         ...
 
     def pieces(self) -> Iterator[str]:
-        """The text in pieces of about a megabyte (for formats not made of lines)."""
+        """The text in pieces of a few hundred kilobytes (for formats not made of lines)."""
         ...
 
     @property

@@ -15,6 +15,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ..conversations.reading import ReadOptions, loader_of, read_conversations
@@ -37,7 +38,6 @@ from ..types.personas import Persona
 from ..types.scenarios import Scenario
 
 PERSONA_NAME = "real-customer"
-HASH_PIECE = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -132,14 +132,11 @@ def _files(request: ImportRequest) -> list[FileOutcome]:
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     try:
         with path.open("rb") as handle:
-            while piece := handle.read(HASH_PIECE):
-                digest.update(piece)
+            return hashlib.file_digest(handle, "sha256").hexdigest()  # read into one small buffer
     except OSError as exc:
         raise ConversationFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return digest.hexdigest()
 
 
 def _known_imports(database: Path, files: list[FileOutcome], run_id: str | None) -> None:
@@ -214,6 +211,18 @@ def _store_file(
     result.redactions.update(counts)
 
 
+@lru_cache(maxsize=4)
+def _persona(language: str) -> dict[str, object]:
+    """Who speaks for the customer in an imported session: nobody simulates them. (A replay of the
+    run re-sends their messages; the persona speaks only if a simulator takes over.)"""
+    return Persona(
+        PERSONA_NAME,
+        language,
+        "A real customer, from an imported conversation: their messages are as they wrote them.",
+        description="a real customer (imported conversation)",
+    ).to_dict()
+
+
 def _new_session(
     conversation: ImportedConversation, rows: list[TurnMessage], unit: str, request: ImportRequest
 ) -> NewSession:
@@ -221,12 +230,7 @@ def _new_session(
     language = script_language(" ".join(customer)[:4000]) or request.language
     question = next((m.text for m in rows if m.role == "user"), customer[0])
     scenario = Scenario(conversation.key, question, language, kind=IMPORTED_KIND).to_dict()
-    persona = Persona(
-        PERSONA_NAME,
-        language,
-        "A real customer, from an imported conversation: their messages are as they wrote them.",
-        description="a real customer (imported conversation)",
-    ).to_dict()
+    persona = _persona(language)
     times = [m.time for m in conversation.messages if m.time]
     return NewSession(
         key=conversation.key,

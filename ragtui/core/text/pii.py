@@ -18,7 +18,7 @@ What is recognised (docs/conversations.md says the same, with the known misses):
   ``07700 900123``), North American ``(415) 555-0134`` / ``415-555-0134`` (area code and exchange
   starting 2–9), Japanese mobiles and free dial without separators (``09012345678``,
   ``0120123456``), and any 10–11 digits starting with 0 right after a cue (``TEL``, ``phone``,
-  ``電話``, ``携帯``); full-width digits and dashes (``０９０ー１２３４ー５６７８``) and a line break
+  ``call``, ``電話``, ``携帯``, ``自宅``); full-width digits and dashes (``０９０ー１２３４ー５６７８``) and a line break
   inside the number are read as the plain forms;
 - **card numbers**: 13–19 digits starting 2–6, unbroken or in groups of 4+ digits separated by a
   space, a dash or a line break, and passing the Luhn check — so an order number that fails Luhn
@@ -78,6 +78,10 @@ _EMAIL = re.compile(
 # number is another number.
 _SEP = rf"(?:[ \t]*[-.][ \t]*{_LB}?|[ \t]+)"
 _ANY_DIGIT = re.compile(r"[0-9]")
+# Cheap tests that spare a text the patterns it cannot match (most messages have no personal data):
+# a phone or a card has 7 or more digits in a run; a postcode 5 digits or a capital then a digit.
+_LONG_NUMBER = re.compile(r"[0-9](?:[ \t().+\-]*[0-9]){6}")
+_POSTCODE_HINT = re.compile(r"[0-9](?:[ \t\-]?[0-9]){4}|[A-Z][0-9]")
 _PHONES = (
     # international: +CC then 1–6 groups, 8–15 digits in all
     re.compile(rf"(?<![0-9A-Za-z+])\+[ \t]?[0-9]{{1,3}}(?:{_SEP}?(?:\([0-9]{{1,4}}\)|[0-9]{{1,5}})){{1,6}}(?![0-9])"),
@@ -95,7 +99,7 @@ _PHONES = (
     # Japanese mobiles, IP phones and free dial written without separators
     re.compile(r"(?<![0-9])(?:0[5789]0[0-9]{8}|0120[0-9]{6})(?![0-9])"),
     # any 10–11 digits from 0 right after a cue word
-    re.compile(r"(?i:tel|phone|mobile|fax|電話|携帯|連絡先)[^0-9\n]{0,12}?(?P<v>0[0-9]{9,10})(?![0-9])"),
+    re.compile(r"(?i:tel|phone|mobile|fax|call|電話|携帯|連絡先|自宅)[^0-9\n]{0,12}?(?P<v>0[0-9]{9,10})(?![0-9])"),
 )
 _NUMBER_RUN = re.compile(rf"(?<![0-9])[0-9]+(?:(?:[ \t]?-[ \t]?|[ \t]|{_LB})[0-9]+)*(?![0-9])")
 _DIGIT_GROUP = re.compile(r"[0-9]+")
@@ -241,13 +245,15 @@ def find_spans(text: str, rules: RedactionRules | None = None) -> list[Span]:
     for kind, rx in compiled.own:
         _take(taken, _matches(rx, folded, kind, _squeeze_upper))
     if _ANY_DIGIT.search(folded):  # every other built-in kind has a digit in it
-        _take(taken, _cards(folded))
-        for rx in _PHONES:
-            _take(taken, _phones(rx, folded))
+        if _LONG_NUMBER.search(folded):
+            _take(taken, _cards(folded))
+            for rx in _PHONES:
+                _take(taken, _phones(rx, folded))
         for kind, rx in compiled.defaults:
             _take(taken, _matches(rx, folded, kind, _squeeze_upper))
-        for rx in _POSTCODES:
-            _take(taken, _matches(rx, folded, "postcode", _alphanumeric))
+        if _POSTCODE_HINT.search(folded):
+            for rx in _POSTCODES:
+                _take(taken, _matches(rx, folded, "postcode", _alphanumeric))
     if compiled.names is not None:
         _take(taken, _matches(compiled.names, folded, "name", lambda v: " ".join(v.split()).casefold()))
     return sorted(taken)
