@@ -249,3 +249,18 @@ def test_the_sample_files_are_fictional_and_redactable(tmp_path, capsys):
     stored = json.dumps([v for _t, _c, v in every_text(tmp_path / "r.db")], ensure_ascii=False)
     for raw in ("hana.mori@example.com", "+44 20 7946 0958", "4111 1111 1111 1111", "090-1234-5678", "ORD-20931"):
         assert raw not in stored
+
+
+def test_a_conversation_id_met_in_two_files_names_two_sessions(tmp_path, capsys):
+    one = tmp_path / "jan.jsonl"
+    one.write_text('{"id": "T-1", "messages": [{"role": "user", "content": "hi"}]}\n', encoding="utf-8")
+    two = tmp_path / "feb.jsonl"
+    two.write_text('{"id": "T-1", "messages": [{"role": "user", "content": "again"}]}\n', encoding="utf-8")
+    import_files(tmp_path, capsys, one, two, extra=("--run-id", "r"))
+    store = Store.open(tmp_path / "r.db")
+    try:
+        sessions = store.run_sessions("r")
+        assert [s.scenario_id for s in sessions] == ["T-1", "T-1 (feb.jsonl)"]
+        assert {imported_session(store, s.id).conversation for s in sessions} == {"T-1"}
+    finally:
+        store.close()

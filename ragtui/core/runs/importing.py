@@ -69,6 +69,9 @@ class ImportOutcome:
     redactions: Counter[str] = field(default_factory=Counter)
     redacted: bool = True
     first_session: int | None = None
+    # the run's session names so far: a conversation id met in two files is named after its file
+    # the second time, as `compare` tells a run's dialogues apart by it
+    names: set[str] = field(default_factory=set)
 
     @property
     def conversations(self) -> int:
@@ -161,6 +164,7 @@ def _store_all(store: Store, request: ImportRequest, result: ImportOutcome, prog
     assert result.run_id is not None
     writer = ImportWriter(store, result.run_id)
     result.redactions.clear()
+    result.names.clear()
     result.first_session = None
     if run_exists(store, result.run_id):
         raise RagtuiError(f"run {result.run_id} is already in {store.path}", "choose another --run-id")
@@ -193,7 +197,8 @@ def _store_file(
                 redactor.redact(conversation.key), [redactor.redact(m.text) for m in conversation.messages]
             )
         rows = turn_messages(conversation)
-        session_id = writer.add_session(import_id, _new_session(conversation, rows, unit, request), rows)
+        session = _new_session(conversation, rows, unit, request, _unique(result.names, conversation.key, outcome.path))
+        session_id = writer.add_session(import_id, session, rows)
         if result.first_session is None:
             result.first_session = session_id
         conversations += 1
@@ -211,6 +216,17 @@ def _store_file(
     result.redactions.update(counts)
 
 
+def _unique(names: set[str], key: str, path: Path) -> str:
+    name = key
+    if name in names:
+        name = f"{key} ({path.name})"
+        number = 2
+        while name in names:
+            name, number = f"{key} ({path.name}, {number})", number + 1
+    names.add(name)
+    return name
+
+
 @lru_cache(maxsize=4)
 def _persona(language: str) -> dict[str, object]:
     """Who speaks for the customer in an imported session: nobody simulates them. (A replay of the
@@ -224,16 +240,17 @@ def _persona(language: str) -> dict[str, object]:
 
 
 def _new_session(
-    conversation: ImportedConversation, rows: list[TurnMessage], unit: str, request: ImportRequest
+    conversation: ImportedConversation, rows: list[TurnMessage], unit: str, request: ImportRequest, name: str
 ) -> NewSession:
     customer = [m.text for m in conversation.messages if m.speaker == "customer"]
     language = script_language(" ".join(customer)[:4000]) or request.language
     question = next((m.text for m in rows if m.role == "user"), customer[0])
-    scenario = Scenario(conversation.key, question, language, kind=IMPORTED_KIND).to_dict()
+    scenario = Scenario(name, question, language, kind=IMPORTED_KIND).to_dict()
     persona = _persona(language)
     times = [m.time for m in conversation.messages if m.time]
     return NewSession(
-        key=conversation.key,
+        key=name,
+        conversation=conversation.key,
         line=conversation.line,
         unit=unit,
         language=language,

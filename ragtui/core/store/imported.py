@@ -83,7 +83,8 @@ class ImportedPart:
 class NewSession:
     """What an imported session's ``sessions`` row holds besides its run and its turns."""
 
-    key: str
+    key: str  # the session's scenario_id: the conversation's id, made unique within the run
+    conversation: str  # its id in the file
     line: int
     unit: str
     language: str
@@ -157,7 +158,7 @@ class ImportWriter:
             {
                 "session_id": session_id,
                 "import_id": import_id,
-                "conversation": fix_surrogates(session.key),
+                "conversation": fix_surrogates(session.conversation),
                 "line": session.line,
                 "unit": session.unit,
                 "messages": session.messages,
