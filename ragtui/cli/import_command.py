@@ -78,7 +78,7 @@ def import_command(args: argparse.Namespace, overrides: Overrides) -> int:
         for loader in conversation_loaders():
             line = Text(f"{loader.name:<10} {' '.join(loader.suffixes):<16} ")
             line.append(loader.description, style="dim")
-            console.print(line)
+            console.print(line, soft_wrap=True)
         return 0
     if not args.files:
         raise RagtuiError("ragtui import needs conversation files", "e.g. ragtui import chats.jsonl tickets.csv")

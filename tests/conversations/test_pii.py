@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from ragtui.core.config.settings import load_config
 from ragtui.core.text.pii import RedactionRules, Redactor, check_pattern, find_spans, fold, luhn_ok
+from ragtui.core.types.errors import ConfigError
 
 
 def redact(text: str, rules: RedactionRules | None = None) -> str:
@@ -219,3 +221,32 @@ def test_text_without_anything_personal_is_returned_as_it_is():
     text = "Settings > Purchases shows every purchase of the account.\n設定画面からご確認ください。"
     redactor = Redactor()
     assert redactor.redact(text) is text and not redactor.counts
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        (
+            'patterns = { order = "ORD-[0-9" }',
+            "[redact.patterns] has a bad pattern: order: not a valid regular expression",
+        ),
+        ('patterns = { phone = "x" }', "kind 'phone' is built in"),
+        ('patterns = { member = "x?" }', "matches an empty text"),
+        ('names = "Yamada"', "[redact] names must be list"),
+        ("nmes = []", "[redact]: unknown key 'nmes'"),
+    ],
+)
+def test_the_redact_table_is_checked_when_the_config_is_read(tmp_path, table, words):
+    path = tmp_path / "ragtui.toml"
+    path.write_text(f"[redact]\n{table}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert words in str(caught.value)
+
+
+def test_the_redact_table_makes_the_rules(tmp_path):
+    path = tmp_path / "ragtui.toml"
+    path.write_text('[redact]\npatterns = { member = "MB-[0-9]+" }\nnames = ["Yamada", " "]\n', encoding="utf-8")
+    rules = load_config(path).redact
+    assert ("member", "MB-[0-9]+") in rules.patterns and rules.names == ("Yamada",)
+    assert [kind for kind, _ in rules.patterns] == ["order", "account", "member"]
