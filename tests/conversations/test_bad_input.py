@@ -149,3 +149,23 @@ def test_a_run_id_already_in_the_database_is_refused(tmp_path, capsys):
     status, _out, err = run_import(tmp_path, capsys, other, "--run-id", "real")
     assert status == 2 and "run real is already in" in err
     assert run_import(tmp_path, capsys, other, "--run-id", "last")[0] == 2
+
+
+def test_a_file_changed_while_it_is_imported_is_refused_and_leaves_no_database(tmp_path, monkeypatch):
+    """Between the check and the store the file's bytes changed: the hash read while storing
+    differs, the transaction is rolled back, and the database this import made is removed."""
+    from ragtui.core.runs import importing
+
+    path = tmp_path / "c.jsonl"
+    path.write_text(GOOD, encoding="utf-8")
+    real = importing.read_conversations
+
+    def changing(file, options, on_bytes=None):
+        if on_bytes is not None:  # the storing read: the file has been edited since it was checked
+            file.write_text(GOOD.replace("hello", "HELLO"), encoding="utf-8")
+        return real(file, options, on_bytes)
+
+    monkeypatch.setattr(importing, "read_conversations", changing)
+    with pytest.raises(importing.ConversationFileError, match="changed while it was being imported"):
+        importing.import_conversations(tmp_path / "r.db", importing.ImportRequest([path]))
+    assert not (tmp_path / "r.db").exists()

@@ -11,6 +11,7 @@ a single text reaches the database, unless ``redact`` is off (``--no-redact``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections import Counter
 from collections.abc import Callable
@@ -108,12 +109,20 @@ def import_conversations(database: Path, request: ImportRequest, progress: Progr
     result = ImportOutcome(None, files, redacted=request.redact)
     if not new:
         return result
-    store = Store.open(database)
+    created = not database.exists()
     try:
-        result.run_id = request.run_id or new_run_id()
-        store.write("import the conversations", lambda: _store_all(store, request, result, progress))
-    finally:
-        store.close()
+        store = Store.open(database)
+        try:
+            result.run_id = request.run_id or new_run_id()
+            store.write("import the conversations", lambda: _store_all(store, request, result, progress))
+        finally:
+            store.close()
+    except BaseException:
+        if created:  # the import was all this database was for: leave no empty one behind
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    Path(f"{database}{suffix}").unlink()
+        raise
     return result
 
 
