@@ -58,6 +58,7 @@ def test_csv_with_english_headers_and_a_semicolon(tmp_path):
     )
     found = read(path)
     assert [(c.key, c.line) for c in found] == [("t1", 2), ("t2", 5)]
+    assert {(c.source, c.unit) for c in found} == {(str(path), "row")}
     assert found[0].messages[0].text == "Hello,\nit is broken" and found[0].messages[0].time == "2024-01-01"
     assert speakers(found[0]) == ["customer", "bot"] and found[1].messages[0].time is None
 

@@ -72,7 +72,7 @@ def read_conversations(
         source = FileInput(path, columns=options.columns, encoding=options.encoding, on_bytes=on_bytes)
         for raw in loader.read(source):
             line = raw.line
-            conversation = checked(raw, options.roles, loader.unit)
+            conversation = checked(raw, options.roles, loader.unit, str(path))
             if conversation.key in seen:
                 raise ImportProblem(
                     f"conversation {conversation.key!r} again (it first appears at {loader.unit} {seen[conversation.key]})",
@@ -96,7 +96,7 @@ def read_conversations(
         ) from None
 
 
-def checked(raw: RawConversation, roles: Mapping[str, Speaker], unit: str) -> ImportedConversation:
+def checked(raw: RawConversation, roles: Mapping[str, Speaker], unit: str, source: str = "") -> ImportedConversation:
     """Roles mapped, texts tidied, empty messages left out; ImportProblem for an unknown role or a
     conversation in which the customer never speaks."""
     messages: list[ImportedMessage] = []
@@ -116,4 +116,4 @@ def checked(raw: RawConversation, roles: Mapping[str, Speaker], unit: str) -> Im
     if not any(m.speaker == "customer" for m in messages):
         name = f"conversation {key!r}" if raw.key else "this conversation"
         raise ImportProblem(f"{name} has no customer message", raw.line, "every imported conversation needs one")
-    return ImportedConversation(key, raw.line, tuple(messages))
+    return ImportedConversation(key, raw.line, tuple(messages), source, unit)

@@ -197,7 +197,6 @@ def _store_file(
     encoding = request.options.encoding or "utf-8"
     import_id = writer.begin_file(str(outcome.path), outcome.sha256, size, outcome.format, encoding, request.redact)
     counts: Counter[str] = Counter()
-    unit = loader_of(outcome.path, request.options.format).unit
     conversations = messages = turns = 0
     for conversation in read_conversations(outcome.path, request.options, on_bytes=digest.update):
         if request.redact:
@@ -206,7 +205,7 @@ def _store_file(
                 redactor.redact(conversation.key), [redactor.redact(m.text) for m in conversation.messages]
             )
         rows = turn_messages(conversation)
-        session = _new_session(conversation, rows, unit, request, _unique(result.names, conversation.key, outcome.path))
+        session = _new_session(conversation, rows, request, _unique(result.names, conversation.key, outcome.path))
         session_id = writer.add_session(import_id, session, rows)
         if result.first_session is None:
             result.first_session = session_id
@@ -249,7 +248,7 @@ def _persona(language: str) -> dict[str, object]:
 
 
 def _new_session(
-    conversation: ImportedConversation, rows: list[TurnMessage], unit: str, request: ImportRequest, name: str
+    conversation: ImportedConversation, rows: list[TurnMessage], request: ImportRequest, name: str
 ) -> NewSession:
     customer = [m.text for m in conversation.messages if m.speaker == "customer"]
     language = script_language(" ".join(customer)[:4000]) or request.language
@@ -261,7 +260,7 @@ def _new_session(
         key=name,
         conversation=conversation.key,
         line=conversation.line,
-        unit=unit,
+        unit=conversation.unit,
         language=language,
         question=question,
         scenario=scenario,

@@ -67,6 +67,8 @@ class ImportedConversation:
     key: str
     line: int
     messages: tuple[ImportedMessage, ...]
+    source: str = ""  # the file it was read from, as given
+    unit: str = "line"  # how ``line`` counts there: line (JSONL, JSON) or row (CSV, TSV; the header is row 1)
 
     def with_texts(self, key: str, texts: list[str]) -> ImportedConversation:
         """The same conversation with its id and its messages' texts replaced (redacted)."""
@@ -74,7 +76,7 @@ class ImportedConversation:
             ImportedMessage(m.speaker, text, m.role, m.line, m.time)
             for m, text in zip(self.messages, texts, strict=True)
         )
-        return ImportedConversation(key, self.line, messages)
+        return ImportedConversation(key, self.line, messages, self.source, self.unit)
 
 
 @dataclass(frozen=True)
