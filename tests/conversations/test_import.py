@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
+from ragtui.core.metrics.dialogue import context_from_session
 from ragtui.core.store.imported import imported_parts, imported_session, imports_of_run, run_kind
 from ragtui.core.store.schema import LATEST_VERSION
 from ragtui.core.store.store import Store
@@ -264,3 +265,19 @@ def test_a_conversation_id_met_in_two_files_names_two_sessions(tmp_path, capsys)
         assert {imported_session(store, s.id).conversation for s in sessions} == {"T-1"}
     finally:
         store.close()
+
+
+def test_a_human_agent_and_a_note_are_never_read_as_the_bots_answer(tmp_path, capsys):
+    """What the dialogue verdicts and a continued dialogue read of a session: the agent's words
+    and the note of turn 2 are not made the bot's answer to it."""
+    import_files(tmp_path, capsys, SAMPLES[0], extra=("--run-id", "r"))
+    store = Store.open(tmp_path / "r.db")
+    try:
+        chat = next(s for s in store.run_sessions("r") if s.scenario_id == "chat-1002")
+    finally:
+        store.close()
+    turns = {t.turn: t for t in context_from_session(chat).turns}
+    assert turns[2].bot == "I'll pass you to a member of our team."
+    assert turns[3].bot is None  # the customer's thanks: no bot answer
+    said = [u.text for u in chat.utterances() if u.speaker == "bot"]
+    assert not any("Sam from Tsumugi" in t or "assigned to the Accounts team" in t for t in said)

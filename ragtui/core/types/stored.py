@@ -214,7 +214,11 @@ class StoredSession:
         return (self.stop_reason or "finished") if self.status == "finished" else self.status
 
     def utterances(self) -> list[Utterance]:
-        return [Utterance("user" if m.role == "user" else "bot", m.text) for m in self.messages]
+        """The customer's messages and the bot's answers; an imported conversation's human agent
+        (``role = agent``) and notes (``note``) are not the bot's words."""
+        return [
+            Utterance("user" if m.role == "user" else "bot", m.text) for m in self.messages if m.role in ("user", "bot")
+        ]
 
     def latest_dialogue_judgments(self) -> dict[str, StoredDialogueJudgment]:
         """The newest dialogue verdict per metric (resolution, retention, repetition)."""
