@@ -17,6 +17,7 @@ from ..core.runs.bootstrap import Overrides
 from ..core.runs.low_agreement import low_rubric_sessions
 from ..core.runs.resolve import resolve_run
 from ..core.store.export import write_csv
+from ..core.store.imported import imported_origin
 from ..core.store.labels import session_labels
 from ..core.store.lineage import lineage_lines
 from ..core.store.store import Store
@@ -83,7 +84,10 @@ def show(args: argparse.Namespace, overrides: Overrides) -> int:
     store = bootstrap.open_store(config, read_only=True)
     session = store.session(args.session)
     labels = session_labels(store, args.session)
-    print_session(session, all_versions=args.all_versions, labels=labels, floor=config.min_judge_agreement)
+    origin = imported_origin(store, session.id) if session.kind == "imported" else None
+    print_session(
+        session, all_versions=args.all_versions, labels=labels, floor=config.min_judge_agreement, origin=origin
+    )
     for line in lineage_lines(store, session):
         console.print(Text(line, style="cyan"))
     return 0

@@ -46,6 +46,7 @@ LAZY_COMMANDS = {
     "judge-card": ("judge_card_command", "how far the judge agrees with people, per metric and language"),
     "knowledge": ("knowledge_command", "list the knowledge base's documents, passages and skipped files"),
     "init": ("init_command", "write a ragtui.toml for your own knowledge base: its folder, language and product"),
+    "import": ("import_command", "bring real conversations in as a run (JSONL, CSV/TSV, helpdesk JSON), redacted"),
 }
 
 EXIT_ERROR = 2  # 0: passed, 1: a gate failed (the commands return those themselves)

@@ -67,13 +67,22 @@ def verdict_border(j: StoredJudgment, threshold: float, floor: AgreementFloor | 
     return "red" if j.score < j.details.get("threshold", threshold) else "green"
 
 
+# Who wrote a message, by its role: an imported conversation's human agent and notes are kept,
+# shown for what they are and never judged as the bot (core/conversations/turns.py).
+SPEAKER_TITLES = {"user": "customer", "bot": "bot", "agent": "human agent · not judged", "note": "note · not judged"}
+SPEAKER_BORDERS = {"user": "blue", "bot": "magenta", "agent": "green", "note": "dim"}
+
+
 def print_session(
     session: StoredSession,
     *,
     all_versions: bool = False,
     labels: list[Label] | None = None,
     floor: AgreementFloor | None = None,
+    origin: str | None = None,
 ) -> None:
+    """``origin``: where an imported session's conversation came from (its file and line), shown
+    in place of the models, which an imported conversation has none of."""
     head = Text()
     head.append(f"Session {session.id}", style="bold")
     head.append(f"  scenario {session.scenario_id} · persona {session.persona_name} · {session.language}")
@@ -89,8 +98,11 @@ def print_session(
     if session.status == "interrupted" and session.run_id:
         line = Text(f"continue it with: ragtui run --resume {session.run_id}", style="dim")
         console.print(line, soft_wrap=True)  # a command to copy: never wrapped
-    models = {role: info.get("model") for role, info in session.config.get("roles", {}).items()}
-    console.print(Text("models: " + ", ".join(f"{r}={m}" for r, m in models.items()), style="dim"))
+    if origin is not None:
+        console.print(Text(origin, style="dim"), soft_wrap=True)
+    else:
+        models = {role: info.get("model") for role, info in session.config.get("roles", {}).items()}
+        console.print(Text("models: " + ", ".join(f"{r}={m}" for r, m in models.items()), style="dim"))
     served = sorted({(m.model, m.served_model) for m in session.messages if m.model and m.served_model})
     if served:  # a gateway answered with another model than the one asked for
         console.print(Text("answered by: " + ", ".join(model_label(m, s) for m, s in served), style="dim"))
@@ -98,7 +110,7 @@ def print_session(
         console.print(Text(f"error: {session.error}", style="bold red"))
     latest = session.latest_judgments()
     for message in session.messages:
-        title = Text(f"turn {message.turn} · {'customer' if message.role == 'user' else 'bot'}")
+        title = Text(f"turn {message.turn} · {SPEAKER_TITLES.get(message.role, message.role)}")
         if message.role == "user":
             title.append(f" ({message.source})", style="bold red" if message.source == "simulator_off_role" else "dim")
             check = message.sim_check or {}
@@ -114,7 +126,7 @@ def print_session(
                 Text(message.text),
                 title=title,
                 title_align="left",
-                border_style="blue" if message.role == "user" else "magenta",
+                border_style=SPEAKER_BORDERS.get(message.role, "magenta"),
             )
         )
         if message.role != "bot":
@@ -149,6 +161,8 @@ def print_session(
             status = metric_views.status(d, metric_views.threshold_of(d.details))
             border = {"pass": "green", "fail": "red", "skipped": "cyan"}.get(status, "yellow")
             console.print(Panel(dialogue_verdict_text(d), border_style=border))
+    elif session.kind == "imported":
+        console.print(Text("Not judged: an imported conversation, as it happened.", style="dim"))
     elif session.status == "finished":
         console.print(Text("No dialogue verdicts (turned off, or the dialogue did not finish normally).", style="dim"))
 

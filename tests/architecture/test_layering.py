@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, int]] = [
     ("ragtui.core.content", 4),
     ("ragtui.core.models", 4),
     ("ragtui.core.knowledge", 4),
+    ("ragtui.core.conversations", 4),
     ("ragtui.core.store", 5),
     ("ragtui.core.metrics", 6),
     ("ragtui.core.bots", 7),

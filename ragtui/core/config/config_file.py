@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BeforeValidator, field_validator, model_val
 
 from ..registry import metrics as metric_registry
 from ..registry.metrics import PRIMARY_METRIC
+from ..text.pii import check_pattern
 from ..text.redaction import looks_like_a_key
 from .expectation_items import PolicyList
 from .limits import MAX_CONCURRENCY, MAX_REPEAT, MAX_TURNS
@@ -137,6 +138,24 @@ class ProductTable(TomlTable):
     support: str | None = None
 
 
+class RedactTable(TomlTable):
+    """``[redact]``: what ``ragtui import`` replaces besides e-mail, phones, cards and postcodes
+    (core/text/pii.py): id patterns by kind (``order = "ORD-[0-9]{6}"`` gives ``<order-1>``; a kind
+    named like a default pattern, order or account, replaces it) and customers' names."""
+
+    patterns: dict[str, str] | None = None
+    names: list[str] | None = None
+
+    @field_validator("patterns")
+    @classmethod
+    def _valid_patterns(cls, patterns: dict[str, str] | None) -> dict[str, str] | None:
+        for kind, pattern in (patterns or {}).items():
+            problem = check_pattern(kind, pattern)
+            if problem is not None:
+                raise invalid(f"has a bad pattern: {problem}")
+        return patterns
+
+
 class ConfigFile(TomlTable):
     """ragtui.toml."""
 
@@ -186,6 +205,7 @@ class ConfigFile(TomlTable):
     product: ProductTable | None = None
     min_judge_agreement: FloorTable | None = None
     gate_low_agreement: bool | None = None
+    redact: RedactTable | None = None
 
     @field_validator("dialogue_metrics")
     @classmethod

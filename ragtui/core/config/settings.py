@@ -44,6 +44,10 @@ Layout of a config file (every key optional)::
     items = 10                 #   … as is a figure measured on fewer labelled items than this
     # gate_low_agreement = true  (top level) gates on them anyway, as `ragtui run --gate-low-agreement`
 
+    [redact]                   # `ragtui import`: besides e-mail, phones, cards and postcodes (docs/conversations.md)
+    patterns = { order = "ORD-[0-9]{6}" }   # kind → regex: <order-1>; a group, if any, is what is replaced
+    names = ["Yamada", "山田"]            # customers' names: <name-1>
+
     [answer_relevancy]         # seed 001's options
     uncertainty_weight = 0.3   # accepted; no effect since statements are scored by P(yes)
     scale = 1                  # maximum of the displayed (scaled) score
@@ -61,6 +65,7 @@ from typing import Any
 
 from ..registry import metrics as metric_registry
 from ..registry.metrics import PRIMARY_METRIC
+from ..text.pii import RedactionRules
 from ..types.agreement_floor import AgreementFloor
 from ..types.errors import ConfigError
 from ..types.expectations import Expectation
@@ -199,6 +204,8 @@ class Config:
     # [product]: what the prompts call the team's product and its support channel
     product_name: str = ""
     support: str = ""
+    # [redact]: what `ragtui import` replaces besides e-mail, phones, cards and postcodes
+    redact: RedactionRules = field(default_factory=RedactionRules)
     source: Path | None = None  # the file this came from, for messages
 
     def product(self) -> Product:
@@ -257,6 +264,8 @@ def parse_config(data: dict[str, Any], source: Path) -> Config:
     if table.product is not None:
         config.product_name = (table.product.name or "").strip()
         config.support = (table.product.support or "").strip()
+    if table.redact is not None:
+        config.redact = RedactionRules.from_config(table.redact.patterns, table.redact.names)
     if table.policy is not None:
         config.policies = tuple(policy.policy() for policy in table.policy)
     if table.endpoint is not None:

@@ -43,6 +43,9 @@ MERGED: dict[str, dict[str, str]] = {
     "labels": {"session_id": "sessions", "message_id": "messages", "judgment_id": "judgments"},
     "run_plan": {"session_id": "sessions"},
     "run_shards": {},
+    "imports": {},
+    "imported_sessions": {"session_id": "sessions", "import_id": "imports"},
+    "imported_messages": {"session_id": "sessions", "message_id": "messages"},
 }
 NOT_MERGED: dict[str, str] = {
     "calibration_runs": "a judge's agreement with a labelled file: about the judge on that machine, not a run",
@@ -56,7 +59,15 @@ NOT_MERGED: dict[str, str] = {
     "sqlite_sequence": "SQLite's own counter of AUTOINCREMENT ids",
 }
 # Children of a session, copied after it in this order (a row's references come before it).
-_CHILDREN = ("messages", "judgments", "partial_replies", "dialogue_judgments", "labels")
+_CHILDREN = (
+    "messages",
+    "judgments",
+    "partial_replies",
+    "dialogue_judgments",
+    "labels",
+    "imported_sessions",
+    "imported_messages",
+)
 
 
 @dataclass
@@ -201,6 +212,7 @@ def _merge_one(dest: sqlite3.Connection, source: sqlite3.Connection, path: Path)
         if row["run_id"] and row["run_id"] not in result.runs:
             result.runs.append(row["run_id"])
     copied = [old for old, new in copier.ids["sessions"].items() if new in added]
+    _merge_imports(copier, copied)
     for table in _CHILDREN:
         for chunk in _chunks(copied):
             marks = ", ".join("?" * len(chunk))
@@ -275,6 +287,21 @@ def _merge_plan(copier: _Copier, path: Path, added: set[int]) -> None:
                 "the shards overlap",
                 "merge each shard I/N of a run once; nothing was changed",
             )
+
+
+def _merge_imports(copier: _Copier, copied: list[int]) -> None:
+    """The ``imports`` rows (imported files) the copied imported sessions belong to, before those
+    sessions' ``imported_sessions`` rows that refer to them."""
+    wanted: set[int] = set()
+    for chunk in _chunks(copied):
+        marks = ", ".join("?" * len(chunk))
+        rows = copier.source.execute(
+            f"SELECT DISTINCT import_id FROM imported_sessions WHERE session_id IN ({marks})", chunk
+        )
+        wanted.update(int(r[0]) for r in rows)
+    for row in copier.rows("SELECT * FROM imports ORDER BY id", []):
+        if row["id"] in wanted:
+            copier.insert("imports", row)
 
 
 def _merge_shards(copier: _Copier, path: Path) -> None:

@@ -100,6 +100,70 @@ def _cached_tokens(conn: sqlite3.Connection) -> None:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN cached_tokens INTEGER")
 
 
+def _imported_conversations(conn: sqlite3.Connection) -> None:
+    """Real conversations brought in by ``ragtui import`` (core/runs/importing.py), stored as the
+    sessions of a run of their own:
+
+    - ``sessions.kind``: ``simulated`` (a dialogue ragtui ran: the simulated customer, a replay,
+      messages typed in the TUI) or ``imported``; every session of a run has the same;
+    - ``imports``: each file imported, with its content hash (the same file again adds nothing),
+      format, counts and what redaction replaced;
+    - ``imported_sessions``: where each imported session's conversation is in its file;
+    - ``imported_messages``: the conversation message by message — speaker, the file's role word,
+      line or row, time — and which stored message (and where in its text) each became.
+
+    Idempotent, like the migrations before it."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
+    if "kind" not in columns:
+        conn.execute("ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'simulated'")
+    for statement in split_statements(_IMPORT_TABLES):
+        conn.execute(statement)
+
+
+_IMPORT_TABLES = """
+CREATE TABLE IF NOT EXISTS imports (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id TEXT NOT NULL,
+    path TEXT NOT NULL,              -- as given to `ragtui import`, for people
+    sha256 TEXT NOT NULL,            -- of the file's bytes: a file imported before is not again
+    bytes INTEGER NOT NULL,
+    format TEXT NOT NULL,            -- the loader: jsonl | csv | tsv | intercom | a plugin's
+    encoding TEXT NOT NULL,
+    conversations INTEGER NOT NULL,
+    messages INTEGER NOT NULL,       -- non-empty messages read (before they were joined into turns)
+    redacted INTEGER NOT NULL,       -- 1: personal data replaced before storing; 0: --no-redact
+    redactions TEXT NOT NULL,        -- JSON: kind → occurrences replaced
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS imports_by_hash ON imports(sha256);
+CREATE INDEX IF NOT EXISTS imports_by_run ON imports(run_id);
+CREATE TABLE IF NOT EXISTS imported_sessions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id INTEGER NOT NULL UNIQUE REFERENCES sessions(id) ON DELETE CASCADE,
+    import_id INTEGER NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
+    conversation TEXT NOT NULL,      -- its id in the file (redacted like the text), or "line-N"
+    line INTEGER NOT NULL,           -- where it starts: a line (JSONL, JSON) or a row (CSV, TSV; header = 1)
+    unit TEXT NOT NULL,              -- line | row
+    messages INTEGER NOT NULL,
+    started_at TEXT,                 -- its first and last message's time, as the file wrote them
+    ended_at TEXT
+);
+CREATE TABLE IF NOT EXISTS imported_messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,       -- 0, 1, … in the conversation as it happened
+    speaker TEXT NOT NULL,           -- customer | bot | agent | system
+    role TEXT NOT NULL,              -- the file's word (assistant, operator, 担当者, admin …)
+    text_start INTEGER NOT NULL,     -- its text is messages.text[text_start:text_end]
+    text_end INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    time TEXT
+);
+CREATE INDEX IF NOT EXISTS imported_messages_by_session ON imported_messages(session_id, position);
+"""
+
+
 MIGRATIONS: list[Migration] = [
     # 1: sessions, messages, judgments.
     """
@@ -405,6 +469,9 @@ MIGRATIONS: list[Migration] = [
     # 16: of a call's prompt tokens, those the server reused from its prompt cache (NULL: it did
     # not say, as every call recorded before did not).
     _cached_tokens,
+    # 17: imported real conversations: a session's kind, the files imported, where each
+    # conversation and message came from.
+    _imported_conversations,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

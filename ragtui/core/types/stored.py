@@ -207,6 +207,7 @@ class StoredSession:
     replay_of: int | None = None  # a replay: the session whose customer messages it re-sent
     replay_note: str | None = None  # where the recording could not be reused, if it could not
     trial: int = 1  # 1, 2, … K: which run of its scenario × persona this is (`ragtui run --repeat K`)
+    kind: str = "simulated"  # "imported": a real conversation brought in by `ragtui import` (its run's kind)
     messages: list[StoredMessage] = field(default_factory=list)
     judgments: list[StoredJudgment] = field(default_factory=list)
     partials: list[PartialReply] = field(default_factory=list)
@@ -224,7 +225,11 @@ class StoredSession:
         return (self.stop_reason or "finished") if self.status == "finished" else self.status
 
     def utterances(self) -> list[Utterance]:
-        return [Utterance("user" if m.role == "user" else "bot", m.text) for m in self.messages]
+        """The customer's messages and the bot's answers; an imported conversation's human agent
+        (``role = agent``) and notes (``note``) are not the bot's words."""
+        return [
+            Utterance("user" if m.role == "user" else "bot", m.text) for m in self.messages if m.role in ("user", "bot")
+        ]
 
     def latest_dialogue_judgments(self) -> dict[str, StoredDialogueJudgment]:
         """The newest dialogue verdict per metric (resolution, retention, repetition)."""

@@ -57,6 +57,11 @@ SOURCE_LABELS = {
     "simulator_off_role": "simulator OFF-ROLE (still failing its check after one retry)",
     "operator": "typed by operator",
     "bot": "bot",
+    # an imported real conversation (`ragtui import`): agents and notes are shown, never judged
+    "imported_customer": "real customer",
+    "imported_bot": "real bot",
+    "imported_agent": "human agent · not judged",
+    "imported_note": "note · not judged",
 }
 ROLES = ("user", "bot", "judge")
 

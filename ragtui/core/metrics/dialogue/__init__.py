@@ -73,7 +73,7 @@ def context_from_session(session: StoredSession) -> DialogueContext:
         slot = by_turn.setdefault(message.turn, {"customer": "", "bot": None, "passages": []})
         if message.role == "user":
             slot["customer"] = message.text
-        else:
+        elif message.role == "bot":  # an imported conversation's agent and notes are never the bot's
             slot["bot"] = message.text
             slot["passages"] = list(message.passages)
     turns = [DialogueTurn(turn, s["customer"], s["bot"], s["passages"]) for turn, s in sorted(by_turn.items())]

@@ -18,7 +18,8 @@ def transcript(session: StoredSession, labels: Mapping[int, list[Label]]) -> str
     latest = session.latest_judgments()
     out = ['<div class="turns">']
     for m in session.messages:
-        who = "customer" if m.role == "user" else "bot"
+        # an imported conversation's human agent and notes are shown for what they are, never judged
+        who = {"user": "customer", "agent": "human agent (not judged)", "note": "note (not judged)"}.get(m.role, "bot")
         extra = f" · {m.cut}" if m.cut else ""
         out.append(
             f'<div class="msg {"user" if m.role == "user" else "bot"}"><div class="who">{who} · turn {m.turn}'
