@@ -46,6 +46,10 @@ LAZY_COMMANDS = {
     "judge-card": ("judge_card_command", "how far the judge agrees with people, per metric and language"),
     "knowledge": ("knowledge_command", "list the knowledge base's documents, passages and skipped files"),
     "init": ("init_command", "write a ragtui.toml for your own knowledge base: its folder, language and product"),
+    "realism": (
+        "realism_command",
+        "does the simulated customer talk like the real ones? two runs' customers side by side, and a blind test",
+    ),
 }
 
 EXIT_ERROR = 2  # 0: passed, 1: a gate failed (the commands return those themselves)
