@@ -180,3 +180,16 @@ async def _realism(args: argparse.Namespace, overrides: Overrides) -> int:
         first = test.results[0].asked[0].error or "no reply"
         raise RagtuiError(f"the judge answered none of the blind test's {2 * len(test.results)} questions: {first}")
     return 0
+
+
+def realism_section_for(config: Config, real: str, sim: str, pairs: int) -> str:
+    """The HTML report's realism section: the figures, and with ``pairs`` over 0 the blind test
+    (its judge checked and asked as ``ragtui realism`` does)."""
+    from ..core.runs.html_report.realism_section import realism_section
+
+    check_range(pairs, "--realism-pairs", 0, MAX_PAIRS)
+    figures, pairing = prepare(config, real, sim, pairs=max(1, pairs), seed=DEFAULT_SEED, blind=pairs > 0)
+    test = None
+    if pairing is not None and pairing.pairs:
+        test = asyncio.run(blind_test(config, pairing, blind_language(figures, config), DEFAULT_SEED, None))
+    return realism_section(figures, pairing, test)

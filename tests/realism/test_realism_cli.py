@@ -129,7 +129,9 @@ def test_a_judge_that_fails_every_question_exits_2_in_one_line(tmp_path: Path, s
     server.set_default(JUDGE, Reply(status=500, error_message="upstream exploded"))
     assert main(["realism", "--config", str(config), "real-1", "sim-1"]) == 2
     captured = capsys.readouterr()
-    assert captured.err.strip().splitlines()[-1].startswith("ragtui: error: the judge answered none of the blind test's 8")
+    assert (
+        captured.err.strip().splitlines()[-1].startswith("ragtui: error: the judge answered none of the blind test's 8")
+    )
     assert "Traceback" not in captured.err
 
 
@@ -182,3 +184,26 @@ def test_a_prompt_with_an_unknown_slot_is_refused(tmp_path: Path, server, capsys
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "realism_blind.toml: key 'pair' uses unknown slot {{third}}" in err
     assert judge_requests(server) == []
+
+
+def test_the_html_report_gains_a_realism_section_with_every_text_escaped(tmp_path: Path, server, capsys):
+    config = setup(tmp_path, server)
+    store = Store.open(tmp_path / "r.db")
+    write_conversation(store, "real-1", ["<script>alert(1)</script> my bill is wrong", "\x1b[31m<b>why</b> so high?"])
+    store.close()
+    server.set_default(JUDGE, knowing)
+    page = tmp_path / "report.html"
+    argv = ["report", "--config", str(config), "real-1", "--html", str(page), "--realism-against", "sim-1"]
+    assert main(argv) == 0
+    html = page.read_text(encoding="utf-8")
+    assert 'id="realism"' in html and "messages per conversation" in html
+    assert "Blind test not run" in html and judge_requests(server) == []  # no model called unless asked
+    assert main([*argv, "--realism-pairs", "5"]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "Blind test (judge fake-judge" in html and "accuracy" in html
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<b>why</b>" not in html and "\x1b" not in html and "␛[31m&lt;b&gt;why" in html
+    assert len(judge_requests(server)) == 8  # 4 pairs (SIM has 4 conversations), both orders
+    capsys.readouterr()
+    assert main(["report", "--config", str(config), "real-1", "--html", str(page), "--realism-pairs", "2"]) == 2
+    assert "--realism-pairs needs --realism-against" in capsys.readouterr().err

@@ -71,10 +71,15 @@ def table_lines(f: Figures) -> list[str]:
 
 
 def figure_lines(f: Figures) -> list[str]:
-    lines = [_side_line(f.real), _side_line(f.sim), ""]
-    lines += table_lines(f)
-    lines.append("95% intervals: means bootstrap whole conversations, shares are Wilson.")
-    lines.append("n: messages for the per-message rows, conversations for the others.")
+    return [_side_line(f.real), _side_line(f.sim), "", *table_lines(f), *notes(f)]
+
+
+def notes(f: Figures) -> list[str]:
+    """What the table's figures are measured in and over, and what they leave out."""
+    lines = [
+        "95% intervals: means bootstrap whole conversations, shares are Wilson.",
+        "n: messages for the per-message rows, conversations for the others.",
+    ]
     if any(r.apart for r in f.rows):
         lines.append(f"{APART_MARK} the two intervals do not overlap: the sides differ here.")
     if not f.same_unit:
@@ -82,10 +87,10 @@ def figure_lines(f: Figures) -> list[str]:
             f"Length: REAL is measured in {f.units[0]} ({f.real.language}), SIM in {f.units[1]} "
             f"({f.sim.language}): the two are not comparable."
         )
+    elif f.units[0] == "characters":
+        lines.append("Length in characters (Japanese has no spaces): letters, kana, kanji, digits.")
     else:
-        lines.append(
-            f"Length in {f.units[0]} ({'characters: Japanese has no spaces' if f.units[0] == 'characters' else 'runs of letters and digits'})."
-        )
+        lines.append("Length in words: runs of letters and digits.")
     for side in (f.real, f.sim):
         if side.scenario_words:
             lines.append(
@@ -118,34 +123,38 @@ def pairing_line(p: Pairing) -> str:
 
 
 def blind_lines(test: BlindTest, pairing: Pairing) -> list[str]:
-    lines = [
+    return [
         f"Blind test (judge {test.model}, {test.language} prompt, seed {test.seed}): which message did the real "
         "customer type? Each pair asked in both orders.",
-        f"  {pairing_line(pairing)}",
-        f"  right {test.count('right')} · wrong {test.count('wrong')} · split {test.count('split')} "
+        *(f"  {line}" for line in blind_summary(test, pairing)),
+    ]
+
+
+def blind_summary(test: BlindTest, pairing: Pairing) -> list[str]:
+    """The blind test's outcome in lines (the terminal indents them, the report lists them)."""
+    lines = [
+        pairing_line(pairing),
+        f"right {test.count('right')} · wrong {test.count('wrong')} · split {test.count('split')} "
         f"(same letter in both orders: counts half) · unanswered {test.count('unanswered')}",
     ]
     acc = test.accuracy
     if acc.value is not None and acc.low is not None and acc.high is not None:
         lines.append(
-            f"  accuracy {acc.value:.0%} (95% Wilson CI {acc.low:.0%}–{acc.high:.0%}, n={acc.n} answered pairs); "
+            f"accuracy {acc.value:.0%} (95% Wilson CI {acc.low:.0%}–{acc.high:.0%}, n={acc.n} answered pairs); "
             "50% = indistinguishable"
         )
     first = test.first_share
     if first.value is not None:
-        lines.append(
-            f"  picked the message shown first in {round(first.value * first.n)} of {first.n} readable answers ({first.value:.0%})"
-        )
-    lines.append(f"  → {test.reading}")
-    reasons = test.unanswered_reasons
-    if reasons:
-        counted: dict[str, int] = {}
-        for reason in reasons:
-            counted[reason] = counted.get(reason, 0) + 1
-        for reason, k in list(counted.items())[:3]:
-            lines.append(f"  unanswered ×{k}: {reason}")
-        if len(counted) > 3:
-            lines.append(f"  … and {len(counted) - 3} other reasons (--json lists every reply)")
+        picked = round(first.value * first.n)
+        lines.append(f"picked the message shown first in {picked} of {first.n} readable answers ({first.value:.0%})")
+    lines.append(f"→ {test.reading}")
+    counted: dict[str, int] = {}
+    for reason in test.unanswered_reasons:
+        counted[reason] = counted.get(reason, 0) + 1
+    for reason, k in list(counted.items())[:3]:
+        lines.append(f"unanswered ×{k}: {reason}")
+    if len(counted) > 3:
+        lines.append(f"… and {len(counted) - 3} other reasons (--json lists every reply)")
     return lines
 
 
