@@ -118,3 +118,29 @@ def test_the_simulators_done_marker_is_not_a_customers_word():
     assert cues.without_marker("DONE") == ""
     assert cues.without_marker("ok\n**DONE**") == "ok"
     assert cues.without_marker("I'm DONE with waiting, fix it") == "I'm DONE with waiting, fix it"
+
+
+def _result(*asked: tuple[bool, float | None]):
+    from ragtui.core.runs.realism.blind_test import Asked, PairResult
+
+    return PairResult(None, tuple(Asked(rf, p, "probability", "x") for rf, p in asked))  # type: ignore[arg-type]
+
+
+def test_a_pairs_outcome_takes_both_orders_and_a_split_counts_half():
+    from ragtui.core.runs.realism.blind_test import BlindTest
+
+    right = _result((True, 0.9), (False, 0.2))  # A was real: said A; B was real: said B
+    wrong = _result((True, 0.1), (False, 0.8))
+    split = _result((True, 0.7), (False, 0.6))  # said A both times: chose by position
+    undecided = _result((True, 0.5), (False, 0.2))  # equal probability on A and B: no answer
+    assert [r.outcome for r in (right, wrong, split, undecided)] == ["right", "wrong", "split", "unanswered"]
+    assert right.p_real == pytest.approx((0.9 + 0.8) / 2) and split.p_real == pytest.approx((0.7 + 0.4) / 2)
+    assert undecided.asked[0].why_unanswered == "the judge put equal probability on A and B"
+    test = BlindTest("m", "en", [right, right, wrong, split, undecided], seed=1)
+    # (2 right + 1 split / 2) of 4 answered pairs; Wilson over the 4.
+    acc = test.accuracy
+    assert acc.value == pytest.approx(2.5 / 4) and acc.n == 4
+    assert (acc.low, acc.high) == pytest.approx(wilson(2.5, 4))
+    # Readable answers naming A: right 1+1, wrong 0+1, split 2, undecided 0 of its one readable.
+    assert test.first_share.n == 9 and test.first_share.value == pytest.approx(5 / 9)
+    assert "could not tell them apart" in test.reading
