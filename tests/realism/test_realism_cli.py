@@ -207,3 +207,33 @@ def test_the_html_report_gains_a_realism_section_with_every_text_escaped(tmp_pat
     capsys.readouterr()
     assert main(["report", "--config", str(config), "real-1", "--html", str(page), "--realism-pairs", "2"]) == 2
     assert "--realism-pairs needs --realism-against" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_bundled_blind_prompts_load_with_their_two_slots(language: str):
+    from ragtui.core.config import paths
+    from ragtui.core.content.prompts import SLOT, load_prompt
+
+    template = load_prompt(paths.bundled_dir("prompts"), language, "realism_blind")
+    assert set(template.parts) == {"system", "pair", "retry"}
+    assert set(SLOT.findall(template.parts["pair"])) == {"first", "second"}
+    assert not SLOT.findall(template.parts["system"]) and not SLOT.findall(template.parts["retry"])
+
+
+def test_japanese_customers_get_the_japanese_prompt_and_a_full_width_letter_is_read(tmp_path: Path, server, capsys):
+    db = tmp_path / "ja.db"
+    store = Store.open(db)
+    write_conversation(store, "real-ja", ["ログインできない", "もう試したけどダメ"], language="ja")
+    write_conversation(
+        store, "sim-ja", ["ログインできません。", "ご説明ありがとうございます。"], language="ja", simulated=True
+    )
+    store.close()
+    config = tmp_path / "ragtui.toml"
+    config.write_text(f'language = "en"\ndatabase = "{db}"\n' + endpoint_toml(server.base_url))
+    server.set_default(JUDGE, Reply("Ａ"))  # sampled (no probabilities), full width
+    assert main(["realism", "--config", str(config), "real-ja", "sim-ja", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["real"]["length_unit"] == "characters" and out["blind_test"]["language"] == "ja"
+    asked = out["blind_test"]["pairs"][0]["asked"]
+    assert [a["read"] for a in asked] == ["sampled", "sampled"] and out["blind_test"]["split"] == 1
+    assert "実際のお客様" in judge_requests(server)[0]["messages"][0]["content"]
