@@ -129,3 +129,13 @@ def test_pairs_by_scenario_when_both_runs_played_it(tmp_path: Path):
         (p.real.session_id, p.sim.session_id) for p in pairing.pairs
     ]
     s.close()
+
+
+def test_the_rule_under_the_header_spans_the_named_columns_only(store: Store):
+    real, sim = read_side(store, "real", "REAL"), read_side(store, "sim", "SIM")
+    write_conversation(store, "long", ["Hello, I cannot log in to my account at all today, please help"] * 3)
+    f = compute(read_side(store, "long", "REAL"), sim, seed=3)
+    assert any(r.apart for r in f.rows)  # a row carries the mark…
+    header, rule = table_lines(f)[:2]
+    assert len(rule.split()) == len(header.split()) == 5  # …and the rule draws no dash over it
+    assert real.run_id == "real"

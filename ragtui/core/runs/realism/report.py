@@ -67,7 +67,8 @@ def table_lines(f: Figures) -> list[str]:
         cells = [v.rjust(w) if r else v.ljust(w) for v, w, r in zip(values, widths, right, strict=True)]
         return "  ".join(cells).rstrip()
 
-    return [line(header), line(tuple("-" * w for w in widths)), *(line(row) for row in rows)]
+    rule = tuple("-" * w if name else "" for name, w in zip(header, widths, strict=True))  # the mark column: none
+    return [line(header), line(rule), *(line(row) for row in rows)]
 
 
 def figure_lines(f: Figures) -> list[str]:
