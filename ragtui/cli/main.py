@@ -47,6 +47,10 @@ LAZY_COMMANDS = {
     "knowledge": ("knowledge_command", "list the knowledge base's documents, passages and skipped files"),
     "init": ("init_command", "write a ragtui.toml for your own knowledge base: its folder, language and product"),
     "import": ("import_command", "bring real conversations in as a run (JSONL, CSV/TSV, helpdesk JSON), redacted"),
+    "realism": (
+        "realism_command",
+        "does the simulated customer talk like the real ones? two runs' customers side by side, and a blind test",
+    ),
 }
 
 EXIT_ERROR = 2  # 0: passed, 1: a gate failed (the commands return those themselves)

@@ -102,6 +102,13 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "probe_expect": frozenset(),
         "probe_expect_not": frozenset({"detail"}),
     },
+    # The realism blind test (core/runs/realism/blind_test.py): two customer messages, one real,
+    # one simulated; the judge answers A or B with one token.
+    "realism_blind": {
+        "system": frozenset(),
+        "pair": frozenset({"first", "second"}),
+        "retry": frozenset(),
+    },
     "simulator_check": {
         "system": frozenset(),
         "role": frozenset({"persona", "agent", "message"}),

@@ -19,8 +19,11 @@ def run_report_html(
     floor: AgreementFloor | None = None,
     gate_low_agreement: bool = False,
     prices: Mapping[str, tuple[float, float]] | None = None,
+    extra: tuple[str, ...] = (),
 ) -> str:
-    return run_page(run_view(store, run_id, thresholds, min_resolution_rate, floor, gate_low_agreement, prices))
+    """``extra``: more sections, already HTML (``realism_section``), after the run's own."""
+    view = run_view(store, run_id, thresholds, min_resolution_rate, floor, gate_low_agreement, prices)
+    return run_page(view, extra)
 
 
 def compare_report_html(

@@ -22,8 +22,9 @@ from .legend import heat_legend
 from .trials_table import trials_table
 
 
-def run_page(view: RunView) -> str:
-    return _document(f"ragtui report · run {view.run_id}", _run_sections(view))
+def run_page(view: RunView, extra: tuple[str, ...] = ()) -> str:
+    """``extra``: sections built elsewhere (the realism section), after the run's own."""
+    return _document(f"ragtui report · run {view.run_id}", [*_run_sections(view), *extra])
 
 
 def compare_page(comparison: Comparison, view: RunView, base_database: str) -> str:
