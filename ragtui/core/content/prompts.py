@@ -102,6 +102,15 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "probe_expect": frozenset(),
         "probe_expect_not": frozenset({"detail"}),
     },
+    # Mining a real conversation (core/generate/mining.py): the writer's request for its scenario
+    # and its customer's persona, and the corrections of its one retry.
+    "scenario_mine": {
+        "system": frozenset(),
+        "conversation": frozenset({"conversation", "turn_two"}),
+        "no_turn_two": frozenset(),
+        "placeholders": frozenset(),
+        "wrong_language": frozenset(),
+    },
     "simulator_check": {
         "system": frozenset(),
         "role": frozenset({"persona", "agent", "message"}),
