@@ -27,7 +27,7 @@ from ..core.generate.conversation_read import Conversation, run_conversations
 from ..core.generate.drafts_file import Merge, merge_drafts, read_drafts_file
 from ..core.generate.mining import MAX_REPLY_TOKENS, Miner, MiningReport, PersonaDraft, conversation_text
 from ..core.generate.reply_cache import ReplyCache
-from ..core.generate.toml_out import scenario_file_text
+from ..core.generate.toml_out import MINED_HEADER, scenario_file_text
 from ..core.models.endpoints import Endpoint, resolve_endpoint
 from ..core.models.llm import ChatClient, ClientPool
 from ..core.runs import bootstrap
@@ -99,7 +99,9 @@ def mine(args: argparse.Namespace, overrides: Overrides) -> int:
         merged = merge_drafts(read_drafts_file(out, language), report.kept, language)
         write_output(out, merged.text, option="--out", database=config.database)
     elif report.kept:
-        write_output(out, scenario_file_text(report.kept, language), option="--out", database=config.database)
+        write_output(
+            out, scenario_file_text(report.kept, language, MINED_HEADER), option="--out", database=config.database
+        )
     written, already = _write_personas(report.personas, personas_dir, config) if personas_dir else (0, 0)
     _summary(report, out, time.monotonic() - started, merged, personas_dir, written, already)
     return 0 if report.kept or written else 1

@@ -94,7 +94,7 @@ def run_conversations(store: Store, run_id: str) -> list[Conversation]:
     if any(s.kind != "imported" for s in sessions):
         raise RagtuiError(
             f"run {run_id!r} is not an imported run (its sessions were simulated by ragtui)",
-            "mine a run that `ragtui import` brought in: `ragtui runs` shows each run's kind; nothing was written",
+            "mine a run that `ragtui import` brought in (it printed its run id); nothing was written",
         )
     return [c for s in sessions if (c := read_conversation(store, s)) is not None]
 
