@@ -38,26 +38,32 @@ from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.types.errors import RagtuiError
 from ..core.types.knowledge import SourcedPassage
+from .mine_command import CHARS_PER_TOKEN, mine
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 
 MAX_ITEMS = 500
 ALL_KINDS = (*KINDS, OUT_OF_SCOPE)
-# A rough count for the estimate: a token is about four characters of English, one and a half of
-# Japanese; the system text and the request's own words are counted with the passage.
-CHARS_PER_TOKEN = {"en": 4.0, "ja": 1.5}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "scenarios",
-        help="generate scenarios from a knowledge folder (ragtui scenarios generate DOCS --out FILE)",
+        help="generate scenarios from a knowledge folder (ragtui scenarios generate DOCS --out FILE) or mine them "
+        "from real conversations (ragtui scenarios from-conversations RUN --out FILE)",
         description="Write test scenarios from the documents of DOCS: questions of several kinds and "
         "out-of-scope probes, each reference checked against the passage it quotes. They are written "
-        'as drafts (status = "draft"): `ragtui run --include-drafts` runs them.',
+        'as drafts (status = "draft"): `ragtui run --include-drafts` runs them. `from-conversations RUN` mines '
+        "each conversation of an imported run instead: its customer's need as a question, the facts of the answer "
+        "that resolved it, a follow-up from their second turn, and a draft persona of how they wrote.",
     )
-    parser.add_argument("action", choices=("generate",))
-    parser.add_argument("docs", type=Path, metavar="DOCS", help="the knowledge folder to read")
+    parser.add_argument("action", choices=("generate", "from-conversations"))
+    parser.add_argument(
+        "docs",
+        type=Path,
+        metavar="DOCS|RUN",
+        help="the knowledge folder to read (from-conversations: the imported run)",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the scenario file to write (TOML)")
     parser.add_argument("--n", type=int, default=12, help=f"how many items to plan (1–{MAX_ITEMS}; default 12)")
     parser.add_argument("--language", choices=("ja", "en"), default=argparse.SUPPRESS)
@@ -80,7 +86,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="replace --out when it exists (a drafts file is otherwise merged: every review decision kept)",
     )
+    parser.add_argument(
+        "--personas-out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="from-conversations: write a draft persona per conversation to DIR/<language>/ (never replacing a file)",
+    )
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS)
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the database of the imported run")
     parser.add_argument("--model", default=argparse.SUPPRESS, help="the model that writes and checks (as for run)")
     parser.set_defaults(handler=generate)
 
@@ -97,6 +111,8 @@ def _kinds(text: str) -> tuple[str, ...]:
 
 
 def generate(args: argparse.Namespace, overrides: Overrides) -> int:
+    if args.action == "from-conversations":
+        return mine(args, overrides)
     if not 1 <= args.n <= MAX_ITEMS:
         raise RagtuiError(f"--n must be between 1 and {MAX_ITEMS}, got {args.n}", "nothing was written")
     if args.budget is not None and args.budget < 1:

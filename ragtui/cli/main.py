@@ -264,8 +264,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def _generating(words: list[str]) -> bool:
-    """``ragtui [flags] scenarios generate …``: the word after ``scenarios`` is ``generate``."""
-    return any(word == "scenarios" and words[i + 1 : i + 2] == ["generate"] for i, word in enumerate(words))
+    """``ragtui [flags] scenarios generate …`` (or ``from-conversations``): the word after ``scenarios``."""
+    actions = (["generate"], ["from-conversations"])
+    return any(word == "scenarios" and words[i + 1 : i + 2] in actions for i, word in enumerate(words))
 
 
 def _scenarios_parser(sub: argparse._SubParsersAction) -> None:
@@ -273,7 +274,8 @@ def _scenarios_parser(sub: argparse._SubParsersAction) -> None:
         "scenarios",
         help="list scenarios, or --check every scenario file and policy; `scenarios generate` writes them",
         description="List the scenarios of the language, or --check the scenario files. "
-        "`ragtui scenarios generate DOCS --out FILE` writes draft scenarios from a knowledge folder.",
+        "`ragtui scenarios generate DOCS --out FILE` writes draft scenarios from a knowledge folder; "
+        "`ragtui scenarios from-conversations RUN --out FILE` mines them from an imported run.",
     )
     scenarios.add_argument("--config", type=Path, default=KEEP)
     scenarios.add_argument("--language", choices=("ja", "en"), default=KEEP)

@@ -109,6 +109,15 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "pair": frozenset({"first", "second"}),
         "retry": frozenset(),
     },
+    # Mining a real conversation (core/generate/mining.py): the writer's request for its scenario
+    # and its customer's persona, and the corrections of its one retry.
+    "scenario_mine": {
+        "system": frozenset(),
+        "conversation": frozenset({"conversation", "turn_two"}),
+        "no_turn_two": frozenset(),
+        "placeholders": frozenset(),
+        "wrong_language": frozenset(),
+    },
     "simulator_check": {
         "system": frozenset(),
         "role": frozenset({"persona", "agent", "message"}),

@@ -54,10 +54,16 @@ class SourceTable(TomlTable):
     heading: str = ""
     page: int | None = None
     quote: str
-    passage_hash: str
+    passage_hash: str = ""  # empty for a source that is a conversation
+    run: str = ""  # a conversation's: its imported run, session, id and line or row in ``file``
+    session: int | None = None
+    conversation: str = ""
+    line: int | None = None
+    unit: str = ""
 
     def source(self) -> ScenarioSource:
-        return ScenarioSource(self.file, self.heading, self.quote, self.passage_hash, self.page)
+        where = (self.run, self.session, self.conversation, self.line, self.unit)
+        return ScenarioSource(self.file, self.heading, self.quote, self.passage_hash, self.page, *where)
 
 
 class FollowUpTable(TomlTable):

@@ -20,12 +20,28 @@ class ScenarioSource:
     quote: str
     passage_hash: str
     page: int | None = None
+    # Mined from a real conversation (``scenarios from-conversations``) instead of a passage: the
+    # imported run and session, the conversation's id and where it starts in ``file`` (its line or
+    # row); ``quote`` is then the answer in it that resolved the need, ``passage_hash`` empty.
+    run: str = ""
+    session: int | None = None
+    conversation: str = ""
+    line: int | None = None
+    unit: str = ""
+
+    @property
+    def from_conversation(self) -> bool:
+        return bool(self.run)
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"file": self.file, "heading": self.heading, "quote": self.quote}
         if self.page is not None:
             data["page"] = self.page
         data["passage_hash"] = self.passage_hash
+        if self.from_conversation:
+            data |= {"run": self.run, "session": self.session, "conversation": self.conversation}
+            data |= {"line": self.line, "unit": self.unit}
+            data = {k: v for k, v in data.items() if v is not None}
         return data
 
 

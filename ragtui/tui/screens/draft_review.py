@@ -1,7 +1,9 @@
 """Drafts: the generated scenarios of the scenario file, one at a time, for a person to accept,
 edit or reject. The case (question, reference, expectations) on the left; on the right the source
 passage as the knowledge folder holds it now, with the quote marked — or a warning when the
-passage changed or vanished since it was generated. ``a`` accepts, ``e`` edits (the code checks
+passage changed or vanished since it was generated. A draft mined from a real conversation
+(``scenarios from-conversations``) shows that conversation instead, message by message as the
+database holds it (redacted), the answer its reference comes from marked. ``a`` accepts, ``e`` edits (the code checks
 run again before it is saved), ``x`` rejects (asks first), ``n`` / ``p`` move; every change is
 written to the file at once."""
 
@@ -18,9 +20,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...core.content.scenarios import load_scenarios, scenario_file
+from ...core.generate.conversation_read import Said, conversation_messages
 from ...core.generate.review import Reviewed, accept, reviewable, write_review
 from ...core.knowledge.folder import knowledge_root, read_folder
 from ...core.types.errors import RagtuiError
+from ...core.types.scenarios import ScenarioSource
 from ..context import TuiServices, services
 from ..dialogs.common import ConfirmScreen
 from ..dialogs.draft_edit import DraftEditScreen
@@ -49,6 +53,7 @@ class DraftReviewScreen(Screen[None]):
         self.items: list[Reviewed] = []
         self.index = 0
         self.path: Path | None = None
+        self.conversations: dict[int, tuple[Said, ...] | None] = {}  # mined drafts' sources, by session
 
     @property
     def ragtui(self) -> TuiServices:
@@ -76,8 +81,22 @@ class DraftReviewScreen(Screen[None]):
             self.app.notify(str(exc), severity="error", markup=False)
             scenarios, passages = [], ()
         self.items = reviewable(scenarios, passages)
+        self.conversations = self._conversations(self.items)
         self.index = min(self.index, max(len(self.items) - 1, 0))
         self.show()
+
+    def _conversations(self, items: list[Reviewed]) -> dict[int, tuple[Said, ...] | None]:
+        """The conversations the mined drafts come from, read once per load from the database."""
+        found: dict[int, tuple[Said, ...] | None] = {}
+        for item in items:
+            source = item.scenario.source
+            if source is None or not source.from_conversation or source.session is None:
+                continue
+            try:
+                found[source.session] = conversation_messages(self.ragtui.store, source.session, source.conversation)
+            except RagtuiError:
+                found[source.session] = None
+        return found
 
     @property
     def current(self) -> Reviewed | None:
@@ -105,7 +124,11 @@ class DraftReviewScreen(Screen[None]):
             )
         )
         case.update(case_text(item))
-        source.update(source_text(item))
+        mined = item.scenario.source
+        if mined is not None and mined.from_conversation:
+            source.update(conversation_text(mined, self.conversations.get(mined.session or 0)))
+        else:
+            source.update(source_text(item))
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -118,7 +141,8 @@ class DraftReviewScreen(Screen[None]):
         item = self.current
         if item is None or self.path is None:
             return
-        if item.passage is None and item.scenario.source is not None:
+        source = item.scenario.source
+        if item.passage is None and source is not None and not source.from_conversation:
             self.app.notify("Its source passage changed or vanished: edit or reject it instead", severity="warning")
             return
         path = self.path
@@ -206,4 +230,27 @@ def source_text(item: Reviewed) -> Text:
     text.append(clean_text(passage[: item.quote.start]))
     text.append(clean_text(passage[item.quote.start : item.quote.end]), style=QUOTE_STYLE)
     text.append(clean_text(passage[item.quote.end :]))
+    return text
+
+
+SPEAKERS = {"customer": "customer", "bot": "bot", "agent": "human agent", "system": "note"}
+
+
+def conversation_text(source: ScenarioSource, messages: tuple[Said, ...] | None) -> Text:
+    """The conversation a mined draft comes from, every message cleaned (it is a real customer's
+    text), the answer its quote is in marked."""
+    text = Text()
+    where = f"{source.file} {source.unit} {source.line} · conversation {source.conversation}"
+    text.append("Conversation  ", style="bold")
+    text.append(clean_text(f"{where} · run {source.run}, session {source.session}") + "\n\n")
+    if messages is None:
+        text.append("This conversation is not in the database open now: ", style="bold red")
+        text.append(clean_text(f"open the one run {source.run} was imported into. The answer quoted: "))
+        text.append(clean_text(source.quote))
+        return text
+    quote = " ".join(source.quote.split())
+    for said in messages:
+        text.append(f"[{said.turn}] {SPEAKERS.get(said.speaker, said.speaker)}\n", style="bold dim")
+        marked = said.speaker in ("bot", "agent") and bool(quote) and quote in " ".join(said.text.split())
+        text.append(clean_text(said.text) + "\n\n", style=QUOTE_STYLE if marked else "")
     return text
