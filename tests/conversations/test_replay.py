@@ -201,3 +201,24 @@ def test_at_turn_on_a_run_ragtui_ran_is_refused(config_file, server, tmp_path, c
     assert cli(config_file, "run", "--replay", "last", "--at-turn", "1") == 2
     err = capsys.readouterr().err
     assert "--at-turn needs an imported run" in err and len(err.strip().splitlines()) == 1
+
+
+async def test_an_interrupted_next_turn_session_resumes_with_the_real_history(engine, store, server):
+    from ragtui.core.runs.next_turn import plan_next_turn
+
+    chats = store.path.parent / "chats.jsonl"
+    chats.write_text("".join(json.dumps(c) + "\n" for c in CONVERSATIONS), encoding="utf-8")
+    assert main(["import", str(chats), "--db", str(store.path), "--run-id", "real"]) == 0
+    plan = plan_next_turn(store, "real", 2)
+    (created,) = plan.builder()(engine, "n1")  # created, never run: as a run killed before its turn
+    store.set_status(created.session_id, "interrupted", "interrupted", None)
+    resumed = engine.resume_dialogue(created.session_id)
+    assert (resumed.turn, resumed.max_turns) == (1, 2)
+    async for _event in resumed.run():
+        pass
+    (sent,) = bot_conversations(server)
+    assert sent[1:3] == [
+        ("assistant", "Let me pass you to a colleague."),
+        ("assistant", "Hi, Mika here: I have resent it today."),
+    ]
+    assert [(m.turn, m.role) for m in store.session(created.session_id).messages] == [(2, "user"), (2, "bot")]
