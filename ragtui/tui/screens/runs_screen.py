@@ -41,7 +41,7 @@ from ..record_watch import RecordChanged
 from ..safe_text import one_line
 from ..widgets.row_table import RowTable
 
-HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · n: N+1 at a turn (imported runs) · Escape: back"
+HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · n: N+1 · Escape: back"
 
 
 def _resolution_cell(r: RunSummary) -> Text:
@@ -146,8 +146,13 @@ class RunsScreen(Screen[None]):
         Binding("b", "mark", "Mark base", tooltip="Mark the highlighted run as the base of a comparison"),
         Binding("r", "replay(False)", "Replay", tooltip="Re-send this run's customer messages to the current bot"),
         Binding("t", "replay(True)", "Replay+simulate", tooltip="Replay; the simulator continues past the recording"),
+        # Not in the footer, full at 80 columns: the title line names it.
         Binding(
-            "n", "next_turn", "N+1", tooltip="Imported run: the bot answers one chosen turn after the real history"
+            "n",
+            "next_turn",
+            "N+1",
+            show=False,
+            tooltip="Imported run: the bot answers one chosen turn after the real history",
         ),
         Binding("f5", "reload", "Reload"),
         Binding("escape", "app.pop_screen", "Back"),
