@@ -19,7 +19,7 @@ from ..core.runs.resolve import resolve_run
 from ..core.store.export import write_csv
 from ..core.store.imported import imported_origin
 from ..core.store.labels import session_labels
-from ..core.store.lineage import lineage_lines
+from ..core.store.lineage import lineage_lines, next_turn_lines
 from ..core.store.store import Store
 from ..core.text.fit_columns import NAME, RUN_ID, WHOLE
 from ..core.types.errors import RagtuiError
@@ -90,6 +90,8 @@ def show(args: argparse.Namespace, overrides: Overrides) -> int:
     )
     for line in lineage_lines(store, session):
         console.print(Text(line, style="cyan"))
+    for line in next_turn_lines(session)[1:]:  # N+1: the real answer beside the new one
+        console.print(Text(line), soft_wrap=True)
     return 0
 
 

@@ -33,6 +33,7 @@ from ..core.runs.compare_report import (
 )
 from ..core.runs.compare_verdict import EXPECTATION, SCORE, VERDICT_STYLES, CompareVerdict
 from ..core.runs.html_report.build import compare_report_html
+from ..core.runs.next_turn_compare import unjudged_line
 from ..core.runs.report_text import delta
 from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
@@ -276,6 +277,10 @@ def compare(args: argparse.Namespace, overrides: Overrides) -> int:
         console.print(verdicts_table(comparison))
     for line in summary_lines(comparison):
         console.print(Text(line), soft_wrap=True)  # one line each, whatever the width: grep-able in CI logs
+    for side, side_store, run_id in (("base", store, base_run), ("new", new_store, new_run)):
+        unjudged = unjudged_line(side_store, run_id, side, [getattr(p, side) for p in comparison.pairs])
+        if unjudged:  # real conversations never judged: their side's "unscored" said once, plainly
+            console.print(Text(unjudged, style="yellow"), soft_wrap=True)
     for drop in verdict.drops(EXPECTATION):
         console.print(Text(drop.line, style="red" if drop.gated else "dim"), soft_wrap=True)
     for side, dialogues in (("base", comparison.only_in_base), ("new", comparison.only_in_new)):

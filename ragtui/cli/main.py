@@ -98,6 +98,12 @@ def add_report_arguments(run: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --replay: when the recording ran out or ended in DONE, let the simulator continue",
     )
+    run.add_argument(
+        "--at-turn",
+        metavar="N",
+        help="with --replay of an imported run: N+1 — the bot answers only turn N (or `all`: every turn) "
+        "after the conversation's real history, judged against the real answer",
+    )
     run.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML, one test case per dialogue")
     run.add_argument("--markdown", type=Path, metavar="FILE", help="write a Markdown summary table")
 

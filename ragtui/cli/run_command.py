@@ -43,6 +43,7 @@ from ..core.runs.gate import GateResult, run_gate, run_resolution
 from ..core.runs.gate_changes import gate_changes, sessions_as_judged, standings
 from ..core.runs.gate_scope import gate_off, scope_line
 from ..core.runs.low_agreement import left_out_line, low_metrics
+from ..core.runs.next_turn import parse_at_turn, plan_next_turn
 from ..core.runs.pass_k import pass_k_line, run_pass_k
 from ..core.runs.passing import read_pass
 from ..core.runs.replay_plan import plan_replay
@@ -112,6 +113,12 @@ def _check_arguments(args: argparse.Namespace, database: Path) -> None:
         raise RagtuiError("--then-simulate only applies to a replay", "add --replay RUN")
     if getattr(args, "replay", None) and getattr(args, "resume", None):
         raise RagtuiError("--replay and --resume cannot be combined", "continue the replay run with --resume alone")
+    if getattr(args, "at_turn", None) is not None:
+        if not getattr(args, "replay", None):
+            raise RagtuiError("--at-turn only applies to a replay of an imported run", "add --replay RUN")
+        if getattr(args, "then_simulate", False):
+            raise RagtuiError("--at-turn answers one turn; it cannot be combined with --then-simulate", "drop one")
+        parse_at_turn(args.at_turn)
 
 
 async def run(args: argparse.Namespace, overrides: Overrides) -> int:
@@ -169,6 +176,20 @@ async def _open_and_run(
             f"run {given_run} already exists in database {store.path}",
             f"continue it with `ragtui run --resume {given_run}`, or give a new --run-id",
         )
+    if getattr(args, "replay", None) and getattr(args, "at_turn", None) is not None:
+        # N+1: validated before any dialogue starts, like a replay.
+        turns = plan_next_turn(store, args.replay, parse_at_turn(args.at_turn), args.scenario, overrides.language)
+        for line in turns.skipped:
+            console.print(Text(line, style="yellow"), soft_wrap=True)
+        config.language = turns.language
+        next_run = new_run_id()
+        console.print(
+            Text(f"N+1 on run {turns.run_id}: {len(turns.cases)} turn(s), each answered after its real history"),
+            soft_wrap=True,
+        )
+        build_turns = turns.builder()
+        with embedded_model(config, endpoints):
+            return await _run(args, config, endpoints, store, next_run, lambda engine: build_turns(engine, next_run))
     if getattr(args, "replay", None):
         # Validated before any dialogue starts: bad input writes nothing.
         plan = plan_replay(store, config, args.replay, args.scenario, args.persona, overrides.language)

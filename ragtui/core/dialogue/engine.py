@@ -24,11 +24,13 @@ from ..store.ownership import HEARTBEAT_S
 from ..store.run_plan import PlanEntry
 from ..store.store import Store
 from ..types.errors import ConfigError, RagtuiError, StoreWriteError
+from ..types.next_turn import NEXT_TURN_KEY, next_turn_note
 from ..types.personas import Persona
 from ..types.scenarios import Scenario
 from ..types.stored import StoredSession
 from ..types.turns import is_done
 from .events import Event
+from .next_turn import NextTurnCase, real_history, resumed_history, start_at_turn
 from .replay import ReplayScript
 from .simulator import UserSimulator
 from .simulator_check import SimulatorChecker
@@ -165,12 +167,13 @@ class Engine:
         replay_of: int | None = None,
         plan_entry: int | None = None,
         trial: int = 1,
+        config_note: dict[str, object] | None = None,
     ) -> Dialogue:
         """A new session in the store, and its dialogue, owned by this process."""
         session_id = self.store.create_session(
             scenario=scenario.to_dict(),
             persona=persona.to_dict(),
-            config=self.public_config(),
+            config={**self.public_config(), **(config_note or {})},
             language=self.language,
             max_turns=max_turns,
             threshold=self.config.threshold,
@@ -194,6 +197,36 @@ class Engine:
         dialogue.restore()
         if session.replay_of is not None:
             dialogue.replay = self._resumed_replay(session)
+            note = next_turn_note(session.config)
+            if note is not None and dialogue.replay is not None:
+                # N+1: the real history again, then the position its own record gives, if any.
+                source = self.store.session(session.replay_of)
+                start_at_turn(dialogue, source, note["at_turn"], real_history(source, note["at_turn"]))
+                if session.messages:
+                    dialogue.restore()
+                    dialogue.history = resumed_history(source, session, note["at_turn"])
+        return dialogue
+
+    def next_turn_dialogue(self, case: NextTurnCase, *, run_id: str | None = None) -> Dialogue:
+        """N+1: a new session in which the bot under test answers only ``case.turn`` of a real
+        conversation, sent its real history (``next_turn.py``); judged against the real answer."""
+        source = case.source
+        if source.language != self.language:
+            raise ConfigError(
+                f"session {source.id} is in {source.language}, this run is in {self.language}",
+                f"pass --language {source.language}",
+            )
+        dialogue = self._created_dialogue(
+            case.scenario(),
+            Persona(**source.persona),
+            case.turn,
+            self.metrics,
+            run_id,
+            replay_of=source.id,
+            trial=source.trial,
+            config_note={NEXT_TURN_KEY: case.note()},
+        )
+        start_at_turn(dialogue, source, case.turn, case.history)
         return dialogue
 
     def _resumed_replay(self, session: StoredSession) -> ReplayScript | None:

@@ -127,6 +127,7 @@ class Dialogue:
         self.patience = simulator.persona.patience
         self.history: list[Utterance] = []
         self.turn = 0
+        self.starts_at = 0  # the turn before its first: an N+1 session starts late (next_turn.py)
         self.phase = Phase.USER
         self.stop_reason: StopReason | None = None
         self._last_bot: _BotTurn | None = None
@@ -218,7 +219,7 @@ class Dialogue:
             )
         )
         try:
-            if self.turn == 0 and self.phase is Phase.USER:
+            if self.turn == self.starts_at and self.phase is Phase.USER:
                 emit(DialogueStarted(self.session_id, self.simulator.scenario.id, self.simulator.persona.name))
             if not self._claimed:
                 self.store.claim(self.session_id)  # refuses when another live process runs it

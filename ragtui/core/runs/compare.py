@@ -38,6 +38,7 @@ from .compare_verdict import CompareVerdict, decide
 from .dialogue_compare import ResolutionComparison, compare_resolution, verdict_flag
 from .dialogues import PairKey, RunDialogue, VerdictScore, by_pair, keyed, load_run
 from .expectation_compare import ExpectationChange, expectation_changes
+from .next_turn_compare import by_turn, tested_turns
 from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .scoring_read import check_comparable, run_reading
 from .trial_compare import (
@@ -325,6 +326,10 @@ def compare_runs(
     When both runs have several trials of a pair, pairs are also compared over their trials.
     ``new_store``: the database NEW is in, when it is not BASE's (``base.db:last new.db:last``)."""
     base_dialogues, new_dialogues = load_run(store, base_run), load_run(new_store or store, new_run)
+    # An N+1 run on either side: both read turn by turn, each tested turn beside the original's.
+    base_dialogues, new_dialogues = by_turn(
+        base_dialogues, tested_turns(store, base_run), new_dialogues, tested_turns(new_store or store, new_run)
+    )
     for run_id, dialogues in ((base_run, base_dialogues), (new_run, new_dialogues)):
         if not dialogues:
             raise RagtuiError(f"run {run_id} has no dialogues", "list runs with `ragtui runs`")

@@ -1,6 +1,7 @@
 """What a replay of a run will do, checked before anything is written: the run exists, is in
 one language, and every scenario it used still exists (its reference answer is read from
-today's file, since that is what the judge should compare against)."""
+today's file, since that is what the judge should compare against). An imported run's
+conversations have no scenario file: their stored snapshots are used."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import TYPE_CHECKING
 
 from ..config.settings import Config
 from ..content.scenarios import load_scenarios, scenario_file
+from ..store.imported import run_kind
 from ..store.store import Store
+from ..types.conversations import IMPORTED_KIND
 from ..types.errors import ConfigError, RagtuiError
 from ..types.scenarios import Scenario
 from ..types.stored import StoredSession
@@ -56,6 +59,8 @@ def plan_replay(
         sessions = [s for s in sessions if s.persona_name in persona_names]
     if not sessions:
         raise RagtuiError(f"run {run_id} has no dialogue of the chosen scenarios and personas", "check -s and -p")
+    if run_kind(store, run_id) == IMPORTED_KIND:
+        return _imported_plan(run_id, sessions, language)
     languages = sorted({s.language for s in sessions})
     if len(languages) != 1:
         raise RagtuiError(f"run {run_id} mixes languages ({', '.join(languages)})", "replay one language with -s")
@@ -72,3 +77,22 @@ def plan_replay(
             "restore them, or replay only the others with -s",
         )
     return ReplayPlan(run_id, languages[0], sessions, current)
+
+
+def _imported_plan(run_id: str, sessions: list[StoredSession], language: str | None) -> ReplayPlan:
+    """A replay of real conversations: the customer's messages re-sent, the bot under test
+    answering with its own history. Their scenarios are the stored snapshots (a conversation
+    has no scenario file); ``--language`` picks one language of a run that mixes them."""
+    languages = sorted({s.language for s in sessions})
+    if language is not None:
+        sessions = [s for s in sessions if s.language == language]
+        if not sessions:
+            raise ConfigError(
+                f"run {run_id} has no conversation in {language}", f"its languages: {', '.join(languages)}"
+            )
+    elif len(languages) != 1:
+        raise RagtuiError(
+            f"run {run_id} mixes languages ({', '.join(languages)})", "replay one language with --language LANG"
+        )
+    scenarios = {s.scenario_id: Scenario.from_dict(s.scenario) for s in sessions}
+    return ReplayPlan(run_id, sessions[0].language, sessions, scenarios)

@@ -4,6 +4,8 @@ scenario × persona across runs as sparklines; compare two runs; replay one.
 Enter compares the run marked with ``b`` (or, when none is marked, the run before the
 highlighted one) with the highlighted run. ``r`` replays the highlighted run's customers to
 the current bot; ``t`` does the same and lets the simulator continue where the recording ends.
+``n`` (an imported run) asks a turn and has the current bot answer just that turn of every real
+conversation after its real history (N+1, ``core/runs/next_turn.py``).
 """
 
 from __future__ import annotations
@@ -21,19 +23,25 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from ...core.dialogue.engine import new_run_id
 from ...core.dialogue.events import DialogueDone, DialogueVerdictStarted
+from ...core.dialogue.next_turn import customer_turns
 from ...core.dialogue.replay import replay_summary
+from ...core.dialogue.state_machine import Dialogue
 from ...core.runs.listing import TREND_RUNS, RunSummary, list_runs, pair_trends, sparkline
+from ...core.runs.next_turn import ALL_TURNS, plan_next_turn
 from ...core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ...core.runs.replay_plan import plan_replay
+from ...core.store.imported import run_kind
 from ...core.text.fit_columns import fit_widths, narrowest_apart, pair_label
 from ...core.text.score_text import UNSCORED, score_text
+from ...core.types.conversations import IMPORTED_KIND
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
+from ..dialogs.next_turn_dialog import NextTurnDialog
 from ..record_watch import RecordChanged
 from ..safe_text import one_line
 from ..widgets.row_table import RowTable
 
-HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · Escape: back"
+HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · n: N+1 · Escape: back"
 
 
 def _resolution_cell(r: RunSummary) -> Text:
@@ -138,6 +146,14 @@ class RunsScreen(Screen[None]):
         Binding("b", "mark", "Mark base", tooltip="Mark the highlighted run as the base of a comparison"),
         Binding("r", "replay(False)", "Replay", tooltip="Re-send this run's customer messages to the current bot"),
         Binding("t", "replay(True)", "Replay+simulate", tooltip="Replay; the simulator continues past the recording"),
+        # Not in the footer, full at 80 columns: the title line names it.
+        Binding(
+            "n",
+            "next_turn",
+            "N+1",
+            show=False,
+            tooltip="Imported run: the bot answers one chosen turn after the real history",
+        ),
         Binding("f5", "reload", "Reload"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
@@ -344,22 +360,77 @@ class RunsScreen(Screen[None]):
         except RagtuiError as exc:
             self.app.notify(str(exc), severity="error", markup=False)
             return
-        done = 0
-        status.update(f"Replaying {run_id} as {new_run}: 0/{len(dialogues)} dialogues")
-        async for event in engine.run_many(dialogues):
-            if isinstance(event, DialogueDone):
-                done += 1
-                status.update(f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues")
-            elif isinstance(event, DialogueVerdictStarted):  # the slow part after a last turn: say so
-                status.update(
-                    f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
-                    f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
-                )
+        done = await self._follow(f"Replaying {run_id} as {new_run}", dialogues)
         noted = replay_summary([s.replay_note for s in self.ragtui.store.sessions(run_id=new_run)])
         note = f"; {noted} (see each session)" if noted else ""
         status.update(f"Replay {new_run} finished: {done} dialogue(s){note}. Enter compares it with {run_id}.")
         self.base = run_id
         self.app.notify(f"Replay of {run_id} finished as {new_run}", markup=False)
+        self.action_reload()
+        table = self.query_one("#runs", DataTable)
+        table.move_cursor(row=table.get_row_index(new_run))
+
+    async def _follow(self, doing: str, dialogues: list[Dialogue]) -> int:
+        """Run ``dialogues`` on the engine, saying how far it got in the status line; how many ended."""
+        engine = self.ragtui.engine
+        assert engine is not None
+        status = self.query_one("#runs-status", Static)
+        done = 0
+        status.update(f"{doing}: 0/{len(dialogues)} dialogues")
+        async for event in engine.run_many(dialogues):
+            if isinstance(event, DialogueDone):
+                done += 1
+                status.update(f"{doing}: {done}/{len(dialogues)} dialogues")
+            elif isinstance(event, DialogueVerdictStarted):  # the slow part after a last turn: say so
+                status.update(
+                    f"{doing}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
+                    f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
+                )
+        return done
+
+    def action_next_turn(self) -> None:
+        """N+1 on the highlighted imported run: ask the turn, then answer it in every conversation."""
+        run_id = self.selected()
+        if run_id is None:
+            return
+        if self.ragtui.engine is None:
+            self.app.notify(self.ragtui.problem or "No endpoint to answer with.", severity="warning", markup=False)
+            return
+        store = self.ragtui.store
+        if run_kind(store, run_id) != IMPORTED_KIND:
+            self.app.notify(
+                f"N+1 needs an imported run; {run_id} is a run ragtui ran (r replays it).",
+                severity="warning",
+                markup=False,
+            )
+            return
+        turns = max((customer_turns(s) for s in store.run_sessions(run_id)), default=1)
+
+        def chosen(turn: int | str | None) -> None:
+            if turn is not None:
+                self._next_turn(run_id, None if turn == ALL_TURNS else int(turn))
+
+        self.app.push_screen(NextTurnDialog(run_id, turns), chosen)
+
+    @work(exclusive=True, group="replay", exit_on_error=False)
+    async def _next_turn(self, run_id: str, turn: int | None) -> None:
+        engine = self.ragtui.engine
+        assert engine is not None
+        try:
+            plan = plan_next_turn(self.ragtui.store, run_id, turn, language=engine.language)
+            new_run = new_run_id()
+            dialogues = plan.builder()(engine, new_run)
+        except RagtuiError as exc:
+            self.app.notify(str(exc), severity="error", markup=False)
+            return
+        which = "every turn" if turn is None else f"turn {turn}"
+        done = await self._follow(f"N+1 on {run_id} at {which} as {new_run}", dialogues)
+        skipped = f"; {len(plan.skipped)} conversation(s) too short, skipped" if plan.skipped else ""
+        self.query_one("#runs-status", Static).update(
+            f"N+1 {new_run} finished: {done} turn(s) answered{skipped}. Enter compares it with {run_id}."
+        )
+        self.base = run_id
+        self.app.notify(f"N+1 of {run_id} at {which} finished as {new_run}", markup=False)
         self.action_reload()
         table = self.query_one("#runs", DataTable)
         table.move_cursor(row=table.get_row_index(new_run))
