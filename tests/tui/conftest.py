@@ -92,7 +92,8 @@ def pane_text(app: RagtuiApp, role: str) -> str:
     parts: list[str] = []
     for child in pane.children:
         if isinstance(child, MessageView):
-            parts.append(str(child.query_one(".heading", Static).render()))
+            # A message view just mounted may not have composed its heading yet: nothing shown.
+            parts.extend(str(heading.render()) for heading in child.query(".heading").results(Static))
             parts.append(child.text)
         elif isinstance(child, Static):
             parts.append(str(child.render()))
