@@ -173,7 +173,10 @@ class FaultyServer(ThreadingHTTPServer):
 
 
 def http_bot(url: str, **table: Any) -> HttpBot:
-    """An HTTP bot configured as a user would, with no backoff so retries are instant."""
-    settings = parse_bot({"type": "http", "url": url, "backoff": 0, "timeout": 5, **table}, "t.toml: [bot]", Path("."))
+    """An HTTP bot configured as a user would, with no backoff so retries are instant. Its
+    timeout is generous (a busy machine can take seconds to answer on loopback); a test of the
+    timeout itself passes its own."""
+    table = {"timeout": 60, **table}
+    settings = parse_bot({"type": "http", "url": url, "backoff": 0, **table}, "t.toml: [bot]", Path("."))
     assert settings.http is not None
     return HttpBot(settings.http)

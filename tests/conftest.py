@@ -192,7 +192,9 @@ def copy_of(database: Path, to: Path) -> Path:
 @pytest.fixture
 def config(server: FakeOpenAIServer, tmp_path: Path) -> Config:
     cfg = Config(language="en", database=tmp_path / "ragtui.db")
-    cfg.endpoint = EndpointConfig(base_url=server.base_url, timeout=10.0, max_retries=0)
+    # A generous per-request timeout: on a busy machine a fake reply can take seconds, and a test
+    # whose request hangs on purpose ends it by cancelling, never by waiting this out.
+    cfg.endpoint = EndpointConfig(base_url=server.base_url, timeout=60.0, max_retries=0)
     cfg.roles["user"].model = USER
     cfg.roles["bot"].model = BOT
     cfg.roles["judge"].model = JUDGE

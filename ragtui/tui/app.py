@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING, Any
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..core.config.settings import Config
 from ..core.models.endpoints import Endpoint
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
+from .notices import NoticeLog
 from .screens.main_screen import MainScreen
 from .screens.too_small import MIN_SIZE, TooSmallScreen
 from .widgets.header import NO_ENDPOINT_HELP
@@ -70,6 +72,7 @@ class RagtuiApp(App[None]):
         Binding("e", "personas", "Personas", show=False, tooltip="Edit personas"),
         Binding("R", "runs", "Runs", show=False, tooltip="Runs: scores, trends, compare two, replay one"),
         Binding("D", "drafts", "Drafts", show=False, tooltip="Review generated scenarios: accept, edit or reject"),
+        Binding("M", "messages", "Messages", show=False, tooltip="The notifications shown so far, newest first"),
         Binding("f1", "help", "Help", key_display="F1", tooltip="Every key, and what the scores mean"),
         Binding("question_mark", "help", "Help", show=False, tooltip="Every key, and what the scores mean"),
         Binding("ctrl+q", "quit", "Quit", show=False, tooltip="Quit; a running dialogue is cancelled cleanly"),
@@ -87,6 +90,8 @@ class RagtuiApp(App[None]):
         overrides: Overrides | None = None,
     ) -> None:
         super().__init__()
+        # Every notification, as shown, kept after its toast expires: the Messages dialog reads it.
+        self.notices = NoticeLog()
         self.local_model = local_model  # the embedded server, when this app started one
         self.config = config
         self.endpoints: dict[str, Endpoint] = endpoints or {}
@@ -336,6 +341,27 @@ class RagtuiApp(App[None]):
         else:
             self.call_from_thread(self.notify, "Embedded model restarted.", title="Embedded model", markup=False)
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification of every screen comes here (``Widget.notify`` calls the app's):
+        cleaned of terminal control sequences, recorded in ``notices`` as shown, then toasted.
+        Thread-safe, as Textual's is."""
+        message, title = self.notices.record(message, title=title, severity=severity, markup=markup)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def action_messages(self) -> None:
+        from .dialogs.messages_dialog import MessagesScreen
+
+        if not isinstance(self.screen, MessagesScreen | TooSmallScreen):
+            self.push_screen(MessagesScreen(self.notices.newest_first()))
+
     def action_help(self) -> None:
         from .dialogs.common import HelpScreen
 
@@ -377,6 +403,7 @@ class RagtuiApp(App[None]):
             "Review drafts", "Generated scenarios beside their source: accept, edit or reject", self.action_drafts
         )
         yield SystemCommand("Help", "Every key of every screen, and what the scores mean", self.action_help)
+        yield SystemCommand("Messages", "The notifications shown so far, newest first", self.action_messages)
         yield SystemCommand(
             "Judge card",
             "How far the judge agrees with people, per metric and language (as `ragtui judge-card`)",

@@ -283,7 +283,7 @@ async def test_abandoning_run_many_cancels_every_dialogue(engine: Engine, scenar
 
 
 async def test_cancelling_the_consumer_task_marks_the_session_cancelled(engine: Engine, scenario, persona, server):
-    server.set_default(BOT, Reply("x", delay_first=5))
+    server.set_default(BOT, Reply(hang=True))  # the bot never answers: cancelled while it waits
     dialogue = engine.new_dialogue(scenario, persona)
     started = asyncio.Event()
 

@@ -44,6 +44,7 @@ from typing import Any
 
 __all__ = [
     "FakeOpenAIServer",
+    "Gate",
     "level_reply",
     "RecordedRequest",
     "Reply",
@@ -54,11 +55,45 @@ __all__ = [
 _DEFAULT_MODEL = "fake-model"
 _MAX_HEADER_BYTES = 64 * 1024
 _MAX_BODY_BYTES = 64 * 1024 * 1024
-_STOP_TIMEOUT = 5.0
+_STOP_TIMEOUT = 60.0  # a generous bound for a loaded machine; stopping takes milliseconds
 # Past this nesting depth the schema generator only emits what the schema requires, so that
 # recursive schemas (a node whose children are nodes) still terminate.
 _SCHEMA_OPTIONAL_DEPTH = 8
 _SCHEMA_MAX_DEPTH = 64
+
+
+class Gate:
+    """Holds a reply until the test opens it: for a test whose key must land while a model is
+    "thinking", instead of a delay that a busy machine outruns. ``Reply(gate=gate)`` waits, before
+    its first byte, until :meth:`open`; :meth:`wait_reached` tells the test a request is waiting.
+    Usable from any thread and from any event loop; a stopped server drops the held requests."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._reached = threading.Event()
+        self._opened = False
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
+
+    def wait_reached(self, timeout: float = 60.0) -> bool:
+        """Block until a request is held at the gate; False after ``timeout`` (a generous bound)."""
+        return self._reached.wait(timeout)
+
+    def open(self) -> None:
+        """Let every held request, and every later one, answer."""
+        with self._lock:
+            self._opened = True
+            waiters, self._waiters = self._waiters, []
+        for loop, event in waiters:
+            loop.call_soon_threadsafe(event.set)
+
+    async def _hold(self) -> None:
+        event = asyncio.Event()
+        with self._lock:
+            if self._opened:
+                return
+            self._waiters.append((asyncio.get_running_loop(), event))
+        self._reached.set()
+        await event.wait()
 
 
 @dataclass
@@ -90,6 +125,8 @@ class Reply:
     close the connection without sending any response."""
     hang: bool = False
     """Never answer; the connection stays open until the client closes it or the server stops."""
+    gate: Gate | None = None
+    """Answer only once the gate is opened (before ``delay_first``): the test decides when."""
     stall_after_chunks: int | None = None
     """Streaming: send the role chunk and this many content chunks, then nothing more; the
     connection stays open until the client closes it or the server stops (a stalled model).
@@ -379,7 +416,7 @@ class FakeOpenAIServer:
             and (model is None or request.body.get("model") == model)
         ]
 
-    def wait_for_stalls(self, count: int = 1, timeout: float = 30.0) -> bool:
+    def wait_for_stalls(self, count: int = 1, timeout: float = 60.0) -> bool:
         """Block until ``count`` streams have sent their chunks and stalled since the last
         :meth:`clear` (the bytes are then in the client's socket); False after ``timeout``."""
         with self._stalled:
@@ -511,6 +548,8 @@ class FakeOpenAIServer:
             while await reader.read(65536):
                 pass
             return False
+        if reply.gate is not None:
+            await reply.gate._hold()
         if reply.delay_first > 0:
             await asyncio.sleep(reply.delay_first)
         if reply.raw is not None or reply.status != 200:

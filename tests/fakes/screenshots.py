@@ -216,9 +216,8 @@ async def shoot(outdir: Path) -> list[Path]:
                         await pilot.pause()
 
                 async def save(name: str, title: str) -> None:
+                    # No toast in a shot: ``run_test`` draws none (what one says is in app.notices).
                     await settle()
-                    app.clear_notifications()
-                    await pilot.pause()
                     path = outdir / f"{name}.svg"
                     path.write_text(app.export_screenshot(title=title), encoding="utf-8")
                     saved.append(path)

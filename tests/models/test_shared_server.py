@@ -323,7 +323,7 @@ def test_the_token_is_required(settings: LocalModelSettings) -> None:
         state = model.state
         assert state is not None
         with pytest.raises(urllib.error.HTTPError) as denied:
-            urllib.request.urlopen(f"http://127.0.0.1:{state.port}/props", timeout=5)
+            urllib.request.urlopen(f"http://127.0.0.1:{state.port}/props", timeout=DEADLINE)
         assert denied.value.code == 401
         mode = (Registry().state_file.stat().st_mode) & 0o777
         assert mode == 0o600

@@ -75,7 +75,9 @@ async def test_a_toast_does_not_cover_a_dialogs_buttons(make_app):
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, NewSessionScreen)
-        app.notify("A notification long enough to take two lines of a toast at eighty columns wide.")
+        app.notify(  # up however slow the machine is: its default 5 s could pass before the check
+            "A notification long enough to take two lines of a toast at eighty columns wide.", timeout=3600
+        )
         await pilot.pause()
         await pilot.pause()
         toasts = [t.region for t in app.screen.query(Toast)]

@@ -24,7 +24,7 @@ from ragtui.tui.dialogs.fork_screen import ForkScreen
 from ragtui.tui.dialogs.label_dialog import LabelScreen
 from ragtui.tui.screens.verdict_screen import VerdictScreen
 
-from .conftest import open_recorded, settle
+from .conftest import open_recorded, settle, wait_until
 
 
 def modal_classes() -> list[type[ModalScreen]]:
@@ -54,11 +54,18 @@ def test_every_modal_follows_the_dialog_convention():
         assert cls.action_submit is not Dialog.action_submit, f"{cls.__name__} has no submit"
 
 
-def footer_of(app: RagtuiApp) -> list[str]:
+def keys_in_footer(app: RagtuiApp) -> list[str]:
     """The keys in the footer the active screen shows (its own, not the one behind)."""
     footers = list(app.screen.query(Footer))
     assert footers, f"{type(app.screen).__name__} shows no footer of its own"
     return [f"{k.key} {k.description}" for k in footers[0].query(FooterKey)]
+
+
+async def footer_of(pilot: Pilot) -> list[str]:
+    """The active screen's footer keys, once it shows them: a footer fills itself in after the
+    screen's first refresh, which a busy machine can put after the next pause."""
+    await wait_until(pilot, lambda: keys_in_footer(pilot.app), f"{type(pilot.app.screen).__name__}'s footer keys")
+    return keys_in_footer(pilot.app)
 
 
 async def run_session(pilot: Pilot) -> None:
@@ -80,7 +87,7 @@ async def test_each_dialog_shows_its_own_footer_and_escape_closes_it(make_app):
             await pilot.pause()
             dialog = app.screen
             assert isinstance(dialog, Dialog), key
-            shown = footer_of(app)
+            shown = await footer_of(pilot)
             assert any(entry.startswith("escape ") for entry in shown), (key, shown)
             await pilot.press("escape")
             await pilot.pause()
@@ -100,7 +107,7 @@ async def test_the_label_dialog_from_verdicts_has_its_own_footer_and_ctrl_s_save
         await pilot.press("l")
         await pilot.pause()
         assert isinstance(app.screen, LabelScreen)
-        shown = footer_of(app)
+        shown = await footer_of(pilot)
         assert "ctrl+s Save label" in shown and not any("Re-judge" in entry for entry in shown)
         app.screen.query_one("#label-score", Input).value = "4"
         await pilot.press("ctrl+s")
@@ -116,7 +123,7 @@ async def test_fork_submits_with_ctrl_s_and_shows_its_own_footer(make_app, store
         await pilot.press("f")
         await pilot.pause()
         assert isinstance(app.screen, ForkScreen)
-        shown = footer_of(app)
+        shown = await footer_of(pilot)
         assert "ctrl+s Fork" in shown and not any("Verdicts" in entry for entry in shown)
         await pilot.press("ctrl+s")
         await settle(pilot)

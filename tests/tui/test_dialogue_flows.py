@@ -3,17 +3,17 @@ operator typing as the customer, endpoint failures, and quitting mid-run."""
 
 from __future__ import annotations
 
-import time
+import asyncio
 
 import pytest
 
 from ragtui.core.store.store import Store
 from ragtui.tui.dialogs.new_session import NewSessionScreen
 from ragtui.tui.screens.main_screen import MainScreen
-from tests.fakes.fake_openai import Reply
+from tests.fakes.fake_openai import Gate, Reply
 
 from ..conftest import BOT, JUDGE, check_answers, turns_judged
-from .conftest import SIZE, notifications, pane_text, settle
+from .conftest import SIZE, notifications, pane_text, settle, wait_until
 
 
 def header(app) -> str:  # noqa: ANN001
@@ -85,11 +85,15 @@ async def test_auto_run_to_the_end_shows_scores_red_and_unscored(make_app, store
 
 
 async def test_pause_stops_after_the_step_and_auto_run_resumes(make_app, store: Store, server):
-    server.script(BOT, Reply("A slow answer.", delay_first=1.0))  # p lands while the bot thinks
+    thinking = Gate()  # the bot answers once p has landed, however slow the machine
+    server.script(BOT, Reply("A slow answer.", gate=thinking))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await start_session(pilot)
-        await pilot.press("a", "p")  # pause: the step in progress (the bot's) still completes
+        await pilot.press("a")
+        assert await asyncio.to_thread(thinking.wait_reached)
+        await pilot.press("p")  # pause: the step in progress (the bot's) still completes
+        thinking.open()
         await settle(pilot)
         session = store.sessions()[0]
         assert [m.role for m in store.session(session.id).messages] == ["user", "bot"]
@@ -196,12 +200,10 @@ async def test_the_header_names_the_dialogue_verdict_being_judged(make_app, stor
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await start_session(pilot, "ctrl+r", wait=False)  # start and auto-run to the end
-        # Wait for the hung step, not for a fixed time: the deadline only bounds a broken run.
-        deadline = time.monotonic() + 300
-        # resolution, repetition and expectations (the scenario has expectations)
-        while "judging the dialogue: resolution (1/3)" not in header(app) and time.monotonic() < deadline:
-            await pilot.pause(0.05)
-        assert "judging the dialogue: resolution (1/3)" in header(app)
+        # Wait for the hung step, not for a fixed time; resolution, repetition and expectations
+        # (the scenario has expectations).
+        judging = "judging the dialogue: resolution (1/3)"
+        await wait_until(pilot, lambda: judging in header(app), "the header names the hung dialogue verdict", 300)
         session = store.sessions()[0]
         assert len({j.turn for j in store.session(session.id).judgments}) == 3  # every turn was judged
         assert "judging the dialogue" not in pane_text(app, "judge")  # progress, not part of the record

@@ -43,9 +43,9 @@ async def test_restart_reports_success_and_failure(tui_config, store):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert model.restarts == 1
-        assert any("Embedded model restarted." in str(n.message) for n in app._notifications)
+        assert "Embedded model restarted." in app.notices.messages()
         model.fail = True
         app.action_restart_model()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert any("cannot listen" in str(n.message) for n in app._notifications)
+        assert any("cannot listen" in n for n in app.notices.messages())

@@ -416,7 +416,7 @@ async def test_endpoint_problem_toast_is_titled_for_the_endpoint(tui_config: Con
     app = RagtuiApp(tui_config, {}, store, endpoint_error="No usable endpoint: nope")
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause()
-        titles = [n.title for n in app._notifications]
+        titles = [n.title for n in app.notices]
         assert "Model endpoint" in titles and "No dialogues" not in titles
 
 

@@ -4,8 +4,9 @@ side, the runs table's last columns) is asserted by Pilot tests at 220×60 in
 ``test_wide_layouts``.
 
 Nothing time-dependent is on screen: the header has no clock, stored timestamps and latencies
-are pinned before the shot, notifications are cleared, text cursors do not blink, and paths
-that contain the temporary folder are shown relative to it.
+are pinned before the shot, toasts are not drawn (``snap_compare`` in ``conftest``; what they
+say is checked in ``app.notices``), text cursors do not blink, and paths that contain the
+temporary folder are shown relative to it.
 Update with ``pytest tests/tui/test_snapshots.py --snapshot-update`` after checking by eye.
 """
 
@@ -40,7 +41,6 @@ async def steady(pilot: Pilot) -> None:
     for widget in pilot.app.screen.query("Input, TextArea"):
         if isinstance(widget, Input | TextArea):
             widget.cursor_blink = False
-    pilot.app.clear_notifications()
     await pilot.pause()
     await pilot.pause()
 

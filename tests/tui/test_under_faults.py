@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 
 from rich.text import Text
 from textual.widget import Widget
 
 from ragtui.tui.app import RagtuiApp
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from tests.fakes.fake_openai import FakeOpenAIServer, Gate, Reply
 
 from ..conftest import BOT, JUDGE, check_answers
-from .conftest import SIZE, notifications, open_recorded, pane_text, settle
+from .conftest import SIZE, notifications, open_recorded, pane_text, settle, wait_until
 from .test_dialogue_flows import header, start_session
 
 SMALL = (80, 24)
@@ -36,6 +35,7 @@ def covered_cells(app: RagtuiApp, widget: Widget, pattern: str) -> list[tuple[in
 async def test_the_retry_keys_stay_visible_beside_the_failures_toast(make_app, server):
     server.script(BOT, Reply(status=500, error_message="overloaded " * 8))
     app = make_app()
+    app.NOTIFICATION_TIMEOUT = 3600  # the toast stays up however slow the machine is
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         await start_session(pilot, "ctrl+r")
         await pilot.pause()
@@ -45,14 +45,18 @@ async def test_the_retry_keys_stay_visible_beside_the_failures_toast(make_app, s
 
 
 async def test_a_step_run_with_s_leaves_the_dialogue_ready_not_paused(make_app, server):
-    server.script(BOT, Reply("A slow answer.", delay_first=0.5))  # p lands while the bot thinks
+    thinking = Gate()  # the bot answers once p has landed, however slow the machine
+    server.script(BOT, Reply("A slow answer.", gate=thinking))
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
         await start_session(pilot)
         await pilot.press("s")
         await settle(pilot)
         assert "\nready" in header(app) and "paused" not in header(app)
-        await pilot.press("a", "p")  # auto-run paused by the operator: that is paused
+        await pilot.press("a")
+        assert await asyncio.to_thread(thinking.wait_reached)
+        await pilot.press("p")  # auto-run paused by the operator: that is paused
+        thinking.open()
         await settle(pilot)
         assert "\npaused" in header(app)
         await pilot.press("s")
@@ -104,9 +108,7 @@ async def test_the_dialogue_verdict_streaming_is_headed_as_the_dialogues_not_a_t
         await start_session(pilot, "ctrl+r", wait=False)
         assert await asyncio.to_thread(server.wait_for_stalls)
         # Wait for the streamed text to be drawn (a 100 ms flush), not for a fixed time.
-        deadline = time.monotonic() + 60
-        while "link" not in pane_text(app, "judge") and time.monotonic() < deadline:
-            await pilot.pause(0.05)
+        await wait_until(pilot, lambda: "link" in pane_text(app, "judge"), "the stalled stream's text is drawn")
         judge_pane = pane_text(app, "judge")
         streaming = judge_pane[judge_pane.rindex("Turn 3 score") :]
         assert "Dialogue · resolution (1/3) …" in streaming and "link" in streaming
