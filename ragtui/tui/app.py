@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING, Any
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..core.config.settings import Config
 from ..core.models.endpoints import Endpoint
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
+from .safe_text import clean_text, one_line
 from .screens.main_screen import MainScreen
 from .screens.too_small import MIN_SIZE, TooSmallScreen
 from .widgets.header import NO_ENDPOINT_HELP
@@ -154,6 +156,22 @@ class RagtuiApp(App[None]):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.on_sigterm)
             self._sigterm_installed = True
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification of ragtui (a screen's or a widget's ``notify`` comes here): the
+        messages quote exceptions, file names and model output, so they are cleaned here, once,
+        and never parsed as markup — ``markup`` is taken for Textual's signature and ignored."""
+        super().notify(
+            clean_text(message), title=one_line(title, 120), severity=severity, timeout=timeout, markup=False
+        )
 
     def _say_problem(self) -> None:
         if self.problem:

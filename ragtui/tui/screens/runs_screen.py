@@ -28,7 +28,7 @@ from ...core.text.score_text import UNSCORED, score_text
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
 from ..record_watch import RecordChanged
-from ..safe_text import one_line
+from ..safe_text import clean_text, one_line, plain
 from ..widgets.row_table import RowTable
 
 HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · Escape: back"
@@ -68,13 +68,13 @@ def _trend_row(
     """One row of the trends: a cell each (plain text, never markup), the trial marks only for a
     run with trials."""
     cells = [
-        Label(Text(pair), markup=False, classes="pair"),
-        Label(Text(change), markup=False, classes="change"),
-        Label(Text(runs, justify="right"), markup=False, classes="runs"),
-        Label(Text(span), markup=False, classes="range"),
+        Label(plain(pair), markup=False, classes="pair"),
+        Label(plain(change), markup=False, classes="change"),
+        Label(Text(clean_text(runs), justify="right"), markup=False, classes="runs"),
+        Label(plain(span), markup=False, classes="range"),
     ]
     if marks is not None:
-        cells.append(Label(Text(marks), markup=False, classes="trial-marks"))
+        cells.append(Label(plain(marks), markup=False, classes="trial-marks"))
     trend.add_class("trend")
     return Horizontal(*cells, trend, classes="trend-row trend-head" if head else "trend-row")
 
@@ -158,7 +158,7 @@ class RunsScreen(Screen[None]):
             models = ", ".join(dict.fromkeys(m for m in r.models.values() if m))
             mark = " ◆" if r.run_id == self.base else (" ↻" if r.replay_of_run else "")
             table.add_row(
-                Text(r.run_id + mark),
+                Text(one_line(r.run_id, 60) + mark),
                 Text(score_text(r.score, r.low), justify="right", style="dim" if r.low else ""),
                 _pass_cell(r),
                 *((_pass_k_cell(r),) if with_trials else ()),
@@ -167,8 +167,8 @@ class RunsScreen(Screen[None]):
                 Text(str(r.dialogues), justify="right"),
                 Text(sparkline(r.trend[-16:]), style="cyan"),
                 Text(sparkline(r.resolution_trend[-16:]), style="magenta"),
-                r.started.replace("T", " ")[:16],
-                r.language,
+                one_line(r.started.replace("T", " ")[:16], 16),
+                one_line(r.language, 8),
                 Text(one_line(f"{r.bot} · {models}", 40)),
                 key=r.run_id,
             )
@@ -208,7 +208,7 @@ class RunsScreen(Screen[None]):
             return
         wanted = {(s.scenario_id, s.persona_name) for s in self.ragtui.store.sessions(run_id=run_id)}
         trends = [t for t in pair_trends(self.ragtui.store) if (t.scenario_id, t.persona_name) in wanted]
-        heading = Text(f"Score per scenario × persona across runs — the pairs of {run_id}", style="bold")
+        heading = Text(f"Score per scenario × persona across runs — the pairs of {one_line(run_id, 60)}", style="bold")
         summary = next((r for r in self.runs if r.run_id == run_id), None)
         trials = summary.trials if summary is not None and _has_trials(summary) else None
         if trials is not None:
@@ -293,19 +293,21 @@ class RunsScreen(Screen[None]):
             self.app.notify(str(exc), severity="error", markup=False)
             return
         done = 0
-        status.update(f"Replaying {run_id} as {new_run}: 0/{len(dialogues)} dialogues")
+        status.update(plain(f"Replaying {run_id} as {new_run}: 0/{len(dialogues)} dialogues"))
         async for event in engine.run_many(dialogues):
             if isinstance(event, DialogueDone):
                 done += 1
-                status.update(f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues")
+                status.update(plain(f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues"))
             elif isinstance(event, DialogueVerdictStarted):  # the slow part after a last turn: say so
                 status.update(
-                    f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
-                    f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
+                    plain(
+                        f"Replaying {run_id} as {new_run}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
+                        f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
+                    )
                 )
         noted = replay_summary([s.replay_note for s in self.ragtui.store.sessions(run_id=new_run)])
         note = f"; {noted} (see each session)" if noted else ""
-        status.update(f"Replay {new_run} finished: {done} dialogue(s){note}. Enter compares it with {run_id}.")
+        status.update(plain(f"Replay {new_run} finished: {done} dialogue(s){note}. Enter compares it with {run_id}."))
         self.base = run_id
         self.app.notify(f"Replay of {run_id} finished as {new_run}", markup=False)
         self.action_reload()

@@ -31,7 +31,7 @@ from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
 from ..dialogs.common import ConfirmScreen
 from ..record_watch import RecordChanged
-from ..safe_text import one_line
+from ..safe_text import one_line, plain
 from ..widgets.row_table import RowTable
 
 STOP_STYLES = {
@@ -161,14 +161,14 @@ class SessionsScreen(Screen[int | None]):
             mark = FORK_MARK if s.fork_turn is not None else REPLAY_MARK if s.replay_of is not None else ""
             cells = [
                 f"{s.id}{mark}",
-                stop,
+                one_line(stop, 40),
                 self._score(s).plain,
                 f"{s.turns}/{s.max_turns}",
                 one_line(s.scenario_id, 60),
                 one_line(s.persona_name, 40),
                 one_line(s.run_id or "–", 40),
-                short_date(s.created_at, today),
-                s.language,
+                one_line(short_date(s.created_at, today), 20),
+                one_line(s.language, 8),
             ]
             rows.append((s, cells))
         columns = list(COLUMNS)
@@ -189,7 +189,7 @@ class SessionsScreen(Screen[int | None]):
                 cells[3],
                 Text(one_line(cells[4], widths[4])),  # shortened with …
                 Text(one_line(cells[5], widths[5])),
-                Text(keep_end(cells[6], widths[6])),
+                plain(keep_end(cells[6], widths[6])),
                 *cells[7 : len(columns)],
                 key=str(s.id),
             )

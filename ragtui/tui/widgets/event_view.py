@@ -41,12 +41,14 @@ from ...core.dialogue.progress import StepMeter
 from ...core.registry import metric_views
 from ...core.store.labels import session_labels
 from ...core.store.store import Store
+from ...core.text.partial_text import partial_line
 from ...core.text.score_text import styled_score
 from ...core.types.agreement_floor import AgreementFloor, agreement_words, is_low
 from ...core.types.stored import PartialReply, StoredSession
 from ..dialogue_text import dialogue_live_block
 from ..formatting import verdict_text
 from ..replay import PRIMARY_METRIC, session_events
+from ..safe_text import clean_text
 from .header import SessionInfo
 from .panes import RolePane
 
@@ -192,7 +194,7 @@ class EventView(Horizontal):
             if event.unscored_turns:
                 summary.append(f" · {event.unscored_turns} unscored", style="yellow")
             if event.error:
-                summary.append(f" — {event.error}")
+                summary.append(f" — {clean_text(event.error)}")
             self.pane("judge").add_block(summary, classes="block note")
             if live:
                 self.post_message(self.Notice(f"Session #{event.session_id} ended: {event.stop_reason}"))
@@ -204,8 +206,10 @@ class EventView(Horizontal):
         for partial in partials:
             shown_as = partial.role if partial.role in ROLES else "bot"
             if (role is None or role == shown_as) and (turn is None or turn == partial.turn):
-                text = f"turn {partial.turn}: partial reply, never completed — {partial.error}\n{partial.text}"
-                self.pane(shown_as).add_error(text)
+                if partial.cancelled:  # as it went live: the streamed text gone, the cancel said
+                    self.pane(shown_as).add_note(partial_line(partial))
+                else:
+                    self.pane(shown_as).add_error(f"{partial_line(partial)}\n{partial.text}")
             else:
                 left.append(partial)
         return left
