@@ -11,6 +11,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import ragtui
 
 from .display_text import Finding, findings_in
@@ -31,14 +33,20 @@ NOT_UNTRUSTED = {
 }
 
 
-def test_every_widget_gets_its_text_through_the_one_door():
-    offenders = [str(f) for f in findings_in(ROOT) if f.key() not in NOT_UNTRUSTED]
+@pytest.fixture(scope="module")
+def found() -> list[Finding]:
+    """ragtui's own findings, read once for the tests below (a few seconds)."""
+    return findings_in(ROOT)
+
+
+def test_every_widget_gets_its_text_through_the_one_door(found: list[Finding]):
+    offenders = [str(f) for f in found if f.key() not in NOT_UNTRUSTED]
     assert offenders == []
 
 
-def test_each_exception_is_still_needed_and_says_why():
-    found = {f.key() for f in findings_in(ROOT)}
-    assert [key for key in NOT_UNTRUSTED if key not in found] == []
+def test_each_exception_is_still_needed_and_says_why(found: list[Finding]):
+    keys = {f.key() for f in found}
+    assert [key for key in NOT_UNTRUSTED if key not in keys] == []
     assert all(len(why) > 40 for why in NOT_UNTRUSTED.values())
 
 
