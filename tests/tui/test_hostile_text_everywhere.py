@@ -8,6 +8,7 @@ holds none of those sequences, and the markup is drawn as the characters it is."
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -147,7 +148,7 @@ def hostile_session(store: Store, run_id: str, scenario: str, answer: str) -> in
 async def test_a_stored_session_in_every_view_leaves_the_terminal_alone(recording_app, store: Store, terminal):
     hostile_session(store, "20260101-run-a", f"ids{HOSTILE}", "answer")
     app = recording_app()
-    async with app.run_test(size=SIZE, headless=False) as pilot:
+    async with app.run_test(size=SIZE, headless=False, notifications=True, tooltips=True) as pilot:
         await shows_it_safely(pilot, terminal, literal=())  # the first frame
         await pilot.press("o")
         assert isinstance(app.screen, SessionsScreen)
@@ -176,7 +177,7 @@ async def test_runs_compare_and_the_pair_screen_leave_the_terminal_alone(recordi
     hostile_session(store, f"20260101-a{HOSTILE}", "id-linking", "old answer")
     hostile_session(store, f"20260102-b{HOSTILE}", "id-linking", "new answer")
     app = recording_app()
-    async with app.run_test(size=SIZE, headless=False) as pilot:
+    async with app.run_test(size=SIZE, headless=False, notifications=True, tooltips=True) as pilot:
         terminal.take()
         await pilot.press("R")
         assert isinstance(app.screen, RunsScreen)
@@ -213,7 +214,7 @@ def hostile_drafts(tui_config: Config, tmp_path: Path) -> Path:
 
 async def test_drafts_and_their_edit_dialog_leave_the_terminal_alone(recording_app, hostile_drafts: Path, terminal):
     app = recording_app()
-    async with app.run_test(size=SIZE, headless=False) as pilot:
+    async with app.run_test(size=SIZE, headless=False, notifications=True, tooltips=True) as pilot:
         terminal.take()
         await pilot.press("D")
         assert isinstance(app.screen, DraftReviewScreen)
@@ -241,7 +242,7 @@ async def test_a_persona_file_in_the_personas_screen_leaves_the_terminal_alone(r
         encoding="utf-8",
     )
     app = recording_app()
-    async with app.run_test(size=SIZE, headless=False) as pilot:
+    async with app.run_test(size=SIZE, headless=False, notifications=True, tooltips=True) as pilot:
         terminal.take()
         await pilot.press("e")
         assert isinstance(app.screen, PersonasScreen)
@@ -261,3 +262,19 @@ def test_the_recording_sees_what_a_raw_reply_would_do():
         "'\\x9b'",
         "the title's text",
     ]
+
+
+async def test_a_notification_quoting_hostile_text_leaves_the_terminal_alone(recording_app, terminal):
+    """Every notification goes through ``RagtuiApp.notify``, which cleans it: the one-door check
+    relies on it rather than checking each ``notify`` call."""
+    app = recording_app()
+    async with app.run_test(size=SIZE, headless=False, notifications=True, tooltips=True) as pilot:
+        await settle(pilot)
+        terminal.take()
+        app.screen.notify(f"Cannot read {HOSTILE}", title=f"File {HOSTILE}", markup=True)
+        output, deadline = "", time.monotonic() + 60
+        while "Cannot read" not in drawn(output) and time.monotonic() < deadline:
+            await pilot.pause(0.05)  # the toast drawn (its own refresh), not a fixed wait
+            output += terminal.take()
+        assert terminal_problems(output) == []
+        assert f"Cannot read {MARKUP}" in drawn(output) and f"File {MARKUP}" in drawn(output)
