@@ -22,7 +22,7 @@ from rich.console import Console, ConsoleOptions, RenderableType
 from rich.panel import Panel
 from rich.segment import Segment
 from rich.table import Table
-from rich.text import Text
+from rich.text import Span, Text
 
 from ..core.text.score_text import styled_score
 from ..core.text.text_safety import CONTROL_CHARACTER, visible
@@ -30,19 +30,21 @@ from ..core.text.text_safety import error_line as error_line  # shared with the 
 
 
 def visible_text(text: Text) -> Text:
-    """``text`` with each control character drawn visibly (``visible``), its styles kept."""
+    """``text`` with each control character drawn visibly (``visible``), its styles kept: each
+    span moves with the characters it covered (a picture can be longer than its control)."""
     plain = text.plain
-    cuts = sorted({i for m in CONTROL_CHARACTER.finditer(plain) for i in (m.start(), m.end())})
-    if not cuts:
+    if not CONTROL_CHARACTER.search(plain):
         return text
-    shown = text.blank_copy()
-    for piece in text.divide(cuts):
-        if CONTROL_CHARACTER.fullmatch(piece.plain):
-            picture = Text(visible(piece.plain), style=piece.style)
-            for span in piece.spans:
-                picture.stylize(span.style, 0, len(picture))
-            piece = picture
-        shown.append_text(piece)
+    parts: list[str] = []
+    where: list[int] = []  # the offset in the shown text of each character of ``plain``
+    offset = 0
+    for char in plain:
+        where.append(offset)
+        parts.append(visible(char) if CONTROL_CHARACTER.match(char) else char)
+        offset += len(parts[-1])
+    where.append(offset)
+    shown = text.blank_copy("".join(parts))
+    shown.spans = [Span(where[s.start], where[s.end], s.style) for s in text.spans]
     return shown
 
 

@@ -1,6 +1,7 @@
 """A judge reply that comes back whole but cannot be read is asked for once more; the Judge pane
-then drops the first reply's text and says why, as for a broken stream, instead of gluing the
-second reply to the first ("Let me think{"intents": …")."""
+then drops the first reply's text and heads the second with why, as for a broken stream,
+instead of gluing the second reply to the first ("Let me think{"intents": …"). The verdict
+replaces both, so the pane then reads as the reopened session does."""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ async def test_the_judge_pane_drops_an_unreadable_reply_before_the_second(make_a
             await pilot.pause(0.05)  # the second reply drawn (a 100 ms flush), not a fixed wait
         judge_pane = pane_text(app, "judge")
         streaming = judge_pane[judge_pane.rindex("Turn 3 score") :]
-        assert "could not be read" in streaming and "trying again (attempt 2)" in streaming
+        assert "Dialogue · resolution (1/3) … · the judge's reply could not be read" in streaming
+        assert "asked again (attempt 2)" in streaming
         assert '{"intents": ["link' in streaming and UNREADABLE[:12] not in streaming
         await pilot.press("c")
         await settle(pilot)
