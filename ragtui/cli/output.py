@@ -6,6 +6,8 @@ What the *terminal* would interpret — escape sequences, other C0/C1 controls, 
 a model's reply — is drawn visibly instead (``␛[31m``), by the console itself: every line
 ``ragtui`` prints passes through ``SafeConsole``, whichever command built it. Rich's own
 styling travels separately from the text (control segments and styles), so it still works.
+The controls are made visible *before* Rich lays the text out: ``␛`` takes a cell where ESC
+took none, and a box measured with the ESC in it came out wider than the terminal.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from typing import Any, Protocol
 
 from rich import box
 from rich.cells import cell_len
-from rich.console import Console, RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.panel import Panel
 from rich.segment import Segment
 from rich.table import Table
-from rich.text import Text
+from rich.text import Span, Text
 
 from ..core.text.fit_columns import (
     ELLIPSIS,
@@ -35,12 +38,48 @@ from ..core.text.fit_columns import (
     natural_widths,
 )
 from ..core.text.score_text import styled_score
+from ..core.text.text_safety import CONTROL_CHARACTER, visible
 from ..core.text.text_safety import error_line as error_line  # shared with the TUI's start-up
-from ..core.text.text_safety import visible
+
+
+def visible_text(text: Text) -> Text:
+    """``text`` with each control character drawn visibly (``visible``), its styles kept: each
+    span moves with the characters it covered (a picture can be longer than its control)."""
+    plain = text.plain
+    if not CONTROL_CHARACTER.search(plain):
+        return text
+    parts: list[str] = []
+    where: list[int] = []  # the offset in the shown text of each character of ``plain``
+    offset = 0
+    for char in plain:
+        where.append(offset)
+        parts.append(visible(char) if CONTROL_CHARACTER.match(char) else char)
+        offset += len(parts[-1])
+    where.append(offset)
+    shown = text.blank_copy("".join(parts))
+    shown.spans = [Span(where[s.start], where[s.end], s.style) for s in text.spans]
+    return shown
+
+
+def _shown(renderable: Any) -> Any:
+    """What is laid out instead of ``renderable``: a Text, or a panel's title, made visible.
+    (What a panel or a table holds is rendered through ``render`` too, and made visible there.)"""
+    if isinstance(renderable, Text):
+        return visible_text(renderable)
+    if isinstance(renderable, Panel) and (renderable.title or renderable.subtitle):
+        panel = copy.copy(renderable)
+        for name in ("title", "subtitle"):
+            title = getattr(panel, name)
+            setattr(panel, name, visible_text(title) if isinstance(title, Text) else title and visible(title))
+        return panel
+    return renderable
 
 
 class SafeConsole(Console):
     """A console that never sends a control character of the *text* to the terminal."""
+
+    def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Iterable[Segment]:
+        return super().render(_shown(renderable), options)
 
     def _render_buffer(self, buffer: Iterable[Segment]) -> str:
         return super()._render_buffer(

@@ -42,7 +42,7 @@ ETA_OVERDUE = "ETA: past the estimate, finishing…"
 class _Active:
     label: str
     turn: int = 0
-    note: str = ""  # e.g. "stream broke; try 2", until the step streams again
+    note: str = ""  # e.g. "broke off the reply after 24 characters; try 2", until the step streams again
 
 
 class RunProgress:
@@ -69,7 +69,7 @@ class RunProgress:
         self.total = total_dialogues
         self.concurrency = concurrency
         self.finished = 0
-        self.retries = 0  # broken streams tried again
+        self.retries = 0  # replies asked for again (a broken stream, an unreadable reply)
         self.outcomes: dict[int, str] = {}  # session → its outcome (resolution's), for the per-dialogue line
         self.active: dict[int, _Active] = {}
         self.meter = StepMeter()
@@ -176,7 +176,7 @@ class RunProgress:
         elif isinstance(event, StreamRestarted):
             self.retries += 1
             if sid in self.active:
-                self.active[sid].note = f"stream broke; try {event.attempt}"
+                self.active[sid].note = f"{event.reason}; try {event.attempt}"
         elif isinstance(event, MessageDone):
             if sid in self.active:
                 self.active[sid].turn = event.turn

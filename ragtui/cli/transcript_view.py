@@ -11,6 +11,7 @@ from ..core.registry import metric_views
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.low_agreement import low_metrics
 from ..core.store.labels import Label
+from ..core.text.partial_text import WHO, partial_line
 from ..core.text.score_text import styled_score
 from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 from ..core.types.stored import PartialReply, StoredJudgment, StoredSession
@@ -150,7 +151,10 @@ def print_session(
                 line.append(f" — {label.note}")
             console.print(line)
     for partial in session.partials:
-        console.print(partial_panel(partial))
+        if partial.cancelled:  # one marked line, as the TUI says it: no text to read as an answer
+            console.print(Text(f"  {partial_line(partial)}", style="yellow"))
+        else:
+            console.print(partial_panel(partial))
     newest = session.latest_dialogue_judgments()
     dialogue = (
         session.dialogue_judgments if all_versions else [newest[m] for m in metric_views.shown_metrics(set(newest))]
@@ -168,8 +172,8 @@ def print_session(
 
 
 def partial_panel(partial: PartialReply) -> Panel:
-    """A reply whose stream never completed: kept to show what happened, never as a message."""
-    who = {"user": "customer", "bot": "bot", "judge": "judge"}.get(partial.role, partial.role)
+    """A reply whose stream failed: what arrived, kept to show what happened, never as a message."""
+    who = WHO.get(partial.role, partial.role)
     title = Text(f"turn {partial.turn} · {who} · PARTIAL, never completed", style="bold yellow")
     body = Text(partial.text or "(nothing arrived)", style="dim")
     body.append(f"\n{partial.error}", style="yellow")

@@ -32,6 +32,7 @@ from ..core.models.endpoints import Endpoint
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
 from .notices import NoticeLog
+from .safe_text import one_line
 from .screens.main_screen import MainScreen
 from .screens.too_small import MIN_SIZE, TooSmallScreen
 from .widgets.header import NO_ENDPOINT_HELP
@@ -348,13 +349,15 @@ class RagtuiApp(App[None]):
         title: str = "",
         severity: SeverityLevel = "information",
         timeout: float | None = None,
-        markup: bool = True,
+        markup: bool = False,
     ) -> None:
-        """Every notification of every screen comes here (``Widget.notify`` calls the app's):
-        cleaned of terminal control sequences, recorded in ``notices`` as shown, then toasted.
+        """Every notification of every screen comes here (``Widget.notify`` calls the app's): the
+        messages quote exceptions, file names and model output, so they are cleaned of terminal
+        control sequences here, once, and never parsed as markup (``markup`` is taken for
+        Textual's signature and ignored); recorded in ``notices`` as shown, then toasted.
         Thread-safe, as Textual's is."""
-        message, title = self.notices.record(message, title=title, severity=severity, markup=markup)
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        message, title = self.notices.record(message, title=one_line(title, 120), severity=severity, markup=False)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def action_messages(self) -> None:
         from .dialogs.messages_dialog import MessagesScreen

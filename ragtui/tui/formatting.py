@@ -57,7 +57,7 @@ def verdict_text(
     with people, criteria, conclusion."""
     low = is_low(details, floor)
     text = Text()
-    text.append(f"Turn {turn} · {metric} v{version} · ", style="bold")
+    text.append(f"Turn {turn} · {clean_text(metric)} v{version} · ", style="bold")
     text.append_text(styled_score(score, threshold, low and score is not None))
     if score is not None and score < threshold:
         text.append("  ")
@@ -70,7 +70,7 @@ def verdict_text(
     text.append("\n")
     scores = details.get("scores") or {}
     if scores:
-        text.append("  ".join(f"{SHORT.get(k, k)} {scores.get(k, '-')}" for k in CRITERIA if k in scores))
+        text.append("  ".join(f"{SHORT.get(k, k)} {criterion(scores.get(k))}" for k in CRITERIA if k in scores))
         text.append("\n")
     conclusion = details.get("conclusion")
     if conclusion:
@@ -87,13 +87,13 @@ def judgment_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = D
 def detail_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEFAULT_FLOOR) -> Text:
     """The full verdict: every criterion, every reasoning step, the conclusion, and metadata."""
     text = Text()
-    text.append(f"Turn {j.turn} · {j.metric} · version {j.version} · score ", style="bold")
+    text.append(f"Turn {j.turn} · {clean_text(j.metric)} · version {j.version} · score ", style="bold")
     text.append_text(styled_score(j.score, threshold, j.scored and is_low(j.details, floor)))
     text.append_text(agreement_note(j.score, j.details, floor))
     text.append(f"\nmodel {one_line(j.model or '?', 60)} · attempts {j.attempts}")
     if j.latency_ms is not None:
         text.append(f" · {j.latency_ms / 1000:.1f} s")
-    text.append(f" · {j.created_at}\n", style="dim")
+    text.append(f" · {clean_text(j.created_at)}\n", style="dim")
     rejudge = j.details.get("rejudge")
     if isinstance(rejudge, dict):
         how = "edited prompt" if rejudge.get("edited_prompt") else "file prompt"
@@ -106,7 +106,7 @@ def detail_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
         for name in CRITERIA:
             value = scores.get(name)
             text.append(f"  {name:<14}")
-            text.append(f"{value}/5\n" if value is not None else "-\n", style="bold")
+            text.append(f"{criterion(value)}/5\n" if value is not None else "-\n", style="bold")
     steps = j.details.get("steps") or []
     if steps:
         text.append("\nSteps\n", style="bold underline")
@@ -123,7 +123,7 @@ def metric_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
     result (statements, verdicts, the supporting span…) and its reason."""
     low = j.scored and is_low(j.details, floor)
     text = Text()
-    text.append(f"{j.metric} v{j.version} ", style="bold")
+    text.append(f"{clean_text(j.metric)} v{j.version} ", style="bold")
     if j.details.get("skipped"):
         text.append("skipped", style="dim")
     else:
@@ -163,6 +163,12 @@ def changes(previous: StoredJudgment | None, current: StoredJudgment) -> list[st
     return found or ["no change"]
 
 
+def criterion(value: object) -> str:
+    """A criterion's score as the judge's reply gave it (a number, or whatever it wrote
+    instead), as one clean line; ``-`` for none."""
+    return "-" if value is None else one_line(str(value), 12)
+
+
 def short_time(stamp: str) -> str:
     """``2025-04-01T09:31:00+00:00`` as ``2025-04-01 09:31``: one unbreakable 16 characters."""
     return stamp.replace("T", " ")[:16]
@@ -179,10 +185,10 @@ def version_column(
     text = Text()
     # ≈ and neither red nor green when this version's judge agrees with people under the floor
     text.append_text(styled_score(j.score, threshold, floor is not None and is_low(j.details, floor)))
-    text.append(f" · {j.metric}\n", style="bold")
+    text.append(f" · {clean_text(j.metric)}\n", style="bold")
     text.append(f"{one_line(j.model or '?', 40)}\n")
     timing = f" · {j.latency_ms / 1000:.1f} s" if j.latency_ms is not None else ""
-    text.append(f"{short_time(j.created_at)}{timing}\n", style="dim")
+    text.append(f"{clean_text(short_time(j.created_at))}{timing}\n", style="dim")
     rejudge = j.details.get("rejudge")
     if isinstance(rejudge, dict):
         how = "edited prompt" if rejudge.get("edited_prompt") else "file prompt"
@@ -197,12 +203,12 @@ def version_column(
         for name in CRITERIA:
             value = scores.get(name)
             text.append(f"{name:<14}")
-            text.append(f"{value if value is not None else '-'}\n", style="bold")
+            text.append(f"{criterion(value)}\n", style="bold")
     if j.details.get("conclusion"):
         text.append("\n" + clean_text(str(j.details["conclusion"])) + "\n", style="italic")
     text.append("\nChanged\n", style="bold underline")
     for change in changes(previous, j):
-        text.append(f"• {change}\n", style="magenta")
+        text.append(f"• {clean_text(change)}\n", style="magenta")
     return text
 
 

@@ -14,13 +14,14 @@ from .safe_text import one_line
 def card_text(rows: list[CardRow], judge: str, floor: AgreementFloor) -> Text:
     text = Text(f"Judge card · {one_line(judge, 60)}\n", style="bold")
     text.append("How far the judge agrees with people, per metric and language.\n\n", style="dim")
-    width = max((len(row.metric) for row in rows), default=0)
+    width = max((len(one_line(row.metric, 40)) for row in rows), default=0)
     for row in rows:
-        text.append(f"{row.metric:<{width}}  {row.language}  ")
+        metric = one_line(row.metric, 40)  # the card's names are read from a file
+        text.append(f"{metric:<{width}}  {one_line(row.language, 8)}  ")
         entry = row.entry
         if entry is None:
             text.append("unmeasured", style="yellow")
-            text.append(f" — ragtui judge-card --measure --metric {row.metric}\n", style="dim")
+            text.append(f" — ragtui judge-card --measure --metric {metric}\n", style="dim")
             continue
         words = agreement_words({"agreement": entry.to_dict()}, floor)
         if row.quick:  # a newer measurement on too few items: shown, never what gates

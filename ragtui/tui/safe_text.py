@@ -1,10 +1,26 @@
-"""Neutralise untrusted text (model replies, stored sessions, persona files) before display.
+"""The one door untrusted text (model replies, stored sessions, scenario and persona files,
+error messages that quote them) passes before a widget shows it.
 
-Rich markup is never involved: every widget that shows such text gets a ``rich.text.Text`` or
-``markup=False``. What remains dangerous is what the *terminal* would interpret: ANSI escape
-sequences (colours, cursor moves, window titles, hyperlinks), other C0/C1 control characters
-and bidi overrides that reorder what the operator reads. They are removed here, once, so every
-widget can trust what it receives.
+Two things can go wrong. Rich markup: "[bold red]" or "[link=…]" in a reply would be obeyed —
+so every widget gets a ``rich.text.Text`` (``plain``) or ``markup=False``, never a markup string
+built from such text. And the *terminal*: ANSI escape sequences (window titles, a cleared
+screen, cursor moves, hyperlinks), BEL and other C0/C1 control characters, and bidi overrides
+that reorder what the operator reads. Those are removed here, by the core's
+``strip_controls`` (the generator cleans the scenarios it writes with the same function), so
+every widget can trust what it receives.
+
+Which function for which widget:
+
+- ``plain(text)`` — a ``Text`` for a ``Static``/``Label``, a table cell, a title;
+- ``clean_text(text)`` — a str to put into a ``Text`` being built (``text.append(...)``);
+- ``one_line(text, limit)`` — one bounded line: headers, table cells, list prompts;
+- ``field_text(text)`` — the value of a one-line ``Input``;
+- ``area_text(text)`` — the text of a ``TextArea`` (tabs kept: the area draws them itself);
+- ``StreamCleaner`` — streamed fragments, an escape sequence split between two of them.
+
+Notifications need none of these: ``RagtuiApp.notify`` cleans every message and title and
+never parses markup. ``tests/architecture/test_one_door_for_text.py`` finds a widget given text
+any other way.
 """
 
 from __future__ import annotations
@@ -13,20 +29,15 @@ import re
 
 from rich.text import Text
 
-# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), and any other two-character ESC sequence.
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?")
-# C0 controls except tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+from ..core.text.text_safety import strip_controls
+
 # An escape sequence may be split across two streamed fragments: hold back an unfinished tail.
 _UNFINISHED = re.compile(r"\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*)?$")
 
 
 def clean_text(text: str) -> str:
     """``text`` without escape sequences and control characters; tabs become spaces."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _ANSI.sub("", text)
-    text = _CONTROL.sub("", text)
-    return text.replace("\t", "    ")
+    return strip_controls(text).replace("\t", "    ")
 
 
 def plain(text: str, style: str = "") -> Text:
@@ -38,6 +49,17 @@ def one_line(text: str, limit: int = 60) -> str:
     """A cleaned, single-line, bounded rendering for headers, tables and notifications."""
     flat = " ".join(clean_text(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def field_text(text: str) -> str:
+    """The value of a one-line ``Input``: cleaned, its line breaks and tabs made spaces (a
+    field has one line), nothing else changed, so saving an untouched field keeps its words."""
+    return clean_text(text).replace("\n", " ")
+
+
+def area_text(text: str) -> str:
+    """The text of a ``TextArea``: cleaned, lines and tabs kept."""
+    return strip_controls(text)
 
 
 class StreamCleaner:

@@ -179,3 +179,35 @@ def test_drafts_screen(snap_compare, make_app, drafts_file: Path):
         await steady(pilot)
 
     assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
+
+
+async def test_the_edit_dialog_saves_and_cancels_with_its_buttons_too(make_app, drafts_file: Path):
+    """Like every other dialog: Save and Cancel buttons beside ctrl+s and Escape."""
+    from textual.widgets import Button
+
+    from ragtui.tui.dialogs.draft_edit import DraftEditScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_drafts(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(app.screen, DraftEditScreen)
+        labels = [str(b.label) for b in app.screen.query(Button)]
+        assert labels == ["Save (ctrl+s)", "Cancel (Esc)"]
+        app.screen.query_one("#draft-question", TextArea).text = "Not this one"
+        await pilot.click("#cancel")
+        await settle(pilot)
+        assert isinstance(app.screen, DraftReviewScreen)
+        assert {s.id: s.question for s in load_scenarios(drafts_file, "en")}["gen-factual-1"] == (
+            "How long until my refund arrives?"
+        )
+        await pilot.press("e")
+        await settle(pilot)
+        app.screen.query_one("#draft-question", TextArea).text = "When is my refund paid?"
+        await pilot.click("#save")  # the reference is unchanged: saved without asking the judge
+        await settle(pilot)
+        assert isinstance(app.screen, DraftReviewScreen)
+        assert {s.id: s.question for s in load_scenarios(drafts_file, "en")}["gen-factual-1"] == (
+            "When is my refund paid?"
+        )

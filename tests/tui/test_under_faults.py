@@ -89,8 +89,8 @@ async def test_a_reopened_session_shows_a_failed_attempt_before_the_reply_that_r
         assert live.index("bot failed in turn 1") < live.index("Turn 1 · bot")
         await open_recorded(pilot)
         bot = pane_text(app, "bot")
-        assert store.session(store.sessions()[0].id).partials and "partial reply, never completed" in bot
-        assert bot.index("turn 1: partial reply") < bot.index("Turn 1 · bot") < bot.index("Turn 3 · bot")
+        assert store.session(store.sessions()[0].id).partials and "PARTIAL, never completed" in bot
+        assert bot.index("turn 1 · bot · PARTIAL") < bot.index("Turn 1 · bot") < bot.index("Turn 3 · bot")
 
 
 async def test_the_dialogue_verdict_streaming_is_headed_as_the_dialogues_not_a_turns(make_app, store, server):

@@ -51,7 +51,8 @@ class MessageDone:
 
 @dataclass(frozen=True)
 class StreamRestarted:
-    """A role's stream broke and is being tried again: drop the text streamed so far."""
+    """A role's reply is asked for again — its stream broke, or it came back whole but could not
+    be read (``reason`` says which): drop the text streamed so far."""
 
     session_id: int
     turn: int

@@ -44,6 +44,7 @@ from ..types.calls import CallUsage
 from ..types.errors import IncompleteReply, RagtuiError, StoreWriteError
 from ..types.judgments import Judgment
 from ..types.passages import Passage
+from ..types.stored import CANCELLED_WHILE_STREAMING
 from ..types.turns import Utterance, is_done
 from .events import (
     DialogueDone,
@@ -280,7 +281,7 @@ class Dialogue:
             return
         text = "".join(flight.parts)
         who = {"user": "customer"}.get(flight.role, flight.role)
-        error = f"cancelled while the {who}'s reply was streaming ({len(text)} characters received)"
+        error = f"{CANCELLED_WHILE_STREAMING} the {who}'s reply was streaming ({len(text)} characters received)"
         with contextlib.suppress(RagtuiError):  # the session is still closed as cancelled
             self.store.add_partial(self.session_id, flight.turn, flight.role, text, error, 1)
 

@@ -21,6 +21,7 @@ from ..content.prompts import PromptTemplate
 from ..metrics.json_reply import ReplyParseError, extract_json_object
 from ..models.llm import ChatClient, Message
 from ..text.script import in_language
+from ..text.text_safety import strip_controls
 from ..types.errors import IncompleteReply
 from ..types.knowledge import SourcedPassage
 from ..types.scenarios import FollowUp, ScenarioSource
@@ -347,8 +348,10 @@ def _question(reply: dict[str, Any]) -> str:
 
 
 def _text(reply: dict[str, Any], key: str) -> str:
+    """A field of the writer's reply on one line, without control characters: an escape
+    sequence in a question would drive the terminal of whoever reviews or runs it."""
     value = reply.get(key)
-    return " ".join(value.split()) if isinstance(value, str) else ""
+    return " ".join(strip_controls(value).split()) if isinstance(value, str) else ""
 
 
 def _texts(reply: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
@@ -356,8 +359,8 @@ def _texts(reply: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
     value = reply.get(key)
     if not isinstance(value, list):
         return ()
-    texts = (" ".join(v.split()) for v in value if isinstance(v, str) and v.strip() and len(v) < CUT_AT)
-    return tuple(texts)[:most]
+    texts = (" ".join(strip_controls(v).split()) for v in value if isinstance(v, str) and len(v) < CUT_AT)
+    return tuple(t for t in texts if t)[:most]
 
 
 # A judged expectation this short that the quote states word for word is a term to find, not a

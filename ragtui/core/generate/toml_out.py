@@ -1,5 +1,10 @@
 """Drafts as a scenario file: ``[[scenario]]`` tables ragtui runs (with ``--include-drafts``)
-and a person reviews, each marked ``status = "draft"`` with its ``kind`` and ``source``."""
+and a person reviews, each marked ``status = "draft"`` with its ``kind`` and ``source``.
+
+Every text written here that a model, a prompt file or a document put together — questions,
+references, expectations, the follow-up — is cleaned of control characters
+(``strip_controls``): it is shown in a terminal, to the reviewer and to whoever runs it. The
+source quote alone is kept as its passage has it, so it is still found there."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from typing import Any
 
 import tomli_w
 
+from ..text.text_safety import strip_controls
 from .drafts import Draft
 
 HEADER = (
@@ -17,25 +23,33 @@ HEADER = (
 
 
 def scenario_table(draft: Draft) -> dict[str, Any]:
-    expect: list[dict[str, str]] = [{"id": f"{draft.id}-c{i}", "contains": f} for i, f in enumerate(draft.contains, 1)]
-    expect += [{"id": f"{draft.id}-e{i}", "text": t} for i, t in enumerate(draft.expect, 1)]
+    clean = strip_controls
+    expect: list[dict[str, str]] = [
+        {"id": f"{draft.id}-c{i}", "contains": clean(f)} for i, f in enumerate(draft.contains, 1)
+    ]
+    expect += [{"id": f"{draft.id}-e{i}", "text": clean(t)} for i, t in enumerate(draft.expect, 1)]
     table: dict[str, Any] = {
         "id": draft.id,
-        "question": draft.question,
+        "question": clean(draft.question),
         "status": "draft",
         "kind": draft.kind,
         "tags": ["generated", draft.kind],
     }
     if draft.reference:
-        table["reference"] = draft.reference
+        table["reference"] = clean(draft.reference)
     if expect:
         table["expect"] = expect
     if draft.expect_not:
-        table["expect_not"] = [{"id": f"{draft.id}-n{i}", "text": t} for i, t in enumerate(draft.expect_not, 1)]
+        table["expect_not"] = [{"id": f"{draft.id}-n{i}", "text": clean(t)} for i, t in enumerate(draft.expect_not, 1)]
     if draft.source is not None:
         table["source"] = draft.source.to_dict()
     if draft.follow_up is not None:
-        table["follow_up"] = draft.follow_up.to_dict()
+        follow_up = draft.follow_up
+        table["follow_up"] = {
+            **follow_up.to_dict(),
+            "question": clean(follow_up.question),
+            "reference": clean(follow_up.reference),
+        }
     return table
 
 

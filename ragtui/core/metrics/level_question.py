@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message, asked_again, usage_of
 from ..types.judgments import Judgment, stamp_read
 from .probability import TOP_LOGPROBS, Graded, read_levels
 
@@ -59,6 +59,7 @@ async def ask_level(
     completion = await client.complete(messages, **level_options(), on_delta=on_delta)
     answer = answer_from(messages, completion, levels)
     if answer.graded.value is None and retry:
+        asked_again("the judge's reply was none of the answers asked for")
         again = [*messages, {"role": "assistant", "content": completion.text}, {"role": "user", "content": retry}]
         completion = await client.complete(again, **level_options(), on_delta=on_delta)
         answer = LevelAnswer(read_levels(completion, levels), again, [*answer.completions, completion])

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..content.prompts import PROMPT_KINDS, PromptTemplate, load_prompt
-from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message, asked_again, usage_of
 from ..registry.metrics import MetricInfo, register_metric
 from ..types.judgments import Judgment
 from ..types.passages import Passage
@@ -126,6 +126,7 @@ class RubricJudge:
             except ReplyParseError as exc:
                 error = str(exc)
                 if attempt == 1:
+                    asked_again(f"the judge's reply could not be read ({exc})")
                     messages = [
                         *messages,
                         {"role": "assistant", "content": completion.text},

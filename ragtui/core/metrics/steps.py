@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..content.prompts import PromptTemplate
-from ..models.llm import ChatClient, Completion, DeltaCallback, Message, usage_of
+from ..models.llm import ChatClient, Completion, DeltaCallback, Message, asked_again, usage_of
 from ..types.judgments import Judgment, stamp_read
 from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError, extract_json_object, lower_keys
@@ -112,6 +112,7 @@ class StepRunner:
             except ReplyParseError as exc:
                 record.error = str(exc)
                 if attempt == 1:
+                    asked_again(f"the judge's reply could not be read ({exc})")
                     messages = [
                         *messages,
                         {"role": "assistant", "content": completion.text},

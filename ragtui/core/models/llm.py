@@ -59,6 +59,16 @@ stream_restarted: ContextVar[Callable[[int, str], None] | None] = ContextVar("st
 """Set by whoever shows a role's deltas: called with (next attempt, why) before a retry, so the
 text streamed so far can be dropped from view."""
 
+
+def asked_again(reason: str) -> None:
+    """A reply that came back whole but could not be read is asked for once more: whoever shows
+    the role's deltas drops the first reply's text, as for a broken stream, instead of gluing
+    the second to it (the verdict keeps both among its raw replies)."""
+    listener = stream_restarted.get()
+    if listener is not None:
+        listener(2, reason)
+
+
 STREAM_RETRY_BACKOFF_S = 0.5
 """First pause before retrying a broken stream; doubles per retry, up to 8 s."""
 

@@ -31,6 +31,7 @@ from ..text.score_text import (
     score_text,
     verdict_text,
 )
+from ..text.text_safety import strip_controls
 from .metrics import DIALOGUE, find_metric, metric_info, metric_names
 
 
@@ -102,7 +103,7 @@ def styled_cell(verdict: Verdict | None, threshold: float | None = None, low: bo
     if verdict is None:
         return no_verdict()
     style = "dim" if low and verdict.score is not None else STATUS_STYLES[status(verdict, threshold)]
-    return Text(cell(verdict, low), style=style)
+    return Text(strip_controls(cell(verdict, low)), style=style)  # an outcome is the judge's word
 
 
 def explain(metric: str, details: Mapping[str, Any]) -> list[str]:

@@ -2,9 +2,13 @@
 
 A reply may carry terminal escape sequences (a window title, a cleared screen, a C1 ``\\x9b``
 that some terminals read as ESC [), other control characters, bidi overrides, or a lone UTF-16
-surrogate from a JSON ``\\ud800`` escape. The terminal views render controls *visibly* —
-ESC as ``␛``, so ``\\x1b[31m`` reads ``␛[31m`` — so a reader sees that they were there; the
-CSV carries the same visible form, leaving only tab and newline as controls.
+surrogate from a JSON ``\\ud800`` escape. Two ways out, both defined here only:
+
+- ``visible``: the CLI views and the CSV render controls *visibly* — ESC as ``␛``, so
+  ``\\x1b[31m`` reads ``␛[31m`` — so a reader sees that they were there;
+- ``strip_controls``: text kept as plain words — the scenarios the generator writes, and every
+  widget of the TUI (``ragtui/tui/safe_text.py`` builds on it) — loses each escape sequence
+  whole and every other control character.
 """
 
 from __future__ import annotations
@@ -17,6 +21,22 @@ import sys
 _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROLS_BUT_NEWLINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROL_CHARACTER = _CONTROLS_BUT_NEWLINE  # one that ``visible`` draws and ``strip_controls`` removes
+
+
+# An escape sequence, removed whole: CSI (ESC [ … final byte), OSC (ESC ] … up to BEL or ST, or
+# to the end when never ended) and any other two-character ESC sequence. A window title
+# "ESC]0;pwned BEL" leaves neither the ESC nor "0;pwned" behind.
+ESCAPE_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?")
+
+
+def strip_controls(text: str) -> str:
+    """``text`` as plain words: escape sequences removed whole, every other control character
+    but tab and newline removed, bidi embeddings, overrides and isolates removed; CR and CRLF
+    become newlines and a lone surrogate U+FFFD. Nothing left in it can move the cursor, set a
+    title, ring the bell or reorder what a reader sees."""
+    text = fix_surrogates(text).replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROLS_BUT_NEWLINE.sub("", ESCAPE_SEQUENCE.sub("", text))
 
 
 def fix_surrogates(text: str) -> str:

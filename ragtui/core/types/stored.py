@@ -133,6 +133,11 @@ class StoredMessage:
         return cut_words(self.finish_reason)
 
 
+# How a reply cut short by a cancel is recorded: "cancelled while the bot's reply was streaming
+# (38 characters received)". Older records say it the same way.
+CANCELLED_WHILE_STREAMING = "cancelled while"
+
+
 @dataclass
 class PartialReply:
     """What arrived of a reply whose stream never completed: shown as partial, never judged,
@@ -146,6 +151,11 @@ class PartialReply:
     error: str
     attempts: int
     created_at: str
+
+    @property
+    def cancelled(self) -> bool:
+        """Cut short by a cancel (the TUI's c, Ctrl-C, SIGTERM), not by a failing stream."""
+        return self.error.startswith(CANCELLED_WHILE_STREAMING)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label, Static
 from ...core.files.output_file import check_output, is_database_file
 from ...core.types.errors import RagtuiError
 from ..help_text import help_text
+from ..safe_text import field_text, plain
 from ..widgets.fields import TextField
 from .dialog import Dialog
 
@@ -43,7 +44,7 @@ class ConfirmScreen(Dialog[bool]):
 
     def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(self.question), markup=False)
+            yield Static(plain(self.question), markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", variant="error", id="yes", compact=True)
                 yield Button("No (n)", id="no", compact=True)
@@ -82,7 +83,7 @@ class UnsavedChangesScreen(Dialog[Choice]):
 
     def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(f"{self.what} has unsaved changes."), markup=False)
+            yield Static(plain(f"{self.what} has unsaved changes."), markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Save (s)", variant="primary", id="save", compact=True)
                 yield Button("Discard (d)", variant="error", id="discard", compact=True)
@@ -124,16 +125,16 @@ class ExportScreen(Dialog[Path | None]):
     def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Export the open session to CSV (one row per dialogue). File:")
-            yield TextField(str(self.default), id="export-path")
+            yield TextField(field_text(str(self.default)), id="export-path")
             if self.warning:
-                yield Static(Text("⚠ " + self.warning), id="export-warning", classes="warning", markup=False)
+                yield Static(plain("⚠ " + self.warning), id="export-warning", classes="warning", markup=False)
             yield Static("", id="export-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Export (ctrl+s)", variant="primary", id="export", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
 
     def _error(self, message: str) -> None:
-        self.query_one("#export-error", Static).update(Text(message))
+        self.query_one("#export-error", Static).update(plain(message))
 
     @on(Button.Pressed, "#export")
     def action_submit(self) -> None:

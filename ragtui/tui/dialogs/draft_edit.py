@@ -1,24 +1,28 @@
-"""Edit a generated scenario's question and reference. ``ctrl+s`` saves once the checks pass
+"""Edit a generated scenario's question and reference. ``ctrl+s`` (or Save) saves once the checks pass
 again: in code, the question in the scenario's language and the reference still stating every
 fact a ``contains`` expectation checks; then, when the reference changed, the judge's yes/no that
 it follows from the scenario's quote. Otherwise the dialog stays open and says what failed —
-an edit nobody could check is never saved as if it were."""
+an edit nobody could check is never saved as if it were.
+
+The question and reference come from a model (through a file anyone can edit): they are loaded
+cleaned of control characters, so an escape sequence in them is neither obeyed by the terminal
+nor saved back."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.widgets import Label, Static, TextArea
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Label, Static, TextArea
 
 from ...core.content.prompts import load_prompt
 from ...core.generate.entailment import reference_follows
 from ...core.generate.review import Reviewed, edit_problems
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
-from ..safe_text import clean_text
+from ..safe_text import area_text, clean_text, one_line
 from .dialog import Dialog
 
 CHECKING = "Asking the judge whether the reference follows from its quote…"
@@ -39,12 +43,23 @@ class DraftEditScreen(Dialog[tuple[str, str] | None]):
     def compose_dialog(self) -> ComposeResult:
         s = self.item.scenario
         with Vertical(classes="dialog", id="draft-edit"):
-            yield Label(Text(f"Edit {s.id} — ctrl+s: save · Escape: cancel"))
+            yield Label(Text(f"Edit {one_line(s.id, 50)} — ctrl+s: save · Escape: cancel"))
             yield Label("Question:")
-            yield TextArea(s.question, id="draft-question", soft_wrap=True, compact=True)
+            yield TextArea(area_text(s.question), id="draft-question", soft_wrap=True, compact=True)
             yield Label("Reference answer:")
-            yield TextArea(s.reference or "", id="draft-reference", soft_wrap=True, compact=True)
+            yield TextArea(area_text(s.reference or ""), id="draft-reference", soft_wrap=True, compact=True)
             yield Static("", id="draft-problems", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("Save (ctrl+s)", variant="primary", id="save", compact=True)
+                yield Button("Cancel (Esc)", id="cancel", compact=True)
+
+    @on(Button.Pressed, "#save")
+    def _save(self) -> None:
+        self.action_submit()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.action_cancel()
 
     def action_submit(self) -> None:
         question = self.query_one("#draft-question", TextArea).text
@@ -54,7 +69,8 @@ class DraftEditScreen(Dialog[tuple[str, str] | None]):
             self._say("Not saved: " + "; ".join(problems), error=True)
             return
         source = self.item.scenario.source
-        if source is None or reference.strip() == (self.item.scenario.reference or "").strip():
+        # The reference as loaded (cleaned): unchanged, it needs no second asking of the judge.
+        if source is None or reference.strip() == area_text(self.item.scenario.reference or "").strip():
             self.dismiss((question, reference))  # a probe, or the reference as checked before
             return
         self._say(CHECKING)

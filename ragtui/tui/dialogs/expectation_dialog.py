@@ -48,8 +48,8 @@ def check_text(expectation: Expectation, check: ExpectationCheck) -> Text:
         return line
     word, good = outcome_words(expectation, check.p_yes)
     line.append(f"{check.p_yes:.2f} ", style="bold")
-    line.append(word, style="green" if good else "red")
-    line.append(f" ({check.read})", style="dim")
+    line.append(clean_text(word), style="green" if good else "red")
+    line.append(f" ({clean_text(check.read)})", style="dim")
     return line
 
 
@@ -74,7 +74,7 @@ class TryExpectationScreen(Dialog[None]):
             yield TickBox("prohibition (must not): P(does it)", id="try-not", compact=True)
             with ChoiceSet(id="try-form"):
                 for form in FORMS:
-                    yield ChoiceButton(form, value=form == "judged", id=f"form-{form}", compact=True)
+                    yield ChoiceButton(Text(form), value=form == "judged", id=f"form-{form}", compact=True)
             yield Static("", id="try-result", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Try (ctrl+s)", variant="primary", id="try", compact=True)

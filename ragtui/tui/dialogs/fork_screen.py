@@ -21,6 +21,7 @@ from ...core.registry.bots import uses_bot_role
 from ...core.store.lineage import lineage_lines
 from ...core.types.errors import RagtuiError
 from ...core.types.personas import Persona
+from ..safe_text import field_text, one_line
 from ..widgets.fields import NumberField, TextField
 from .dialog import Dialog
 
@@ -58,16 +59,16 @@ class ForkScreen(Dialog[ForkRequest | None]):
                 Text(f"Fork session #{self.session_id}: copy turns 1..N, then continue live as a new session."),
                 markup=False,
             )
-            yield Label(f"Fork after turn (1–{self.last_turn}):")
-            yield NumberField(str(max(1, self.last_turn - 1)), id="fork-turn", type="integer")
+            yield Label(Text(f"Fork after turn (1–{self.last_turn:d}):"))
+            yield NumberField(f"{max(1, self.last_turn - 1):d}", id="fork-turn", type="integer")
             yield Label("Persona from there on:")
-            options = [(name, name) for name in self.personas]
+            options = [(Text(one_line(name, 60)), name) for name in self.personas]
             yield Select(
                 options, value=self.persona if self.persona in self.personas else Select.BLANK, id="fork-persona"
             )
             if self.bot_model is not None:
                 yield Label("Bot model (the built-in bot's; empty keeps it):")
-                yield TextField(self.bot_model, id="fork-model")
+                yield TextField(field_text(self.bot_model), id="fork-model")
             yield Static("", id="fork-error", classes="error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Fork (ctrl+s)", variant="primary", id="fork", compact=True)

@@ -14,6 +14,7 @@ from textual.widgets import Button, Static
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
 from ..judge_card_text import card_text
+from ..safe_text import plain
 from .dialog import Dialog
 
 
@@ -57,7 +58,7 @@ class JudgeCardScreen(Dialog[None]):
             client = ChatClient(judge, None)  # builds the metrics to fingerprint them; never calls
             rows = card_rows(config, self.ragtui.store, client, judge.model)
         except RagtuiError as exc:
-            shown.update(Text(f"The judge card cannot be read: {exc}", style="bold yellow"))
+            shown.update(plain(f"The judge card cannot be read: {exc}", style="bold yellow"))
             return
         shown.update(card_text(rows, judge.label, config.min_judge_agreement))
 

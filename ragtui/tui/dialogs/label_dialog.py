@@ -26,6 +26,7 @@ from ...core.types.agreement_floor import LOW_WORDS, AgreementFloor, is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
+from ..safe_text import field_text, plain
 from ..widgets.choice_set import ChoiceSet
 from ..widgets.fields import NumberField, TextField
 from ..widgets.tick import ChoiceButton
@@ -53,13 +54,15 @@ class LabelScreen(Dialog[LabelInput | None]):
     def compose_dialog(self) -> ComposeResult:
         current = self.current
         with Vertical(classes="dialog", id="label-dialog"):
-            yield Label(Text(f"{self.heading} — ctrl+s: save · Escape: cancel"))
-            yield Static(Text(self.verdict), markup=False, id="label-verdict")
+            yield Label(plain(f"{self.heading} — ctrl+s: save · Escape: cancel"))
+            yield Static(plain(self.verdict), markup=False, id="label-verdict")
             yield Label("Your score, 1 (bad) – 5 (excellent); empty for none:")
             score = "" if current is None or current.score is None else str(current.score)
             yield NumberField(score, placeholder="1–5", max_length=1, id="label-score")
             yield Label("Note (optional):")
-            yield TextField((current.note or "") if current else "", placeholder="why, in a few words", id="label-note")
+            yield TextField(
+                field_text(current.note or "") if current else "", placeholder="why, in a few words", id="label-note"
+            )
             agree = None if current is None else current.agree
             with ChoiceSet(id="label-agree"):
                 yield ChoiceButton("No opinion on the verdict", value=agree is None, id="agree-none")

@@ -27,7 +27,7 @@ from ...core.metrics import PRIMARY_METRIC
 from ...core.types.personas import Persona
 from ...core.types.scenarios import Scenario
 from ..last_choice import LastChoice
-from ..safe_text import one_line
+from ..safe_text import field_text, one_line, plain
 from ..widgets.fields import NumberField, TextField
 from ..widgets.tick import TickList
 from .dialog import Dialog
@@ -87,19 +87,28 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
 
     def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="new-session"):
-            yield Label(f"New session ({self.language}) — ctrl+s start · ctrl+r start + auto-run · Esc cancel")
+            yield Label(plain(f"New session ({self.language}) — ctrl+s start · ctrl+r start + auto-run · Esc cancel"))
             with Horizontal(id="pickers"):
                 with Vertical():
                     yield Label("Scenario")
                     yield OptionList(
-                        *[Option(Text(f"{s.id} — {one_line(s.question, 70)}"), id=s.id) for s in self.scenarios],
+                        *[
+                            Option(Text(f"{one_line(s.id, 40)} — {one_line(s.question, 70)}"), id=s.id)
+                            for s in self.scenarios
+                        ],
                         id="scenario-list",
                     )
                 with Vertical():
                     yield Label("Persona")
                     yield OptionList(
                         *[
-                            Option(Text(f"{p.name} — {one_line(p.description, 40)}" if p.description else p.name))
+                            Option(
+                                Text(
+                                    f"{one_line(p.name, 40)} — {one_line(p.description, 40)}"
+                                    if p.description
+                                    else one_line(p.name, 40)
+                                )
+                            )
                             for p in self.personas
                         ],
                         id="persona-list",
@@ -109,7 +118,10 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
                         # The rubric always runs; space ticks the others (short: 26 columns).
                         yield Label("Metrics · space ticks")
                         yield TickList(
-                            *[Selection(name, name, name in self.selected) for name in self.metric_names],
+                            *[
+                                Selection(Text(one_line(name, 26)), name, name in self.selected)
+                                for name in self.metric_names
+                            ],
                             id="metric-list",
                         )
             yield Label("…or a free question (replaces the scenario when not empty):")
@@ -136,7 +148,7 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
             if options.option_count:
                 options.highlighted = index
         if last is not None and last.question:
-            self.query_one("#free-question", Input).value = last.question
+            self.query_one("#free-question", Input).value = field_text(last.question)
         self.query_one("#scenario-list").focus()
         self._show_estimate()
 
@@ -157,7 +169,7 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
             line = f"Estimate: {trials}"
         else:
             line = self.estimate(self.scenarios[scenario_index], self.personas[persona_index], metrics, trials)
-        self.query_one("#new-estimate", Static).update(Text(line))
+        self.query_one("#new-estimate", Static).update(plain(line))
 
     def _chosen(self, list_id: str) -> int | None:
         return self.query_one(list_id, OptionList).highlighted
@@ -182,7 +194,7 @@ class NewSessionScreen(Dialog[NewSessionRequest | None]):
             metrics = tuple(self.query_one("#metric-list", SelectionList).selected)
         trials = parse_trials(self.query_one("#trials", Input).value)
         if isinstance(trials, str):
-            error.update(trials)
+            error.update(plain(trials))
             return
         self.dismiss(NewSessionRequest(scenario, self.personas[persona_index], auto_run, metrics, trials))
 

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from ..safe_text import one_line
 from .dialog import Dialog
 
 RenameChoice = Literal["rename", "copy", "cancel"]
@@ -35,11 +36,12 @@ class PersonaRenameScreen(Dialog[RenameChoice]):
         self.old, self.new, self.old_is_shipped = old, new, old_is_shipped
 
     def compose_dialog(self) -> ComposeResult:
-        question = Text(f"Save persona {self.old} as {self.new}?\n")
+        old, new = one_line(self.old, 40), one_line(self.new, 40)  # names typed or read from files
+        question = Text(f"Save persona {old} as {new}?\n")
         if self.old_is_shipped:
-            question.append(f"Rename: {self.new} is saved in your folder; the shipped {self.old} stays available.")
+            question.append(f"Rename: {new} is saved in your folder; the shipped {old} stays available.")
         else:
-            question.append(f"Rename: {self.old} is removed. Copy: both are kept.")
+            question.append(f"Rename: {old} is removed. Copy: both are kept.")
         with Vertical(classes="dialog"):
             yield Static(question, id="rename-question", markup=False)
             with Horizontal(classes="buttons"):

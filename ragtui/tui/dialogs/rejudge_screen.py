@@ -26,6 +26,7 @@ from textual.widgets import Button, Input, Label, RadioSet, Static, TextArea
 from ...core.content.prompts import PromptTemplate
 from ...core.types.errors import RagtuiError
 from ..rejudge import parse_judge_prompt
+from ..safe_text import area_text, field_text, plain
 from ..widgets.choice_set import ChoiceSet
 from ..widgets.fields import TextField
 from ..widgets.tick import ChoiceButton
@@ -62,16 +63,19 @@ class RejudgeScreen(Dialog[RejudgeRequest | None]):
     def compose_dialog(self) -> ComposeResult:
         memory = self.memory
         with Vertical(classes="dialog wide tall"):
-            yield Label(f"Re-judge turn {self.turn} — ↑/↓ choose · ctrl+s re-judge · Escape cancel")
+            yield Label(Text(f"Re-judge turn {self.turn:d} — ↑/↓ choose · ctrl+s re-judge · Escape cancel"))
             with ChoiceSet(id="how", fields={"how-model": "model-name"}):
                 yield ChoiceButton("Same judge", value=True, id="how-same")
                 yield ChoiceButton("Another model", id="how-model")
                 yield ChoiceButton("Edited judge prompt", id="how-prompt")
             yield TextField(
-                memory.model or self.judge_model, placeholder="model name", id="model-name", classes="hidden"
+                field_text(memory.model or self.judge_model),
+                placeholder="model name",
+                id="model-name",
+                classes="hidden",
             )
             yield TextArea(
-                memory.prompt_text or self.prompt_text,
+                area_text(memory.prompt_text or self.prompt_text),
                 language=None,
                 soft_wrap=True,
                 id="prompt-text",
@@ -119,7 +123,7 @@ class RejudgeScreen(Dialog[RejudgeRequest | None]):
             try:
                 template = parse_judge_prompt(self.query_one("#prompt-text", TextArea).text, self.language)
             except RagtuiError as exc:
-                error.update(Text(str(exc)))
+                error.update(plain(str(exc)))
                 return
             self.dismiss(RejudgeRequest(template=template))
         else:

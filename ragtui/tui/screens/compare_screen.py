@@ -13,6 +13,7 @@ of the screen (at 80×24 the pairs would otherwise get two rows); ``s`` unfolds 
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from rich.text import Text
 from textual import on
@@ -35,7 +36,7 @@ from ...core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_wo
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
-from ..safe_text import one_line
+from ..safe_text import clean_text, one_line, plain
 from ..widgets.row_table import RowTable
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
@@ -71,7 +72,7 @@ class CompareScreen(Screen[None]):
         return services(self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"Compare {self.base_run} → {self.new_run}"), id="title")
+        yield Static(Text(f"Compare {one_line(self.base_run, 60)} → {one_line(self.new_run, 60)}"), id="title")
         with VerticalScroll(id="compare-stats"):
             yield Static("", id="compare-summary", markup=False)
         yield RowTable(id="pairs")
@@ -86,7 +87,7 @@ class CompareScreen(Screen[None]):
             self.comparison = c = compare_runs(self.ragtui.store, self.base_run, self.new_run, alpha=alpha, floor=floor)
         except RagtuiError as exc:
             table.add_columns("scenario × persona", "verdict", "base", "new", "Δ", "diverges", "flag")
-            self.query_one("#compare-summary", Static).update(Text(str(exc), style="bold red"))
+            self.query_one("#compare-summary", Static).update(plain(str(exc), style="bold red"))
             self.app.notify(str(exc), severity="error", markup=False)
             return
         verdicts = has_verdicts(c)
@@ -106,13 +107,13 @@ class CompareScreen(Screen[None]):
             "Δ",
             "diverges",
             "flag",
-            *(f"{metric_views.label(m)} base → new" for m in verdict_metrics),
+            *(f"{one_line(metric_views.label(m), 30)} base → new" for m in verdict_metrics),
             *(("dialogue flag",) if verdicts else ()),
             *(("trials base → new",) if trials else ()),
         )
         verdict = c.verdict  # the words of `ragtui compare` and every report
         # The outcome first: folded at 80×24, it is the line that stays.
-        summary = Text("\n".join([verdict.headline, *summary_lines(c)]))
+        summary = plain("\n".join([verdict.headline, *summary_lines(c)]))
         if trials is not None:
             summary.append(f"\n{_pass_k_summary(*trials)}")
         for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
@@ -135,7 +136,7 @@ class CompareScreen(Screen[None]):
                 Text(new, justify="right"),
                 Text(delta(d), justify="right", style=_delta_style(d, low)),
                 "–" if p.diverges_at is None else f"turn {p.diverges_at}",
-                Text(
+                plain(
                     flag_words(c, p),
                     style="dim" if low and p.flag == "regression" else FLAG_STYLES.get(p.flag, "yellow"),
                 ),
@@ -199,7 +200,7 @@ def _side_trials(side: RunPassK, p: Pair) -> str:
 
 def _trials_cell(p: Pair, base: RunPassK, new: RunPassK) -> Text:
     """``●●○ pass^3 0.33 → ●○○ pass^3 0.00``: the pair's trials in each run, ● passed ○ not."""
-    return Text(f"{_side_trials(base, p)} → {_side_trials(new, p)}")
+    return plain(f"{_side_trials(base, p)} → {_side_trials(new, p)}")
 
 
 def _pass_k_summary(base: RunPassK, new: RunPassK) -> str:
@@ -218,7 +219,7 @@ def _dialogue_cells(c: Comparison, p: Pair, metrics: tuple[str, ...]) -> list[Te
     flag = p.dialogue_flag
     last = flag.rsplit(" ", 1)[-1]
     style = FLAG_STYLES.get(last if last in ("regression", "fixed") else flag, "yellow")
-    return [*(Text(one_line(verdict_pair(c, p, m), 50)) for m in metrics), Text(flag, style=style)]
+    return [*(Text(one_line(verdict_pair(c, p, m), 50)) for m in metrics), plain(flag, style=style)]
 
 
 def _verdicts_text(session: StoredSession) -> Text:
@@ -229,7 +230,7 @@ def _verdicts_text(session: StoredSession) -> Text:
     text = Text("dialogue verdicts", style="bold")
     for metric in metric_views.shown_metrics(set(latest)):
         j = latest[metric]
-        text.append(f"\n{metric_views.label(metric)} ")
+        text.append(f"\n{clean_text(metric_views.label(metric))} ")
         text.append_text(metric_views.styled_cell(j, metric_views.threshold_of(j.details)))
     return text
 
@@ -247,9 +248,10 @@ def _side(session: StoredSession, turn: int, other: StoredSession, floor: Agreem
     text.append("customer", style="bold blue")
     if customer != other_customer:
         text.append(" (differs)", style="yellow")
-    text.append(f"\n{customer or ''}\n")
+    # What the customer and the bot said is text from the record: cleaned like every other pane.
+    text.append(f"\n{clean_text(customer or '')}\n")
     text.append("bot", style="bold magenta")
-    text.append(f"\n{bot or '(no answer)'}\n")
+    text.append(f"\n{clean_text(bot) if bot is not None else '(no answer)'}\n")
     judgment = latest.get((turn, PRIMARY_METRIC))
     if judgment is not None:
         low = judgment.scored and is_low(judgment.details, floor)
@@ -264,6 +266,9 @@ def _side(session: StoredSession, turn: int, other: StoredSession, floor: Agreem
 class PairScreen(Screen[None]):
     """One scenario × persona from both runs, turn-aligned: base on the left, new on the right;
     ``[`` / ``]`` flip through the pair's trials when the runs repeated it."""
+
+    base: StoredSession
+    new: StoredSession
 
     DEFAULT_CSS = """
     PairScreen .turn-row { height: auto; margin-bottom: 1; }
@@ -309,12 +314,15 @@ class PairScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         p = self.pair
         base, new = side_scores(self.comparison, p)
-        head = Text(f"{p.label} — base #{self.base.id} {base} → new #{self.new.id} ")
+        head = Text(f"{one_line(p.label, 80)} — base #{self.base.id:d} {clean_text(base)} → new #{self.new.id:d} ")
         word = self.comparison.verdict.for_pair(p).word  # the pair's verdict, when its flag says less
-        head.append(f"{new} ({delta(p.delta)}) · {p.flag}" + ("" if word == p.flag else f" (pair: {word})"))
+        head.append(
+            f"{clean_text(new)} ({delta(p.delta)}) · {clean_text(p.flag)}"
+            + ("" if word == p.flag else f" (pair: {clean_text(word)})")
+        )
         if len(self.trials) > 1:
             head.append(
-                f" · trial {self.base.trial} → {self.new.trial} ({self.trials.index(p) + 1} of {len(self.trials)}; "
+                f" · trial {self.base.trial} → {self.new.trial} ({self.trials.index(p) + 1:d} of {len(self.trials)}; "
                 "[ / ] other trials)"
             )
         yield Static(head, id="title", markup=False)
@@ -328,7 +336,9 @@ class PairScreen(Screen[None]):
                     self._box(_side(self.new, turn, self.base, floor), "new"),
                     classes="turn-row",
                 )
-            yield Static(Text(f"The dialogue as a whole — {p.dialogue_flag}"), classes="turn-head", markup=False)
+            yield Static(
+                Text(f"The dialogue as a whole — {clean_text(p.dialogue_flag)}"), classes="turn-head", markup=False
+            )
             yield Horizontal(
                 self._box(_verdicts_text(self.base), "base"),
                 self._box(_verdicts_text(self.new), "new"),
@@ -337,11 +347,11 @@ class PairScreen(Screen[None]):
             )
         yield Footer(compact=True, show_command_palette=False)
 
-    def _box(self, text: Text, side: str) -> Static:
+    def _box(self, text: Text, side: Literal["base", "new"]) -> Static:
         """One side of a row, its border saying which run it is (base left, new right)."""
         session = self.base if side == "base" else self.new
         box = Static(text, markup=False, classes=side)
-        box.border_title = Text(f"{side} · {one_line(session.run_id or '', 24)} · #{session.id}")
+        box.border_title = Text(f"{side} · {one_line(session.run_id or '', 24)} · #{session.id:d}")
         return box
 
 

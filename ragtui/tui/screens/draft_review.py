@@ -28,7 +28,7 @@ from ...core.types.scenarios import ScenarioSource
 from ..context import TuiServices, services
 from ..dialogs.common import ConfirmScreen
 from ..dialogs.draft_edit import DraftEditScreen
-from ..safe_text import clean_text
+from ..safe_text import clean_text, plain
 
 QUOTE_STYLE = "bold black on yellow"
 
@@ -108,7 +108,7 @@ class DraftReviewScreen(Screen[None]):
         source = self.query_one("#drafts-source-text", Static)
         item = self.current
         if item is None:
-            title.update(Text(f"Drafts — no generated scenario in {self.path}", style="bold"))
+            title.update(plain(f"Drafts — no generated scenario in {self.path}", style="bold"))
             case.update(
                 Text("Generate some: ragtui scenarios generate DOCS --out FILE, then open ragtui --scenarios FILE.")
             )
@@ -119,8 +119,8 @@ class DraftReviewScreen(Screen[None]):
         title.update(
             Text.assemble(
                 (f"Drafts — {self.index + 1} of {len(self.items)} ({drafts} to review) · ", "bold"),
-                (s.status, "yellow" if s.draft else "green"),
-                f" · {s.kind or 'generated'} · {clean_text(s.id)}",
+                (clean_text(s.status), "yellow" if s.draft else "green"),
+                f" · {clean_text(s.kind or 'generated')} · {clean_text(s.id)}",
             )
         )
         case.update(case_text(item))

@@ -24,7 +24,7 @@ from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
 from ..dialogs.label_dialog import LabelInput, labeller_of, open_label_dialog, store_label, verdict_summary
-from ..safe_text import clean_text
+from ..safe_text import clean_text, one_line, plain
 
 
 class LabelQueueScreen(Screen[None]):
@@ -96,7 +96,7 @@ class LabelQueueScreen(Screen[None]):
         return sum(1 for item in self.queue if self.my_label(item) is None)
 
     def show(self) -> None:
-        scope = f"run {self.run_id}" if self.run_id else "every session"
+        scope = f"run {one_line(self.run_id, 40)}" if self.run_id else "every session"
         title = self.query_one("#queue-title", Static)
         body = self.query_one("#queue-turn", Static)
         item = self.current
@@ -115,13 +115,16 @@ class LabelQueueScreen(Screen[None]):
         try:
             session = self.session(item.session_id)
         except RagtuiError as exc:
-            body.update(Text(str(exc)))
+            body.update(plain(str(exc)))
             return
         body.update(self.turn_text(session, item))
 
     def turn_text(self, session: StoredSession, item: QueueTurn) -> Text:
         text = Text()
-        text.append(f"Session #{session.id} · {session.scenario_id} · {session.persona_name} · turn {item.turn}\n\n")
+        text.append(
+            f"Session #{session.id} · {one_line(session.scenario_id, 40)} · {one_line(session.persona_name, 30)} "
+            f"· turn {item.turn}\n\n"
+        )
         bot = next((m for m in reversed(session.messages) if m.role == "bot" and m.turn == item.turn), None)
         customer = next((m for m in reversed(session.messages) if m.role == "user" and m.turn == item.turn), None)
         text.append("Customer\n", style="bold")

@@ -157,7 +157,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         unreachable, dialogue = self.ragtui.unreachable, self.dialogue
         quiet = self.running or (dialogue is not None and dialogue.failed is not None)
         note = f"{status_note(unreachable)} " if unreachable and not quiet else ""
-        self.query_one("#status", Static).update(Text(note + self._status))
+        self.query_one("#status", Static).update(Text(one_line(note + self._status, 400)))
 
     def notify_plain(self, message: str, severity: SeverityLevel = "information") -> None:
         """Notifications may quote model output or file contents: never parse them as markup."""

@@ -35,7 +35,7 @@ from ...core.types.personas import Persona
 from ..context import services
 from ..dialogs.common import Choice, ConfirmScreen, UnsavedChangesScreen
 from ..dialogs.persona_rename import PersonaRenameScreen, RenameChoice
-from ..safe_text import clean_text
+from ..safe_text import area_text, field_text, one_line, plain
 from ..widgets.fields import NumberField, TextField
 from . import broken_files
 
@@ -79,7 +79,7 @@ class PersonasScreen(Screen[None]):
                         ("Temperature", NumberField, "p-temperature", "0–2: how varied the customer's messages are"),
                     ):
                         with Horizontal(classes="field"):
-                            yield Label(label)
+                            yield Label(Text(label))
                             yield field(id=field_id, compact=True, tooltip=tooltip)
                     yield Label("Behaviour: how this customer talks and acts (given to the simulator)")
                     yield TextArea("", soft_wrap=True, id="p-text")
@@ -106,8 +106,8 @@ class PersonasScreen(Screen[None]):
             self.personas = []
         self.broken = broken_files.to_list(skipped, self.personas, folders)
         title = Text(
-            f"Personas ({self.language}) — yours in {_short(folders.user / self.language)}, "
-            f"shipped in {_short(folders.shipped / self.language)}\n"
+            f"Personas ({one_line(self.language, 8)}) — yours in {one_line(str(_short(folders.user / self.language)), 80)}, "
+            f"shipped in {one_line(str(_short(folders.shipped / self.language)), 80)}\n"
             "ctrl+s save · ctrl+n new · ctrl+t duplicate · F8 delete · ctrl+r restore"
         )
         if self.broken:
@@ -139,7 +139,7 @@ class PersonasScreen(Screen[None]):
     def _label(self, name: str) -> Text:
         """The name, marked when it is the user's own file (over a shipped one, or new)."""
         origin = self.folders.origin(self.language, name)
-        label = Text(name)
+        label = Text(one_line(name, 40))
         if origin is Origin.OVERRIDE:
             label.append(" (edited)", style="italic")
         elif origin is Origin.USER:
@@ -151,10 +151,10 @@ class PersonasScreen(Screen[None]):
         for field_id in ("p-name", "p-description", "p-temperature"):
             self.query_one(f"#{field_id}", Input).disabled = False
         self.original = persona.name if original == "same" else original
-        self.query_one("#p-name", Input).value = persona.name
-        self.query_one("#p-description", Input).value = persona.description
+        self.query_one("#p-name", Input).value = field_text(persona.name)
+        self.query_one("#p-description", Input).value = field_text(persona.description)
         self.query_one("#p-temperature", Input).value = f"{persona.temperature:g}"
-        self.query_one("#p-text", TextArea).load_text(persona.persona)
+        self.query_one("#p-text", TextArea).load_text(area_text(persona.persona))
         self.query_one("#persona-error", Static).update("")
         self.filled = self._values()
 
@@ -226,9 +226,9 @@ class PersonasScreen(Screen[None]):
         self.fixing = broken
         for field_id in ("p-name", "p-description", "p-temperature"):
             field = self.query_one(f"#{field_id}", Input)
-            field.value = broken.name if field_id == "p-name" else ""
+            field.value = field_text(broken.name) if field_id == "p-name" else ""
             field.disabled = True  # the whole file is in the text box below
-        shown = Text(f"{broken.path}: {clean_text(broken_files.reason(broken))}\n", style="bold")
+        shown = plain(f"{broken.path}: {broken_files.reason(broken)}\n", style="bold")
         shown.append("The file as written is below: fix it and save with ctrl+s.", style="italic")
         self.query_one("#persona-error", Static).update(shown)
         self.filled = self._values()
@@ -338,7 +338,7 @@ class PersonasScreen(Screen[None]):
         return True
 
     def _not_saved(self, exc: Exception) -> bool:
-        self.query_one("#persona-error", Static).update(Text(str(exc)))
+        self.query_one("#persona-error", Static).update(plain(str(exc)))
         self.app.notify(f"Not saved: {exc}", severity="error", markup=False)
         return False
 

@@ -38,7 +38,7 @@ from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
 from ..dialogs.next_turn_dialog import NextTurnDialog
 from ..record_watch import RecordChanged
-from ..safe_text import one_line
+from ..safe_text import clean_text, one_line, plain
 from ..widgets.row_table import RowTable
 
 HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · n: N+1 · Escape: back"
@@ -85,13 +85,13 @@ def _trend_row(
     """One row of the trends: a cell each (plain text, never markup), the trial marks only for a
     run with trials; ``widths``: the cells' widths fitted to a narrow screen (else the CSS's)."""
     cells = [
-        Label(Text(pair), markup=False, classes="pair"),
-        Label(Text(change), markup=False, classes="change"),
-        Label(Text(runs, justify="right"), markup=False, classes="runs"),
-        Label(Text(span), markup=False, classes="range"),
+        Label(plain(pair), markup=False, classes="pair"),
+        Label(plain(change), markup=False, classes="change"),
+        Label(Text(clean_text(runs), justify="right"), markup=False, classes="runs"),
+        Label(plain(span), markup=False, classes="range"),
     ]
     if marks is not None:
-        cells.append(Label(Text(marks), markup=False, classes="trial-marks"))
+        cells.append(Label(plain(marks), markup=False, classes="trial-marks"))
     for cell, width in zip(cells, widths or (), strict=False):
         cell.styles.width = width
         cell.styles.min_width = width
@@ -216,7 +216,7 @@ class RunsScreen(Screen[None]):
             models = ", ".join(dict.fromkeys(m for m in r.models.values() if m))
             mark = " ◆" if r.run_id == self.base else (" ↻" if r.replay_of_run else "")
             table.add_row(
-                Text(r.run_id + mark),
+                Text(one_line(r.run_id, 60) + mark),
                 Text(score_text(r.score, r.low), justify="right", style="dim" if r.low else ""),
                 _pass_cell(r),
                 *((_pass_k_cell(r),) if with_trials else ()),
@@ -230,8 +230,8 @@ class RunsScreen(Screen[None]):
                 Text(str(r.dialogues), justify="right"),
                 Text(sparkline(r.trend[-TREND_RUNS:]), style="cyan"),
                 Text(sparkline(r.resolution_trend[-TREND_RUNS:]), style="magenta"),
-                r.started.replace("T", " ")[:16],
-                r.language,
+                one_line(r.started.replace("T", " ")[:16], 16),
+                one_line(r.language, 8),
                 Text(one_line(f"{r.bot} · {models}", 40)),
                 key=r.run_id,
             )
@@ -276,7 +276,7 @@ class RunsScreen(Screen[None]):
             return
         wanted = {(s.scenario_id, s.persona_name) for s in self.ragtui.store.sessions(run_id=run_id)}
         trends = [t for t in pair_trends(self.ragtui.store) if (t.scenario_id, t.persona_name) in wanted]
-        heading = Text(f"Score per scenario × persona across runs — the pairs of {run_id}", style="bold")
+        heading = Text(f"Score per scenario × persona across runs — the pairs of {one_line(run_id, 60)}", style="bold")
         summary = next((r for r in self.runs if r.run_id == run_id), None)
         trials = summary.trials if summary is not None and _has_trials(summary) else None
         if trials is not None:
@@ -363,7 +363,7 @@ class RunsScreen(Screen[None]):
         done = await self._follow(f"Replaying {run_id} as {new_run}", dialogues)
         noted = replay_summary([s.replay_note for s in self.ragtui.store.sessions(run_id=new_run)])
         note = f"; {noted} (see each session)" if noted else ""
-        status.update(f"Replay {new_run} finished: {done} dialogue(s){note}. Enter compares it with {run_id}.")
+        status.update(plain(f"Replay {new_run} finished: {done} dialogue(s){note}. Enter compares it with {run_id}."))
         self.base = run_id
         self.app.notify(f"Replay of {run_id} finished as {new_run}", markup=False)
         self.action_reload()
@@ -376,15 +376,17 @@ class RunsScreen(Screen[None]):
         assert engine is not None
         status = self.query_one("#runs-status", Static)
         done = 0
-        status.update(f"{doing}: 0/{len(dialogues)} dialogues")
+        status.update(plain(f"{doing}: 0/{len(dialogues)} dialogues"))
         async for event in engine.run_many(dialogues):
             if isinstance(event, DialogueDone):
                 done += 1
-                status.update(f"{doing}: {done}/{len(dialogues)} dialogues")
+                status.update(plain(f"{doing}: {done}/{len(dialogues)} dialogues"))
             elif isinstance(event, DialogueVerdictStarted):  # the slow part after a last turn: say so
                 status.update(
-                    f"{doing}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
-                    f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
+                    plain(
+                        f"{doing}: {done}/{len(dialogues)} dialogues · #{event.session_id} "
+                        f"{one_line(event.label, 40)}: judging the dialogue, {event.metric} ({event.index}/{event.total})"
+                    )
                 )
         return done
 

@@ -31,7 +31,7 @@ from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
 from ..dialogs.common import ConfirmScreen
 from ..record_watch import RecordChanged
-from ..safe_text import one_line
+from ..safe_text import one_line, plain
 from ..widgets.row_table import RowTable
 
 STOP_STYLES = {
@@ -162,14 +162,14 @@ class SessionsScreen(Screen[int | None]):
             mark = FORK_MARK if s.fork_turn is not None else REPLAY_MARK if s.replay_of is not None else ""
             cells = [
                 f"{s.id}{mark}",
-                stop,
+                one_line(stop, 40),
                 self._score(s).plain,
                 f"{s.turns}/{s.max_turns}",
                 one_line(s.scenario_id, 60),
                 one_line(s.persona_name, 40),
                 one_line(s.run_id or "–", 40),
-                short_date(s.created_at, today),
-                s.language,
+                one_line(short_date(s.created_at, today), 20),
+                one_line(s.language, 8),
             ]
             rows.append((s, cells))
         columns = list(COLUMNS)
@@ -187,7 +187,7 @@ class SessionsScreen(Screen[int | None]):
                 Text(cells[1], style=STOP_STYLES.get(cells[1], "")),
                 self._score(s),
                 cells[3],
-                *(Text(name) for name in names),
+                *(plain(name) for name in names),
                 *cells[7 : len(columns)],
                 key=str(s.id),
             )

@@ -25,7 +25,7 @@ class TooSmallScreen(Screen[None]):
     def _message(self) -> Text:
         width, height = self.app.size
         return Text(
-            f"Make the terminal larger: ragtui needs {MIN_SIZE[0]}×{MIN_SIZE[1]}, this one is {width}×{height}."
+            f"Make the terminal larger: ragtui needs {MIN_SIZE[0]}×{MIN_SIZE[1]}, this one is {width:d}×{height:d}."
         )
 
     def on_resize(self, event: events.Resize) -> None:

@@ -126,7 +126,7 @@ class VerdictScreen(Screen[None]):
             low = j is not None and j.scored and is_low(j.details, floor)
             label.append_text(styled_score(j.score, session.threshold, low) if j else Text("not judged", style="dim"))
             if j and j.version > 1:
-                label.append(f" · v{j.version}", style="cyan")
+                label.append(f" · v{j.version:d}", style="cyan")
             if any(lab.turn == turn and lab.metric == PRIMARY_METRIC for lab in self.labels):
                 label.append(" · labelled", style="magenta")
             options.add_option(Option(label, id=str(turn)))
@@ -240,7 +240,7 @@ class VerdictScreen(Screen[None]):
             previous = versions[index - 1] if index else None
             floor = self.ragtui.config.min_judge_agreement
             column = Static(version_column(j, previous, threshold, floor), markup=False, classes="version")
-            column.border_title = Text(f"v{j.version}" + (" (newest)" if j is versions[-1] else ""))
+            column.border_title = Text(f"v{j.version:d}" + (" (newest)" if j is versions[-1] else ""))
             columns.append(column)
         per_row = self._per_row(len(columns))
         rows = [Horizontal(*columns[i : i + per_row], classes="version-row") for i in range(0, len(columns), per_row)]

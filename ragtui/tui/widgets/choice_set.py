@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from textual import events
 from textual.widgets import Input, RadioButton, RadioSet
 
+from ..safe_text import field_text
+
 NEXT_KEYS = frozenset({"down", "right"})
 PREVIOUS_KEYS = frozenset({"up", "left"})
 
@@ -92,5 +94,5 @@ class ChoiceSet(RadioSet):
         if self._focused:
             field.value = ""
             self.screen.set_focus(field)  # at once: the keys typed next go to the field itself
-        field.insert_text_at_cursor(text)
+        field.insert_text_at_cursor(field_text(text))  # typed or pasted: a paste may carry escapes
         return True

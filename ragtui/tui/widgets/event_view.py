@@ -41,6 +41,7 @@ from ...core.dialogue.progress import StepMeter
 from ...core.registry import metric_views
 from ...core.store.labels import session_labels
 from ...core.store.store import Store
+from ...core.text.partial_text import partial_line
 from ...core.text.score_text import styled_score
 from ...core.types.agreement_floor import AgreementFloor, agreement_words, is_low
 from ...core.types.calls import cut_words
@@ -48,6 +49,7 @@ from ...core.types.stored import PartialReply, StoredSession
 from ..dialogue_text import dialogue_live_block
 from ..formatting import verdict_text
 from ..replay import PRIMARY_METRIC, session_events
+from ..safe_text import clean_text
 from .header import SessionInfo
 from .panes import RolePane
 
@@ -102,6 +104,10 @@ class EventView(Horizontal):
         # The heading of the dialogue verdict being judged now ("Dialogue · resolution (1/3) …"),
         # between its DialogueVerdictStarted and its verdict: the judge's text streamed then.
         self._judging_dialogue: str | None = None
+        # Why the judge is being asked again (a broken stream, a reply that could not be read),
+        # shown in the heading of its next attempt's text until the verdict replaces that text:
+        # the first attempt's text is dropped, never glued to the second's.
+        self._asked_again: str | None = None
 
     def compose(self) -> ComposeResult:
         yield RolePane("Customer", "user", id="pane-user")
@@ -116,6 +122,7 @@ class EventView(Horizontal):
             self.pane(role).clear()
         self._drawn_turns.clear()
         self._judging_dialogue = None
+        self._asked_again = None
         self.info = info
 
     def show(self, event: Event, *, live: bool = True) -> None:
@@ -126,7 +133,7 @@ class EventView(Horizontal):
         info = dataclasses.replace(self.info, live=now)
         if isinstance(event, TextDelta):
             # After the last turn the judge streams the dialogue's verdicts, not a turn's.
-            heading = self._judging_dialogue if event.role == "judge" else None
+            heading = self._judge_heading(event.turn) if event.role == "judge" else None
             self.pane(event.role).add_delta(event.turn, event.text, heading)
             if step is not None and step.tokens % 8 == 1:
                 self.info = info  # every few tokens, not per token: each one redraws the header
@@ -139,7 +146,10 @@ class EventView(Horizontal):
         elif isinstance(event, StreamRestarted):
             # What streamed so far will not be the message: drop it, say why, show the retry.
             self.pane(event.role).discard_live()
-            self.pane(event.role).add_note(f"{event.reason} — trying again (attempt {event.attempt})")
+            if event.role == "judge":  # its text goes when the verdict comes, and the reason with it
+                self._asked_again = f"{event.reason} — asked again (attempt {event.attempt})"
+            else:
+                self.pane(event.role).add_note(f"{event.reason} — trying again (attempt {event.attempt})")
         elif isinstance(event, MessageDone):
             label = SOURCE_LABELS.get(event.source, event.source)
             if event.source == "scenario" and info.scenario == "adhoc":
@@ -156,13 +166,14 @@ class EventView(Horizontal):
             if j.metric == PRIMARY_METRIC and j.score is not None:  # the header names the judge's agreement
                 low = is_low(j.details, self.floor)
                 info = dataclasses.replace(info, agreement=agreement_words(j.details, self.floor), low=low)
+            self._asked_again = None
             self.pane("judge").discard_live()
             self.pane("judge").add_block(text)
         elif isinstance(event, SimulatorRetry):
             self.pane("user").discard_live()
             self.pane("user").add_note(f"Turn {event.turn}: customer asked again ({event.problem}: {event.why})")
         elif isinstance(event, DialogueVerdictReady):
-            self._judging_dialogue = None
+            self._judging_dialogue = self._asked_again = None
             j = event.judgment
             self.pane("judge").discard_live()
             block = dialogue_live_block(j.metric, event.version, j.score, j.details, j.error, self.floor)
@@ -178,14 +189,14 @@ class EventView(Horizontal):
             line.append_text(styled_score(event.dialogue_score, info.threshold, info.low))
             self.pane("judge").add_block(line, classes="block note")
         elif isinstance(event, Failure):
-            self._judging_dialogue = None  # a retry starts the dialogue verdict again
+            self._judging_dialogue = self._asked_again = None  # a retry starts the dialogue verdict again
             if event.role != "judge":  # the judge pane's live text is its raw reply, kept apart
                 self.pane(event.role).discard_live()  # a partial reply is no message
             self.pane(event.role).add_error(f"{event.role} failed in turn {event.turn}: {event.message}")
             if live:
                 self.post_message(self.Notice(event.message, "error"))
         elif isinstance(event, DialogueDone):
-            self._judging_dialogue = None
+            self._judging_dialogue = self._asked_again = None
             for role in ROLES:  # e.g. the judge's partial JSON after a cancel
                 self.pane(role).discard_live()
             info = dataclasses.replace(info, score=event.score)
@@ -196,11 +207,17 @@ class EventView(Horizontal):
             if event.unscored_turns:
                 summary.append(f" · {event.unscored_turns} unscored", style="yellow")
             if event.error:
-                summary.append(f" — {event.error}")
+                summary.append(f" — {clean_text(event.error)}")
             self.pane("judge").add_block(summary, classes="block note")
             if live:
                 self.post_message(self.Notice(f"Session #{event.session_id} ended: {event.stop_reason}"))
         self.info = info
+
+    def _judge_heading(self, turn: int) -> str:
+        """What the judge's streamed text is headed: its turn, or the dialogue verdict being
+        judged; and why it is being asked again, when it is."""
+        heading = self._judging_dialogue or f"Turn {turn} …"
+        return f"{heading} · {self._asked_again}" if self._asked_again else heading
 
     def _draw_partials(self, partials: list[PartialReply], role: str | None, turn: int | None) -> list[PartialReply]:
         """Draw the partial replies of ``role`` in ``turn`` (None: any); return the others."""
@@ -208,8 +225,10 @@ class EventView(Horizontal):
         for partial in partials:
             shown_as = partial.role if partial.role in ROLES else "bot"
             if (role is None or role == shown_as) and (turn is None or turn == partial.turn):
-                text = f"turn {partial.turn}: partial reply, never completed — {partial.error}\n{partial.text}"
-                self.pane(shown_as).add_error(text)
+                if partial.cancelled:  # as it went live: the streamed text gone, the cancel said
+                    self.pane(shown_as).add_note(partial_line(partial))
+                else:
+                    self.pane(shown_as).add_error(f"{partial_line(partial)}\n{partial.text}")
             else:
                 left.append(partial)
         return left

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from ...core.models.endpoints import Endpoint
 from ...core.text.score_text import styled_score
 from ...core.types.agreement_floor import LOW_MARK
-from ..safe_text import one_line
+from ..safe_text import clean_text, one_line
 
 ROLE_NAMES = {"user": "customer", "bot": "bot", "judge": "judge"}
 NO_ENDPOINT_HELP = (
@@ -121,9 +121,9 @@ class SessionHeader(Static):
             text.append(f" · turn {info.turn}/{info.max_turns} · score ")
             text.append_text(styled_score(info.score, info.threshold, info.low) if info.judged else Text("–"))
             text.append("\n")
-            text.append(self.state, style="italic")
+            text.append(one_line(self.state, 200), style="italic")
             if info.live:
-                text.append(f" · {info.live}", style="dim")
+                text.append(f" · {one_line(info.live, 100)}", style="dim")
         text.append("\n")
         if self.connecting:
             text.append(one_line(self.connecting, 200), style="italic")
@@ -134,10 +134,10 @@ class SessionHeader(Static):
             for index, (role, endpoint) in enumerate(self.endpoints.items()):
                 dim += f"{' · ' if index else ''}{ROLE_NAMES.get(role, role)}: {one_line(endpoint.label, 50)}"
                 if role in self.unreachable:
-                    text.append(dim, style="dim")
+                    text.append(clean_text(dim), style="dim")
                     text.append(" ⚠ unreachable", style="bold yellow")
                     dim = ""
-            text.append(dim, style="dim")
+            text.append(clean_text(dim), style="dim")
             if info.agreement:  # how far the score above can be trusted, beside the judge's name
-                text.append(f" · {LOW_MARK + ' ' if info.low else ''}{info.agreement}", style="dim")
+                text.append(f" · {LOW_MARK + ' ' if info.low else ''}{clean_text(info.agreement)}", style="dim")
         return text
