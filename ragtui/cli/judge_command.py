@@ -150,6 +150,8 @@ def _print_turns(report: RunJudgment) -> None:
     extras = []
     if report.skipped_no_passages:
         extras.append(f"{report.skipped_no_passages} skipped: no passages")
+    if report.skipped_other:
+        extras.append(f"{report.skipped_other} skipped otherwise")
     if report.unscored:
         extras.append(f"{report.unscored} unscored")
     if extras:

@@ -51,6 +51,7 @@ class RunJudgment:
     already: int = 0  # bot turns every chosen metric had already judged
     stored: int = 0  # turn verdicts stored
     skipped_no_passages: int = 0  # of them skipped for want of passages
+    skipped_other: int = 0  # of them skipped for another reason (no reference answer)
     unscored: int = 0  # of them unscored (the judge's reply could not be read)
     agent_turns: list[AgentTurn] = field(default_factory=list)
     dialogue: list[StoredDialogueJudgment] = field(default_factory=list)
@@ -124,8 +125,11 @@ async def judge_run_turns(
                 judge = judge_for_turn(metric, context, imported=target.imported)
                 async with gate:
                     judgment = await judge.judge(context)
-                if judgment.score is None and not judgment.details.get("skipped"):
-                    report.unscored += 1
+                if judgment.score is None:
+                    if judgment.details.get("skipped"):
+                        report.skipped_other += 1
+                    else:
+                        report.unscored += 1
             earlier[metric.name] = judgment
             store.add_judgment(target.session_id, target.message_id, target.turn, judgment)
             report.stored += 1
