@@ -205,3 +205,20 @@ def test_the_sample_conversations_are_judged(server, tmp_path: Path, capsys):
         "AND m.role = 'bot')",
     )
     assert agent_only == [(0,)]
+
+
+def test_judging_again_with_more_metrics_adds_only_the_new_ones(imported: Path, capsys):
+    db = imported.parent / "r.db"
+    args = ["--config", str(imported), "--no-dialogue"]
+    assert main(["judge", "real", "--metric", "faithfulness", *args]) == 0
+    assert "4 verdict(s) stored (2 skipped: no passages)" in capsys.readouterr().out
+    assert main(["judge", "real", "--metric", "trust", *args]) == 0
+    assert "6 verdict(s) stored (4 skipped: no passages, 2 skipped otherwise)" in capsys.readouterr().out
+    counts = rows(db, "SELECT metric, COUNT(*), MAX(version) FROM judgments GROUP BY metric ORDER BY metric")
+    assert counts == [
+        ("answer_correctness", 2, 1),
+        ("answerability", 2, 1),
+        ("faithfulness", 2, 1),
+        ("rubric", 2, 1),
+        ("trust", 2, 1),
+    ]

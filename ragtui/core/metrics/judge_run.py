@@ -96,7 +96,7 @@ async def judge_run_turns(
     report.sessions = len(sessions)
     for session in sessions:
         report.agent_turns += agent_turns(session)
-    judged = {s.id: set(s.latest_judgments()) for s in sessions}
+    judged = {s.id: s.latest_judgments() for s in sessions}
     built: dict[str, list[Metric]] = {}
     gate = asyncio.Semaphore(max(1, concurrency))
     names: list[str] = []
@@ -114,7 +114,8 @@ async def judge_run_turns(
         stored_any = False
         for metric in metrics:
             key = (target.turn, metric.name)
-            if key in done:
+            if key in done:  # judged before (a resumed run): trust still reads it
+                earlier[metric.name] = done[key].to_judgment()
                 continue
             if passages_missing(metric.name, target.context, imported=target.imported):
                 judgment = skipped_no_passages(metric.name, language, thresholds(metric.name))
