@@ -130,5 +130,8 @@ def _report(outcome: ImportOutcome, db: str) -> None:
         f"from {len(files)} file(s) as run {outcome.run_id} · {redaction_words(outcome)}"
     )
     console.print(Text(summary), soft_wrap=True)
-    nexts = f"next: ragtui sessions --run {outcome.run_id}{db} · ragtui show {outcome.first_session}{db}"
-    console.print(Text(f"{nexts} (judging imported runs comes later)", style="dim"), soft_wrap=True)
+    nexts = (
+        f"next: ragtui judge {outcome.run_id}{db} · ragtui sessions --run {outcome.run_id}{db}"
+        f" · ragtui show {outcome.first_session}{db}"
+    )
+    console.print(Text(nexts, style="dim"), soft_wrap=True)

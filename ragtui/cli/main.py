@@ -37,6 +37,10 @@ LAZY_COMMANDS = {
     "expect": ("expect_command", "print the judge's P(met) for an expectation on a stored answer (stores nothing)"),
     "label": ("label_command", "label a bot turn: your own 1–5 score and/or agree/disagree with the judge"),
     "labels": ("label_command", "list or export people's labels"),
+    "judge": (
+        "judge_command",
+        "judge a stored run never judged (an imported run): every bot turn, then each conversation",
+    ),
     "rejudge": ("rejudge_command", "judge every bot turn of a run again (a new version; old ones kept)"),
     "serve-bot": ("serve_bot", "serve the built-in RAG bot over HTTP (a reference bot to point ragtui at)"),
     "compare": ("compare_command", "compare two runs pair by pair (exit 1 on a regression)"),

@@ -93,6 +93,10 @@ def rejudge(args: argparse.Namespace, overrides: Overrides) -> int:
             check_output(args.batch_file, option="--batch-file", database=store.path)
         if mode != "online":
             check_batchable(plan)
+            if any(t.imported for t in targets):
+                # Its turns are judged without the checks against passages the transcript lacks;
+                # a batch asks the whole rubric's requests.
+                raise RagtuiError(f"run {run_id} is an imported run: re-judge it online", "drop --batch/--batch-file")
             if endpoint.embedded and mode == "batch":
                 raise RagtuiError("the embedded model has no Batch API", "set [roles.judge] base_url, or drop --batch")
         key = plan.job_key(mode)

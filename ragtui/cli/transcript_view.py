@@ -165,7 +165,7 @@ def print_session(
             status = metric_views.status(d, metric_views.threshold_of(d.details))
             border = {"pass": "green", "fail": "red", "skipped": "cyan"}.get(status, "yellow")
             console.print(Panel(dialogue_verdict_text(d), border_style=border))
-    elif session.kind == "imported":
+    elif session.kind == "imported" and not session.judgments:
         console.print(Text("Not judged: an imported conversation, as it happened.", style="dim"))
     elif session.status == "finished":
         console.print(Text("No dialogue verdicts (turned off, or the dialogue did not finish normally).", style="dim"))

@@ -58,7 +58,11 @@ def verdict_text(
     low = is_low(details, floor)
     text = Text()
     text.append(f"Turn {turn} · {clean_text(metric)} v{version} · ", style="bold")
-    text.append_text(styled_score(score, threshold, low and score is not None))
+    skipped = score is None and bool(details.get("skipped"))
+    if skipped:  # the metric did not apply (no reference, no passages): not a failed judge
+        text.append("skipped", style="cyan")
+    else:
+        text.append_text(styled_score(score, threshold, low and score is not None))
     if score is not None and score < threshold:
         text.append("  ")
         text.append_text(under_threshold(score, threshold, low))
@@ -75,7 +79,7 @@ def verdict_text(
     conclusion = details.get("conclusion")
     if conclusion:
         text.append(clean_text(str(conclusion)) + "\n", style="italic")
-    if error:
+    if error and error != conclusion:  # a skipped verdict's reason is its conclusion: said once
         text.append(clean_text(error) + "\n", style="yellow")
     return text
 

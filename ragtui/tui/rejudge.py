@@ -14,8 +14,10 @@ from ..core.content.prompts import PromptSet, PromptTemplate, parse_prompt
 from ..core.dialogue.engine import Engine
 from ..core.metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..core.metrics.fit_store import fitted_metrics
+from ..core.metrics.no_passages import judge_for_turn
 from ..core.metrics.rejudge import turn_context
 from ..core.metrics.rubric import RubricJudge
+from ..core.types.conversations import IMPORTED_KIND
 from ..core.types.errors import ConfigError, RagtuiError
 from ..core.types.stored import StoredJudgment
 
@@ -70,6 +72,8 @@ async def rejudge_turn(
             for m in fitted_metrics(metrics, store, endpoint.model, engine.config.min_judge_agreement)
             if m.name == PRIMARY_METRIC
         )
+        # A real conversation's turn recorded without passages: the rubric without its grounding checks.
+        judge = judge_for_turn(judge, context, imported=session.kind == IMPORTED_KIND)
     else:
         # An edited judge_rubric.toml is the whole-verdict judge's prompt.
         judge = RubricJudge(client, template)

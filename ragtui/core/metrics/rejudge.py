@@ -21,12 +21,14 @@ from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient
 from ..store import rejudge_jobs
 from ..store.store import Store
+from ..types.conversations import IMPORTED_KIND
 from ..types.errors import ConfigError, EndpointError, RagtuiError
 from ..types.stored import StoredJudgment, StoredSession
 from ..types.turns import Utterance
 from . import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings, build_metrics
 from .base import Metric, TurnContext
 from .fit_store import fitted_metrics
+from .no_passages import judge_for_turn, passages_missing, skipped_no_passages
 from .rubric import CheckedRubricJudge, RubricJudge
 
 
@@ -40,7 +42,9 @@ def turn_context(session: StoredSession, turn: int) -> tuple[int, TurnContext]:
     if question is None:
         raise RagtuiError(f"session {session.id} has no customer message before the bot answer of turn {turn}")
     earlier = session.messages[: session.messages.index(question)]
-    history = [Utterance("user" if m.role == "user" else "bot", m.text) for m in earlier]
+    # Only the customer's and the bot's words: an imported conversation's human agent and its
+    # notes are not the bot's, and must not be read as what it said before.
+    history = [Utterance("user" if m.role == "user" else "bot", m.text) for m in earlier if m.role in ("user", "bot")]
     context = TurnContext(
         turn=turn,
         question=question.text,
@@ -61,6 +65,7 @@ class Target:
     message_id: int
     turn: int
     context: TurnContext
+    imported: bool = False  # a real conversation's turn: its transcript carries no retrieved passages
 
 
 def run_targets(store: Store, run_id: str) -> list[Target]:
@@ -76,7 +81,7 @@ def run_targets(store: Store, run_id: str) -> list[Target]:
                 message_id, context = turn_context(session, turn)
             except RagtuiError:
                 continue  # a bot answer without a customer message cannot be judged
-            targets.append(Target(session.id, message_id, turn, context))
+            targets.append(Target(session.id, message_id, turn, context, session.kind == IMPORTED_KIND))
     return targets
 
 
@@ -228,8 +233,12 @@ async def rejudge_online(
         language = target.context.language
         if language not in metrics:
             metrics[language] = plan.metric_for(client, language, store)
-        async with gate:
-            judgment = await metrics[language].judge(target.context)
+        if passages_missing(plan.metric, target.context, imported=target.imported):
+            judgment = skipped_no_passages(plan.metric, language, plan.settings.threshold(plan.metric))
+        else:
+            judge = judge_for_turn(metrics[language], target.context, imported=target.imported)
+            async with gate:
+                judgment = await judge.judge(target.context)
         judgment.details = {
             **judgment.details,
             "rejudge": {

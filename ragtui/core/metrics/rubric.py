@@ -35,6 +35,13 @@ MAX_STEPS = 5
 # Enough for five bounded steps, a conclusion and six scores, with room for Japanese.
 JUDGE_MAX_TOKENS = 900
 HISTORY_LABELS = {"ja": ("お客様", "サポート"), "en": ("Customer", "Support")}
+# The checks that read the bot's passages: not asked on a turn recorded without them.
+GROUNDING_CHECKS = ("context_answers", "claim")
+UNKNOWN_CONTEXT_P = 0.5  # P(the passages hold the answer) when no passages were recorded
+NOT_GROUNDED = {
+    "en": "grounding not checked: no passages",
+    "ja": "根拠は未確認：参照文書なし",
+}
 NO_CONTEXT = {"ja": "(参照文書なし)", "en": "(no passages were given to the bot)"}
 
 SCHEMA: dict[str, Any] = {
@@ -173,11 +180,18 @@ class CheckedRubricJudge:
         primary=True,
     )
 
-    def __init__(self, client: ChatClient, template: PromptTemplate, bias: CheckBias | None = None) -> None:
+    def __init__(
+        self, client: ChatClient, template: PromptTemplate, bias: CheckBias | None = None, grounded: bool = True
+    ) -> None:
         self.client = client
         self.template = template
         # Each check's content-free P(yes) (``check_bias``): when set, answers are read against it.
         self.bias = bias
+        # False on a turn whose transcript has no retrieved passages (an imported conversation):
+        # the checks against the passages (``GROUNDING_CHECKS``) are not asked — a real judge
+        # would find every claim "unsupported by" a context that was never recorded — and
+        # ``verdict`` combines the others with the passages' side taken as unknown.
+        self.grounded = grounded
 
     @classmethod
     def build(cls, judge: ChatClient, prompts_dir: Path, language: str, settings: MetricSettings) -> CheckedRubricJudge:
@@ -228,6 +242,8 @@ class CheckedRubricJudge:
             "complete": on_exchange,
         }
         checks = [(name, shown[name], self.template.parts[name]) for name in PROBES]
+        if not self.grounded:
+            return [c for c in checks if c[0] not in GROUNDING_CHECKS]
         for claim in split_claims(context.response):
             text = self.template.render("on_claim", context=passages, claim=claim)
             checks.append(("claim", text, self.template.parts["claim"]))
@@ -309,14 +325,22 @@ class CheckedRubricJudge:
             missing = questions[len(asked)].name
             error = f"the {missing} check is unscored: it was not asked"
             return judgment_from(self.name, asked, None, {"probes": probes, "steps": probe_lines(probes)}, error)
+        if not self.grounded:
+            # Whether the knowledge held the answer is unknown: a decline is neither right nor wrong.
+            values["context_answers"] = UNKNOWN_CONTEXT_P
         combined = combine(values, claims)
+        conclusion = _conclusion(combined, values, context.language)
+        if not self.grounded:
+            conclusion += f" ({NOT_GROUNDED.get(context.language, NOT_GROUNDED['en'])})"
         details = {
             "scores": combined.scores,
             "steps": probe_lines(probes),
-            "conclusion": _conclusion(combined, values, context.language),
+            "conclusion": conclusion,
             "probes": probes,
             "overall": combined.overall,
         }
+        if not self.grounded:
+            details["no_passages"] = True
         return judgment_from(self.name, asked, combined.overall / 5, details)
 
 
