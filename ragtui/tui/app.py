@@ -356,7 +356,7 @@ class RagtuiApp(App[None]):
         control sequences here, once, and never parsed as markup (``markup`` is taken for
         Textual's signature and ignored); recorded in ``notices`` as shown, then toasted.
         Thread-safe, as Textual's is."""
-        message, title = self.notices.record(message, title=one_line(title, 120), severity=severity, markup=False)
+        message, title = self.notices.record(message, title=one_line(title, 120), severity=severity)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def action_messages(self) -> None:

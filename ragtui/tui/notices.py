@@ -18,9 +18,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from textual.content import Content
-from textual.markup import MarkupError
-
 from .safe_text import clean_text
 
 if TYPE_CHECKING:
@@ -31,20 +28,10 @@ LIMIT = 200  # a day's worth of notices for an operator; old ones drop off the f
 
 @dataclass(frozen=True)
 class Notice:
-    message: str  # the text the toast shows: control sequences removed, markup rendered
+    message: str  # the text the toast shows: control sequences removed, markup never parsed
     title: str
     severity: SeverityLevel
     at: float  # when it was raised (time.time())
-
-
-def shown_text(message: str, markup: bool) -> str:
-    """The text a toast shows for ``message``: with ``markup``, what the markup renders to."""
-    if not markup:
-        return message
-    try:
-        return Content.from_markup(message).plain
-    except MarkupError:  # the toast would fail to parse it too; keep what was written
-        return message
 
 
 class NoticeLog:
@@ -53,11 +40,11 @@ class NoticeLog:
     def __init__(self, limit: int = LIMIT) -> None:
         self._notices: deque[Notice] = deque(maxlen=limit)
 
-    def record(self, message: str, *, title: str, severity: SeverityLevel, markup: bool) -> tuple[str, str]:
+    def record(self, message: str, *, title: str, severity: SeverityLevel) -> tuple[str, str]:
         """Log a notice and return the cleaned ``(message, title)`` to show: what the log keeps is
         exactly what the toast shows."""
         message, title = clean_text(message), clean_text(title)
-        self._notices.append(Notice(shown_text(message, markup), title, severity, time.time()))
+        self._notices.append(Notice(message, title, severity, time.time()))
         return message, title
 
     def __iter__(self) -> Iterator[Notice]:

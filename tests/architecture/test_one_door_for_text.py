@@ -24,8 +24,8 @@ NOT_UNTRUSTED = {
     ("ragtui/tui/dialogs/common.py", "help_text()"): (
         "the help page: ragtui's own key bindings and notes, no stored, model or file text"
     ),
-    ("ragtui/tui/screens/sessions_screen.py", "name"): (
-        "a column name from COLUMNS / LANGUAGE_COLUMN, ragtui's own words (the loop unpacks a copy of them)"
+    ("ragtui/tui/screens/sessions_screen.py", "column.header"): (
+        "a column heading from COLUMNS / LANGUAGE_COLUMN, ragtui's own words (fit_table returns them as given)"
     ),
     ("ragtui/tui/widgets/panes.py", "text"): (
         "_wrapped builds a Text only to count the lines cleaned text wraps to; it is never drawn"

@@ -71,7 +71,8 @@ async def test_a_trickling_bot_answer_stopped_by_reply_timeout_is_its_answer_cut
     config, store, scenario, persona, server
 ):
     config.endpoint.max_retries = 2  # the reply's time is spent: not retried
-    config.roles["bot"].reply_timeout = 0.5
+    # 2 s: the first pieces arrive well within it on a loaded machine; the whole reply takes 7.4 s
+    config.roles["bot"].reply_timeout = 2.0
     config.max_turns = 1
     server.script(BOT, trickle())
     engine = Engine(config, resolve_endpoints(config), store)
@@ -125,7 +126,7 @@ async def test_an_http_bot_stopped_by_a_limit_keeps_what_arrived(config, store, 
     if limit == "timeout":
         table, reply, named = {"timeout": 0.3}, Reply(TEXT, chunk_chars=4, stall_after_chunks=2), "timeout 0.3 s"
     else:
-        table, reply, named = {"reply_timeout": 0.5}, trickle(), "reply_timeout 0.5 s"
+        table, reply, named = {"reply_timeout": 2.0}, trickle(), "reply_timeout 2 s"  # see above
     config.bot = parse_bot(_http_bot(server, max_retries=0, **table), "t.toml: [bot]", Path("."))
     server.script(BOT, reply)
     engine = Engine(config, resolve_endpoints(config), store)

@@ -31,13 +31,14 @@ async def test_a_notice_is_kept_as_its_toast_shows_it_cleaned(make_app):
         assert f"{notice.title}\n{notice.message}" in toast_texts(app)  # the same text as on screen
 
 
-async def test_a_markup_notice_is_kept_as_the_text_it_renders_to(make_app):
+async def test_markup_in_a_notice_is_shown_as_typed_never_parsed(make_app):
+    """Notices quote model output and file names: their brackets are data, in the log and on screen."""
     app = make_app()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         app.notify("Press [b]s[/b] to step", timeout=LONG)
         await settle(pilot)
-        assert notifications(app)[-1] == "Press s to step"
-        assert "Press s to step" in toast_texts(app)
+        assert notifications(app)[-1] == "Press [b]s[/b] to step"
+        assert "Press [b]s[/b] to step" in toast_texts(app)
 
 
 async def test_a_notice_outlives_its_toast_and_messages_lists_it(make_app):
@@ -73,6 +74,6 @@ async def test_a_notice_from_a_worker_thread_is_kept(make_app):
 def test_the_log_keeps_the_newest_and_forgets_nothing_by_time():
     log = NoticeLog(limit=3)
     for n in range(5):
-        log.record(f"notice {n}", title="", severity="information", markup=False)
+        log.record(f"notice {n}", title="", severity="information")
     assert log.messages() == ["notice 2", "notice 3", "notice 4"]
     assert [n.message for n in log.newest_first()] == ["notice 4", "notice 3", "notice 2"]

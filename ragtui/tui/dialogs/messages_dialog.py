@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from ..notices import Notice
+from ..safe_text import clean_text
 from .dialog import Dialog
 
 SEVERITY_STYLE = {"information": "", "warning": "yellow", "error": "bold red"}
@@ -31,8 +32,8 @@ def messages_text(notices: Sequence[Notice]) -> Text:
             text.append("\n\n")
         stamp = time.strftime("%H:%M:%S", time.localtime(notice.at))
         head = f"{stamp} {notice.severity}" + (f" · {notice.title}" if notice.title else "")
-        text.append(head, style=SEVERITY_STYLE.get(notice.severity, "") or "bold")
-        text.append("\n" + notice.message)
+        text.append(clean_text(head), style=SEVERITY_STYLE.get(notice.severity, "") or "bold")
+        text.append("\n" + clean_text(notice.message))
     return text
 
 

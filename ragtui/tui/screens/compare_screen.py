@@ -131,9 +131,9 @@ class CompareScreen(Screen[None]):
             base, new = side_scores(c, p)
             table.add_row(
                 Text(one_line(p.label, 50)),
-                Text(word, style=VERDICT_STYLES.get(word, "")),
-                Text(base, justify="right"),
-                Text(new, justify="right"),
+                Text(clean_text(word), style=VERDICT_STYLES.get(word, "")),
+                Text(clean_text(base), justify="right"),
+                Text(clean_text(new), justify="right"),
                 Text(delta(d), justify="right", style=_delta_style(d, low)),
                 "–" if p.diverges_at is None else f"turn {p.diverges_at}",
                 plain(

@@ -250,7 +250,7 @@ def conversation_text(source: ScenarioSource, messages: tuple[Said, ...] | None)
         return text
     quote = " ".join(source.quote.split())
     for said in messages:
-        text.append(f"[{said.turn}] {SPEAKERS.get(said.speaker, said.speaker)}\n", style="bold dim")
+        text.append(f"[{said.turn}] {clean_text(SPEAKERS.get(said.speaker, said.speaker))}\n", style="bold dim")
         marked = said.speaker in ("bot", "agent") and bool(quote) and quote in " ".join(said.text.split())
         text.append(clean_text(said.text) + "\n\n", style=QUOTE_STYLE if marked else "")
     return text

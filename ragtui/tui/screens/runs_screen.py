@@ -429,7 +429,7 @@ class RunsScreen(Screen[None]):
         done = await self._follow(f"N+1 on {run_id} at {which} as {new_run}", dialogues)
         skipped = f"; {len(plan.skipped)} conversation(s) too short, skipped" if plan.skipped else ""
         self.query_one("#runs-status", Static).update(
-            f"N+1 {new_run} finished: {done} turn(s) answered{skipped}. Enter compares it with {run_id}."
+            plain(f"N+1 {new_run} finished: {done} turn(s) answered{skipped}. Enter compares it with {run_id}.")
         )
         self.base = run_id
         self.app.notify(f"N+1 of {run_id} at {which} finished as {new_run}", markup=False)
