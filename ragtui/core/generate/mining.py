@@ -137,10 +137,7 @@ class Miner:
         for conversation in conversations:
             if conversation.session.language != self.language:
                 report.dropped[OTHER_LANGUAGE] += 1
-            elif self.budget is not None and report.tokens >= self.budget:
-                report.budget_reached = True
-                report.dropped[why.OVER_BUDGET] += 1
-            else:
+            elif not report.budget_spent(self.budget):
                 try:
                     reply, problem = await self._ask(conversation)
                     # How the customer wrote is worth a persona whatever becomes of the scenario.
@@ -151,11 +148,7 @@ class Miner:
                 except Dropped as reason:
                     report.dropped[str(reason)] += 1
                 else:
-                    if distinct.duplicate_of(draft.question) is not None:
-                        report.dropped[why.DUPLICATE] += 1
-                    else:
-                        distinct.add(draft.question)
-                        report.kept.append(draft)
+                    report.keep_distinct(draft, distinct)
             progress(report)
         return report
 

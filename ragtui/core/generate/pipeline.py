@@ -117,23 +117,13 @@ class Generator:
         self._report = report
         distinct = DistinctQuestions()
         for item in items:
-            if self.budget is not None and report.tokens >= self.budget:
-                report.budget_reached = True
-                report.dropped[why.OVER_BUDGET] += 1
-            else:
+            if not report.budget_spent(self.budget):
                 try:
                     draft = await self._one(item)
                 except Dropped as reason:
                     report.dropped[str(reason)] += 1
                 else:
-                    # A near-duplicate of a question kept before it is dropped now, not after the
-                    # last item: every progress line counts what the summary will (the first of a
-                    # group is kept).
-                    if distinct.duplicate_of(draft.question) is not None:
-                        report.dropped[why.DUPLICATE] += 1
-                    else:
-                        distinct.add(draft.question)
-                        report.kept.append(draft)
+                    report.keep_distinct(draft, distinct)
             progress(report)
         _unique_ids(report.kept)
         return report
