@@ -304,22 +304,35 @@ class Generator:
             raise Dropped(why.UNCHECKED)
 
     async def _call(self, client: ChatClient, messages: list[Message], schema: dict[str, Any]) -> str:
-        key = request_key(client.endpoint.model, [dict(m) for m in messages], schema)
-        cached = self.cache.get(key)
-        if cached is not None:
-            self._report.cached_calls += 1
-            return cached
-        try:
-            completion = await client.complete(messages, json_schema=schema, max_tokens=MAX_REPLY_TOKENS)
-        except IncompleteReply:
-            raise Dropped(why.FAILED_CALL) from None  # one reply cut off: that item only
-        # Any other endpoint error (refused, unreachable, timed out) ends the whole generation:
-        # it would fail every item the same way. What was answered so far is in the cache.
-        self._report.calls += 1
-        self._report.prompt_tokens += completion.prompt_tokens or 0
-        self._report.completion_tokens += completion.completion_tokens or 0
-        self.cache.put(key, completion.text)
-        return completion.text
+        return await cached_call(client, messages, schema, MAX_REPLY_TOKENS, self.cache, self._report)
+
+
+async def cached_call(
+    client: ChatClient,
+    messages: list[Message],
+    schema: dict[str, Any],
+    max_tokens: int,
+    cache: ReplyCache,
+    report: GenerationReport,
+) -> str:
+    """The model's reply to ``messages``, from ``cache`` when an earlier, interrupted run was
+    answered it; the call and its tokens counted on ``report``."""
+    key = request_key(client.endpoint.model, [dict(m) for m in messages], schema)
+    cached = cache.get(key)
+    if cached is not None:
+        report.cached_calls += 1
+        return cached
+    try:
+        completion = await client.complete(messages, json_schema=schema, max_tokens=max_tokens)
+    except IncompleteReply:
+        raise Dropped(why.FAILED_CALL) from None  # one reply cut off: that item only
+    # Any other endpoint error (refused, unreachable, timed out) ends the whole generation:
+    # it would fail every item the same way. What was answered so far is in the cache.
+    report.calls += 1
+    report.prompt_tokens += completion.prompt_tokens or 0
+    report.completion_tokens += completion.completion_tokens or 0
+    cache.put(key, completion.text)
+    return completion.text
 
 
 def _parse(text: str) -> dict[str, Any]:
