@@ -15,32 +15,23 @@ document and its reply cache would sit among the help articles."""
 from __future__ import annotations
 
 import argparse
-import asyncio
-import time
-from collections.abc import Sequence
 from pathlib import Path
 
 from rich.text import Text
 
-from ..core.config.settings import Config
-from ..core.content.prompts import PromptTemplate, load_prompt
-from ..core.files.output_file import check_output, check_outside, write_output
+from ..core.content.prompts import load_prompt
+from ..core.files.output_file import check_output, check_outside
 from ..core.generate.drafts import GenerationReport
-from ..core.generate.drafts_file import Merge, merge_drafts, read_drafts_file
+from ..core.generate.drafts_file import Merge, read_drafts_file
 from ..core.generate.pipeline import MAX_REPLY_TOKENS, Generator
 from ..core.generate.plan import KINDS, OUT_OF_SCOPE, PlannedItem, plan
-from ..core.generate.reply_cache import ReplyCache
-from ..core.generate.toml_out import scenario_file_text
 from ..core.knowledge.folder import KnowledgeFolder, knowledge_root, read_folder
-from ..core.models.endpoints import Endpoint, resolve_endpoint
-from ..core.models.llm import ClientPool
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.types.errors import RagtuiError
-from ..core.types.knowledge import SourcedPassage
+from .draft_run import draft_and_write, print_budget_stop
 from .mine_command import CHARS_PER_TOKEN, mine
-from .model_start import embedded_model
-from .output import console, console_err, item_progress
+from .output import console, console_err
 
 MAX_ITEMS = 500
 ALL_KINDS = (*KINDS, OUT_OF_SCOPE)
@@ -147,62 +138,25 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
         )
     template = load_prompt(config.prompts, language, "scenario_generate")
     calls, tokens = _estimate(items, template.parts, language, args.follow_ups)
-    console.print(
-        Text(
-            f"Plan: {len(items)} item(s) from {len(read.documents)} document(s) and {len(read.passages)} passage(s); "
-            f"about {calls} model call(s) and {tokens:,} tokens" + (f" (budget {args.budget:,})" if args.budget else "")
-        ),
-        soft_wrap=True,
+    drafted = draft_and_write(
+        args,
+        config,
+        out,
+        merging,
+        f"Plan: {len(items)} item(s) from {len(read.documents)} document(s) and {len(read.passages)} passage(s); "
+        f"about {calls} model call(s) and {tokens:,} tokens" + (f" (budget {args.budget:,})" if args.budget else ""),
+        lambda client, cache, advance: Generator(
+            client, client, template, language, read.passages, cache, args.budget, follow_ups=args.follow_ups
+        ).run(items, advance),
+        label="generating",
+        total=len(items),
+        note=lambda report: f"{report.tally()} · {report.tokens:,} tokens",
     )
-    if args.estimate:
-        return 0
-    endpoint = resolve_endpoint(config, "judge", getattr(args, "model", None))
-    cache = ReplyCache(out.with_name(f".{out.name}.replies.jsonl"))
-    started = time.monotonic()
-    report = asyncio.run(
-        _generate(config, endpoint, template, language, read.passages, items, cache, args.budget, args.follow_ups)
-    )
-    merged = None
-    if report.kept and merging and out.exists():
-        # Read again now: a person may have reviewed drafts in it while this ran.
-        merged = merge_drafts(read_drafts_file(out, language), report.kept, language)
-        write_output(out, merged.text, option="--out", database=config.database)
-    elif report.kept:
-        write_output(out, scenario_file_text(report.kept, language), option="--out", database=config.database)
-    _summary(report, read, out, time.monotonic() - started, merged)
+    if drafted is None:
+        return 0  # --estimate: the plan only
+    report = drafted.report
+    _summary(report, read, out, drafted.seconds, drafted.merged)
     return 0 if report.kept else 1
-
-
-async def _generate(
-    config: Config,
-    endpoint: Endpoint,
-    template: PromptTemplate,
-    language: str,
-    passages: Sequence[SourcedPassage],
-    items: list[PlannedItem],
-    cache: ReplyCache,
-    budget: int | None,
-    follow_ups: bool = False,
-) -> GenerationReport:
-    pool = ClientPool()
-    progress = item_progress()
-    try:
-        with embedded_model(config, {"judge": endpoint}), progress:
-            client = pool.client_for(endpoint)
-            task = progress.add_task("generating", total=len(items), note="")
-            generator = Generator(client, client, template, language, passages, cache, budget, follow_ups=follow_ups)
-
-            def advance(report: GenerationReport) -> None:
-                note = f"{report.tally()} · {report.tokens:,} tokens"
-                progress.update(task, advance=1, note=note)  # called once per planned item
-
-            return await generator.run(items, advance)
-    except RagtuiError as exc:
-        raise RagtuiError(
-            exc.message, f"{exc.hint + '; ' if exc.hint else ''}run the same command again: replies so far are kept"
-        ) from None
-    finally:
-        await pool.aclose()
 
 
 def _estimate(
@@ -266,11 +220,4 @@ def _summary(
         line = f"  follow-ups: {report.follow_ups} written"
         line += "".join(f"; {n} not: {reason}" for reason, n in report.follow_ups_dropped.most_common())
         console.print(Text(line), soft_wrap=True)
-    if report.budget_reached:
-        console.print(
-            Text(
-                "  stopped at the token budget: run again with a larger --budget to finish (replies so far are kept)",
-                style="yellow",
-            ),
-            soft_wrap=True,
-        )
+    print_budget_stop(report)

@@ -12,9 +12,7 @@ and never replace a file that is there."""
 from __future__ import annotations
 
 import argparse
-import asyncio
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.text import Text
@@ -24,18 +22,15 @@ from ..core.content.personas import persona_toml, validate_persona
 from ..core.content.prompts import load_prompt
 from ..core.files.output_file import check_output, check_outside, write_output
 from ..core.generate.conversation_read import Conversation, run_conversations
-from ..core.generate.drafts_file import Merge, merge_drafts, read_drafts_file
+from ..core.generate.drafts_file import Merge, read_drafts_file
 from ..core.generate.mining import MAX_REPLY_TOKENS, Miner, MiningReport, PersonaDraft, conversation_text
-from ..core.generate.reply_cache import ReplyCache
-from ..core.generate.toml_out import MINED_HEADER, scenario_file_text
-from ..core.models.endpoints import Endpoint, resolve_endpoint
-from ..core.models.llm import ChatClient, ClientPool
+from ..core.generate.toml_out import MINED_HEADER
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
-from .model_start import embedded_model
-from .output import console, item_progress
+from .draft_run import draft_and_write, print_budget_stop
+from .output import console
 
 # A rough count for the estimate (``scenarios generate`` uses it too): a token is about four
 # characters of English, one and a half of Japanese.
@@ -74,36 +69,26 @@ def mine(args: argparse.Namespace, overrides: Overrides) -> int:
         f"; {len(conversations) - len(ours)} in another language are left out" if len(ours) < len(conversations) else ""
     )
     budget = f" (budget {args.budget:,})" if args.budget else ""
-    console.print(
-        Text(
-            f"Plan: {len(ours)} conversation(s) of run {run} in {language}{other}; "
-            f"about {calls} model call(s) and {tokens:,} tokens{budget}"
+    drafted = draft_and_write(
+        args,
+        config,
+        out,
+        merging,
+        f"Plan: {len(ours)} conversation(s) of run {run} in {language}{other}; "
+        f"about {calls} model call(s) and {tokens:,} tokens{budget}",
+        lambda client, cache, advance: Miner(client, client, template, checks, language, cache, args.budget).run(
+            conversations, advance
         ),
-        soft_wrap=True,
+        label="mining",
+        total=len(conversations),
+        note=lambda report: f"{report.tally()} · {len(report.personas)} persona(s) · {report.tokens:,} tokens",
+        header=MINED_HEADER,
     )
-    if args.estimate:
-        return 0
-    endpoint = resolve_endpoint(config, "judge", getattr(args, "model", None))
-    cache = ReplyCache(out.with_name(f".{out.name}.replies.jsonl"))
-    started = time.monotonic()
-    report = asyncio.run(
-        _mine(
-            config,
-            endpoint,
-            conversations,
-            lambda client: Miner(client, client, template, checks, language, cache, args.budget),
-        )
-    )
-    merged = None
-    if report.kept and merging and out.exists():
-        merged = merge_drafts(read_drafts_file(out, language), report.kept, language)
-        write_output(out, merged.text, option="--out", database=config.database)
-    elif report.kept:
-        write_output(
-            out, scenario_file_text(report.kept, language, MINED_HEADER), option="--out", database=config.database
-        )
+    if drafted is None:
+        return 0  # --estimate: the plan only
+    report = drafted.report
     written, already = _write_personas(report.personas, personas_dir, config) if personas_dir else (0, 0)
-    _summary(report, out, time.monotonic() - started, merged, personas_dir, written, already)
+    _summary(report, out, drafted.seconds, drafted.merged, personas_dir, written, already)
     return 0 if report.kept or written else 1
 
 
@@ -120,32 +105,6 @@ def _personas_dir(given: Path | None, config: Config) -> Path | None:
         )
     check_outside(folder, config.knowledge, option="--personas-out", what="the configured knowledge folder")
     return folder
-
-
-async def _mine(
-    config: Config,
-    endpoint: Endpoint,
-    conversations: Sequence[Conversation],
-    make: Callable[[ChatClient], Miner],
-) -> MiningReport:
-    pool = ClientPool()
-    progress = item_progress()
-    try:
-        with embedded_model(config, {"judge": endpoint}), progress:
-            miner = make(pool.client_for(endpoint))
-            task = progress.add_task("mining", total=len(conversations), note="")
-
-            def advance(report: MiningReport) -> None:
-                note = f"{report.tally()} · {len(report.personas)} persona(s) · {report.tokens:,} tokens"
-                progress.update(task, advance=1, note=note)
-
-            return await miner.run(conversations, advance)
-    except RagtuiError as exc:
-        raise RagtuiError(
-            exc.message, f"{exc.hint + '; ' if exc.hint else ''}run the same command again: replies so far are kept"
-        ) from None
-    finally:
-        await pool.aclose()
 
 
 def estimate(
@@ -225,11 +184,4 @@ def _summary(
         ),
         soft_wrap=True,
     )
-    if report.budget_reached:
-        console.print(
-            Text(
-                "  stopped at the token budget: run again with a larger --budget to finish (replies so far are kept)",
-                style="yellow",
-            ),
-            soft_wrap=True,
-        )
+    print_budget_stop(report)

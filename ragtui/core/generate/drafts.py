@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..types.scenarios import FollowUp, ScenarioSource
+from .similarity import DistinctQuestions
 
 # Why an item was not kept, in the words the summary prints.
 UNREADABLE = "the writer's reply could not be read"
@@ -58,6 +59,25 @@ class GenerationReport:
     @property
     def tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    def budget_spent(self, budget: int | None) -> bool:
+        """Whether ``budget`` (tokens; None: no limit) is spent; when it is, the item not written
+        is counted as dropped for it, so every planned item stays accounted for."""
+        if budget is None or self.tokens < budget:
+            return False
+        self.budget_reached = True
+        self.dropped[OVER_BUDGET] += 1
+        return True
+
+    def keep_distinct(self, draft: Draft, distinct: DistinctQuestions) -> None:
+        """Keep ``draft`` unless its question is a near-duplicate of one kept before it, which is
+        dropped now, not after the last item: every progress line counts what the summary will
+        (the first of a group is kept)."""
+        if distinct.duplicate_of(draft.question) is not None:
+            self.dropped[DUPLICATE] += 1
+        else:
+            distinct.add(draft.question)
+            self.kept.append(draft)
 
     def tally(self) -> str:
         """``10 kept · 20 dropped``: the counts the progress line and the closing summary both

@@ -25,7 +25,6 @@ from typing import Any
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, Message
 from ..text.script import in_language
-from ..types.errors import IncompleteReply
 from ..types.personas import Persona
 from ..types.scenarios import FollowUp, ScenarioSource
 from . import drafts as why
@@ -34,9 +33,9 @@ from .drafts import Draft, GenerationReport
 from .entailment import ENTAILS_SCHEMA, entailment_messages, read_follows
 from .facts import exact_facts
 from .normalize import plain
-from .pipeline import Dropped, _parse, _text, _texts
+from .pipeline import Dropped, _parse, _text, _texts, cached_call
 from .quote_check import find_quote
-from .reply_cache import ReplyCache, request_key
+from .reply_cache import ReplyCache
 from .similarity import RESTATES_AT, DistinctQuestions, alike
 
 KIND = "conversation"  # the drafts' ``kind``: mined from a real conversation
@@ -137,10 +136,7 @@ class Miner:
         for conversation in conversations:
             if conversation.session.language != self.language:
                 report.dropped[OTHER_LANGUAGE] += 1
-            elif self.budget is not None and report.tokens >= self.budget:
-                report.budget_reached = True
-                report.dropped[why.OVER_BUDGET] += 1
-            else:
+            elif not report.budget_spent(self.budget):
                 try:
                     reply, problem = await self._ask(conversation)
                     # How the customer wrote is worth a persona whatever becomes of the scenario.
@@ -151,11 +147,7 @@ class Miner:
                 except Dropped as reason:
                     report.dropped[str(reason)] += 1
                 else:
-                    if distinct.duplicate_of(draft.question) is not None:
-                        report.dropped[why.DUPLICATE] += 1
-                    else:
-                        distinct.add(draft.question)
-                        report.kept.append(draft)
+                    report.keep_distinct(draft, distinct)
             progress(report)
         return report
 
@@ -265,20 +257,7 @@ class Miner:
         self._report.personas.append(PersonaDraft(persona, conversation, figures))
 
     async def _call(self, client: ChatClient, messages: list[Message], schema: dict[str, Any]) -> str:
-        key = request_key(client.endpoint.model, [dict(m) for m in messages], schema)
-        cached = self.cache.get(key)
-        if cached is not None:
-            self._report.cached_calls += 1
-            return cached
-        try:
-            completion = await client.complete(messages, json_schema=schema, max_tokens=MAX_REPLY_TOKENS)
-        except IncompleteReply:
-            raise Dropped(why.FAILED_CALL) from None
-        self._report.calls += 1
-        self._report.prompt_tokens += completion.prompt_tokens or 0
-        self._report.completion_tokens += completion.completion_tokens or 0
-        self.cache.put(key, completion.text)
-        return completion.text
+        return await cached_call(client, messages, schema, MAX_REPLY_TOKENS, self.cache, self._report)
 
 
 _LABELS = (("tone", "Tone"), ("patience", "Patience"), ("volunteers", "Volunteers"))

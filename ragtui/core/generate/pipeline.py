@@ -117,23 +117,13 @@ class Generator:
         self._report = report
         distinct = DistinctQuestions()
         for item in items:
-            if self.budget is not None and report.tokens >= self.budget:
-                report.budget_reached = True
-                report.dropped[why.OVER_BUDGET] += 1
-            else:
+            if not report.budget_spent(self.budget):
                 try:
                     draft = await self._one(item)
                 except Dropped as reason:
                     report.dropped[str(reason)] += 1
                 else:
-                    # A near-duplicate of a question kept before it is dropped now, not after the
-                    # last item: every progress line counts what the summary will (the first of a
-                    # group is kept).
-                    if distinct.duplicate_of(draft.question) is not None:
-                        report.dropped[why.DUPLICATE] += 1
-                    else:
-                        distinct.add(draft.question)
-                        report.kept.append(draft)
+                    report.keep_distinct(draft, distinct)
             progress(report)
         _unique_ids(report.kept)
         return report
@@ -314,22 +304,35 @@ class Generator:
             raise Dropped(why.UNCHECKED)
 
     async def _call(self, client: ChatClient, messages: list[Message], schema: dict[str, Any]) -> str:
-        key = request_key(client.endpoint.model, [dict(m) for m in messages], schema)
-        cached = self.cache.get(key)
-        if cached is not None:
-            self._report.cached_calls += 1
-            return cached
-        try:
-            completion = await client.complete(messages, json_schema=schema, max_tokens=MAX_REPLY_TOKENS)
-        except IncompleteReply:
-            raise Dropped(why.FAILED_CALL) from None  # one reply cut off: that item only
-        # Any other endpoint error (refused, unreachable, timed out) ends the whole generation:
-        # it would fail every item the same way. What was answered so far is in the cache.
-        self._report.calls += 1
-        self._report.prompt_tokens += completion.prompt_tokens or 0
-        self._report.completion_tokens += completion.completion_tokens or 0
-        self.cache.put(key, completion.text)
-        return completion.text
+        return await cached_call(client, messages, schema, MAX_REPLY_TOKENS, self.cache, self._report)
+
+
+async def cached_call(
+    client: ChatClient,
+    messages: list[Message],
+    schema: dict[str, Any],
+    max_tokens: int,
+    cache: ReplyCache,
+    report: GenerationReport,
+) -> str:
+    """The model's reply to ``messages``, from ``cache`` when an earlier, interrupted run was
+    answered it; the call and its tokens counted on ``report``."""
+    key = request_key(client.endpoint.model, [dict(m) for m in messages], schema)
+    cached = cache.get(key)
+    if cached is not None:
+        report.cached_calls += 1
+        return cached
+    try:
+        completion = await client.complete(messages, json_schema=schema, max_tokens=max_tokens)
+    except IncompleteReply:
+        raise Dropped(why.FAILED_CALL) from None  # one reply cut off: that item only
+    # Any other endpoint error (refused, unreachable, timed out) ends the whole generation:
+    # it would fail every item the same way. What was answered so far is in the cache.
+    report.calls += 1
+    report.prompt_tokens += completion.prompt_tokens or 0
+    report.completion_tokens += completion.completion_tokens or 0
+    cache.put(key, completion.text)
+    return completion.text
 
 
 def _parse(text: str) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from ..types.stored import StoredDialogueJudgment, StoredSession
 from . import PRIMARY_METRIC, Metric, resolve_names
 from .dialogue import DialogueMetric, context_from_session, metric_applies
 from .no_passages import judge_for_turn, passages_missing, skipped_no_passages
-from .rejudge import Target, run_targets
+from .rejudge import Target, judge_each, run_targets
 
 
 @dataclass(frozen=True)
@@ -143,17 +143,7 @@ async def judge_run_turns(
         if on_turn is not None:
             on_turn(target)
 
-    tasks = [asyncio.ensure_future(one(t)) for t in targets]
-    try:
-        await asyncio.gather(*tasks)
-    except EndpointError:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
-    finally:
-        for task in tasks:
-            task.cancel()
+    await judge_each(targets, one)
     for session in sessions:
         if names:
             _note_metrics(store, session, names)

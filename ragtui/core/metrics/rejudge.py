@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import tomllib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -66,6 +66,23 @@ class Target:
     turn: int
     context: TurnContext
     imported: bool = False  # a real conversation's turn: its transcript carries no retrieved passages
+
+
+async def judge_each(targets: Sequence[Target], one: Callable[[Target], Awaitable[None]]) -> None:
+    """``one`` on every target at once (it limits how many ask the model together itself). An
+    endpoint error cancels the rest and is raised: what was stored before it stays, and the same
+    command resumes from there."""
+    tasks = [asyncio.ensure_future(one(t)) for t in targets]
+    try:
+        await asyncio.gather(*tasks)
+    except EndpointError:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    finally:
+        for task in tasks:
+            task.cancel()
 
 
 def run_targets(store: Store, run_id: str) -> list[Target]:
@@ -255,16 +272,6 @@ async def rejudge_online(
         if on_result is not None:
             on_result(TurnResult(target, stored))
 
-    tasks = [asyncio.ensure_future(one(t)) for t in targets]
-    try:
-        await asyncio.gather(*tasks)
-    except EndpointError:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
-    finally:
-        for task in tasks:
-            task.cancel()
+    await judge_each(targets, one)
     rejudge_jobs.update_job(store, job.id, status="finished")
     return stored_count

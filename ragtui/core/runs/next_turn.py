@@ -24,8 +24,9 @@ from ..dialogue.next_turn import NextTurnCase, customer_turns, real_answer, real
 from ..store.imported import run_kind
 from ..store.store import Store
 from ..types.conversations import IMPORTED_KIND
-from ..types.errors import ConfigError, RagtuiError
+from ..types.errors import RagtuiError
 from .resolve import resolve_run
+from .run_language import sessions_in_language
 
 if TYPE_CHECKING:  # the dialogue package builds on runs/; keep runs/ from importing it at run time
     from ..dialogue.engine import Engine
@@ -88,17 +89,7 @@ def plan_next_turn(
         sessions = [s for s in sessions if s.scenario_id in scenario_ids]
     if not sessions:
         raise RagtuiError(f"run {run_id} has no conversation of the chosen ids", "check -s")
-    languages = sorted({s.language for s in sessions})
-    if language is not None:
-        sessions = [s for s in sessions if s.language == language]
-        if not sessions:
-            raise ConfigError(
-                f"run {run_id} has no conversation in {language}", f"its languages: {', '.join(languages)}"
-            )
-    elif len(languages) != 1:
-        raise RagtuiError(
-            f"run {run_id} mixes languages ({', '.join(languages)})", "test one language with --language LANG"
-        )
+    sessions = sessions_in_language(run_id, sessions, language, "test")
     cases: list[NextTurnCase] = []
     skipped: list[str] = []
     for session in sessions:

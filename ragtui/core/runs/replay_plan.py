@@ -18,6 +18,7 @@ from ..types.errors import ConfigError, RagtuiError
 from ..types.scenarios import Scenario
 from ..types.stored import StoredSession
 from .resolve import resolve_run
+from .run_language import sessions_in_language
 
 if TYPE_CHECKING:  # the dialogue package builds on record/; keep runs/ from importing it at run time
     from ..dialogue.engine import Engine
@@ -83,16 +84,6 @@ def _imported_plan(run_id: str, sessions: list[StoredSession], language: str | N
     """A replay of real conversations: the customer's messages re-sent, the bot under test
     answering with its own history. Their scenarios are the stored snapshots (a conversation
     has no scenario file); ``--language`` picks one language of a run that mixes them."""
-    languages = sorted({s.language for s in sessions})
-    if language is not None:
-        sessions = [s for s in sessions if s.language == language]
-        if not sessions:
-            raise ConfigError(
-                f"run {run_id} has no conversation in {language}", f"its languages: {', '.join(languages)}"
-            )
-    elif len(languages) != 1:
-        raise RagtuiError(
-            f"run {run_id} mixes languages ({', '.join(languages)})", "replay one language with --language LANG"
-        )
+    sessions = sessions_in_language(run_id, sessions, language, "replay")
     scenarios = {s.scenario_id: Scenario.from_dict(s.scenario) for s in sessions}
     return ReplayPlan(run_id, sessions[0].language, sessions, scenarios)
