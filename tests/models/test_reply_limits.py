@@ -90,7 +90,7 @@ async def test_a_trickling_bot_answer_stopped_by_reply_timeout_is_its_answer_cut
 
 
 async def test_a_stall_is_stopped_by_timeout_and_says_so(config, store, scenario, persona, server):
-    config.roles["bot"].timeout = 0.3
+    config.roles["bot"].timeout = 2.0  # a bound a loaded machine connects within; the stall outlasts it
     server.script(BOT, Reply(TEXT, chunk_chars=4, stall_after_chunks=2))
     engine = Engine(config, resolve_endpoints(config), store)
     try:
@@ -100,7 +100,7 @@ async def test_a_stall_is_stopped_by_timeout_and_says_so(config, store, scenario
     done = events[-1]
     assert isinstance(done, DialogueDone) and done.stop_reason == "error"
     message = done.error or ""
-    assert "bot endpoint" in message and "no data for timeout 0.3 s after 8 characters" in message
+    assert "bot endpoint" in message and "no data for timeout 2 s after 8 characters" in message
     assert "broke off" not in message and "\n" not in message
     session = store.session(done.session_id)
     assert [(p.role, p.text) for p in session.partials] == [("bot", STALLED)]
@@ -124,7 +124,7 @@ def _http_bot(server: FakeOpenAIServer, **table: object) -> dict[str, object]:
 @pytest.mark.parametrize("limit", ["timeout", "reply_timeout"])
 async def test_an_http_bot_stopped_by_a_limit_keeps_what_arrived(config, store, scenario, persona, server, limit):
     if limit == "timeout":
-        table, reply, named = {"timeout": 0.3}, Reply(TEXT, chunk_chars=4, stall_after_chunks=2), "timeout 0.3 s"
+        table, reply, named = {"timeout": 2.0}, Reply(TEXT, chunk_chars=4, stall_after_chunks=2), "timeout 2 s"
     else:
         table, reply, named = {"reply_timeout": 2.0}, trickle(), "reply_timeout 2 s"  # see above
     config.bot = parse_bot(_http_bot(server, max_retries=0, **table), "t.toml: [bot]", Path("."))
