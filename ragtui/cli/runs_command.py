@@ -114,13 +114,13 @@ def interrupted_cell(r: RunSummary) -> Text:
 
 
 def pass_cell(r: RunSummary) -> Text:
-    """The run's pass rate (pass^1), ``44%``; ``–`` when no dialogue ran to the end."""
+    """The run's pass rate (pass^1), ``44%``; ``–`` when no dialogue ran to the end or was judged."""
     return Text("–", style="dim") if r.pass_rate is None else Text(f"{r.pass_rate:.0%}")
 
 
 def pass_k_cell(r: RunSummary) -> Text:
     """pass^K of a run with trials (``0.33 (3)``); ``–`` for one without."""
-    if r.trials is None or not r.repeated:
+    if r.trials is None or not r.repeated or r.score is None:
         return Text("–", style="dim")
     k = r.trials.trials
     return Text(f"{score_text(r.trials.estimate(k))} ({k})")

@@ -281,3 +281,21 @@ def test_a_human_agent_and_a_note_are_never_read_as_the_bots_answer(tmp_path, ca
     assert turns[3].bot is None  # the customer's thanks: no bot answer
     said = [u.text for u in chat.utterances() if u.speaker == "bot"]
     assert not any("Sam from Tsumugi" in t or "assigned to the Accounts team" in t for t in said)
+
+
+def test_an_import_fills_a_database_file_left_empty_by_a_stopped_process(tmp_path, capsys):
+    # kill -9 while the first command created the file leaves a SQLite file with no table at all
+    with closing(sqlite3.connect(tmp_path / "r.db")) as conn:
+        conn.execute("PRAGMA journal_mode = WAL")
+    assert main(["runs", "--db", str(tmp_path / "r.db")]) == 2
+    assert "empty SQLite database" in capsys.readouterr().err
+    out = import_files(tmp_path, capsys, SAMPLES[0], extra=("--run-id", "real"))
+    assert "imported" in out and "as run real" in out
+
+
+def test_a_run_nobody_judged_has_no_pass_rate_not_zero(tmp_path, capsys):
+    import_files(tmp_path, capsys, *SAMPLES, extra=("--run-id", "real"))
+    assert main(["runs", "--db", str(tmp_path / "r.db")]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("real "))
+    assert "unscored" in row
+    assert "%" not in row  # no "0%": nothing was judged, so nothing failed

@@ -24,7 +24,7 @@ from ..conversations.text_input import codec_name
 from ..conversations.turns import turn_count, turn_messages
 from ..dialogue.engine import new_run_id
 from ..store.imported import ImportWriter, NewSession, import_of_file, run_exists
-from ..store.store import Store
+from ..store.store import EmptyDatabaseError, Store
 from ..text.pii import RedactionRules, Redactor
 from ..text.script import script_language
 from ..types.conversations import (
@@ -156,7 +156,10 @@ def _known_imports(database: Path, files: list[FileOutcome], run_id: str | None)
     and refuses a --run-id the database already has."""
     if not database.is_file():
         return
-    store = Store.open_read_only(database)
+    try:
+        store = Store.open_read_only(database)
+    except EmptyDatabaseError:
+        return  # a file left empty by a process stopped while creating it: it holds no import
     try:
         if run_id is not None and run_exists(store, run_id):
             raise RagtuiError(f"run {run_id} is already in {database}", "choose another --run-id, or leave it out")

@@ -73,8 +73,11 @@ class RunSummary:
         """pass^1, the one pass rate every view shows: over the dialogues that ran to the end, the
         share of each pair's trials that passed (``passing``: scored at the threshold, every
         ``--metric`` at its mark, and resolved when a resolution was scored), averaged over pairs — what compare's pass rate is over the pairs
-        two runs share. None when no dialogue ran to the end."""
-        return self.trials.estimate(1) if self.trials is not None else None
+        two runs share. None when no dialogue ran to the end, or none was judged (an imported run
+        before ``ragtui judge``): 0% would say every dialogue failed, when none was scored."""
+        if self.trials is None or self.score is None:
+            return None
+        return self.trials.estimate(1)
 
     @property
     def repeated(self) -> bool:

@@ -63,6 +63,11 @@ def _known_version(conn: sqlite3.Connection, path: Path) -> int:
     return version
 
 
+class EmptyDatabaseError(StoreError):
+    """The file is a SQLite database with no table at all: a reader has nothing to read, and a
+    writer may create ragtui's tables in it."""
+
+
 class Store:
     def __init__(self, db: sqlite_utils.Database | sqlite3.Connection, path: Path | None) -> None:
         self._db = db
@@ -123,7 +128,15 @@ class Store:
             conn = _connect_read_only(path)
             version = _known_version(conn, path)
             if version == 0:
+                empty = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
                 conn.close()
+                if empty:
+                    # A process stopped while creating the file leaves it with no table at all:
+                    # nothing was recorded, and the next command that writes creates the tables.
+                    raise EmptyDatabaseError(
+                        f"no ragtui database at {path}: the file is an empty SQLite database (nothing recorded yet)",
+                        "`ragtui run` or `ragtui import` fills it",
+                    )
                 raise StoreError(f"no ragtui database at {path}: the file holds no ragtui tables", "check --db")
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         except sqlite3.DatabaseError as exc:

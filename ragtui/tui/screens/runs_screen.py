@@ -54,11 +54,12 @@ def _resolution_cell(r: RunSummary) -> Text:
 
 
 def _has_trials(r: RunSummary) -> bool:
-    return r.repeated
+    # A run nobody judged has no pass^K, as it has no pass rate.
+    return r.repeated and r.score is not None
 
 
 def _pass_cell(r: RunSummary) -> Text:
-    """The run's pass rate (pass^1, as compare shows it); ``–`` when no dialogue ran to the end."""
+    """The run's pass rate (pass^1, as compare shows it); ``–`` when no dialogue ran to the end or was judged."""
     if r.pass_rate is None:
         return Text("–", justify="right", style="dim")
     return Text(f"{r.pass_rate:.0%}", justify="right")
