@@ -418,6 +418,8 @@ def test_a_front_matter_title_in_quotes_or_folded_is_read_whole():
     assert front_matter("---\ntitle: 'It''s free'\n---\n").title == "It's free"
     assert front_matter("---\ntitle: >-\n  Moving or\n  leaving\nweight: 1\n---\n").title == "Moving or leaving"
     assert front_matter("---\nweight: 1\n---\n\n# Heading\n").title is None
+    empty = front_matter("---\n---\n\n# Heading\n")  # Jekyll's empty front matter
+    assert (empty.title, empty.end) == (None, 8)
 
 
 @pytest.mark.parametrize("folder", ["sample_data/knowledge/en", "sample_data/knowledge/ja", "examples/help-centre/en"])
@@ -431,3 +433,21 @@ def test_plain_markdown_reads_exactly_as_written(folder: str):
 def test_plain_text_files_are_never_rewritten():
     text = "---\ntitle: Notes\n---\n\n{{< note >}}Keep this.{{< /note >}}\n"
     assert markdown.load(text.encode(), "notes.txt").text == text
+
+
+def test_hugo_escaped_shortcodes_and_highlight_blocks_show_as_code():
+    # As gohugoio/hugoDocs writes shortcode examples ({{</* … */>}}) and highlight blocks.
+    page = (
+        '---\ntitle: Shortcodes\n---\n\nWrite {{</* figure src="a.png" */>}} to show a figure.\n\n'
+        "{{< highlight html >}}\n<p>{{ .Title }}</p>\n{{< /highlight >}}\n"
+    )
+    assert texts(read(page)) == [
+        'Write {{< figure src="a.png" >}} to show a figure.\n\n```html\n<p>{{ .Title }}</p>\n```'
+    ]
+
+
+def test_unclosed_markers_are_text_and_closed_ones_after_them_still_go():
+    page = "---\ntitle: T\n---\n\nA {{< note >}} here, a <!-- there.\n\nCosts `5 {{ x }}` per ``month` day``.\n"
+    assert texts(read(page)) == ["A here, a <!-- there.\n\nCosts `5 {{ x }}` per ``month` day``."]
+    unclosed = "---\ntitle: T\n---\n\n" + "Open {% tag and {{ value and <!-- note\n\n" * 2000
+    assert len(passages_of(read(unclosed))) > 1  # read in linear time, unclosed openers kept as text

@@ -52,7 +52,10 @@ def front_matter(text: str) -> FrontMatter:
 
 def _looks_like_settings(block: list[str], opener: str) -> bool:
     """Every non-blank, non-comment line at the left margin is a key (YAML ``key:``, TOML
-    ``key =`` or ``[table]``), and there is at least one: prose between two rules is not."""
+    ``key =`` or ``[table]``), and there is at least one — or the block is empty: prose between
+    two rules is not front matter."""
+    if not any(line.strip() for line in block):
+        return True  # "---" then "---": Jekyll's way to have a page processed, with no settings
     key = _YAML_KEY if opener == "---" else _TOML_KEY
     # indented lines, comments, YAML list items and the closing brackets of multi-line TOML arrays
     top = [line for line in block if line.strip() and not line.startswith((" ", "\t", "#", "-", "]", "}"))]

@@ -37,6 +37,8 @@ _TOC_MARKER = re.compile(r"^[ \t]*\{:[ \t]*toc[ \t]*\}[ \t]*$")
 # VitePress [[toc]], VitePress code-snippet imports (<<< @/file), pymdownx snippets (--8<-- "file")
 _INVISIBLE_LINE = re.compile(r"^[ \t]*(?:\[\[toc\]\]|<<<[ \t]+@?/|-{2}8<-{2})", re.I)
 TAB_WIDTH = 4
+# An export whose brackets stay open this long is not one (and the scan for its end stays short).
+MAX_STATEMENT_LINES = 200
 
 
 def page_blocks(text: str, kept: KeptText, mdx: bool) -> str:
@@ -122,7 +124,7 @@ def _statement_end(lines: list[str], start: int) -> int:
     if _IMPORT_OPEN.match(first.rstrip("\n")):
         return next((j for j in range(start, len(lines)) if _IMPORT_CLOSE.search(lines[j])), start)
     balance = 0
-    for j in range(start, len(lines)):
+    for j in range(start, min(len(lines), start + MAX_STATEMENT_LINES)):
         balance += sum(lines[j].count(c) for c in "{[(") - sum(lines[j].count(c) for c in "}])")
         if balance <= 0:
             return j

@@ -18,14 +18,16 @@ from __future__ import annotations
 import re
 
 from .kept_text import KeptText
+from .spans import code_spans, replace_pairs
 
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)((?:(?!\n[ \t]*\n).)+?)(?<!`)\1(?!`)", re.S)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_SHORTCODE = re.compile(r"\{\{(?:<|(%))-?[ \t]*(/?)[ \t]*([\w./-]+)(.*?)-?[ \t]*(?(1)%|>)\}\}", re.S)
-_HUGO_COMMENT = re.compile(r"\{\{/\*.*?\*/\}\}", re.S)
-_LIQUID_COMMENT = re.compile(r"\{%-?[ \t]*comment[ \t]*-?%\}.*?\{%-?[ \t]*endcomment[ \t]*-?%\}", re.S)
-_LIQUID_TAG = re.compile(r"\{%-?(.*?)-?%\}", re.S)
-_LIQUID_OUTPUT = re.compile(r"\{\{(?![<%/])-?((?:(?!\n[ \t]*\n)[^{}])*?)-?\}\}")
+_COMMENT = (re.compile(r"<!--"), re.compile(r"-->"))
+_HUGO_COMMENT = (re.compile(r"\{\{/\*"), re.compile(r"\*/\}\}"))
+_SHORTCODES = ((re.compile(r"\{\{<"), re.compile(r">\}\}")), (re.compile(r"\{\{%"), re.compile(r"%\}\}")))
+_SHORTCODE_BODY = re.compile(r"^-?[ \t]*(/?)[ \t]*([\w./-]+)(.*?)-?[ \t]*$", re.S)
+_LIQUID_COMMENT = (re.compile(r"\{%-?[ \t]*comment[ \t]*-?%\}"), re.compile(r"\{%-?[ \t]*endcomment[ \t]*-?%\}"))
+_LIQUID_TAG = (re.compile(r"\{%"), re.compile(r"%\}"))
+_LIQUID_OUTPUT = (re.compile(r"\{\{(?![<%/])"), re.compile(r"\}\}"))
+_LIQUID_EXPRESSION = re.compile(r"^-?([^{}]*?)-?$")
 _PAGE_TITLE = re.compile(r"^(?:page\.title|\$frontmatter\.title|frontmatter\.title|\.Title|\.Page\.Title)$")
 _PARAM = re.compile(r"""(?:([\w-]+)[ \t]*=[ \t]*)?("(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`|[^\s"'`=]+)""")
 _ANCHOR = re.compile(r"[ \t]*\{[ \t]*#[\w:.+-]+(?:[ \t]+[.#][\w:.+-]+)*[ \t]*\}")
@@ -39,28 +41,42 @@ _ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[\w-]+:[ \t]?")
 _COMPONENT = re.compile(r"<(/?)([A-Z][\w.:-]*)")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 # What a tag shows in words, by parameter name; a tab's name and label too.
-SHOWN = ("title", "caption", "text", "content", "header")
+SHOWN = ("title", "caption", "text", "content", "header", "summary")
 TAB_SHOWN = ("name", "title", "header", "label", "text")
 COMPONENT_SHOWN = ("label", "title", "text", "caption")
+# A component's opening tag longer than this is not one (and scanning for it stays linear).
+MAX_TAG_CHARS = 4000
 
 
 def set_code_spans_aside(text: str, kept: KeptText) -> str:
-    return _CODE_SPAN.sub(lambda m: kept.keep(m.group(0)), text)
+    out: list[str] = []
+    position = 0
+    for start, end in code_spans(text):
+        out += [text[position:start], kept.keep(text[start:end])]
+        position = end
+    return "".join(out) + text[position:]
 
 
 def drop_comments(text: str) -> str:
-    return _COMMENT.sub("", text)
+    return replace_pairs(text, *_COMMENT, lambda whole, inner: "")
 
 
 def drop_shortcodes(text: str) -> str:
-    text = _HUGO_COMMENT.sub("", text)
-    return _SHORTCODE.sub(lambda m: "" if m.group(2) else _shown(m.group(3), m.group(4)), text)
+    text = replace_pairs(text, *_HUGO_COMMENT, lambda whole, inner: "")
+    for opener, closer in _SHORTCODES:
+        text = replace_pairs(text, opener, closer, _shortcode)
+    return text
 
 
 def drop_liquid(text: str, title: str) -> str:
-    text = _LIQUID_COMMENT.sub("", text)
-    text = _LIQUID_TAG.sub(lambda m: _liquid_tag(m.group(1)), text)
-    return _LIQUID_OUTPUT.sub(lambda m: title if _PAGE_TITLE.match(m.group(1).strip()) else "", text)
+    def output(whole: str, inner: str) -> str:
+        if (match := _LIQUID_EXPRESSION.match(inner)) is None or "\n\n" in inner:
+            return whole  # braces or a blank line inside: not Liquid output
+        return title if _PAGE_TITLE.match(match.group(1).strip()) else ""
+
+    text = replace_pairs(text, *_LIQUID_COMMENT, lambda whole, inner: "")
+    text = replace_pairs(text, *_LIQUID_TAG, lambda whole, inner: _liquid_tag(inner.strip("-")))
+    return replace_pairs(text, *_LIQUID_OUTPUT, output)
 
 
 def drop_components(text: str) -> str:
@@ -88,6 +104,13 @@ def drop_attributes(text: str) -> str:
     for pattern in (_ANCHOR, _KRAMDOWN_ATTRIBUTES, _ATTRIBUTE_LIST, _ICON):
         text = pattern.sub("", text)
     return text
+
+
+def _shortcode(whole: str, inner: str) -> str:
+    match = _SHORTCODE_BODY.match(inner)
+    if match is None:
+        return whole  # "{{< >}}" with no name is not a shortcode
+    return "" if match.group(1) else _shown(match.group(2), match.group(3))
 
 
 def _shown(name: str, params: str) -> str:
@@ -125,7 +148,7 @@ def _tag_end(text: str, start: int) -> int | None:
     depth = 0
     quote = ""
     index = start
-    while index < len(text):
+    while index < min(len(text), start + MAX_TAG_CHARS):
         char = text[index]
         if quote:
             if char == quote:

@@ -27,11 +27,13 @@ from .front_matter import front_matter
 from .kept_text import KeptText
 from .markdown_sections import heading_lines
 from .site_blocks import page_blocks
+from .spans import replace_pairs
 
-_RAW = re.compile(r"\{%-?[ \t]*raw[ \t]*-?%\}(.*?)\{%-?[ \t]*endraw[ \t]*-?%\}", re.S)
-_ESCAPED_SHORTCODE = re.compile(r"\{\{([<%])/\*(.*?)\*/([>%])\}\}", re.S)  # {{</* x */>}} shows {{< x >}}
+_RAW = (re.compile(r"\{%-?[ \t]*raw[ \t]*-?%\}"), re.compile(r"\{%-?[ \t]*endraw[ \t]*-?%\}"))
+# Hugo's escaped shortcode: {{</* x */>}} shows {{< x >}}
+_ESCAPED_SHORTCODE = (re.compile(r"\{\{[<%]/\*"), re.compile(r"\*/[>%]\}\}"))
 _HIGHLIGHT_OPEN = re.compile(
-    r"^[ \t]*(?:\{\{[<%][ \t]*highlight[ \t]+([\w+-]*)[^}]*[>%]\}\}|\{%-?[ \t]*highlight[ \t]+([\w+-]*)[^%]*%\})[ \t]*$",
+    r"^[ \t]*(?:\{\{[<%][ \t]*highlight[ \t]+([\w+-]*)[^}\n]*[>%]\}\}|\{%-?[ \t]*highlight[ \t]+([\w+-]*)[^%\n]*%\})[ \t]*$",
     re.M,
 )
 _HIGHLIGHT_CLOSE = re.compile(
@@ -39,6 +41,7 @@ _HIGHLIGHT_CLOSE = re.compile(
 )
 _MDX_HINT = re.compile(r"""^(?:import[ \t][^\n]*\bfrom[ \t]+['"]|<script[ \t]+setup\b)""", re.M)
 _TRAILING_SPACE = re.compile(r"[ \t]+$", re.M)
+_INNER_SPACES = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
 _BLANK_RUN = re.compile(r"\n{3,}")
 
 
@@ -56,8 +59,8 @@ def read_site_page(text: str, mdx: bool = False) -> SitePage:
     clean = body
     has_matter = matter.end > 0
     if has_matter:
-        clean = _RAW.sub(lambda m: kept.keep(m.group(1).strip("\n")), clean)
-    clean = _ESCAPED_SHORTCODE.sub(lambda m: kept.keep("{{" + m.group(1) + m.group(2) + m.group(3) + "}}"), clean)
+        clean = replace_pairs(clean, *_RAW, lambda whole, inner: kept.keep(inner.strip("\n")))
+    clean = replace_pairs(clean, *_ESCAPED_SHORTCODE, lambda whole, inner: kept.keep(whole[:3] + inner + whole[-3:]))
     clean = _HIGHLIGHT_CLOSE.sub("```", _HIGHLIGHT_OPEN.sub(lambda m: "```" + (m.group(1) or m.group(2) or ""), clean))
     mdx = mdx or has_matter or bool(_MDX_HINT.search(clean))
     clean = page_blocks(clean, kept, mdx)
@@ -72,7 +75,9 @@ def read_site_page(text: str, mdx: bool = False) -> SitePage:
     if kept.restore(clean) == body:
         clean = body  # nothing of a site's syntax: the page as written, to the byte
     else:
-        clean = kept.restore(_BLANK_RUN.sub("\n\n", _TRAILING_SPACE.sub("", clean)).strip("\n") + "\n")
+        # What a dropped tag leaves behind: spaces at a line's end or doubled inside it, blank runs.
+        clean = _INNER_SPACES.sub(" ", _TRAILING_SPACE.sub("", clean))
+        clean = kept.restore(_BLANK_RUN.sub("\n\n", clean).strip("\n") + "\n")
     if matter.title and not any(level == 1 for _, _, level, _ in heading_lines(clean)):
         # The site shows the title as the page's heading: sections read "Title › Section".
         clean = f"# {matter.title}\n\n{clean}"
