@@ -15,16 +15,7 @@ _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 def title_and_sections(text: str, fallback_title: str) -> tuple[str, tuple[Section, ...]]:
     """The first level-1 heading (else the first heading, else ``fallback_title``) and the
     sections between headings, heading lines left out, blank sections dropped."""
-    headings: list[tuple[int, int, int, str]] = []  # (line start, line end, level, text)
-    offset = 0
-    fenced = False
-    for line in text.splitlines(keepends=True):
-        stripped = line.rstrip("\r\n")
-        if _FENCE.match(stripped):
-            fenced = not fenced
-        elif not fenced and (match := _HEADING.match(stripped)):
-            headings.append((offset, offset + len(line), len(match.group(1)), _plain(match.group(2))))
-        offset += len(line)
+    headings = heading_lines(text)
     title = next((h[3] for h in headings if h[2] == 1), headings[0][3] if headings else fallback_title)
     sections: list[Section] = []
     path: list[tuple[int, str]] = []
@@ -35,6 +26,21 @@ def title_and_sections(text: str, fallback_title: str) -> tuple[str, tuple[Secti
             path = [(lvl, h) for lvl, h in path if lvl < level] + [(level, heading)]
         body_start = line_end
     return title, tuple(sections)
+
+
+def heading_lines(text: str) -> list[tuple[int, int, int, str]]:
+    """Each heading outside fenced code: (line start, line end, level, its words)."""
+    headings: list[tuple[int, int, int, str]] = []
+    offset = 0
+    fenced = False
+    for line in text.splitlines(keepends=True):
+        stripped = line.rstrip("\r\n")
+        if _FENCE.match(stripped):
+            fenced = not fenced
+        elif not fenced and (match := _HEADING.match(stripped)):
+            headings.append((offset, offset + len(line), len(match.group(1)), _plain(match.group(2))))
+        offset += len(line)
+    return headings
 
 
 def _add(sections: list[Section], text: str, heading: tuple[str, ...], start: int, end: int) -> None:
