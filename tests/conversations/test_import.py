@@ -21,7 +21,8 @@ from ragtui.core.text.pii import fold
 
 FILES = Path(__file__).parent / "files"
 HOSTILE = [FILES / name for name in ("hostile.jsonl", "hostile.csv", "hostile.tsv", "hostile.json")]
-SAMPLES = sorted((Path(__file__).parents[2] / "sample_data" / "conversations").iterdir())
+# The four fictional sample files; the public sets in public/ have a test of their own.
+SAMPLES = sorted(p for p in (Path(__file__).parents[2] / "sample_data" / "conversations").iterdir() if p.is_file())
 
 # Every piece of personal data written into the hostile files, as written there.
 EMAILS = [

@@ -22,7 +22,8 @@ from tests.fakes.rubric_checks import check_line
 from ..conftest import JUDGE, endpoint_toml
 from ..dialogue_judge import by_schema
 
-SAMPLES = sorted((Path(__file__).parents[2] / "sample_data" / "conversations").iterdir())
+# The four fictional sample files; the public sets in public/ have a test of their own.
+SAMPLES = sorted(p for p in (Path(__file__).parents[2] / "sample_data" / "conversations").iterdir() if p.is_file())
 
 # t1: the bot answers turn 1; only a human agent answers turn 2; turn 3 has no answer.
 # t2: a greeting (turn 0, no customer message to judge it against), then the bot answers turn 1.
