@@ -116,7 +116,6 @@ class ExpectItem(TomlTable):
     contains: Sentence | None = None
     regex: Annotated[Sentence, AfterValidator(compiles)] | None = None
     not_contains: Sentence | None = None
-    checked: CheckedTable | None = None  # written by `scenarios generate` (its proof)
     origin: ClassVar[Origin] = "scenario"
 
     @model_validator(mode="before")
@@ -151,8 +150,16 @@ class ExpectItem(TomlTable):
             # asked as "promises a refund", kept unless an answer does it, as under expect_not.
             polarity = "must_not"
         eid = self.id or derived_id(f"{form}:{text}" if form != "judged" else text)
-        checked = self.checked.proof() if self.checked is not None else None
+        table = getattr(self, "checked", None)  # a scenario's item only (ScenarioItem)
+        checked = table.proof() if isinstance(table, CheckedTable) else None
         return Expectation(eid, text, form, polarity, self.origin, tuple(tags), checked)
+
+
+class ScenarioItem(ExpectItem):
+    """An item of a scenario's ``expect`` / ``expect_not``: may carry the proof ``scenarios
+    generate`` wrote (``checked``), which a policy never has."""
+
+    checked: CheckedTable | None = None
 
 
 class PolicyItem(ExpectItem):

@@ -32,10 +32,10 @@ class CachedClient:
     async def complete(self, messages: list[Message], **options: Any) -> Completion:
         asked = {k: v for k, v in options.items() if k not in ("on_delta", "on_chunk")}
         key = request_key(self.client.endpoint.model, [dict(m) for m in messages], {_KIND: asked})
-        cached = self.cache.get(key)
+        cached = _completion(self.cache.get(key), self.client.endpoint.model)
         if cached is not None:
             self.report.cached_calls += 1
-            return _completion(cached, self.client.endpoint.model)
+            return cached
         completion = await self.client.complete(messages, **options)
         self.report.spend(completion.prompt_tokens, completion.completion_tokens)
         self.cache.put(key, _stored(completion))
@@ -54,8 +54,17 @@ def _stored(completion: Completion) -> str:
     )
 
 
-def _completion(stored: str, model: str) -> Completion:
-    data = json.loads(stored)
+def _completion(stored: str | None, model: str) -> Completion | None:
+    """The cached completion; None when there is none, or the line is not one (asked again)."""
+    try:
+        data = json.loads(stored) if stored is not None else None
+        if not isinstance(data, dict):
+            return None
+        logprobs = [
+            TokenLogprob(str(t["token"]), float(t["logprob"]), dict(t.get("top") or {})) for t in data["logprobs"]
+        ]
+    except (ValueError, KeyError, TypeError):
+        return None
     return Completion(
         text=str(data.get("text", "")),
         model=model,
@@ -63,8 +72,6 @@ def _completion(stored: str, model: str) -> Completion:
         completion_tokens=0,
         latency_ms=0.0,
         finish_reason=data.get("finish_reason"),
-        logprobs=[
-            TokenLogprob(str(t["token"]), float(t["logprob"]), dict(t.get("top") or {})) for t in data["logprobs"]
-        ],
+        logprobs=logprobs,
         logprobs_dropped=bool(data.get("logprobs_dropped")),
     )
