@@ -19,13 +19,15 @@ from pathlib import Path
 
 from rich.text import Text
 
+from ..core.config.settings import Config
 from ..core.content.prompts import load_prompt
 from ..core.files.output_file import check_output, check_outside
-from ..core.generate.drafts import GenerationReport
+from ..core.generate.drafts import GenerationReport, sorted_reasons
 from ..core.generate.drafts_file import Merge, read_drafts_file
 from ..core.generate.pipeline import MAX_REPLY_TOKENS, Generator
 from ..core.generate.plan import KINDS, OUT_OF_SCOPE, PlannedItem, plan
 from ..core.knowledge.folder import KnowledgeFolder, knowledge_root, read_folder
+from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.types.errors import RagtuiError
@@ -146,7 +148,16 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
         f"Plan: {len(items)} item(s) from {len(read.documents)} document(s) and {len(read.passages)} passage(s); "
         f"about {calls} model call(s) and {tokens:,} tokens" + (f" (budget {args.budget:,})" if args.budget else ""),
         lambda client, cache, advance: Generator(
-            client, client, template, language, read.passages, cache, args.budget, follow_ups=args.follow_ups
+            client,
+            client,
+            template,
+            language,
+            read.passages,
+            cache,
+            args.budget,
+            follow_ups=args.follow_ups,
+            slots=slots_for(config, client),
+            prompts_dir=config.prompts,
         ).run(items, advance),
         label="generating",
         total=len(items),
@@ -159,25 +170,47 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
     return 0 if report.kept else 1
 
 
+def slots_for(config: Config, client: ChatClient) -> int:
+    """Items generated at once: the embedded model's request slots when ``parallel`` is set above
+    one (its default slots serve dialogues, not one writer), a server's ``concurrency`` otherwise."""
+    if client.endpoint.embedded:
+        return config.embedded.parallel if config.embedded.parallel > 1 else 1
+    return max(1, config.concurrency)
+
+
+# One-token judge questions an item's expectations take to prove themselves (proof.py): two
+# ``expect`` on the reference and a wrong answer, a prohibition on the reference; a probe's two.
+PROOF_CALLS = 5
+PROBE_PROOF_CALLS = 3
+PROOF_PROMPT_CHARS = 900  # the expectation judge's system text and question, besides the answer
+
+
 def _estimate(
     items: list[PlannedItem], parts: dict[str, str], language: str, follow_ups: bool = False
 ) -> tuple[int, int]:
-    """(calls, tokens) if every item needs its writer call and (grounded) its check, none asked
-    again; with follow-ups, two more a grounded item over its passage and the next."""
+    """(calls, tokens) if every item needs its writer call, (grounded) its two yes/no checks and
+    its expectations' proofs, none asked again; with follow-ups, two more a grounded item over
+    its passage and the next."""
     per_char = CHARS_PER_TOKEN.get(language, 4.0)
     fixed = len(parts["system"]) + len(parts["grounded"])
-    chars = calls = 0
+    chars = calls = levels = 0
     for item in items:
         if item.passage is None:
             calls += 1
+            levels += PROBE_PROOF_CALLS
             chars += len(parts["system"]) + len(parts["out_of_scope"]) + 2000  # the topic list
+            chars += PROBE_PROOF_CALLS * (PROOF_PROMPT_CHARS + len(parts["probe_right_answer"]))
         else:
-            calls += 2
-            chars += fixed + len(item.passage.text) + len(parts["entails"]) + 2 * len(item.passage.text) // 3
+            calls += 3
+            reference = 2 * len(item.passage.text) // 3
+            chars += fixed + len(item.passage.text) + len(parts["entails"]) + reference
+            chars += len(parts["answers"]) + reference
+            levels += PROOF_CALLS
+            chars += PROOF_CALLS * (PROOF_PROMPT_CHARS + reference)
             if follow_ups:
                 calls += 2
                 chars += len(parts["system"]) + len(parts["follow_up"]) + 3 * len(item.passage.text)
-    return calls, int(chars / per_char) + calls * MAX_REPLY_TOKENS // 2
+    return calls + levels, int(chars / per_char) + calls * MAX_REPLY_TOKENS // 2 + levels
 
 
 def _summary(
@@ -186,7 +219,8 @@ def _summary(
     kept = len(report.kept)
     # The same tally as the progress line's last (``GenerationReport.tally``).
     console.print(
-        Text(f"Generated {report.planned} planned item(s) in {seconds:.0f} s: {report.tally()}", style="bold")
+        Text(f"Generated {report.planned} planned item(s) in {seconds:.0f} s: {report.tally()}", style="bold"),
+        soft_wrap=True,
     )
     if merged is not None:
         console.print(Text(merged.line(out)), soft_wrap=True)
@@ -204,8 +238,13 @@ def _summary(
     if without:
         shown = ", ".join(without[:8]) + (f", … ({len(without)} in all)" if len(without) > 8 else "")
         console.print(Text(f"  documents with no item: {shown}"), soft_wrap=True)
-    for reason, count in report.dropped.most_common():
+    for reason, count in sorted_reasons(report.dropped):
         console.print(Text(f"  dropped {count}: {reason}"), soft_wrap=True)
+    if report.expectations_proven or report.expectations_dropped:
+        # every expectation of the kept items proved itself on the reference and a wrong answer
+        line = f"  expectations: {report.expectations_proven} proven on the reference and a wrong answer"
+        line += "".join(f"; {n} dropped: {reason}" for reason, n in sorted_reasons(report.expectations_dropped))
+        console.print(Text(line), soft_wrap=True)
     flagged = [d for d in report.kept if d.flags]
     for draft in flagged:
         console.print(Text(f"  look at {draft.id}: {'; '.join(draft.flags)}", style="yellow"), soft_wrap=True)

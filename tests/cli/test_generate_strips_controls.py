@@ -18,7 +18,7 @@ from ragtui.core.types.scenarios import FollowUp, ScenarioSource
 from tests.fakes.fake_openai import Reply
 
 from ..conftest import JUDGE
-from .test_scenarios_generate import PASSAGE, config_path, generate, help_folder, last_user, schema_name  # noqa: F401
+from .test_scenarios_generate import PASSAGE, config_path, generate, help_folder, last_user, schema_name, with_judge  # noqa: F401
 
 TITLE = "\x1b]0;pwned\x07"
 CLEAR = "\x1b[2J"
@@ -85,7 +85,7 @@ def hostile_writer(body: dict) -> Reply:
 
 
 def test_generate_writes_plain_words_from_a_hostile_writer(server, help_folder, config_path, tmp_path):  # noqa: F811
-    server.set_default(JUDGE, hostile_writer)
+    server.set_default(JUDGE, with_judge(hostile_writer))
     out = tmp_path / "mine.toml"
     assert generate(config_path, help_folder, out, "--n", "6") == 0
     written = out.read_text(encoding="utf-8")

@@ -15,9 +15,11 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.generate.drafts import SHORT
 from ragtui.core.generate.quote_check import find_quote
 from ragtui.core.knowledge.folder import read_folder
-from tests.fakes.fake_openai import Reply
+from ragtui.core.text.text_safety import strip_controls
+from tests.fakes.fake_openai import Reply, level_reply
 
 from ..conftest import BOT, JUDGE, USER, endpoint_toml
 
@@ -33,14 +35,105 @@ def last_user(body: dict) -> str:
     return [m["content"] for m in body["messages"] if m["role"] == "user"][-1]
 
 
-def writer(*, quote_ok: bool = True, follows: str = "yes", english: bool = True, probe_term: str = "gift cards"):
+CHECK = re.compile(r"### CUSTOMER ###\n(.*?)\n\n### ANSWER ###\n(.*?)\n\n### STATEMENT ###\nThe ANSWER (.*?)\.\n", re.S)
+
+
+def yes_no(yes: bool) -> Reply:
+    return level_reply({"yes": 0.95, "no": 0.05} if yes else {"yes": 0.03, "no": 0.97})
+
+
+class ProvingJudge:
+    """The run's expectation judge, as a fake that reads the check it is asked: a grounded
+    expectation is met only by the reference the writer wrote for that question (every other
+    answer — the reference with its number changed, another item's reference — fails it); a
+    probe's "does not know" by an apology; a prohibition ("states that X") when X is said.
+    ``right_fails`` / ``wrong_meets``: statements (substrings) it reads the other way."""
+
+    def __init__(self, right_fails: tuple[str, ...] = (), wrong_meets: tuple[str, ...] = ()) -> None:
+        self.references: dict[str, str] = {}
+        self.right_fails, self.wrong_meets = right_fails, wrong_meets
+
+    def wrote(self, question: str, reference: str) -> None:
+        """As the generator reads the writer's fields: one line, no control characters."""
+        self.references[" ".join(strip_controls(question).split())] = " ".join(strip_controls(reference).split())
+
+    def answer(self, body: dict) -> Reply | None:
+        """The reply to a level question, or None when ``body`` is not one."""
+        if body.get("max_tokens") != 1:
+            return None
+        match = CHECK.search(last_user(body))
+        if match is None:
+            return None  # a run's other level questions (the rubric): not a proof
+        question, answer, statement = match.groups()
+        if statement.startswith("says it does not know"):
+            return yes_no(answer.startswith("I'm sorry"))
+        if statement.startswith("states that "):
+            return yes_no(statement.removeprefix("states that ").lower() in answer.lower())
+        if statement.startswith("states as fact what this service offers for "):
+            topic = statement.removeprefix("states as fact what this service offers for ").split(",")[0]
+            return yes_no(topic.lower() in answer.lower())
+        right = answer == self.references.get(question)
+        if any(t in statement for t in self.right_fails) and right:
+            return yes_no(False)
+        if any(t in statement for t in self.wrong_meets):
+            return yes_no(True)
+        return yes_no(right)
+
+
+def with_judge(respond, judge: ProvingJudge | None = None):
+    """``respond`` (a responder or a fixed Reply) for the writer's requests, and the judge's
+    checks answered by ``judge``: its level questions, and "does the reference answer it" (yes)."""
+    judge = judge or ProvingJudge()
+
+    def answer(body: dict) -> Reply:
+        level = judge.answer(body)
+        if level is not None:
+            return level
+        if schema_name(body) == "answers":
+            return Reply(json.dumps({"answers": "yes"}))
+        reply = respond(body) if callable(respond) else respond
+        if schema_name(body) == "scenario":
+            data = json.loads(reply.text)
+            judge.wrote(data.get("question", ""), data.get("reference", ""))
+        return reply
+
+    return answer
+
+
+def shaped(kind_text: str, sentence: str) -> str:
+    """A question of the kind the writer was asked for: two questions, a story, a detail."""
+    asked = f"I have a question about this: {sentence[:40].lower()}?"
+    if "two related questions" in kind_text:
+        return f"{asked} And is there anything else I should know?"
+    if "short story" in kind_text:
+        return f"I tried to sort this out yesterday evening. {asked}"
+    if "irrelevant detail" in kind_text:
+        return f"My cat is asleep on the sofa next to me. {asked}"
+    return asked
+
+
+def writer(
+    *,
+    quote_ok: bool = True,
+    follows: str = "yes",
+    english: bool = True,
+    probe_term: str = "gift cards",
+    judge: ProvingJudge | None = None,
+):
     """A judge-role model that writes a test case from the passage it is shown: its first
-    sentence as the quote (or an invented one), the reference restating it."""
+    sentence as the quote (or an invented one), the reference restating it; and, as the judge,
+    answers its checks (``ProvingJudge``)."""
+    judge = judge or ProvingJudge()
 
     def respond(body: dict) -> Reply:
         name = schema_name(body)
+        level = judge.answer(body)
+        if level is not None:
+            return level
         if name == "entailment":
             return Reply(json.dumps({"follows": follows}))
+        if name == "answers":
+            return Reply(json.dumps({"answers": "yes"}))
         if name == "probe":
             # about the term it names: a covered one makes the probe one the knowledge base answers
             question = f"Can I buy {probe_term} for a friend?" if english else "ギフトカードは買えますか？"
@@ -50,18 +143,16 @@ def writer(*, quote_ok: bool = True, follows: str = "yes", english: bool = True,
                 "invented_detail": f"{probe_term} are sold in the app",
             }
             return Reply(json.dumps({"candidates": [candidate]}))
-        match = PASSAGE.search(last_user(body))
+        match = PASSAGE.search("\n".join(m["content"] for m in body["messages"] if m["role"] == "user"))
         passage = match.group(1) if match else ""
         # the longest sentence: a FAQ row opens with its question
         sentence = max(re.split(r"(?<=[.!?])\s", passage.strip()), key=len)
         asked_again = "not in English" in last_user(body)
-        question = (
-            f"I have a question about this: {sentence[:40].lower()}?"
-            if english or asked_again
-            else "これはどういう意味ですか？"
-        )
+        kind_text = next((m["content"] for m in body["messages"] if "Kind of question:" in m["content"]), "")
+        question = shaped(kind_text, sentence) if english or asked_again else "これはどういう意味ですか？"
         if asked_again and not english:
             question = "これはどういう意味ですか？"
+        judge.wrote(question, f"{REFERENCE_MARK} {sentence}")
         return Reply(
             json.dumps(
                 {
@@ -267,7 +358,7 @@ def test_the_kept_quote_is_the_passage_s_own_text_and_an_extractive_reference_is
             )
         )
 
-    server.set_default(JUDGE, respond)
+    server.set_default(JUDGE, with_judge(respond))
     out = tmp_path / "extractive.toml"
     assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
     (scenario,) = load_scenarios(out, "en")
@@ -287,7 +378,7 @@ def test_the_first_probe_candidate_outside_the_knowledge_base_is_kept(server, he
         "key_terms": ["gift cards"],
         "invented_detail": "gift cards work",
     }
-    server.set_default(JUDGE, Reply(json.dumps({"candidates": [covered, outside]})))
+    server.set_default(JUDGE, with_judge(Reply(json.dumps({"candidates": [covered, outside]}))))
     out = tmp_path / "probe.toml"
     assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "out_of_scope") == 0
     (probe,) = load_scenarios(out, "en")
@@ -311,7 +402,7 @@ def test_each_probe_is_about_the_next_topic_the_knowledge_base_lacks(server, hel
         }
         return Reply(json.dumps({"candidates": [candidate]}))
 
-    server.set_default(JUDGE, respond)
+    server.set_default(JUDGE, with_judge(respond))
     out = tmp_path / "probes.toml"
     assert generate(config_path, help_folder, out, "--n", "2", "--kinds", "out_of_scope") == 0
     assert [s.question for s in load_scenarios(out, "en")] == [
@@ -328,7 +419,7 @@ def test_a_probe_off_its_topic_is_checked_on_its_own_terms_and_a_quoted_reply_is
         "key_terms": ["Apple Watch"],
         "invented_detail": "The bot might say, 'Yes, from the watch face.'",
     }
-    server.set_default(JUDGE, Reply(json.dumps({"candidates": [free]})))
+    server.set_default(JUDGE, with_judge(Reply(json.dumps({"candidates": [free]}))))
     out = tmp_path / "free.toml"
     assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "out_of_scope") == 0
     (probe,) = load_scenarios(out, "en")
@@ -453,11 +544,15 @@ def test_a_reference_that_restates_its_question_is_dropped_and_terms_become_exac
             return Reply(json.dumps({"question": "How do I link Google?", "reference": "How do I link Google?",
                                      "quote": "Open Settings > Account > Linked services to link Google.",
                                      "expect": [], "expect_not": []}))  # fmt: skip
+        if "Pausing" in last_user(body):  # another item's reference: a wrong answer the expectations must fail
+            pausing = "Pausing is possible for up to 3 months."
+            return Reply(json.dumps({"question": "Can I pause my plan?", "reference": pausing, "quote": pausing,
+                                     "expect": [], "expect_not": []}))  # fmt: skip
         return Reply(json.dumps({"question": "When is my refund paid?", "reference": sentence, "quote": sentence,
                                  "expect": ["original card", "says the refund takes 5 business days"],
                                  "expect_not": ["original card"]}))  # fmt: skip
 
-    server.set_default(JUDGE, respond)
+    server.set_default(JUDGE, with_judge(respond))
     out = tmp_path / "checked.toml"
     assert generate(config_path, help_folder, out, "--n", "3", "--kinds", "factual") == 0
     assert "dropped 1: the reference restates the question" in capsys.readouterr().out
@@ -474,14 +569,16 @@ def test_a_reference_that_restates_its_question_is_dropped_and_terms_become_exac
 def test_the_last_progress_line_counts_what_the_summary_does(server, help_folder, config_path, tmp_path, capsys):
     """The progress line said "14 kept · 16 dropped" and the summary "Kept 10 of 30": near-duplicates
     were dropped after the last progress line. They are dropped as they come, one tally for both."""
-    same = writer()
+    judge = ProvingJudge()
+    same = writer(judge=judge)
 
     def one_question(body: dict) -> Reply:
         reply = same(body)
-        if schema_name(body) in ("entailment", "probe"):
+        if schema_name(body) != "scenario":
             return reply
         data = json.loads(reply.text)
         data["question"] = "How do refunds work for my plan, please?"  # every grounded item asks the same
+        judge.wrote(data["question"], data["reference"])
         return Reply(json.dumps(data))
 
     server.set_default(JUDGE, one_question)
@@ -490,9 +587,12 @@ def test_the_last_progress_line_counts_what_the_summary_does(server, help_folder
     progress = [line for line in captured.err.splitlines() if line.startswith("generating ")]
     assert progress and progress[-1].startswith("generating 6/6 ")
     written = len(load_scenarios(tmp_path / "dups.toml", "en"))
-    assert f" {written} kept · {6 - written} dropped · " in progress[-1], (written, progress[-1])
+    assert f" {written} kept · {6 - written} dropped (" in progress[-1], (written, progress[-1])
     summary = next(line for line in captured.out.splitlines() if line.startswith("Generated "))
-    tally = re.search(r"(\d+) kept · (\d+) dropped", summary)
-    assert tally is not None and f"{tally.group(0)} ·" in progress[-1], (progress[-1], summary)
-    assert int(tally.group(1)) + int(tally.group(2)) == 6 and int(tally.group(2)) >= 2
+    tally = summary.split(": ", 1)[1]
+    assert f"· {tally} · " in progress[-1], (progress[-1], summary)  # kept, dropped by reason, expectations
+    by_reason = re.findall(r"^  dropped (\d+): (.+)$", captured.out, re.M)
+    assert sum(int(n) for n, _ in by_reason) == 6 - written >= 2
+    for count, reason in by_reason:  # each reason of the summary, with its count, on the progress line
+        assert f"{count} {SHORT[reason]}" in progress[-1], (reason, progress[-1])
     assert "a near-duplicate of a kept question" in captured.out

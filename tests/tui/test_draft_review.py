@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,13 @@ from textual.widgets import TextArea
 from ragtui.core.config.settings import Config
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.generate.drafts import Draft
+from ragtui.core.generate.review import Reviewed
 from ragtui.core.generate.toml_out import scenario_file_text
 from ragtui.core.knowledge.folder import read_folder
+from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.expectations import Proof
 from ragtui.core.types.scenarios import ScenarioSource
-from ragtui.tui.screens.draft_review import QUOTE_STYLE, DraftReviewScreen, source_text
+from ragtui.tui.screens.draft_review import QUOTE_STYLE, DraftReviewScreen, case_text, source_text
 from tests.fakes.fake_openai import Reply
 
 from ..conftest import JUDGE
@@ -211,3 +215,43 @@ async def test_the_edit_dialog_saves_and_cancels_with_its_buttons_too(make_app, 
         assert {s.id: s.question for s in load_scenarios(drafts_file, "en")}["gen-factual-1"] == (
             "When is my refund paid?"
         )
+
+
+def test_each_generated_expectation_shows_how_it_proved_itself(tmp_path: Path):
+    """`checked = { reference = 0.93, wrong = 0.06 }` in the file, as the reviewer reads it."""
+    source = ScenarioSource("refunds.md", "Refunds", "Refunds are paid within 5 business days.", "0" * 64)
+    draft = Draft(
+        "gen-factual-1",
+        "factual",
+        "How long until my refund arrives?",
+        "Refunds are paid within 5 business days.",
+        ("says refunds take 5 business days",),
+        ("promises a cash refund",),
+        ("5 business days",),
+        source,
+        checked={
+            "expect:says refunds take 5 business days": Proof(0.93, 0.06),
+            "expect_not:promises a cash refund": Proof(0.04),
+            "contains:5 business days": Proof(1.0, 0.0),
+        },
+    )
+    path = tmp_path / "proven.toml"
+    path.write_text(scenario_file_text([draft], "en"), encoding="utf-8")
+    (table,) = tomllib.loads(path.read_text(encoding="utf-8"))["scenario"]
+    assert table["expect"][1]["checked"] == {"reference": 0.93, "wrong": 0.06}
+    (scenario,) = load_scenarios(path, "en")
+    case = case_text(Reviewed(scenario, None, None)).plain
+    assert "says refunds take 5 business days\n  proven: P(met) on the reference 0.93 · on a wrong answer 0.06" in case
+    assert "promises a cash refund\n  proven: P(act) on the reference 0.04\n" in case
+    assert "5 business days\n  proven: P(met) on the reference 1.00 · on a wrong answer 0.00" in case
+
+
+def test_a_check_out_of_range_is_one_line_naming_the_key(tmp_path: Path):
+    path = tmp_path / "bad.toml"
+    path.write_text(
+        'language = "en"\n[[scenario]]\nid = "a"\nquestion = "Why?"\n'
+        'expect = [{ text = "says why", checked = { reference = 1.5 } }]\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError, match=r"checked\.reference must be between 0 and 1, got 1\.5"):
+        load_scenarios(path, "en")

@@ -33,7 +33,7 @@ from typing import Annotated, Any, ClassVar, TypeVar
 from pydantic import AfterValidator, model_validator
 
 from ..text.prohibition import forbids_in_any_language
-from ..types.expectations import Expectation, Form, Origin, Polarity
+from ..types.expectations import Expectation, Form, Origin, Polarity, Proof
 from .validation import TomlTable, invalid, validate
 
 FORM_KEYS: tuple[Form, ...] = ("contains", "regex", "not_contains")
@@ -87,6 +87,26 @@ Sentence = Annotated[str, AfterValidator(sentence)]
 ItemId = Annotated[str, AfterValidator(valid_id)]
 
 
+def probability(value: float) -> float:
+    if not 0.0 <= value <= 1.0:
+        raise invalid(f"must be between 0 and 1, got {value:g}")
+    return value
+
+
+Probability = Annotated[float | int, AfterValidator(probability)]
+
+
+class CheckedTable(TomlTable):
+    """``checked = { reference = 0.93, wrong = 0.06 }``: how a generated expectation proved itself
+    before it was written (``types.expectations.Proof``). Shown to a reviewer; asks nothing."""
+
+    reference: Probability
+    wrong: Probability | None = None
+
+    def proof(self) -> Proof:
+        return Proof(float(self.reference), float(self.wrong) if self.wrong is not None else None)
+
+
 class ExpectItem(TomlTable):
     """One item of ``expect`` / ``expect_not``: a sentence (judged), or a table with ``text`` or
     one deterministic form, and an optional ``id``."""
@@ -130,7 +150,16 @@ class ExpectItem(TomlTable):
             # asked as "promises a refund", kept unless an answer does it, as under expect_not.
             polarity = "must_not"
         eid = self.id or derived_id(f"{form}:{text}" if form != "judged" else text)
-        return Expectation(eid, text, form, polarity, self.origin, tuple(tags))
+        table = getattr(self, "checked", None)  # a scenario's item only (ScenarioItem)
+        checked = table.proof() if isinstance(table, CheckedTable) else None
+        return Expectation(eid, text, form, polarity, self.origin, tuple(tags), checked)
+
+
+class ScenarioItem(ExpectItem):
+    """An item of a scenario's ``expect`` / ``expect_not``: may carry the proof ``scenarios
+    generate`` wrote (``checked``), which a policy never has."""
+
+    checked: CheckedTable | None = None
 
 
 class PolicyItem(ExpectItem):

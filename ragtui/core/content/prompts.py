@@ -101,6 +101,25 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "entails": frozenset({"quote", "reference"}),
         "probe_expect": frozenset(),
         "probe_expect_not": frozenset({"detail"}),
+        # The judge's second yes/no on a reference: does it answer the question asked?
+        "answers_system": frozenset(),
+        "answers": frozenset({"question", "reference"}),
+        # A question that is not a question, or not of its kind (core/generate/question_shape):
+        # the writer is told what is wrong and asked once more.
+        "again_not_a_question": frozenset(),
+        "again_one_question": frozenset(),
+        "again_no_story": frozenset(),
+        "again_no_detail": frozenset(),
+        # A fact of the quote too long for a `contains` (a sentence), judged instead.
+        "contains_as_judged": frozenset({"text"}),
+        # An expectation that failed its proof (core/generate/proof.py), rewritten once.
+        "rewrite_expect": frozenset({"question", "reference", "expectation", "problem"}),
+        "rewrite_expect_not": frozenset({"question", "reference", "expectation", "problem"}),
+        "problem_right_fails": frozenset(),
+        "problem_wrong_passes": frozenset(),
+        # A probe's expectations are proven on a canned right answer and a canned wrong one.
+        "probe_right_answer": frozenset(),
+        "probe_wrong_answer": frozenset(),
     },
     # The realism blind test (core/runs/realism/blind_test.py): two customer messages, one real,
     # one simulated; the judge answers A or B with one token.

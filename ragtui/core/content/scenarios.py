@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, model_validator
 
 from ..config.config_file import Language
-from ..config.expectation_items import ExpectItem, unique_ids
+from ..config.expectation_items import ScenarioItem, unique_ids
 from ..config.toml_io import read_toml
 from ..config.validation import TomlTable, invalid, validate
 from ..types.errors import ConfigError
@@ -87,8 +87,8 @@ class ScenarioTable(TomlTable):
     reference: str = ""
     tags: list[str] = []
     language: Language | None = None
-    expect: list[ExpectItem] = []
-    expect_not: list[ExpectItem] = []
+    expect: list[ScenarioItem] = []
+    expect_not: list[ScenarioItem] = []
     # A generated scenario: a draft until a person accepts it, its kind and where it came from.
     status: Literal["draft", "accepted"] = "accepted"
     kind: str = ""

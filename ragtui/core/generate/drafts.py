@@ -4,8 +4,10 @@ rest — every planned item either kept or dropped for a named reason, never los
 from __future__ import annotations
 
 from collections import Counter
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+from ..types.expectations import Proof
 from ..types.scenarios import FollowUp, ScenarioSource
 from .similarity import DistinctQuestions
 
@@ -23,6 +25,45 @@ NO_TERMS = "the out-of-scope question named no key terms"
 DUPLICATE = "a near-duplicate of a kept question"
 OVER_BUDGET = "not written: the token budget was spent"
 FAILED_CALL = "the writer's reply was cut off, even after retries"
+CUT_OFF = "the reply reached the token limit, even with a larger one"
+NOT_A_QUESTION = "the question is not a question (a heading or a statement), twice"
+ONE_QUESTION = "a two-questions item asked one question, twice"
+NO_STORY = "a situational item told no story, twice"
+NO_DETAIL = "a distracting-detail item had no unrelated detail, twice"
+DOES_NOT_ANSWER = "the reference does not answer the question asked"
+ANSWER_UNCHECKED = "the judge could not say whether the reference answers the question"
+PROBE_UNPROVEN = "the probe's expectation did not prove itself"
+
+# Why an expectation was not written (its item is kept without it).
+EXPECTATION_RIGHT_FAILS = "the reference answer fails it, even rewritten"
+EXPECTATION_WRONG_PASSES = "a wrong answer meets it too, even rewritten"
+EXPECTATION_UNCHECKED = "the judge could not read it on the reference"
+EXPECTATION_NO_WRONG = "no wrong answer to prove it on"
+EXPECTATION_UNREADABLE = "it is empty or too long to be one expectation"
+
+# The progress line's word for each reason (the summary prints the whole sentence).
+SHORT = {
+    UNREADABLE: "unreadable",
+    WRONG_LANGUAGE: "language",
+    QUOTE_MISSING: "quote missing",
+    NOT_ENTAILED: "not entailed",
+    UNCHECKED: "unchecked",
+    RESTATES_QUESTION: "restates question",
+    NOT_FROM_PASSAGE: "not from passage",
+    IN_KNOWLEDGE: "probe covered",
+    NO_TERMS: "probe without terms",
+    DUPLICATE: "duplicate",
+    OVER_BUDGET: "budget",
+    FAILED_CALL: "cut off",
+    CUT_OFF: "token limit",
+    NOT_A_QUESTION: "not a question",
+    ONE_QUESTION: "one question",
+    NO_STORY: "no story",
+    NO_DETAIL: "no detail",
+    DOES_NOT_ANSWER: "does not answer",
+    ANSWER_UNCHECKED: "answer unchecked",
+    PROBE_UNPROVEN: "probe unproven",
+}
 
 
 @dataclass(frozen=True)
@@ -37,6 +78,18 @@ class Draft:
     source: ScenarioSource | None  # None for an out-of-scope probe
     flags: tuple[str, ...] = ()  # kept, but worth a person's look ("copies the passage's wording")
     follow_up: FollowUp | None = None  # the customer's planned turn 2 (``--follow-ups``)
+    # Each expectation's proof (``proof.py``), by ``checked_key(form, text)``.
+    checked: dict[str, Proof] = field(default_factory=dict)
+
+
+def checked_key(form: str, text: str) -> str:
+    """``form`` is ``contains``, ``expect`` or ``expect_not``."""
+    return f"{form}:{text}"
+
+
+# The tokens the planned item being written has spent so far (each item runs in its own task, with
+# its own counter): what the budget is counted in, item by item, in plan order.
+item_tokens: ContextVar[list[int] | None] = ContextVar("item_tokens", default=None)
 
 
 @dataclass
@@ -51,10 +104,21 @@ class GenerationReport:
     budget_reached: bool = False
     # ``--follow-ups``: a kept item without its follow-up is still kept; why it has none, counted
     follow_ups_dropped: Counter[str] = field(default_factory=Counter)
+    expectations_proven: int = 0  # of the kept items
+    expectations_dropped: Counter[str] = field(default_factory=Counter)  # of the kept items, by reason
 
     @property
     def follow_ups(self) -> int:
         return sum(1 for d in self.kept if d.follow_up is not None)
+
+    def spend(self, prompt_tokens: int | None, completion_tokens: int | None) -> None:
+        """One call answered by the model: counted here, and on the item that made it."""
+        self.calls += 1
+        self.prompt_tokens += prompt_tokens or 0
+        self.completion_tokens += completion_tokens or 0
+        spent = item_tokens.get()
+        if spent is not None:
+            spent[0] += (prompt_tokens or 0) + (completion_tokens or 0)
 
     @property
     def tokens(self) -> int:
@@ -79,13 +143,34 @@ class GenerationReport:
             distinct.add(draft.question)
             self.kept.append(draft)
 
+    def keep(self, draft: Draft, distinct: DistinctQuestions, dropped_expectations: Counter[str]) -> None:
+        """``keep_distinct``, counting the kept draft's expectations: proven, and dropped by reason."""
+        before = len(self.kept)
+        self.keep_distinct(draft, distinct)
+        if len(self.kept) > before:
+            self.expectations_proven += len(draft.checked)
+            self.expectations_dropped.update(dropped_expectations)
+
     def tally(self) -> str:
-        """``10 kept · 20 dropped``: the counts the progress line and the closing summary both
-        print, from this one place, so the last progress line and the summary agree."""
-        return f"{len(self.kept)} kept · {sum(self.dropped.values())} dropped"
+        """``10 kept · 20 dropped (12 not entailed, 8 duplicate) · expectations 25 proven, 4
+        dropped``: the counts the progress line and the closing summary both print, from this one
+        place, so every progress line counts as the summary will and the last one agrees with it."""
+        dropped = sum(self.dropped.values())
+        reasons = ", ".join(f"{n} {SHORT.get(reason, reason)}" for reason, n in sorted_reasons(self.dropped))
+        text = f"{len(self.kept)} kept · {dropped} dropped" + (f" ({reasons})" if reasons else "")
+        if self.expectations_proven or self.expectations_dropped:
+            text += (
+                f" · expectations {self.expectations_proven} proven, {sum(self.expectations_dropped.values())} dropped"
+            )
+        return text
 
     def kept_by(self, key: str) -> Counter[str]:
         """Kept items per ``kind`` or per ``document`` (out-of-scope probes have none)."""
         if key == "kind":
             return Counter(d.kind for d in self.kept)
         return Counter(d.source.file for d in self.kept if d.source is not None)
+
+
+def sorted_reasons(counts: Counter[str]) -> list[tuple[str, int]]:
+    """Most first, then by name: the same order on every line that lists them."""
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))

@@ -1,6 +1,7 @@
-"""The judge's yes/no check that a reference answer follows from the quote it rests on: asked for
-every generated item, and again when a person edits a reference in the Drafts screen. Anything
-but a clear "yes" or "no" is ``UNREADABLE`` — never taken as a yes."""
+"""The judge's yes/no checks of a reference answer: that it follows from the quote it rests on
+(asked for every generated item, and again when a person edits a reference in the Drafts
+screen), and that it answers the question asked (one that follows from its quote may answer
+another question). Anything but a clear "yes" or "no" is ``UNREADABLE`` — never taken as a yes."""
 
 from __future__ import annotations
 
@@ -18,6 +19,13 @@ ENTAILS_SCHEMA: dict[str, Any] = {
     "required": ["follows"],
     "additionalProperties": False,
 }
+ANSWERS_SCHEMA: dict[str, Any] = {
+    "title": "answers",
+    "type": "object",
+    "properties": {"answers": {"type": "string", "enum": ["yes", "no"]}},
+    "required": ["answers"],
+    "additionalProperties": False,
+}
 MAX_REPLY_TOKENS = 50
 Follows = Literal["yes", "no", "unreadable"]
 UNREADABLE: Follows = "unreadable"
@@ -31,9 +39,20 @@ def entailment_messages(template: PromptTemplate, quote: str, reference: str) ->
     ]
 
 
-def read_follows(reply: str) -> Follows:
+def answers_messages(template: PromptTemplate, question: str, reference: str) -> list[Message]:
+    return [
+        {"role": "system", "content": template.render("answers_system")},
+        {"role": "user", "content": template.render("answers", question=question, reference=reference)},
+    ]
+
+
+def read_answers(reply: str) -> Follows:
+    return read_follows(reply, "answers")
+
+
+def read_follows(reply: str, key: str = "follows") -> Follows:
     try:
-        answer = str(extract_json_object(reply).get("follows", "")).strip().lower()
+        answer = str(extract_json_object(reply).get(key, "")).strip().lower()
     except ReplyParseError:
         return UNREADABLE
     return answer if answer in ("yes", "no") else UNREADABLE  # type: ignore[return-value]

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, Message
+from ..text.exact_match import says_exactly, short_phrase
 from ..text.script import in_language
 from ..types.personas import Persona
 from ..types.scenarios import FollowUp, ScenarioSource
@@ -32,7 +33,6 @@ from .conversation_read import PLACEHOLDER, Conversation, CustomerFigures, custo
 from .drafts import Draft, GenerationReport
 from .entailment import ENTAILS_SCHEMA, entailment_messages, read_follows
 from .facts import exact_facts
-from .normalize import plain
 from .pipeline import Dropped, _parse, _text, _texts, cached_call
 from .quote_check import find_quote
 from .reply_cache import ReplyCache
@@ -286,15 +286,20 @@ def resolution_facts(reply: dict[str, Any], quote: str, reference: str) -> tuple
     """``contains`` facts: the writer's facts that the quote states and are a few words each, then
     the amounts, numbers with units and menu paths code finds in the quote and the reference
     both; none with a placeholder."""
-    named = [f for f in _texts(reply, "facts", 3) if plain(f) in plain(quote)]
-    found = [f for f in exact_facts(quote) if plain(f) in plain(reference)]
+    named = [f for f in _texts(reply, "facts", 3) if says_exactly(quote, f)]
+    found = [f for f in exact_facts(quote) if says_exactly(reference, f)]
     short = [f for f in dict.fromkeys([*named, *found]) if is_short_fact(f) and not has_placeholder(f)]
     return tuple(short[:4])
 
 
 def is_short_fact(fact: str) -> bool:
     words = fact.split()
-    return 0 < len(words) <= FACT_WORDS and len(fact) <= FACT_CHARS and not re.search(r"[.。!！?？]\s*\S", fact)
+    return (
+        0 < len(words) <= FACT_WORDS
+        and len(fact) <= FACT_CHARS
+        and not re.search(r"[.。!！?？]\s*\S", fact)
+        and short_phrase(fact)
+    )
 
 
 def draft_id(conversation: Conversation) -> str:

@@ -1,37 +1,61 @@
-"""One planned item through the writer and every check, to a draft or a reason it was dropped.
+"""Planned items through the writer and every check, to drafts or the reasons they were dropped.
 
 For a grounded item the writer (a model, through the JSON schema below) returns a question, a
 reference answer, the quote that supports it and the expectations; code then checks that the
-question is in the run's language (asked again once), that the quote is in the passage, and the
-judge answers whether the reference follows from the quote. Amounts, numbers, menu paths and
-labels the quote and the reference share become ``contains`` expectations, decided in code. For
-an out-of-scope probe, code checks that none of its key terms occurs in any passage. Last, a
-question too like one kept before it is dropped. Nothing unverifiable is kept as if verified.
+question is in the run's language and is a question of its kind (each asked again once,
+``question_shape``), that the quote is in the passage, and the judge answers whether the
+reference follows from the quote and whether it answers the question. Amounts, numbers, menu
+paths and labels the quote and the reference share become ``contains`` expectations, decided in
+code — short phrases only; a longer one is judged. Then every expectation proves itself
+(``proof``) on the reference and on wrong answers (``wrong_answers``). For an out-of-scope probe,
+code checks that none of its key terms occurs in any passage, and its expectations prove
+themselves on a canned right and wrong answer. Last, a question too like one kept before it is
+dropped. Nothing unverifiable is kept as if verified.
+
+Items run concurrently on the endpoint's slots (``Slots``: the earliest planned item first) and
+are counted in plan order as they finish, so the progress line, the near-duplicate check and the
+reply cache's requests do not depend on which reply came back first.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..content.prompts import PromptTemplate
+from ..metrics.dialogue.expectation_judge import ExpectationJudge
 from ..metrics.json_reply import ReplyParseError, extract_json_object
 from ..models.llm import ChatClient, Message
+from ..text.exact_match import says_exactly, short_phrase
 from ..text.script import in_language
 from ..text.text_safety import strip_controls
 from ..types.errors import IncompleteReply
+from ..types.expectations import Polarity
 from ..types.knowledge import SourcedPassage
 from ..types.scenarios import FollowUp, ScenarioSource
 from . import drafts as why
-from .drafts import Draft, GenerationReport
-from .entailment import ENTAILS_SCHEMA, entailment_messages, read_follows
+from . import question_shape
+from .cached_client import CachedClient
+from .drafts import Draft, GenerationReport, checked_key, item_tokens
+from .entailment import (
+    ANSWERS_SCHEMA,
+    ENTAILS_SCHEMA,
+    answers_messages,
+    entailment_messages,
+    read_answers,
+    read_follows,
+)
 from .facts import exact_facts
 from .normalize import plain
 from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
 from .plan import OUT_OF_SCOPE, PlannedItem
+from .proof import Proven, Prover
 from .quote_check import find_quote
 from .reply_cache import ReplyCache, request_key
 from .similarity import (
@@ -43,6 +67,8 @@ from .similarity import (
     alike,
     copied_share,
 )
+from .slots import Slots
+from .wrong_answers import changed_fact
 
 _TEXT = {"type": "string", "maxLength": 600}
 GROUNDED_SCHEMA: dict[str, Any] = {
@@ -86,17 +112,60 @@ FOLLOW_UP_SCHEMA: dict[str, Any] = {
     "required": ["question", "reference", "quote"],
     "additionalProperties": False,
 }
+# A rewritten expectation (``proof``): the writer's second try at one that failed its proof.
+REWRITE_SCHEMA: dict[str, Any] = {
+    "title": "expectation",
+    "type": "object",
+    "properties": {"expectation": {"type": "string", "maxLength": 160}},
+    "required": ["expectation"],
+    "additionalProperties": False,
+}
 MAX_REPLY_TOKENS = 700
+# A reply the token limit cut is asked once more with this many times the limit, then dropped.
+LONGER_REPLY = 2
 CUT_AT = 158  # an expectation this long reached the schema's limit (160): cut, so not kept
 COPIES_WORDING = "the question copies the passage's wording"
 # A probe's invented detail kept as "states that …" only when it is a short claim, not a whole
 # reply a small writer put in quotes ("The bot might say, 'We don't …'").
 MAX_DETAIL = 120
 _SPEECH = re.compile(r"\bbot\b|ボット|[\"'「」“”]|\bmight say\b", re.I)
+# A shape problem (``question_shape``) as the reason counted when it stays after asking again.
+_SHAPE_REASON = {
+    question_shape.NOT_A_QUESTION: why.NOT_A_QUESTION,
+    question_shape.ONE_QUESTION: why.ONE_QUESTION,
+    question_shape.NO_STORY: why.NO_STORY,
+    question_shape.NO_DETAIL: why.NO_DETAIL,
+}
 
 
 class Dropped(Exception):
     """The item is not kept; the message is the reason, as the summary counts it."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One planned item's end: a draft (with the reasons its dropped expectations were dropped
+    for), or the reason it was dropped."""
+
+    draft: Draft | None = None
+    reason: str = ""
+    expectations_dropped: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass(frozen=True)
+class Written:
+    """A grounded item past every check of its own, before its expectations prove themselves."""
+
+    item: PlannedItem
+    question: str
+    reference: str
+    quote: str
+    expect: tuple[str, ...]
+    expect_not: tuple[str, ...]
+    contains: tuple[str, ...]
+    flags: tuple[str, ...]
+    follow_up: FollowUp | None
+    follow_facts: tuple[str, ...]
 
 
 @dataclass
@@ -109,33 +178,106 @@ class Generator:
     cache: ReplyCache
     budget: int | None = None  # tokens, prompt and completion together; None: no limit
     _absent: list[ProbeTopic] | None = field(default=None, init=False, repr=False)
-    _probes: int = field(default=0, init=False, repr=False)  # so far: each is shown other topics
     follow_ups: bool = False  # also write the customer's planned second question
+    slots: int = 1  # the endpoint's request slots: items generated at once
+    prompts_dir: Path | None = None  # the run's prompts, for the expectation judge's template
 
     async def run(self, items: Sequence[PlannedItem], progress: Callable[[GenerationReport], None]) -> GenerationReport:
         report = GenerationReport(planned=len(items))
         self._report = report
+        judge = ExpectationJudge(CachedClient(self.judge, self.cache, report), self.prompts_dir, self.language)  # type: ignore[arg-type]
+        self._prover = Prover(judge, self.language)
+        self._items = list(items)
+        loop = asyncio.get_running_loop()
+        # Each grounded item's reference once written (None: dropped): another item's wrong answer.
+        self._references: dict[int, asyncio.Future[str | None]] = {
+            i: loop.create_future() for i, item in enumerate(items) if item.passage is not None
+        }
+        self._slots = Slots(self.slots)
         distinct = DistinctQuestions()
-        for item in items:
-            if not report.budget_spent(self.budget):
-                try:
-                    draft = await self._one(item)
-                except Dropped as reason:
-                    report.dropped[str(reason)] += 1
+        outcomes: dict[int, tuple[Outcome, int]] = {}
+        committed = counted = 0  # items counted, in plan order; the tokens they spent
+
+        async def one(position: int) -> None:
+            nonlocal committed, counted
+            spent = [0]
+            item_tokens.set(spent)  # this task's own: the calls it makes count here
+            outcomes[position] = (await self._outcome(position), spent[0])
+            while committed in outcomes:  # in plan order, as far as every earlier item is done
+                outcome, tokens = outcomes.pop(committed)
+                if self.budget is not None and counted >= self.budget:
+                    # The budget was spent by the items before it: not written, as one item at a
+                    # time would have left it (its replies stay in the cache for the next run).
+                    report.budget_reached = True
+                    report.dropped[why.OVER_BUDGET] += 1
+                elif outcome.draft is not None:
+                    report.keep(outcome.draft, distinct, outcome.expectations_dropped)
                 else:
-                    report.keep_distinct(draft, distinct)
-            progress(report)
+                    report.dropped[outcome.reason] += 1
+                    report.budget_reached |= outcome.reason == why.OVER_BUDGET
+                counted += tokens
+                committed += 1
+                progress(report)
+
+        tasks = [asyncio.create_task(one(i)) for i in range(len(items))]
+        try:
+            await asyncio.gather(*tasks)
+        finally:  # an endpoint that failed ends every item: none left running
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
         _unique_ids(report.kept)
         return report
 
-    async def _one(self, item: PlannedItem) -> Draft:
-        if item.kind == OUT_OF_SCOPE or item.passage is None:
-            self._probes += 1
-            return await self._probe(self._probes - 1)
+    async def _outcome(self, position: int) -> Outcome:
+        item = self._items[position]
+        written: Written | None = None
+        try:
+            async with self._slots.hold(position):
+                # Items start in plan order, so the tokens spent so far are at most what the items
+                # before this one spend: when they reach the budget, theirs do too.
+                if self.budget is not None and self._report.tokens >= self.budget:
+                    return Outcome(reason=why.OVER_BUDGET)
+                if item.kind == OUT_OF_SCOPE or item.passage is None:
+                    number = sum(1 for other in self._items[:position] if other.passage is None)
+                    draft = await self._probe(number)
+                    return Outcome(draft)
+                written = await self._write(item)
+        except Dropped as reason:
+            return Outcome(reason=str(reason))
+        finally:
+            future = self._references.get(position)
+            if future is not None and not future.done():
+                future.set_result(written.reference if written is not None else None)
+        wrong = [
+            w for w in (changed_fact(written.reference, self.language), await self._other_reference(position)) if w
+        ]
+        async with self._slots.hold(position):
+            return await self._proven(written, wrong)
+
+    async def _other_reference(self, position: int) -> str | None:
+        """The reference of another item, as a wrong answer: of the same document first, the
+        nearest earlier item before a later one; of another document when the plan has none.
+        Chosen by the plan and the items' outcomes only, never by which finished first."""
+        passage = self._items[position].passage
+        assert passage is not None
+        own = self._references[position].result() or ""
+        others = sorted(
+            (i for i in self._references if i != position),
+            key=lambda i: (self._items[i].passage.doc_id != passage.doc_id, i > position, abs(i - position)),  # type: ignore[union-attr]
+        )
+        for i in others:
+            reference = await asyncio.shield(self._references[i])
+            if reference and alike(reference, own) < RESTATES_AT:
+                return reference
+        return None
+
+    async def _write(self, item: PlannedItem) -> Written:
         passage = item.passage
+        assert passage is not None
         kind_text = self.template.render(f"kind_{item.kind}")
         request = self.template.render("grounded", kind=kind_text, title=passage.title, passage=passage.text)
-        reply = await self._ask_in_language(request, GROUNDED_SCHEMA)
+        reply = await self._ask_written(request, GROUNDED_SCHEMA, item.kind, passage.text)
         question, reference, quote = (_text(reply, k) for k in ("question", "reference", "quote"))
         if not question or not reference:
             raise Dropped(why.UNREADABLE)
@@ -151,30 +293,91 @@ class Generator:
         if copied_share(reference, passage.text, 3) < GROUNDED_AT:
             raise Dropped(why.NOT_FROM_PASSAGE)
         await self._check_entailed(quote, reference)
-        facts = [f for f in exact_facts(quote) if plain(f) in plain(reference)]
+        await self._check_answers(question, reference)
         expect, terms = _judged_or_exact(_texts(reply, "expect", 2), quote)
+        facts = [f for f in exact_facts(quote) if says_exactly(reference, f)]
+        # A contains is a few words; a longer fact (a label that is a whole sentence) is judged.
+        exact = [f for f in dict.fromkeys([*facts, *terms]) if short_phrase(f)]
+        judged = [self.template.render("contains_as_judged", text=f) for f in facts if not short_phrase(f)]
         # against the heading too: a FAQ row's question is its heading, and a copy of it is a copy
         flags = (COPIES_WORDING,) if copied_share(question, f"{passage.title}\n{passage.text}") >= COPIED_AT else ()
+        follow_up, follow_facts = await self._follow_up(passage, question, reference) if self.follow_ups else (None, [])
+        return Written(
+            item,
+            question,
+            reference,
+            quote,
+            tuple(dict.fromkeys([*expect, *judged])),
+            tuple(t for t in _texts(reply, "expect_not", 1) if not _affirmed(t, passage.text)),
+            tuple(exact),
+            flags,
+            follow_up,
+            tuple(f for f in follow_facts if short_phrase(f) and f not in exact),
+        )
+
+    async def _proven(self, written: Written, wrong: list[str]) -> Outcome:
+        """The draft of ``written`` with the expectations that proved themselves (``proof``)."""
+        proven = await self._prover.prove(
+            written.question,
+            written.reference,
+            wrong,
+            expect=written.expect,
+            expect_not=written.expect_not,
+            contains=written.contains,
+            rewrite=self._rewrite,
+        )
+        follow_up = written.follow_up
+        if follow_up is not None and written.follow_facts:
+            # its facts are said in turn 2: proven on the follow-up's reference
+            again = [w for w in (changed_fact(follow_up.reference, self.language), written.reference) if w]
+            more = await self._prover.prove(
+                follow_up.question, follow_up.reference, again, contains=written.follow_facts
+            )
+            proven.contains += more.contains
+            proven.dropped.update(more.dropped)
+        item, passage = written.item, written.item.passage
+        assert passage is not None
         source = ScenarioSource(
             file=passage.doc_id,
             heading=" › ".join(passage.heading),
-            quote=quote,
+            quote=written.quote,
             passage_hash=passage.content_hash,
             page=passage.page,
         )
-        follow_up, follow_facts = await self._follow_up(passage, question, reference) if self.follow_ups else (None, [])
-        return Draft(
+        draft = Draft(
             id=f"gen-{item.kind.replace('_', '-')}-{passage.content_hash[:8]}",
             kind=item.kind,
+            question=written.question,
+            reference=written.reference,
+            expect=tuple(t for t, _ in proven.expect),
+            expect_not=tuple(t for t, _ in proven.expect_not),
+            contains=tuple(t for t, _ in proven.contains),
+            source=source,
+            flags=written.flags,
+            follow_up=follow_up,
+            checked=_checked(proven),
+        )
+        return Outcome(draft, expectations_dropped=proven.dropped)
+
+    async def _rewrite(self, question: str, reference: str, text: str, polarity: Polarity, problem: str) -> str | None:
+        """The writer's second try at an expectation that failed its proof, told how it failed."""
+        request = self.template.render(
+            "rewrite_expect_not" if polarity == "must_not" else "rewrite_expect",
             question=question,
             reference=reference,
-            expect=expect,
-            expect_not=tuple(t for t in _texts(reply, "expect_not", 1) if not _affirmed(t, passage.text)),
-            contains=tuple(dict.fromkeys([*facts, *terms, *follow_facts])),
-            source=source,
-            flags=flags,
-            follow_up=follow_up,
+            expectation=text,
+            problem=self.template.render(f"problem_{problem}"),
         )
+        messages: list[Message] = [
+            {"role": "system", "content": self.template.render("system")},
+            {"role": "user", "content": request},
+        ]
+        try:
+            reply = _parse(await self._call(self.writer, messages, REWRITE_SCHEMA))
+        except Dropped:
+            return None  # the expectation is dropped, not the item
+        again = _texts({"expectation": [reply.get("expectation")]}, "expectation", 1)
+        return again[0] if again else None
 
     async def _follow_up(
         self, passage: SourcedPassage, question: str, reference: str
@@ -209,7 +412,7 @@ class Generator:
         except Dropped as reason:
             self._report.follow_ups_dropped[str(reason)] += 1
             return None, []
-        facts = [f for f in exact_facts(quote) if plain(f) in plain(answer)]
+        facts = [f for f in exact_facts(quote) if says_exactly(answer, f)]
         heading = " › ".join(source.heading)
         return FollowUp(asked, answer, quote, source.content_hash, heading), facts
 
@@ -239,25 +442,41 @@ class Generator:
         # the writer named, and must not state the detail the writer invented.
         on_topic = next((c for c in candidates if topic and topic_named(_text(c, "question"), [topic])), None)
         if on_topic is not None and topic is not None:
-            question = _text(on_topic, "question")
+            question, detail = _text(on_topic, "question"), _text(on_topic, "invented_detail")
             must_not = self.template.render("probe_expect_not_topic", topic=topic.name)
         else:
-            question, must_not = self._free_probe(candidates)
+            question, must_not, detail = self._free_probe(candidates)
+        # Proven on a canned right answer (it does not know, and says whom to ask) and wrong ones
+        # (the writer's invented detail stated as fact, a canned confident answer): the same
+        # checks the run will make of the bot.
+        wrong = [self.template.render("probe_wrong_answer")]
+        if detail and not _SPEECH.search(detail):
+            wrong.insert(0, detail.rstrip(".。") + ("。" if self.language == "ja" else "."))
+        proven = await self._prover.prove(
+            question,
+            self.template.render("probe_right_answer"),
+            wrong,
+            expect=(self.template.render("probe_expect"),),
+            expect_not=(must_not,) if must_not else (),
+        )
+        if not proven.expect:
+            raise Dropped(why.PROBE_UNPROVEN)
         digest = hashlib.sha256(plain(question).encode("utf-8")).hexdigest()[:8]
         return Draft(
             id=f"gen-out-of-scope-{digest}",
             kind=OUT_OF_SCOPE,
             question=question,
             reference="",
-            expect=(self.template.render("probe_expect"),),
-            expect_not=(must_not,) if must_not else (),
+            expect=tuple(t for t, _ in proven.expect),
+            expect_not=tuple(t for t, _ in proven.expect_not),
             contains=(),
             source=None,
+            checked=_checked(proven),
         )
 
-    def _free_probe(self, candidates: list[dict[str, Any]]) -> tuple[str, str]:
-        """The first candidate none of whose key terms is in the knowledge base, and what it must
-        not state (none when the writer's invented detail is not a short claim)."""
+    def _free_probe(self, candidates: list[dict[str, Any]]) -> tuple[str, str, str]:
+        """The first candidate none of whose key terms is in the knowledge base, what it must not
+        state (none when the writer's invented detail is not a short claim), and that detail."""
         reason = why.NO_TERMS
         for candidate in candidates:
             terms = [t for t in _texts(candidate, "key_terms", 4) if t]
@@ -269,7 +488,7 @@ class Generator:
             detail = _text(candidate, "invented_detail").rstrip(".。")
             claim = bool(detail) and len(detail) <= MAX_DETAIL and not _SPEECH.search(detail)
             must_not = self.template.render("probe_expect_not", detail=detail) if claim else ""
-            return _text(candidate, "question"), must_not
+            return _text(candidate, "question"), must_not, detail if claim else ""
         raise Dropped(reason)
 
     def _absent_topics(self) -> list[ProbeTopic]:
@@ -278,6 +497,12 @@ class Generator:
         return self._absent
 
     async def _ask_in_language(self, request: str, schema: dict[str, Any]) -> dict[str, Any]:
+        reply, _, _ = await self._ask_language(request, schema)
+        return reply
+
+    async def _ask_language(self, request: str, schema: dict[str, Any]) -> tuple[dict[str, Any], str, list[Message]]:
+        """The writer's reply with its question in the run's language (asked again once), its
+        text, and the conversation so far (to ask again on)."""
         messages: list[Message] = [
             {"role": "system", "content": self.template.render("system")},
             {"role": "user", "content": request},
@@ -285,14 +510,35 @@ class Generator:
         text = await self._call(self.writer, messages, schema)
         reply = _parse(text)
         if in_language(_question(reply), self.language):
-            return reply
-        messages += [
+            return reply, text, messages
+        messages = [
+            *messages,
             {"role": "assistant", "content": text},
             {"role": "user", "content": self.template.render("wrong_language")},
+        ]
+        text = await self._call(self.writer, messages, schema)
+        reply = _parse(text)
+        if not in_language(_question(reply), self.language):
+            raise Dropped(why.WRONG_LANGUAGE)
+        return reply, text, messages
+
+    async def _ask_written(self, request: str, schema: dict[str, Any], kind: str, passage: str) -> dict[str, Any]:
+        """``_ask_in_language``, and a question that is a question of ``kind``
+        (``question_shape``): asked again once with what is wrong, then dropped."""
+        reply, text, messages = await self._ask_language(request, schema)
+        problem = question_shape.shape_problem(_text(reply, "question"), kind, passage)
+        if problem is None:
+            return reply
+        messages = [
+            *messages,
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": self.template.render(f"again_{problem}")},
         ]
         reply = _parse(await self._call(self.writer, messages, schema))
         if not in_language(_question(reply), self.language):
             raise Dropped(why.WRONG_LANGUAGE)
+        if question_shape.shape_problem(_text(reply, "question"), kind, passage) is not None:
+            raise Dropped(_SHAPE_REASON[problem])
         return reply
 
     async def _check_entailed(self, quote: str, reference: str) -> None:
@@ -302,6 +548,16 @@ class Generator:
             raise Dropped(why.NOT_ENTAILED)
         if verdict != "yes":
             raise Dropped(why.UNCHECKED)
+
+    async def _check_answers(self, question: str, reference: str) -> None:
+        """The judge's yes/no: does the reference answer the question asked? (One that follows
+        from its quote may still answer another question.)"""
+        messages = answers_messages(self.template, question, reference)
+        verdict = read_answers(await self._call(self.judge, messages, ANSWERS_SCHEMA))
+        if verdict == "no":
+            raise Dropped(why.DOES_NOT_ANSWER)
+        if verdict != "yes":
+            raise Dropped(why.ANSWER_UNCHECKED)
 
     async def _call(self, client: ChatClient, messages: list[Message], schema: dict[str, Any]) -> str:
         return await cached_call(client, messages, schema, MAX_REPLY_TOKENS, self.cache, self._report)
@@ -322,17 +578,20 @@ async def cached_call(
     if cached is not None:
         report.cached_calls += 1
         return cached
-    try:
-        completion = await client.complete(messages, json_schema=schema, max_tokens=max_tokens)
-    except IncompleteReply:
-        raise Dropped(why.FAILED_CALL) from None  # one reply cut off: that item only
-    # Any other endpoint error (refused, unreachable, timed out) ends the whole generation:
-    # it would fail every item the same way. What was answered so far is in the cache.
-    report.calls += 1
-    report.prompt_tokens += completion.prompt_tokens or 0
-    report.completion_tokens += completion.completion_tokens or 0
-    cache.put(key, completion.text)
-    return completion.text
+    limit = max_tokens
+    for _ in range(2):
+        try:
+            completion = await client.complete(messages, json_schema=schema, max_tokens=limit)
+        except IncompleteReply:
+            raise Dropped(why.FAILED_CALL) from None  # one reply cut off: that item only
+        # Any other endpoint error (refused, unreachable, timed out) ends the whole generation:
+        # it would fail every item the same way. What was answered so far is in the cache.
+        report.spend(completion.prompt_tokens, completion.completion_tokens)
+        if completion.finish_reason != "length":
+            cache.put(key, completion.text)
+            return completion.text
+        limit = max_tokens * LONGER_REPLY  # cut at the token limit: once more with room to finish
+    raise Dropped(why.CUT_OFF)
 
 
 def _parse(text: str) -> dict[str, Any]:
@@ -374,7 +633,7 @@ TERM_AT_MOST = 24
 def _judged_or_exact(expect: tuple[str, ...], quote: str) -> tuple[tuple[str, ...], list[str]]:
     """The writer's ``expect`` split into sentences to judge and short terms of the quote that
     become ``contains`` expectations."""
-    terms = [e for e in expect if len(e) <= TERM_AT_MOST and plain(e) in plain(quote)]
+    terms = [e for e in expect if len(e) <= TERM_AT_MOST and short_phrase(e) and says_exactly(quote, e)]
     return tuple(e for e in expect if e not in terms), terms
 
 
@@ -383,6 +642,14 @@ def _affirmed(forbidden: str, passage: str) -> bool:
     cards it takes) forbids the right answer: left out."""
     text = plain(forbidden).rstrip(".。")
     return len(text) >= 2 and text in plain(passage)
+
+
+def _checked(proven: Proven) -> dict[str, Any]:
+    return {
+        **{checked_key("contains", t): p for t, p in proven.contains},
+        **{checked_key("expect", t): p for t, p in proven.expect},
+        **{checked_key("expect_not", t): p for t, p in proven.expect_not},
+    }
 
 
 def _unique_ids(drafts: list[Draft]) -> None:

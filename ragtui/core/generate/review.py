@@ -15,11 +15,11 @@ from typing import Any
 import tomli_w
 
 from ..files.atomic import atomic_write_text
+from ..text.exact_match import says_exactly
 from ..text.script import in_language
 from ..types.errors import ConfigError
 from ..types.knowledge import SourcedPassage
 from ..types.scenarios import ACCEPTED, Scenario
-from .normalize import plain
 from .quote_check import QuoteMatch, find_quote
 from .toml_out import HEADER
 
@@ -62,7 +62,7 @@ def edit_problems(reviewed: Reviewed, question: str, reference: str) -> list[str
         if not reference.strip():
             problems.append("the reference is empty")
         for expectation in reviewed.scenario.expectations:
-            if expectation.form == "contains" and plain(expectation.text) not in plain(reference):
+            if expectation.form == "contains" and not says_exactly(reference, expectation.text):
                 problems.append(f"the reference no longer says {expectation.text!r}, which an expectation checks")
     return problems
 

@@ -32,6 +32,20 @@ DETERMINISTIC_FORMS: tuple[str, ...] = ("contains", "regex", "not_contains")
 
 
 @dataclass(frozen=True)
+class Proof:
+    """How a generated expectation proved itself before it was written (``checked`` in the
+    scenario file): the judge's P on the item's reference answer — P(met) for an ``expect``,
+    P(it does the act) for an ``expect_not`` — and on the wrong answer that failed it (None for
+    a prohibition: no wrong answer made in code does a forbidden act)."""
+
+    reference: float
+    wrong: float | None = None
+
+    def to_dict(self) -> dict[str, float]:
+        return {"reference": self.reference, **({"wrong": self.wrong} if self.wrong is not None else {})}
+
+
+@dataclass(frozen=True)
 class Expectation:
     id: str  # stable across runs: the file's ``id``, else derived from the text
     text: str  # what a person reads: the sentence, or the pattern for deterministic forms
@@ -39,6 +53,9 @@ class Expectation:
     polarity: Polarity = "must"
     origin: Origin = "scenario"
     tags: tuple[str, ...] = field(default_factory=tuple)  # a policy's scenario tags (empty: all)
+    # A generated expectation's proof (``scenarios generate``); None for a hand-written one. Not
+    # part of what it asks: two expectations differing only here are the same expectation.
+    checked: Proof | None = field(default=None, compare=False)
 
     @property
     def deterministic(self) -> bool:
@@ -52,10 +69,12 @@ class Expectation:
             "polarity": self.polarity,
             "origin": self.origin,
             "tags": list(self.tags),
+            **({"checked": self.checked.to_dict()} if self.checked is not None else {}),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Expectation:
+        checked = data.get("checked")
         return cls(
             id=str(data["id"]),
             text=str(data["text"]),
@@ -63,6 +82,7 @@ class Expectation:
             polarity=data.get("polarity", "must"),
             origin=data.get("origin", "scenario"),
             tags=tuple(data.get("tags") or ()),
+            checked=Proof(float(checked["reference"]), checked.get("wrong")) if isinstance(checked, dict) else None,
         )
 
 

@@ -24,6 +24,7 @@ from ...core.generate.conversation_read import Said, conversation_messages
 from ...core.generate.review import Reviewed, accept, reviewable, write_review
 from ...core.knowledge.folder import knowledge_root, read_folder
 from ...core.types.errors import RagtuiError
+from ...core.types.expectations import Proof
 from ...core.types.scenarios import ScenarioSource
 from ..context import TuiServices, services
 from ..dialogs.common import ConfirmScreen
@@ -203,7 +204,18 @@ def case_text(item: Reviewed) -> Text:
         form = "must not" if e.polarity == "must_not" else ("contains" if e.form == "contains" else "must")
         text.append(f"{form}: ", style="dim")
         text.append(clean_text(e.text) + "\n")
+        if e.checked is not None:  # how it proved itself when it was generated
+            text.append(f"  {proof_words(e.checked, e.polarity == 'must_not')}\n", style="dim")
     return text
+
+
+def proof_words(proof: Proof, prohibition: bool) -> str:
+    """``proven: P(met) on the reference 0.93 · on a wrong answer 0.06`` — the judge's P on the
+    reference, and on the wrong answer that failed it (for a prohibition, P that the reference
+    does the act, which must be low)."""
+    right = f"{'P(act)' if prohibition else 'P(met)'} on the reference {proof.reference:.2f}"
+    wrong = f" · on a wrong answer {proof.wrong:.2f}" if proof.wrong is not None else ""
+    return f"proven: {right}{wrong}"
 
 
 def source_text(item: Reviewed) -> Text:

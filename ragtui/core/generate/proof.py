@@ -1,0 +1,133 @@
+"""Every expectation proves itself before it is written, with the judge and prompt that will gate
+the run (``metrics.dialogue.ExpectationJudge``, asked through ``try_expectation`` on a one-turn
+dialogue: the item's question, then the answer):
+
+- the reference answer must meet every ``expect`` and break no ``expect_not`` — an expectation
+  the right answer fails is a false alarm in the team's CI;
+- at least one wrong answer made for the purpose (``wrong_answers``: the reference with its key
+  fact changed, another item's reference) must fail each ``expect`` — one a wrong answer meets
+  too tells nothing. A prohibition is proven on the reference only: no wrong answer made in code
+  does a forbidden act.
+
+A judged expectation that fails is rewritten once by the writer, told which way it failed, and
+proven again; then dropped and counted. A ``contains`` is proven in code with the run's own
+matcher (``text.exact_match``), and dropped, not rewritten. Each kept expectation carries its
+proof (``Proof``: the P on the reference, the P on the wrong answer that failed it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..config.expectation_items import expectation_from_text
+from ..metrics.dialogue.base import DialogueContext, DialogueTurn
+from ..metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
+from ..metrics.dialogue.expectation_trial import try_expectation
+from ..text.exact_match import says_exactly
+from ..types.errors import ConfigError
+from ..types.expectations import Expectation, Polarity, Proof
+from . import drafts as why
+
+# (question, reference, the expectation, its polarity, what went wrong) → the rewritten text or None
+Rewrite = Callable[[str, str, str, Polarity, str], Awaitable[str | None]]
+RIGHT_FAILS = "right_fails"
+WRONG_PASSES = "wrong_passes"
+Checked = tuple[tuple[str, Proof], ...]
+
+
+@dataclass
+class Proven:
+    """What survived, each text with its proof, in the writer's order; and what was dropped, by
+    reason (``drafts.EXPECTATION_*``)."""
+
+    expect: list[tuple[str, Proof]] = field(default_factory=list)
+    expect_not: list[tuple[str, Proof]] = field(default_factory=list)
+    contains: list[tuple[str, Proof]] = field(default_factory=list)
+    dropped: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class Prover:
+    judge: ExpectationJudge
+    language: str
+
+    async def prove(
+        self,
+        question: str,
+        reference: str,
+        wrong: Sequence[str],
+        *,
+        expect: Sequence[str] = (),
+        expect_not: Sequence[str] = (),
+        contains: Sequence[str] = (),
+        rewrite: Rewrite | None = None,
+    ) -> Proven:
+        proven = Proven()
+        for phrase in contains:
+            proof, problem = _in_code(phrase, reference, wrong)
+            if proof is not None:
+                proven.contains.append((phrase, proof))
+            else:
+                proven.dropped[_reason(problem)] += 1
+        for polarity, texts, into in (("must", expect, proven.expect), ("must_not", expect_not, proven.expect_not)):
+            for text in texts:
+                proof, problem = await self.judged(text, polarity, question, reference, wrong)  # type: ignore[arg-type]
+                if proof is None and rewrite is not None and problem in (RIGHT_FAILS, WRONG_PASSES):
+                    again = await rewrite(question, reference, text, polarity, problem)  # type: ignore[arg-type]
+                    if again and again != text:
+                        text = again
+                        proof, problem = await self.judged(text, polarity, question, reference, wrong)  # type: ignore[arg-type]
+                if proof is not None:
+                    into.append((text, proof))
+                else:
+                    proven.dropped[_reason(problem)] += 1
+        return proven
+
+    async def judged(
+        self, text: str, polarity: Polarity, question: str, reference: str, wrong: Sequence[str]
+    ) -> tuple[Proof | None, str]:
+        """The proof of one judged expectation, or None and what went wrong."""
+        try:
+            # read as the scenario file will be: "does not …" under expect becomes a prohibition
+            expectation = expectation_from_text(text, "judged", polarity)
+        except ConfigError:
+            return None, why.EXPECTATION_UNREADABLE
+        right = await self._p(expectation, question, reference)
+        if right is None:
+            return None, why.EXPECTATION_UNCHECKED
+        if expectation.polarity == "must_not":
+            return (Proof(_round(right)), "") if right < MET_AT else (None, RIGHT_FAILS)
+        if right < MET_AT:
+            return None, RIGHT_FAILS
+        if not wrong:
+            return None, why.EXPECTATION_NO_WRONG
+        for answer in wrong:
+            p = await self._p(expectation, question, answer)
+            if p is not None and p < MET_AT:
+                return Proof(_round(right), _round(p)), ""
+        return None, WRONG_PASSES
+
+    async def _p(self, expectation: Expectation, question: str, answer: str) -> float | None:
+        context = DialogueContext([DialogueTurn(1, question, answer)], self.language, expectations=(expectation,))
+        (check,) = await try_expectation(expectation, context, self.judge)
+        return check.p_yes
+
+
+def _in_code(phrase: str, reference: str, wrong: Sequence[str]) -> tuple[Proof | None, str]:
+    if not says_exactly(reference, phrase):
+        return None, RIGHT_FAILS
+    if not wrong:
+        return None, why.EXPECTATION_NO_WRONG
+    if all(says_exactly(answer, phrase) for answer in wrong):
+        return None, WRONG_PASSES
+    return Proof(1.0, 0.0), ""
+
+
+def _reason(problem: str) -> str:
+    return {RIGHT_FAILS: why.EXPECTATION_RIGHT_FAILS, WRONG_PASSES: why.EXPECTATION_WRONG_PASSES}.get(problem, problem)
+
+
+def _round(p: float) -> float:
+    return round(p, 2)

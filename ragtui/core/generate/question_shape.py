@@ -1,0 +1,72 @@
+"""Is the writer's question a question, and of the kind it is labelled? Decided in code.
+
+A small writer gives a heading as its question (「ロッカーが開かない・画面が動かないとき」), a
+statement ("I'm moving out and want to keep my account information"), a "two questions" item with
+one question, a "situational" item with no story, a "distracting detail" item with no detail.
+Each is asked again once with what is wrong (the caller), then dropped, counted by reason.
+
+- a question: some sentence ends with a question mark, or (Japanese) with か, or is a request to
+  be told (「教えてください」); or (English) opens with a question word ("How do I ….");
+- two questions: two such sentences (or two question marks);
+- situational: a sentence that is not a question, of a few words at least, tells the story;
+- distracting detail: a sentence of its own that is mostly not the passage's words (the detail
+  the answer should ignore; under a third of its character trigrams in the passage).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.sentences import split_sentences
+from .similarity import copied_share
+
+NOT_A_QUESTION = "not_a_question"
+ONE_QUESTION = "one_question"
+NO_STORY = "no_story"
+NO_DETAIL = "no_detail"
+
+_MARK = re.compile(r"[?？]")
+_JA_ASKS = re.compile(r"(?:か|かな|かね|ください|下さい|教えて|知りたいです|でしょうか)[。．.!！]?$")
+_EN_ASKS = re.compile(
+    r"^(?:how|what|when|where|why|which|who|whom|whose|can|could|do|does|did|is|are|was|were|will|would|"
+    r"should|shall|may|might|have|has|am)\b",
+    re.I,
+)
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+MIN_STORY_WORDS = 4
+MIN_STORY_CHARS = 8  # Japanese, which has no spaces
+DETAIL_AT_MOST = 0.34  # of a detail sentence's character trigrams, in the passage
+
+
+def asks(sentence: str) -> bool:
+    text = sentence.strip()
+    if _MARK.search(text):
+        return True
+    if _JAPANESE.search(text):
+        return _JA_ASKS.search(text) is not None
+    return _EN_ASKS.match(text) is not None
+
+
+def shape_problem(question: str, kind: str, passage: str) -> str | None:
+    """What is wrong with ``question`` for an item of ``kind`` drawn from ``passage`` (one of the
+    names above), or None."""
+    sentences = split_sentences(question) or [question]
+    asking = [s for s in sentences if asks(s)]
+    if not asking:
+        return NOT_A_QUESTION
+    told = [s for s in sentences if not asks(s)]
+    if kind == "two_questions" and len(asking) < 2 and len(_MARK.findall(question)) < 2:
+        return ONE_QUESTION
+    if kind == "situational" and not any(_long_enough(s) for s in told):
+        return NO_STORY
+    if kind == "distracting_detail" and not any(
+        _long_enough(s) and copied_share(s, passage, 3) < DETAIL_AT_MOST for s in told
+    ):
+        return NO_DETAIL
+    return None
+
+
+def _long_enough(sentence: str) -> bool:
+    if _JAPANESE.search(sentence):
+        return len(sentence.strip()) >= MIN_STORY_CHARS
+    return len(sentence.split()) >= MIN_STORY_WORDS

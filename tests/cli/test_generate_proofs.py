@@ -1,0 +1,206 @@
+"""`ragtui scenarios generate` proves every expectation before it writes it, against the fake
+server: the reference must meet it, a wrong answer made in code must fail it, with the run's own
+expectation judge; one that fails is rewritten once, then dropped and counted; each kept one carries
+its check in the file, which loads and passes `scenarios --check`. A `contains` is a short phrase
+(a longer fact is judged). A reference that does not answer its question, and a question that is
+not a question of its kind, are dropped by reason."""
+
+# ruff: noqa: F811 (the fixtures of test_scenarios_generate, imported by name)
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+from ragtui.cli.main import main
+from ragtui.core.content.scenarios import load_scenarios
+from tests.fakes.fake_openai import Reply
+
+from ..conftest import JUDGE
+from .test_scenarios_generate import (  # noqa: F401
+    CHECK,
+    PASSAGE,
+    ProvingJudge,
+    config_path,
+    generate,
+    help_folder,
+    last_user,
+    schema_name,
+    with_judge,
+    writer,
+)
+
+
+def expect_items(path: Path) -> list[dict]:
+    tables = tomllib.loads(path.read_text(encoding="utf-8"))["scenario"]
+    return [e for t in tables for e in [*t.get("expect", []), *t.get("expect_not", [])]]
+
+
+def test_every_kept_expectation_carries_its_check_and_the_file_loads_and_checks(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    server.set_default(JUDGE, writer())
+    out = tmp_path / "proven.toml"
+    assert generate(config_path, help_folder, out, "--n", "6") == 0
+    printed = capsys.readouterr().out
+    items = expect_items(out)
+    assert items and all("checked" in e for e in items), [e for e in items if "checked" not in e]
+    tables = tomllib.loads(out.read_text(encoding="utf-8"))["scenario"]
+    judged = [e for t in tables for e in t.get("expect", []) if "text" in e]
+    assert judged and all(e["checked"] == {"reference": 0.95, "wrong": 0.03} for e in judged)  # the fake judge's P
+    # a prohibition: the reference does not do it (P of the act); no wrong answer made in code does
+    prohibitions = [e for t in tables for e in t.get("expect_not", [])]
+    assert prohibitions and all(e["checked"] == {"reference": 0.03} for e in prohibitions)
+    assert all(e["checked"] == {"reference": 1.0, "wrong": 0.0} for e in items if "contains" in e)
+    scenarios = load_scenarios(out, "en")
+    assert all(e.checked is not None for s in scenarios for e in s.expectations)
+    assert re.search(r"expectations: \d+ proven on the reference and a wrong answer", printed)
+    config_path.write_text(
+        config_path.read_text(encoding="utf-8").replace(
+            "max_turns = 1\n", f'max_turns = 1\nknowledge = "{help_folder}"\n'
+        ),
+        encoding="utf-8",
+    )
+    assert main(["scenarios", "--check", str(out), "--config", str(config_path)]) == 0
+
+
+def test_the_wrong_answers_are_the_reference_with_its_number_changed_and_another_item_s_reference(
+    server, help_folder, config_path, tmp_path
+):
+    judge = ProvingJudge()
+    server.set_default(JUDGE, writer(judge=judge))
+    assert generate(config_path, help_folder, tmp_path / "w.toml", "--n", "3", "--kinds", "factual") == 0
+    answers = {m.group(2) for b in server.chat_requests(JUDGE) if (m := CHECK.search(last_user(b)))}
+    references = set(judge.references.values())
+    refund = next(r for r in references if "5 business days" in r)
+    assert refund.replace("5 business days", "6 business days") in answers  # its key fact changed
+    assert len(answers & references) == 3  # each item's reference, for itself and as the other's wrong answer
+
+
+def test_an_expectation_the_reference_fails_is_rewritten_once_then_dropped_and_counted(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    judge = ProvingJudge(right_fails=("gives the answer the help centre gives", "says it again"))
+    rewrites: list[dict] = []
+
+    def rewrite(body: dict) -> Reply | None:
+        if schema_name(body) != "expectation":
+            return None
+        rewrites.append(body)
+        return Reply(json.dumps({"expectation": "says it again"}))
+
+    base = writer(judge=judge)
+    server.set_default(JUDGE, lambda body: rewrite(body) or base(body))
+    out = tmp_path / "dropped.toml"
+    assert generate(config_path, help_folder, out, "--n", "2", "--kinds", "factual") == 0
+    printed = capsys.readouterr().out
+    assert len(rewrites) == 2  # once for each item's expectation, never more
+    assert "the correct answer itself fails this check" in last_user(rewrites[0]).lower()
+    assert "2 dropped: the reference answer fails it, even rewritten" in printed
+    assert not [e for e in expect_items(out) if "text" in e]  # none written
+
+
+def test_a_rewritten_expectation_that_proves_itself_is_kept_with_its_check(server, help_folder, config_path, tmp_path):
+    judge = ProvingJudge(wrong_meets=("gives the answer the help centre gives",))
+
+    def respond(body: dict) -> Reply:
+        if schema_name(body) == "expectation":
+            assert "a wrong answer passes this check too" in last_user(body).lower()
+            return Reply(json.dumps({"expectation": "gives the refund's timing"}))
+        return base(body)
+
+    base = writer(judge=judge)
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "rewritten.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
+    judged = [e for e in expect_items(out) if "text" in e]
+    assert [e["text"] for e in judged] == ["gives the refund's timing"]
+    assert judged[0]["checked"] == {"reference": 0.95, "wrong": 0.03}
+
+
+def test_a_sentence_of_the_quote_is_judged_not_matched_word_for_word(server, config_path, tmp_path):
+    folder = tmp_path / "help"
+    folder.mkdir()
+    label = "Enter your PIN, then press OK."
+    sentence = f'At the locker, the screen says "{label}" and opens in 10 minutes.'
+    (folder / "lockers.md").write_text(f"# Lockers\n\n{sentence}\n", encoding="utf-8")
+    (folder / "pay.md").write_text("# Paying\n\nWe take Visa and JCB cards.\n", encoding="utf-8")
+
+    def respond(body: dict) -> Reply:
+        passage = PASSAGE.search(last_user(body)).group(1)  # type: ignore[union-attr]
+        if "locker" in passage:
+            case = {"question": "What does the locker screen say?", "reference": sentence, "quote": sentence}
+        else:
+            case = {"question": "Which cards do you take?", "reference": passage, "quote": passage}
+        return Reply(json.dumps({**case, "expect": [], "expect_not": []}))
+
+    server.set_default(
+        JUDGE,
+        with_judge(lambda b: Reply(json.dumps({"follows": "yes"})) if schema_name(b) == "entailment" else respond(b)),
+    )
+    out = tmp_path / "locker.toml"
+    assert generate(config_path, folder, out, "--n", "2", "--kinds", "factual") == 0
+    items = expect_items(out)
+    assert {"10 minutes"} == {e["contains"] for e in items if "contains" in e}  # a number with its unit
+    assert [e["text"] for e in items if "text" in e] == [f"gives this in its own words: {label}"]
+
+
+def test_a_reference_that_does_not_answer_its_question_is_dropped(server, help_folder, config_path, tmp_path, capsys):
+    base = writer()
+    server.set_default(
+        JUDGE, lambda body: Reply(json.dumps({"answers": "no"})) if schema_name(body) == "answers" else base(body)
+    )
+    assert generate(config_path, help_folder, tmp_path / "x.toml", "--n", "2", "--kinds", "factual") == 1
+    assert "dropped 2: the reference does not answer the question asked" in capsys.readouterr().out
+
+
+def test_a_heading_for_a_question_is_asked_again_once_then_dropped(server, help_folder, config_path, tmp_path, capsys):
+    judge = ProvingJudge()
+    base = writer(judge=judge)
+    asked_again: list[str] = []
+
+    def heading_first(body: dict) -> Reply:
+        reply = base(body)
+        if schema_name(body) != "scenario":
+            return reply
+        data = json.loads(reply.text)
+        if "not a question" in last_user(body):
+            asked_again.append(last_user(body))
+            if "Linked services" not in json.dumps(body["messages"]):
+                return reply  # told what was wrong, the writer asks a question
+        data["question"] = "Refund times for yearly plans"  # a heading, as a small writer gives
+        judge.wrote(data["question"], data["reference"])
+        return Reply(json.dumps(data))
+
+    server.set_default(JUDGE, heading_first)
+    out = tmp_path / "headings.toml"
+    assert generate(config_path, help_folder, out, "--n", "3", "--kinds", "factual") == 0
+    printed = capsys.readouterr().out
+    assert len(asked_again) == 3  # once an item, never more
+    assert "dropped 1: the question is not a question (a heading or a statement), twice" in printed
+    assert all(s.question.endswith("?") for s in load_scenarios(out, "en"))
+
+
+def test_a_two_questions_item_with_one_question_is_asked_again_then_dropped(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    judge = ProvingJudge()
+    base = writer(judge=judge)
+
+    def one_question(body: dict) -> Reply:
+        reply = base(body)
+        if schema_name(body) != "scenario":
+            return reply
+        data = json.loads(reply.text)
+        data["question"] = data["question"].split("? ")[0] + "?"
+        judge.wrote(data["question"], data["reference"])
+        return Reply(json.dumps(data))
+
+    server.set_default(JUDGE, one_question)
+    assert generate(config_path, help_folder, tmp_path / "two.toml", "--n", "2", "--kinds", "two_questions") == 1
+    printed = capsys.readouterr().out
+    assert "dropped 2: a two-questions item asked one question, twice" in printed
+    again = [b for b in server.chat_requests(JUDGE) if "needs two questions" in last_user(b)]
+    assert len(again) == 2
