@@ -38,7 +38,7 @@ def lengthen(store: Store, run_id: str) -> None:
     """Texts of the size a real run stores: the synthetic ones are a few words."""
 
     def update() -> None:
-        conn = store.db.conn
+        conn = store._db.conn
         where = "session_id IN (SELECT id FROM sessions WHERE run_id = ?)"
         conn.execute(f"UPDATE messages SET text = ? WHERE role = 'user' AND {where}", [CUSTOMER, run_id])
         conn.execute(f"UPDATE messages SET text = ? WHERE role = 'bot' AND {where}", [ANSWER, run_id])

@@ -14,14 +14,13 @@ from another) and tells the screens once it is no longer running.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Any
 
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
-from ..core.store.changes import DataVersion
+from ..core.store.changes import DatabaseError
 from ..core.store.store import Store
 
 POLL_S = 1.0
@@ -39,7 +38,7 @@ class RecordWatch:
     def __init__(self, screen: Screen[Any], store: Store) -> None:
         self.screen = screen
         self.store = store
-        self.version = DataVersion(store.db.conn)
+        self.version = store.changes()
         self.followed: int | None = None  # a session shown read only, another process running it
         self.timer: Timer = screen.set_interval(POLL_S, self.check)
 
@@ -52,7 +51,7 @@ class RecordWatch:
         running the followed session is gone."""
         try:
             changed = self.version.changed() or self._owner_gone()
-        except sqlite3.Error as exc:  # a database gone away: the screens report it when used
+        except DatabaseError as exc:  # a database gone away: the screens report it when used
             log.debug("data_version failed: %s", exc)
             return False
         if changed:

@@ -28,8 +28,8 @@ def hostile_run(path: Path, run_id: str = "r1") -> Path:
     sid = write_dialogue(
         store, run_id, "outage", "calm", [0.2, 0.9], customer=lambda turn: f"turn {turn}: {HOSTILE}", verdicts={}
     )
-    bot = store.db.execute("SELECT id FROM messages WHERE session_id = ? AND role = 'bot'", [sid]).fetchone()[0]
-    store.write("hostile", lambda: store.db.conn.execute("UPDATE messages SET text = ? WHERE id = ?", [HOSTILE, bot]))
+    bot = store._db.execute("SELECT id FROM messages WHERE session_id = ? AND role = 'bot'", [sid]).fetchone()[0]
+    store.write("hostile", lambda: store._db.conn.execute("UPDATE messages SET text = ? WHERE id = ?", [HOSTILE, bot]))
     store.add_judgment(sid, bot, 1, Judgment("rubric", 0.1, {"conclusion": HOSTILE}, raw_reply="x"))
     broken = {
         "expectation": {"id": HOSTILE, "text": HOSTILE, "polarity": "must_not", "origin": "policy"},

@@ -39,7 +39,7 @@ def with_metric(db: Store, session_id: int, metric: str, score: float, mark: flo
     """A `--metric` verdict on the dialogue's one turn, judged against its own pass mark."""
     bot = db.session(session_id).messages[1]
     db.add_judgment(session_id, bot.id, 1, Judgment(metric, score, {"threshold": mark}, raw_reply="x"))
-    db.write("add the metric", lambda: db.db.conn.execute(
+    db.write("add the metric", lambda: db._db.conn.execute(
         "UPDATE sessions SET metrics = ? WHERE id = ?", ['["rubric", "faithfulness"]', session_id]))  # fmt: skip
 
 

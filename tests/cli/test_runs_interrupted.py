@@ -91,7 +91,7 @@ def planned_run(store: Store, owner_pid: int) -> str:
         threshold=0.7, metrics=["rubric"], run_id="r", plan_entry=first.id,
     )  # fmt: skip
     store.write(
-        "own it", lambda: store.db.conn.execute("UPDATE sessions SET owner_pid = ? WHERE id = ?", [owner_pid, sid])
+        "own it", lambda: store._db.conn.execute("UPDATE sessions SET owner_pid = ? WHERE id = ?", [owner_pid, sid])
     )
     return "r"
 

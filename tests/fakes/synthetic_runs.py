@@ -47,7 +47,7 @@ def write_dialogue(
     if trial != 1:  # as `ragtui run --repeat` records it
         store.write(
             "set the trial",
-            lambda: store.db.conn.execute("UPDATE sessions SET trial = ? WHERE id = ?", [trial, session_id]),
+            lambda: store._db.conn.execute("UPDATE sessions SET trial = ? WHERE id = ?", [trial, session_id]),
         )
     for turn, score in enumerate(scores, start=1):
         text = customer(turn) if customer else f"{scenario} {persona} customer turn {turn}"

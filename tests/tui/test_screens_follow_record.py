@@ -64,11 +64,11 @@ def cell_texts(table: DataTable) -> list[str]:
 async def test_an_open_session_run_elsewhere_updates_and_becomes_continuable(make_app, other, scenario, persona):
     writer, process = other
     session_id = new_session(writer, scenario, persona)
-    writer.db.execute(
+    writer._db.execute(
         "UPDATE sessions SET owner_pid = ?, owner_host = ?, owner_started = NULL WHERE id = ?",
         [process.pid, socket.gethostname(), session_id],
     )
-    writer.db.conn.commit()
+    writer._db.conn.commit()
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         assert record_watch.POLL_S <= 1.0
@@ -102,11 +102,11 @@ async def test_an_open_session_whose_process_is_killed_becomes_continuable(make_
     writer = Store.open(store.path)
     try:
         session_id = new_session(writer, scenario, persona)
-        writer.db.execute(
+        writer._db.execute(
             "UPDATE sessions SET owner_pid = ?, owner_host = ?, owner_started = ? WHERE id = ?",
             [process.pid, socket.gethostname(), process_started(process.pid), session_id],
         )
-        writer.db.conn.commit()
+        writer._db.conn.commit()
         writer.add_message(session_id, 1, "user", "simulator", "Where is my invoice?")
     finally:
         writer.close()
