@@ -21,7 +21,7 @@ import random
 import time
 
 from ragtui.core.runs.noise import POWER
-from tests.fakes.noise_simulation import check_noise, simulated_counts
+from stand_ins.noise_simulation import check_noise, simulated_counts
 
 
 def main() -> None:

@@ -37,7 +37,7 @@ from ragtui.core.knowledge.index import KnowledgeBase
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
+from stand_ins.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
 
 VERDICT = (
     '{"steps": ["checked the passages"], "conclusion": "fine", "understanding": 4, "relevance": 4, '

@@ -12,7 +12,7 @@ from ragtui.core.runs.html_report.assets import SCRIPT, content_security_policy
 from ragtui.core.store.labels import save_label
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
-from tests.fakes.synthetic_runs import write_dialogue, write_run
+from stand_ins.synthetic_runs import write_dialogue, write_run
 
 HOSTILE = (
     '<script>window.pwned = 1</script> <a href="javascript:window.pwned=2">click</a> '

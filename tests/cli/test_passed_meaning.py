@@ -23,7 +23,7 @@ from ragtui.core.runs.pass_k import run_pass_k
 from ragtui.core.runs.passing import read_pass
 from ragtui.core.runs.run_report import junit_xml, run_markdown
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 THRESHOLD = 0.7
 

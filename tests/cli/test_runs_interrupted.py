@@ -18,7 +18,7 @@ from ragtui.core.runs.listing import list_runs
 from ragtui.core.store import run_plan
 from ragtui.core.store.run_plan import PlannedPair
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, endpoint_toml
 from .test_cli_robustness import child_env

@@ -17,7 +17,7 @@ from ragtui.cli.main import main
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.generate.quote_check import find_quote
 from ragtui.core.knowledge.folder import read_folder
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, USER, endpoint_toml
 

@@ -19,7 +19,7 @@ from ragtui.core.metrics.fit_store import FittedMetric, find_fit, fitted_metrics
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import level_reply
+from stand_ins.fake_openai import level_reply
 
 from ..conftest import JUDGE
 

@@ -17,7 +17,7 @@ from ragtui.core.models.llm import ClientPool
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import EndpointError
 from ragtui.core.types.judgments import how_read
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE, check_answers, endpoint_toml
 

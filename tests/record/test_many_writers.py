@@ -16,7 +16,7 @@ import pytest
 from ragtui.core.store import locking
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import StoreError
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, endpoint_toml, interruptible
 

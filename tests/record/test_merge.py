@@ -18,7 +18,7 @@ from ragtui.core.store.run_plan import PlannedPair
 from ragtui.core.store.schema import LATEST_VERSION
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 COUNTED = ("sessions", "messages", "judgments", "partial_replies", "dialogue_judgments", "labels", "run_plan")
 

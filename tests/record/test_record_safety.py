@@ -23,7 +23,7 @@ from ragtui.core.store import schema
 from ragtui.core.store.store import Store
 from ragtui.core.text.text_safety import csv_text, visible
 from ragtui.core.types.errors import ConfigError
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import BOT, JUDGE, check_answers, endpoint_toml
 

@@ -16,7 +16,7 @@ from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.core.types.stored import StoredSession
-from tests.fakes.fake_openai import Reply, schema_responder
+from stand_ins.fake_openai import Reply, schema_responder
 
 from ..conftest import JUDGE, USER
 

@@ -19,7 +19,7 @@ from ragtui.core.generate.toml_out import scenario_file_text
 from ragtui.core.knowledge.folder import read_folder
 from ragtui.core.types.scenarios import ScenarioSource
 from ragtui.tui.screens.draft_review import QUOTE_STYLE, DraftReviewScreen, source_text
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE
 from .conftest import SIZE, notifications, settle, static_text

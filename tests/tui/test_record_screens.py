@@ -118,7 +118,7 @@ async def test_a_session_whose_process_died_is_interrupted_and_continues(make_ap
 
 
 async def test_sigterm_quits_like_ctrl_q_and_records_cancelled(make_app, store: Store, server):
-    from tests.fakes.fake_openai import Reply
+    from stand_ins.fake_openai import Reply
 
     from ..conftest import BOT
 

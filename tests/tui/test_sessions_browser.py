@@ -14,7 +14,7 @@ from ragtui.core.store.store import Store
 from ragtui.tui.help_text import help_text
 from ragtui.tui.screens.main_screen import MainScreen
 from ragtui.tui.screens.sessions_screen import SessionsScreen
-from tests.fakes.synthetic_runs import write_dialogue, write_run
+from stand_ins.synthetic_runs import write_dialogue, write_run
 
 from .conftest import settle
 from .test_day_at_80 import screen_text

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers, turns_judged
 
