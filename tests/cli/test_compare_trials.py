@@ -19,7 +19,7 @@ from ragtui.core.store.store import Store
 from stand_ins.synthetic_runs import write_dialogue
 
 from ..conftest import JUDGE, turns_judged
-from ..record.test_run_plan import write_config
+from ..store.test_run_plan import write_config
 
 PICKS = ["-s", "outage", "-p", "calm", "-p", "angry"]
 

@@ -20,7 +20,7 @@ from ragtui.core.store.store import Store
 from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, endpoint_toml, turns_judged
-from ..record.test_run_plan import rows, run_killing_a_worker, spawn, write_config
+from ..store.test_run_plan import rows, run_killing_a_worker, spawn, write_config
 
 PICKS = ["-s", "outage", "-p", "calm", "-p", "angry"]
 PAIRS = {("outage", "calm"), ("outage", "angry")}

@@ -16,7 +16,7 @@ from ragtui.core.runs.run_report import junit_xml, run_markdown
 from ragtui.core.store.store import Store
 from stand_ins.synthetic_runs import write_dialogue
 
-from ..record.test_run_plan import write_config
+from ..store.test_run_plan import write_config
 
 
 @pytest.fixture

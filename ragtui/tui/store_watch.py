@@ -1,5 +1,5 @@
 """Screens follow the record: when another process writes to the database, every screen of
-the app hears of it (``RecordChanged``) and redraws what it shows from the store.
+the app hears of it (``StoreChanged``) and redraws what it shows from the store.
 
 The check is SQLite's ``PRAGMA data_version`` once a second on a Textual timer: no busy loop,
 and nothing is read or redrawn while no other process writes.
@@ -27,11 +27,11 @@ POLL_S = 1.0
 log = logging.getLogger(__name__)
 
 
-class RecordChanged(Message, bubble=False):
+class StoreChanged(Message, bubble=False):
     """Another process committed to the database."""
 
 
-class RecordWatch:
+class StoreWatch:
     """Polls the store from ``screen`` (the main screen, alive as long as the app) and tells
     every screen on the stack when another process changed the record."""
 
@@ -56,7 +56,7 @@ class RecordWatch:
             return False
         if changed:
             for screen in list(self.screen.app.screen_stack):
-                screen.post_message(RecordChanged())
+                screen.post_message(StoreChanged())
         return changed
 
     def _owner_gone(self) -> bool:
