@@ -24,13 +24,13 @@ from textual.worker import Worker
 from ...core.dialogue.events import Event
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
-from ..dialogs.fork_screen import ForkActions
 from ..safe_text import one_line
 from ..store_watch import StoreWatch
 from ..widgets.event_view import EventView
 from ..widgets.fields import TextField
 from ..widgets.header import SessionHeader, SessionInfo
 from ..widgets.panes import RolePane
+from .fork_actions import ForkActions
 from .session_actions import CONTINUABLE, SessionActions
 
 if TYPE_CHECKING:
