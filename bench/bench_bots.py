@@ -66,7 +66,7 @@ def main() -> None:
     kinds = ["builtin", "http", *(["http-sse"] if args.stream else [])]
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        fake_cmd = [sys.executable, "-m", "tests.fakes.fake_openai", "--port", "0", "--latency", str(args.latency)]
+        fake_cmd = [sys.executable, "-m", "stand_ins.fake_openai", "--port", "0", "--latency", str(args.latency)]
         fake, base_url = start(fake_cmd, tmp, "fake")
         serve_config = tmp / "serve.toml"
         serve_config.write_text(

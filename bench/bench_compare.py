@@ -30,8 +30,8 @@ from bench_engine import PERSONAS, write_workspace
 
 from ragtui.core.runs.compare import compare_runs
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import FakeOpenAIServer
-from tests.fakes.synthetic_runs import write_run
+from stand_ins.fake_openai import FakeOpenAIServer
+from stand_ins.synthetic_runs import write_run
 
 # Runs the CLI in a child and reports its own peak RSS: RUSAGE_CHILDREN would give the
 # maximum over every child so far, not this one's.

@@ -10,7 +10,7 @@
    (what `--strict` fails on).
 
 Pure Python and seeded: the same arguments print the same figures. Nothing here asserts: it
-prints figures (tests/record/test_compare_noise.py asserts on a smaller run). Usage:
+prints figures (tests/store/test_compare_noise.py asserts on a smaller run). Usage:
 ``python bench/bench_compare_noise.py [--comparisons 2000] [--pairs 20] [--trials 5] [--alpha 0.05]``.
 """
 
@@ -21,7 +21,7 @@ import random
 import time
 
 from ragtui.core.runs.noise import POWER
-from tests.fakes.noise_simulation import check_noise, simulated_counts
+from stand_ins.noise_simulation import check_noise, simulated_counts
 
 
 def main() -> None:

@@ -40,7 +40,7 @@ from ragtui.core.models.endpoints import Endpoint, resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.store.store import Store
 from ragtui.core.types.expectations import Expectation
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, demo_responder, level_reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply, demo_responder, level_reply
 
 USER, BOT, JUDGE = "bench-user", "bench-bot", "bench-judge"
 MET_MARK = "E1"  # the expectation the fake judge finds met, at the 2nd answer

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.scenarios import load_scenarios
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, demo_responder
+from stand_ins.fake_openai import FakeOpenAIServer, Reply, demo_responder
 
 PERSONAS = ["angry", "calm", "beginner", "elderly", "skeptical"]
 END = " [end]"  # every scripted customer and bot reply ends with it: a stored one without it was cut

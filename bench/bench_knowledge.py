@@ -34,7 +34,7 @@ from ragtui.core.generate.reply_cache import ReplyCache
 from ragtui.core.knowledge.folder import read_folder
 from ragtui.core.models.endpoints import Endpoint
 from ragtui.core.models.llm import ClientPool
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("factual", "procedural", "conditional", "two_questions", "distracting_detail", "situational")

@@ -19,7 +19,9 @@ of this process. Nothing here asserts. Usage: ``python bench/bench_rejudge.py [-
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -35,7 +37,7 @@ from ragtui.core.knowledge.index import KnowledgeBase
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
+from stand_ins.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
 
 VERDICT = (
     '{"steps": ["checked the passages"], "conclusion": "fine", "understanding": 4, "relevance": 4, '
@@ -128,11 +130,11 @@ def rejudge(turns: int, concurrency: int, delay: float) -> None:
         batch_requests = len(server.requests) - before
         batched = len(server.batch.bodies)
         uploaded = sum(len(f["content"]) for f in server.batch.files.values() if f["purpose"] == "batch")
-        store = Store.open(folder / "bench.db")
-        scored = store.db.execute(
-            "SELECT version, COUNT(*), SUM(score IS NULL) FROM judgments WHERE version > 1 GROUP BY version"
-        ).fetchall()
-        store.close()
+        # Read from the file as any SQLite reader would: what the re-judges left there.
+        with contextlib.closing(sqlite3.connect(folder / "bench.db")) as conn:
+            scored = conn.execute(
+                "SELECT version, COUNT(*), SUM(score IS NULL) FROM judgments WHERE version > 1 GROUP BY version"
+            ).fetchall()
 
     ideal = online_calls * delay / concurrency
     print(f"[rejudge] {turns} stored turns; every judge call answered after {delay * 1000:.0f} ms online")

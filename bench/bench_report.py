@@ -1,7 +1,7 @@
 """The HTML report of a large run, measured.
 
 A synthetic run of N dialogues × 3 scored turns with its three dialogue verdicts is written into
-a real SQLite file, its texts then lengthened to what a real run stores (customer messages of
+a real SQLite file, with texts of the length a real run stores (customer messages of
 about 200 characters, bot answers of about 1,200, a verdict conclusion of about 200 per turn).
 Then, each in its own process: ``ragtui report RUN --html`` and, as the baseline measured in
 the same run, ``ragtui export --run RUN --csv`` (a command that reads and writes the same
@@ -22,7 +22,7 @@ from bench_compare import measured
 
 from ragtui.core.runs.html_report.build import run_report_html
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_run
+from stand_ins.synthetic_runs import write_run
 
 CUSTOMER = "My account is locked after the update and I need the invoice for last month before Friday. " * 2
 ANSWER = (
@@ -34,21 +34,6 @@ ANSWER = (
 CONCLUSION = "The answer follows the knowledge base on unlocking and invoices and cites the right menu paths. " * 2
 
 
-def lengthen(store: Store, run_id: str) -> None:
-    """Texts of the size a real run stores: the synthetic ones are a few words."""
-
-    def update() -> None:
-        conn = store.db.conn
-        where = "session_id IN (SELECT id FROM sessions WHERE run_id = ?)"
-        conn.execute(f"UPDATE messages SET text = ? WHERE role = 'user' AND {where}", [CUSTOMER, run_id])
-        conn.execute(f"UPDATE messages SET text = ? WHERE role = 'bot' AND {where}", [ANSWER, run_id])
-        conn.execute(
-            f"UPDATE judgments SET details = json_set(details, '$.conclusion', ?) WHERE {where}", [CONCLUSION, run_id]
-        )
-
-    store.write("lengthen the texts", update)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dialogues", type=int, default=1000)
@@ -56,10 +41,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db_path = Path(tmp) / "report.db"
         store = Store.open(db_path)
-        for i, seed in enumerate((1, 2, 3)):  # two earlier runs of the same set: the trend has points
-            write_run(store, f"bench-{i}", args.dialogues if i == 2 else 50, seed=seed, dialogue_verdicts=True)
+        for i, seed in enumerate((1, 2)):  # two earlier runs of the same set: the trend has points
+            write_run(store, f"bench-{i}", 50, seed=seed, dialogue_verdicts=True)
         # The earlier runs are smaller: they only feed the trend, whose figures come from scores.
-        lengthen(store, "bench-2")
+        # The measured one has texts of the size a real run stores (the synthetic ones are a few words).
+        write_run(
+            store,
+            "bench-2",
+            args.dialogues,
+            seed=3,
+            dialogue_verdicts=True,
+            customer=CUSTOMER,
+            answer=ANSWER,
+            conclusion=CONCLUSION,
+        )
         started, cpu_started = time.perf_counter(), time.process_time()
         text = run_report_html(store, "bench-2", {})
         in_process, in_process_cpu = time.perf_counter() - started, time.process_time() - cpu_started

@@ -42,7 +42,7 @@ from ragtui.core.dialogue.simulator_check import LEFT_PERSONA, PREMATURE_DONE, S
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.core.types.turns import Utterance, is_done
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 # -- the scripted simulator of the fake backend ---------------------------------------------------
 

@@ -102,7 +102,7 @@ def verdict_json(chars: int) -> str:
 
 def serve(tokens: int, delay: float) -> None:
     """The fake server process: prints its base URL, serves until stdin closes."""
-    from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+    from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
     chars = tokens * CHUNK_CHARS
     with FakeOpenAIServer() as server:

@@ -44,6 +44,7 @@ from ragtui.core.models.endpoints import resolve_endpoint
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.runs import bootstrap
 from ragtui.core.runs.bootstrap import Overrides
+from ragtui.core.store import calibration_runs
 from ragtui.core.store.store import Store
 
 DATA = bundled_dir("sample_data") / "labelled" / "rubric.jsonl"
@@ -82,20 +83,17 @@ def halves() -> dict[str, str]:
 
 
 def latest_run(store: Store) -> int:
-    row = store.db.execute("SELECT MAX(run_id) FROM calibration_items").fetchone()
-    if row is None or row[0] is None:
+    run_id = calibration_runs.newest_item_run(store)
+    if run_id is None:
         sys.exit("no calibration run stored in this database")
-    return int(row[0])
+    return int(run_id)
 
 
 def stored_probes(store: Store, run_id: int) -> dict[str, dict]:
     """item key → {"label", "score", "values" (check → P), "claims"} of every scored item."""
     out: dict[str, dict] = {}
-    for key, label, score, text in store.db.execute(
-        "SELECT item_key, label, score, judgment FROM calibration_items WHERE run_id = ? AND score IS NOT NULL",
-        [run_id],
-    ):
-        probes = json.loads(text).get("details", {}).get("probes", [])
+    for key, label, score, judgment in calibration_runs.scored_judgments(store, run_id):
+        probes = judgment.get("details", {}).get("probes", [])
         values = {p["check"]: p["value"] for p in probes if p["check"] != "claim"}
         claims = [p["value"] for p in probes if p["check"] == "claim"]
         out[key] = {"label": label, "score": score, "values": values, "claims": claims}

@@ -20,7 +20,7 @@ from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, level_reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply, level_reply
 from tests.fakes.rubric_checks import check_line, check_name
 
 from .bot_servers import FaultyServer

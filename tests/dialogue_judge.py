@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 from tests.fakes.rubric_checks import dialogue_step
 
 from .conftest import check_answers, verdict, yes_no_reply

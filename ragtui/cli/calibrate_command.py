@@ -36,6 +36,7 @@ from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
 from ..core.text.score_text import score_text
 from ..core.types.errors import RagtuiError
+from .command_table import help_of
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 
@@ -45,7 +46,7 @@ MIN_FIT_ITEMS = 10  # fewer and a 5-fold cross-validation has folds of one or tw
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("calibrate", help="measure a metric's agreement with human labels in a JSON/JSONL file")
+    parser = sub.add_parser("calibrate", help=help_of("calibrate"))
     parser.add_argument(
         "metric",
         choices=(*KNOWN_METRICS, *DIALOGUE_METRICS, EXPECTATION),
@@ -92,6 +93,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--config", default=argparse.SUPPRESS, type=Path, help="config TOML")
     parser.add_argument("--db", default=argparse.SUPPRESS, type=Path, help="SQLite database for the results")
     parser.add_argument("--model", default=argparse.SUPPRESS, help="judge model name (overrides the config)")
+    parser.set_defaults(handler=calibrate)
 
 
 def calibrate(args: argparse.Namespace, overrides: Overrides) -> int:

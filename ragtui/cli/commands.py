@@ -1,4 +1,4 @@
-"""The subcommands other than the TUI. Each returns an exit status."""
+"""The work of the small commands (their parsers: ``store_commands``). Each returns an exit status."""
 
 from __future__ import annotations
 
@@ -25,13 +25,8 @@ from ..core.text.fit_columns import NAME, RUN_ID, WHOLE
 from ..core.types.errors import RagtuiError
 from ..core.types.stored import StoredSession
 from .arg_checks import check_count, check_ids
-from .calibrate_command import calibrate
-from .doctor import doctor
 from .output import console, print_table, say_discovered, session_score_text, stop_text
-from .run_command import run
 from .transcript_view import print_session
-
-__all__ = ["doctor", "run", "sessions", "show", "export", "config", "personas", "scenarios", "calibrate"]
 
 
 def _store(overrides: Overrides) -> Store:

@@ -39,6 +39,7 @@ from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
 from ..core.store.store import Store
 from ..core.text.score_text import UNSCORED_STYLE, score_text
+from .command_table import help_of
 from .output import console
 
 FLAG_STYLES = {"regression": "bold red", "fixed": "bold green", "same": "dim"}
@@ -48,7 +49,7 @@ TRIAL_STYLES = {"regression": "bold red", "better": "bold green", "within noise"
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "compare",
-        help="compare two runs pair by pair (exit 1 on a regression)",
+        help=help_of("compare"),
         description="Match the dialogues of two runs by scenario × persona and show what changed.",
     )
     # SUPPRESS: not given here must not erase the same flag given before the subcommand.

@@ -26,14 +26,13 @@ from ..core.runs.bootstrap import Overrides
 from ..core.types.errors import RagtuiError
 from ..core.types.expectations import Expectation, ExpectationCheck, Polarity
 from .arg_checks import check_ids
+from .command_table import help_of
 from .model_start import embedded_model
 from .output import console
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser(
-        "expect", help="print the judge's P(met) for an expectation on a stored answer (stores nothing)"
-    )
+    parser = sub.add_parser("expect", help=help_of("expect"))
     parser.add_argument("text", help='the expectation, as it would go in expect = ["…"]')
     parser.add_argument("--session", type=int, required=True, metavar="S", help="stored session id")
     parser.add_argument("--turn", type=int, metavar="N", help="only this turn's answer (default: every bot answer)")

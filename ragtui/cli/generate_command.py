@@ -31,6 +31,7 @@ from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.types.errors import RagtuiError
+from .command_table import help_of
 from .draft_run import draft_and_write, print_budget_stop
 from .mine_command import CHARS_PER_TOKEN, mine
 from .output import console, console_err
@@ -42,8 +43,7 @@ ALL_KINDS = (*KINDS, OUT_OF_SCOPE)
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "scenarios",
-        help="generate scenarios from a knowledge folder (ragtui scenarios generate DOCS --out FILE) or mine them "
-        "from real conversations (ragtui scenarios from-conversations RUN --out FILE)",
+        help=help_of("scenarios generate"),
         description="Write test scenarios from the documents of DOCS: questions of several kinds and "
         "out-of-scope probes, each reference checked against the passage it quotes. They are written "
         'as drafts (status = "draft"): `ragtui run --include-drafts` runs them. `from-conversations RUN` mines '

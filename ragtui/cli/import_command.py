@@ -18,6 +18,7 @@ from ..core.runs.importing import ImportOutcome, ImportRequest, import_conversat
 from ..core.runs.shards import check_run_id
 from ..core.text.pii import KINDS
 from ..core.types.errors import RagtuiError
+from .command_table import help_of
 from .output import console
 
 COLUMN_FIELDS = ("id", "role", "text", "time")
@@ -26,7 +27,7 @@ COLUMN_FIELDS = ("id", "role", "text", "time")
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "import",
-        help="bring real conversations (JSONL, CSV/TSV, a helpdesk's JSON export) in as a run, personal data redacted",
+        help=help_of("import"),
         description="Store each conversation of FILE… as a session of a new run of kind `imported`: the customer's "
         "messages, the bot's answers, a human agent's (kept, never judged as the bot's) and system notes. E-mail "
         "addresses, phone numbers, card numbers, postcodes, order/account ids and [redact] names are replaced by "

@@ -21,6 +21,7 @@ from ..core.runs.bootstrap import Overrides
 from ..core.text.script import script_language
 from ..core.types.errors import ConfigError
 from ..core.types.knowledge import Document
+from .command_table import help_of
 from .output import console
 
 HEADER = """\
@@ -36,7 +37,7 @@ HEADER = """\
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "init",
-        help="write a ragtui.toml for your own knowledge base: its folder, language and product",
+        help=help_of("init"),
         description="Write ragtui.toml in the current folder (or --config PATH) for the help centre in DIR: "
         "`knowledge`, `language` and `[product]` (the name the bot and the simulated customer use, and "
         "where customers get help). The product and the support address are guessed from the documents "

@@ -28,6 +28,7 @@ from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
 from ..core.types.agreement_floor import INTERVAL_RULE, LOW_MARK, LOW_WORDS, AgreementFloor, is_low
 from ..core.types.errors import RagtuiError
+from .command_table import help_of
 from .judge_card_measure import QUICK_ITEMS, measure
 from .output import console
 
@@ -40,7 +41,7 @@ SOURCES = {
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("judge-card", help="how far the judge agrees with people, per metric and language")
+    parser = sub.add_parser("judge-card", help=help_of("judge-card"))
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML")
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite database (default: the config's)")
     parser.add_argument("--model", default=argparse.SUPPRESS, help="judge model name (overrides the config)")

@@ -30,15 +30,14 @@ from ..core.runs.resolve import resolve_run
 from ..core.store.imported import run_kind
 from ..core.text.score_text import score_text
 from ..core.types.errors import RagtuiError
+from .command_table import help_of
 from .dialogue_view import dialogue_verdict_text
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser(
-        "judge", help="judge a stored run never judged (an imported run): every bot turn, then each conversation"
-    )
+    parser = sub.add_parser("judge", help=help_of("judge"))
     parser.add_argument("run", help="run id ('last' for the newest run)")
     parser.add_argument(
         "--metric",

@@ -25,15 +25,14 @@ from ..core.store.dialogue_verdicts import resolution_rate
 from ..core.types.errors import RagtuiError
 from ..core.types.judgments import Judgment
 from .arg_checks import check_ids
+from .command_table import help_of
 from .dialogue_view import dialogue_verdict_text, rate_text
 from .model_start import embedded_model
 from .output import console
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser(
-        "judge-dialogue", help="judge stored dialogues as a whole: resolution, retention, repetition, expectations"
-    )
+    parser = sub.add_parser("judge-dialogue", help=help_of("judge-dialogue"))
     parser.add_argument("sessions", type=int, nargs="*", help="session ids")
     parser.add_argument("--run", help="every session of a run id ('last' for the newest run)")
     parser.add_argument(

@@ -14,13 +14,14 @@ from ..core.registry.loaders import loaders
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.types.errors import RagtuiError
+from .command_table import help_of
 from .output import console, print_table
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "knowledge",
-        help="list the knowledge base's documents, passages and skipped files",
+        help=help_of("knowledge"),
         description="Read a knowledge folder as the built-in bot does — Markdown, text, HTML, PDF, CSV and "
         "JSON FAQs, and any plugin's format — and list each document and its passages, and each "
         "file that gave none with the reason. DIR defaults to the config's knowledge folder "

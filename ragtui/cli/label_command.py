@@ -20,11 +20,12 @@ from ..core.runs.resolve import resolve_run
 from ..core.store.labels import DEFAULT_METRIC, default_labeller, labels_where, save_label
 from ..core.store.store import Store
 from .arg_checks import MAX_SQLITE_INT, check_ids, check_range
+from .command_table import help_of
 from .output import console
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
-    label = sub.add_parser("label", help="label a bot turn: your own 1–5 score and/or agree/disagree with the judge")
+def add_label_parser(sub: argparse._SubParsersAction) -> None:
+    label = sub.add_parser("label", help=help_of("label"))
     label.add_argument("session", type=int, help="session id (see `ragtui sessions`)")
     label.add_argument("turn", type=int, help="the turn of the bot answer")
     label.add_argument("--score", type=int, metavar="1-5", help="your own score of the answer, 1 (bad) to 5")
@@ -41,7 +42,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     label.add_argument("--db", type=Path, default=argparse.SUPPRESS)
     label.set_defaults(handler=label_turn)
 
-    labels = sub.add_parser("labels", help="list or export stored labels")
+
+def add_labels_parser(sub: argparse._SubParsersAction) -> None:
+    labels = sub.add_parser("labels", help=help_of("labels"))
     labels_sub = labels.add_subparsers(dest="labels_command", metavar="ACTION", required=True)
     listing = labels_sub.add_parser("list", help="list stored labels")
     export = labels_sub.add_parser("export", help="write labelled turns as JSONL that `ragtui calibrate` reads")

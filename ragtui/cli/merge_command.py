@@ -14,13 +14,14 @@ from ..core.runs.bootstrap import Overrides
 from ..core.store.merge import check_destination, merge, open_sources
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
+from .command_table import help_of
 from .output import console
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "merge",
-        help="copy the runs of other ragtui databases (CI shards, artifacts) into one",
+        help=help_of("merge"),
         description="Copy every session of each SRC database, with its verdicts, labels, lineage and "
         "run plan, into --db DEST under fresh ids; merging a source again adds nothing.",
     )

@@ -31,6 +31,7 @@ from ..core.runs.resolve import open_referenced, split_reference
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
 from .arg_checks import check_range
+from .command_table import help_of
 from .model_start import embedded_model
 from .output import console, item_progress
 
@@ -42,7 +43,7 @@ DEFAULT_SEED = 7
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "realism",
-        help="does the simulated customer talk like the real ones? two runs' customers side by side, and a blind test",
+        help=help_of("realism"),
         description="Compare the customer messages of REAL_RUN (real conversations, e.g. an imported run) "
         "with those of SIM_RUN (a simulated run): lengths, questions, asking for a person, giving up, "
         "personal data, openings; then ask the judge, pair by pair, which message a real customer typed.",

@@ -39,12 +39,13 @@ from ..core.store.rejudge_jobs import RejudgeJob
 from ..core.store.store import Store
 from ..core.text.score_text import NO_VERDICT, score_text
 from ..core.types.errors import RagtuiError
+from .command_table import help_of
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("rejudge", help="judge every bot turn of a run again (a new version; old ones kept)")
+    parser = sub.add_parser("rejudge", help=help_of("rejudge"))
     parser.add_argument("--run", help="run id ('last' for the newest run)")
     parser.add_argument("--metric", choices=KNOWN_METRICS, default=PRIMARY_METRIC, help="metric (default rubric)")
     parser.add_argument("--model", help="judge model name (default: the judge role's)")

@@ -17,13 +17,14 @@ from ..core.runs.html_report.build import run_report_html
 from ..core.runs.resolve import open_referenced, split_reference
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
+from .command_table import help_of
 from .output import console
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "report",
-        help="write a run as one self-contained HTML file (charts, transcripts, filters)",
+        help=help_of("report"),
         description="Write RUN's summary, charts and every dialogue's transcript as one HTML file "
         "that opens without a network.",
     )

@@ -2,10 +2,10 @@
 
 One Python process spends a few milliseconds of CPU per model call (HTTP, SSE parsing, prompts,
 SQLite); at hundreds of concurrent dialogues against a fast cluster it is CPU-bound long before
-the endpoint is. This process stores the run's plan (record/run_plan.py) before any worker
+the endpoint is. This process stores the run's plan (store/run_plan.py) before any worker
 starts; workers split it (dialogue k goes to worker k mod N) and the concurrency between them;
 each is ``ragtui run`` itself with a hidden ``--worker-slice i/N`` and the shared ``--run-id``, writing
-its sessions to the same SQLite file (WAL, ``BEGIN IMMEDIATE`` writes, see record/locking.py).
+its sessions to the same SQLite file (WAL, ``BEGIN IMMEDIATE`` writes, see store/locking.py).
 Each worker creates its own sessions, so each session's owner is the worker running it: a
 worker that dies leaves its sessions interrupted (or, dead before it made them, its share
 unstarted in the plan), and ``ragtui run --resume RUN`` continues or starts them. This process forwards the workers' progress lines

@@ -18,6 +18,7 @@ from ..core.runs.resolve import resolve_run
 from ..core.text.fit_columns import NAME, NEWEST, RUN_ID, WHOLE, WRAPPED, Shorten
 from ..core.text.score_text import no_verdict, score_text
 from .arg_checks import check_count
+from .command_table import help_of
 from .output import console, print_table
 
 TREND_WIDTH = TREND_RUNS
@@ -28,7 +29,7 @@ RUNS_FIT: dict[str, Shorten] = {"run": RUN_ID, "started": WHOLE, "bot · models"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("runs", help="list runs with scores and trends")
+    parser = sub.add_parser("runs", help=help_of("runs"))
     # SUPPRESS: not given here must not erase the same flag given before the subcommand.
     parser.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML")
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite database (default: the config's)")

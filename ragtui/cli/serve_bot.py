@@ -15,6 +15,7 @@ from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.types.errors import RagtuiError
 from .arg_checks import check_port
+from .command_table import help_of
 from .model_start import embedded_model
 from .output import console
 
@@ -22,7 +23,7 @@ from .output import console
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "serve-bot",
-        help="serve the built-in RAG bot over HTTP (a reference bot to point ragtui at)",
+        help=help_of("serve-bot"),
         description="POST /chat {question, history, session_id} → {answer, passages}; "
         '"stream": true (or ?stream=1) for server-sent events. Ctrl-C stops.',
     )

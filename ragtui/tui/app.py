@@ -29,7 +29,7 @@ from textual.screen import Screen
 
 from ..core.config.settings import Config
 from ..core.models.endpoints import Endpoint
-from ..core.store.store import Store
+from ..core.store.store import Store, preload
 from ..core.types.errors import RagtuiError
 from .notices import NoticeLog
 from .safe_text import one_line
@@ -192,7 +192,7 @@ class RagtuiApp(App[None]):
                 problem = f"The embedded model could not start: {exc}"
         if problem is None:  # connected: what is left is loading ragtui's own engine, not the network
             self.call_from_thread(self._set_connecting, "Connected; loading the dialogue engine…")
-        import sqlite_utils  # noqa: F401 - the slow imports, off the UI thread
+        preload()  # the slow imports, off the UI thread
 
         import ragtui.core.dialogue.engine  # noqa: F401
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..core.dialogue.state_machine import Dialogue
     from ..core.models.endpoints import Endpoint
     from ..core.store.store import Store
-    from .record_watch import RecordWatch
+    from .store_watch import StoreWatch
     from .widgets.event_view import EventView
 
 
@@ -53,7 +53,7 @@ class DialogueHost(Protocol):
     dialogue: Dialogue | None
     stopped: str | None
     view: EventView
-    record_watch: RecordWatch
+    store_watch: StoreWatch
 
     @property
     def ragtui(self) -> TuiServices: ...

@@ -26,7 +26,7 @@ from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, Failure
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 from ..bot_servers import FaultyServer
 from ..conftest import BOT, JUDGE, USER, check_answers, interruptible

@@ -14,7 +14,7 @@ from ragtui.core.bots.reference_server import ReferenceServer, builtin_factory
 from ragtui.core.config.settings import Config
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.types.turns import Utterance
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 from ..bot_servers import FaultyServer, http_bot
 from ..conftest import BOT

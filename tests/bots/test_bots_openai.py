@@ -12,7 +12,7 @@ from ragtui.core.config.bot_config import parse_bot
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.types.errors import ConfigError, EndpointError
 from ragtui.core.types.turns import Utterance
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 TEAM = "team-bot"
 HISTORY = [Utterance("user", "Refund?"), Utterance("bot", "Within 30 days."), Utterance("user", "And for Apple?")]

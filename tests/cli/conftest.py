@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes.fake_openai import FakeOpenAIServer
+from stand_ins.fake_openai import FakeOpenAIServer
 
 from ..conftest import record_run
 

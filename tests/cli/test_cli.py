@@ -14,7 +14,7 @@ import pytest
 from ragtui.cli.main import main
 from ragtui.core.store.schema import LATEST_VERSION
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers, copy_of, endpoint_toml
 

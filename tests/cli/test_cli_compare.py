@@ -11,8 +11,8 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.fake_openai import Reply
+from stand_ins.synthetic_runs import write_dialogue
 
 from ..conftest import BOT, JUDGE, USER, check_answers, copy_of, endpoint_toml
 from ..dialogue_judge import by_schema

@@ -18,7 +18,7 @@ from ragtui.core.runs.resolve import resolve_run
 from ragtui.core.runs.run_report import junit_xml, run_markdown
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import RagtuiError
-from tests.fakes.synthetic_runs import write_dialogue, write_run
+from stand_ins.synthetic_runs import write_dialogue, write_run
 
 
 @pytest.fixture

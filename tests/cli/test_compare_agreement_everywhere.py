@@ -18,7 +18,7 @@ from ragtui.core.runs.compare import compare_runs
 from ragtui.core.runs.compare_report import comparison_csv, comparison_junit, comparison_markdown
 from ragtui.core.runs.html_report.build import compare_report_html
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 
 def entry(value: float, n: int = 30) -> dict[str, Any]:

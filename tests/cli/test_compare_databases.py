@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ragtui.cli.main import main
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 
 def two_databases(tmp_path: Path) -> tuple[Path, Path]:

@@ -17,7 +17,7 @@ from ragtui.core.runs.dialogues import VerdictScore
 from ragtui.core.runs.listing import list_runs
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from .test_compare import assert_junit_shape
 

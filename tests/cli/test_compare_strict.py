@@ -17,7 +17,7 @@ import pytest
 from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 
 @pytest.fixture(autouse=True)

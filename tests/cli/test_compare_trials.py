@@ -16,10 +16,10 @@ from ragtui.core.runs.compare import compare_runs
 from ragtui.core.runs.compare_report import comparison_csv, comparison_junit, comparison_markdown
 from ragtui.core.runs.dialogues import keyed, load_run
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from ..conftest import JUDGE, turns_judged
-from ..record.test_run_plan import write_config
+from ..store.test_run_plan import write_config
 
 PICKS = ["-s", "outage", "-p", "calm", "-p", "angry"]
 

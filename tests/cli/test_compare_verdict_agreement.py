@@ -13,7 +13,7 @@ from ragtui.core.metrics.base import Judgment
 from ragtui.core.runs.compare import compare_runs
 from ragtui.core.runs.compare_report import comparison_junit, outcome_line, summary_lines
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 
 def entry(value: float, n: int = 30) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import pytest
 from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, check_answers, endpoint_toml, yes_no_reply
 from .test_compare import assert_junit_shape

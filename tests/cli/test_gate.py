@@ -8,7 +8,7 @@ import pytest
 
 from ragtui.core.runs.gate import run_gate
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 
 @pytest.fixture

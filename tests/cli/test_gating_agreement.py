@@ -15,7 +15,7 @@ from ragtui.core.runs.gate_scope import scope_line
 from ragtui.core.runs.low_agreement import left_out_line
 from ragtui.core.store.store import Store
 from ragtui.core.types.agreement_floor import AgreementFloor
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 
 @pytest.fixture

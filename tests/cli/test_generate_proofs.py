@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ragtui.cli.main import main
 from ragtui.core.content.scenarios import load_scenarios
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE
 from .test_scenarios_generate import (  # noqa: F401

@@ -15,7 +15,7 @@ from ragtui.core.generate.pipeline import _text, _texts
 from ragtui.core.generate.toml_out import scenario_file_text
 from ragtui.core.text.text_safety import strip_controls
 from ragtui.core.types.scenarios import FollowUp, ScenarioSource
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE
 from .test_scenarios_generate import PASSAGE, config_path, generate, help_folder, last_user, schema_name, with_judge  # noqa: F401

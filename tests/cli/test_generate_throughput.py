@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from ragtui.cli.generate_command import slots_for
 from ragtui.core.config.settings import Config, EmbeddedConfig
 from ragtui.core.content.scenarios import load_scenarios
-from tests.fakes.fake_openai import Gate, Reply
+from stand_ins.fake_openai import Gate, Reply
 
 from ..conftest import JUDGE
 from .test_scenarios_generate import config_path, generate, help_folder, schema_name, writer  # noqa: F401

@@ -12,7 +12,7 @@ from ragtui.core.runs.html_report.assets import SCRIPT, content_security_policy
 from ragtui.core.store.labels import save_label
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
-from tests.fakes.synthetic_runs import write_dialogue, write_run
+from stand_ins.synthetic_runs import write_dialogue, write_run
 
 HOSTILE = (
     '<script>window.pwned = 1</script> <a href="javascript:window.pwned=2">click</a> '
@@ -28,8 +28,8 @@ def hostile_run(path: Path, run_id: str = "r1") -> Path:
     sid = write_dialogue(
         store, run_id, "outage", "calm", [0.2, 0.9], customer=lambda turn: f"turn {turn}: {HOSTILE}", verdicts={}
     )
-    bot = store.db.execute("SELECT id FROM messages WHERE session_id = ? AND role = 'bot'", [sid]).fetchone()[0]
-    store.write("hostile", lambda: store.db.conn.execute("UPDATE messages SET text = ? WHERE id = ?", [HOSTILE, bot]))
+    bot = store._db.execute("SELECT id FROM messages WHERE session_id = ? AND role = 'bot'", [sid]).fetchone()[0]
+    store.write("hostile", lambda: store._db.conn.execute("UPDATE messages SET text = ? WHERE id = ?", [HOSTILE, bot]))
     store.add_judgment(sid, bot, 1, Judgment("rubric", 0.1, {"conclusion": HOSTILE}, raw_reply="x"))
     broken = {
         "expectation": {"id": HOSTILE, "text": HOSTILE, "polarity": "must_not", "origin": "policy"},

@@ -13,7 +13,7 @@ from ragtui.core.store.labels import save_label
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
 from ragtui.core.types.passages import Passage
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 
 def section(page: str, heading: str) -> str:
@@ -151,7 +151,7 @@ def recorded_run(db: Path) -> int:
         ),
         ("UPDATE judgments SET model = 'judge-model', prompt_tokens = 500, completion_tokens = 5", []),
     ]
-    store.write("as a run records it", lambda: [store.db.conn.execute(q, p) for q, p in sql])
+    store.write("as a run records it", lambda: [store._db.conn.execute(q, p) for q, p in sql])
     store.close()
     return sid
 
@@ -200,7 +200,7 @@ def test_each_answer_shows_its_passages_folded_and_peoples_labels(tmp_path: Path
     first = [p.to_dict() for p in passages]
     store.write(
         "passages",
-        lambda: store.db.conn.execute(
+        lambda: store._db.conn.execute(
             "UPDATE messages SET passages = ? WHERE session_id = ? AND role = 'bot' AND turn = 1",
             [json.dumps(first), sid],
         ),

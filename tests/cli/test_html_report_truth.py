@@ -16,7 +16,7 @@ from ragtui.core.runs.html_report.build import run_report_html
 from ragtui.core.runs.html_report.charts import LOW_FILL
 from ragtui.core.store.store import Store
 from ragtui.core.text.score_text import under_mark
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 LOW = {"metric": PRIMARY_METRIC, "language": "en", "model": "j", "fingerprint": "f", "figure": "spearman",
        "value": 0.1, "n": 30, "on": "labels.jsonl", "source": "calibrate"}  # fmt: skip

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, JUDGE, USER, endpoint_toml, interruptible
 from .test_cli_robustness import child_env

@@ -13,7 +13,7 @@ from ragtui.core.runs.run_report import outcome
 from ragtui.core.store.store import Store
 from ragtui.core.types.agreement_floor import AgreementFloor
 from ragtui.core.types.judgments import Judgment
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 
 @pytest.fixture

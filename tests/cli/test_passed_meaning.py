@@ -23,7 +23,7 @@ from ragtui.core.runs.pass_k import run_pass_k
 from ragtui.core.runs.passing import read_pass
 from ragtui.core.runs.run_report import junit_xml, run_markdown
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 THRESHOLD = 0.7
 
@@ -39,7 +39,7 @@ def with_metric(db: Store, session_id: int, metric: str, score: float, mark: flo
     """A `--metric` verdict on the dialogue's one turn, judged against its own pass mark."""
     bot = db.session(session_id).messages[1]
     db.add_judgment(session_id, bot.id, 1, Judgment(metric, score, {"threshold": mark}, raw_reply="x"))
-    db.write("add the metric", lambda: db.db.conn.execute(
+    db.write("add the metric", lambda: db._db.conn.execute(
         "UPDATE sessions SET metrics = ? WHERE id = ?", ['["rubric", "faithfulness"]', session_id]))  # fmt: skip
 
 

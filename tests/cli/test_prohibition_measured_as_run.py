@@ -18,7 +18,7 @@ from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.metrics.dialogue.expectation_judge import ExpectationJudge
 from ragtui.core.metrics.expectation_agreement import ExpectationItem, load_expectation_items
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers, endpoint_toml, yes_no_reply
 

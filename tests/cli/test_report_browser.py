@@ -20,7 +20,7 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from .test_html_report import hostile_run
 

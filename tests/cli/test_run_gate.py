@@ -11,7 +11,7 @@ import pytest
 
 from ragtui.cli import output
 from ragtui.cli.main import main
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE, check_answers, endpoint_toml
 from ..dialogue_judge import by_schema

@@ -17,10 +17,10 @@ from ragtui.cli.main import main
 from ragtui.core.runs.pass_k import run_pass_k
 from ragtui.core.store.schema import MIGRATIONS
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, endpoint_toml, turns_judged
-from ..record.test_run_plan import rows, run_killing_a_worker, spawn, write_config
+from ..store.test_run_plan import rows, run_killing_a_worker, spawn, write_config
 
 PICKS = ["-s", "outage", "-p", "calm", "-p", "angry"]
 PAIRS = {("outage", "calm"), ("outage", "angry")}

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from ragtui.cli.main import main
-from tests.fakes.fake_openai import Reply, schema_responder
+from stand_ins.fake_openai import Reply, schema_responder
 
 from ..conftest import BOT, endpoint_toml
 

@@ -18,7 +18,7 @@ from ragtui.core.runs.listing import list_runs
 from ragtui.core.store import run_plan
 from ragtui.core.store.run_plan import PlannedPair
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, endpoint_toml
 from .test_cli_robustness import child_env
@@ -91,7 +91,7 @@ def planned_run(store: Store, owner_pid: int) -> str:
         threshold=0.7, metrics=["rubric"], run_id="r", plan_entry=first.id,
     )  # fmt: skip
     store.write(
-        "own it", lambda: store.db.conn.execute("UPDATE sessions SET owner_pid = ? WHERE id = ?", [owner_pid, sid])
+        "own it", lambda: store._db.conn.execute("UPDATE sessions SET owner_pid = ? WHERE id = ?", [owner_pid, sid])
     )
     return "r"
 

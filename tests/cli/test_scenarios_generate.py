@@ -19,7 +19,7 @@ from ragtui.core.generate.drafts import SHORT
 from ragtui.core.generate.quote_check import find_quote
 from ragtui.core.knowledge.folder import read_folder
 from ragtui.core.text.text_safety import strip_controls
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import BOT, JUDGE, USER, endpoint_toml
 

@@ -18,7 +18,7 @@ from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.cli.output import visible_text
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 HOSTILE = "\x1b]0;pwned\x07 [bold]x[/] \x1b[2J\x07\x9b1m a long line of text that goes on and on " * 3
 CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

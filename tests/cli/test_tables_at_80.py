@@ -16,7 +16,7 @@ from rich.cells import cell_len
 from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from .test_cli_robustness import child_env
 

@@ -46,11 +46,11 @@ def test_tokens_spent_shows_computed_and_reused_per_step(tmp_path: Path, server,
             assert r.computed + r.reused == r.tokens_in
         # The judge's checks of one answer share its beginning: the cache reuses it.
         assert roles["judge"].reused > 0
-        stored = store.db.execute("SELECT COUNT(*) FROM judgments WHERE cached_tokens IS NULL").fetchone()[0]
+        stored = store._db.execute("SELECT COUNT(*) FROM judgments WHERE cached_tokens IS NULL").fetchone()[0]
         assert stored == 0
         # The dialogue verdicts count theirs too (the expectations verdict included).
         verdicts = "SELECT metric, prompt_tokens, cached_tokens FROM dialogue_judgments WHERE attempts > 0"
-        rows = store.db.execute(verdicts).fetchall()
+        rows = store._db.execute(verdicts).fetchall()
         assert "expectations" in {r[0] for r in rows} and all(r[1] and r[2] is not None for r in rows)
     finally:
         store.close()
@@ -69,7 +69,7 @@ def test_a_server_that_says_nothing_shows_a_dash_not_zero(tmp_path: Path, server
         assert re.match(rf"{step}\s+fake-\w+\s+[\d,]+\s+[\d,]+\s+–\s+–\s+[\d,]+\s", line), line
     store = Store.open(db)
     try:
-        assert store.db.execute("SELECT COUNT(*) FROM messages WHERE cached_tokens IS NOT NULL").fetchone()[0] == 0
+        assert store._db.execute("SELECT COUNT(*) FROM messages WHERE cached_tokens IS NOT NULL").fetchone()[0] == 0
         run_id = store.latest_run_id()
         assert run_id is not None
         assert all(r.computed is None and r.reused is None for r in spent(store, run_id, {}))
@@ -103,7 +103,7 @@ def test_a_database_from_before_cached_tokens_opens_and_reads_them_as_unknown(tm
         (bot,) = spent(store, "r", {})
         assert (bot.tokens_in, bot.computed, bot.reused) == (40, None, None)
         for table in ("messages", "judgments", "dialogue_judgments"):
-            columns = {row[1] for row in store.db.execute(f"PRAGMA table_info({table})")}
+            columns = {row[1] for row in store._db.execute(f"PRAGMA table_info({table})")}
             assert "cached_tokens" in columns
     finally:
         store.close()

@@ -14,9 +14,9 @@ from ragtui.cli.main import main
 from ragtui.core.dialogue.progress import StepDone, dialogue_label
 from ragtui.core.runs.run_report import junit_xml, run_markdown
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
-from ..record.test_run_plan import write_config
+from ..store.test_run_plan import write_config
 
 
 @pytest.fixture

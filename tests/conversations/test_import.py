@@ -182,7 +182,7 @@ def test_no_redact_must_be_asked_for_and_says_so(tmp_path, capsys):
     assert "hana.mori@example.com" in texts
     store = Store.open(tmp_path / "r.db")
     try:
-        assert not store.db.execute("SELECT redacted FROM imports").fetchone()[0]
+        assert not store._db.execute("SELECT redacted FROM imports").fetchone()[0]
     finally:
         store.close()
 
@@ -239,7 +239,7 @@ def test_an_older_database_gains_the_kind_and_keeps_its_sessions_simulated(tmp_p
     store = Store.open(path)
     try:
         assert [s.kind for s in store.sessions()] == ["simulated"]
-        assert store.db.execute("SELECT COUNT(*) FROM imports").fetchone()[0] == 0
+        assert store._db.execute("SELECT COUNT(*) FROM imports").fetchone()[0] == 0
     finally:
         store.close()
 

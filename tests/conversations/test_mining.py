@@ -17,7 +17,7 @@ from ragtui.cli.main import main
 from ragtui.core.content.personas import load_persona_file
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, endpoint_toml, record_run
 

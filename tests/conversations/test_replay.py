@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, endpoint_toml
 

@@ -111,8 +111,8 @@ def test_importing_a_large_file_keeps_memory_bounded_and_stores_every_conversati
     assert peak < BOUND_BYTES, f"peak {peak:,} bytes importing a {path.stat().st_size:,}-byte file"
     store = Store.open_read_only(tmp_path / "r.db")
     try:
-        assert store.db.execute("SELECT COUNT(*) FROM sessions WHERE kind = 'imported'").fetchone()[0] == written
-        leaked = store.db.execute("SELECT COUNT(*) FROM messages WHERE text LIKE '%@example.com%'").fetchone()[0]
+        assert store._db.execute("SELECT COUNT(*) FROM sessions WHERE kind = 'imported'").fetchone()[0] == written
+        leaked = store._db.execute("SELECT COUNT(*) FROM messages WHERE text LIKE '%@example.com%'").fetchone()[0]
         assert leaked == 0
     finally:
         store.close()

@@ -9,7 +9,7 @@ import pytest
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, Failure, VerdictReady
 from ragtui.core.models.endpoints import resolve_endpoints
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE
 from ..metrics.test_metrics_dialogue import step_responder

@@ -19,7 +19,7 @@ from ragtui.core.dialogue.events import DialogueDone, Failure, MessageDone
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.export import sessions_to_csv
 from ragtui.core.types.calls import CUT_AT_REPLY_TIMEOUT
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, endpoint_toml
 

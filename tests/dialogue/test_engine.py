@@ -19,7 +19,7 @@ from ragtui.core.dialogue.events import (
     VerdictReady,
 )
 from ragtui.core.models.endpoints import resolve_endpoints
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, USER, check_answers
 

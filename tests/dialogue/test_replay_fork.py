@@ -9,7 +9,7 @@ from ragtui.core.content.personas import load_personas
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.store.lineage import lineage_lines
 from ragtui.core.types.errors import RagtuiError
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, USER, check_answers
 

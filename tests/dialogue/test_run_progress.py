@@ -23,7 +23,7 @@ from ragtui.core.dialogue.events import (
 from ragtui.core.dialogue.progress import StepMeter, verdict_started_line
 from ragtui.core.types.calls import CallUsage
 from ragtui.core.types.judgments import Judgment
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..cli.test_dialogue_cli import judge_two_dialogues
 from ..conftest import BOT, JUDGE, USER, endpoint_toml

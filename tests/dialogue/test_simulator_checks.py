@@ -17,7 +17,7 @@ from ragtui.core.dialogue.simulator_check import (
     code_check,
 )
 from ragtui.core.types.turns import Utterance
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, USER
 from ..dialogue_judge import by_schema

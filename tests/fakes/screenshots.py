@@ -27,7 +27,7 @@ from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, Responder, level_reply, schema_responder
+from stand_ins.fake_openai import FakeOpenAIServer, Reply, Responder, level_reply, schema_responder
 from tests.fakes.rubric_checks import check_name
 
 SIZE = (150, 48)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 import hmac
 
-from tests.fakes import fake_openai
-from tests.fakes.fake_openai import FakeOpenAIServer
+from stand_ins import fake_openai
+from stand_ins.fake_openai import FakeOpenAIServer
 
 
 class StubLlamaServer(FakeOpenAIServer):

@@ -12,7 +12,7 @@ from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.types.passages import Passage
-from tests.fakes.fake_openai import level_reply
+from stand_ins.fake_openai import level_reply
 from tests.fakes.rubric_checks import check_name
 
 from ..conftest import JUDGE

@@ -19,7 +19,7 @@ from ragtui.core.models.llm import ClientPool
 from ragtui.core.types.errors import ConfigError
 from ragtui.core.types.expectations import Expectation
 from ragtui.core.types.passages import Passage
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE, yes_no_reply
 
@@ -61,7 +61,7 @@ async def test_p_yes_is_read_from_the_probabilities_of_one_token(judge, server):
 
 
 async def test_japanese_labels_count_as_yes_and_no(judge, server):
-    from tests.fakes.fake_openai import level_reply
+    from stand_ins.fake_openai import level_reply
 
     server.script(JUDGE, level_reply({"は": 0.3, "いい": 0.7}))
     check = await judge("ja").check(Expectation("x", "未使用期間は返金されないと伝える"), ANSWER)

@@ -13,7 +13,7 @@ from ragtui.core.metrics.dialogue.expectations import Expectations
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.types.expectations import Expectation, results_from_details
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, yes_no_reply
 

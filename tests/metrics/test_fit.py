@@ -19,7 +19,7 @@ from ragtui.core.metrics.fit_store import FittedMetric, find_fit, fitted_metrics
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import level_reply
+from stand_ins.fake_openai import level_reply
 
 from ..conftest import JUDGE
 
@@ -58,7 +58,7 @@ def test_calibrate_fit_reports_held_out_figures_and_stores_the_fit(config_file, 
     assert "Fit #1 · answer_correctness · en · isotonic" in out
     assert "held-out (5-fold cross-validation, n=24)" in out and "mae" in out
     store = Store.open(tmp_path / "cal.db")
-    rows = store.db.execute("SELECT metric, model, kind, report FROM judge_fits").fetchall()
+    rows = store._db.execute("SELECT metric, model, kind, report FROM judge_fits").fetchall()
     store.close()
     assert rows[0][:3] == ("answer_correctness", JUDGE, "isotonic")
     report = json.loads(rows[0][3])

@@ -26,7 +26,7 @@ from ragtui.core.store.labels import save_label
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
 from ragtui.core.types.passages import Passage
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..card_table import card_cells
 from ..conftest import JUDGE

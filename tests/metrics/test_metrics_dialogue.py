@@ -13,7 +13,7 @@ from ragtui.cli.main import main
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, TextDelta, VerdictReady
 from ragtui.core.models.endpoints import resolve_endpoints
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE, check_answers, endpoint_toml, verdict
 

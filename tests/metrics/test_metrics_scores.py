@@ -19,7 +19,7 @@ from ragtui.core.models.llm import ClientPool
 from ragtui.core.types.errors import ConfigError
 from ragtui.core.types.judgments import Judgment
 from ragtui.core.types.passages import Passage
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE
 

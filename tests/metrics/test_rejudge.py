@@ -14,7 +14,7 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply, completion_body, level_reply
+from stand_ins.fake_openai import Reply, completion_body, level_reply
 
 from ..conftest import JUDGE, check_answers, check_line, copy_of, endpoint_toml, verdict
 

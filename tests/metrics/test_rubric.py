@@ -15,7 +15,7 @@ from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.types.passages import Passage
 from ragtui.core.types.turns import Utterance
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, verdict
 

@@ -126,7 +126,7 @@ def judged(config_file: Path, server, capsys) -> tuple[float, dict, str]:
     summary = capsys.readouterr().out
     store = Store.open(config_file.parent / "runs.db")
     try:
-        score, details = store.db.execute("SELECT score, details FROM judgments WHERE metric = 'rubric'").fetchone()
+        score, details = store._db.execute("SELECT score, details FROM judgments WHERE metric = 'rubric'").fetchone()
     finally:
         store.close()
     return score, json.loads(details), summary

@@ -20,7 +20,7 @@ from ragtui.core.metrics.explain import explain_lines
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.types.passages import Passage
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE
 

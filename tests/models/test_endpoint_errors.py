@@ -17,7 +17,7 @@ from ragtui.cli.main import main
 from ragtui.core.config.settings import Config
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.types.errors import ConfigError, EndpointError
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, USER, check_answers, endpoint_toml
 

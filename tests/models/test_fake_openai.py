@@ -30,7 +30,7 @@ from collections.abc import Iterator
 import openai
 import pytest
 
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, demo_responder, schema_responder
+from stand_ins.fake_openai import FakeOpenAIServer, Reply, demo_responder, schema_responder
 
 API_KEY = "sk-test-key"
 USER = [{"role": "user", "content": "hello there"}]
@@ -389,7 +389,7 @@ def test_invalid_json_body_is_a_400(server: FakeOpenAIServer) -> None:
 
 
 def test_the_standalone_servers_demo_answers_judge_checks_with_probabilities() -> None:
-    """`python -m tests.fakes.fake_openai` serves demo_responder: a one-token check that asks
+    """`python -m stand_ins.fake_openai` serves demo_responder: a one-token check that asks
     for logprobs gets a yes/no distribution (deterministic per request), anything else the
     schema responder's reply."""
     check = {

@@ -14,7 +14,7 @@ import pytest
 
 from ragtui.core.models import http1, sse
 from ragtui.core.models.http1 import ChunkedDecoder, Http1Error, Http1Pool, plain_http_target
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 CHUNKED = b"5;ext=1\r\nhello\r\n1\r\n \r\n5\r\nworld\r\n0\r\nx-trailer: t\r\n\r\n"
 

@@ -17,7 +17,7 @@ from ragtui.core.metrics.probability import SCALE_0_5, read_levels
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.models.token_logprobs import from_chunk
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE
 

@@ -22,7 +22,7 @@ from ragtui.core.config.settings import parse_config
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, Failure, TextDelta
 from ragtui.core.models.endpoints import resolve_endpoints
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, JUDGE, endpoint_toml, interruptible
 

@@ -42,7 +42,7 @@ from ragtui.core.models.local_model import (
 from ragtui.core.models.server_registry import Registry, ServerState, process_start_time
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import RagtuiError
-from tests.fakes.fake_openai import FakeOpenAIServer
+from stand_ins.fake_openai import FakeOpenAIServer
 
 DEADLINE = 30.0  # generous bound for a loaded machine; the happy path takes milliseconds
 

@@ -17,7 +17,7 @@ from ragtui.core.models.llm import ClientPool
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import EndpointError
 from ragtui.core.types.judgments import how_read
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE, check_answers, endpoint_toml
 
@@ -116,7 +116,7 @@ def run(config_file: Path) -> int:
 def reads(config_file: Path) -> list[str | None]:
     store = Store.open(config_file.parent / "runs.db")
     try:
-        rows = store.db.execute("SELECT details FROM judgments WHERE score IS NOT NULL ORDER BY id").fetchall()
+        rows = store._db.execute("SELECT details FROM judgments WHERE score IS NOT NULL ORDER BY id").fetchall()
     finally:
         store.close()
     return [json.loads(r[0]).get("read") for r in rows]

@@ -16,7 +16,7 @@ from ragtui.core.dialogue.engine import Engine
 from ragtui.core.dialogue.events import DialogueDone, Failure, MessageDone, StreamRestarted
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.export import sessions_to_csv
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, USER, endpoint_toml
 

@@ -30,7 +30,7 @@ from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
 from ragtui.tui.screens.compare_screen import CompareScreen, PairScreen
 from ragtui.tui.screens.verdict_screen import VerdictScreen
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, endpoint_toml
 from ..metrics.test_plugins import write_dist_info

@@ -13,7 +13,7 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply, level_reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply, level_reply
 
 from ..conftest import JUDGE, endpoint_toml
 from .conversations import write_conversation

@@ -10,7 +10,7 @@ from ragtui.core.store.store import Store
 from ragtui.core.types.agreement_floor import AgreementFloor
 from ragtui.tui.dialogs.label_dialog import verdict_summary
 from ragtui.tui.formatting import version_column
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 LOW = {"metric": PRIMARY_METRIC, "language": "en", "model": "j", "fingerprint": "f", "figure": "spearman",
        "value": 0.1, "n": 30, "on": "labels.jsonl", "source": "calibrate"}  # fmt: skip

@@ -9,7 +9,7 @@ import time
 
 from ragtui.cli.main import main
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT
 from .conftest import SIZE, open_recorded, pane_text, settle

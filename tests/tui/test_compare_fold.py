@@ -7,7 +7,7 @@ from textual.widgets import DataTable
 
 from ragtui.core.store.store import Store
 from ragtui.tui.screens.compare_screen import CompareScreen
-from tests.fakes.synthetic_runs import write_run
+from stand_ins.synthetic_runs import write_run
 
 from .conftest import settle
 from .test_day_at_80 import screen_text

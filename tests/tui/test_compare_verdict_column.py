@@ -11,7 +11,7 @@ from textual.widgets import DataTable
 from ragtui.core.runs.compare import compare_runs
 from ragtui.core.store.store import Store
 from ragtui.tui.screens.compare_screen import CompareScreen
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from ..cli.test_compare_agreement_everywhere import LOW
 from .conftest import settle

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT
 from .conftest import SIZE, open_recorded, pane_text, settle

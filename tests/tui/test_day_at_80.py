@@ -18,7 +18,7 @@ from ragtui.tui.dialogs.new_session import NewSessionScreen
 from ragtui.tui.screens.compare_screen import PairScreen
 from ragtui.tui.widgets.header import SessionHeader
 from ragtui.tui.widgets.panes import HARD_CHUNK_CHARS, MessageView
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers
 from .conftest import open_recorded, pane_text, settle

@@ -10,7 +10,7 @@ import pytest
 from ragtui.core.store.store import Store
 from ragtui.tui.dialogs.new_session import NewSessionScreen
 from ragtui.tui.screens.main_screen import MainScreen
-from tests.fakes.fake_openai import Gate, Reply
+from stand_ins.fake_openai import Gate, Reply
 
 from ..conftest import BOT, JUDGE, check_answers, turns_judged
 from .conftest import SIZE, notifications, pane_text, settle, wait_until

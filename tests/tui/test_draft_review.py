@@ -23,7 +23,7 @@ from ragtui.core.types.errors import ConfigError
 from ragtui.core.types.expectations import Proof
 from ragtui.core.types.scenarios import ScenarioSource
 from ragtui.tui.screens.draft_review import QUOTE_STYLE, DraftReviewScreen, case_text, source_text
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE
 from .conftest import SIZE, notifications, settle, static_text

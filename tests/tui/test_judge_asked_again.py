@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, check_answers
 from .conftest import SIZE, pane_text, settle

@@ -141,8 +141,8 @@ async def test_the_queue_offers_only_judged_turns_and_every_key_labels_one(make_
         await run_session(pilot)
         await run_session(pilot)
         # Two turns without a rubric verdict (as when the judge never ran on them).
-        store.db.execute("DELETE FROM judgments WHERE (session_id = 1 AND turn = 2) OR (session_id = 2 AND turn = 3)")
-        store.db.conn.commit()
+        store._db.execute("DELETE FROM judgments WHERE (session_id = 1 AND turn = 2) OR (session_id = 2 AND turn = 3)")
+        store._db.conn.commit()
         await pilot.press("u")
         await pilot.pause()
         assert "1 of 4 · 4 left" in static_text(app, "#queue-title")

@@ -23,7 +23,7 @@ from ragtui.core.runs.compare_report import comparison_junit, comparison_markdow
 from ragtui.core.runs.html_report.build import compare_report_html
 from ragtui.core.runs.listing import list_runs
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from .conftest import SIZE, static_text
 from .test_runs_compare_fork import cell_texts, open_compare

@@ -21,7 +21,7 @@ from ragtui.tui.screens.main_screen import MainScreen
 from ragtui.tui.screens.personas_screen import PersonasScreen
 from ragtui.tui.screens.too_small import TooSmallScreen
 from ragtui.tui.screens.verdict_screen import VerdictScreen
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, check_answers, check_line, verdict
 from .conftest import notifications, open_recorded, pane_text, settle

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ragtui.core.store.store import Store
 from ragtui.tui.formatting import DEFAULT_FLOOR
 from ragtui.tui.screens.compare_screen import _side, _verdicts_text
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 
 def test_a_side_s_dialogue_verdicts_give_the_outcome_and_each_score(store: Store):

@@ -83,7 +83,7 @@ async def test_a_session_another_live_process_runs_is_read_only(make_app, store:
     session_id = new_session(store, scenario, persona)
     other = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     try:
-        store.db.execute(
+        store._db.execute(
             "UPDATE sessions SET owner_pid = ?, owner_host = ?, owner_started = NULL WHERE id = ?",
             [other.pid, socket.gethostname(), session_id],
         )
@@ -104,7 +104,7 @@ async def test_a_session_whose_process_died_is_interrupted_and_continues(make_ap
     session_id = new_session(store, scenario, persona)
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
-    store.db.execute("UPDATE sessions SET owner_pid = ? WHERE id = ?", [gone.pid, session_id])
+    store._db.execute("UPDATE sessions SET owner_pid = ? WHERE id = ?", [gone.pid, session_id])
     assert store.session(session_id).status == "interrupted"
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -118,7 +118,7 @@ async def test_a_session_whose_process_died_is_interrupted_and_continues(make_ap
 
 
 async def test_sigterm_quits_like_ctrl_q_and_records_cancelled(make_app, store: Store, server):
-    from tests.fakes.fake_openai import Reply
+    from stand_ins.fake_openai import Reply
 
     from ..conftest import BOT
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ragtui.core.dialogue.replay import ReplayEnded, ReplayScript, replay_summary
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from .conftest import SIZE, settle, static_text
 

@@ -12,8 +12,8 @@ from ragtui.tui.dialogs.fork_screen import ForkScreen
 from ragtui.tui.screens.compare_screen import CompareScreen, PairScreen
 from ragtui.tui.screens.main_screen import MainScreen
 from ragtui.tui.screens.runs_screen import RunsScreen
-from tests.fakes.fake_openai import Reply
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.fake_openai import Reply
+from stand_ins.synthetic_runs import write_dialogue
 
 from ..conftest import JUDGE, USER, check_answers
 from .conftest import SIZE, notifications, settle, static_text

@@ -13,7 +13,7 @@ from ragtui.cli.main import main
 from ragtui.core.metrics import PRIMARY_METRIC
 from ragtui.core.metrics.base import Judgment
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from .conftest import SIZE
 from .test_runs_compare_fork import cell_texts

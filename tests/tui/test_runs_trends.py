@@ -13,7 +13,7 @@ from ragtui.cli.main import main
 from ragtui.core.runs.listing import sparkline
 from ragtui.core.store.store import Store
 from ragtui.tui.screens.runs_screen import RunsScreen
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from .conftest import settle
 from .test_day_at_80 import screen_text

@@ -14,7 +14,7 @@ from ragtui.core.store.store import Store
 from ragtui.tui.help_text import help_text
 from ragtui.tui.screens.main_screen import MainScreen
 from ragtui.tui.screens.sessions_screen import SessionsScreen
-from tests.fakes.synthetic_runs import write_dialogue, write_run
+from stand_ins.synthetic_runs import write_dialogue, write_run
 
 from .conftest import settle
 from .test_day_at_80 import screen_text
@@ -31,9 +31,9 @@ def many_sessions(store: Store) -> None:
     all started on 5 December of this year at 15:30."""
     write_run(store, RUN, 270, seed=3, turns=1, personas=6)
     write_dialogue(store, "20261205-101010-cd34", LONG, "impatient-customer", [0.5])
-    store.db.execute("UPDATE sessions SET parent_session_id = 1, fork_turn = 1 WHERE id = 271")
-    store.db.execute("UPDATE sessions SET created_at = ?", [f"{date.today().year}-12-05T15:30:00+00:00"])
-    store.db.conn.commit()
+    store._db.execute("UPDATE sessions SET parent_session_id = 1, fork_turn = 1 WHERE id = 271")
+    store._db.execute("UPDATE sessions SET created_at = ?", [f"{date.today().year}-12-05T15:30:00+00:00"])
+    store._db.conn.commit()
 
 
 async def open_sessions(pilot) -> DataTable:  # noqa: ANN001 - a textual Pilot
@@ -105,8 +105,8 @@ async def test_slash_filters_by_words_and_escape_clears_then_leaves(make_app, st
 
 async def test_the_filter_matches_the_status(make_app, store: Store):
     many_sessions(store)
-    store.db.execute("UPDATE sessions SET stop_reason = 'gave_up' WHERE id IN (3, 4)")
-    store.db.conn.commit()
+    store._db.execute("UPDATE sessions SET stop_reason = 'gave_up' WHERE id IN (3, 4)")
+    store._db.conn.commit()
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
         table = await open_sessions(pilot)

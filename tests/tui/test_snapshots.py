@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers, turns_judged
 
@@ -30,9 +30,9 @@ def _in_tmp(monkeypatch, tmp_path):
 
 
 def pin_time(store: Store) -> None:
-    store.db.execute("UPDATE sessions SET created_at = '2025-04-01T09:30:00+00:00', updated_at = created_at")
-    store.db.execute("UPDATE judgments SET created_at = '2025-04-01T09:31:00+00:00', latency_ms = 1250")
-    store.db.conn.commit()
+    store._db.execute("UPDATE sessions SET created_at = '2025-04-01T09:30:00+00:00', updated_at = created_at")
+    store._db.execute("UPDATE judgments SET created_at = '2025-04-01T09:31:00+00:00', latency_ms = 1250")
+    store._db.conn.commit()
 
 
 async def steady(pilot: Pilot) -> None:

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 
 from ragtui.core.store.store import Store
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, check_answers
 from .test_snapshots import SMALL, after_a_dialogue, pin_time, run_dialogue, steady

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from ragtui.core.store.store import Store
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 from .test_snapshots import SMALL, pin_time, steady
 

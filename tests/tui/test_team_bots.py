@@ -11,7 +11,7 @@ from ragtui.core.config.settings import Config
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.tui.app import RagtuiApp
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT
 from .conftest import SIZE, pane_text

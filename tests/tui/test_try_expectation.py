@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from ragtui.core.config.settings import Config
 from ragtui.tui.dialogs.expectation_dialog import ASKING, TryExpectationScreen
 from ragtui.tui.screens.verdict_screen import VerdictScreen
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, check_answers, yes_no_reply
 from .conftest import SIZE, open_recorded, settle, static_text

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ragtui.tui.app import RagtuiApp
-from tests.fakes.fake_openai import FakeOpenAIServer, Gate, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Gate, Reply
 
 from ..conftest import BOT, JUDGE, check_answers
 from .conftest import SIZE, notifications, open_recorded, pane_text, settle, wait_until

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ragtui.core.store.store import Store
 from ragtui.tui.safe_text import StreamCleaner, clean_text
 from ragtui.tui.widgets.panes import MessageView, RolePane
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, USER
 from .conftest import SIZE, pane_text, settle

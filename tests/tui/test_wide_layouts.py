@@ -10,7 +10,7 @@ from ragtui.core.store.store import Store
 from ragtui.tui.screens.compare_screen import CompareScreen, PairScreen
 from ragtui.tui.screens.runs_screen import RunsScreen
 from ragtui.tui.widgets.panes import RolePane
-from tests.fakes.fake_openai import Reply
+from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, JUDGE, turns_judged
 from .conftest import pane_text, settle

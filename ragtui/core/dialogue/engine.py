@@ -386,7 +386,7 @@ class Engine:
             beat.cancel()
 
     async def _heartbeat(self) -> None:
-        """Tell other processes this one still runs its sessions (see record/ownership.py)."""
+        """Tell other processes this one still runs its sessions (see store/ownership.py)."""
         while True:
             await asyncio.sleep(HEARTBEAT_S)
             with contextlib.suppress(RagtuiError):  # a busy database: the next beat will do

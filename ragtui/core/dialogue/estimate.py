@@ -33,6 +33,7 @@ from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient, Message
 from ..registry.bots import uses_bot_role
 from ..registry.metrics import metric_info
+from ..store import usage
 from ..store.store import Store
 from ..text.sentences import split_sentences
 from ..types.personas import Persona
@@ -137,39 +138,17 @@ def price_for(prices: dict[str, tuple[float, float]], model: str) -> tuple[float
     return prices[max(matches, key=len)] if matches else None
 
 
-_MODEL_MATCH = "(model = ? OR model LIKE ? || '-%')"
-
-
-def _past(store: Store, sql: str, model: str, *extra: object) -> tuple[float | None, int]:
-    row = store.db.execute(sql, [*extra, model, model]).fetchone()
-    return (row[0], int(row[1])) if row and row[1] else (None, 0)
-
-
 def past_output(store: Store, role: str, model: str, metric: str = PRIMARY_METRIC) -> tuple[float | None, int]:
     """Mean completion tokens per call of ``model`` in ``role``, and how many calls it is from."""
     if role == "judge":
-        sql = (
-            "SELECT AVG(completion_tokens * 1.0 / attempts), COUNT(*) FROM judgments "
-            f"WHERE completion_tokens IS NOT NULL AND metric = ? AND {_MODEL_MATCH}"
-        )
-        return _past(store, sql, model, metric)
+        return usage.judge_output(store, model, metric)
     # A customer message kept as off-role was written by the simulator's model all the same.
     sources = ("simulator", OFF_ROLE_SOURCE) if role == "user" else ("bot",)
-    marks = ", ".join("?" * len(sources))
-    sql = (
-        "SELECT AVG(completion_tokens), COUNT(*) FROM messages "
-        f"WHERE completion_tokens IS NOT NULL AND source IN ({marks}) AND {_MODEL_MATCH}"
-    )
-    return _past(store, sql, model, *sources)
+    return usage.message_output(store, model, sources)
 
 
 def past_turns(store: Store, max_turns: int, user_model: str) -> tuple[float | None, int]:
-    sql = (
-        "SELECT AVG(s.turns), COUNT(*) FROM sessions s WHERE s.max_turns = ? "
-        "AND s.stop_reason IN ('done', 'max_turns') AND EXISTS (SELECT 1 FROM messages m "
-        f"WHERE m.session_id = s.id AND m.source = 'simulator' AND {_MODEL_MATCH.replace('model', 'm.model')})"
-    )
-    return _past(store, sql, user_model, max_turns)
+    return usage.dialogue_turns(store, max_turns, user_model)
 
 
 class RunEstimator:
@@ -289,25 +268,12 @@ class RunEstimator:
 def past_check_usage(store: Store, model: str) -> tuple[float, float, float] | None:
     """Mean calls and tokens a simulated customer message cost besides itself (its checks, a
     rejected first try), over past messages of ``model``; None when there are none."""
-    row = store.db.execute(
-        "SELECT AVG(json_extract(sim_check, '$.extra_usage.calls')), "
-        "AVG(json_extract(sim_check, '$.extra_usage.prompt_tokens')), "
-        "AVG(json_extract(sim_check, '$.extra_usage.completion_tokens')) FROM messages "
-        "WHERE role = 'user' AND model = ? AND json_extract(sim_check, '$.extra_usage.calls') IS NOT NULL",
-        [model],
-    ).fetchone()
-    return None if row[0] is None else (float(row[0]), float(row[1] or 0), float(row[2] or 0))
+    return usage.check_usage(store, model)
 
 
 def past_dialogue_usage(store: Store, model: str) -> tuple[float, float, float] | None:
     """Mean calls and tokens of the dialogue verdicts per past dialogue judged by ``model``."""
-    row = store.db.execute(
-        "SELECT AVG(calls), AVG(tokens_in), AVG(tokens_out) FROM (SELECT session_id, SUM(attempts) AS calls, "
-        "SUM(COALESCE(prompt_tokens, 0)) AS tokens_in, SUM(COALESCE(completion_tokens, 0)) AS tokens_out "
-        "FROM dialogue_judgments WHERE model = ? AND attempts > 0 GROUP BY session_id)",
-        [model],
-    ).fetchone()
-    return None if row[0] is None else (float(row[0]), float(row[1] or 0), float(row[2] or 0))
+    return usage.dialogue_usage(store, model)
 
 
 def estimate_run(
@@ -372,16 +338,6 @@ def _stand_in(text: str, tokens: float) -> str:
 
 CHECK_STEP = "user check"  # the simulator's checks of a customer message and the re-ask after one failed
 
-# Per group of calls: the sum of a column, or NULL unless every call reported it.
-_ALL_KNOWN = "CASE WHEN SUM({calls}) = SUM(CASE WHEN {known} IS NOT NULL THEN {calls} ELSE 0 END) THEN SUM({value}) END"
-
-
-def _cache_sql(calls: str, sent: str, cached: str) -> str:
-    """SQL columns (reused, computed) of a group of rows, NULL when any row's server did not say."""
-    reused = _ALL_KNOWN.format(calls=calls, known=cached, value=cached)
-    computed = _ALL_KNOWN.format(calls=calls, known=cached, value=f"MAX(COALESCE({sent}, 0) - {cached}, 0)")
-    return f"{reused}, {computed}"
-
 
 def spent(store: Store, run_id: str, prices: dict[str, tuple[float, float]]) -> list[RoleTokens]:
     """Tokens a stored run actually used, per role and model, with the cost where priced: sent,
@@ -389,27 +345,7 @@ def spent(store: Store, run_id: str, prices: dict[str, tuple[float, float]]) -> 
     messages (and a message asked again after failing one) are a step of their own."""
     # Every model call of the run: the messages a model wrote, the calls behind a customer
     # message besides itself (its checks, a rejected first try), turn and dialogue verdicts.
-    extra = "json_extract(m.sim_check, '$.extra_usage.{}')"
-    check_calls = f"COALESCE({extra.format('calls')}, 0)"
-    rows = store.db.execute(
-        "SELECT m.role, m.model, COUNT(*), SUM(COALESCE(m.prompt_tokens, 0)), SUM(COALESCE(m.completion_tokens, 0)), "
-        f"{_cache_sql('1', 'm.prompt_tokens', 'm.cached_tokens')} "
-        "FROM messages m JOIN sessions s ON s.id = m.session_id "
-        "WHERE s.run_id = ? AND m.model IS NOT NULL GROUP BY 1, 2 "
-        f"UNION ALL SELECT '{CHECK_STEP}', m.model, SUM({check_calls}), "
-        f"SUM(COALESCE({extra.format('prompt_tokens')}, 0)), SUM(COALESCE({extra.format('completion_tokens')}, 0)), "
-        f"{_cache_sql(check_calls, extra.format('prompt_tokens'), extra.format('cached_tokens'))} "
-        "FROM messages m JOIN sessions s ON s.id = m.session_id "
-        f"WHERE s.run_id = ? AND m.model IS NOT NULL AND {check_calls} > 0 GROUP BY 1, 2 "
-        "UNION ALL SELECT 'judge', COALESCE(NULLIF(j.model, ''), 'unknown'), SUM(j.attempts), "
-        "SUM(COALESCE(j.prompt_tokens, 0)), SUM(COALESCE(j.completion_tokens, 0)), "
-        f"{_cache_sql('j.attempts', 'j.prompt_tokens', 'j.cached_tokens')} "
-        "FROM (SELECT session_id, model, attempts, prompt_tokens, completion_tokens, cached_tokens FROM judgments "
-        "UNION ALL SELECT session_id, model, attempts, prompt_tokens, completion_tokens, cached_tokens "
-        "FROM dialogue_judgments WHERE attempts > 0) j JOIN sessions s ON s.id = j.session_id "
-        "WHERE s.run_id = ? GROUP BY 1, 2",
-        [run_id, run_id, run_id],
-    ).fetchall()
+    rows = usage.run_usage(store, run_id, CHECK_STEP)
     out: list[RoleTokens] = []
     order = {"user": 0, CHECK_STEP: 1, "bot": 2, "judge": 3}
     for role, model, calls, tokens_in, tokens_out, reused, computed in sorted(rows, key=lambda r: (order[r[0]], r[1])):

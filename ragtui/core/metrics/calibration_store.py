@@ -1,4 +1,5 @@
-"""Calibration runs and their judged items in SQLite (tables from schema migration 2).
+"""Calibration runs and their judged items, stored through ``store.calibration_runs`` (tables
+from schema migration 2).
 
 A run is identified by a fingerprint of everything that changes its results — the metric, the
 data file's content, the field mapping, the label scale, the judge model and temperature, and
@@ -13,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..store import calibration_runs
 from ..store.store import Store, now
 from ..types.judgments import Judgment
 
@@ -29,15 +31,8 @@ class StoredItem:
     elapsed_ms: float
 
 
-def _write(store: Store, action: str, fn: Any) -> Any:
-    return store.write(action, fn)  # one BEGIN IMMEDIATE transaction, shared with other writers
-
-
 def find_run(store: Store, fingerprint: str) -> int | None:
-    row = store.db.execute(
-        "SELECT id FROM calibration_runs WHERE fingerprint = ? ORDER BY id DESC LIMIT 1", [fingerprint]
-    ).fetchone()
-    return int(row[0]) if row else None
+    return calibration_runs.find_run(store, fingerprint)
 
 
 def create_run(
@@ -54,15 +49,11 @@ def create_run(
         "settings": json.dumps(settings, ensure_ascii=False),
         "status": "running",
     }
-    return _write(store, "create a calibration run", lambda: store.db.table("calibration_runs").insert(row).last_pk)
+    return calibration_runs.create_run(store, row)
 
 
 def set_run_status(store: Store, run_id: int, status: str) -> None:
-    _write(
-        store,
-        "update the calibration run",
-        lambda: store.db.table("calibration_runs").update(run_id, {"status": status, "updated_at": now()}),
-    )
+    calibration_runs.set_run_status(store, run_id, status)
 
 
 def add_item(
@@ -92,26 +83,14 @@ def add_item(
         "elapsed_ms": elapsed_ms,
         "created_at": now(),
     }
-
-    def insert() -> None:
-        store.db.table("calibration_items").insert(row, replace=True)
-        store.db.execute("UPDATE calibration_runs SET updated_at = ? WHERE id = ?", [now(), run_id])
-
-    _write(store, "record a calibration item", insert)
+    calibration_runs.add_item(store, run_id, row)
 
 
 def stored_items(store: Store, run_id: int) -> dict[str, StoredItem]:
-    rows = store.db.execute(
-        "SELECT item_key, line, label, score, skipped, error, conclusion, elapsed_ms "
-        "FROM calibration_items WHERE run_id = ? ORDER BY line",
-        [run_id],
-    ).fetchall()
+    rows = calibration_runs.item_rows(store, run_id)
     return {r[0]: StoredItem(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6] or "", r[7]) for r in rows}
 
 
 def item_judgment(store: Store, run_id: int, key: str) -> dict[str, Any] | None:
     """The full stored judgment of one item (every step's prompt and reply), for inspection."""
-    row = store.db.execute(
-        "SELECT judgment FROM calibration_items WHERE run_id = ? AND item_key = ?", [run_id, key]
-    ).fetchone()
-    return json.loads(row[0]) if row else None
+    return calibration_runs.item_judgment(store, run_id, key)

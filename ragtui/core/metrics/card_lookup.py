@@ -23,7 +23,7 @@ class CardLookup:
         self._seen: tuple[int, int] | None = None
 
     def __call__(self, metric: str, model: str, fingerprint: str) -> dict[str, Any] | None:
-        seen = self._database_state()
+        seen = self.store.database_state()
         if seen != self._seen:
             self._found.clear()
             self._seen = seen
@@ -32,10 +32,6 @@ class CardLookup:
             entry = entry_for(self.store, metric, model, fingerprint, self.floor)
             self._found[key] = entry.to_dict() if entry is not None else None
         return self._found[key]
-
-    def _database_state(self) -> tuple[int, int]:
-        conn = self.store.db.conn
-        return int(conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes
 
 
 def install_card_lookup(store: Store, floor: AgreementFloor) -> Store:

@@ -1,4 +1,5 @@
-"""Fits in SQLite (``judge_fits``, schema migration 5) and the wrapper that applies them.
+"""Fits, stored through ``store.judge_fits`` (``judge_fits``, schema migration 5), and the
+wrapper that applies them.
 
 ``fitted_metrics`` wraps each metric that has a fit for exactly this judge model and prompt
 fingerprint; the newest such fit wins, and without one the fit ragtui ships for its embedded judge
@@ -10,13 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
-from typing import Any, cast
+from typing import Any
 
 from ..models.llm import DeltaCallback
+from ..store import judge_fits
 from ..store.store import Store, now
 from ..types.agreement_floor import AgreementFloor
-from ..types.errors import StoreError
 from ..types.judge_key import carry, judge_key
 from ..types.judgments import Judgment
 from .base import Metric, TurnContext
@@ -37,19 +37,11 @@ def save_fit(store: Store, fit: Fit, report: FitReport, data_path: str, run_id: 
         "data_path": data_path,
         "run_id": run_id,
     }
-    try:
-        # judge_fits has an integer id, so an insert always sets last_pk to it.
-        return cast(int, store.db.table("judge_fits").insert(row).last_pk)
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot store the fit in database {store.path}: {exc}", "check free disk space") from None
+    return judge_fits.insert(store, row)
 
 
 def find_fit(store: Store, metric: str, model: str, fingerprint: str) -> Fit | None:
-    row = store.db.execute(
-        "SELECT kind, params FROM judge_fits WHERE metric = ? AND model = ? AND fingerprint = ? "
-        "ORDER BY id DESC LIMIT 1",
-        [metric, model, fingerprint],
-    ).fetchone()
+    row = judge_fits.newest(store, metric, model, fingerprint)
     if row is None:
         return None
     params = json.loads(row[1])

@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..store import judge_fits
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor, decides_gate
 from .card_entry import CardEntry, agreement_line
@@ -99,13 +100,8 @@ def _read_card(path: Path) -> tuple[CardEntry, ...]:
 def fit_entries(store: Store) -> list[tuple[str, CardEntry]]:
     """(stored at, entry) per fit stored by ``ragtui calibrate --fit`` (the newest per metric,
     model and prompt): its cross-validated figure on the data it was fitted on."""
-    rows = store.db.execute(
-        "SELECT metric, model, fingerprint, kind, report, data_path, created_at FROM judge_fits f WHERE id = "
-        "(SELECT MAX(id) FROM judge_fits g WHERE g.metric = f.metric AND g.model = f.model "
-        "AND g.fingerprint = f.fingerprint) ORDER BY metric"
-    ).fetchall()
     out = []
-    for metric, model, fingerprint, kind, report, data_path, created_at in rows:
+    for metric, model, fingerprint, kind, report, data_path, created_at in judge_fits.newest_each(store):
         figures = json.loads(report or "{}")
         figure = "kappa" if kind == "threshold" else "spearman"
         before = (figures.get("before") or {}).get(figure)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -157,10 +156,7 @@ def _note_metrics(store: Store, session: StoredSession, names: list[str]) -> Non
     wanted = list(dict.fromkeys([*session.metrics, *(n for n in names if n != PRIMARY_METRIC)]))
     if wanted == session.metrics:
         return
-    store.write(
-        "note the session's metrics",
-        lambda: store.db.conn.execute("UPDATE sessions SET metrics = ? WHERE id = ?", [json.dumps(wanted), session.id]),
-    )
+    store.set_metrics(session.id, wanted)
 
 
 async def judge_dialogues(

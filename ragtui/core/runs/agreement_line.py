@@ -6,6 +6,7 @@ from typing import Any
 
 from ..metrics.judge_card import UNMEASURED, agreement_text
 from ..registry.metrics import PRIMARY_METRIC
+from ..store import run_reads
 from ..store.store import Store
 from ..types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 from ..types.judge_key import current_agreement
@@ -19,12 +20,7 @@ def run_agreement_line(
     ``rubric scores: unmeasured — ragtui judge-card`` when none carries a measured figure; with
     ``≈ low agreement (Spearman 0.10 < floor 0.5)`` after it when the figure is under the floor."""
     # Each judge of the run once (a run has one, a re-judged one a few): the first the card measures.
-    pairs = store.db.execute(
-        "SELECT DISTINCT json_extract(j.details, '$.agreement'), json_extract(j.details, '$.judge_key') "
-        "FROM judgments j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? "
-        "AND j.metric = ? AND j.score IS NOT NULL",
-        [run_id, metric],
-    ).fetchall()
+    pairs = run_reads.judges_of_run(store, run_id, metric)
     entries = (current_agreement(metric, agreement, key, store.agreement_lookup) for agreement, key in pairs)
     entry = next((e for e in entries if e is not None), None)
     details = {"agreement": entry} if entry else {}

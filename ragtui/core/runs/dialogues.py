@@ -12,6 +12,7 @@ from typing import Any
 
 from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
+from ..store import run_reads
 from ..store.store import Store
 from ..types.judge_key import current_agreement
 from .passing import TurnVerdict, dialogue_passed, metric_means_of, resolved_of, turn_verdict
@@ -115,28 +116,13 @@ class RunDialogue:
 
 def load_run(store: Store, run_id: str) -> list[RunDialogue]:
     """Every dialogue of ``run_id``, oldest first."""
-    db, lookup = store.db, store.agreement_lookup
-    rows = db.execute(
-        "SELECT id, scenario_id, persona_name, language, score, threshold, stop_reason, turns, unscored_turns, "
-        "trial FROM sessions WHERE run_id = ? ORDER BY id",
-        [run_id],
-    ).fetchall()
-    by_id = {r[0]: RunDialogue(*r) for r in rows}
-    for session_id, turn, role, text in db.execute(
-        "SELECT m.session_id, m.turn, m.role, m.text FROM messages m JOIN sessions s ON s.id = m.session_id "
-        "WHERE s.run_id = ? ORDER BY m.id",
-        [run_id],
-    ):
+    lookup = store.agreement_lookup
+    by_id = {r[0]: RunDialogue(*r) for r in run_reads.run_sessions(store, run_id)}
+    for session_id, turn, role, text in run_reads.run_texts(store, run_id):
         (by_id[session_id].customer if role == "user" else by_id[session_id].bot)[turn] = text
     # Ordered by version, so the newest version of each (turn, metric) is the one left.
     entries: dict[tuple[int, int, str], dict[str, Any] | None] = {}
-    for session_id, turn, metric, score, agreement, key, mark, skipped in db.execute(
-        "SELECT j.session_id, j.turn, j.metric, j.score, json_extract(j.details, '$.agreement'), "
-        "json_extract(j.details, '$.judge_key'), json_extract(j.details, '$.threshold'), "
-        "json_extract(j.details, '$.skipped') FROM judgments j JOIN sessions s ON s.id = j.session_id "
-        "WHERE s.run_id = ? ORDER BY j.session_id, j.turn, j.metric, j.version",
-        [run_id],
-    ):
+    for session_id, turn, metric, score, agreement, key, mark, skipped in run_reads.run_turn_verdicts(store, run_id):
         by_id[session_id].judgments[(turn, metric)] = score
         if metric != PRIMARY_METRIC:
             verdict = turn_verdict(turn, metric, score, {"threshold": mark, "skipped": skipped})
@@ -147,12 +133,8 @@ def load_run(store: Store, run_id: str) -> list[RunDialogue]:
         if entry and metric not in by_id[session_id].agreement:
             by_id[session_id].agreement[metric] = entry
     # Dialogue verdicts: only the columns needed (not prompts or raw replies), newest version last.
-    for session_id, metric, score, outcome, threshold, skipped, agreement, key in db.execute(
-        "SELECT d.session_id, d.metric, d.score, d.outcome, json_extract(d.details, '$.threshold'), "
-        "json_extract(d.details, '$.skipped'), json_extract(d.details, '$.agreement'), "
-        "json_extract(d.details, '$.judge_key') FROM dialogue_judgments d "
-        "JOIN sessions s ON s.id = d.session_id WHERE s.run_id = ? ORDER BY d.session_id, d.metric, d.version",
-        [run_id],
+    for session_id, metric, score, outcome, threshold, skipped, agreement, key in run_reads.run_dialogue_verdicts(
+        store, run_id
     ):
         # The newest version's judge: its agreement (or none, unmeasured) replaces an older one's.
         by_id[session_id].agreement.pop(metric, None)
@@ -174,14 +156,8 @@ def _load_expectations(store: Store, run_id: str, by_id: dict[int, RunDialogue])
     """Each dialogue's newest expectations verdict, one row per expectation (json_each), with
     only the fields comparison needs — not the checks' prompts and replies."""
     newest: dict[int, int] = {}
-    for session_id, version, eid, status, text, origin, turn in store.db.execute(
-        "SELECT d.session_id, d.version, json_extract(r.value, '$.expectation.id'), json_extract(r.value, '$.status'), "
-        "json_extract(r.value, '$.expectation.text'), json_extract(r.value, '$.expectation.origin'), "
-        "json_extract(r.value, '$.turn') FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id, "
-        "json_each(d.details, '$.results') r WHERE s.run_id = ? AND d.metric = 'expectations' "
-        "ORDER BY d.session_id, d.version",
-        [run_id],
-    ):
+    rows = run_reads.run_expectation_results(store, run_id, "expectations")  # its results: one per expectation
+    for session_id, version, eid, status, text, origin, turn in rows:
         dialogue = by_id[session_id]
         if newest.get(session_id) != version:  # a newer version replaces the older one whole
             newest[session_id] = version

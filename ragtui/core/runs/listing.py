@@ -12,11 +12,12 @@ import json
 from dataclasses import dataclass, field
 
 from ..metrics import PRIMARY_METRIC
+from ..store import run_listing
 from ..store.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
 from ..store.ownership import owner_alive
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
-from ..types.stored import DIALOGUE_VERDICTS, Owner
+from ..types.stored import Owner
 from .gate import GATED_STOPS
 from .low_agreement import low_rubric_sessions
 from .pass_k import RunPassK, Trial, group_trials
@@ -89,19 +90,12 @@ class RunSummary:
         return self.resolution.rate if self.resolution is not None else None
 
 
-# Each dialogue's newest verdict per metric (re-judging adds versions), as a condition on ``d``.
-NEWEST_RESOLUTION = DIALOGUE_VERDICTS.is_newest_sql("d")
-
-
 def resolution_by_run(store: Store) -> dict[str, ResolutionRate]:
     """run id → its resolution rate from each dialogue's newest resolution verdict; runs with
     no resolution verdict at all are absent (missing, which is not unscored)."""
     counts: dict[str, list[int]] = {}
-    for run_id, score, outcome in store.db.execute(
-        "SELECT s.run_id, d.score, d.outcome FROM dialogue_judgments d "
-        "JOIN sessions s ON s.id = d.session_id WHERE d.metric = 'resolution' AND s.run_id IS NOT NULL AND "
-        + NEWEST_RESOLUTION
-    ):
+    # Resolution's own figure: the share of dialogues whose problem was solved.
+    for run_id, score, outcome in run_listing.outcomes_by_run(store, "resolution"):
         c = counts.setdefault(run_id, [0, 0, 0])
         if score is None:
             c[2] += 1
@@ -115,10 +109,7 @@ def verdict_means_by_run(store: Store) -> dict[str, dict[str, float | None]]:
     """run id → dialogue metric → the mean score of each dialogue's newest verdict of it (an
     unscored or skipped verdict is left out of the mean, never 0; None when none is scored)."""
     means: dict[str, dict[str, float | None]] = {}
-    for run_id, metric, mean in store.db.execute(
-        "SELECT s.run_id, d.metric, AVG(d.score) FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
-        "WHERE s.run_id IS NOT NULL AND " + NEWEST_RESOLUTION + " GROUP BY s.run_id, d.metric"
-    ):
+    for run_id, metric, mean in run_listing.dialogue_means(store):
         means.setdefault(run_id, {})[metric] = mean
     return means
 
@@ -126,28 +117,18 @@ def verdict_means_by_run(store: Store) -> dict[str, dict[str, float | None]]:
 def trials_by_run(store: Store) -> dict[str, RunPassK]:
     """run id → its counted dialogues as trials (pass rate, pass^k); read from ``sessions`` and the
     newest resolution verdicts, no transcript loaded."""
-    runs = [r[0] for r in store.db.execute("SELECT DISTINCT run_id FROM sessions WHERE run_id IS NOT NULL").fetchall()]
-    return {run_id: run_trials(store, run_id) for run_id in runs}
+    return {run_id: run_trials(store, run_id) for run_id in run_listing.run_ids(store)}
 
 
 def run_trials(store: Store, run_id: str) -> RunPassK:
     """pass^k of the run's counted dialogues (one trial a pair for a run without repeats), each
     read by the one definition of "passed" (``passing``) from ``sessions``, the newest resolution
     verdicts and the ``--metric`` turn verdicts — no transcript loaded."""
-    db = store.db
     resolved: dict[int, bool | None] = {}
-    for session_id, score, outcome in db.execute(
-        "SELECT d.session_id, d.score, d.outcome FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
-        "WHERE d.metric = 'resolution' AND s.run_id = ? AND " + NEWEST_RESOLUTION,
-        [run_id],
-    ):
+    # Resolution's own rule: an unsolved problem is part of the definition of "passed".
+    for session_id, score, outcome in run_listing.outcomes_of_run(store, run_id, "resolution"):
         resolved[session_id] = resolved_of(outcome, score)
-    marks = ",".join("?" * len(GATED_STOPS))
-    rows = db.execute(
-        "SELECT id, scenario_id, persona_name, trial, score, threshold, metrics FROM sessions WHERE run_id = ? "
-        f"AND status = 'finished' AND COALESCE(stop_reason, '') NOT IN ({marks})",
-        [run_id, *GATED_STOPS],
-    ).fetchall()
+    rows = run_listing.finished_sessions(store, run_id, GATED_STOPS)
     verdicts = _metric_verdicts(store, run_id)
     return group_trials(
         Trial(
@@ -167,12 +148,7 @@ def _metric_verdicts(store: Store, run_id: str) -> dict[int, list[TurnVerdict]]:
     """session id → the newest verdict per turn of each metric other than the rubric (the
     ``--metric`` ones a dialogue's pass reads); sessions without any are absent."""
     newest: dict[tuple[int, int, str], TurnVerdict] = {}
-    for session_id, turn, metric, score, mark, skipped in store.db.execute(
-        "SELECT j.session_id, j.turn, j.metric, j.score, json_extract(j.details, '$.threshold'), "
-        "json_extract(j.details, '$.skipped') FROM judgments j JOIN sessions s ON s.id = j.session_id "
-        "WHERE s.run_id = ? AND j.metric != ? ORDER BY j.session_id, j.turn, j.metric, j.version",
-        [run_id, PRIMARY_METRIC],
-    ):
+    for session_id, turn, metric, score, mark, skipped in run_listing.turn_verdicts(store, run_id, PRIMARY_METRIC):
         newest[(session_id, turn, metric)] = turn_verdict(turn, metric, score, {"threshold": mark, "skipped": skipped})
     out: dict[int, list[TurnVerdict]] = {}
     for (session_id, _turn, _metric), verdict in newest.items():
@@ -186,10 +162,7 @@ def interrupted_by_run(store: Store, never_started: dict[str, int]) -> dict[str,
     never got a session. A killed run's never-started dialogues are interrupted, not unscored."""
     stopped: dict[str, int] = {}
     live: set[str] = set()
-    for run_id, status, pid, host, started, heartbeat in store.db.execute(
-        "SELECT run_id, status, owner_pid, owner_host, owner_started, heartbeat_at FROM sessions "
-        "WHERE run_id IS NOT NULL AND status != 'finished'"
-    ):
+    for run_id, status, pid, host, started, heartbeat in run_listing.unfinished_sessions(store):
         owner = Owner(pid, host, started) if pid is not None and host is not None else None
         if status == "running" and owner_alive(owner, heartbeat):
             live.add(run_id)
@@ -203,15 +176,13 @@ def interrupted_by_run(store: Store, never_started: dict[str, int]) -> dict[str,
 
 def never_started_by_run(store: Store) -> dict[str, int]:
     """run id → the dialogues of its plan that have no session (yet, or ever)."""
-    return dict(store.db.execute("SELECT run_id, COUNT(*) FROM run_plan WHERE session_id IS NULL GROUP BY run_id"))
+    return run_listing.never_started(store)
 
 
 def low_runs(store: Store, floor: AgreementFloor) -> set[str]:
     """The runs whose scored dialogues' rubric judges all agree with people under ``floor``."""
     scored: dict[str, list[int]] = {}
-    for session_id, run_id in store.db.execute(
-        "SELECT id, run_id FROM sessions WHERE run_id IS NOT NULL AND score IS NOT NULL"
-    ):
+    for session_id, run_id in run_listing.scored_sessions(store):
         scored.setdefault(run_id, []).append(session_id)
     low = low_rubric_sessions(store, [sid for ids in scored.values() for sid in ids], floor)
     return {run_id for run_id, ids in scored.items() if all(sid in low for sid in ids)}
@@ -220,31 +191,12 @@ def low_runs(store: Store, floor: AgreementFloor) -> set[str]:
 def list_runs(store: Store, floor: AgreementFloor | None = None) -> list[RunSummary]:
     """Every run, oldest first, with its trend over earlier runs of the same scenario set; with
     ``floor``, which runs' scores come from a low-agreement judge."""
-    db = store.db
-    rows = db.execute(
-        "SELECT run_id, MIN(created_at), COUNT(*), AVG(score), "
-        "SUM(CASE WHEN score IS NULL AND status = 'finished' THEN 1 ELSE 0 END), GROUP_CONCAT(DISTINCT language), "
-        "MIN(id) "
-        "FROM sessions WHERE run_id IS NOT NULL GROUP BY run_id ORDER BY MIN(id)"
-    ).fetchall()
+    rows = run_listing.runs(store)
     pairs: dict[str, set[tuple[str, str]]] = {}
-    for run_id, scenario, persona in db.execute(
-        "SELECT run_id, scenario_id, persona_name FROM sessions WHERE run_id IS NOT NULL"
-    ):
+    for run_id, scenario, persona in run_listing.pairs(store):
         pairs.setdefault(run_id, set()).add((scenario, persona))
-    replays = dict(
-        db.execute(
-            "SELECT s.run_id, MIN(o.run_id) FROM sessions s JOIN sessions o ON o.id = s.replay_of "
-            "WHERE s.run_id IS NOT NULL GROUP BY s.run_id"
-        ).fetchall()
-    )
-    first_ids = [r[6] for r in rows]
-    configs: dict[int, dict] = {}
-    for start in range(0, len(first_ids), 500):  # SQLite limits the number of parameters
-        chunk = first_ids[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for sid, config in db.execute(f"SELECT id, config FROM sessions WHERE id IN ({marks})", chunk):
-            configs[sid] = json.loads(config)
+    replays = run_listing.replayed_runs(store)
+    configs = run_listing.session_configs(store, [r[6] for r in rows])
     resolutions = resolution_by_run(store)
     trials = trials_by_run(store)
     verdict_means = verdict_means_by_run(store)
@@ -299,17 +251,9 @@ class PairTrend:
 def pair_trends(store: Store, run_ids: list[str] | None = None) -> list[PairTrend]:
     """Score per scenario × persona across runs (all runs, or ``run_ids``), oldest run first;
     a pair run twice in one run contributes the mean of its scored dialogues."""
-    where, params = "run_id IS NOT NULL", []
-    if run_ids is not None:
-        if not run_ids:
-            return []
-        where = f"run_id IN ({','.join('?' * len(run_ids))})"
-        params = list(run_ids)
-    rows = store.db.execute(
-        f"SELECT scenario_id, persona_name, run_id, AVG(score), MIN(id) FROM sessions WHERE {where} "
-        "GROUP BY scenario_id, persona_name, run_id ORDER BY scenario_id, persona_name, MIN(id)",
-        params,
-    ).fetchall()
+    if run_ids is not None and not run_ids:
+        return []
+    rows = run_listing.pair_scores(store, run_ids)
     trends: dict[tuple[str, str], PairTrend] = {}
     for scenario, persona, run_id, avg, _first in rows:
         trends.setdefault((scenario, persona), PairTrend(scenario, persona, [])).points.append((run_id, avg))

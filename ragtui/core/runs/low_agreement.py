@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..registry.metrics import PRIMARY_METRIC
+from ..store import run_reads
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor, floor_words, is_low, trust_cell
 from ..types.judge_key import current_agreement
-from ..types.stored import TURN_VERDICTS, StoredSession
+from ..types.stored import StoredSession
 
 GATE_ANYWAY = "gate them anyway with --gate-low-agreement or gate_low_agreement = true"
 
@@ -91,14 +92,8 @@ def low_rubric_sessions(store: Store, session_ids: list[int], floor: AgreementFl
     of sessions, which load no verdicts."""
     if not session_ids:
         return set()
-    marks = ", ".join("?" * len(session_ids))
     lows: dict[int, list[bool]] = {}
-    for session_id, agreement, key in store.db.execute(
-        "SELECT j.session_id, json_extract(j.details, '$.agreement'), json_extract(j.details, '$.judge_key') "
-        f"FROM judgments j WHERE j.metric = ? AND j.session_id IN ({marks}) AND j.score IS NOT NULL AND "
-        + TURN_VERDICTS.is_newest_sql("j"),
-        [PRIMARY_METRIC, *session_ids],
-    ):
+    for session_id, agreement, key in run_reads.newest_judges(store, session_ids, PRIMARY_METRIC):
         entry = current_agreement(PRIMARY_METRIC, agreement, key, store.agreement_lookup)
         details = {"agreement": entry} if entry else {}
         lows.setdefault(session_id, []).append(is_low(details, floor))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..metrics import PRIMARY_METRIC
+from ..store import run_reads
 from ..store.imported import run_kind
 from ..store.store import Store
 from ..types.conversations import IMPORTED_KIND
@@ -26,12 +27,7 @@ def turn_label(scenario_id: str, turn: int) -> str:
 
 def tested_turns(store: Store, run_id: str) -> dict[int, int]:
     """Session id → the turn it answers, for the N+1 sessions of ``run_id`` (``types/next_turn``)."""
-    rows = store.db.execute(
-        "SELECT id, json_extract(config, '$.next_turn.at_turn') FROM sessions "
-        "WHERE run_id = ? AND json_valid(config) AND json_extract(config, '$.next_turn.at_turn') IS NOT NULL",
-        [run_id],
-    ).fetchall()
-    return {int(sid): int(turn) for sid, turn in rows}
+    return run_reads.tested_turns(store, run_id)
 
 
 def at_turn(dialogue: RunDialogue, turn: int) -> RunDialogue:

@@ -20,7 +20,7 @@ from ..types.stored import StoredSession
 from .resolve import resolve_run
 from .run_language import sessions_in_language
 
-if TYPE_CHECKING:  # the dialogue package builds on record/; keep runs/ from importing it at run time
+if TYPE_CHECKING:  # the dialogue package builds on store/; keep runs/ from importing it at run time
     from ..dialogue.engine import Engine
     from ..dialogue.state_machine import Dialogue
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from ..store import run_reads
 from ..store.store import Store
 from ..types.errors import RagtuiError
 from ..types.judgments import READ_MIXED, READ_PROBABILITY, READ_SAMPLED, how_read
-from ..types.stored import DIALOGUE_VERDICTS, TURN_VERDICTS
 
 WORDS = {READ_PROBABILITY: "read from probabilities", READ_SAMPLED: "sampled", READ_MIXED: "partly sampled"}
 
@@ -60,21 +60,14 @@ class RunReading:
 def run_reading(store: Store, run_id: str) -> RunReading:
     """Count the newest turn and dialogue verdicts of ``run_id`` by ``details["read"]``."""
     counts: dict[str, int] = {}
-    queries = (
-        "SELECT j.details FROM judgments j JOIN sessions s ON s.id = j.session_id WHERE s.run_id = ? AND "
-        + TURN_VERDICTS.is_newest_sql("j"),
-        "SELECT d.details FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id WHERE s.run_id = ? AND "
-        + DIALOGUE_VERDICTS.is_newest_sql("d"),
-    )
-    for sql in queries:
-        for (text,) in store.db.execute(sql, [run_id]).fetchall():
-            try:
-                details = json.loads(text) if text else {}
-            except ValueError:
-                continue
-            read = how_read(details)
-            if read is not None:
-                counts[read] = counts.get(read, 0) + 1
+    for text in run_reads.newest_verdict_details(store, run_id):
+        try:
+            details = json.loads(text) if text else {}
+        except ValueError:
+            continue
+        read = how_read(details)
+        if read is not None:
+            counts[read] = counts.get(read, 0) + 1
     return RunReading(run_id, counts)
 
 

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import sqlite3
 
+# What a read raises when the database went away under a watcher (deleted, unreadable): the
+# callers outside the store catch it by this name and never import the driver.
+DatabaseError = sqlite3.Error
+
 
 class DataVersion:
     """The database's data version as one connection last saw it."""

@@ -1,5 +1,5 @@
-"""What the store's helper modules need of the store: its sqlite-utils view and its one write
-transaction. They are typed against this protocol rather than ``Store``, so ``store.py`` can
+"""What the store's helper modules need of the store: its sqlite-utils view (private to this
+package: no module outside it touches the connection) and its one write transaction. They are typed against this protocol rather than ``Store``, so ``store.py`` can
 call them without the two modules importing each other."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 class Database(Protocol):
     @property
-    def db(self) -> sqlite_utils.Database: ...
+    def _db(self) -> sqlite_utils.Database: ...
 
     def write(self, action: str, fn: Callable[[], Any]) -> Any: ...
 

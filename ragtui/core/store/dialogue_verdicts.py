@@ -23,29 +23,29 @@ __all__ = ["StoredDialogueJudgment", "add", "for_run", "for_session", "latest_fo
 def add(store: Database, session_id: int, judgment: Judgment) -> StoredDialogueJudgment:
     def insert() -> int:
         # One transaction (Store.write): the version is read under the write lock.
-        version = store.db.execute(
+        version = store._db.execute(
             "SELECT COALESCE(MAX(version), 0) + 1 FROM dialogue_judgments WHERE session_id = ? AND metric = ?",
             [session_id, judgment.metric],
         ).fetchone()[0]
         outcome = judgment.details.get("outcome") if judgment.score is not None else None
         row = {"session_id": session_id, "version": version, "outcome": outcome, **judgment_columns(judgment)}
-        return insert_row(store.db.conn, "dialogue_judgments", row)
+        return insert_row(store._db.conn, "dialogue_judgments", row)
 
     pk = store.write("record a dialogue judgment", insert)
     return decode_dialogue_row(
-        next(iter(store.db["dialogue_judgments"].rows_where("id = ?", [pk]))), store.agreement_lookup
+        next(iter(store._db["dialogue_judgments"].rows_where("id = ?", [pk]))), store.agreement_lookup
     )
 
 
 def for_session(store: Database, session_id: int) -> list[StoredDialogueJudgment]:
     """Every version, oldest first."""
-    rows = store.db["dialogue_judgments"].rows_where("session_id = ?", [session_id], order_by="id")
+    rows = store._db["dialogue_judgments"].rows_where("session_id = ?", [session_id], order_by="id")
     return [decode_dialogue_row(r, store.agreement_lookup) for r in rows]
 
 
 def for_run(store: Database, run_id: str) -> list[StoredDialogueJudgment]:
     """Every version of every session of a run, oldest first."""
-    rows = store.db["dialogue_judgments"].rows_where(
+    rows = store._db["dialogue_judgments"].rows_where(
         "session_id IN (SELECT id FROM sessions WHERE run_id = ?)", [run_id], order_by="id"
     )
     return [decode_dialogue_row(r, store.agreement_lookup) for r in rows]
@@ -56,7 +56,7 @@ def latest_for_sessions(store: Database, session_ids: list[int]) -> dict[int, di
     if not session_ids:
         return {}
     marks = ",".join("?" * len(session_ids))
-    rows = store.db.execute(
+    rows = store._db.execute(
         f"SELECT * FROM dialogue_judgments d WHERE d.session_id IN ({marks}) AND "
         + DIALOGUE_VERDICTS.is_newest_sql("d"),
         list(session_ids),

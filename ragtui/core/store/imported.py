@@ -102,7 +102,7 @@ class ImportWriter:
     """Inserts an imported run inside the caller's write transaction (``Store.write``)."""
 
     def __init__(self, store: Database, run_id: str) -> None:
-        self.conn: sqlite3.Connection = store.db.conn
+        self.conn: sqlite3.Connection = store._db.conn
         self.run_id = run_id
         self.stamp = now()
 
@@ -199,7 +199,7 @@ class ImportWriter:
 
 
 def _rows(store: Database, sql: str, params: list[Any]) -> list[dict[str, Any]]:
-    cursor = store.db.execute(sql, params)
+    cursor = store._db.execute(sql, params)
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
 
@@ -219,7 +219,7 @@ def imports_of_run(store: Database, run_id: str) -> list[ImportRecord]:
 
 
 def run_exists(store: Database, run_id: str) -> bool:
-    found = store.db.execute(
+    found = store._db.execute(
         "SELECT 1 FROM sessions WHERE run_id = ? UNION ALL SELECT 1 FROM run_plan WHERE run_id = ? "
         "UNION ALL SELECT 1 FROM imports WHERE run_id = ? LIMIT 1",
         [run_id, run_id, run_id],
@@ -229,7 +229,7 @@ def run_exists(store: Database, run_id: str) -> bool:
 
 def run_kind(store: Database, run_id: str) -> str:
     """``imported`` or ``simulated`` (a run's sessions all have its kind)."""
-    row = store.db.execute("SELECT kind FROM sessions WHERE run_id = ? LIMIT 1", [run_id]).fetchone()
+    row = store._db.execute("SELECT kind FROM sessions WHERE run_id = ? LIMIT 1", [run_id]).fetchone()
     return str(row[0]) if row else "simulated"
 
 

@@ -83,4 +83,4 @@ def write_labels_jsonl(
 
 
 def _labelled_metrics(store: Store) -> list[str]:
-    return [row[0] for row in store.db.execute("SELECT DISTINCT metric FROM labels ORDER BY metric").fetchall()]
+    return [row[0] for row in store._db.execute("SELECT DISTINCT metric FROM labels ORDER BY metric").fetchall()]

@@ -92,15 +92,15 @@ def save_label(
     check_score(score)
     if score is None and agree is None:
         raise RagtuiError("a label needs a score (1–5) or agree / disagree", "nothing was stored")
-    if store.db.execute("SELECT 1 FROM sessions WHERE id = ?", [session_id]).fetchone() is None:
+    if store._db.execute("SELECT 1 FROM sessions WHERE id = ?", [session_id]).fetchone() is None:
         raise RagtuiError(f"no session {session_id} in database {store.path}", "list them with `ragtui sessions`")
-    bot = store.db.execute(
+    bot = store._db.execute(
         "SELECT id FROM messages WHERE session_id = ? AND turn = ? AND role = 'bot' ORDER BY id DESC LIMIT 1",
         [session_id, turn],
     ).fetchone()
     if bot is None:
         raise RagtuiError(f"session {session_id} has no bot answer in turn {turn}", "nothing was stored")
-    verdict = store.db.execute(
+    verdict = store._db.execute(
         "SELECT id, version FROM judgments WHERE message_id = ? AND metric = ? ORDER BY version DESC LIMIT 1",
         [bot[0], metric],
     ).fetchone()
@@ -125,20 +125,20 @@ def save_label(
     }
 
     def upsert() -> int:  # one write transaction (Store.write): the old label goes with the new one
-        store.db.execute(
+        store._db.execute(
             "DELETE FROM labels WHERE message_id = ? AND metric = ? AND labeller = ?",
             [bot[0], metric, labeller],
         )
         # labels has an integer id, so an insert always sets last_pk to it.
-        return cast(int, store.db.table("labels").insert(row).last_pk)
+        return cast(int, store._db.table("labels").insert(row).last_pk)
 
     pk = store.write("record a label", upsert)
-    found = store.db.execute(f"SELECT {_COLUMNS} FROM labels WHERE id = ?", [pk]).fetchone()
+    found = store._db.execute(f"SELECT {_COLUMNS} FROM labels WHERE id = ?", [pk]).fetchone()
     return _label(found)
 
 
 def session_labels(store: Store, session_id: int) -> list[Label]:
-    rows = store.db.execute(
+    rows = store._db.execute(
         f"SELECT {_COLUMNS} FROM labels WHERE session_id = ? ORDER BY turn, metric, labeller", [session_id]
     ).fetchall()
     return [_label(r) for r in rows]
@@ -147,7 +147,7 @@ def session_labels(store: Store, session_id: int) -> list[Label]:
 def labels_going_with(store: Store, session_id: int) -> str:
     """What deleting the session deletes of people's labels, for the question asked first:
     "" when nobody labelled it, else " and 2 people's labels (5 labels)"."""
-    count, people = store.db.execute(
+    count, people = store._db.execute(
         "SELECT COUNT(*), COUNT(DISTINCT labeller) FROM labels WHERE session_id = ?", [session_id]
     ).fetchone()
     if not count:
@@ -171,7 +171,7 @@ def labels_where(store: Store, metric: str | None = None, run_id: str | None = N
         + (" WHERE " + " AND ".join(where) if where else "")
         + " ORDER BY l.session_id, l.turn, l.labeller"
     )
-    return [_label(r) for r in store.db.execute(sql, params).fetchall()]
+    return [_label(r) for r in store._db.execute(sql, params).fetchall()]
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ def label_queue(
     params: list[object] = [metric, labeller, metric, *([run_id] if run_id else [])]
     copied = _copied_labelled(store, labeller, metric)
     seen: dict[tuple[int, int], QueueTurn] = {}
-    for session_id, turn, labelled, judged in store.db.execute(sql, params).fetchall():
+    for session_id, turn, labelled, judged in store._db.execute(sql, params).fetchall():
         # the newest answer of a turn wins
         labelled = labelled or copied(session_id, turn)
         seen[(session_id, turn)] = QueueTurn(session_id, turn, bool(labelled), bool(judged))
@@ -211,13 +211,13 @@ def _copied_labelled(store: Store, labeller: str, metric: str) -> Callable[[int,
     labelled once is not queued again in every copy."""
     labelled = {
         (session_id, turn)
-        for session_id, turn in store.db.execute(
+        for session_id, turn in store._db.execute(
             "SELECT session_id, turn FROM labels WHERE metric = ? AND labeller = ?", [metric, labeller]
         ).fetchall()
     }
     forks = {
         session_id: (parent, fork_turn)
-        for session_id, parent, fork_turn in store.db.execute(
+        for session_id, parent, fork_turn in store._db.execute(
             "SELECT id, parent_session_id, fork_turn FROM sessions WHERE parent_session_id IS NOT NULL"
         ).fetchall()
     }

@@ -145,7 +145,7 @@ def merge(dest: Store, sources: list[tuple[Path, Store]]) -> list[SourceResult]:
     def run() -> list[SourceResult]:
         results.clear()  # the transaction may be retried while the file is locked
         for path, source in sources:
-            results.append(_merge_one(dest.db.conn, source.db.conn, path))
+            results.append(_merge_one(dest._db.conn, source._db.conn, path))
         return list(results)
 
     return dest.write("merge the databases", run)

@@ -45,14 +45,14 @@ _REQUEST_COLUMNS = "id, job_id, custom_id, session_id, message_id, turn, body, j
 
 
 def find_job(store: Store, job_key: str) -> RejudgeJob | None:
-    row = store.db.execute(
+    row = store._db.execute(
         f"SELECT {_JOB_COLUMNS} FROM rejudge_jobs WHERE job_key = ? ORDER BY id DESC LIMIT 1", [job_key]
     ).fetchone()
     return RejudgeJob(*row) if row else None
 
 
 def job(store: Store, job_id: int) -> RejudgeJob:
-    return RejudgeJob(*store.db.execute(f"SELECT {_JOB_COLUMNS} FROM rejudge_jobs WHERE id = ?", [job_id]).fetchone())
+    return RejudgeJob(*store._db.execute(f"SELECT {_JOB_COLUMNS} FROM rejudge_jobs WHERE id = ?", [job_id]).fetchone())
 
 
 def create_job(
@@ -70,14 +70,14 @@ def create_job(
         "mode": mode,
         "status": "running",
     }
-    pk = store.write("record a re-judging job", lambda: store.db.table("rejudge_jobs").insert(row).last_pk)
+    pk = store.write("record a re-judging job", lambda: store._db.table("rejudge_jobs").insert(row).last_pk)
     return job(store, pk)
 
 
 def update_job(store: Store, job_id: int, **values: Any) -> None:
     store.write(
         "update a re-judging job",
-        lambda: store.db.table("rejudge_jobs").update(job_id, {**values, "updated_at": now()}),
+        lambda: store._db.table("rejudge_jobs").update(job_id, {**values, "updated_at": now()}),
     )
 
 
@@ -86,7 +86,7 @@ def add_requests(store: Store, job_id: int, requests: list[dict[str, Any]]) -> N
     rows = [{**r, "job_id": job_id, "body": json.dumps(r["body"], ensure_ascii=False)} for r in requests]
 
     def insert() -> None:
-        store.db.table("rejudge_requests").insert_all(rows)
+        store._db.table("rejudge_requests").insert_all(rows)
 
     store.write("record batch requests", insert)
 
@@ -104,7 +104,7 @@ def job_requests(store: Store, job_id: int, *, pending_only: bool = False, bodie
     sql = f"SELECT {columns} FROM rejudge_requests WHERE job_id = ?"
     if pending_only:
         sql += " AND judgment_id IS NULL"
-    return [_request(r) for r in store.db.execute(sql + " ORDER BY id", [job_id]).fetchall()]
+    return [_request(r) for r in store._db.execute(sql + " ORDER BY id", [job_id]).fetchall()]
 
 
 def requests_by_custom_id(store: Store, custom_ids: list[str]) -> dict[str, BatchRequest]:
@@ -113,7 +113,7 @@ def requests_by_custom_id(store: Store, custom_ids: list[str]) -> dict[str, Batc
         chunk = custom_ids[start : start + 500]
         marks = ", ".join("?" * len(chunk))
         sql = f"SELECT {_REQUEST_COLUMNS} FROM rejudge_requests WHERE custom_id IN ({marks})"
-        for row in store.db.execute(sql, chunk).fetchall():
+        for row in store._db.execute(sql, chunk).fetchall():
             request = _request(row)
             found[request.custom_id] = request
     return found
@@ -125,7 +125,7 @@ def mark_turn_judged(store: Store, request_ids: list[int], judgment_id: int) -> 
     marks = ", ".join("?" * len(request_ids))
     store.write(
         "record a batch result",
-        lambda: store.db.execute(
+        lambda: store._db.execute(
             f"UPDATE rejudge_requests SET judgment_id = ? WHERE id IN ({marks})", [judgment_id, *request_ids]
         ),
     )
@@ -145,13 +145,13 @@ def judged_requests(store: Store, custom_ids: list[str]) -> dict[str, int]:
             "SELECT json_extract(details, '$.rejudge.request'), id FROM judgments "
             f"WHERE json_extract(details, '$.rejudge.request') IN ({marks})"
         )
-        found.update({row[0]: row[1] for row in store.db.execute(sql, chunk).fetchall()})
+        found.update({row[0]: row[1] for row in store._db.execute(sql, chunk).fetchall()})
     return found
 
 
 def judged_by_job(store: Store, job_id: int) -> set[int]:
     """Message ids that already have a verdict from this (online) job: resuming skips them."""
-    rows = store.db.execute(
+    rows = store._db.execute(
         "SELECT DISTINCT message_id FROM judgments WHERE json_extract(details, '$.rejudge.job') = ?", [job_id]
     ).fetchall()
     return {r[0] for r in rows}

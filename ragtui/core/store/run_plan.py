@@ -89,14 +89,14 @@ def store_plan(
                 "models": json.dumps(models, ensure_ascii=False),
                 "created_at": stamp,
             }
-            insert_row(store.db.conn, "run_plan", row)
+            insert_row(store._db.conn, "run_plan", row)
 
     store.write("record the run's plan", insert)
 
 
 def entries(store: Database, run_id: str) -> list[PlanEntry]:
     """The run's plan in its order; empty for a run planned before plans were stored."""
-    rows = store.db.execute("SELECT * FROM run_plan WHERE run_id = ? ORDER BY position", [run_id])
+    rows = store._db.execute("SELECT * FROM run_plan WHERE run_id = ? ORDER BY position", [run_id])
     columns = [d[0] for d in rows.description]
     out = []
     for values in rows.fetchall():
@@ -110,13 +110,13 @@ def entries(store: Database, run_id: str) -> list[PlanEntry]:
 def link_session(store: Database, entry_id: int, session_id: int) -> None:
     """Inside the write that created ``session_id``: make it the entry's session, unless the
     entry already has one (then the whole write is rolled back, see ``PlanTaken``)."""
-    cursor = store.db.conn.execute(
+    cursor = store._db.conn.execute(
         "UPDATE run_plan SET session_id = ? WHERE id = ? AND session_id IS NULL", [session_id, entry_id]
     )
     if cursor.rowcount != 1:
         raise PlanTaken(f"plan entry {entry_id} already has a session")
     # The session is the entry's trial: read from `sessions` alone by pass^k, export and listings.
-    store.db.conn.execute(
+    store._db.conn.execute(
         "UPDATE sessions SET trial = (SELECT trial FROM run_plan WHERE id = ?) WHERE id = ?", [entry_id, session_id]
     )
 
@@ -124,12 +124,12 @@ def link_session(store: Database, entry_id: int, session_id: int) -> None:
 def session_trials(store: Database, run_id: str) -> tuple[dict[int, int], int]:
     """Session id → its trial, and the most trials the run plans for a pair (K of
     ``--repeat K``; from its sessions for a run planned before plans were stored)."""
-    trials = dict(store.db.execute("SELECT id, trial FROM sessions WHERE run_id = ?", [run_id]).fetchall())
-    planned = store.db.execute("SELECT MAX(trial) FROM run_plan WHERE run_id = ?", [run_id]).fetchone()[0]
+    trials = dict(store._db.execute("SELECT id, trial FROM sessions WHERE run_id = ?", [run_id]).fetchall())
+    planned = store._db.execute("SELECT MAX(trial) FROM run_plan WHERE run_id = ?", [run_id]).fetchone()[0]
     return trials, max([planned or 1, *trials.values()])
 
 
 def latest_planned_run(store: Database) -> tuple[str, str] | None:
     """(created_at, run id) of the newest plan, or None."""
-    row = store.db.execute("SELECT created_at, run_id FROM run_plan ORDER BY id DESC LIMIT 1").fetchone()
+    row = store._db.execute("SELECT created_at, run_id FROM run_plan ORDER BY id DESC LIMIT 1").fetchone()
     return (row[0], row[1]) if row else None

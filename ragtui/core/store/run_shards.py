@@ -25,7 +25,7 @@ class StoredShard:
 
 def insert_shard(store: Database, run_id: str, shard: int, shards: int, planned: int) -> None:
     """Inside the write that stores the shard's plan (one transaction: both or neither)."""
-    store.db.conn.execute(
+    store._db.conn.execute(
         "INSERT INTO run_shards (run_id, shard, shards, planned, created_at) VALUES (?, ?, ?, ?, ?)",
         [run_id, shard, shards, planned, now()],
     )
@@ -33,7 +33,7 @@ def insert_shard(store: Database, run_id: str, shard: int, shards: int, planned:
 
 def shards_of(store: Database, run_id: str) -> list[StoredShard]:
     """The shards of ``run_id`` this database holds, by shard number; empty for a whole run."""
-    rows = store.db.execute(
+    rows = store._db.execute(
         "SELECT shard, shards, planned FROM run_shards WHERE run_id = ? ORDER BY shard", [run_id]
     ).fetchall()
     return [StoredShard(int(r[0]), int(r[1]), int(r[2])) for r in rows]
@@ -41,7 +41,7 @@ def shards_of(store: Database, run_id: str) -> list[StoredShard]:
 
 def run_exists(store: Database, run_id: str) -> bool:
     """Whether ``run_id`` has a session or a plan entry here (a given ``--run-id`` must be new)."""
-    row = store.db.execute(
+    row = store._db.execute(
         "SELECT EXISTS (SELECT 1 FROM sessions WHERE run_id = ?) OR EXISTS (SELECT 1 FROM run_plan WHERE run_id = ?)",
         [run_id, run_id],
     ).fetchone()

@@ -439,7 +439,7 @@ MIGRATIONS: list[Migration] = [
         UNIQUE (run_id, shard)
     );
     """,
-    # 14: the database's identity and the provenance of merged sessions (record/merge.py).
+    # 14: the database's identity and the provenance of merged sessions (store/merge.py).
     _database_identity,
     # 15: the judge card (``ragtui judge-card --measure``): the judge's agreement with people per
     # metric, language, judge model and prompt fingerprint, with its 95% interval and what it was

@@ -32,6 +32,7 @@ from ..types.stored import (
     StoredSession,
 )
 from . import dialogue_verdicts, run_plan
+from .changes import DataVersion
 from .locking import BUSY_TIMEOUT_S, in_write_transaction, is_busy, lock_holders, retry_while_busy
 from .ownership import this_process
 from .rows import (
@@ -70,7 +71,7 @@ class EmptyDatabaseError(StoreError):
 
 class Store:
     def __init__(self, db: sqlite_utils.Database | sqlite3.Connection, path: Path | None) -> None:
-        self._db = db
+        self._handle = db  # the connection, until the sqlite-utils view is first asked for
         self.path = path
         self.after_write: Any = None
         """Called with the action after each commit; tests fail the process there."""
@@ -79,14 +80,16 @@ class Store:
         verdict read then shows the card's agreement for its judge now, not as judged."""
 
     @property
-    def db(self) -> sqlite_utils.Database:
+    def _db(self) -> sqlite_utils.Database:
         """The sqlite-utils view of the connection, made on first use: importing sqlite-utils
-        (click, dateutil, pluggy) is slow, and opening the file must not wait for it."""
-        if isinstance(self._db, sqlite3.Connection):
+        (click, dateutil, pluggy) is slow, and opening the file must not wait for it. Private to
+        ``ragtui/core/store``: every query of the database is a method here or a function there
+        that takes the store (tests/architecture/test_one_door_to_the_store.py)."""
+        if isinstance(self._handle, sqlite3.Connection):
             import sqlite_utils
 
-            self._db = sqlite_utils.Database(self._db)
-        return self._db
+            self._handle = sqlite_utils.Database(self._handle)
+        return self._handle
 
     @classmethod
     def open(cls, path: Path | str) -> Store:
@@ -155,14 +158,26 @@ class Store:
         return cls(conn, path)
 
     def close(self) -> None:
-        self._db.close()  # a sqlite_utils.Database or the connection: both close the file
+        self._handle.close()  # a sqlite_utils.Database or the connection: both close the file
+
+    # -- watching --------------------------------------------------------------------------
+
+    def changes(self) -> DataVersion:
+        """A watch on commits by other connections (``changes.DataVersion``), from now on."""
+        return DataVersion(self._db.conn)
+
+    def database_state(self) -> tuple[int, int]:
+        """(SQLite's data version, this connection's change count): differs after any commit by
+        this or another connection, so a cache of what was read can tell it is stale."""
+        conn = self._db.conn
+        return int(conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes
 
     # -- writing ---------------------------------------------------------------------------
 
     def write(self, action: str, fn: Any) -> Any:
         """Run ``fn`` as one write transaction; every change to the database goes through here."""
         try:
-            result = in_write_transaction(self.db.conn, fn)
+            result = in_write_transaction(self._db.conn, fn)
         except sqlite3.Error as exc:
             error = _store_error(f"cannot {action} in database {self.path}", exc, self.path)
             raise StoreWriteError(error.message, error.hint) from None
@@ -214,7 +229,7 @@ class Store:
         row.update({k: v for k, v in lineage.items() if v is not None})
 
         def insert() -> int:
-            session_id = insert_row(self.db.conn, "sessions", row)
+            session_id = insert_row(self._db.conn, "sessions", row)
             if plan_entry is not None:
                 run_plan.link_session(self, plan_entry, session_id)
             return session_id
@@ -256,9 +271,9 @@ class Store:
         }
 
         def insert() -> int:
-            pk = insert_row(self.db.conn, "messages", row)
+            pk = insert_row(self._db.conn, "messages", row)
             stamp = now()
-            self.db.conn.execute(
+            self._db.conn.execute(
                 "UPDATE sessions SET updated_at = ?, heartbeat_at = ?, turns = MAX(turns, ?) WHERE id = ?",
                 [stamp, stamp, turn, session_id],
             )
@@ -285,7 +300,7 @@ class Store:
 
     def _insert_judgment(self, session_id: int, message_id: int, turn: int, judgment: Judgment) -> int:
         # Inside a write transaction (see write): the version is read under the write lock.
-        conn = self.db.conn
+        conn = self._db.conn
         version = conn.execute(
             "SELECT COALESCE(MAX(version), 0) + 1 FROM judgments WHERE message_id = ? AND metric = ?",
             [message_id, judgment.metric],
@@ -309,7 +324,7 @@ class Store:
 
     def _refresh_score(self, session_id: int, metric: str) -> tuple[float | None, int]:
         # Runs after every judged turn, inside its write: it reads only the scores.
-        conn = self.db.conn
+        conn = self._db.conn
         latest = [
             row[0]
             for row in conn.execute(
@@ -333,7 +348,7 @@ class Store:
         self.write("update the session", lambda: self._set_status(session_id, status, stop_reason, error))
 
     def _set_status(self, session_id: int, status: str, stop_reason: str | None, error: str | None) -> None:
-        self.db.conn.execute(
+        self._db.conn.execute(
             "UPDATE sessions SET status = ?, stop_reason = ?, error = ?, updated_at = ? WHERE id = ?",
             [status, stop_reason, error, now(), session_id],
         )
@@ -362,14 +377,14 @@ class Store:
             "attempts": attempts,
             "created_at": now(),
         }
-        self.write("record a partial reply", lambda: insert_row(self.db.conn, "partial_replies", row))
+        self.write("record a partial reply", lambda: insert_row(self._db.conn, "partial_replies", row))
 
     def claim(self, session_id: int) -> None:
         """Make this process the session's owner, to continue it; refuse when another live
         process runs it (two writers would duplicate turns and verdicts)."""
 
         def take() -> None:
-            rows = list(self.db["sessions"].rows_where("id = ?", [session_id]))
+            rows = list(self._db["sessions"].rows_where("id = ?", [session_id]))
             if not rows:
                 raise StoreError(f"no session {session_id} in database {self.path}", "list them with `ragtui sessions`")
             session = session_from_row(rows[0])
@@ -380,7 +395,7 @@ class Store:
                     "wait for it to finish, or stop that process first",
                 )
             stamp = now()
-            self.db.table("sessions").update(
+            self._db.table("sessions").update(
                 session_id,
                 {"status": "running", "stop_reason": None, "error": None, "updated_at": stamp, **_owner_columns()},
             )
@@ -392,14 +407,14 @@ class Store:
         me = this_process()
         self.write(
             "refresh the heartbeat",
-            lambda: self.db.execute(
+            lambda: self._db.execute(
                 "UPDATE sessions SET heartbeat_at = ? WHERE status = 'running' AND owner_pid = ? AND owner_host = ?",
                 [now(), me.pid, me.host],
             ),
         )
 
     def set_replay_note(self, session_id: int, note: str) -> None:
-        self.write("note the replay", lambda: self.db.table("sessions").update(session_id, {"replay_note": note}))
+        self.write("note the replay", lambda: self._db.table("sessions").update(session_id, {"replay_note": note}))
 
     def copy_turns(self, source: StoredSession, target_id: int, last_turn: int) -> None:
         """Copy ``source``'s messages and every judgment version of turns 1..``last_turn`` into
@@ -411,7 +426,7 @@ class Store:
             for m in source.messages:
                 if m.turn > last_turn:
                     continue
-                cursor = self.db.execute(
+                cursor = self._db.execute(
                     "INSERT INTO messages (session_id, turn, role, source, text, passages, model, prompt_tokens, "
                     "completion_tokens, cached_tokens, latency_ms, finish_reason, attempts, created_at) SELECT ?, "
                     "turn, role, source, text, passages, model, prompt_tokens, completion_tokens, cached_tokens, "
@@ -422,7 +437,7 @@ class Store:
             for j in source.judgments:
                 if j.turn > last_turn or j.message_id not in new_ids:
                     continue
-                self.db.execute(
+                self._db.execute(
                     "INSERT INTO judgments (session_id, message_id, turn, metric, version, score, details, "
                     "prompt, raw_reply, model, error, attempts, latency_ms, prompt_tokens, completion_tokens, "
                     "cached_tokens, created_at) SELECT ?, ?, turn, metric, version, score, details, prompt, "
@@ -431,41 +446,50 @@ class Store:
                     "FROM judgments WHERE id = ?",
                     [target_id, new_ids[j.message_id], j.id],
                 )
-            self.db.execute(
+            self._db.execute(
                 "UPDATE sessions SET turns = ?, updated_at = ? WHERE id = ?",
                 [max((m.turn for m in source.messages if m.turn <= last_turn), default=0), now(), target_id],
             )
 
         self.write("copy the turns of the fork", copy)
 
+    def set_metrics(self, session_id: int, metrics: list[str]) -> None:
+        """Replace the session's list of turn metrics (a re-judge names the ones it added)."""
+        self.write(
+            "note the session's metrics",
+            lambda: self._db.conn.execute(
+                "UPDATE sessions SET metrics = ? WHERE id = ?", [json.dumps(metrics), session_id]
+            ),
+        )
+
     def delete_session(self, session_id: int) -> None:
         self.session(session_id)  # raises when unknown
-        self.write("delete the session", lambda: self.db.table("sessions").delete(session_id))
+        self.write("delete the session", lambda: self._db.table("sessions").delete(session_id))
 
     # -- reading ---------------------------------------------------------------------------
 
     def sessions(self, limit: int | None = None, run_id: str | None = None) -> list[StoredSession]:
         where = "run_id = ?" if run_id else None
-        rows = self.db["sessions"].rows_where(where, [run_id] if run_id else None, order_by="id desc", limit=limit)
+        rows = self._db["sessions"].rows_where(where, [run_id] if run_id else None, order_by="id desc", limit=limit)
         return [session_from_row(row) for row in rows]
 
     def session(self, session_id: int) -> StoredSession:
         """One session with its messages and every judgment version."""
-        rows = list(self.db["sessions"].rows_where("id = ?", [session_id]))
+        rows = list(self._db["sessions"].rows_where("id = ?", [session_id]))
         if not rows:
             raise StoreError(f"no session {session_id} in database {self.path}", "list them with `ragtui sessions`")
         session = session_from_row(rows[0])
         session.partials = [
             PartialReply(**r)
-            for r in self.db["partial_replies"].rows_where("session_id = ?", [session_id], order_by="id")
+            for r in self._db["partial_replies"].rows_where("session_id = ?", [session_id], order_by="id")
         ]
         session.messages = [
             StoredMessage(**decode_row(r))
-            for r in self.db["messages"].rows_where("session_id = ?", [session_id], order_by="id")
+            for r in self._db["messages"].rows_where("session_id = ?", [session_id], order_by="id")
         ]
         session.judgments = [
             judgment_from_row(r, self.agreement_lookup)
-            for r in self.db["judgments"].rows_where("session_id = ?", [session_id], order_by="id")
+            for r in self._db["judgments"].rows_where("session_id = ?", [session_id], order_by="id")
         ]
         session.dialogue_judgments = dialogue_verdicts.for_session(self, session_id)
         return session
@@ -474,7 +498,7 @@ class Store:
         """The status a list shows for ``session_id`` — ``interrupted`` for a running one whose
         process is gone, by the same check as ``sessions`` — read from its row alone (no
         messages or verdicts), cheap enough to ask every second; None when there is no such session."""
-        rows = list(self.db["sessions"].rows_where("id = ?", [session_id]))
+        rows = list(self._db["sessions"].rows_where("id = ?", [session_id]))
         return session_from_row(rows[0]).status if rows else None
 
     def run_sessions(self, run_id: str) -> list[StoredSession]:
@@ -485,11 +509,11 @@ class Store:
         if not by_id:
             return []
         where = "session_id IN (SELECT id FROM sessions WHERE run_id = ?)"
-        for r in self.db["partial_replies"].rows_where(where, [run_id], order_by="id"):
+        for r in self._db["partial_replies"].rows_where(where, [run_id], order_by="id"):
             by_id[r["session_id"]].partials.append(PartialReply(**r))
-        for r in self.db["messages"].rows_where(where, [run_id], order_by="id"):
+        for r in self._db["messages"].rows_where(where, [run_id], order_by="id"):
             by_id[r["session_id"]].messages.append(StoredMessage(**decode_row(r)))
-        for r in self.db["judgments"].rows_where(where, [run_id], order_by="id"):
+        for r in self._db["judgments"].rows_where(where, [run_id], order_by="id"):
             by_id[r["session_id"]].judgments.append(judgment_from_row(r, self.agreement_lookup))
         for j in dialogue_verdicts.for_run(self, run_id):
             by_id[j.session_id].dialogue_judgments.append(j)
@@ -497,7 +521,7 @@ class Store:
 
     def latest_judgments_of(self, message_id: int) -> dict[str, StoredJudgment]:
         """The newest judgment per metric of one bot message."""
-        rows = self.db["judgments"].rows_where("message_id = ?", [message_id])
+        rows = self._db["judgments"].rows_where("message_id = ?", [message_id])
         return {j.metric: j for j in TURN_VERDICTS.newest(judgment_from_row(r, self.agreement_lookup) for r in rows)}
 
     def dialogue_scores(self, session_ids: list[int]) -> dict[int, dict[str, StoredDialogueJudgment]]:
@@ -505,12 +529,12 @@ class Store:
         return dialogue_verdicts.latest_for_sessions(self, session_ids)
 
     def judgment(self, judgment_id: int) -> StoredJudgment:
-        row = next(iter(self.db["judgments"].rows_where("id = ?", [judgment_id])))
+        row = next(iter(self._db["judgments"].rows_where("id = ?", [judgment_id])))
         return judgment_from_row(row, self.agreement_lookup)
 
     def children(self, session_id: int) -> list[tuple[int, str, int | None]]:
         """Sessions forked from or replaying ``session_id``: (id, "fork" | "replay", fork turn)."""
-        rows = self.db.execute(
+        rows = self._db.execute(
             "SELECT id, CASE WHEN parent_session_id = ? THEN 'fork' ELSE 'replay' END, fork_turn "
             "FROM sessions WHERE parent_session_id = ? OR replay_of = ? ORDER BY id",
             [session_id, session_id, session_id],
@@ -519,7 +543,7 @@ class Store:
 
     def run_ids(self) -> list[str]:
         """Every run id, oldest first (run ids sort by their start time; ties by first session)."""
-        rows = self.db.execute(
+        rows = self._db.execute(
             "SELECT run_id FROM sessions WHERE run_id IS NOT NULL GROUP BY run_id ORDER BY MIN(id)"
         ).fetchall()
         return [r[0] for r in rows]
@@ -527,7 +551,7 @@ class Store:
     def latest_run_id(self) -> str | None:
         """The run of the newest session, or a newer run that was planned but has no session yet
         (its processes were killed before they created any)."""
-        row = self.db.execute(
+        row = self._db.execute(
             "SELECT created_at, run_id FROM sessions WHERE run_id IS NOT NULL ORDER BY id DESC LIMIT 1"
         ).fetchone()
         planned = run_plan.latest_planned_run(self)
@@ -536,6 +560,12 @@ class Store:
         ):
             return planned[1]
         return row[1] if row else None
+
+
+def preload() -> None:
+    """Import what the first query needs (sqlite-utils is slow to import), off the caller's
+    thread of choice: the TUI does it while it connects, so the first screen's reads do not wait."""
+    import sqlite_utils  # noqa: F401
 
 
 def _owner_columns() -> dict[str, Any]:

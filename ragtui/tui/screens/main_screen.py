@@ -24,13 +24,13 @@ from textual.worker import Worker
 from ...core.dialogue.events import Event
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
-from ..dialogs.fork_screen import ForkActions
-from ..record_watch import RecordWatch
 from ..safe_text import one_line
+from ..store_watch import StoreWatch
 from ..widgets.event_view import EventView
 from ..widgets.fields import TextField
 from ..widgets.header import SessionHeader, SessionInfo
 from ..widgets.panes import RolePane
+from .fork_actions import ForkActions
 from .session_actions import CONTINUABLE, SessionActions
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ class MainScreen(SessionActions, ForkActions, Screen[None]):
         self.view.info = SessionInfo(threshold=self.ragtui.config.threshold)
         # The header shows the view's session info whenever it changes (init: at once).
         self.watch(self.view, "info", self._show_info)
-        self.record_watch = RecordWatch(self, self.ragtui.store)  # follows other processes' writes
+        self.store_watch = StoreWatch(self, self.ragtui.store)  # follows other processes' writes
         self.connected()
 
     def _show_info(self, info: SessionInfo) -> None:

@@ -37,8 +37,8 @@ from ...core.types.conversations import IMPORTED_KIND
 from ...core.types.errors import RagtuiError
 from ..context import TuiServices, services
 from ..dialogs.next_turn_dialog import NextTurnDialog
-from ..record_watch import RecordChanged
 from ..safe_text import clean_text, one_line, plain
+from ..store_watch import StoreChanged
 from ..widgets.row_table import RowTable
 
 HELP = "Runs — Enter: compare with the marked run (or the previous one) · b: mark as base · r: replay · t: replay, then simulate · n: N+1 · Escape: back"
@@ -240,7 +240,7 @@ class RunsScreen(Screen[None]):
             self.query_one("#title", Static).update(Text("No runs yet — `ragtui run` records one. Escape: back."))
         self._show_trends()
 
-    def on_record_changed(self, _message: RecordChanged) -> None:
+    def on_store_changed(self, _message: StoreChanged) -> None:
         """Another process changed the record (a run going on, a replay): the list follows, the
         cursor stays on its run."""
         table = self.query_one("#runs", DataTable)

@@ -20,7 +20,7 @@ from ...core.store.lineage import lineage_lines
 from ...core.store.ownership import this_process
 from ...core.types.errors import RagtuiError
 from ..estimate_text import session_estimator
-from ..record_watch import RecordChanged
+from ..store_watch import StoreChanged
 from ..widgets.header import SessionInfo
 
 if TYPE_CHECKING:
@@ -172,7 +172,7 @@ class SessionActions(_Base):
     def _show_new(self, dialogue: Dialogue, auto_run: bool) -> None:
         dialogue.pause_on_failure = True
         self.dialogue, self.stopped = dialogue, None
-        self.record_watch.follow(None)  # this app runs the session shown now
+        self.store_watch.follow(None)  # this app runs the session shown now
         scenario, persona = dialogue.simulator.scenario, dialogue.simulator.persona
         self.view.reset(
             SessionInfo(
@@ -232,7 +232,7 @@ class SessionActions(_Base):
         self.view.replay(session)
         self.refresh_state()
         # kill -9 writes nothing: the watcher looks for the owner's death itself.
-        self.record_watch.follow(session_id if elsewhere else None)
+        self.store_watch.follow(session_id if elsewhere else None)
         if elsewhere and owner is not None:
             self.set_status(f"Read only: session #{session_id} is being run by {owner.describe()}.")
         elif self.dialogue is None:
@@ -245,7 +245,7 @@ class SessionActions(_Base):
 
     # -- following the record ----------------------------------------------------------------
 
-    def on_record_changed(self, _message: RecordChanged) -> None:
+    def on_store_changed(self, _message: StoreChanged) -> None:
         """Another process wrote to the database: a session shown read only (run elsewhere)
         is redrawn from the record, and becomes continuable once that process finished it."""
         session_id = self.session_id

@@ -30,8 +30,8 @@ from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
 from ..context import TuiServices, services
 from ..dialogs.common import ConfirmScreen
-from ..record_watch import RecordChanged
 from ..safe_text import one_line, plain
+from ..store_watch import StoreChanged
 from ..widgets.row_table import RowTable
 
 STOP_STYLES = {
@@ -232,7 +232,7 @@ class SessionsScreen(Screen[int | None]):
     def action_last(self) -> None:
         self.query_one(RowTable).action_scroll_bottom()
 
-    def on_record_changed(self, _message: RecordChanged) -> None:
+    def on_store_changed(self, _message: StoreChanged) -> None:
         """Another process changed the record: the list follows (the filter kept), the cursor
         stays on its row."""
         self.action_reload()

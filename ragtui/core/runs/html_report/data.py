@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ...dialogue.estimate import RoleTokens, spent
 from ...metrics import PRIMARY_METRIC
 from ...registry import metric_views
-from ...store import run_shards
+from ...store import run_reads, run_shards
 from ...store.labels import Label, labels_where
 from ...store.store import Store
 from ...text.score_text import NO_VERDICT, verdict_text
@@ -193,22 +193,15 @@ def run_trend(store: Store, run_id: str) -> list[TrendPoint]:
         return []
     same = [r.run_id for r in runs if r.scenario_set == mine.scenario_set]
     shown = same[: same.index(run_id) + 1][-TREND_RUNS:]
-    marks = ", ".join("?" * len(shown))
     scores: dict[str, list[float]] = {r: [] for r in shown}
-    for rid, score in store.db.execute(
-        f"SELECT run_id, score FROM sessions WHERE run_id IN ({marks}) AND score IS NOT NULL", shown
-    ):
+    for rid, score in run_reads.scores_of_runs(store, shown):
         scores[rid].append(float(score))
     return [TrendPoint(rid, *_interval(scores[rid]), current=rid == run_id) for rid in shown]
 
 
 def label_agreement(store: Store, run_id: str) -> str | None:
     """How often people who labelled this run's verdicts agreed with the judge; None unlabelled."""
-    rows = store.db.execute(
-        "SELECT metric, SUM(agree), COUNT(agree) FROM labels WHERE agree IS NOT NULL AND session_id IN "
-        "(SELECT id FROM sessions WHERE run_id = ?) GROUP BY metric ORDER BY metric",
-        [run_id],
-    ).fetchall()
+    rows = run_reads.label_agreement(store, run_id)
     if not rows:
         return None
     return "; ".join(

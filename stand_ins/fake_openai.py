@@ -5,8 +5,8 @@ official ``openai`` client, and the behaviour worth testing (SSE parsing, retrie
 timeouts, connection pooling, a stream that dies half way) lives in that client and its HTTP
 stack. A socket on 127.0.0.1 exercises all of it, for the sync and the async client alike.
 
-Why stdlib only and a hand-written HTTP/1.1 parser: the module ships inside the package and is
-used by benchmarks, so it must not pull in a web framework, and it must be fast (hundreds of
+Why stdlib only and a hand-written HTTP/1.1 parser: the benchmarks use it too, with only
+ragtui's own dependencies installed, so it must not pull in a web framework, and it must be fast (hundreds of
 requests per second, many concurrent keep-alive connections) and able to misbehave on purpose
 (cut a chunked body, never answer), which frameworks make awkward.
 
@@ -20,7 +20,7 @@ Typical use::
         client = OpenAI(base_url=server.base_url, api_key="sk-test", max_retries=0)
         ...
 
-Command line: ``python -m tests.fakes.fake_openai --port 8000 [--latency 0.1]``.
+Command line: ``python -m stand_ins.fake_openai --port 8000 [--latency 0.1]``.
 """
 
 from __future__ import annotations
@@ -1307,7 +1307,7 @@ def main(argv: list[str] | None = None) -> None:
     """Serve :func:`demo_responder` replies until Ctrl-C, for manual runs of ragtui and
     for benchmarks that need a process-level endpoint."""
     parser = argparse.ArgumentParser(
-        prog="python -m tests.fakes.fake_openai",
+        prog="python -m stand_ins.fake_openai",
         description="Fake OpenAI-compatible chat server (schema-aware replies).",
     )
     parser.add_argument("--host", default="127.0.0.1")

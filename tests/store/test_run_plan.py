@@ -21,7 +21,7 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.store import store as store_module
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, JUDGE, check_answers, endpoint_toml
 

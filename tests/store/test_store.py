@@ -313,7 +313,7 @@ def test_delete_session_cascades(store: Store) -> None:
 
     with pytest.raises(StoreError):
         store.session(gone)
-    count = store.db.execute
+    count = store._db.execute
     assert count("SELECT COUNT(*) FROM messages WHERE session_id = ?", [gone]).fetchone()[0] == 0
     assert count("SELECT COUNT(*) FROM judgments WHERE session_id = ?", [gone]).fetchone()[0] == 0
     kept = store.session(keep)
@@ -375,7 +375,7 @@ def test_deleting_a_session_deletes_its_dialogue_judgments(store: Store) -> None
     sid = new_session(store)
     store.add_dialogue_judgment(sid, dialogue_judgment(1.0))
     store.delete_session(sid)
-    assert store.db.execute("SELECT COUNT(*) FROM dialogue_judgments").fetchone()[0] == 0
+    assert store._db.execute("SELECT COUNT(*) FROM dialogue_judgments").fetchone()[0] == 0
 
 
 def test_a_version_2_database_is_upgraded_keeping_its_sessions(tmp_path: Path) -> None:

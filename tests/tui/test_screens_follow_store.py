@@ -18,7 +18,7 @@ from textual.widgets import DataTable
 
 from ragtui.core.store.ownership import process_started
 from ragtui.core.store.store import Store
-from ragtui.tui import record_watch
+from ragtui.tui import store_watch
 from ragtui.tui.screens.main_screen import MainScreen
 from ragtui.tui.screens.runs_screen import RunsScreen
 from ragtui.tui.screens.sessions_screen import SessionsScreen
@@ -54,7 +54,7 @@ def new_session(store: Store, scenario, persona, run_id: str | None = None) -> i
 def tick(app) -> bool:  # noqa: ANN001 - the app's timer, one tick
     main = app.screen_stack[0]
     assert isinstance(main, MainScreen)
-    return main.record_watch.check()
+    return main.store_watch.check()
 
 
 def cell_texts(table: DataTable) -> list[str]:
@@ -64,14 +64,14 @@ def cell_texts(table: DataTable) -> list[str]:
 async def test_an_open_session_run_elsewhere_updates_and_becomes_continuable(make_app, other, scenario, persona):
     writer, process = other
     session_id = new_session(writer, scenario, persona)
-    writer.db.execute(
+    writer._db.execute(
         "UPDATE sessions SET owner_pid = ?, owner_host = ?, owner_started = NULL WHERE id = ?",
         [process.pid, socket.gethostname(), session_id],
     )
-    writer.db.conn.commit()
+    writer._db.conn.commit()
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        assert record_watch.POLL_S <= 1.0
+        assert store_watch.POLL_S <= 1.0
         assert not tick(app)  # nothing written since the app opened: nothing to redraw
         await pilot.press("o")
         await pilot.pause()
@@ -102,11 +102,11 @@ async def test_an_open_session_whose_process_is_killed_becomes_continuable(make_
     writer = Store.open(store.path)
     try:
         session_id = new_session(writer, scenario, persona)
-        writer.db.execute(
+        writer._db.execute(
             "UPDATE sessions SET owner_pid = ?, owner_host = ?, owner_started = ? WHERE id = ?",
             [process.pid, socket.gethostname(), process_started(process.pid), session_id],
         )
-        writer.db.conn.commit()
+        writer._db.conn.commit()
         writer.add_message(session_id, 1, "user", "simulator", "Where is my invoice?")
     finally:
         writer.close()

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from ragtui.core.runs.noise import Counts, drop_p_value, gain_p_value, min_detectable_drop, trials_needed
-from tests.fakes.noise_simulation import check_noise
+from stand_ins.noise_simulation import check_noise
 
 ALPHA = 0.05
 
@@ -59,7 +59,7 @@ def test_the_old_rule_would_fail_almost_every_comparison_of_two_equal_bots():
     """Why a drop must be tested: with 20 pairs, some pair passes fewer trials in NEW nearly always."""
     from random import Random
 
-    from tests.fakes.noise_simulation import simulated_counts
+    from stand_ins.noise_simulation import simulated_counts
 
     rng = Random(3)
     any_drop = sum(any(c.drop > 0 for c in simulated_counts(rng, 20, 5)) for _ in range(100))

@@ -249,8 +249,8 @@ def test_write_csv_to_missing_folder_fails_cleanly(sessions: list[StoredSession]
 def test_plain_columns_for_a_spreadsheet(store: Store, sessions: list[StoredSession]) -> None:
     """Run, scenario, persona, language, date and each role's model are plain cells, not only
     inside the config JSON; the check cell is one readable line with the conclusion."""
-    store.db.execute("UPDATE sessions SET run_id = 'r-42' WHERE id = ?", (sessions[0].id,))
-    store.db.commit()
+    store._db.execute("UPDATE sessions SET run_id = 'r-42' WHERE id = ?", (sessions[0].id,))
+    store._db.commit()
     bot = next(m for m in sessions[1].messages if m.role == "bot")
     details = {"overall": 2.4, "conclusion": "Partly answers;\nmisses the steps."}
     store.add_judgment(sessions[1].id, bot.id, 1, Judgment(metric="rubric", score=0.48, details=details))

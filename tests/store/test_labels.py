@@ -139,8 +139,8 @@ def test_cli_label_errors_are_one_line_and_store_nothing(ran: Path, config_file:
 def test_the_queue_can_leave_out_turns_without_a_verdict(ran: Path):
     store = Store.open(ran)
     try:
-        store.db.execute("DELETE FROM judgments WHERE session_id = 1 AND turn = 2 AND metric = 'rubric'")
-        store.db.conn.commit()
+        store._db.execute("DELETE FROM judgments WHERE session_id = 1 AND turn = 2 AND metric = 'rubric'")
+        store._db.conn.commit()
         everything = label_queue(store, "ann")
         assert [(q.session_id, q.turn, q.judged) for q in everything][:2] == [(1, 1, True), (1, 2, False)]
         judged = label_queue(store, "ann", judged_only=True)

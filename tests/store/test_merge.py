@@ -18,7 +18,7 @@ from ragtui.core.store.run_plan import PlannedPair
 from ragtui.core.store.schema import LATEST_VERSION
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
-from tests.fakes.synthetic_runs import write_dialogue
+from stand_ins.synthetic_runs import write_dialogue
 
 COUNTED = ("sessions", "messages", "judgments", "partial_replies", "dialogue_judgments", "labels", "run_plan")
 
@@ -48,11 +48,11 @@ def source_db(path: Path, run_id: str = "r1") -> Path:
     )
     store.write(
         "link",
-        lambda: store.db.conn.execute(
+        lambda: store._db.conn.execute(
             "UPDATE run_plan SET session_id = CASE position WHEN 0 THEN ? ELSE ? END", [first, second]
         ),
     )
-    bot = store.db.execute("SELECT id FROM messages WHERE session_id = ? AND role = 'bot'", [first]).fetchone()[0]
+    bot = store._db.execute("SELECT id FROM messages WHERE session_id = ? AND role = 'bot'", [first]).fetchone()[0]
     store.add_judgment(first, bot, 1, Judgment("rubric", 0.7, {"conclusion": "again"}, raw_reply="y"))  # version 2
     store.add_dialogue_judgment(first, Judgment("resolution", 0.5, {"outcome": "partly_resolved"}, raw_reply="z"))
     save_label(store, first, 1, score=4, agree=True, labeller="ana")
@@ -81,11 +81,11 @@ def run_merge(dest: Path, *sources: Path) -> list:
 
 def test_every_table_is_merged_or_listed_as_not_merged(tmp_path: Path):
     store = Store.open(tmp_path / "x.db")
-    tables = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+    tables = {r[0] for r in store._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
     assert tables == set(MERGED) | set(NOT_MERGED), "a new table must be merged or listed in NOT_MERGED"
     assert not set(MERGED) & set(NOT_MERGED)
     for table, references in MERGED.items():
-        keys = {r[3]: r[2] for r in store.db.execute(f"PRAGMA foreign_key_list({table})").fetchall()}
+        keys = {r[3]: r[2] for r in store._db.execute(f"PRAGMA foreign_key_list({table})").fetchall()}
         # Every column holding another row's id is rewritten to the fresh id, none copied stale.
         assert keys == references, table
     store.close()

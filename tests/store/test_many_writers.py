@@ -16,7 +16,7 @@ import pytest
 from ragtui.core.store import locking
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import StoreError
-from tests.fakes.fake_openai import FakeOpenAIServer, Reply
+from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, endpoint_toml, interruptible
 
@@ -107,7 +107,7 @@ def test_a_lock_that_outlives_the_wait_names_who_holds_it(tmp_path: Path, monkey
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         monkeypatch.setattr(locking, "LOCK_PATIENCE_S", 0.3)
-        store.db.conn.execute("PRAGMA busy_timeout = 50")
+        store._db.conn.execute("PRAGMA busy_timeout = 50")
         with pytest.raises(StoreError) as info:
             store.create_session(
                 scenario={"id": "x", "question": "q"},
@@ -130,7 +130,7 @@ def test_a_write_told_locked_at_once_keeps_trying_until_the_holder_lets_go(tmp_p
     the write is retried on the clock, so it lands once the other process commits."""
     db = tmp_path / "held.db"
     store = Store.open(db)
-    store.db.conn.execute("PRAGMA busy_timeout = 0")
+    store._db.conn.execute("PRAGMA busy_timeout = 0")
     holder = subprocess.Popen(
         [
             sys.executable,
@@ -156,7 +156,7 @@ def test_a_write_told_locked_at_once_keeps_trying_until_the_holder_lets_go(tmp_p
                 holder.stdin.flush()
                 assert holder.stdout.readline().strip() == "released"
 
-    store.db.conn.set_trace_callback(on_statement)
+    store._db.conn.set_trace_callback(on_statement)
     try:
         session_id = store.create_session(
             scenario={"id": "x", "question": "q"},
@@ -168,7 +168,7 @@ def test_a_write_told_locked_at_once_keeps_trying_until_the_holder_lets_go(tmp_p
             metrics=[],
         )
     finally:
-        store.db.conn.set_trace_callback(None)
+        store._db.conn.set_trace_callback(None)
         holder.communicate("", timeout=30)
         store.close()
     assert len(begins) == 6 and rows(db, "SELECT id FROM sessions") == [(session_id,)]

@@ -22,6 +22,8 @@ def write_dialogue(
     *,
     language: str = "en",
     customer: Callable[[int], str] | None = None,
+    answer: str | None = None,
+    conclusion: str = "synthetic",
     threshold: float = 0.7,
     extra_metric: str | None = None,
     verdicts: dict[str, tuple[float | None, str | None]] | None = None,
@@ -32,7 +34,8 @@ def write_dialogue(
     ``verdicts``: dialogue metric → (score, outcome), a None score stored unscored and the
     outcome "skipped" as a skipped verdict; ``trial``: which trial of its pair it is (as
     ``ragtui run --repeat K`` numbers them); ``agreement``: metric → the judge card entry its
-    scored verdicts carry (``details["agreement"]``)."""
+    scored verdicts carry (``details["agreement"]``); ``answer`` and ``conclusion``: the text of
+    every bot answer and of every scored rubric verdict's conclusion (default: a few words)."""
     agreement = agreement or {}
     session_id = store.create_session(
         scenario={"id": scenario, "question": f"{scenario}?", "language": language},
@@ -43,17 +46,13 @@ def write_dialogue(
         threshold=threshold,
         metrics=[PRIMARY_METRIC] + ([extra_metric] if extra_metric else []),
         run_id=run_id,
+        trial=trial,
     )
-    if trial != 1:  # as `ragtui run --repeat` records it
-        store.write(
-            "set the trial",
-            lambda: store.db.conn.execute("UPDATE sessions SET trial = ? WHERE id = ?", [trial, session_id]),
-        )
     for turn, score in enumerate(scores, start=1):
         text = customer(turn) if customer else f"{scenario} {persona} customer turn {turn}"
         store.add_message(session_id, turn, "user", "scenario" if turn == 1 else "simulator", text)
-        bot_id = store.add_message(session_id, turn, "bot", "bot", f"answer {turn}", passages=[])
-        details: dict = {"conclusion": "synthetic"} if score is not None else {}
+        bot_id = store.add_message(session_id, turn, "bot", "bot", answer or f"answer {turn}", passages=[])
+        details: dict = {"conclusion": conclusion} if score is not None else {}
         if score is not None and PRIMARY_METRIC in agreement:
             details["agreement"] = agreement[PRIMARY_METRIC]
         error = None if score is not None else "judge reply was not JSON"
@@ -89,10 +88,14 @@ def write_run(
     turns: int = 3,
     personas: int = 5,
     dialogue_verdicts: bool = False,
+    customer: str | None = None,
+    answer: str | None = None,
+    conclusion: str = "synthetic",
 ) -> None:
     """``dialogues`` dialogues over scenarios s0… × personas p0…, scores drawn from ``seed``
     and moved by ``shift``, through the store's own writes; with ``dialogue_verdicts`` each
-    also gets a resolution (resolved in about 70%, 1 in 20 unscored), retention and repetition."""
+    also gets a resolution (resolved in about 70%, 1 in 20 unscored), retention and repetition;
+    ``customer``, ``answer`` and ``conclusion``: the texts of every dialogue (``write_dialogue``)."""
     rng = random.Random(seed)
     for i in range(dialogues):
         scores: TurnScores = [min(1.0, max(0.0, rng.gauss(0.72 + shift, 0.15))) for _ in range(turns)]
@@ -107,4 +110,14 @@ def write_run(
                 "retention": (rng.choice((1.0, 0.5)), None),
                 "repetition": (1.0, None),
             }
-        write_dialogue(store, run_id, f"s{i // personas}", f"p{i % personas}", scores, verdicts=verdicts)
+        write_dialogue(
+            store,
+            run_id,
+            f"s{i // personas}",
+            f"p{i % personas}",
+            scores,
+            verdicts=verdicts,
+            customer=None if customer is None else lambda _turn: customer,
+            answer=answer,
+            conclusion=conclusion,
+        )

@@ -13,16 +13,16 @@ def test_another_connections_commit_is_seen_once(tmp_path: Path) -> None:
     path = tmp_path / "ragtui.db"
     mine, theirs = Store.open(path), Store.open(path)
     try:
-        mine.db.execute("CREATE TABLE scratch (x)")
-        mine.db.conn.commit()
-        version = DataVersion(mine.db.conn)
+        mine._db.execute("CREATE TABLE scratch (x)")
+        mine._db.conn.commit()
+        version = DataVersion(mine._db.conn)
         assert not version.changed()
-        mine.db.execute("INSERT INTO scratch VALUES (0)")  # this connection's own write
-        mine.db.conn.commit()
+        mine._db.execute("INSERT INTO scratch VALUES (0)")  # this connection's own write
+        mine._db.conn.commit()
         mine.sessions()
         assert not version.changed()
-        theirs.db.execute("INSERT INTO scratch VALUES (1)")
-        theirs.db.conn.commit()
+        theirs._db.execute("INSERT INTO scratch VALUES (1)")
+        theirs._db.conn.commit()
         assert version.changed()
         assert not version.changed()  # once per change
     finally:

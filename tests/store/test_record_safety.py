@@ -23,7 +23,7 @@ from ragtui.core.store import schema
 from ragtui.core.store.store import Store
 from ragtui.core.text.text_safety import csv_text, visible
 from ragtui.core.types.errors import ConfigError
-from tests.fakes.fake_openai import Reply, level_reply
+from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import BOT, JUDGE, check_answers, endpoint_toml
 
@@ -192,9 +192,9 @@ def test_migration_to_autoincrement_keeps_every_row(tmp_path: Path):
     assert [s.id for s in store.sessions()] == [5, 1]
     assert store.session(5).messages[0].text == "hello"
     store.delete_session(5)  # cascades as before
-    assert store.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
-    assert "AUTOINCREMENT" in store.db.execute("SELECT sql FROM sqlite_master WHERE name = 'sessions'").fetchone()[0]
-    assert store.db.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert store._db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+    assert "AUTOINCREMENT" in store._db.execute("SELECT sql FROM sqlite_master WHERE name = 'sessions'").fetchone()[0]
+    assert store._db.execute("PRAGMA foreign_key_check").fetchall() == []
     make = dict(scenario={"id": "s", "question": "q"}, persona={"name": "calm"}, config={}, language="en")
     assert store.create_session(**make, max_turns=1, threshold=0.7, metrics=[]) == 6  # type: ignore[arg-type]
 

@@ -16,7 +16,7 @@ from ragtui.core.dialogue.engine import Engine
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.core.types.stored import StoredSession
-from tests.fakes.fake_openai import Reply, schema_responder
+from stand_ins.fake_openai import Reply, schema_responder
 
 from ..conftest import JUDGE, USER
 
@@ -109,7 +109,7 @@ async def test_resume_after_a_crash_at_every_commit_point(
         store = Store.open(path)
         if point < len(writes):
             # The process is gone: its sessions read as interrupted, never running.
-            store.db.execute("UPDATE sessions SET owner_pid = ? WHERE id = ?", [dead_pid(), session_id])
+            store._db.execute("UPDATE sessions SET owner_pid = ? WHERE id = ?", [dead_pid(), session_id])
             assert store.session(session_id).status == "interrupted", f"after {action}"
         store.close()
         resumed = await resume(config, path, session_id)
