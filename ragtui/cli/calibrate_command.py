@@ -34,7 +34,7 @@ from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
-from ..core.text.score_text import score_text
+from ..core.text.score_text import figure_text, score_text
 from ..core.types.errors import RagtuiError
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
@@ -325,7 +325,7 @@ def print_report(report: CalibrationReport, db_path: Path | None) -> None:
         for name, justify in columns:
             table.add_column(name, justify=justify)
         for d in report.worst:
-            table.add_row(str(d.line), Text(d.key), f"{d.label:.2f}", score_text(d.score), Text(d.conclusion[:160]))
+            table.add_row(str(d.line), Text(d.key), figure_text(d.label), score_text(d.score), Text(d.conclusion[:160]))
         console.print(table)
     console.print(Text(f"Results stored in {db_path} (calibration run #{report.run_id}).", style="dim"))
 

@@ -26,6 +26,7 @@ from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
+from ..core.text.score_text import figure_text
 from ..core.types.agreement_floor import INTERVAL_RULE, LOW_MARK, LOW_WORDS, AgreementFloor, is_low
 from ..core.types.errors import RagtuiError
 from .judge_card_measure import QUICK_ITEMS, measure
@@ -154,7 +155,7 @@ def _rows(
 
 
 def _cells(entry: CardEntry, floor: AgreementFloor, note: Callable[[str], str], quick: bool = False) -> list[Any]:
-    value = "undefined" if entry.value is None else f"{entry.value:.2f}"  # too few items, constant judge
+    value = "undefined" if entry.value is None else figure_text(entry.value)  # too few items, constant judge
     interval = interval_text(entry.low, entry.high).removeprefix("95% CI ") or "–"
     on = entry.on + (f"; {entry.unscored} unscored" if entry.unscored else "")
     source = SOURCES.get(entry.source, entry.source)

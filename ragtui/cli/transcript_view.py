@@ -12,7 +12,7 @@ from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.low_agreement import low_metrics
 from ..core.store.labels import Label
 from ..core.text.partial_text import WHO, partial_line
-from ..core.text.score_text import styled_score
+from ..core.text.score_text import figure_text, styled_score
 from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 from ..core.types.stored import PartialReply, StoredJudgment, StoredSession
 from .dialogue_view import dialogue_verdict_text
@@ -31,7 +31,7 @@ def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | No
     text.append_text(styled_score(j.score, threshold, low))
     fit = j.details.get("fit")
     if j.score is not None and isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
-        text.append(f" (raw {fit['raw_score']:.2f})", style="dim")  # the judge's own scale, beside the fitted
+        text.append(f" (raw {figure_text(fit['raw_score'])})", style="dim")  # the judge's own scale, beside the fitted
     read = j.details.get("read")
     if read in ("sampled", "mixed"):  # not an expected level: not on the same scale as the others
         text.append(f" [{'sampled' if read == 'sampled' else 'partly sampled'}]", style="yellow")

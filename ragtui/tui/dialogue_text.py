@@ -12,6 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from ..core.registry import metric_views
+from ..core.registry.metrics import EXPECTATION_RATE, gate_role
 from ..core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low
 from .expectation_block import expectation_block
 from .safe_text import clean_text
@@ -91,6 +92,7 @@ def dialogue_live_block(
 
 
 def _own_block(metric: str, details: dict[str, Any]) -> Text:
-    """Expectations' own block, always shown and in colour (✓ / ✗ per expectation): a missed
-    expectation is what the team reads first, so it is not left to the full view; "" else."""
-    return expectation_block(details) if metric == "expectations" else Text()  # that metric's own block
+    """The expectation rate's metric's own block, always shown and in colour (✓ / ✗ per
+    expectation): a missed expectation is what the team reads first, so it is not left to the full
+    view; "" else."""
+    return expectation_block(details) if gate_role(metric) == EXPECTATION_RATE else Text()

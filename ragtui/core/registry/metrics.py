@@ -36,6 +36,12 @@ TURN, DIALOGUE = "turn", "dialogue"
 # the two agree.
 PRIMARY_METRIC = "rubric"
 GRADED, BINARY = "graded", "binary"
+# Gate roles: a dialogue metric that declares one (``MetricInfo.gates``) is the metric whose
+# verdicts make that run-wide figure — the resolution rate (``min_resolution_rate``, pass^k, a
+# resolution regression failing compare) or the expectation rate (``min_expectation_rate``,
+# ``--fail-on-policy``). Everything that gates reads the role here, never a metric's name.
+RESOLUTION_RATE, EXPECTATION_RATE = "resolution-rate", "expectation-rate"
+GATE_ROLES = (RESOLUTION_RATE, EXPECTATION_RATE)
 ENTRY_POINT_GROUP = "ragtui.metrics"
 PromptSchema = Mapping[str, frozenset[str]]  # template key → the exact slots it uses
 
@@ -72,6 +78,9 @@ class MetricInfo:
     # A verdict with one of these outcomes (``details["outcome"]``) passes whatever its score;
     # empty: it passes at its pass mark.
     success_outcomes: frozenset[str] = frozenset()
+    # The run-wide figure its verdicts make (one of ``GATE_ROLES``), "" for none; at most one
+    # registered metric may hold each role.
+    gates: str = ""
     # A dialogue metric's bundled labelled file (``sample_data/labelled/``) that ``ragtui judge-card
     # --measure`` measures it on, so its verdicts show their agreement with people; "" = no card row.
     # Turn metrics are measured on ``<name>.jsonl``.
@@ -84,6 +93,10 @@ class MetricInfo:
             raise ValueError(f"metric {self.name!r}: scale must be {GRADED!r} or {BINARY!r}, got {self.scale!r}")
         if not 0.0 <= self.default_threshold <= 1.0:
             raise ValueError(f"metric {self.name!r}: default_threshold must be between 0 and 1")
+        if self.gates and self.gates not in GATE_ROLES:
+            raise ValueError(f"metric {self.name!r}: gates must be one of {', '.join(GATE_ROLES)}, got {self.gates!r}")
+        if self.gates == RESOLUTION_RATE and not self.success_outcomes:
+            raise ValueError(f"metric {self.name!r}: a resolution rate counts success_outcomes; it declares none")
 
     @property
     def csv_columns(self) -> tuple[str, ...]:
@@ -121,6 +134,9 @@ def register_metric(cls: C) -> C:
     existing = _classes.get(info.name)
     if existing is not None and existing is not cls:
         raise ValueError(f"a metric named {info.name!r} is already registered ({existing.__module__})")
+    holder = next((c for c in _classes.values() if info.gates and c.info.gates == info.gates and c is not cls), None)
+    if holder is not None:
+        raise ValueError(f"metric {info.name!r} gates {info.gates!r}, which {holder.info.name!r} already does")
     # Any class may be registered; the registry gives it the ``name`` attribute MetricClass promises.
     cls.name = info.name  # type: ignore[attr-defined]
     _classes[info.name] = cls
@@ -171,6 +187,26 @@ def binary_metrics() -> frozenset[str]:
     return frozenset(cls.info.name for cls in metric_classes() if cls.info.scale == BINARY)
 
 
+def gate_metric(role: str) -> str:
+    """The name of the metric that makes the run-wide figure ``role`` (``RESOLUTION_RATE``,
+    ``EXPECTATION_RATE``); "" when no registered metric declares it (no verdict then matches)."""
+    if role not in GATE_ROLES:
+        raise ValueError(f"unknown gate role {role!r}")
+    return next((cls.info.name for cls in metric_classes(DIALOGUE) if cls.info.gates == role), "")
+
+
+def gate_role(metric: str) -> str:
+    """The gate role ``metric`` declares, "" for none (or an unknown metric)."""
+    info = metric_info(metric)
+    return info.gates if info is not None else ""
+
+
+def success_outcomes(metric: str) -> frozenset[str]:
+    """The outcomes with which a verdict of ``metric`` passes whatever its score (empty: none)."""
+    info = metric_info(metric)
+    return info.success_outcomes if info is not None else frozenset()
+
+
 def default_thresholds() -> dict[str, float]:
     """Each metric's default pass mark, but the primary's (the config's top-level ``threshold``)."""
     return {cls.info.name: cls.info.default_threshold for cls in metric_classes() if not cls.info.primary}
@@ -185,7 +221,10 @@ def prompt_schema(kind: str) -> PromptSchema | None:
 
 
 __all__ = [
+    "EXPECTATION_RATE",
+    "GATE_ROLES",
     "PRIMARY_METRIC",
+    "RESOLUTION_RATE",
     "BINARY",
     "DIALOGUE",
     "ENTRY_POINT_GROUP",
@@ -195,10 +234,13 @@ __all__ = [
     "binary_metrics",
     "default_thresholds",
     "find_metric",
+    "gate_metric",
+    "gate_role",
     "metric_classes",
     "metric_info",
     "metric_names",
     "primary_metric",
     "prompt_schema",
     "register_metric",
+    "success_outcomes",
 ]

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
+from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store.store import Store
 from ..types.judge_key import current_agreement
 from .passing import TurnVerdict, dialogue_passed, metric_means_of, resolved_of, turn_verdict
@@ -94,8 +95,8 @@ class RunDialogue:
     @property
     def passed(self) -> bool:
         """Passed, as every output reads it (``passing.dialogue_passed``, docs/glossary.md)."""
-        # Resolution's own rule: an unsolved problem is part of the definition of "passed".
-        resolution = self.verdicts.get("resolution")
+        # The resolution rate's rule: an unsolved problem is part of the definition of "passed".
+        resolution = self.verdicts.get(gate_metric(RESOLUTION_RATE))
         resolved = None if resolution is None else resolved_of(resolution.outcome, resolution.score)
         verdicts = self.metric_verdicts.values()
         hold = all(m.holds for m in metric_means_of(verdicts, {v.metric for v in verdicts}).values())
@@ -178,9 +179,9 @@ def _load_expectations(store: Store, run_id: str, by_id: dict[int, RunDialogue])
         "SELECT d.session_id, d.version, json_extract(r.value, '$.expectation.id'), json_extract(r.value, '$.status'), "
         "json_extract(r.value, '$.expectation.text'), json_extract(r.value, '$.expectation.origin'), "
         "json_extract(r.value, '$.turn') FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id, "
-        "json_each(d.details, '$.results') r WHERE s.run_id = ? AND d.metric = 'expectations' "
+        "json_each(d.details, '$.results') r WHERE s.run_id = ? AND d.metric = ? "
         "ORDER BY d.session_id, d.version",
-        [run_id],
+        [run_id, gate_metric(EXPECTATION_RATE)],
     ):
         dialogue = by_id[session_id]
         if newest.get(session_id) != version:  # a newer version replaces the older one whole

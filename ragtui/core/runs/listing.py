@@ -12,7 +12,8 @@ import json
 from dataclasses import dataclass, field
 
 from ..metrics import PRIMARY_METRIC
-from ..store.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
+from ..registry.metrics import RESOLUTION_RATE, gate_metric, success_outcomes
+from ..store.dialogue_verdicts import ResolutionRate
 from ..store.ownership import owner_alive
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
@@ -91,20 +92,23 @@ NEWEST_RESOLUTION = DIALOGUE_VERDICTS.is_newest_sql("d")
 
 
 def resolution_by_run(store: Store) -> dict[str, ResolutionRate]:
-    """run id → its resolution rate from each dialogue's newest resolution verdict; runs with
-    no resolution verdict at all are absent (missing, which is not unscored)."""
+    """run id → its resolution rate from each dialogue's newest verdict of the metric that makes
+    it (``gates = RESOLUTION_RATE``); runs with no such verdict at all are absent (missing, which
+    is not unscored)."""
+    metric = gate_metric(RESOLUTION_RATE)
+    successes = success_outcomes(metric)
     counts: dict[str, list[int]] = {}
     for run_id, score, outcome in store.db.execute(
         "SELECT s.run_id, d.score, d.outcome FROM dialogue_judgments d "
-        "JOIN sessions s ON s.id = d.session_id WHERE d.metric = 'resolution' AND s.run_id IS NOT NULL AND "
-        + NEWEST_RESOLUTION
+        "JOIN sessions s ON s.id = d.session_id WHERE d.metric = ? AND s.run_id IS NOT NULL AND " + NEWEST_RESOLUTION,
+        [metric],
     ):
         c = counts.setdefault(run_id, [0, 0, 0])
         if score is None:
             c[2] += 1
         else:
             c[1] += 1
-            c[0] += outcome in SUCCESS_OUTCOMES
+            c[0] += outcome in successes
     return {run_id: ResolutionRate(*c) for run_id, c in counts.items()}
 
 
@@ -135,8 +139,8 @@ def run_trials(store: Store, run_id: str) -> RunPassK:
     resolved: dict[int, bool | None] = {}
     for session_id, score, outcome in db.execute(
         "SELECT d.session_id, d.score, d.outcome FROM dialogue_judgments d JOIN sessions s ON s.id = d.session_id "
-        "WHERE d.metric = 'resolution' AND s.run_id = ? AND " + NEWEST_RESOLUTION,
-        [run_id],
+        "WHERE d.metric = ? AND s.run_id = ? AND " + NEWEST_RESOLUTION,
+        [gate_metric(RESOLUTION_RATE), run_id],
     ):
         resolved[session_id] = resolved_of(outcome, score)
     marks = ",".join("?" * len(GATED_STOPS))

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ...config.expectation_items import policies_for
 from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
-from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...registry.metrics import DIALOGUE, EXPECTATION_RATE, MetricInfo, register_metric
 from ...store.expectation_cells import COLUMNS as EXPECTATION_COLUMNS
 from ...store.expectation_cells import expectation_cells
 from ...types.calls import CallUsage
@@ -81,6 +81,7 @@ class Expectations:
             "did the bot say what the scenario expects and nothing a policy forbids; the score is the share of "
             "checked expectations met or kept"
         ),
+        gates=EXPECTATION_RATE,
     )
     explain = staticmethod(expectation_lines)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...registry.metrics import DIALOGUE, RESOLUTION_RATE, MetricInfo, register_metric
 from ...text.score_text import UNSCORED, verdict_text
 from ...types.judgments import Judgment
 from ...types.stored import StoredDialogueJudgment
@@ -100,6 +100,7 @@ class Resolution(StepwiseDialogueMetric):
             "or unresolved; the score is the mean P(met) of the customer's intents"
         ),
         success_outcomes=SUCCESS_OUTCOMES,
+        gates=RESOLUTION_RATE,
     )
     explain = staticmethod(resolution_lines)
 
