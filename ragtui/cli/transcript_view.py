@@ -20,8 +20,8 @@ from .output import console, model_label, session_score_text, stop_text
 
 
 def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | None = None) -> Text:
-    # Metrics other than the rubric record their own pass mark in their details.
-    threshold = j.details.get("threshold", threshold)
+    # Metrics other than the rubric record their own pass mark with their verdict.
+    threshold = j.verdict.threshold if j.verdict.threshold is not None else threshold
     text = Text()
     text.append(f"{j.metric} v{j.version}: ", style="bold")
     if status_word(j.score, j.details) == "skipped":  # not applicable here, which is no failure
@@ -53,8 +53,8 @@ def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | No
         text.append(f"\n  {index}. {step}", style="dim")
     for line in explain_lines(j.metric, j.details):
         text.append(f"\n  {line}", style="dim")
-    if j.details.get("conclusion"):
-        text.append("\n→ " + str(j.details["conclusion"]))
+    if j.verdict.conclusion:
+        text.append("\n→ " + j.verdict.conclusion)
     return text
 
 
@@ -65,7 +65,8 @@ def verdict_border(j: StoredJudgment, threshold: float, floor: AgreementFloor | 
         return "yellow"
     if is_low(j.details, floor or AgreementFloor()):
         return "dim"
-    return "red" if j.score < j.details.get("threshold", threshold) else "green"
+    mark = j.verdict.threshold
+    return "red" if j.score < (threshold if mark is None else mark) else "green"
 
 
 # Who wrote a message, by its role: an imported conversation's human agent and notes are kept,
@@ -162,7 +163,7 @@ def print_session(
     if dialogue:
         console.print(Text("Dialogue verdicts", style="bold"))
         for d in dialogue:
-            status = metric_views.status(d, metric_views.threshold_of(d.details))
+            status = metric_views.status(d, d.verdict.threshold)
             border = {"pass": "green", "fail": "red", "skipped": "cyan"}.get(status, "yellow")
             console.print(Panel(dialogue_verdict_text(d), border_style=border))
     elif session.kind == "imported" and not session.judgments:

@@ -116,9 +116,9 @@ def detail_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
         text.append("\nSteps\n", style="bold underline")
         for number, step in enumerate(steps, start=1):
             text.append(f"  {number}. {clean_text(str(step))}\n")
-    if j.details.get("conclusion"):
+    if j.verdict.conclusion:
         text.append("\nConclusion\n", style="bold underline")
-        text.append("  " + clean_text(str(j.details["conclusion"])) + "\n", style="italic")
+        text.append("  " + clean_text(j.verdict.conclusion) + "\n", style="italic")
     return text
 
 
@@ -128,10 +128,11 @@ def metric_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
     low = j.scored and is_low(j.details, floor)
     text = Text()
     text.append(f"{clean_text(j.metric)} v{j.version} ", style="bold")
-    if j.details.get("skipped"):
+    verdict = j.verdict
+    if verdict.skipped:
         text.append("skipped", style="dim")
     else:
-        text.append_text(styled_score(j.score, float(j.details.get("threshold", threshold)), low))
+        text.append_text(styled_score(j.score, threshold if verdict.threshold is None else verdict.threshold, low))
         text.append_text(agreement_note(j.score, j.details, floor))
     if j.error:
         text.append("  " + clean_text(j.error), style="yellow")
@@ -208,8 +209,8 @@ def version_column(
             value = scores.get(name)
             text.append(f"{name:<14}")
             text.append(f"{criterion(value)}\n", style="bold")
-    if j.details.get("conclusion"):
-        text.append("\n" + clean_text(str(j.details["conclusion"])) + "\n", style="italic")
+    if j.verdict.conclusion:
+        text.append("\n" + clean_text(j.verdict.conclusion) + "\n", style="italic")
     text.append("\nChanged\n", style="bold underline")
     for change in changes(previous, j):
         text.append(f"• {clean_text(change)}\n", style="magenta")

@@ -1,6 +1,6 @@
 """ragtui's packages import downward only: plain types at the bottom, then text utilities,
 the registries, the config, content and model clients, the store, metrics, bots, the dialogue
-engine, runs, and the two front ends on top. Read from the source with ``ast``: every import
+engine, runs, the two front ends, and the plugins' public module on top. Read from the source with ``ast``: every import
 counts — at module level, inside a function, under ``TYPE_CHECKING`` — so an upward import
 cannot hide behind a lazy import. (Loading a plugin or a backend by its name at run time, as
 the registries and the embedded server's test stand-in do, is not an import of the source.)"""
@@ -36,6 +36,9 @@ LAYERS: list[tuple[str, int]] = [
     ("ragtui.tui", 10),
     ("ragtui.cli", 11),
     ("ragtui.__main__", 12),
+    # The plugins' one door (``ragtui.plugin``): it names things from every layer, and nothing of
+    # ragtui may import it — plugins do.
+    ("ragtui.plugin", 13),
     ("ragtui.core", 1),  # the package's face
     ("ragtui", 1),
 ]

@@ -6,7 +6,8 @@ each against its own threshold (``[thresholds]`` in the config), and stored the 
 so choosing it adds them, and it always runs last.
 
 Which metrics exist, and what each needs, is in the registry (``ragtui/core/registry/metrics.py``): each metric class
-describes itself and builds itself, and plugins add their own (docs/plugins.md).
+describes itself and builds itself; ragtui declares its own as entry points, and plugins add
+theirs the same way (docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..config import paths
 from ..content.prompts import PromptSet
 from ..models.llm import ChatClient
 from ..registry import metrics as registry
-from ..registry.metrics import PRIMARY_METRIC, MetricInfo, register_metric
+from ..registry.metrics import PRIMARY_METRIC, MetricInfo
 from ..types.errors import ConfigError
 from ..types.judgments import Judgment
 from .answer_correctness import AnswerCorrectness
@@ -29,7 +30,8 @@ from .metric_settings import MetricSettings
 from .rubric import CheckedRubricJudge
 from .trust import Trust
 
-# Importing them registers them (each class is decorated with ``register_metric``).
+# The built-in turn metrics; the registry loads them through ragtui's own entry points
+# (pyproject.toml), as it loads a plugin's.
 BUILTIN_METRICS = (CheckedRubricJudge, AnswerRelevancy, AnswerCorrectness, Answerability, Faithfulness, Trust)
 
 
@@ -88,6 +90,5 @@ __all__ = [
     "MetricSettings",
     "TurnContext",
     "build_metrics",
-    "register_metric",
     "resolve_names",
 ]

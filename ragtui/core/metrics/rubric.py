@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..content.prompts import PROMPT_KINDS, PromptTemplate, load_prompt
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, asked_again, usage_of
-from ..registry.metrics import MetricInfo, register_metric
+from ..registry.metrics import MetricInfo
 from ..types.judgments import Judgment
 from ..types.passages import Passage
 from ..types.turns import format_history
@@ -163,7 +163,6 @@ class RubricJudge:
         )
 
 
-@register_metric
 class CheckedRubricJudge:
     """The rubric from yes/no checks (``rubric_probes``): the seed's six criteria and overall,
     computed in code from each check's P(yes); the checks, with their probabilities, are the

@@ -230,7 +230,7 @@ def _verdicts_text(session: StoredSession) -> Text:
     for metric in metric_views.shown_metrics(set(latest)):
         j = latest[metric]
         text.append(f"\n{clean_text(metric_views.label(metric))} ")
-        text.append_text(metric_views.styled_cell(j, metric_views.threshold_of(j.details)))
+        text.append_text(metric_views.styled_cell(j, j.verdict.threshold))
     return text
 
 
@@ -257,8 +257,9 @@ def _side(session: StoredSession, turn: int, other: StoredSession, floor: Agreem
         text.append("score ", style=score_style(judgment.score, session.threshold, low))
         text.append_text(styled_score(judgment.score, session.threshold, low))
         text.append(f" · {LOW_MARK + ' ' if low else ''}{agreement_words(judgment.details, floor)}", style="dim")
-        if judgment.details.get("conclusion"):
-            text.append(f" — {one_line(str(judgment.details['conclusion']), 200)}", style="dim")
+        conclusion = judgment.verdict.conclusion
+        if conclusion:
+            text.append(f" — {one_line(conclusion, 200)}", style="dim")
     return text
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from ...registry.loaders import DocumentLoader, register_loader
+from ...registry.loaders import DocumentLoader
 from ...types.knowledge import Document
 from ..decode import decode_text
 from ..markdown_sections import title_and_sections
@@ -17,6 +17,4 @@ def load(data: bytes, path: str) -> Document:
     return Document(path, "markdown", title, text, sections)
 
 
-MARKDOWN = register_loader(
-    DocumentLoader("markdown", (".md", ".markdown", ".txt"), load, "Markdown and plain text, as they are")
-)
+MARKDOWN = DocumentLoader("markdown", (".md", ".markdown", ".txt"), load, "Markdown and plain text, as they are")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ...registry.metrics import DIALOGUE, RESOLUTION_RATE, MetricInfo, register_metric
+from ...registry.metrics import DIALOGUE, RESOLUTION_RATE, MetricInfo
 from ...text.score_text import UNSCORED, verdict_text
 from ...types.judgments import Judgment
 from ...types.stored import StoredDialogueJudgment
@@ -72,7 +72,6 @@ def outcome_for(satisfied: list[bool], handed_over: bool) -> str:
     return "partly_resolved" if any(satisfied) else "unresolved"
 
 
-@register_metric
 class Resolution(StepwiseDialogueMetric):
     name = "resolution"
     # A dialogue passes when the judge is on the whole sure its intents were met (the mean P(met)
