@@ -19,15 +19,21 @@ from rich.text import Text
 
 from ..core.config.settings import Config
 from ..core.content.prompts import PromptSet
+from ..core.judge_quality import calibration_store as calibration_db
+from ..core.judge_quality.calibration import CalibrationReport, Calibrator
+from ..core.judge_quality.dialogue_agreement import DialogueAgreement, dialogue_agreement
+from ..core.judge_quality.fit import cross_validate, prompt_fingerprint
+from ..core.judge_quality.fit import fit as fit_scores
+from ..core.judge_quality.fit_store import save_fit
+from ..core.judge_quality.labelled import (
+    LabelledItem,
+    LabelledSet,
+    alternate_halves,
+    load_labelled,
+    parse_field_options,
+)
 from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, Metric, MetricSettings, build_metrics
-from ..core.metrics import calibration_store as calibration_db
-from ..core.metrics.calibration import CalibrationReport, Calibrator
 from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics
-from ..core.metrics.dialogue.agreement import DialogueAgreement, dialogue_agreement
-from ..core.metrics.fit import cross_validate, prompt_fingerprint
-from ..core.metrics.fit import fit as fit_scores
-from ..core.metrics.fit_store import save_fit
-from ..core.metrics.labelled import LabelledItem, LabelledSet, alternate_halves, load_labelled, parse_field_options
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient, ClientPool
 from ..core.registry.metrics import PRIMARY_METRIC

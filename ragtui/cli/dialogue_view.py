@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ..core.judge_quality.judge_card import agreement_text
 from ..core.metrics.explain import status_word
-from ..core.metrics.judge_card import agreement_text
 from ..core.registry import metric_views
 from ..core.store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
 from .output import model_label

@@ -18,9 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.config.settings import Config
-from ..core.metrics.card_entry import CardEntry, figure_name, interval_text
-from ..core.metrics.card_judges import card_metric_names
-from ..core.metrics.card_rows import LANGUAGES, card_rows
+from ..core.judge_quality.card_entry import CardEntry, figure_name, interval_text
+from ..core.judge_quality.card_judges import card_metric_names
+from ..core.judge_quality.card_rows import LANGUAGES, card_rows
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap

@@ -19,15 +19,22 @@ from rich.text import Text
 
 from ..core.config.paths import bundled_dir
 from ..core.config.settings import Config
+from ..core.judge_quality.calibration_store import (
+    StoredItem,
+    add_item,
+    create_run,
+    find_run,
+    set_run_status,
+    stored_items,
+)
+from ..core.judge_quality.card_judges import card_judge
+from ..core.judge_quality.card_measure import Figures, figures
+from ..core.judge_quality.card_measure import entry as card_entry
+from ..core.judge_quality.card_store import save_entry
+from ..core.judge_quality.expectation_agreement import ExpectationItem, load_expectation_items, select
+from ..core.judge_quality.fit import prompt_fingerprint
 from ..core.metrics import MetricSettings
-from ..core.metrics.calibration_store import StoredItem, add_item, create_run, find_run, set_run_status, stored_items
-from ..core.metrics.card_judges import card_judge
-from ..core.metrics.card_measure import Figures, figures
-from ..core.metrics.card_measure import entry as card_entry
-from ..core.metrics.card_store import save_entry
 from ..core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
-from ..core.metrics.expectation_agreement import ExpectationItem, load_expectation_items, select
-from ..core.metrics.fit import prompt_fingerprint
 from ..core.models.endpoints import Endpoint
 from ..core.models.llm import ChatClient
 from ..core.registry.metrics import EXPECTATION_RATE, gate_metric

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.metrics.card_entry import CardEntry, figure_name, interval_text
+from ..core.judge_quality.card_entry import CardEntry, figure_name, interval_text
 from ..core.text.score_text import figure_text
 
 

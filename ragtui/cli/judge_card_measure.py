@@ -28,15 +28,15 @@ from ..core.dialogue.estimate import (
     per_statement,
     statement_count,
 )
+from ..core.judge_quality.calibration import Calibrator, context_for
+from ..core.judge_quality.card_judges import card_set, is_dialogue, metric_calls
+from ..core.judge_quality.card_measure import entry as card_entry
+from ..core.judge_quality.card_measure import item_figures, label_figures
+from ..core.judge_quality.card_store import save_entry
+from ..core.judge_quality.fit import prompt_fingerprint
+from ..core.judge_quality.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
 from ..core.metrics import BINARY_METRICS, MetricSettings, build_metrics
 from ..core.metrics.answer_relevancy import MAX_STATEMENTS
-from ..core.metrics.calibration import Calibrator, context_for
-from ..core.metrics.card_judges import card_set, is_dialogue, metric_calls
-from ..core.metrics.card_measure import entry as card_entry
-from ..core.metrics.card_measure import item_figures, label_figures
-from ..core.metrics.card_store import save_entry
-from ..core.metrics.fit import prompt_fingerprint
-from ..core.metrics.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
 from ..core.metrics.rubric import CheckedRubricJudge
 from ..core.models.endpoints import Endpoint, resolve_endpoint
 from ..core.models.llm import ChatClient, ClientPool

@@ -12,8 +12,8 @@ import argparse
 from rich.table import Table
 from rich.text import Text
 
+from ..core.judge_quality.label_agreement import LabelAgreementReport, label_agreement
 from ..core.metrics import MetricSettings
-from ..core.metrics.label_agreement import LabelAgreementReport, label_agreement
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.panel import Panel
 from rich.text import Text
 
+from ..core.judge_quality.judge_card import agreement_text
 from ..core.metrics.explain import explain_lines, status_word
-from ..core.metrics.judge_card import agreement_text
 from ..core.registry import metric_views
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.low_agreement import low_metrics

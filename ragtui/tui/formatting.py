@@ -10,14 +10,11 @@ from typing import Any
 
 from rich.text import Text
 
+from ..core.metrics.rubric_info import CRITERIA
 from ..core.text.score_text import LOW_STYLE, score_text, styled_score, under_threshold
 from ..core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low, trust_level
 from ..core.types.stored import StoredJudgment
 from .safe_text import clean_text, one_line
-
-# The rubric's criteria, as ``ragtui.core.metrics.rubric.CRITERIA`` (a test checks they agree):
-# importing the metrics pulls in the LLM client, which the first frame must not wait for.
-CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
 
 DEFAULT_FLOOR = AgreementFloor()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..metrics.judge_card import UNMEASURED, agreement_text
+from ..judge_quality.judge_card import UNMEASURED, agreement_text
 from ..registry.metrics import PRIMARY_METRIC
 from ..store.store import Store
 from ..types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low

@@ -102,7 +102,7 @@ def open_store(config: Config, *, read_only: bool = False) -> Store:
     store = Store.open_read_only(config.database) if read_only else Store.open(config.database)
     # Every verdict read shows its judge's agreement as the card says now, under the config's floor.
     # Imported here: ``ragtui``'s first frame imports this module and needs no metric module.
-    from ..metrics.card_lookup import install_card_lookup
+    from ..judge_quality.card_lookup import install_card_lookup
 
     return install_card_lookup(store, config.min_judge_agreement)
 

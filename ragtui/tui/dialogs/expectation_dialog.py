@@ -129,10 +129,10 @@ class TryExpectationScreen(Dialog[None]):
     def _agreement(self) -> Text:
         """The judge card's figure for the expectation checks of this judge and prompt, in words:
         ``≈ low agreement with people (κ 0.33, …)``, ``agrees with people (…)`` or unmeasured."""
+        from ...core.judge_quality.card_judges import card_judge
+        from ...core.judge_quality.fit import prompt_fingerprint
+        from ...core.judge_quality.judge_card import entry_for
         from ...core.metrics import MetricSettings
-        from ...core.metrics.card_judges import card_judge
-        from ...core.metrics.fit import prompt_fingerprint
-        from ...core.metrics.judge_card import entry_for
 
         engine = self.ragtui.engine
         if engine is None:
