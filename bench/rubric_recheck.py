@@ -33,9 +33,9 @@ from ragtui.cli.calibrate_command import split_items
 from ragtui.cli.model_start import embedded_model
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
+from ragtui.core.judge_quality import agreement
 from ragtui.core.judge_quality.calibration import context_for
 from ragtui.core.judge_quality.labelled import LabelledItem, load_labelled, parse_field_options
-from ragtui.core.metrics import agreement
 from ragtui.core.metrics.level_question import ask_level
 from ragtui.core.metrics.probability import YES_NO, fold_yes_no
 from ragtui.core.metrics.rubric import CheckedRubricJudge

@@ -14,13 +14,13 @@ from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
+from ragtui.core.judge_quality import judge_card as judge_card_module
+from ragtui.core.judge_quality import shipped_fits as shipped_fits_module
 from ragtui.core.judge_quality.card_judges import card_judge
 from ragtui.core.judge_quality.fit import prompt_fingerprint
 from ragtui.core.judge_quality.judge_card import shipped_card_entries
 from ragtui.core.judge_quality.shipped_fits import shipped_fit, shipped_fits
 from ragtui.core.metrics import BINARY_METRICS, MetricSettings
-from ragtui.core.metrics import judge_card as judge_card_module
-from ragtui.core.metrics import shipped_fits as shipped_fits_module
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
 from ragtui.core.store.store import Store

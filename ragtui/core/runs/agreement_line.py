@@ -1,4 +1,4 @@
-"""The run summary's line on how far the run's judge agrees with people (``metrics.judge_card``)."""
+"""The run summary's line on how far the run's judge agrees with people (``judge_quality.judge_card``)."""
 
 from __future__ import annotations
 
