@@ -14,6 +14,7 @@ from ..core.metrics.rubric_info import CRITERIA
 from ..core.text.score_text import LOW_STYLE, score_text, styled_score, under_threshold
 from ..core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low, trust_level
 from ..core.types.stored import StoredJudgment
+from ..core.types.verdicts import read_verdict
 from .safe_text import clean_text, one_line
 
 DEFAULT_FLOOR = AgreementFloor()
@@ -55,8 +56,8 @@ def verdict_text(
     low = is_low(details, floor)
     text = Text()
     text.append(f"Turn {turn} · {clean_text(metric)} v{version} · ", style="bold")
-    skipped = score is None and bool(details.get("skipped"))
-    if skipped:  # the metric did not apply (no reference, no passages): not a failed judge
+    verdict = read_verdict(metric, score, details, error)
+    if verdict.skipped:  # the metric did not apply (no reference, no passages): not a failed judge
         text.append("skipped", style="cyan")
     else:
         text.append_text(styled_score(score, threshold, low and score is not None))
@@ -73,9 +74,9 @@ def verdict_text(
     if scores:
         text.append("  ".join(f"{SHORT.get(k, k)} {criterion(scores.get(k))}" for k in CRITERIA if k in scores))
         text.append("\n")
-    conclusion = details.get("conclusion")
+    conclusion = verdict.conclusion
     if conclusion:
-        text.append(clean_text(str(conclusion)) + "\n", style="italic")
+        text.append(clean_text(conclusion) + "\n", style="italic")
     if error and error != conclusion:  # a skipped verdict's reason is its conclusion: said once
         text.append(clean_text(error) + "\n", style="yellow")
     return text
@@ -160,7 +161,7 @@ def changes(previous: StoredJudgment | None, current: StoredJudgment) -> list[st
         found.append(f"model {one_line(previous.model or '?', 30)} → {one_line(current.model or '?', 30)}")
     if previous.prompt != current.prompt:
         found.append("prompt differs")
-    if previous.details.get("conclusion") != current.details.get("conclusion"):
+    if previous.verdict.conclusion != current.verdict.conclusion:
         found.append("conclusion differs")
     return found or ["no change"]
 

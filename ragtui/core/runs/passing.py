@@ -26,6 +26,7 @@ from ..metrics import PRIMARY_METRIC
 from ..registry.metrics import RESOLUTION_RATE, gate_metric, success_outcomes
 from ..text.score_text import under_mark
 from ..types.stored import StoredSession
+from ..types.verdicts import read_verdict
 
 ENDED_BADLY = ("error", "cancelled")  # stop reasons of a dialogue that did not end normally
 PASSED_MARK, NOT_PASSED_MARK = "✓", "✗"  # a dialogue's pass in a table's pass column
@@ -43,7 +44,7 @@ class TurnVerdict:
     turn: int
     metric: str
     score: float | None
-    threshold: float | None  # the pass mark it was judged against (``details["threshold"]``)
+    threshold: float | None  # the pass mark it was judged against (``Verdict.threshold``)
     skipped: bool = False  # the metric did not apply to the turn: counts neither way
 
 
@@ -90,11 +91,8 @@ def session_turn_verdicts(session: StoredSession) -> list[TurnVerdict]:
 
 
 def turn_verdict(turn: int, metric: str, score: float | None, details: dict[str, Any] | None) -> TurnVerdict:
-    details = details or {}
-    mark = details.get("threshold")
-    return TurnVerdict(
-        turn, metric, score, float(mark) if isinstance(mark, int | float) else None, bool(details.get("skipped"))
-    )
+    verdict = read_verdict(metric, score, details or {})
+    return TurnVerdict(turn, metric, score, verdict.threshold, verdict.skipped)
 
 
 def dialogue_passed(
