@@ -46,7 +46,7 @@ from judge_variants import (  # noqa: E402
 
 from ragtui.core.config.paths import bundled_dir  # noqa: E402
 from ragtui.core.content.prompts import load_prompt  # noqa: E402
-from ragtui.core.metrics import agreement  # noqa: E402
+from ragtui.core.judge_quality import agreement  # noqa: E402
 from ragtui.core.metrics.base import TurnContext  # noqa: E402
 from ragtui.core.metrics.check_bias import CheckBias  # noqa: E402
 from ragtui.core.metrics.level_question import ask_level  # noqa: E402

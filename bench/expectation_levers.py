@@ -36,11 +36,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench_calibration import endpoint_url  # noqa: E402  (the same embedded model or --base-url)
 
-from ragtui.core.metrics import agreement  # noqa: E402
+from ragtui.core.judge_quality import agreement  # noqa: E402
+from ragtui.core.judge_quality.expectation_agreement import ExpectationItem, load_expectation_items, select  # noqa: E402
 from ragtui.core.metrics.dialogue import expectation_overlap  # noqa: E402
 from ragtui.core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge  # noqa: E402
 from ragtui.core.metrics.dialogue.expectation_parts import split_parts  # noqa: E402
-from ragtui.core.metrics.expectation_agreement import ExpectationItem, load_expectation_items, select  # noqa: E402
 from ragtui.core.models.endpoints import Endpoint  # noqa: E402
 from ragtui.core.models.llm import ChatClient, ClientPool  # noqa: E402
 from ragtui.core.types.expectations import ExpectationCheck  # noqa: E402

@@ -51,7 +51,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragtui.core.metrics.labelled import alternate_halves, load_labelled, parse_field_options
+from ragtui.core.judge_quality.labelled import alternate_halves, load_labelled, parse_field_options
 
 LABELLED = Path(__file__).resolve().parents[1] / "sample_data" / "labelled"
 PER_PRODUCT = 2  # items per product in each of the four 0–1 files

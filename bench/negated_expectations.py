@@ -27,9 +27,9 @@ from pathlib import Path
 from ragtui.cli.model_start import embedded_model
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.config.settings import Config
-from ragtui.core.metrics import agreement
+from ragtui.core.judge_quality import agreement
+from ragtui.core.judge_quality.expectation_agreement import load_expectation_items, select
 from ragtui.core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
-from ragtui.core.metrics.expectation_agreement import load_expectation_items, select
 from ragtui.core.models.endpoints import resolve_endpoint
 from ragtui.core.models.llm import ChatClient, ClientPool
 from ragtui.core.runs import bootstrap

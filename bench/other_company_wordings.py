@@ -22,7 +22,7 @@ from rubric_recheck import README_TURN, items  # noqa: E402
 from ragtui.cli.model_start import embedded_model  # noqa: E402
 from ragtui.core.config.paths import bundled_dir  # noqa: E402
 from ragtui.core.content.prompts import load_prompt  # noqa: E402
-from ragtui.core.metrics.calibration import context_for  # noqa: E402
+from ragtui.core.judge_quality.calibration import context_for  # noqa: E402
 from ragtui.core.metrics.level_question import ask_level  # noqa: E402
 from ragtui.core.metrics.probability import YES_NO, fold_yes_no  # noqa: E402
 from ragtui.core.metrics.rubric import CheckedRubricJudge, format_passages  # noqa: E402

@@ -53,9 +53,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from negated_expectations import asked, judge_client  # noqa: E402
 
 from ragtui.core.config.paths import bundled_dir  # noqa: E402
-from ragtui.core.metrics import agreement  # noqa: E402
+from ragtui.core.judge_quality import agreement  # noqa: E402
+from ragtui.core.judge_quality.expectation_agreement import load_expectation_items, select  # noqa: E402
 from ragtui.core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge, shifted  # noqa: E402
-from ragtui.core.metrics.expectation_agreement import load_expectation_items, select  # noqa: E402
 from ragtui.core.models.llm import ChatClient, Completion, Message  # noqa: E402
 
 LABELLED = bundled_dir("sample_data") / "labelled"

@@ -43,9 +43,9 @@ from ragtui.cli.calibrate_command import print_report, split_items  # noqa: E402
 from ragtui.cli.model_start import embedded_model  # noqa: E402
 from ragtui.core.config.paths import bundled_dir  # noqa: E402
 from ragtui.core.content.prompts import PromptTemplate, load_prompt  # noqa: E402
+from ragtui.core.judge_quality.calibration import Calibrator, context_for  # noqa: E402
+from ragtui.core.judge_quality.labelled import LabelledItem, load_labelled, parse_field_options  # noqa: E402
 from ragtui.core.metrics.base import TurnContext  # noqa: E402
-from ragtui.core.metrics.calibration import Calibrator, context_for  # noqa: E402
-from ragtui.core.metrics.labelled import LabelledItem, load_labelled, parse_field_options  # noqa: E402
 from ragtui.core.metrics.rubric import CheckedRubricJudge, CheckQuestion  # noqa: E402
 from ragtui.core.metrics.rubric_probes import split_claims  # noqa: E402
 from ragtui.core.models.endpoints import resolve_endpoint  # noqa: E402

@@ -17,7 +17,7 @@ code with ``rubric_probes.combine`` — the same function a run uses.
 ``report`` also prints what a fit of raw rubric scores to the labels (fitted on the choose half)
 does on the report half: the share of good turns (label ≥ 0.8) at or above 0.7 and of bad ones
 (≤ 0.4) below it — and with ``--ship en`` writes the choose half's fit into ragtui's shipped fits
-(``ragtui/core/metrics/shipped_fits.json``) with the prompt fingerprint it is valid for.
+(``ragtui/core/judge_quality/shipped_fits.json``) with the prompt fingerprint it is valid for.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from ragtui.cli.calibrate_command import split_items
 from ragtui.cli.model_start import embedded_model
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
-from ragtui.core.metrics import agreement
-from ragtui.core.metrics.calibration import context_for
-from ragtui.core.metrics.labelled import LabelledItem, load_labelled, parse_field_options
+from ragtui.core.judge_quality import agreement
+from ragtui.core.judge_quality.calibration import context_for
+from ragtui.core.judge_quality.labelled import LabelledItem, load_labelled, parse_field_options
 from ragtui.core.metrics.level_question import ask_level
 from ragtui.core.metrics.probability import YES_NO, fold_yes_no
 from ragtui.core.metrics.rubric import CheckedRubricJudge
@@ -137,8 +137,8 @@ async def ask(args: argparse.Namespace) -> None:
 
 async def readme_turn(args: argparse.Namespace) -> None:
     """The whole rubric on the README's first-command turn, as a run judges it (shipped fit included)."""
-    from ragtui.core.metrics.fit import prompt_fingerprint
-    from ragtui.core.metrics.shipped_fits import shipped_fit
+    from ragtui.core.judge_quality.fit import prompt_fingerprint
+    from ragtui.core.judge_quality.shipped_fits import shipped_fit
     from ragtui.core.models.endpoints import EMBEDDED_MODEL
 
     config = bootstrap.load_effective_config(Overrides(db=args.db))
@@ -189,7 +189,7 @@ def fmt(value: float | None) -> str:
 
 
 def report(args: argparse.Namespace) -> None:
-    from ragtui.core.metrics.fit import isotonic_fit, isotonic_predict
+    from ragtui.core.judge_quality.fit import isotonic_fit, isotonic_predict
 
     store = Store.open(args.db)
     try:
@@ -235,8 +235,8 @@ def report(args: argparse.Namespace) -> None:
 
 def ship(lang: str, xs: list[float], ys: list[float], choose: list, held: list, fitted: list) -> None:
     """Write (or replace) this language's entry of ragtui's shipped fits for the embedded judge."""
-    from ragtui.core.metrics.fit import prompt_fingerprint
-    from ragtui.core.metrics.shipped_fits import SHIPPED_FITS
+    from ragtui.core.judge_quality.fit import prompt_fingerprint
+    from ragtui.core.judge_quality.shipped_fits import SHIPPED_FITS
     from ragtui.core.models.endpoints import EMBEDDED_MODEL
 
     judge = CheckedRubricJudge(None, load_prompt(bundled_dir("prompts"), lang, "judge_probes"))  # type: ignore[arg-type]

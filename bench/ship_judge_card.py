@@ -1,4 +1,4 @@
-"""Write the embedded judge's card that ragtui ships (``ragtui/core/metrics/shipped_card.json``)
+"""Write the embedded judge's card that ragtui ships (``ragtui/core/judge_quality/shipped_card.json``)
 from what ``ragtui judge-card --measure`` stored.
 
     # 1. measure the embedded judge (no endpoint or API key configured) on the report halves;
@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from ragtui.core.files.output_file import write_output
-from ragtui.core.metrics.card_store import latest_entries
-from ragtui.core.metrics.judge_card import SHIPPED_CARD
+from ragtui.core.judge_quality.card_store import latest_entries
+from ragtui.core.judge_quality.judge_card import SHIPPED_CARD
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
 from ragtui.core.store.store import Store
 

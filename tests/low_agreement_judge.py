@@ -7,8 +7,8 @@ from pathlib import Path
 
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
-from ragtui.core.metrics.fit import FitReport, fit, prompt_fingerprint
-from ragtui.core.metrics.fit_store import save_fit
+from ragtui.core.judge_quality.fit import FitReport, fit, prompt_fingerprint
+from ragtui.core.judge_quality.fit_store import save_fit
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.store.store import Store
 

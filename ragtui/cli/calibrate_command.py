@@ -19,22 +19,28 @@ from rich.text import Text
 
 from ..core.config.settings import Config
 from ..core.content.prompts import PromptSet
+from ..core.judge_quality import calibration_store as calibration_db
+from ..core.judge_quality.calibration import CalibrationReport, Calibrator
+from ..core.judge_quality.dialogue_agreement import DialogueAgreement, dialogue_agreement
+from ..core.judge_quality.fit import cross_validate, prompt_fingerprint
+from ..core.judge_quality.fit import fit as fit_scores
+from ..core.judge_quality.fit_store import save_fit
+from ..core.judge_quality.labelled import (
+    LabelledItem,
+    LabelledSet,
+    alternate_halves,
+    load_labelled,
+    parse_field_options,
+)
 from ..core.metrics import BINARY_METRICS, KNOWN_METRICS, Metric, MetricSettings, build_metrics
-from ..core.metrics import calibration_store as calibration_db
-from ..core.metrics.calibration import CalibrationReport, Calibrator
 from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics
-from ..core.metrics.dialogue.agreement import DialogueAgreement, dialogue_agreement
-from ..core.metrics.fit import cross_validate, prompt_fingerprint
-from ..core.metrics.fit import fit as fit_scores
-from ..core.metrics.fit_store import save_fit
-from ..core.metrics.labelled import LabelledItem, LabelledSet, alternate_halves, load_labelled, parse_field_options
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient, ClientPool
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
-from ..core.text.score_text import score_text
+from ..core.text.score_text import figure_text, score_text
 from ..core.types.errors import RagtuiError
 from .command_table import help_of
 from .model_start import embedded_model
@@ -327,7 +333,7 @@ def print_report(report: CalibrationReport, db_path: Path | None) -> None:
         for name, justify in columns:
             table.add_column(name, justify=justify)
         for d in report.worst:
-            table.add_row(str(d.line), Text(d.key), f"{d.label:.2f}", score_text(d.score), Text(d.conclusion[:160]))
+            table.add_row(str(d.line), Text(d.key), figure_text(d.label), score_text(d.score), Text(d.conclusion[:160]))
         console.print(table)
     console.print(Text(f"Results stored in {db_path} (calibration run #{report.run_id}).", style="dim"))
 

@@ -16,8 +16,7 @@ import time
 from rich.table import Table
 from rich.text import Text
 
-from ..core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
-from ..core.metrics.expectation_agreement import (
+from ..core.judge_quality.expectation_agreement import (
     ExpectationFile,
     Figures,
     Scored,
@@ -26,6 +25,7 @@ from ..core.metrics.expectation_agreement import (
     load_expectation_items,
     select,
 )
+from ..core.metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.runs import bootstrap

@@ -34,11 +34,10 @@ from ..core.runs.compare_report import (
 from ..core.runs.compare_verdict import EXPECTATION, SCORE, VERDICT_STYLES, CompareVerdict
 from ..core.runs.html_report.build import compare_report_html
 from ..core.runs.next_turn_compare import unjudged_line
-from ..core.runs.report_text import delta
 from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
 from ..core.store.store import Store
-from ..core.text.score_text import UNSCORED_STYLE, score_text
+from ..core.text.score_text import UNSCORED_STYLE, delta_text, score_text
 from .command_table import help_of
 from .output import console
 
@@ -166,7 +165,7 @@ def comparison_table(c: Comparison, verdict: CompareVerdict, turns: bool) -> Tab
             verdict_text(verdict.for_pair(p).word),
             Text(base),
             Text(new),
-            Text(delta(p.delta), style=_delta_style(p.delta, c.low())),
+            Text(delta_text(p.delta), style=_delta_style(p.delta, c.low())),
             Text("–" if p.diverges_at is None else f"turn {p.diverges_at}"),
             _flag_text(c, p),
         ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ..core.judge_quality.judge_card import agreement_text
 from ..core.metrics.explain import status_word
-from ..core.metrics.judge_card import agreement_text
 from ..core.registry import metric_views
 from ..core.store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
 from .output import model_label
@@ -32,10 +32,11 @@ def dialogue_verdict_text(j: StoredDialogueJudgment) -> Text:
     text = Text()
     text.append(f"{metric_views.label(j.metric)} v{j.version}: ", style="bold")
     word = status_word(j.score, j.details)
+    verdict = metric_views.verdict_of(j)
     if word == "skipped":
-        text.append(f"skipped: {j.error or j.details.get('conclusion') or ''}", style="cyan")
+        text.append(f"skipped: {j.error or verdict.conclusion}", style="cyan")
         return text
-    text.append_text(metric_views.styled_cell(j, metric_views.threshold_of(j.details)))
+    text.append_text(metric_views.styled_cell(verdict, verdict.threshold))
     if j.model:
         text.append(f"  ({model_label(j.model, j.served_model)})", style="dim")
     if j.score is not None:  # how far its judge agrees with people, as under every turn score
@@ -49,8 +50,8 @@ def dialogue_verdict_text(j: StoredDialogueJudgment) -> Text:
             text.append("\nraw reply: ", style="dim")
             text.append(j.raw_reply[:2000])
         return text
-    for line in metric_views.explain(j.metric, j.details):
+    for line in verdict.explanation:
         text.append(f"\n  {line}", style="dim")
-    if j.details.get("conclusion"):
-        text.append("\n→ " + str(j.details["conclusion"]))
+    if verdict.conclusion:
+        text.append("\n→ " + verdict.conclusion)
     return text

@@ -23,6 +23,7 @@ from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
+from ..core.text.score_text import figure_text
 from ..core.types.errors import RagtuiError
 from ..core.types.expectations import Expectation, ExpectationCheck, Polarity
 from .arg_checks import check_ids
@@ -96,7 +97,7 @@ def _print(expectation: Expectation, session_id: int, checks: list[ExpectationCh
             line.append(f"unscored — {check.error or 'the reply could not be read'}", style="yellow")
         else:
             word, good = outcome_words(expectation, check.p_yes)
-            line.append(f"{check.p_yes:.2f} ", style="bold")
+            line.append(f"{figure_text(check.p_yes)} ", style="bold")
             line.append(word, style="green" if good else "red")
             line.append(f" ({check.read})", style="dim")
         console.print(line)

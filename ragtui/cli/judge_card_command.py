@@ -18,14 +18,15 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.config.settings import Config
-from ..core.metrics.card_entry import CardEntry, figure_name, interval_text
-from ..core.metrics.card_judges import card_metric_names
-from ..core.metrics.card_rows import LANGUAGES, card_rows
+from ..core.judge_quality.card_entry import CardEntry, figure_name, interval_text
+from ..core.judge_quality.card_judges import card_metric_names
+from ..core.judge_quality.card_rows import LANGUAGES, card_rows
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
+from ..core.text.score_text import figure_text
 from ..core.types.agreement_floor import INTERVAL_RULE, LOW_MARK, LOW_WORDS, AgreementFloor, is_low
 from ..core.types.errors import RagtuiError
 from .command_table import help_of
@@ -155,7 +156,7 @@ def _rows(
 
 
 def _cells(entry: CardEntry, floor: AgreementFloor, note: Callable[[str], str], quick: bool = False) -> list[Any]:
-    value = "undefined" if entry.value is None else f"{entry.value:.2f}"  # too few items, constant judge
+    value = "undefined" if entry.value is None else figure_text(entry.value)  # too few items, constant judge
     interval = interval_text(entry.low, entry.high).removeprefix("95% CI ") or "–"
     on = entry.on + (f"; {entry.unscored} unscored" if entry.unscored else "")
     source = SOURCES.get(entry.source, entry.source)

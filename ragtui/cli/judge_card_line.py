@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.metrics.card_entry import CardEntry, figure_name, interval_text
+from ..core.judge_quality.card_entry import CardEntry, figure_name, interval_text
+from ..core.text.score_text import figure_text
 
 
 def entry_line(entry: CardEntry, skipped: int = 0) -> Text:
-    value = "–" if entry.value is None else f"{entry.value:.2f}"
+    value = figure_text(entry.value)
     line = Text(f"{entry.metric} · {entry.language} · {figure_name(entry.figure)} {value}", style="bold")
     interval = interval_text(entry.low, entry.high)
     line.append(f" ({interval})" if interval else " (no interval: too few items)")

@@ -28,19 +28,19 @@ from ..core.dialogue.estimate import (
     per_statement,
     statement_count,
 )
+from ..core.judge_quality.calibration import Calibrator, context_for
+from ..core.judge_quality.card_judges import card_set, is_dialogue, metric_calls
+from ..core.judge_quality.card_measure import entry as card_entry
+from ..core.judge_quality.card_measure import item_figures, label_figures
+from ..core.judge_quality.card_store import save_entry
+from ..core.judge_quality.fit import prompt_fingerprint
+from ..core.judge_quality.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
 from ..core.metrics import BINARY_METRICS, MetricSettings, build_metrics
 from ..core.metrics.answer_relevancy import MAX_STATEMENTS
-from ..core.metrics.calibration import Calibrator, context_for
-from ..core.metrics.card_judges import card_set, is_dialogue, metric_calls
-from ..core.metrics.card_measure import entry as card_entry
-from ..core.metrics.card_measure import item_figures, label_figures
-from ..core.metrics.card_store import save_entry
-from ..core.metrics.fit import prompt_fingerprint
-from ..core.metrics.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
 from ..core.metrics.rubric import CheckedRubricJudge
 from ..core.models.endpoints import Endpoint, resolve_endpoint
 from ..core.models.llm import ChatClient, ClientPool
-from ..core.registry.metrics import PRIMARY_METRIC
+from ..core.registry.metrics import EXPECTATION_RATE, PRIMARY_METRIC, gate_metric
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
@@ -48,7 +48,6 @@ from ..core.store.labelled_turns import labelled_turns
 from ..core.store.store import Store
 from ..core.types.errors import RagtuiError
 from .calibrate_command import judge_all, metrics_factory
-from .judge_card_expectations import METRIC as EXPECTATIONS
 from .judge_card_expectations import measure_expectations, report_items
 from .judge_card_line import entry_line
 from .model_start import embedded_model
@@ -80,7 +79,7 @@ def plan(config: Config, metrics: list[str], languages: tuple[str, ...], quick: 
     out = []
     for metric in metrics:
         path = bundled_dir("sample_data") / "labelled" / card_set(metric)
-        if metric == EXPECTATIONS or not path.is_file():  # expectations: judge_card_expectations
+        if metric == gate_metric(EXPECTATION_RATE) or not path.is_file():  # expectations: judge_card_expectations
             continue
         binary = metric in BINARY_METRICS
         label_max = 5.0 if metric == PRIMARY_METRIC else 1.0
@@ -163,7 +162,9 @@ async def _measure(args: argparse.Namespace, overrides: Overrides, names: list[s
     chosen = card_metrics(args.metric, names)
     planned = plan(config, chosen, languages, args.quick)
     expectations = (
-        report_items(config, languages, QUICK_ITEMS if args.quick else None) if EXPECTATIONS in chosen else []
+        report_items(config, languages, QUICK_ITEMS if args.quick else None)
+        if gate_metric(EXPECTATION_RATE) in chosen
+        else []
     )
     if not planned and not expectations:
         raise RagtuiError("no bundled labelled items for that metric and language", "see sample_data/labelled/")

@@ -4,7 +4,7 @@ Every bot answer gets the rubric and the chosen turn metrics (the config's ``met
 ``--metric``), then every conversation the dialogue verdicts (all of them, or ``--dialogue-metric``;
 ``--no-dialogue`` for none). What was judged already is left alone, so the same command resumes;
 ``ragtui rejudge`` and ``ragtui judge-dialogue`` add new versions. The engine is
-``core/metrics/judge_run.py``; this only reads the options and prints what it did.
+``core/judge_quality/judge_run.py``; this only reads the options and prints what it did.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from pathlib import Path
 from rich.text import Text
 
 from ..core.content.prompts import PromptSet
+from ..core.judge_quality.dialogue_card import carded_dialogue_metrics
+from ..core.judge_quality.fit_store import fitted_metrics
+from ..core.judge_quality.judge_run import RunJudgment, judge_dialogues, judge_run_turns, turn_metric_names
+from ..core.judge_quality.rejudge import run_targets
 from ..core.metrics import KNOWN_METRICS, Metric, MetricSettings, build_metrics
 from ..core.metrics.dialogue import DIALOGUE_METRICS, DialogueMetric, build_dialogue_metrics
-from ..core.metrics.dialogue_card import carded_dialogue_metrics
-from ..core.metrics.fit_store import fitted_metrics
-from ..core.metrics.judge_run import RunJudgment, judge_dialogues, judge_run_turns, turn_metric_names
-from ..core.metrics.rejudge import run_targets
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.runs import bootstrap

@@ -14,8 +14,8 @@ from pathlib import Path
 from rich.panel import Panel
 from rich.text import Text
 
+from ..core.judge_quality.dialogue_card import carded_dialogue_metrics
 from ..core.metrics.dialogue import DIALOGUE_METRICS, build_dialogue_metrics, context_from_session, metric_applies
-from ..core.metrics.dialogue_card import carded_dialogue_metrics
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.runs import bootstrap

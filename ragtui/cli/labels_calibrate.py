@@ -12,13 +12,13 @@ import argparse
 from rich.table import Table
 from rich.text import Text
 
+from ..core.judge_quality.label_agreement import LabelAgreementReport, label_agreement
 from ..core.metrics import MetricSettings
-from ..core.metrics.label_agreement import LabelAgreementReport, label_agreement
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
 from ..core.store.labelled_turns import labelled_turns
-from ..core.text.score_text import score_text
+from ..core.text.score_text import figure_text, score_text
 from ..core.types.errors import RagtuiError
 from .output import console
 
@@ -94,7 +94,7 @@ def print_label_report(report: LabelAgreementReport, run_id: str | None) -> None
                 Text(d.labeller),
                 d.label,
                 score_text(d.score),
-                f"{d.gap:.2f}",
+                figure_text(d.gap),
                 Text(d.note),
             )
         console.print(worst)

@@ -17,9 +17,8 @@ from rich.text import Text
 
 from ..core.config.settings import Config
 from ..core.files.output_file import check_output
-from ..core.metrics import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings
-from ..core.metrics.rejudge import RejudgePlan, Target, TurnResult, read_prompt_file, rejudge_online, run_targets
-from ..core.metrics.rejudge_batch import (
+from ..core.judge_quality.rejudge import RejudgePlan, Target, TurnResult, read_prompt_file, rejudge_online, run_targets
+from ..core.judge_quality.rejudge_batch import (
     BatchStatus,
     IngestReport,
     check_batchable,
@@ -29,6 +28,7 @@ from ..core.metrics.rejudge_batch import (
     run_batch,
     write_batch_file,
 )
+from ..core.metrics import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings
 from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.runs import bootstrap

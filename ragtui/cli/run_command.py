@@ -34,7 +34,7 @@ from ..core.models.embedded import ServerRecovery
 from ..core.models.endpoints import Endpoint
 from ..core.models.local_model import LocalModel
 from ..core.registry.bots import uses_bot_role
-from ..core.registry.metrics import PRIMARY_METRIC
+from ..core.registry.metrics import PRIMARY_METRIC, RESOLUTION_RATE, gate_metric
 from ..core.runs import bootstrap
 from ..core.runs.agreement_line import dialogue_agreement_lines, run_agreement_line
 from ..core.runs.bootstrap import Overrides
@@ -541,8 +541,8 @@ def _report(
     summary.append(f" (threshold {config.threshold:g})")
     # "passed" as every output reads it (core.runs.passing): the count pass^1 and the pass column rest on.
     summary.append(f" · {sum(1 for s in rows if read_pass(s, thresholds=config.thresholds).passed)}/{len(rows)} passed")
-    # The resolution rate is that metric's own figure: said when it is judged (or gated on).
-    if "resolution" in config.dialogue_metrics or gate.resolution is not None:
+    # The resolution rate: said when the metric that makes it is judged (or gated on).
+    if gate_metric(RESOLUTION_RATE) in config.dialogue_metrics or gate.resolution is not None:
         summary.append(" · ")
         summary.append_text(rate_text(gate.resolution or run_resolution(rows)))
         if config.min_resolution_rate > 0:

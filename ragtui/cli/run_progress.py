@@ -193,7 +193,7 @@ class RunProgress:
             info = metric_info(event.judgment.metric)
             if info is not None and info.success_outcomes:  # judged by its outcome: the word says how it ended
                 j = event.judgment
-                self.outcomes[sid] = UNSCORED if j.score is None else str(j.details.get("outcome"))
+                self.outcomes[sid] = UNSCORED if j.score is None else str(j.verdict.outcome)
         elif isinstance(event, TurnDone):
             self.progress.advance(self.turns_task)
             if sid in self.active:

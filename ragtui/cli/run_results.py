@@ -92,6 +92,6 @@ def pass_mark(session: StoredSession, thresholds: Mapping[str, float], low: bool
 def dialogue_cells(verdicts: Mapping[str, StoredDialogueJudgment], metrics: list[str]) -> list[Text]:
     """Each of ``metrics``' verdict as its cell: ``resolved 1.00``, ``0.50``, ``skipped``, ``–``."""
     return [
-        metric_views.styled_cell(j, metric_views.threshold_of(j.details) if j is not None else None)
+        metric_views.styled_cell(j, j.verdict.threshold if j is not None else None)
         for j in (verdicts.get(m) for m in metrics)
     ]

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.registry import metric_views
+from ..core.registry.metrics import RESOLUTION_RATE, gate_metric
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.listing import TREND_RUNS, RunSummary, list_runs, pair_trends, sparkline
@@ -68,9 +69,10 @@ def runs_table(rows: list[RunSummary], verdicts: bool = False) -> Table:
     # when a run shown has some, never counted as unscored.
     with_interrupted = any(r.interrupted for r in rows)
     # With --verdicts, a column per dialogue metric some run shown has verdicts of (its mean score;
-    # off by default: the table fits 80 columns), but resolution: its rate has its own column.
+    # off by default: the table fits 80 columns), but the one that makes the resolution rate: the
+    # rate has its own column.
     present = {m for r in rows for m in r.verdict_means} if verdicts else set()
-    means = [m for m in metric_views.shown_metrics(present) if m != "resolution"]  # its rate: the resol. column
+    means = [m for m in metric_views.shown_metrics(present) if m != gate_metric(RESOLUTION_RATE)]
     # Ids, dates, scores and sparklines stay whole; the bot and its models may wrap.
     columns: tuple[tuple[str, JustifyMethod, bool], ...] = (
         ("run", "left", True),

@@ -5,14 +5,14 @@ from __future__ import annotations
 from rich.panel import Panel
 from rich.text import Text
 
+from ..core.judge_quality.judge_card import agreement_text
 from ..core.metrics.explain import explain_lines, status_word
-from ..core.metrics.judge_card import agreement_text
 from ..core.registry import metric_views
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.low_agreement import low_metrics
 from ..core.store.labels import Label
 from ..core.text.partial_text import WHO, partial_line
-from ..core.text.score_text import styled_score
+from ..core.text.score_text import figure_text, styled_score
 from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, floor_words, is_low
 from ..core.types.stored import PartialReply, StoredJudgment, StoredSession
 from .dialogue_view import dialogue_verdict_text
@@ -20,8 +20,8 @@ from .output import console, model_label, session_score_text, stop_text
 
 
 def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | None = None) -> Text:
-    # Metrics other than the rubric record their own pass mark in their details.
-    threshold = j.details.get("threshold", threshold)
+    # Metrics other than the rubric record their own pass mark with their verdict.
+    threshold = j.verdict.threshold if j.verdict.threshold is not None else threshold
     text = Text()
     text.append(f"{j.metric} v{j.version}: ", style="bold")
     if status_word(j.score, j.details) == "skipped":  # not applicable here, which is no failure
@@ -31,7 +31,7 @@ def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | No
     text.append_text(styled_score(j.score, threshold, low))
     fit = j.details.get("fit")
     if j.score is not None and isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
-        text.append(f" (raw {fit['raw_score']:.2f})", style="dim")  # the judge's own scale, beside the fitted
+        text.append(f" (raw {figure_text(fit['raw_score'])})", style="dim")  # the judge's own scale, beside the fitted
     read = j.details.get("read")
     if read in ("sampled", "mixed"):  # not an expected level: not on the same scale as the others
         text.append(f" [{'sampled' if read == 'sampled' else 'partly sampled'}]", style="yellow")
@@ -53,8 +53,8 @@ def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | No
         text.append(f"\n  {index}. {step}", style="dim")
     for line in explain_lines(j.metric, j.details):
         text.append(f"\n  {line}", style="dim")
-    if j.details.get("conclusion"):
-        text.append("\n→ " + str(j.details["conclusion"]))
+    if j.verdict.conclusion:
+        text.append("\n→ " + j.verdict.conclusion)
     return text
 
 
@@ -65,7 +65,8 @@ def verdict_border(j: StoredJudgment, threshold: float, floor: AgreementFloor | 
         return "yellow"
     if is_low(j.details, floor or AgreementFloor()):
         return "dim"
-    return "red" if j.score < j.details.get("threshold", threshold) else "green"
+    mark = j.verdict.threshold
+    return "red" if j.score < (threshold if mark is None else mark) else "green"
 
 
 # Who wrote a message, by its role: an imported conversation's human agent and notes are kept,
@@ -162,7 +163,7 @@ def print_session(
     if dialogue:
         console.print(Text("Dialogue verdicts", style="bold"))
         for d in dialogue:
-            status = metric_views.status(d, metric_views.threshold_of(d.details))
+            status = metric_views.status(d, d.verdict.threshold)
             border = {"pass": "green", "fail": "red", "skipped": "cyan"}.get(status, "yellow")
             console.print(Panel(dialogue_verdict_text(d), border_style=border))
     elif session.kind == "imported" and not session.judgments:

@@ -100,7 +100,7 @@ class RagtuiApp(App[None]):
         if store.agreement_lookup is None:  # every verdict shown with the card's agreement as it stands
             # Imported here: the first frame needs no metric module (``ragtui`` opens its store
             # through ``bootstrap.open_store``, which installs the lookup, so this runs in tests).
-            from ..core.metrics.card_lookup import install_card_lookup
+            from ..core.judge_quality.card_lookup import install_card_lookup
 
             install_card_lookup(store, config.min_judge_agreement)
         self.engine: Engine | None = None

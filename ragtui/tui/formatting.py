@@ -10,14 +10,12 @@ from typing import Any
 
 from rich.text import Text
 
+from ..core.metrics.rubric_info import CRITERIA
 from ..core.text.score_text import LOW_STYLE, score_text, styled_score, under_threshold
 from ..core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low, trust_level
 from ..core.types.stored import StoredJudgment
+from ..core.types.verdicts import read_verdict
 from .safe_text import clean_text, one_line
-
-# The rubric's criteria, as ``ragtui.core.metrics.rubric.CRITERIA`` (a test checks they agree):
-# importing the metrics pulls in the LLM client, which the first frame must not wait for.
-CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
 
 DEFAULT_FLOOR = AgreementFloor()
 
@@ -58,8 +56,8 @@ def verdict_text(
     low = is_low(details, floor)
     text = Text()
     text.append(f"Turn {turn} · {clean_text(metric)} v{version} · ", style="bold")
-    skipped = score is None and bool(details.get("skipped"))
-    if skipped:  # the metric did not apply (no reference, no passages): not a failed judge
+    verdict = read_verdict(metric, score, details, error)
+    if verdict.skipped:  # the metric did not apply (no reference, no passages): not a failed judge
         text.append("skipped", style="cyan")
     else:
         text.append_text(styled_score(score, threshold, low and score is not None))
@@ -76,9 +74,9 @@ def verdict_text(
     if scores:
         text.append("  ".join(f"{SHORT.get(k, k)} {criterion(scores.get(k))}" for k in CRITERIA if k in scores))
         text.append("\n")
-    conclusion = details.get("conclusion")
+    conclusion = verdict.conclusion
     if conclusion:
-        text.append(clean_text(str(conclusion)) + "\n", style="italic")
+        text.append(clean_text(conclusion) + "\n", style="italic")
     if error and error != conclusion:  # a skipped verdict's reason is its conclusion: said once
         text.append(clean_text(error) + "\n", style="yellow")
     return text
@@ -116,9 +114,9 @@ def detail_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
         text.append("\nSteps\n", style="bold underline")
         for number, step in enumerate(steps, start=1):
             text.append(f"  {number}. {clean_text(str(step))}\n")
-    if j.details.get("conclusion"):
+    if j.verdict.conclusion:
         text.append("\nConclusion\n", style="bold underline")
-        text.append("  " + clean_text(str(j.details["conclusion"])) + "\n", style="italic")
+        text.append("  " + clean_text(j.verdict.conclusion) + "\n", style="italic")
     return text
 
 
@@ -128,10 +126,11 @@ def metric_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
     low = j.scored and is_low(j.details, floor)
     text = Text()
     text.append(f"{clean_text(j.metric)} v{j.version} ", style="bold")
-    if j.details.get("skipped"):
+    verdict = j.verdict
+    if verdict.skipped:
         text.append("skipped", style="dim")
     else:
-        text.append_text(styled_score(j.score, float(j.details.get("threshold", threshold)), low))
+        text.append_text(styled_score(j.score, threshold if verdict.threshold is None else verdict.threshold, low))
         text.append_text(agreement_note(j.score, j.details, floor))
     if j.error:
         text.append("  " + clean_text(j.error), style="yellow")
@@ -162,7 +161,7 @@ def changes(previous: StoredJudgment | None, current: StoredJudgment) -> list[st
         found.append(f"model {one_line(previous.model or '?', 30)} → {one_line(current.model or '?', 30)}")
     if previous.prompt != current.prompt:
         found.append("prompt differs")
-    if previous.details.get("conclusion") != current.details.get("conclusion"):
+    if previous.verdict.conclusion != current.verdict.conclusion:
         found.append("conclusion differs")
     return found or ["no change"]
 
@@ -208,8 +207,8 @@ def version_column(
             value = scores.get(name)
             text.append(f"{name:<14}")
             text.append(f"{criterion(value)}\n", style="bold")
-    if j.details.get("conclusion"):
-        text.append("\n" + clean_text(str(j.details["conclusion"])) + "\n", style="italic")
+    if j.verdict.conclusion:
+        text.append("\n" + clean_text(j.verdict.conclusion) + "\n", style="italic")
     text.append("\nChanged\n", style="bold underline")
     for change in changes(previous, j):
         text.append(f"• {clean_text(change)}\n", style="magenta")

@@ -1,12 +1,12 @@
 """The judge card as the TUI shows it: one line per metric and language, how far the judge agrees
 with people in words first and figures second, then where it was measured. The rows are the ones
-``ragtui judge-card`` prints (``core.metrics.card_rows``)."""
+``ragtui judge-card`` prints (``core.judge_quality.card_rows``)."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.metrics.card_rows import CardRow
+from ..core.judge_quality.card_rows import CardRow
 from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, agreement_words
 from .safe_text import one_line
 

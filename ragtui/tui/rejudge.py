@@ -12,10 +12,10 @@ import tomllib
 
 from ..core.content.prompts import PromptSet, PromptTemplate, parse_prompt
 from ..core.dialogue.engine import Engine
+from ..core.judge_quality.fit_store import fitted_metrics
+from ..core.judge_quality.no_passages import judge_for_turn
+from ..core.judge_quality.rejudge import turn_context
 from ..core.metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
-from ..core.metrics.fit_store import fitted_metrics
-from ..core.metrics.no_passages import judge_for_turn
-from ..core.metrics.rejudge import turn_context
 from ..core.metrics.rubric import RubricJudge
 from ..core.types.conversations import IMPORTED_KIND
 from ..core.types.errors import ConfigError, RagtuiError

@@ -1,6 +1,6 @@
 """ragtui's packages import downward only: plain types at the bottom, then text utilities,
-the registries, the config, content and model clients, the store, metrics, bots, the dialogue
-engine, runs, and the two front ends on top. Read from the source with ``ast``: every import
+the registries, the config, content and model clients, the store, metrics, judging the judge,
+bots, the dialogue engine, runs, the two front ends, and the plugins' public module on top. Read from the source with ``ast``: every import
 counts — at module level, inside a function, under ``TYPE_CHECKING`` — so an upward import
 cannot hide behind a lazy import. (Loading a plugin or a backend by its name at run time, as
 the registries and the embedded server's test stand-in do, is not an import of the source.)"""
@@ -29,13 +29,19 @@ LAYERS: list[tuple[str, int]] = [
     ("ragtui.core.conversations", 4),
     ("ragtui.core.store", 5),
     ("ragtui.core.metrics", 6),
-    ("ragtui.core.bots", 7),
-    ("ragtui.core.dialogue", 8),
-    ("ragtui.core.runs", 9),
-    ("ragtui.core.generate", 9),
-    ("ragtui.tui", 10),
-    ("ragtui.cli", 11),
-    ("ragtui.__main__", 12),
+    # Judging the judge (cards, fits, agreement, calibration, re-judging): it builds and runs
+    # metrics, and no metric may import it.
+    ("ragtui.core.judge_quality", 7),
+    ("ragtui.core.bots", 8),
+    ("ragtui.core.dialogue", 9),
+    ("ragtui.core.runs", 10),
+    ("ragtui.core.generate", 10),
+    ("ragtui.tui", 11),
+    ("ragtui.cli", 12),
+    ("ragtui.__main__", 13),
+    # The plugins' one door (``ragtui.plugin``): it names things from every layer, and nothing of
+    # ragtui may import it — plugins do.
+    ("ragtui.plugin", 14),
     ("ragtui.core", 1),  # the package's face
     ("ragtui", 1),
 ]

@@ -14,8 +14,8 @@ import pytest
 from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.config.settings import load_config
-from ragtui.core.metrics.card_entry import CardEntry
-from ragtui.core.metrics.card_store import save_entry
+from ragtui.core.judge_quality.card_entry import CardEntry
+from ragtui.core.judge_quality.card_store import save_entry
 from ragtui.core.runs.agreement_line import run_agreement_line
 from ragtui.core.runs.bootstrap import open_store
 from ragtui.core.runs.dialogues import load_run

@@ -12,9 +12,9 @@ from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
-from ragtui.core.metrics.fit import FitReport, fit, prompt_fingerprint
-from ragtui.core.metrics.fit_store import save_fit
-from ragtui.core.metrics.judge_card import shipped_card_entries
+from ragtui.core.judge_quality.fit import FitReport, fit, prompt_fingerprint
+from ragtui.core.judge_quality.fit_store import save_fit
+from ragtui.core.judge_quality.judge_card import shipped_card_entries
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
 from ragtui.core.store.store import Store

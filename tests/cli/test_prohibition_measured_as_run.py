@@ -15,8 +15,8 @@ from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.judge_quality.expectation_agreement import ExpectationItem, load_expectation_items
 from ragtui.core.metrics.dialogue.expectation_judge import ExpectationJudge
-from ragtui.core.metrics.expectation_agreement import ExpectationItem, load_expectation_items
 from ragtui.core.store.store import Store
 from stand_ins.fake_openai import Reply
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
+from ragtui.core.judge_quality.no_passages import passages_missing
 from ragtui.core.metrics.base import TurnContext
-from ragtui.core.metrics.no_passages import passages_missing
 from ragtui.core.types.passages import Passage
 from tests.fakes.rubric_checks import check_line
 

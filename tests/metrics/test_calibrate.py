@@ -12,8 +12,8 @@ import pytest
 
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
+from ragtui.core.judge_quality.labelled import alternate_halves, load_labelled, parse_field_options
 from ragtui.core.metrics import BINARY_METRICS
-from ragtui.core.metrics.labelled import alternate_halves, load_labelled, parse_field_options
 from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import JUDGE

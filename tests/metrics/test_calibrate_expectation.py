@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
-from ragtui.core.metrics.expectation_agreement import load_expectation_items, select
+from ragtui.core.judge_quality.expectation_agreement import load_expectation_items, select
 from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, yes_no_reply

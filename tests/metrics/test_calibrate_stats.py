@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragtui.core.metrics.agreement import (
+from ragtui.core.judge_quality.agreement import (
     average_ranks,
     binary_agreement,
     cohen_kappa,

@@ -12,7 +12,7 @@ import pytest
 from ragtui.cli.calibrate_command import split_items
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
-from ragtui.core.metrics.labelled import load_labelled, parse_field_options
+from ragtui.core.judge_quality.labelled import load_labelled, parse_field_options
 from stand_ins.fake_openai import Reply, level_reply
 from tests.fakes.rubric_checks import dialogue_step
 

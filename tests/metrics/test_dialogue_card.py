@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from ragtui.core.metrics.card_entry import CardEntry
-from ragtui.core.metrics.card_store import save_entry
+from ragtui.core.judge_quality.card_entry import CardEntry
+from ragtui.core.judge_quality.card_store import save_entry
+from ragtui.core.judge_quality.dialogue_card import CardedDialogueMetric, carded_dialogue_metrics
+from ragtui.core.judge_quality.fit import prompt_fingerprint
 from ragtui.core.metrics.dialogue.base import DialogueContext
-from ragtui.core.metrics.dialogue_card import CardedDialogueMetric, carded_dialogue_metrics
-from ragtui.core.metrics.fit import prompt_fingerprint
 from ragtui.core.store.store import Store
 from ragtui.core.types.agreement_floor import AgreementFloor
 from ragtui.core.types.judgments import Judgment

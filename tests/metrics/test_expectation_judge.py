@@ -449,8 +449,8 @@ def test_the_embedded_judge_reads_english_prohibitions_against_a_null_answer():
 def test_the_calibrated_scoring_changes_the_fingerprint_and_only_it():
     from types import SimpleNamespace
 
+    from ragtui.core.judge_quality.fit import prompt_fingerprint
     from ragtui.core.metrics.dialogue.expectations import Expectations
-    from ragtui.core.metrics.fit import prompt_fingerprint
 
     def fingerprint(embedded: bool, language: str) -> str:
         client = SimpleNamespace(endpoint=SimpleNamespace(embedded=embedded))

@@ -12,10 +12,10 @@ import pytest
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import PromptSet
+from ragtui.core.judge_quality.fit import cross_validate, fit, isotonic_fit, isotonic_predict, prompt_fingerprint
+from ragtui.core.judge_quality.fit_store import FittedMetric, find_fit, fitted_metrics, save_fit
 from ragtui.core.metrics import build_metrics
 from ragtui.core.metrics.base import TurnContext
-from ragtui.core.metrics.fit import cross_validate, fit, isotonic_fit, isotonic_predict, prompt_fingerprint
-from ragtui.core.metrics.fit_store import FittedMetric, find_fit, fitted_metrics, save_fit
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.models.llm import ClientPool
 from ragtui.core.store.store import Store

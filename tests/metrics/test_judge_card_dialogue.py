@@ -12,9 +12,9 @@ from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
-from ragtui.core.metrics.card_store import all_entries
+from ragtui.core.judge_quality.card_store import all_entries
+from ragtui.core.judge_quality.fit import prompt_fingerprint
 from ragtui.core.metrics.dialogue.repetition import Repetition
-from ragtui.core.metrics.fit import prompt_fingerprint
 from ragtui.core.store.store import Store
 
 from ..card_table import card_cells

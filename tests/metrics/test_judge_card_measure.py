@@ -14,12 +14,12 @@ from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
-from ragtui.core.metrics.agreement import spearman
-from ragtui.core.metrics.card_interval import kappa_interval, spearman_interval
-from ragtui.core.metrics.fit import prompt_fingerprint
-from ragtui.core.metrics.fit_store import FittedMetric, fitted_metrics
-from ragtui.core.metrics.judge_card import UNMEASURED, agreement_text, entry_for, newest_entry
-from ragtui.core.metrics.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
+from ragtui.core.judge_quality.agreement import spearman
+from ragtui.core.judge_quality.card_interval import kappa_interval, spearman_interval
+from ragtui.core.judge_quality.fit import prompt_fingerprint
+from ragtui.core.judge_quality.fit_store import FittedMetric, fitted_metrics
+from ragtui.core.judge_quality.judge_card import UNMEASURED, agreement_text, entry_for, newest_entry
+from ragtui.core.judge_quality.labelled import LabelledItem, alternate_halves, load_labelled, parse_field_options
 from ragtui.core.metrics.rubric import CheckedRubricJudge
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
 from ragtui.core.store.labels import save_label

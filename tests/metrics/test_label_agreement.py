@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from ragtui.cli.main import main
-from ragtui.core.metrics.label_agreement import label_agreement
-from ragtui.core.metrics.labelled import load_labelled, parse_field_options
+from ragtui.core.judge_quality.label_agreement import label_agreement
+from ragtui.core.judge_quality.labelled import load_labelled, parse_field_options
 from ragtui.core.store.labelled_turns import labelled_turns
 from ragtui.core.store.labels import save_label
 from ragtui.core.store.store import Store

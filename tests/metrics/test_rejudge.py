@@ -182,9 +182,9 @@ def test_batch_asks_every_online_check_and_ingests_the_online_verdict(ran: Path,
     server.set_default(JUDGE, check_answers(3, polite=0.7))
     # A fit for this judge and prompt: the online re-judgment applies it, so must the batch's.
     from ragtui.core.config.settings import load_config
-    from ragtui.core.metrics.fit import Fit, cross_validate, prompt_fingerprint
-    from ragtui.core.metrics.fit_store import save_fit
-    from ragtui.core.metrics.rejudge import checked_rubric
+    from ragtui.core.judge_quality.fit import Fit, cross_validate, prompt_fingerprint
+    from ragtui.core.judge_quality.fit_store import save_fit
+    from ragtui.core.judge_quality.rejudge import checked_rubric
 
     fingerprint = prompt_fingerprint(checked_rubric(load_config(config_file).prompts, "en"))
     store = Store.open(ran)
@@ -400,7 +400,7 @@ def test_batch_file_then_ingest(ran: Path, config_file: Path, tmp_path: Path, ca
 
 def test_a_crash_mid_ingest_never_stores_a_verdict_twice(ran: Path, config_file: Path, tmp_path: Path, monkeypatch):
     from ragtui.core.config.settings import load_config
-    from ragtui.core.metrics.rejudge_batch import ingest, parse_results
+    from ragtui.core.judge_quality.rejudge_batch import ingest, parse_results
     from ragtui.core.store import rejudge_jobs
 
     requests = tmp_path / "requests.jsonl"

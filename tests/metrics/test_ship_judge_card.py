@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.metrics.card_entry import CardEntry
-from ragtui.core.metrics.card_store import save_entry
+from ragtui.core.judge_quality.card_entry import CardEntry
+from ragtui.core.judge_quality.card_store import save_entry
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
 from ragtui.core.store.store import Store
 

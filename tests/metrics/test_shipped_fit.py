@@ -14,14 +14,14 @@ from ragtui.cli import output
 from ragtui.cli.main import main
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.prompts import load_prompt
+from ragtui.core.judge_quality import judge_card as judge_card_module
+from ragtui.core.judge_quality import shipped_fits as shipped_fits_module
+from ragtui.core.judge_quality.card_judges import card_judge
+from ragtui.core.judge_quality.fit import prompt_fingerprint
+from ragtui.core.judge_quality.judge_card import shipped_card_entries
+from ragtui.core.judge_quality.shipped_fits import shipped_fit, shipped_fits
 from ragtui.core.metrics import BINARY_METRICS, MetricSettings
-from ragtui.core.metrics import judge_card as judge_card_module
-from ragtui.core.metrics import shipped_fits as shipped_fits_module
-from ragtui.core.metrics.card_judges import card_judge
-from ragtui.core.metrics.fit import prompt_fingerprint
-from ragtui.core.metrics.judge_card import shipped_card_entries
 from ragtui.core.metrics.rubric import CheckedRubricJudge
-from ragtui.core.metrics.shipped_fits import shipped_fit, shipped_fits
 from ragtui.core.models.endpoints import EMBEDDED_MODEL
 from ragtui.core.store.store import Store
 
@@ -40,7 +40,7 @@ def test_the_shipped_fit_matches_the_bundled_prompts():
         assert shipped.fit.model == EMBEDDED_MODEL
         assert shipped.fit.fingerprint == bundled_fingerprint(shipped.language), (
             f"prompts/{shipped.language}/judge_probes.toml changed since the shipped fit was measured: measure it "
-            "again (bench/rubric_recheck.py, docs/judge-calibration.md) and update ragtui/core/metrics/shipped_fits.json"
+            "again (bench/rubric_recheck.py, docs/judge-calibration.md) and update ragtui/core/judge_quality/shipped_fits.json"
         )
         assert shipped.fit.ys == sorted(shipped.fit.ys) and 0.0 <= shipped.fit.ys[0] <= shipped.fit.ys[-1] <= 1.0
 
@@ -55,7 +55,7 @@ def bundled_metric_fingerprint(metric: str, language: str) -> str:
 
 def test_the_shipped_judge_card_matches_the_bundled_prompts():
     entries = shipped_card_entries()
-    assert entries, "ragtui ships no judge card for its embedded judge (ragtui/core/metrics/shipped_card.json)"
+    assert entries, "ragtui ships no judge card for its embedded judge (ragtui/core/judge_quality/shipped_card.json)"
     for entry in entries:
         assert entry.model == EMBEDDED_MODEL and entry.source == "shipped"
         assert entry.fingerprint == bundled_metric_fingerprint(entry.metric, entry.language), (

@@ -1,5 +1,6 @@
 """``signoff_check``: did every bot answer end with a full stop? A dialogue metric decided in
-code (no judge call), known to ragtui only through its entry point.
+code (no judge call), known to ragtui only through its entry point, importing nothing of ragtui
+but its public plugin module (``ragtui.plugin``).
 
 It describes itself as any dialogue metric may: a label (``sign-off``) different from its name,
 an explanation, an outcome word (``signed off`` / ``not signed off``) with one success outcome,
@@ -11,8 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.registry.metrics import DIALOGUE, MetricInfo
-from ragtui.core.types.judgments import Judgment
+from ragtui.plugin import DIALOGUE, DialogueContext, Judgment, MetricInfo, StoredDialogueJudgment, Verdict
 
 NAME = "signoff_check"
 LABEL = "sign-off"
@@ -41,26 +41,28 @@ class SignOff:
     def build(cls, judge: Any, prompts_dir: Path | None, language: str, settings: Any) -> SignOff:
         return cls(settings.threshold(NAME))
 
-    async def judge(self, context: Any, on_delta: Any = None) -> Judgment:
+    async def judge(self, context: DialogueContext, on_delta: Any = None) -> Judgment:
         answers = [t.bot.strip() for t in context.answered]
         if not answers:
-            return Judgment(NAME, None, {"conclusion": "no answer"}, error="the bot never answered", attempts=0)
+            unscored = Verdict(NAME, None, conclusion="no answer")
+            return Judgment(NAME, None, unscored.details(), error="the bot never answered", attempts=0)
         ended = sum(1 for a in answers if a.endswith("."))
-        details = {
-            "threshold": self.threshold,
-            "ended": ended,
-            "answers": len(answers),
-            "outcome": "signed_off" if ended == len(answers) else "not_signed_off",
-            "conclusion": "checked in code",
-        }
-        return Judgment(NAME, ended / len(answers), details, attempts=0, model="")
+        verdict = Verdict(
+            NAME,
+            ended / len(answers),
+            outcome="signed_off" if ended == len(answers) else "not_signed_off",
+            conclusion="checked in code",
+            threshold=self.threshold,
+        )
+        details = {**verdict.details(), "ended": ended, "answers": len(answers)}
+        return Judgment(NAME, verdict.score, details, attempts=0, model="")
 
     @staticmethod
     def explain(details: dict[str, Any]) -> list[str]:
         return [f"{details.get('ended')} of {details.get('answers')} answer(s) end with a full stop"]
 
     @staticmethod
-    def csv_cells(verdict: Any) -> list[str]:
+    def csv_cells(verdict: StoredDialogueJudgment | None) -> list[str]:
         if verdict is None:
             return ["", ""]
         return ["" if verdict.score is None else f"{verdict.score:g}", verdict.outcome or "none"]

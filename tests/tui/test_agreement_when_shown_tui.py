@@ -4,8 +4,8 @@ prompt — also in a TUI that was already open (another process wrote the card).
 
 from __future__ import annotations
 
-from ragtui.core.metrics.card_entry import CardEntry
-from ragtui.core.metrics.card_store import save_entry
+from ragtui.core.judge_quality.card_entry import CardEntry
+from ragtui.core.judge_quality.card_store import save_entry
 from ragtui.core.store.store import Store
 from ragtui.core.types.judge_key import JUDGE_KEY, judge_key
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from ragtui.core.content.prompts import PromptSet
+from ragtui.core.judge_quality.card_entry import CardEntry
+from ragtui.core.judge_quality.card_store import save_entry
+from ragtui.core.judge_quality.fit import prompt_fingerprint
 from ragtui.core.metrics import build_metrics
-from ragtui.core.metrics.card_entry import CardEntry
-from ragtui.core.metrics.card_store import save_entry
-from ragtui.core.metrics.fit import prompt_fingerprint
 from ragtui.core.models.llm import ChatClient
 from ragtui.core.store.store import Store
 from ragtui.tui.dialogs.judge_card_dialog import JudgeCardScreen

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ragtui.core.metrics.base import TurnContext
-from ragtui.core.registry.metrics import MetricInfo
-from ragtui.core.types.judgments import Judgment
+from ragtui.plugin import GRADED, TURN, Judgment, MetricInfo, TurnContext, Verdict, require_api
+
+require_api("1.0")  # one clear line, not a deep ImportError, on a ragtui whose plugin API differs
 
 MIN_WORDS = 3
 MAX_WORDS = 120
@@ -22,8 +22,8 @@ class AnswerLength:
     name = "answer_length"
     info = MetricInfo(
         "answer_length",
-        kind="turn",  # judged on every bot answer ("dialogue": once, on the whole conversation)
-        scale="graded",  # a 0–1 score ("binary": 0 or 1)
+        kind=TURN,  # judged on every bot answer (DIALOGUE: once, on the whole conversation)
+        scale=GRADED,  # a 0–1 score (BINARY: 0 or 1)
         default_threshold=0.5,
         calls=0,  # model calls per verdict, for `ragtui run --estimate`
         label_fields=("response",),  # what a labelled item needs for `ragtui calibrate answer_length`
@@ -35,7 +35,7 @@ class AnswerLength:
     @classmethod
     def build(cls, judge: Any, prompts_dir: Path | None, language: str, settings: Any) -> AnswerLength:
         # A metric that asks the judge would load its template here, e.g.
-        # ragtui.core.content.prompts.load_prompt(prompts_dir, language, "metric_answer_length").
+        # ragtui.plugin.load_prompt(prompts_dir, language, "metric_answer_length").
         return cls(settings.threshold(cls.name))
 
     async def judge(self, context: TurnContext, on_delta: Any = None) -> Judgment:
@@ -47,6 +47,8 @@ class AnswerLength:
         else:
             score = min(1.0, MAX_WORDS / words)
         conclusion = f"{words} words (readable: {MIN_WORDS}–{MAX_WORDS})"
-        details = {"threshold": self.threshold, "words": words, "conclusion": conclusion}
+        # What every view reads (the pass mark, the one-line conclusion), typed; then its own keys.
+        verdict = Verdict(self.name, round(score, 4), conclusion=conclusion, threshold=self.threshold)
+        details = {**verdict.details(), "words": words}
         # attempts=0 and no model: no judge call was made.
-        return Judgment(metric=self.name, score=round(score, 4), details=details, attempts=0, model="")
+        return Judgment(metric=self.name, score=verdict.score, details=details, attempts=0, model="")

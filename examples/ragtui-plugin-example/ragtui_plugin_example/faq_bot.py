@@ -19,12 +19,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
-from ragtui.core.bots.base import BotAnswer
-from ragtui.core.bots.context import BotContext
-from ragtui.core.config.bot_config import BotTable
-from ragtui.core.config.validation import invalid
-from ragtui.core.registry.bots import BotType
-from ragtui.core.types.calls import CallUsage
+from ragtui.plugin import BotAnswer, BotContext, BotTable, BotType, CallUsage, invalid
 
 
 def keywords(answers: dict[str, str]) -> dict[str, str]:

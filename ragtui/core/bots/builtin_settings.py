@@ -3,6 +3,6 @@ folder (``builtin_rag.py``, named by its path), on the bot role's endpoint. It t
 
 from __future__ import annotations
 
-from ..registry.bots import BotType, register_bot
+from ..registry.bots import BotType
 
-BUILTIN = register_bot(BotType("builtin", "ragtui.core.bots.builtin_rag:build", order=0, uses_bot_role=True))
+BUILTIN = BotType("builtin", "ragtui.core.bots.builtin_rag:build", order=0, uses_bot_role=True)

@@ -15,7 +15,7 @@ from pydantic import AfterValidator, model_validator
 
 from ..config.bot_config import DEFAULT_REPLY_TIMEOUT, JsonPathText, PassageKeys
 from ..config.validation import at_least, invalid, positive
-from ..registry.bots import BotType, register_bot
+from ..registry.bots import BotType
 from ..text.json_path import JsonPath
 from ..text.redaction import redact_url
 
@@ -113,4 +113,4 @@ def public(h: HttpBotConfig) -> dict[str, Any]:
     }
 
 
-HTTP = register_bot(BotType("http", "ragtui.core.bots.http_bot:build", HttpBotConfig, public, order=1))
+HTTP = BotType("http", "ragtui.core.bots.http_bot:build", HttpBotConfig, public, order=1)

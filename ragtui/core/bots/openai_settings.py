@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BeforeValidator
 from ..config.bot_config import DEFAULT_REPLY_TIMEOUT, PassageKeys, PassageMapping
 from ..config.config_file import KeyEnv
 from ..config.validation import at_least, between, positive
-from ..registry.bots import BotType, register_bot
+from ..registry.bots import BotType
 from ..text.redaction import redact_url
 
 
@@ -40,4 +40,4 @@ def public(o: OpenAIBotConfig) -> dict[str, Any]:
     return {"base_url": redact_url(o.base_url), "model": o.model, "api_key_env": o.api_key_env}
 
 
-OPENAI = register_bot(BotType("openai", "ragtui.core.bots.openai_bot:build", OpenAIBotConfig, public, order=2))
+OPENAI = BotType("openai", "ragtui.core.bots.openai_bot:build", OpenAIBotConfig, public, order=2)

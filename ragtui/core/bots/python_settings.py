@@ -10,7 +10,7 @@ from pydantic import AfterValidator
 
 from ..config.bot_config import BotTable
 from ..config.validation import invalid, positive
-from ..registry.bots import BotType, register_bot
+from ..registry.bots import BotType
 
 HISTORY_FORMATS = ("messages", "pairs")
 
@@ -38,4 +38,4 @@ def public(p: PythonBotConfig) -> dict[str, Any]:
     return {"target": p.target, "history_format": p.history_format}
 
 
-PYTHON = register_bot(BotType("python", "ragtui.core.bots.python_bot:build", PythonBotConfig, public, order=3))
+PYTHON = BotType("python", "ragtui.core.bots.python_bot:build", PythonBotConfig, public, order=3)

@@ -13,11 +13,11 @@ from ..bots.base import Bot
 from ..bots.factory import build_bot
 from ..config.settings import Config
 from ..content.prompts import PromptSet
+from ..judge_quality.dialogue_card import carded_dialogue_metrics
+from ..judge_quality.fit_store import fitted_metrics
 from ..knowledge.index import KnowledgeBase
 from ..metrics import PRIMARY_METRIC, Metric, MetricSettings, build_metrics
 from ..metrics.dialogue import DialogueMetric, build_dialogue_metrics, load_bundled_fallback
-from ..metrics.dialogue_card import carded_dialogue_metrics
-from ..metrics.fit_store import fitted_metrics
 from ..models.endpoints import Endpoint
 from ..models.llm import ClientPool
 from ..store.ownership import HEARTBEAT_S

@@ -19,7 +19,7 @@ that could not be parsed, and the trust verdict can treat it as "not applicable"
 from __future__ import annotations
 
 from ..models.llm import DeltaCallback, Message
-from ..registry.metrics import MetricInfo, register_metric
+from ..registry.metrics import MetricInfo
 from ..types.judgments import Judgment
 from .base import TurnContext
 from .level_question import ask_level, judgment_from, sampled_note
@@ -48,7 +48,6 @@ def question_line(question: str, language: str) -> str:
     return QUESTION_LINE.get(language, QUESTION_LINE["en"]).format(question=question) if question else ""
 
 
-@register_metric
 class AnswerCorrectness(JudgeMetric):
     name = "answer_correctness"
     info = MetricInfo(

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, DeltaCallback
-from ..registry.metrics import MetricInfo, register_metric
+from ..registry.metrics import MetricInfo
 from ..text.score_text import score_text
 from ..types.judgments import Judgment
 from .base import TurnContext
@@ -83,7 +83,6 @@ def listing(checks: list[StatementCheck]) -> str:
     return "\n".join(f"{i}. P(yes) {c.graded.value:.2f} — {c.statement}" for i, c in enumerate(checks, start=1))
 
 
-@register_metric
 class AnswerRelevancy:
     name = "answer_relevancy"
     info = MetricInfo(

@@ -16,7 +16,7 @@ Defined result: no passages at all → 0 without a judge call (nothing to answer
 from __future__ import annotations
 
 from ..models.llm import DeltaCallback, Message
-from ..registry.metrics import BINARY, MetricInfo, register_metric
+from ..registry.metrics import BINARY, MetricInfo
 from ..types.judgments import Judgment
 from ..types.passages import Passage
 from .base import TurnContext
@@ -31,7 +31,6 @@ def has_passages(passages: list[Passage]) -> bool:
     return any(p.text.strip() for p in passages)
 
 
-@register_metric
 class Answerability(JudgeMetric):
     name = "answerability"
     info = MetricInfo(

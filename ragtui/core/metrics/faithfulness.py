@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models.llm import DeltaCallback
-from ..registry.metrics import MetricInfo, register_metric
+from ..registry.metrics import MetricInfo
 from ..types.judgments import Judgment
 from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements
 from .answerability import has_passages
@@ -34,7 +34,6 @@ from .steps import JudgeMetric, StepFailed, StepRunner
 from .texts import text
 
 
-@register_metric
 class Faithfulness(JudgeMetric):
     name = "faithfulness"
     # Stricter than the graded ones: one made-up statement in five already fails it.

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..content.prompts import PROMPT_KINDS, PromptTemplate, load_prompt
+from ..content.prompts import PromptTemplate, load_prompt
 from ..models.llm import ChatClient, Completion, DeltaCallback, Message, asked_again, usage_of
-from ..registry.metrics import MetricInfo, register_metric
 from ..types.judgments import Judgment
 from ..types.passages import Passage
 from ..types.turns import format_history
@@ -24,12 +23,12 @@ from .explain import probe_lines
 from .json_reply import ReplyParseError, as_int_in_range, extract_json_object, lower_keys
 from .level_question import LevelAnswer, ask_level, judgment_from, level_options
 from .probability import YES_NO, fold_yes_no
+from .rubric_info import CRITERIA, INFO
 from .rubric_probes import PROBES, Combined, combine, split_claims
 
 if TYPE_CHECKING:
     from .metric_settings import MetricSettings
 
-CRITERIA = ("understanding", "relevance", "completeness", "correctness", "coherence", "overall")
 MAX_STEP_CHARS = 200
 MAX_STEPS = 5
 # Enough for five bounded steps, a conclusion and six scores, with room for Japanese.
@@ -163,22 +162,13 @@ class RubricJudge:
         )
 
 
-@register_metric
 class CheckedRubricJudge:
     """The rubric from yes/no checks (``rubric_probes``): the seed's six criteria and overall,
     computed in code from each check's P(yes); the checks, with their probabilities, are the
     verdict's steps. Turn score = overall / 5, as for the whole-verdict judge."""
 
     name = "rubric"
-    info = MetricInfo(
-        name,
-        default_threshold=0.7,  # the config's top-level `threshold`, not [thresholds]
-        prompts={"judge_probes": PROMPT_KINDS["judge_probes"]},
-        calls=1,  # the estimate counts its yes/no checks one by one instead
-        label_fields=("question", "response"),
-        order=0,
-        primary=True,
-    )
+    info = INFO  # its description, importable without this judge (rubric_info)
 
     def __init__(
         self, client: ChatClient, template: PromptTemplate, bias: CheckBias | None = None, grounded: bool = True

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..models.llm import ChatClient, DeltaCallback
-from ..registry.metrics import BINARY, MetricInfo, metric_info, register_metric
+from ..registry.metrics import BINARY, MetricInfo, metric_info
 from ..types.judgments import Judgment
 from .base import TurnContext
 from .texts import text
@@ -74,7 +74,6 @@ def derive(earlier: dict[str, Judgment], language: str) -> tuple[float | None, d
     return score, details, conclusion if score is None else None
 
 
-@register_metric
 class Trust:
     name = "trust"
     info = MetricInfo(

@@ -23,7 +23,6 @@ from pydantic import BaseModel
 from .plugins import LoadOnce
 
 ENTRY_POINT_GROUP = "ragtui.bots"
-BUILTIN_MODULES = ("builtin_settings", "http_settings", "openai_settings", "python_settings")
 
 
 def _type_only(settings: Any) -> dict[str, Any]:
@@ -73,9 +72,7 @@ def _register_plugin(loaded: Any) -> None:
     register_bot(loaded)
 
 
-_ensure_loaded = LoadOnce(
-    ENTRY_POINT_GROUP, "bot type", tuple(f"ragtui.core.bots.{m}" for m in BUILTIN_MODULES), _register_plugin
-)
+_ensure_loaded = LoadOnce(ENTRY_POINT_GROUP, "bot type", _register_plugin)
 
 
 def bot_type_names() -> tuple[str, ...]:

@@ -24,7 +24,6 @@ from ..types.conversations import RawConversation
 from .plugins import LoadOnce
 
 ENTRY_POINT_GROUP = "ragtui.conversations"
-BUILTIN_MODULES = ("jsonl", "table", "helpdesk")
 
 
 class ConversationInput(Protocol):
@@ -80,12 +79,7 @@ def _register_plugin(loaded: object) -> None:
     register_conversation_loader(loaded)
 
 
-_ensure_loaded = LoadOnce(
-    ENTRY_POINT_GROUP,
-    "conversation loader",
-    tuple(f"ragtui.core.conversations.formats.{m}" for m in BUILTIN_MODULES),
-    _register_plugin,
-)
+_ensure_loaded = LoadOnce(ENTRY_POINT_GROUP, "conversation loader", _register_plugin)
 
 
 def conversation_loaders() -> tuple[ConversationLoader, ...]:

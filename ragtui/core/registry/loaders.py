@@ -18,7 +18,6 @@ from typing import Any
 from .plugins import LoadOnce
 
 ENTRY_POINT_GROUP = "ragtui.loaders"
-BUILTIN_MODULES = ("markdown", "html", "pdf", "faq")
 
 
 @dataclass(frozen=True)
@@ -50,12 +49,7 @@ def _register_plugin(loaded: Any) -> None:
     register_loader(loaded)
 
 
-_ensure_loaded = LoadOnce(
-    ENTRY_POINT_GROUP,
-    "document loader",
-    tuple(f"ragtui.core.knowledge.formats.{m}" for m in BUILTIN_MODULES),
-    _register_plugin,
-)
+_ensure_loaded = LoadOnce(ENTRY_POINT_GROUP, "document loader", _register_plugin)
 
 
 def loaders() -> tuple[DocumentLoader, ...]:

@@ -4,14 +4,12 @@ plugin shows in the run table, the reports, compare, ``show`` and the TUI withou
 naming it.
 
 A metric describes itself with ``MetricInfo`` (``label``, ``explanation``, ``columns``,
-``success_outcomes``) and may give, as class methods:
-
-- ``explain(details) -> list[str]``: how its verdict was reached, one plain line each (the
-  intents met, the facts kept …), from the stored ``details`` only;
-- ``csv_cells(verdict) -> list[str]``: one cell per ``info.csv_columns`` (a verdict or None).
-
-Without them a verdict has no explanation lines and one CSV cell, its score. The cell text is
-``resolved 0.83`` for a verdict with an outcome word, else its score (``core.text.score_text``).
+``success_outcomes``) and its class's ``explain(details)`` (how its verdict was reached, one
+plain line each) and ``csv_cells(verdict)`` (one cell per ``info.csv_columns``), both declared
+on ``MetricClass`` — a class that does not write them gets no explanation lines and one CSV cell,
+its score. A view reads a verdict typed (``verdict_of``: outcome, conclusion, threshold, the
+explanation lines), never its ``details`` dict. The cell text is ``resolved 0.83`` for a
+verdict with an outcome word, else its score (``core.text.score_text``).
 """
 
 from __future__ import annotations
@@ -32,11 +30,14 @@ from ..text.score_text import (
     verdict_text,
 )
 from ..text.text_safety import strip_controls
-from .metrics import DIALOGUE, find_metric, metric_info, metric_names
+from ..types.stored import StoredDialogueJudgment
+from ..types.verdicts import Verdict, read_verdict
+from .metrics import DIALOGUE, find_metric, metric_info, metric_names, success_outcomes
 
 
-class Verdict(Protocol):
-    """What a view reads of a dialogue verdict (a stored one, or comparison's light one)."""
+class VerdictLike(Protocol):
+    """What a view's cell reads of a verdict (a typed ``Verdict``, a stored judgment, or
+    comparison's light one)."""
 
     @property
     def metric(self) -> str: ...
@@ -74,7 +75,7 @@ def outcome_words(outcome: str | None) -> str:
     return (outcome or "").replace("_", " ")
 
 
-def cell(verdict: Verdict | None, low: bool = False) -> str:
+def cell(verdict: VerdictLike | None, low: bool = False) -> str:
     """``resolved 1.00``, ``0.50``, ``≈0.50``, ``unscored``, ``skipped``, or ``–`` for no verdict."""
     if verdict is None:
         return NO_VERDICT
@@ -84,21 +85,22 @@ def cell(verdict: Verdict | None, low: bool = False) -> str:
     return f"{words} {score_text(verdict.score, low)}" if words else score_text(verdict.score, low)
 
 
-def status(verdict: Verdict, threshold: float | None = None) -> str:
+def status(verdict: VerdictLike, threshold: float | None = None) -> str:
     """pass | fail | unscored | skipped. A metric with success outcomes passes on its outcome
     (resolution: resolved or handed over, as the run's resolution rate counts); the others at
     ``threshold``, else their default pass mark."""
     if verdict.score is None:
         return "skipped" if verdict.skipped else "unscored"
     info = metric_info(verdict.metric)
-    if info is not None and info.success_outcomes:
-        return "pass" if verdict.outcome in info.success_outcomes else "fail"
+    successes = success_outcomes(verdict.metric)
+    if successes:
+        return "pass" if verdict.outcome in successes else "fail"
     default = info.default_threshold if info is not None and not info.primary else 1.0
     mark = threshold if threshold is not None else default
     return "pass" if verdict.score >= mark else "fail"
 
 
-def styled_cell(verdict: Verdict | None, threshold: float | None = None, low: bool = False) -> Text:
+def styled_cell(verdict: VerdictLike | None, threshold: float | None = None, low: bool = False) -> Text:
     """``cell`` in its status's colour (dim when its judge is not trusted: ``low``)."""
     if verdict is None:
         return no_verdict()
@@ -107,12 +109,30 @@ def styled_cell(verdict: Verdict | None, threshold: float | None = None, low: bo
 
 
 def explain(metric: str, details: Mapping[str, Any]) -> list[str]:
-    """How the verdict was reached, in plain lines: the metric's own ``explain``, if it has one."""
+    """How the verdict was reached, in plain lines: the metric's own ``explain`` (none for a
+    metric no longer registered)."""
     cls = find_metric(metric)
-    explainer = getattr(cls, "explain", None)
-    if not callable(explainer):
-        return []
-    return [str(line) for line in explainer(dict(details))]
+    return [] if cls is None else [str(line) for line in cls.explain(dict(details))]
+
+
+class Judged(Protocol):
+    """A judgment as ``verdict_of`` reads it: a fresh one or a stored one (turn or dialogue)."""
+
+    @property
+    def metric(self) -> str: ...
+    @property
+    def score(self) -> float | None: ...
+    @property
+    def details(self) -> dict[str, Any]: ...
+    @property
+    def error(self) -> str | None: ...
+
+
+def verdict_of(judgment: Judged) -> Verdict:
+    """The typed verdict every view reads, with the metric's explanation lines."""
+    details = judgment.details
+    lines = tuple(explain(judgment.metric, details))
+    return read_verdict(judgment.metric, judgment.score, details, judgment.error, lines)
 
 
 def csv_columns(metric: str) -> tuple[str, ...]:
@@ -120,26 +140,20 @@ def csv_columns(metric: str) -> tuple[str, ...]:
     return info.csv_columns if info is not None else (metric,)
 
 
-def csv_cells(metric: str, verdict: Any) -> list[str]:
+def csv_cells(metric: str, verdict: StoredDialogueJudgment | None) -> list[str]:
     """Its cells under ``csv_columns``: the metric's own ``csv_cells``, else its score ("" with
     no verdict, ``unscored`` / ``skipped`` for one without a score)."""
     cls = find_metric(metric)
-    own = getattr(cls, "csv_cells", None)
-    if callable(own):
-        return [str(c) for c in own(verdict)]
-    columns = csv_columns(metric)
-    score = "" if verdict is None else verdict_text(verdict.score, verdict.skipped)
-    return [score, *[""] * (len(columns) - 1)]
-
-
-def threshold_of(details: Mapping[str, Any]) -> float | None:
-    """The pass mark a verdict was judged against, as its details record it."""
-    value = details.get("threshold")
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if cls is not None:
+        return [str(c) for c in cls.csv_cells(verdict)]
+    # A metric no longer registered (a plugin uninstalled since): its score under its name.
+    return ["" if verdict is None else verdict_text(verdict.score, verdict.skipped)]
 
 
 __all__ = [
+    "Judged",
     "Verdict",
+    "VerdictLike",
     "cell",
     "csv_cells",
     "csv_columns",
@@ -150,5 +164,5 @@ __all__ = [
     "shown_metrics",
     "status",
     "styled_cell",
-    "threshold_of",
+    "verdict_of",
 ]

@@ -1,20 +1,17 @@
 """Every metric ragtui can run, each described by its own class.
 
 A metric class carries a ``MetricInfo`` (``info = MetricInfo(...)``) and a classmethod
-``build(judge, prompts_dir, language, settings)`` that makes a ready metric, and is registered
-with ``@register_metric``. Everything that lists metrics — the config's ``[thresholds]`` and
+``build(judge, prompts_dir, language, settings)`` that makes a ready metric (``MetricClass``),
+and is declared under the ``ragtui.metrics`` entry point group. Everything that lists metrics — the config's ``[thresholds]`` and
 ``dialogue_metrics``, the prompt templates' schema, the estimate, the labelled-data reader, the
 CSV columns, the command-line choices, and how every view shows its verdict (``metric_views``)
 — reads it from here, so adding a metric is one class (and its prompt file, when it asks a
 model).
 
-Other packages add metrics through the ``ragtui.metrics`` entry point group (see
-docs/plugins.md). They are loaded once, the first time the registry is consulted; a plugin that
-fails to load is reported in one line naming its entry point, and the rest keeps working.
-
-This module imports no metric at import time: the built-in ones register themselves when their
-packages (``ragtui.core.metrics``, ``ragtui.core.metrics.dialogue``) are imported, which the
-first lookup does.
+ragtui declares its own metrics in that group (its pyproject.toml), and other packages add theirs
+the same way (docs/plugins.md). They are loaded once, the first time the registry is consulted,
+ragtui's first; a plugin that fails to load is reported in one line naming its entry point, and
+the rest keeps working. This module imports no metric at import time.
 """
 
 from __future__ import annotations
@@ -22,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from .plugins import LoadOnce
 
 if TYPE_CHECKING:
     from ..types.expectations import Expectation
     from ..types.scenarios import Scenario
+    from ..types.stored import StoredDialogueJudgment
 
 TURN, DIALOGUE = "turn", "dialogue"
 # The metric whose score is the turn score. A name rather than a lookup, so any layer can use it
@@ -36,6 +34,12 @@ TURN, DIALOGUE = "turn", "dialogue"
 # the two agree.
 PRIMARY_METRIC = "rubric"
 GRADED, BINARY = "graded", "binary"
+# Gate roles: a dialogue metric that declares one (``MetricInfo.gates``) is the metric whose
+# verdicts make that run-wide figure — the resolution rate (``min_resolution_rate``, pass^k, a
+# resolution regression failing compare) or the expectation rate (``min_expectation_rate``,
+# ``--fail-on-policy``). Everything that gates reads the role here, never a metric's name.
+RESOLUTION_RATE, EXPECTATION_RATE = "resolution-rate", "expectation-rate"
+GATE_ROLES = (RESOLUTION_RATE, EXPECTATION_RATE)
 ENTRY_POINT_GROUP = "ragtui.metrics"
 PromptSchema = Mapping[str, frozenset[str]]  # template key → the exact slots it uses
 
@@ -72,6 +76,9 @@ class MetricInfo:
     # A verdict with one of these outcomes (``details["outcome"]``) passes whatever its score;
     # empty: it passes at its pass mark.
     success_outcomes: frozenset[str] = frozenset()
+    # The run-wide figure its verdicts make (one of ``GATE_ROLES``), "" for none; at most one
+    # registered metric may hold each role.
+    gates: str = ""
     # A dialogue metric's bundled labelled file (``sample_data/labelled/``) that ``ragtui judge-card
     # --measure`` measures it on, so its verdicts show their agreement with people; "" = no card row.
     # Turn metrics are measured on ``<name>.jsonl``.
@@ -84,26 +91,62 @@ class MetricInfo:
             raise ValueError(f"metric {self.name!r}: scale must be {GRADED!r} or {BINARY!r}, got {self.scale!r}")
         if not 0.0 <= self.default_threshold <= 1.0:
             raise ValueError(f"metric {self.name!r}: default_threshold must be between 0 and 1")
+        if self.gates and self.gates not in GATE_ROLES:
+            raise ValueError(f"metric {self.name!r}: gates must be one of {', '.join(GATE_ROLES)}, got {self.gates!r}")
+        if self.gates == RESOLUTION_RATE and not self.success_outcomes:
+            raise ValueError(f"metric {self.name!r}: a resolution rate counts success_outcomes; it declares none")
 
     @property
     def csv_columns(self) -> tuple[str, ...]:
         return self.columns or (self.name,)
 
 
-class MetricClass:
-    """What a registered class provides (a structural description, for type hints)."""
+class MetricClass(Protocol):
+    """What every registered metric class provides. ``explain`` and ``csv_cells`` are optional
+    to write: a class without them is given the defaults below when it is registered, so every
+    view calls them directly."""
 
-    info: MetricInfo
-    name: str
+    info: ClassVar[MetricInfo]
+    name: ClassVar[str]
 
     @classmethod
     def build(cls, judge: Any, prompts_dir: Path | None, language: str, settings: Any) -> Any:
-        """``judge`` is a ``ChatClient`` and ``settings`` the ``MetricSettings`` (typed loosely here:
-        the registry sits below the models and the metrics it would name)."""
-        raise NotImplementedError
+        """A ready metric. ``judge`` is a ``ChatClient`` and ``settings`` the ``MetricSettings``
+        (typed loosely here: the registry sits below the models and the metrics it would name)."""
+        ...
+
+    @staticmethod
+    def explain(details: dict[str, Any]) -> list[str]:
+        """How a verdict was reached, one plain line each, from its stored ``details`` only."""
+        ...
+
+    @staticmethod
+    def csv_cells(verdict: StoredDialogueJudgment | None) -> list[str]:
+        """A dialogue metric's cells, one per ``info.csv_columns``, for a dialogue's newest stored
+        verdict of it (None: the dialogue has none)."""
+        ...
 
 
-_classes: dict[str, type[Any]] = {}
+def no_explanation(details: dict[str, Any]) -> list[str]:
+    """The default ``explain``: no lines beyond the verdict's conclusion."""
+    return []
+
+
+def score_cells(columns: int) -> Callable[[StoredDialogueJudgment | None], list[str]]:
+    """The default ``csv_cells``: the verdict's score (``unscored`` / ``skipped`` without one, ""
+    with no verdict) under the first column, the others empty."""
+
+    def cells(verdict: StoredDialogueJudgment | None) -> list[str]:
+        # Imported when a cell is written: reading a config consults this registry, and needs no Rich.
+        from ..text.score_text import verdict_text
+
+        score = "" if verdict is None else verdict_text(verdict.score, verdict.skipped)
+        return [score, *[""] * (columns - 1)]
+
+    return cells
+
+
+_classes: dict[str, type[MetricClass]] = {}
 
 C = TypeVar("C", bound=type)
 
@@ -121,8 +164,15 @@ def register_metric(cls: C) -> C:
     existing = _classes.get(info.name)
     if existing is not None and existing is not cls:
         raise ValueError(f"a metric named {info.name!r} is already registered ({existing.__module__})")
-    # Any class may be registered; the registry gives it the ``name`` attribute MetricClass promises.
+    holder = next((c for c in _classes.values() if info.gates and c.info.gates == info.gates and c is not cls), None)
+    if holder is not None:
+        raise ValueError(f"metric {info.name!r} gates {info.gates!r}, which {holder.info.name!r} already does")
+    # Any class may be registered; the registry gives it what MetricClass promises and it lacks.
     cls.name = info.name  # type: ignore[attr-defined]
+    if not callable(getattr(cls, "explain", None)):
+        cls.explain = staticmethod(no_explanation)  # type: ignore[attr-defined]
+    if not callable(getattr(cls, "csv_cells", None)):
+        cls.csv_cells = staticmethod(score_cells(len(info.csv_columns)))  # type: ignore[attr-defined]
     _classes[info.name] = cls
     return cls
 
@@ -133,13 +183,11 @@ def _register_plugin(loaded: Any) -> None:
     register_metric(loaded)
 
 
-# The built-in metrics register themselves when their packages are imported.
-_ensure_loaded = LoadOnce(
-    ENTRY_POINT_GROUP, "metric", ("ragtui.core.metrics", "ragtui.core.metrics.dialogue"), _register_plugin
-)
+# ragtui's own metrics are entry points of this group too (its pyproject.toml), loaded first.
+_ensure_loaded = LoadOnce(ENTRY_POINT_GROUP, "metric", _register_plugin)
 
 
-def metric_classes(kind: str | None = None) -> list[type[Any]]:
+def metric_classes(kind: str | None = None) -> list[type[MetricClass]]:
     """Registered metric classes of ``kind`` (both when None: turn metrics first), in run and
     listing order."""
     _ensure_loaded()
@@ -153,7 +201,7 @@ def metric_names(kind: str | None = None) -> tuple[str, ...]:
     return tuple(cls.info.name for cls in metric_classes(kind))
 
 
-def find_metric(name: str) -> type[Any] | None:
+def find_metric(name: str) -> type[MetricClass] | None:
     _ensure_loaded()
     return _classes.get(name)
 
@@ -171,6 +219,26 @@ def binary_metrics() -> frozenset[str]:
     return frozenset(cls.info.name for cls in metric_classes() if cls.info.scale == BINARY)
 
 
+def gate_metric(role: str) -> str:
+    """The name of the metric that makes the run-wide figure ``role`` (``RESOLUTION_RATE``,
+    ``EXPECTATION_RATE``); "" when no registered metric declares it (no verdict then matches)."""
+    if role not in GATE_ROLES:
+        raise ValueError(f"unknown gate role {role!r}")
+    return next((cls.info.name for cls in metric_classes(DIALOGUE) if cls.info.gates == role), "")
+
+
+def gate_role(metric: str) -> str:
+    """The gate role ``metric`` declares, "" for none (or an unknown metric)."""
+    info = metric_info(metric)
+    return info.gates if info is not None else ""
+
+
+def success_outcomes(metric: str) -> frozenset[str]:
+    """The outcomes with which a verdict of ``metric`` passes whatever its score (empty: none)."""
+    info = metric_info(metric)
+    return info.success_outcomes if info is not None else frozenset()
+
+
 def default_thresholds() -> dict[str, float]:
     """Each metric's default pass mark, but the primary's (the config's top-level ``threshold``)."""
     return {cls.info.name: cls.info.default_threshold for cls in metric_classes() if not cls.info.primary}
@@ -185,20 +253,27 @@ def prompt_schema(kind: str) -> PromptSchema | None:
 
 
 __all__ = [
+    "EXPECTATION_RATE",
+    "GATE_ROLES",
     "PRIMARY_METRIC",
+    "RESOLUTION_RATE",
     "BINARY",
     "DIALOGUE",
     "ENTRY_POINT_GROUP",
     "GRADED",
     "TURN",
+    "MetricClass",
     "MetricInfo",
     "binary_metrics",
     "default_thresholds",
     "find_metric",
+    "gate_metric",
+    "gate_role",
     "metric_classes",
     "metric_info",
     "metric_names",
     "primary_metric",
     "prompt_schema",
     "register_metric",
+    "success_outcomes",
 ]

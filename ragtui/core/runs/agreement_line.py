@@ -1,10 +1,10 @@
-"""The run summary's line on how far the run's judge agrees with people (``metrics.judge_card``)."""
+"""The run summary's line on how far the run's judge agrees with people (``judge_quality.judge_card``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..metrics.judge_card import UNMEASURED, agreement_text
+from ..judge_quality.judge_card import UNMEASURED, agreement_text
 from ..registry.metrics import PRIMARY_METRIC
 from ..store import run_reads
 from ..store.store import Store

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..config.limits import MAX_CONCURRENCY, MAX_TURNS, count_text
 from ..config.settings import LANGUAGES, Config, load_config
 from ..models.endpoints import Endpoint, resolve_endpoints
+from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store.store import Store
 from ..types.errors import ConfigError
 
@@ -69,22 +70,24 @@ def load_effective_config(overrides: Overrides) -> Config:
     if overrides.min_resolution_rate is not None:
         if not 0.0 <= overrides.min_resolution_rate <= 1.0:
             raise ConfigError(f"--min-resolution-rate must be between 0 and 1, got {overrides.min_resolution_rate:g}")
-        # The resolution rate is that metric's own figure: its gate needs its verdicts.
-        if overrides.min_resolution_rate > 0 and "resolution" not in config.dialogue_metrics:
+        # The resolution rate is made by one metric's verdicts: its gate needs them.
+        resolution = gate_metric(RESOLUTION_RATE)
+        if overrides.min_resolution_rate > 0 and resolution not in config.dialogue_metrics:
             raise ConfigError(
-                "--min-resolution-rate needs the resolution verdict, but the config's dialogue_metrics leaves it out",
-                'add "resolution" to dialogue_metrics',
+                f"--min-resolution-rate needs the {resolution} verdict, but the config's dialogue_metrics leaves it out",
+                f'add "{resolution}" to dialogue_metrics',
             )
         config.min_resolution_rate = overrides.min_resolution_rate
     if overrides.min_expectation_rate is not None:
         if not 0.0 <= overrides.min_expectation_rate <= 1.0:
             raise ConfigError(f"--min-expectation-rate must be between 0 and 1, got {overrides.min_expectation_rate:g}")
         config.min_expectation_rate = overrides.min_expectation_rate
-    # The expectation rate is that metric's own figure: its gate needs its verdicts.
-    if config.min_expectation_rate > 0 and "expectations" not in config.dialogue_metrics:
+    # The expectation rate is made by one metric's verdicts: its gate needs them.
+    expectations = gate_metric(EXPECTATION_RATE)
+    if config.min_expectation_rate > 0 and expectations not in config.dialogue_metrics:
         raise ConfigError(
-            "min_expectation_rate needs the expectations verdict, but the config's dialogue_metrics leaves it out",
-            'add "expectations" to dialogue_metrics',
+            f"min_expectation_rate needs the {expectations} verdict, but the config's dialogue_metrics leaves it out",
+            f'add "{expectations}" to dialogue_metrics',
         )
     return config
 
@@ -99,7 +102,7 @@ def open_store(config: Config, *, read_only: bool = False) -> Store:
     store = Store.open_read_only(config.database) if read_only else Store.open(config.database)
     # Every verdict read shows its judge's agreement as the card says now, under the config's floor.
     # Imported here: ``ragtui``'s first frame imports this module and needs no metric module.
-    from ..metrics.card_lookup import install_card_lookup
+    from ..judge_quality.card_lookup import install_card_lookup
 
     return install_card_lookup(store, config.min_judge_agreement)
 

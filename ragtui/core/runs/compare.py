@@ -31,6 +31,7 @@ from typing import Any
 
 from ..metrics import KNOWN_METRICS, PRIMARY_METRIC
 from ..registry import metric_views
+from ..registry.metrics import RESOLUTION_RATE, gate_metric
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor, is_low
 from ..types.errors import RagtuiError
@@ -150,10 +151,11 @@ class Pair:
         flags = self.dialogue_flags()
         if not flags:
             return "missing"
-        # Resolution first: its regression is the one that fails a comparison (the gate's rule).
-        resolution = flags.get("resolution", "missing in both")
+        # The resolution rate's metric first: its regression fails a comparison (the gate's rule).
+        metric = gate_metric(RESOLUTION_RATE)
+        resolution = flags.get(metric, "missing in both")
         if resolution in ("regression", "fixed", *TRIAL_WORDS.values()):
-            return f"resolution {resolution}"
+            return f"{metric_views.label(metric)} {resolution}"
         for metric, flag in flags.items():
             if flag in ("regression", "fixed", *TRIAL_WORDS.values()):
                 return f"{metric_views.label(metric)} {flag}"
@@ -161,7 +163,7 @@ class Pair:
 
     @property
     def resolution_regression(self) -> bool:
-        return self.verdict_flag("resolution") == "regression"  # the gate's rule: resolution decides
+        return self.verdict_flag(gate_metric(RESOLUTION_RATE)) == "regression"  # the gate's rule
 
 
 @dataclass
@@ -226,7 +228,7 @@ class Comparison:
     def resolution_regressions(self) -> int:
         if self.noise is not None:  # over each pair's trials, beyond noise
             return sum(1 for v in self.resolution_trials if v.verdict == REGRESSION)
-        return self.verdict_count("resolution", "regression")  # the gate's rule: resolution decides
+        return self.verdict_count(gate_metric(RESOLUTION_RATE), "regression")  # the gate's rule
 
     @property
     def expectation_regressions(self) -> list[ExpectationChange]:

@@ -16,15 +16,26 @@ from typing import Protocol
 
 from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
+from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store.dialogue_verdicts import ResolutionRate
 from ..store.export import safe_cell
-from ..text.score_text import score_text
+from ..text.score_text import delta_text, score_text
 from ..types.agreement_floor import LOW_WORDS, trust_cell
 from .compare import Comparison, Pair
-from .compare_verdict import EXPECTATION, IMPROVED, NOT_GATED, RESOLUTION, SCORE, CompareVerdict, Drop, low_words
+from .compare_verdict import (
+    EXPECTATION,
+    IMPROVED,
+    NOT_GATED,
+    RESOLUTION,
+    SCORE,
+    CompareVerdict,
+    Drop,
+    kind_word,
+    low_words,
+)
 from .dialogue_compare import verdict_metrics
 from .dialogues import RunDialogue, VerdictScore
-from .report_text import delta, interval_text, md_cell
+from .report_text import interval_text, md_cell
 from .run_report import xml_safe
 from .trial_compare import (
     BETTER,
@@ -104,7 +115,8 @@ def resolution_lines(c: Comparison) -> list[str]:
         lines.append("resolution over each pair's trials: " + over_trials_counts(c.resolution_trials))
     # The expectations verdict is counted by expectation on its own line ("expectations: …"); a
     # second count of dialogues here would give one screen two different expectation figures.
-    shown = [m for m in c.verdict_metrics if m != "expectations" and not (c.noise is not None and m == "resolution")]
+    resolution, expectations = gate_metric(RESOLUTION_RATE), gate_metric(EXPECTATION_RATE)
+    shown = [m for m in c.verdict_metrics if m != expectations and not (c.noise is not None and m == resolution)]
     up, down = ("higher", "lower") if c.noise is not None else ("fixed", "regression")
     counts = ", ".join(
         f"{metric_views.label(m)} {c.verdict_count(m, down)} {down if c.noise is not None else 'regression(s)'}"
@@ -293,7 +305,7 @@ def comparison_markdown(c: Comparison) -> str:
         base, new = side_scores(c, p)
         word = "" if c.noise is not None else f" {verdict_mark(verdict.of(p.label).word)} |"
         out.append(
-            f"| {md_cell(p.label)} |{word} {base} | {new} | {delta(p.delta)} | "
+            f"| {md_cell(p.label)} |{word} {base} | {new} | {delta_text(p.delta)} | "
             f"{'–' if diverges is None else f'turn {diverges}'} | {_flag_mark(c, p)} |{extra}"
         )
     for side, dialogues in (("base", c.only_in_base), ("new", c.only_in_new)):
@@ -350,7 +362,7 @@ def comparison_csv(c: Comparison) -> str:
             r = by_turn.get(t)
             row += ["", ""] if r is None else [_num(r.base_score), _num(r.new_score)]
         row += [_num(p.metric_delta(m)) for m in metrics]
-        base_res, new_res = p.verdicts("resolution")  # resolution's outcome: the word its rate and gate count
+        base_res, new_res = p.verdicts(gate_metric(RESOLUTION_RATE))  # its outcome: the word the rate counts
         row += [_outcome(base_res), _outcome(new_res)]
         for m in every:
             base_v, new_v = p.verdicts(m)
@@ -430,13 +442,16 @@ def _judged(case: ET.Element, drops: list[Drop], words: Callable[[Drop], str], d
 
 def _one_trial_words(d: Drop) -> str:
     """Dialogue against dialogue: ``score regression 0.90 → 0.30``."""
-    return f"{d.kind} regression{d.what.removeprefix(d.kind)}"
+    word = kind_word(d.kind)
+    return f"{word} regression{d.what.removeprefix(word)}"
 
 
 def _trial_words(d: Drop) -> str:
     """Over trials: ``regression beyond noise: passes 3/3 → 0/3, p=0.050 (regression)``."""
     why = "within noise, counted by --strict" if d.within_noise else "beyond noise"
-    return f"{'resolution ' if d.kind == RESOLUTION else ''}regression {why}: {d.what.removeprefix('resolution: ')}"
+    word = kind_word(d.kind)
+    head = f"{word} " if d.kind == RESOLUTION else ""
+    return f"{head}regression {why}: {d.what.removeprefix(f'{word}: ')}"
 
 
 def _case_counts(verdict: CompareVerdict, labels: list[str]) -> tuple[int, int]:

@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..metrics import PRIMARY_METRIC
+from ..registry import metric_views
+from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..text.score_text import score_text
 from ..types.agreement_floor import LOW_WORDS, AgreementFloor, floor_words, is_low
 from .dialogues import RunDialogue, VerdictScore
 from .expectation_compare import ExpectationChange
 from .trial_compare import BETTER, HIGHER_IN_NOISE, LOWER_IN_NOISE, REGRESSION, NoiseComparison
-from .verdicts_over_trials import RESOLUTION as RESOLUTION_KIND
 from .verdicts_over_trials import VerdictOverTrials
 
 
@@ -88,19 +89,24 @@ UNSCORED = "unscored"
 SAME = "same"
 WORDS = (REGRESSION, NOT_GATED, IMPROVED, WITHIN_NOISE, UNSCORED, SAME)
 
-# What regressed.
-SCORE, RESOLUTION, EXPECTATION = "score", "resolution", "expectation"
-# The dialogue verdicts that fail a comparison besides the score — the gate's rule, not a view's
-# choice: resolution (its rate gates a run) and expectations (theirs too).
-RESOLUTION_METRIC = "resolution"  # resolution decides, as in the run's gate
-EXPECTATIONS_METRIC = "expectations"  # and so do expectations
+# What regressed: the score, or the verdicts of a metric with a gate role — the gate's rule, not
+# a view's choice: the metric that makes the resolution rate, and the one that makes the
+# expectation rate (each read from the registry by its role).
+SCORE, RESOLUTION, EXPECTATION = "score", RESOLUTION_RATE, EXPECTATION_RATE
+
+
+def kind_word(kind: str) -> str:
+    """What a drop of ``kind`` is called: ``score``, the resolution metric's label, ``expectation``."""
+    if kind == RESOLUTION:
+        return metric_views.label(gate_metric(RESOLUTION_RATE))
+    return "expectation" if kind == EXPECTATION else kind
 
 
 @dataclass(frozen=True)
 class Drop:
     """One regression of a pair: what dropped, in words, and whether it fails the comparison."""
 
-    kind: str  # score | resolution | expectation
+    kind: str  # SCORE | RESOLUTION | EXPECTATION
     what: str  # "score 0.90 → 0.30", "passes 4/4 → 3/4, p=0.500 (lower, within noise)"
     gated: bool  # counts toward the exit status: its judge is trusted, or gated anyway
     within_noise: bool = False  # a drop within run-to-run noise, counted because of --strict
@@ -197,7 +203,8 @@ def _one_trial(c: Comparison) -> dict[str, PairVerdict]:
     fixed = _by_pair(c.expectation_fixes)
     # Read once: each is a pass over the pairs.
     low, scores_gated = low_words(c), c.scores_gated
-    resolution_gated, expectations_gated = c.verdict_gated(RESOLUTION_METRIC), c.verdict_gated(EXPECTATIONS_METRIC)
+    resolution, expectations = gate_metric(RESOLUTION_RATE), gate_metric(EXPECTATION_RATE)
+    resolution_gated, expectations_gated = c.verdict_gated(resolution), c.verdict_gated(expectations)
     out = {}
     for p in c.pairs:
         drops = []
@@ -205,19 +212,17 @@ def _one_trial(c: Comparison) -> dict[str, PairVerdict]:
             base, new = (score_text(d.score, c.dialogue_low(d)) for d in (p.base, p.new))
             drops.append(Drop(SCORE, f"score {base} → {new}{low}", scores_gated))
         if p.resolution_regression:
-            drops.append(Drop(RESOLUTION, f"resolution {_verdicts(c, p)}", resolution_gated))
+            drops.append(Drop(RESOLUTION, f"{kind_word(RESOLUTION)} {_verdicts(c, p)}", resolution_gated))
         drops += [Drop(EXPECTATION, e.line, expectations_gated, expectation=e) for e in regressed.get(p.label, [])]
-        improved = "fixed" in (p.flag, p.verdict_flag(RESOLUTION_METRIC)) or p.label in fixed
+        improved = "fixed" in (p.flag, p.verdict_flag(resolution)) or p.label in fixed
         out[p.label] = PairVerdict(p.label, _word(drops, improved, False, p.flag.startswith("unscored")), tuple(drops))
     return out
 
 
 def _verdicts(c: Comparison, p: Pair) -> str:
-    base, new = p.verdicts(RESOLUTION_METRIC)
-    cells = (
-        "missing" if v is None else v.words(c.dialogue_low(d, RESOLUTION_METRIC))
-        for v, d in ((base, p.base), (new, p.new))
-    )
+    metric = gate_metric(RESOLUTION_RATE)
+    base, new = p.verdicts(metric)
+    cells = ("missing" if v is None else v.words(c.dialogue_low(d, metric)) for v, d in ((base, p.base), (new, p.new)))
     return " → ".join(cells)
 
 
@@ -260,11 +265,12 @@ def _over_trials(c: Comparison, strict: bool) -> dict[str, PairVerdict]:
 
 def _verdict_drop(c: Comparison, v: VerdictOverTrials) -> Drop:
     within = v.verdict == LOWER_IN_NOISE
-    if v.kind == RESOLUTION_KIND:
-        what = f"resolution: resolved {v.cells} trials, p={v.p_value:.3f} ({v.verdict})"
-        return Drop(RESOLUTION, what, c.verdict_gated(RESOLUTION_METRIC), within_noise=within)
+    if v.kind == RESOLUTION:
+        what = f"{kind_word(RESOLUTION)}: resolved {v.cells} trials, p={v.p_value:.3f} ({v.verdict})"
+        return Drop(RESOLUTION, what, c.verdict_gated(gate_metric(RESOLUTION_RATE)), within_noise=within)
     change = v.as_expectation_change()
-    return Drop(EXPECTATION, change.line, c.verdict_gated(EXPECTATIONS_METRIC), within_noise=within, expectation=change)
+    gated = c.verdict_gated(gate_metric(EXPECTATION_RATE))
+    return Drop(EXPECTATION, change.line, gated, within_noise=within, expectation=change)
 
 
 def _headline(c: Comparison, v: CompareVerdict) -> str:

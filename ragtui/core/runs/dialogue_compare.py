@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..registry.metrics import DIALOGUE, metric_names
+from ..registry.metrics import DIALOGUE, RESOLUTION_RATE, gate_metric, metric_names
 from ..store.dialogue_verdicts import ResolutionRate
 from .dialogues import RunDialogue, VerdictScore
 from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
@@ -47,8 +47,9 @@ def verdict_flag(base: VerdictScore | None, new: VerdictScore | None) -> str:
 
 
 def success(dialogue: RunDialogue) -> float | None:
-    """1 resolved or handed over, 0 not, None when there is no scored resolution verdict."""
-    v = dialogue.verdicts.get("resolution")  # the resolution rate: that metric's own figure
+    """1 resolved or handed over (a success outcome of the metric that makes the resolution rate),
+    0 not, None when there is no scored verdict of it."""
+    v = dialogue.verdicts.get(gate_metric(RESOLUTION_RATE))
     if v is None or v.score is None:
         return None
     return 1.0 if v.status == "pass" else 0.0

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
+from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store import run_reads
 from ..store.store import Store
 from ..types.judge_key import current_agreement
@@ -95,8 +96,8 @@ class RunDialogue:
     @property
     def passed(self) -> bool:
         """Passed, as every output reads it (``passing.dialogue_passed``, docs/glossary.md)."""
-        # Resolution's own rule: an unsolved problem is part of the definition of "passed".
-        resolution = self.verdicts.get("resolution")
+        # The resolution rate's rule: an unsolved problem is part of the definition of "passed".
+        resolution = self.verdicts.get(gate_metric(RESOLUTION_RATE))
         resolved = None if resolution is None else resolved_of(resolution.outcome, resolution.score)
         verdicts = self.metric_verdicts.values()
         hold = all(m.holds for m in metric_means_of(verdicts, {v.metric for v in verdicts}).values())
@@ -156,7 +157,7 @@ def _load_expectations(store: Store, run_id: str, by_id: dict[int, RunDialogue])
     """Each dialogue's newest expectations verdict, one row per expectation (json_each), with
     only the fields comparison needs — not the checks' prompts and replies."""
     newest: dict[int, int] = {}
-    rows = run_reads.run_expectation_results(store, run_id, "expectations")  # its results: one per expectation
+    rows = run_reads.run_expectation_results(store, run_id, gate_metric(EXPECTATION_RATE))  # its results: one per expectation
     for session_id, version, eid, status, text, origin, turn in rows:
         dialogue = by_id[session_id]
         if newest.get(session_id) != version:  # a newer version replaces the older one whole

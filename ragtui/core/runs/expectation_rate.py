@@ -1,6 +1,7 @@
 """A run's expectations: the share met or kept, and the policies broken, over its dialogues.
 
-Read from each dialogue's newest ``expectations`` verdict. An unscored expectation (a check
+Read from each dialogue's newest verdict of the metric that makes the expectation rate
+(``gates = EXPECTATION_RATE``). An unscored expectation (a check
 the judge's reply did not answer) counts neither way; a dialogue without the verdict (its
 scenario has no expectations and no policy applies) is not part of the rate at all.
 """
@@ -10,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..registry.metrics import EXPECTATION_RATE, gate_metric
 from ..types.expectations import ExpectationResult, results_from_details
 from ..types.stored import StoredDialogueJudgment, StoredSession
-
-METRIC = "expectations"  # the rate and its gate are that metric's own
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class ExpectationRate:
 
 
 def session_results(session: StoredSession) -> list[ExpectationResult]:
-    verdict = session.latest_dialogue_judgments().get(METRIC)
+    verdict = session.latest_dialogue_judgments().get(gate_metric(EXPECTATION_RATE))
     return verdict_results(verdict)
 
 
@@ -62,7 +62,7 @@ def verdict_results(verdict: StoredDialogueJudgment | None) -> list[ExpectationR
 def expectation_rate(sessions: Iterable[StoredSession]) -> ExpectationRate:
     rate = ExpectationRate()
     for s in sessions:
-        verdict = s.latest_dialogue_judgments().get(METRIC)
+        verdict = s.latest_dialogue_judgments().get(gate_metric(EXPECTATION_RATE))
         if verdict is None:
             continue
         rate.dialogues += 1

@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..metrics import PRIMARY_METRIC
+from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store.dialogue_verdicts import ResolutionRate, resolution_rate
 from ..text.score_text import under_mark
 from ..types.agreement_floor import AgreementFloor, floor_words
 from ..types.stored import StoredSession
-from .expectation_rate import METRIC as EXPECTATIONS
 from .expectation_rate import ExpectationRate, expectation_rate, expectation_reasons
-from .gate_scope import RESOLUTION, VerdictScope, scope_of
+from .gate_scope import VerdictScope, scope_of
 from .low_agreement import LeftOut, add_left_out, low_dialogue_metrics, low_metrics
 from .passing import ENDED_BADLY, ended_normally, metric_means_of, session_turn_verdicts
 
@@ -182,17 +182,19 @@ def run_gate(
     low_dialogue = {} if gate_low_agreement else low_dialogue_metrics(counted, result.floor)
     if min_resolution_rate > 0 and counted:
         problem = resolution_reason(resolution or ResolutionRate(0, 0, len(counted)), min_resolution_rate)
-        if problem and RESOLUTION in low_dialogue:
-            why = floor_words(low_dialogue[RESOLUTION], result.floor)
-            result.left_out.append(LeftOut(RESOLUTION, why, failing=problem))
+        resolution_metric = gate_metric(RESOLUTION_RATE)
+        if problem and resolution_metric in low_dialogue:
+            why = floor_words(low_dialogue[resolution_metric], result.floor)
+            result.left_out.append(LeftOut(resolution_metric, why, failing=problem))
         elif problem:
             result.resolution_problem = problem
             result.reasons.append(problem)
     if counted:
         failing = expectation_reasons(result.expectations, min_expectation_rate, fail_on_policy)
-        if failing and EXPECTATIONS in low_dialogue:
-            why = floor_words(low_dialogue[EXPECTATIONS], result.floor)
-            result.left_out.append(LeftOut(EXPECTATIONS, why, failing="; ".join(failing)))
+        expectations = gate_metric(EXPECTATION_RATE)
+        if failing and expectations in low_dialogue:
+            why = floor_words(low_dialogue[expectations], result.floor)
+            result.left_out.append(LeftOut(expectations, why, failing="; ".join(failing)))
         else:
             result.reasons.extend(failing)
     result.scope = scope_of(

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..registry.metrics import DIALOGUE, metric_info
+from ..registry.metrics import DIALOGUE, EXPECTATION_RATE, RESOLUTION_RATE, gate_role, metric_info
 from ..types.agreement_floor import AgreementFloor
 from ..types.stored import StoredSession
-from .expectation_rate import METRIC as EXPECTATIONS
 from .low_agreement import low_dialogue_metrics, low_metrics
 
 LOW = "low agreement"
-RESOLUTION = "resolution"  # the run's resolution rate is that metric's own gate
 
 
 @dataclass(frozen=True)
@@ -41,9 +39,10 @@ def _turn_scopes(sessions: list[StoredSession], floor: AgreementFloor, gate_low:
 
 def _dialogue_gate_off(metric: str, min_resolution: float, min_expectation: float, fail_on_policy: bool) -> str:
     """Why a dialogue verdict's gate is off, or "" when it is on."""
-    if metric == RESOLUTION:
+    role = gate_role(metric)
+    if role == RESOLUTION_RATE:
         return "" if min_resolution > 0 else "min_resolution_rate 0: off"
-    if metric == EXPECTATIONS:
+    if role == EXPECTATION_RATE:
         return "" if min_expectation > 0 or fail_on_policy else "min_expectation_rate 0 and no --fail-on-policy: off"
     return "not a gate"
 

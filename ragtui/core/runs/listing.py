@@ -12,8 +12,9 @@ import json
 from dataclasses import dataclass, field
 
 from ..metrics import PRIMARY_METRIC
+from ..registry.metrics import RESOLUTION_RATE, gate_metric, success_outcomes
 from ..store import run_listing
-from ..store.dialogue_verdicts import SUCCESS_OUTCOMES, ResolutionRate
+from ..store.dialogue_verdicts import ResolutionRate
 from ..store.ownership import owner_alive
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
@@ -91,17 +92,19 @@ class RunSummary:
 
 
 def resolution_by_run(store: Store) -> dict[str, ResolutionRate]:
-    """run id → its resolution rate from each dialogue's newest resolution verdict; runs with
-    no resolution verdict at all are absent (missing, which is not unscored)."""
+    """run id → its resolution rate from each dialogue's newest verdict of the metric that makes
+    it (``gates = RESOLUTION_RATE``); runs with no such verdict at all are absent (missing, which
+    is not unscored)."""
+    metric = gate_metric(RESOLUTION_RATE)
+    successes = success_outcomes(metric)
     counts: dict[str, list[int]] = {}
-    # Resolution's own figure: the share of dialogues whose problem was solved.
-    for run_id, score, outcome in run_listing.outcomes_by_run(store, "resolution"):
+    for run_id, score, outcome in run_listing.outcomes_by_run(store, metric):
         c = counts.setdefault(run_id, [0, 0, 0])
         if score is None:
             c[2] += 1
         else:
             c[1] += 1
-            c[0] += outcome in SUCCESS_OUTCOMES
+            c[0] += outcome in successes
     return {run_id: ResolutionRate(*c) for run_id, c in counts.items()}
 
 
@@ -125,8 +128,7 @@ def run_trials(store: Store, run_id: str) -> RunPassK:
     read by the one definition of "passed" (``passing``) from ``sessions``, the newest resolution
     verdicts and the ``--metric`` turn verdicts — no transcript loaded."""
     resolved: dict[int, bool | None] = {}
-    # Resolution's own rule: an unsolved problem is part of the definition of "passed".
-    for session_id, score, outcome in run_listing.outcomes_of_run(store, run_id, "resolution"):
+    for session_id, score, outcome in run_listing.outcomes_of_run(store, run_id, gate_metric(RESOLUTION_RATE)):
         resolved[session_id] = resolved_of(outcome, score)
     rows = run_listing.finished_sessions(store, run_id, GATED_STOPS)
     verdicts = _metric_verdicts(store, run_id)

@@ -24,6 +24,7 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..text.score_text import figure_text
 from ..types.stored import StoredSession
 from .paired_bootstrap import RESAMPLES, SEED, Interval, paired_bootstrap
 from .passing import dialogue_passed, read_pass
@@ -116,7 +117,7 @@ class PairTrials:
 
     def marks_line(self) -> str:
         """``●●○ pass^3 0.00``: the pair's trials and pass^k over all of them."""
-        return f"{self.marks} pass^{self.n} {self.pass_k(self.n):.2f}"
+        return f"{self.marks} pass^{self.n} {figure_text(self.pass_k(self.n))}"
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,8 @@ def pass_k_line(result: RunPassK) -> str:
     for k in shown_ks(result.trials):
         interval = result.interval(k)
         if interval is not None:
-            parts.append(f"pass^{k} {interval.mean:.2f} [{interval.low:.2f}, {interval.high:.2f}]")
+            parts.append(
+                f"pass^{k} {figure_text(interval.mean)} [{figure_text(interval.low)}, {figure_text(interval.high)}]"
+            )
     up_to = "" if result.even else "up to "
     return " · ".join(parts) + f" ({len(result.pairs)} pairs × {up_to}{result.trials} trials)"

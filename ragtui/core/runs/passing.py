@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..metrics import PRIMARY_METRIC
-from ..store.dialogue_verdicts import SUCCESS_OUTCOMES
+from ..registry.metrics import RESOLUTION_RATE, gate_metric, success_outcomes
 from ..text.score_text import under_mark
 from ..types.stored import StoredSession
+from ..types.verdicts import read_verdict
 
 ENDED_BADLY = ("error", "cancelled")  # stop reasons of a dialogue that did not end normally
 PASSED_MARK, NOT_PASSED_MARK = "✓", "✗"  # a dialogue's pass in a table's pass column
@@ -43,7 +44,7 @@ class TurnVerdict:
     turn: int
     metric: str
     score: float | None
-    threshold: float | None  # the pass mark it was judged against (``details["threshold"]``)
+    threshold: float | None  # the pass mark it was judged against (``Verdict.threshold``)
     skipped: bool = False  # the metric did not apply to the turn: counts neither way
 
 
@@ -90,11 +91,8 @@ def session_turn_verdicts(session: StoredSession) -> list[TurnVerdict]:
 
 
 def turn_verdict(turn: int, metric: str, score: float | None, details: dict[str, Any] | None) -> TurnVerdict:
-    details = details or {}
-    mark = details.get("threshold")
-    return TurnVerdict(
-        turn, metric, score, float(mark) if isinstance(mark, int | float) else None, bool(details.get("skipped"))
-    )
+    verdict = read_verdict(metric, score, details or {})
+    return TurnVerdict(turn, metric, score, verdict.threshold, verdict.skipped)
 
 
 def dialogue_passed(
@@ -107,8 +105,9 @@ def dialogue_passed(
 
 
 def resolved_of(outcome: str | None, score: float | None) -> bool | None:
-    """A resolution verdict as the definition reads it: None unscored, else resolved or handed over."""
-    return None if score is None else outcome in SUCCESS_OUTCOMES
+    """A verdict of the metric that makes the resolution rate, as the definition reads it: None
+    unscored, else whether its outcome is one of that metric's success outcomes."""
+    return None if score is None else outcome in success_outcomes(gate_metric(RESOLUTION_RATE))
 
 
 @dataclass(frozen=True)
@@ -148,8 +147,8 @@ def read_pass(
     session: StoredSession, threshold: float | None = None, thresholds: Mapping[str, float] | None = None
 ) -> PassReading:
     """``session`` against the definition, at ``threshold`` (else the one it ran with)."""
-    # Resolution's own rule: an unsolved problem is part of the definition of "passed".
-    resolution = session.latest_dialogue_judgments().get("resolution")
+    # The resolution rate's rule: an unsolved problem is part of the definition of "passed".
+    resolution = session.latest_dialogue_judgments().get(gate_metric(RESOLUTION_RATE))
     resolved = None if resolution is None else resolved_of(resolution.outcome, resolution.score)
     return PassReading(
         ended_normally(session.status, session.stop_reason),

@@ -1,13 +1,9 @@
-"""Small formatting shared by the reports: deltas, intervals, and cells safe for Markdown (a score's
-text is ``core.text.score_text``)."""
+"""Small formatting shared by the reports: intervals, and cells safe for Markdown (a score's
+text and a delta's are ``core.text.score_text``)."""
 
 from __future__ import annotations
 
 from .paired_bootstrap import Interval
-
-
-def delta(value: float | None) -> str:
-    return "–" if value is None else f"{value:+.2f}"
 
 
 def interval_text(interval: Interval | None) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..metrics.card_lookup import install_card_lookup
+from ..judge_quality.card_lookup import install_card_lookup
 from ..store import run_plan
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor

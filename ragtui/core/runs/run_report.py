@@ -116,7 +116,7 @@ def outcome(
         if j.score is None:
             bad.append(f"turn {turn}: unscored ({j.error or 'no usable verdict'})")
         elif j.score < session.threshold:
-            conclusion = j.details.get("conclusion") or ""
+            conclusion = j.verdict.conclusion
             bad.append(f"turn {turn}: {under_mark(j.score, session.threshold)}: {conclusion}".rstrip(": "))
     exempt = gate.exempt(session) if gate is not None else set()
     metrics = metric_problems(session, thresholds or {}, exempt)

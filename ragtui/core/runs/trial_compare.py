@@ -7,6 +7,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from ..text.score_text import delta_text, figure_text
 from .dialogues import RunDialogue
 from .noise import Counts, drop_p_value, gain_p_value, min_detectable_drop, significant, trials_needed
 from .paired_bootstrap import SEED, Interval, paired_bootstrap
@@ -154,7 +155,10 @@ def noise_lines(n: NoiseComparison) -> list[str]:
     change = (
         ""
         if interval is None
-        else f", change {interval.mean:+.2f} (95% CI {interval.low:+.2f} … {interval.high:+.2f}, bootstrap over pairs)"
+        else (
+            f", change {delta_text(interval.mean)} (95% CI {delta_text(interval.low)} … "
+            f"{delta_text(interval.high)}, bootstrap over pairs)"
+        )
     )
     head = (
         f"pass rate (pass^1, as in Runs) {n.pass_rate('base'):.0%} → {n.pass_rate('new'):.0%} over the "
@@ -177,11 +181,11 @@ def noise_lines(n: NoiseComparison) -> list[str]:
         )
     if n.min_drop is not None:
         line = (
-            f"smallest detectable change: a drop of {n.min_drop:.2f} in pass rate "
+            f"smallest detectable change: a drop of {figure_text(n.min_drop)} in pass rate "
             f"(80% power at alpha {n.alpha:g}, {len(n.pairs)} pairs × {n.base_trials}/{n.new_trials} trials)"
         )
         if n.trials_for_drop is not None:
-            line += f"; to see a drop of {PLANNING_DROP:.2f}: {n.trials_for_drop} trials a pair on each side"
+            line += f"; to see a drop of {figure_text(PLANNING_DROP)}: {n.trials_for_drop} trials a pair on each side"
         lines.append(line)
     return lines
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ..registry.metrics import RESOLUTION_RATE, gate_metric
 from .dialogues import RunDialogue
 from .expectation_compare import ExpectationChange
 from .noise import Counts
 from .trial_compare import TrialPair, classify
 
-# Resolution's own rule: its regression fails a comparison, as its rate gates a run.
-RESOLUTION = "resolution"
+# The resolution rate's rule: a regression of the metric that makes it fails a comparison, as
+# its rate gates a run. (A verdict's kind: this role, or an expectation's origin.)
+RESOLUTION = RESOLUTION_RATE
 
 
 @dataclass(frozen=True)
@@ -23,7 +25,7 @@ class VerdictOverTrials:
     """One pair's resolution, or one of its expectations, over the trials of each side."""
 
     pair: TrialPair
-    kind: str  # "resolution", or the expectation's origin: "scenario" | "policy"
+    kind: str  # RESOLUTION, or the expectation's origin: "scenario" | "policy"
     expectation_id: str  # "" for the resolution
     text: str  # the expectation's text ("" for the resolution)
     counts: Counts  # resolved (met, kept) trials of those with a verdict, each side
@@ -91,7 +93,7 @@ def _judged(
 
 
 def _resolved(d: RunDialogue) -> bool | None:
-    verdict = d.verdicts.get(RESOLUTION)
+    verdict = d.verdicts.get(gate_metric(RESOLUTION_RATE))
     if verdict is None or verdict.status not in ("pass", "fail"):
         return None  # missing, unscored or skipped: no evidence either way
     return verdict.status == "pass"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..registry.metrics import RESOLUTION_RATE, gate_metric, success_outcomes
 from ..types.stored import DIALOGUE_VERDICTS, StoredDialogueJudgment
 from .rows import decode_dialogue_row, insert_row, judgment_columns
 
@@ -69,15 +70,11 @@ def latest_for_sessions(store: Database, session_ids: list[int]) -> dict[int, di
     return out
 
 
-# Outcomes that count as a success in a run's resolution rate: solved, or correctly handed to
-# the right contact when the knowledge base could not solve it.
-SUCCESS_OUTCOMES = frozenset({"resolved", "handed_over"})
-
-
 @dataclass(frozen=True)
 class ResolutionRate:
-    """A run's share of dialogues whose resolution outcome is a success; unscored dialogues are
-    counted apart, never as failures."""
+    """A run's share of dialogues whose verdict of the metric that makes the resolution rate
+    (``gates = RESOLUTION_RATE``) has one of its success outcomes; unscored dialogues are counted
+    apart, never as failures."""
 
     successes: int
     scored: int
@@ -89,10 +86,12 @@ class ResolutionRate:
 
 
 def resolution_rate(latest_by_session: dict[int, dict[str, StoredDialogueJudgment]]) -> ResolutionRate:
-    outcomes = [verdicts.get("resolution") for verdicts in latest_by_session.values()]
+    metric = gate_metric(RESOLUTION_RATE)
+    outcomes = [verdicts.get(metric) for verdicts in latest_by_session.values()]
     scored = [j for j in outcomes if j is not None and j.score is not None]
+    successes = success_outcomes(metric)
     return ResolutionRate(
-        successes=sum(1 for j in scored if j.outcome in SUCCESS_OUTCOMES),
+        successes=sum(1 for j in scored if j.outcome in successes),
         scored=len(scored),
         unscored=len(outcomes) - len(scored),
     )

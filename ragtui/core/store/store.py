@@ -76,7 +76,7 @@ class Store:
         self.after_write: Any = None
         """Called with the action after each commit; tests fail the process there."""
         self.agreement_lookup: AgreementLookup | None = None
-        """Set by whoever knows the judge card and the floor (``metrics.card_lookup``): each
+        """Set by whoever knows the judge card and the floor (``judge_quality.card_lookup``): each
         verdict read then shows the card's agreement for its judge now, not as judged."""
 
     @property

@@ -104,6 +104,25 @@ def under_threshold(score: float | None, threshold: float, low: bool = False) ->
     return Text(f"fails: below {mark_text(threshold)}", style=FAIL_STYLE)
 
 
+def figure_text(value: float | None) -> str:
+    """A 0–1 figure beside the scores that is not a verdict's score — an agreement, a probability
+    (P(yes)), pass^k, a pass mark in a table, a similarity — with a score's two decimals, so the
+    two read alike; ``–`` for none."""
+    return NO_VERDICT if value is None else f"{value:.2f}"
+
+
+def delta_text(value: float | None) -> str:
+    """A change of a score or a figure, signed, with a score's two decimals: ``+0.12``; ``–`` for none."""
+    return NO_VERDICT if value is None else f"{value:+.2f}"
+
+
+def measure_text(value: float) -> str:
+    """A measured quantity that is no 0–1 figure (words per message, turns): three significant
+    figures or so — ``123``, ``12.3``, ``1.23``."""
+    magnitude = abs(value)
+    return f"{value:.0f}" if magnitude >= 100 else f"{value:.1f}" if magnitude >= 10 else f"{value:.2f}"
+
+
 def no_verdict() -> Text:
     return Text(NO_VERDICT, style=NO_VERDICT_STYLE)
 
@@ -117,6 +136,9 @@ __all__ = [
     "SKIPPED_STYLE",
     "UNSCORED",
     "UNSCORED_STYLE",
+    "delta_text",
+    "figure_text",
+    "measure_text",
     "mark_text",
     "no_verdict",
     "score_style",

@@ -1,5 +1,5 @@
 """A verdict's trust level: how its judge's measured agreement with people (``details["agreement"]``,
-``metrics.judge_card``) compares with the floor (``[min_judge_agreement]`` in the config).
+``judge_quality.judge_card``) compares with the floor (``[min_judge_agreement]`` in the config).
 
 * ``measured``: the figure's 95% interval lies at or over the floor (its lower bound clears it) —
   a score like any other;

@@ -3,7 +3,7 @@ agreement shown beside it is the judge card's figure when it is *shown*, not the
 it was judged: a ``ragtui judge-card --measure`` after a run updates every view of that run.
 
 A store carries an ``AgreementLookup`` (installed by whoever knows the card and the floor,
-``metrics.card_lookup``); the record's decoders and the SQL readers pass each verdict's key
+``judge_quality.card_lookup``); the record's decoders and the SQL readers pass each verdict's key
 through it. A verdict stored before keys were written keeps the agreement it was judged with.
 """
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .verdicts import Verdict, read_verdict
+
 
 @dataclass
 class Judgment:
@@ -30,6 +32,11 @@ class Judgment:
     @property
     def scored(self) -> bool:
         return self.score is not None
+
+    @property
+    def verdict(self) -> Verdict:
+        """What the views read of it, typed: outcome, conclusion, threshold, skipped, error."""
+        return read_verdict(self.metric, self.score, self.details, self.error)
 
     @classmethod
     def from_stored(cls, stored: Any) -> Judgment:

@@ -12,6 +12,7 @@ from .calls import CUT_AT_REPLY_TIMEOUT, cut_words
 from .judgments import Judgment
 from .passages import Passage
 from .turns import Utterance
+from .verdicts import SKIPPED, Verdict, read_verdict
 
 
 class _Versioned(Protocol):
@@ -57,7 +58,12 @@ class StoredDialogueJudgment:
 
     @property
     def skipped(self) -> bool:
-        return self.score is None and bool(self.details.get("skipped"))
+        return self.score is None and bool(self.details.get(SKIPPED))
+
+    @property
+    def verdict(self) -> Verdict:
+        """What the views read of it, typed (explanation lines: ``metric_views.verdict_of``)."""
+        return read_verdict(self.metric, self.score, self.details, self.error)
 
 
 @dataclass(frozen=True)
@@ -184,6 +190,11 @@ class StoredJudgment:
     def to_judgment(self) -> Judgment:
         """Back to the engine's form, e.g. for a derived metric that reads a stored one."""
         return Judgment.from_stored(self)
+
+    @property
+    def verdict(self) -> Verdict:
+        """What the views read of it, typed."""
+        return read_verdict(self.metric, self.score, self.details, self.error)
 
 
 @dataclass

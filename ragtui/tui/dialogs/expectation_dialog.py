@@ -25,6 +25,8 @@ from ...core.config.expectation_items import expectation_from_text
 from ...core.metrics.dialogue import context_from_session
 from ...core.metrics.dialogue.expectation_judge import ExpectationJudge
 from ...core.metrics.dialogue.expectation_trial import asked_label, outcome_words, try_expectation
+from ...core.registry.metrics import EXPECTATION_RATE, gate_metric
+from ...core.text.score_text import figure_text
 from ...core.types.agreement_floor import LOW_MARK, agreement_words, is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.expectations import Expectation, ExpectationCheck, Form, Polarity
@@ -47,7 +49,7 @@ def check_text(expectation: Expectation, check: ExpectationCheck) -> Text:
         line.append(f"unscored — {reason}", style="yellow")
         return line
     word, good = outcome_words(expectation, check.p_yes)
-    line.append(f"{check.p_yes:.2f} ", style="bold")
+    line.append(f"{figure_text(check.p_yes)} ", style="bold")
     line.append(clean_text(word), style="green" if good else "red")
     line.append(f" ({clean_text(check.read)})", style="dim")
     return line
@@ -127,25 +129,26 @@ class TryExpectationScreen(Dialog[None]):
     def _agreement(self) -> Text:
         """The judge card's figure for the expectation checks of this judge and prompt, in words:
         ``≈ low agreement with people (κ 0.33, …)``, ``agrees with people (…)`` or unmeasured."""
+        from ...core.judge_quality.card_judges import card_judge
+        from ...core.judge_quality.fit import prompt_fingerprint
+        from ...core.judge_quality.judge_card import entry_for
         from ...core.metrics import MetricSettings
-        from ...core.metrics.card_judges import card_judge
-        from ...core.metrics.fit import prompt_fingerprint
-        from ...core.metrics.judge_card import entry_for
 
         engine = self.ragtui.engine
         if engine is None:
             return Text("")
         config, judge = engine.config, engine.endpoints["judge"]
         language = self.ragtui.store.session(self.session_id).language
+        name = gate_metric(EXPECTATION_RATE)  # the verdict whose card row this is
         metric = card_judge(
-            "expectations",  # the verdict whose card row this is
+            name,
             engine.pool.client_for(judge),
             config.prompts,
             language,
             MetricSettings.from_config(config),
         )
         floor = config.min_judge_agreement
-        entry = entry_for(self.ragtui.store, "expectations", judge.model, prompt_fingerprint(metric), floor)  # its row
+        entry = entry_for(self.ragtui.store, name, judge.model, prompt_fingerprint(metric), floor)
         details = {"agreement": entry.to_dict()} if entry is not None else {}
         if is_low(details, floor):
             return Text(f"Judge: {LOW_MARK} {agreement_words(details, floor)}", style="dim")

@@ -42,12 +42,12 @@ class JudgeCardScreen(Dialog[None]):
     def _import(self) -> None:
         """The metrics' modules (the LLM client among them) load off the UI thread; the card
         itself is read on it, where the store's connection lives."""
-        from ...core.metrics import card_rows  # noqa: F401
+        from ...core.judge_quality import card_rows  # noqa: F401
 
         self.app.call_from_thread(self._show)
 
     def _show(self) -> None:
-        from ...core.metrics.card_rows import card_rows
+        from ...core.judge_quality.card_rows import card_rows
         from ...core.models.endpoints import resolve_endpoint
         from ...core.models.llm import ChatClient
 

@@ -111,7 +111,7 @@ def verdict_summary(
         return f"Turn {turn} has no {metric} verdict yet: you can still give your own score."
     low = floor is not None and is_low(newest.details, floor)
     score = score_text(newest.score, low) + (f" ({LOW_WORDS})" if low else "")
-    conclusion = str(newest.details.get("conclusion") or newest.error or "")
+    conclusion = newest.verdict.conclusion or newest.error or ""
     return f"Judge ({newest.model or 'unknown model'}, v{newest.version}): {score} — {conclusion}"[:300]
 
 

@@ -30,8 +30,7 @@ from ...core.runs.compare_report import flag_words, has_verdicts, ordered, side_
 from ...core.runs.compare_verdict import VERDICT_STYLES
 from ...core.runs.listing import run_trials
 from ...core.runs.pass_k import RunPassK
-from ...core.runs.report_text import delta
-from ...core.text.score_text import score_style, styled_score
+from ...core.text.score_text import delta_text, figure_text, score_style, styled_score
 from ...core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low
 from ...core.types.errors import RagtuiError
 from ...core.types.stored import StoredSession
@@ -134,7 +133,7 @@ class CompareScreen(Screen[None]):
                 Text(clean_text(word), style=VERDICT_STYLES.get(word, "")),
                 Text(clean_text(base), justify="right"),
                 Text(clean_text(new), justify="right"),
-                Text(delta(d), justify="right", style=_delta_style(d, low)),
+                Text(delta_text(d), justify="right", style=_delta_style(d, low)),
                 "–" if p.diverges_at is None else f"turn {p.diverges_at}",
                 plain(
                     flag_words(c, p),
@@ -209,7 +208,7 @@ def _pass_k_summary(base: RunPassK, new: RunPassK) -> str:
     parts = []
     for n in dict.fromkeys((1, k)):
         b, w = base.estimate(n), new.estimate(n)  # None: no pair of that run has n trials
-        parts.append(f"pass^{n} {'–' if b is None else f'{b:.2f}'} → {'–' if w is None else f'{w:.2f}'}")
+        parts.append(f"pass^{n} {figure_text(b)} → {figure_text(w)}")
     sizes = f"base {len(base.pairs)} pairs × {base.trials} trials, new {len(new.pairs)} pairs × {new.trials} trials"
     return f"trials (● passed ○ not): {' · '.join(parts)} ({sizes})"
 
@@ -231,7 +230,7 @@ def _verdicts_text(session: StoredSession) -> Text:
     for metric in metric_views.shown_metrics(set(latest)):
         j = latest[metric]
         text.append(f"\n{clean_text(metric_views.label(metric))} ")
-        text.append_text(metric_views.styled_cell(j, metric_views.threshold_of(j.details)))
+        text.append_text(metric_views.styled_cell(j, j.verdict.threshold))
     return text
 
 
@@ -258,8 +257,9 @@ def _side(session: StoredSession, turn: int, other: StoredSession, floor: Agreem
         text.append("score ", style=score_style(judgment.score, session.threshold, low))
         text.append_text(styled_score(judgment.score, session.threshold, low))
         text.append(f" · {LOW_MARK + ' ' if low else ''}{agreement_words(judgment.details, floor)}", style="dim")
-        if judgment.details.get("conclusion"):
-            text.append(f" — {one_line(str(judgment.details['conclusion']), 200)}", style="dim")
+        conclusion = judgment.verdict.conclusion
+        if conclusion:
+            text.append(f" — {one_line(conclusion, 200)}", style="dim")
     return text
 
 
@@ -317,7 +317,7 @@ class PairScreen(Screen[None]):
         head = Text(f"{one_line(p.label, 80)} — base #{self.base.id:d} {clean_text(base)} → new #{self.new.id:d} ")
         word = self.comparison.verdict.for_pair(p).word  # the pair's verdict, when its flag says less
         head.append(
-            f"{clean_text(new)} ({delta(p.delta)}) · {clean_text(p.flag)}"
+            f"{clean_text(new)} ({delta_text(p.delta)}) · {clean_text(p.flag)}"
             + ("" if word == p.flag else f" (pair: {clean_text(word)})")
         )
         if len(self.trials) > 1:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from ...registry.conversation_loaders import ConversationInput, ConversationLoader, register_conversation_loader
+from ...registry.conversation_loaders import ConversationInput, ConversationLoader
 from ...types.conversations import ImportProblem, RawConversation, RawMessage, Speaker
 from ..html_body import html_to_text
 from ..json_stream import conversation_objects
@@ -88,11 +88,9 @@ def _time(value: Any) -> str | None:
     return str(value) if isinstance(value, str) and value.strip() else None
 
 
-INTERCOM = register_conversation_loader(
-    ConversationLoader(
-        "intercom",
-        (".json",),
-        read,
-        "a helpdesk's JSON export, Intercom's shape: conversations → parts by user, bot or admin; HTML bodies",
-    )
+INTERCOM = ConversationLoader(
+    "intercom",
+    (".json",),
+    read,
+    "a helpdesk's JSON export, Intercom's shape: conversations → parts by user, bot or admin; HTML bodies",
 )

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ...registry.conversation_loaders import ConversationInput, ConversationLoader, register_conversation_loader
+from ...registry.conversation_loaders import ConversationInput, ConversationLoader
 from ...types.conversations import ImportProblem, RawConversation, RawMessage
 
 SHAPE = 'an object per line: {"id": …, "messages": [{"role": …, "content": …}, …]}'
@@ -76,6 +76,6 @@ def text_of(content: Any) -> str:
     return str(content) if isinstance(content, int | float) else ""
 
 
-JSONL = register_conversation_loader(
-    ConversationLoader("jsonl", (".jsonl", ".ndjson"), read, 'JSON Lines: {"id", "messages": [{"role", "content"}]}')
+JSONL = ConversationLoader(
+    "jsonl", (".jsonl", ".ndjson"), read, 'JSON Lines: {"id", "messages": [{"role", "content"}]}'
 )

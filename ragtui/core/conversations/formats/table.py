@@ -20,7 +20,7 @@ import sys
 import unicodedata
 from collections.abc import Iterator, Mapping
 
-from ...registry.conversation_loaders import ConversationInput, ConversationLoader, register_conversation_loader
+from ...registry.conversation_loaders import ConversationInput, ConversationLoader
 from ...types.conversations import ImportProblem, RawConversation, RawMessage
 
 FIELDS = ("id", "role", "text", "time")
@@ -139,11 +139,7 @@ def _conversations(
         yield RawConversation(key, start, tuple(messages))
 
 
-CSV = register_conversation_loader(
-    ConversationLoader("csv", (".csv",), read_csv, "CSV, a row per message: conversation id, role, text, time", "row")
-)
-TSV = register_conversation_loader(
-    ConversationLoader(
-        "tsv", (".tsv", ".tab"), read_tsv, "TSV, a row per message: conversation id, role, text, time", "row"
-    )
+CSV = ConversationLoader("csv", (".csv",), read_csv, "CSV, a row per message: conversation id, role, text, time", "row")
+TSV = ConversationLoader(
+    "tsv", (".tsv", ".tab"), read_tsv, "TSV, a row per message: conversation id, role, text, time", "row"
 )

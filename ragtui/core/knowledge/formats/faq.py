@@ -12,7 +12,7 @@ import json
 from pathlib import PurePosixPath
 from typing import Any
 
-from ...registry.loaders import DocumentLoader, register_loader
+from ...registry.loaders import DocumentLoader
 from ...types.errors import KnowledgeFileError
 from ...types.knowledge import Document, Section
 from ..decode import decode_text
@@ -91,7 +91,5 @@ def _rows(value: Any) -> list[dict[str, Any]] | None:
     return None
 
 
-FAQ_CSV = register_loader(DocumentLoader("faq-csv", (".csv",), load_csv, "FAQ sheets: one question/answer row each"))
-FAQ_JSON = register_loader(
-    DocumentLoader("faq-json", (".json",), load_json, "FAQ exports: a list of question/answer objects")
-)
+FAQ_CSV = DocumentLoader("faq-csv", (".csv",), load_csv, "FAQ sheets: one question/answer row each")
+FAQ_JSON = DocumentLoader("faq-json", (".json",), load_json, "FAQ exports: a list of question/answer objects")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from ...registry.loaders import DocumentLoader, register_loader
+from ...registry.loaders import DocumentLoader
 from ...types.errors import KnowledgeFileError
 from ...types.knowledge import Document
 from ..decode import decode_text
@@ -61,4 +61,4 @@ def _tidy(markdown: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
-HTML = register_loader(DocumentLoader("html", (".html", ".htm"), load, "HTML pages: the article, as Markdown"))
+HTML = DocumentLoader("html", (".html", ".htm"), load, "HTML pages: the article, as Markdown")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from ...registry.loaders import DocumentLoader, register_loader
+from ...registry.loaders import DocumentLoader
 from ...types.knowledge import Document
 from ..decode import decode_text
 from ..markdown_sections import title_and_sections
@@ -30,11 +30,9 @@ def load(data: bytes, path: str) -> Document:
     return Document(path, "markdown", page_title or title, text, sections)
 
 
-MARKDOWN = register_loader(
-    DocumentLoader(
-        "markdown",
-        (".md", ".markdown", ".mdx", ".txt"),
-        load,
-        "Markdown (static-site pages read as rendered) and plain text",
-    )
+MARKDOWN = DocumentLoader(
+    "markdown",
+    (".md", ".markdown", ".mdx", ".txt"),
+    load,
+    "Markdown (static-site pages read as rendered) and plain text",
 )

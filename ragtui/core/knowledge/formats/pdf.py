@@ -8,7 +8,7 @@ import io
 import re
 from pathlib import PurePosixPath
 
-from ...registry.loaders import DocumentLoader, register_loader
+from ...registry.loaders import DocumentLoader
 from ...types.errors import KnowledgeFileError
 from ...types.knowledge import Document, Section
 
@@ -50,4 +50,4 @@ def _tidy(page: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
-PDF = register_loader(DocumentLoader("pdf", (".pdf",), load, "text PDFs, page by page"))
+PDF = DocumentLoader("pdf", (".pdf",), load, "text PDFs, page by page")

@@ -28,7 +28,7 @@ from .retention import Retention
 if TYPE_CHECKING:
     from ...types.stored import StoredSession
 
-# Importing them registers them (each class is decorated with ``register_metric``).
+# The built-in dialogue metrics; the registry loads them through ragtui's own entry points.
 BUILTIN_DIALOGUE_METRICS = (Resolution, Retention, Repetition, Expectations)
 
 

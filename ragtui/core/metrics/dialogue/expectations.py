@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ...config.expectation_items import policies_for
 from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
-from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...registry.metrics import DIALOGUE, EXPECTATION_RATE, MetricInfo
 from ...store.expectation_cells import COLUMNS as EXPECTATION_COLUMNS
 from ...store.expectation_cells import expectation_cells
 from ...types.calls import CallUsage
@@ -60,7 +60,6 @@ def assumed_calls(
     return sum(answers if e.polarity == "must_not" else max(1.0, answers / 2) for e in judged)
 
 
-@register_metric
 class Expectations:
     name = "expectations"
     # The verdict reaches its pass mark (1.0) when every scored expectation was met or kept: one missed
@@ -81,6 +80,7 @@ class Expectations:
             "did the bot say what the scenario expects and nothing a policy forbids; the score is the share of "
             "checked expectations met or kept"
         ),
+        gates=EXPECTATION_RATE,
     )
     explain = staticmethod(expectation_lines)
 

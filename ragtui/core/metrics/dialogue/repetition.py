@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
-from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...registry.metrics import DIALOGUE, MetricInfo
 from ...text.text_similarity import covered_share, dice
 from ...types.judgments import Judgment
 from ..steps import StepFailed, StepRunner, bounded_text, choice
@@ -68,7 +68,6 @@ def similarity(later: str, earlier: list[str]) -> tuple[float, int, float]:
     return scores[best], best, covered_share(later, earlier)
 
 
-@register_metric
 class Repetition:
     name = "repetition"
     info = MetricInfo(

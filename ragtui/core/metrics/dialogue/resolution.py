@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...registry.metrics import DIALOGUE, RESOLUTION_RATE, MetricInfo
 from ...text.score_text import UNSCORED, verdict_text
 from ...types.judgments import Judgment
 from ...types.stored import StoredDialogueJudgment
@@ -72,7 +72,6 @@ def outcome_for(satisfied: list[bool], handed_over: bool) -> str:
     return "partly_resolved" if any(satisfied) else "unresolved"
 
 
-@register_metric
 class Resolution(StepwiseDialogueMetric):
     name = "resolution"
     # A dialogue passes when the judge is on the whole sure its intents were met (the mean P(met)
@@ -100,6 +99,7 @@ class Resolution(StepwiseDialogueMetric):
             "or unresolved; the score is the mean P(met) of the customer's intents"
         ),
         success_outcomes=SUCCESS_OUTCOMES,
+        gates=RESOLUTION_RATE,
     )
     explain = staticmethod(resolution_lines)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ...registry.metrics import DIALOGUE, MetricInfo, register_metric
+from ...registry.metrics import DIALOGUE, MetricInfo
 from ...types.judgments import Judgment
 from ..json_reply import ReplyParseError, as_int_in_range
 from ..steps import StepFailed, bounded_text, choice
@@ -94,7 +94,6 @@ def parse_check(data: dict[str, Any]) -> dict[str, str]:
     }
 
 
-@register_metric
 class Retention(StepwiseDialogueMetric):
     name = "retention"
     info = MetricInfo(

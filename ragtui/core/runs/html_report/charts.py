@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...text.score_text import score_text
+from ...text.score_text import delta_text, score_text
 from ...types.agreement_floor import LOW_WORDS
 from .escape import colour, esc
 
@@ -142,7 +142,7 @@ def deltas(values: list[tuple[str, float, bool]]) -> str:
         )
         parts.append(
             f'<rect x="{x:.1f}" y="{y + 2}" width="{max(w, 1):.1f}" height="{bar_h - 4}" fill="{fill}"{outline}>'
-            f"<title>{esc(label)}: {delta:+.2f}</title></rect>"
+            f"<title>{esc(label)}: {delta_text(delta)}</title></rect>"
         )
     parts.append(f'<line x1="{mid:.1f}" y1="0" x2="{mid:.1f}" y2="{height - 18}" class="axis"/>')
     for tick, anchor in ((-span, "l"), (0.0, "c"), (span, "r")):  # the outer labels stay inside the chart

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ...dialogue.estimate import RoleTokens, spent
 from ...metrics import PRIMARY_METRIC
 from ...registry import metric_views
+from ...registry.metrics import RESOLUTION_RATE, gate_metric
 from ...store import run_reads, run_shards
 from ...store.labels import Label, labels_where
 from ...store.store import Store
@@ -149,8 +150,9 @@ def verdict_summary(j: StoredDialogueJudgment) -> str:
 
 
 def _resolution_word(latest: dict[str, StoredDialogueJudgment]) -> str:
-    """The outcome filter and the dialogue's headline: resolution's word, the run's rate's."""
-    j = latest.get("resolution")  # the run's headline outcome: the one its resolution rate counts
+    """The outcome filter and the dialogue's headline: the outcome word of the metric that makes
+    the run's resolution rate."""
+    j = latest.get(gate_metric(RESOLUTION_RATE))
     if j is None:
         return NO_VERDICT
     if j.score is None:

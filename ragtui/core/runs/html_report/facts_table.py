@@ -6,6 +6,7 @@ its end). Endpoints show their public fields only: never a key."""
 from __future__ import annotations
 
 from ...dialogue.estimate import RoleTokens
+from ...text.score_text import mark_text
 from ...text.token_text import NO_PRICE, cost_text, tokens_text
 from ..run_facts import run_facts
 from .data import RunView
@@ -20,7 +21,7 @@ def facts_table(view: RunView) -> str:
         ("customer (simulator) model", ", ".join(facts.customer_models) or "not recorded"),
         ("Judge model(s)", ", ".join(judges) or "none recorded"),
         ("max turns", ", ".join(str(t) for t in facts.max_turns) or "–"),
-        ("threshold", f"{view.threshold:.2f}"),
+        ("threshold", mark_text(view.threshold)),
     ]
     body = "".join(f"<tr><th>{esc(name)}</th><td>{esc(value)}</td></tr>" for name, value in rows)
     return f'<h2>Run facts</h2><div class="scroll"><table class="facts">{body}</table></div>{_tokens(view.tokens)}'

@@ -6,7 +6,7 @@ of a thousand dialogues is written in well under a second); every stored text go
 from __future__ import annotations
 
 from ...registry import metric_views
-from ...text.score_text import score_text
+from ...text.score_text import mark_text, score_text
 from ..compare import Comparison
 from ..compare_report import expectation_lines, ordered, side_scores, summary_lines, trial_ordered
 from ..compare_verdict import NOT_GATED, CompareVerdict
@@ -59,7 +59,7 @@ def _run_sections(view: RunView, *, heading: bool = False) -> list[str]:
         out.append(f"<h1>Run {esc(view.run_id)}</h1>")
     out.append(f'<div class="sub">{esc(view.database)} · {len(view.dialogues)} dialogue(s)</div>')
     cards = [
-        _card(score_text(view.run_score, view.low), f"run score (threshold {view.threshold:.2f})"),
+        _card(score_text(view.run_score, view.low), f"run score (threshold {mark_text(view.threshold)})"),
         _card(view.resolution_line.split(" (")[0].replace("resolution rate ", ""), view.resolution_line),
         _card(str(sum(1 for d in view.dialogues if d.outcome_kind == "passed")), "dialogues passed"),
         _card(

@@ -5,6 +5,7 @@ through ``esc``."""
 
 from __future__ import annotations
 
+from ...text.score_text import figure_text
 from ..realism.blind_test import BlindTest, PairResult
 from ..realism.figures import Figures
 from ..realism.pairing import Pairing
@@ -51,8 +52,8 @@ def _blind(pairing: Pairing | None, test: BlindTest | None) -> str:
 
 def _pair_row(r: PairResult) -> str:
     p = r.pair
-    how = f"{p.how} (openings {p.similarity:.2f}), {p.shown}"
-    p_real = "–" if r.p_real is None else f"{r.p_real:.2f}"
+    how = f"{p.how} (openings {figure_text(p.similarity)}), {p.shown}"
+    p_real = figure_text(r.p_real)
     return (
         f"<tr><td>{esc(p.real_message.text)}</td><td>{esc(p.sim_message.text)}</td><td>{esc(how)}</td>"
         f"<td>{esc(r.outcome)}</td><td class='n'>{p_real}</td></tr>"

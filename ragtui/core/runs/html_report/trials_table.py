@@ -4,7 +4,7 @@ not), how many passed and its pass^K over all of them. Every figure is the core'
 
 from __future__ import annotations
 
-from ...text.score_text import score_text
+from ...text.score_text import figure_text, score_text
 from ..pass_k import PairTrials, RunPassK, trial_of
 from .data import RunView
 from .escape import esc
@@ -55,5 +55,5 @@ def _row(pair: PairTrials, session_ids: list[int]) -> str:
     return (
         f"<tr><td>{esc(pair.scenario_id)} × {esc(pair.persona_name)}</td>"
         f'<td class="marks">{"".join(marks)}</td><td class="n">{pair.passes}/{pair.n}</td>'
-        f'<td class="n">pass^{pair.n} {pair.pass_k(pair.n):.2f}</td><td class="n">{mean}</td></tr>'
+        f'<td class="n">pass^{pair.n} {figure_text(pair.pass_k(pair.n))}</td><td class="n">{mean}</td></tr>'
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...text.score_text import figure_text, measure_text
 from .blind_test import Asked, BlindTest, PairResult
 from .conversations import Side
 from .figures import Figures, Row
@@ -21,10 +22,7 @@ APART_MARK = "*"
 def number(value: float, kind: str) -> str:
     if kind == "share":
         return f"{value:.0%}"
-    if kind == "similarity":
-        return f"{value:.2f}"
-    magnitude = abs(value)
-    return f"{value:.0f}" if magnitude >= 100 else f"{value:.1f}" if magnitude >= 10 else f"{value:.2f}"
+    return figure_text(value) if kind == "similarity" else measure_text(value)
 
 
 def cell(e: Estimate, kind: str) -> str:

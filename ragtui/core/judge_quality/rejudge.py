@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import cast
 
 from ..content.prompts import PromptSet, PromptTemplate, load_prompt, parse_prompt
+from ..metrics import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings, build_metrics
+from ..metrics.base import Metric, TurnContext
+from ..metrics.rubric import CheckedRubricJudge, RubricJudge
 from ..models.endpoints import Endpoint
 from ..models.llm import ChatClient
 from ..store import rejudge_jobs
@@ -25,11 +28,8 @@ from ..types.conversations import IMPORTED_KIND
 from ..types.errors import ConfigError, EndpointError, RagtuiError
 from ..types.stored import StoredJudgment, StoredSession
 from ..types.turns import Utterance
-from . import KNOWN_METRICS, PRIMARY_METRIC, MetricSettings, build_metrics
-from .base import Metric, TurnContext
 from .fit_store import fitted_metrics
 from .no_passages import judge_for_turn, passages_missing, skipped_no_passages
-from .rubric import CheckedRubricJudge, RubricJudge
 
 
 def turn_context(session: StoredSession, turn: int) -> tuple[int, TurnContext]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..metrics.base import Metric, TurnContext
 from ..models.llm import ChatClient
 from ..store.store import Store
 from ..types.judgments import Judgment
@@ -26,7 +27,6 @@ from ..types.passages import Passage
 from ..types.turns import Utterance
 from . import agreement
 from . import calibration_store as db
-from .base import Metric, TurnContext
 from .labelled import LabelledItem
 
 
@@ -84,7 +84,7 @@ def context_for(item: LabelledItem) -> TurnContext:
 
 
 def dialogue_context_for(item: LabelledItem) -> Any:
-    from .dialogue import context_from_messages
+    from ..metrics.dialogue import context_from_messages
 
     return context_from_messages(
         [{"role": role, "text": text} for role, text in item.messages], item.language, list(item.passages)

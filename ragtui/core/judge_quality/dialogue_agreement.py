@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import agreement
-from ..labelled import LabelledItem
-from .resolution import OUTCOMES
+from ..metrics.dialogue.resolution import OUTCOMES
+from . import agreement
+from .labelled import LabelledItem
 
 PASS_ABOVE = 0.75  # fully (or nearly) resolved / kept / free of repetition
 

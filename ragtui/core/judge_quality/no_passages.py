@@ -16,13 +16,13 @@ is applied to it: a fit was measured on the whole rubric.
 
 from __future__ import annotations
 
+from ..metrics.answer_correctness import skipped
+from ..metrics.answerability import has_passages
+from ..metrics.base import Metric, TurnContext
+from ..metrics.rubric import CheckedRubricJudge
 from ..registry.metrics import metric_info
 from ..types.judgments import Judgment
-from .answer_correctness import skipped
-from .answerability import has_passages
-from .base import Metric, TurnContext
 from .fit_store import FittedMetric
-from .rubric import CheckedRubricJudge
 
 NO_PASSAGES = {
     "en": "no passages: the imported conversation does not say what the bot retrieved",

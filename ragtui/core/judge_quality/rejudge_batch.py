@@ -34,6 +34,11 @@ import openai
 
 from ..content.prompts import PromptTemplate
 from ..files.output_file import write_output
+from ..metrics import PRIMARY_METRIC
+from ..metrics.base import Metric
+from ..metrics.level_question import LevelAnswer, answer_from, no_answer
+from ..metrics.probability import YES_NO
+from ..metrics.rubric import CheckedRubricJudge, RubricJudge
 from ..models.llm import ChatClient, Completion, chat_options
 from ..models.token_logprobs import from_chunk
 from ..store import rejudge_jobs
@@ -43,13 +48,8 @@ from ..text.text_safety import fix_surrogates, json_line
 from ..types.errors import EndpointError, RagtuiError
 from ..types.judgments import Judgment
 from ..types.stored import StoredSession
-from . import PRIMARY_METRIC
-from .base import Metric
 from .fit_store import FittedMetric
-from .level_question import LevelAnswer, answer_from, no_answer
-from .probability import YES_NO
 from .rejudge import RejudgePlan, Target, dialogue_metric, turn_context
-from .rubric import CheckedRubricJudge, RubricJudge
 
 BATCH_URL: Final = "/v1/chat/completions"  # Final: its literal type is one the Batch API accepts
 EXPIRED_CODES = {"batch_expired", "batch_cancelled"}

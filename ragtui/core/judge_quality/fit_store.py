@@ -13,13 +13,13 @@ import dataclasses
 import json
 from typing import Any
 
+from ..metrics.base import Metric, TurnContext
 from ..models.llm import DeltaCallback
 from ..store import judge_fits
 from ..store.store import Store, now
 from ..types.agreement_floor import AgreementFloor
 from ..types.judge_key import carry, judge_key
 from ..types.judgments import Judgment
-from .base import Metric, TurnContext
 from .fit import Fit, FitReport, prompt_fingerprint
 from .judge_card import entry_for
 from .shipped_fits import shipped_fit

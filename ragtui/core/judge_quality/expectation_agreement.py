@@ -22,11 +22,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..config.expectation_items import expectation_from_text
+from ..metrics.dialogue.expectation_judge import MET_AT, AnswerToCheck
 from ..types.errors import ConfigError
 from ..types.expectations import Expectation, ExpectationCheck
 from ..types.passages import Passage
 from . import agreement
-from .dialogue.expectation_judge import MET_AT, AnswerToCheck
 from .labelled import InputProblem, alternate_halves, read_records
 
 REQUIRED = ("question", "response", "expectation", "label")

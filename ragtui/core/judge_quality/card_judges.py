@@ -12,11 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..content.prompts import PromptSet
+from ..metrics import build_metrics
+from ..metrics.dialogue import build_dialogue_metrics
+from ..metrics.metric_settings import MetricSettings
 from ..models.llm import ChatClient
 from ..registry import metrics as registry
-from . import build_metrics
-from .dialogue import build_dialogue_metrics
-from .metric_settings import MetricSettings
 
 
 def card_metric_names() -> tuple[str, ...]:

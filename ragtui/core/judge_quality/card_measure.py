@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..metrics.base import Metric
 from ..store.labelled_turns import LabelledTurn
 from ..types.stored import StoredJudgment
 from . import agreement
-from .base import Metric
 from .calibration_store import StoredItem
 from .card_entry import CardEntry
 from .card_interval import kappa_interval, spearman_interval

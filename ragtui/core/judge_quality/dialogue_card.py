@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..metrics.dialogue.base import DialogueContext, DialogueMetric
 from ..models.llm import DeltaCallback
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
 from ..types.judge_key import carry, judge_key
 from ..types.judgments import Judgment
-from .dialogue.base import DialogueContext, DialogueMetric
 from .fit import prompt_fingerprint
 from .judge_card import entry_for
 

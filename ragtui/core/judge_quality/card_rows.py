@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..config.settings import Config
+from ..metrics import MetricSettings
 from ..models.llm import ChatClient
 from ..store.store import Store
 from ..types.agreement_floor import is_low
-from . import MetricSettings
 from .card_entry import CardEntry
 from .card_judges import card_judge, card_metric_names
 from .fit import prompt_fingerprint

@@ -23,12 +23,12 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..metrics import PRIMARY_METRIC, Metric, resolve_names
+from ..metrics.dialogue import DialogueMetric, context_from_session, metric_applies
 from ..store.store import Store
 from ..types.errors import EndpointError, RagtuiError
 from ..types.judgments import Judgment
 from ..types.stored import StoredDialogueJudgment, StoredSession
-from . import PRIMARY_METRIC, Metric, resolve_names
-from .dialogue import DialogueMetric, context_from_session, metric_applies
 from .no_passages import judge_for_turn, passages_missing, skipped_no_passages
 from .rejudge import Target, judge_each, run_targets
 
