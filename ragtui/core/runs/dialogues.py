@@ -157,7 +157,9 @@ def _load_expectations(store: Store, run_id: str, by_id: dict[int, RunDialogue])
     """Each dialogue's newest expectations verdict, one row per expectation (json_each), with
     only the fields comparison needs — not the checks' prompts and replies."""
     newest: dict[int, int] = {}
-    rows = run_reads.run_expectation_results(store, run_id, gate_metric(EXPECTATION_RATE))  # its results: one per expectation
+    rows = run_reads.run_expectation_results(
+        store, run_id, gate_metric(EXPECTATION_RATE)
+    )  # its results: one per expectation
     for session_id, version, eid, status, text, origin, turn in rows:
         dialogue = by_id[session_id]
         if newest.get(session_id) != version:  # a newer version replaces the older one whole

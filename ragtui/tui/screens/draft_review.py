@@ -23,6 +23,7 @@ from ...core.content.scenarios import load_scenarios, scenario_file
 from ...core.generate.conversation_read import Said, conversation_messages
 from ...core.generate.review import Reviewed, accept, reviewable, write_review
 from ...core.knowledge.folder import knowledge_root, read_folder
+from ...core.text.score_text import figure_text
 from ...core.types.errors import RagtuiError
 from ...core.types.expectations import Proof
 from ...core.types.scenarios import ScenarioSource
@@ -213,8 +214,8 @@ def proof_words(proof: Proof, prohibition: bool) -> str:
     """``proven: P(met) on the reference 0.93 · on a wrong answer 0.06`` — the judge's P on the
     reference, and on the wrong answer that failed it (for a prohibition, P that the reference
     does the act, which must be low)."""
-    right = f"{'P(act)' if prohibition else 'P(met)'} on the reference {proof.reference:.2f}"
-    wrong = f" · on a wrong answer {proof.wrong:.2f}" if proof.wrong is not None else ""
+    right = f"{'P(act)' if prohibition else 'P(met)'} on the reference {figure_text(proof.reference)}"
+    wrong = f" · on a wrong answer {figure_text(proof.wrong)}" if proof.wrong is not None else ""
     return f"proven: {right}{wrong}"
 
 
