@@ -284,6 +284,24 @@ def test_a_human_agent_and_a_note_are_never_read_as_the_bots_answer(tmp_path, ca
     assert not any("Sam from Tsumugi" in t or "assigned to the Accounts team" in t for t in said)
 
 
+def test_the_dialogue_verdicts_read_the_human_agent_as_a_person_not_as_the_bot(tmp_path, capsys):
+    """Whether a conversation was resolved depends on what the agent did (unlocked the account):
+    the transcript the dialogue verdicts read holds it, labelled as a human agent; the note does
+    not appear, and the agent's words are no bot answer."""
+    import_files(tmp_path, capsys, SAMPLES[0], extra=("--run-id", "r"))
+    store = Store.open(tmp_path / "r.db")
+    try:
+        chat = next(s for s in store.run_sessions("r") if s.scenario_id == "chat-1002")
+    finally:
+        store.close()
+    context = context_from_session(chat)
+    lines = context.transcript().splitlines()
+    agent_lines = [line for line in lines if "Sam from Tsumugi" in line]
+    assert len(agent_lines) == 1 and agent_lines[0].startswith("[2] Human agent (not the bot): ")
+    assert not any("assigned to the Accounts team" in line for line in lines)
+    assert all("Sam from Tsumugi" not in (t.bot or "") for t in context.answered)
+
+
 def test_an_import_fills_a_database_file_left_empty_by_a_stopped_process(tmp_path, capsys):
     # kill -9 while the first command created the file leaves a SQLite file with no table at all
     with closing(sqlite3.connect(tmp_path / "r.db")) as conn:

@@ -67,16 +67,22 @@ def build_dialogue_metrics(
 
 
 def context_from_session(session: StoredSession) -> DialogueContext:
-    """The dialogue as stored: one ``DialogueTurn`` per turn, customer message and bot answer."""
+    """The dialogue as stored: one ``DialogueTurn`` per turn, customer message and bot answer (and
+    an imported conversation's human agent, kept apart from the bot's answer; notes left out)."""
     by_turn: dict[int, dict[str, Any]] = {}
     for message in session.messages:
-        slot = by_turn.setdefault(message.turn, {"customer": "", "bot": None, "passages": []})
+        slot = by_turn.setdefault(message.turn, {"customer": "", "bot": None, "passages": [], "agent": None})
         if message.role == "user":
             slot["customer"] = message.text
         elif message.role == "bot":  # an imported conversation's agent and notes are never the bot's
             slot["bot"] = message.text
             slot["passages"] = list(message.passages)
-    turns = [DialogueTurn(turn, s["customer"], s["bot"], s["passages"]) for turn, s in sorted(by_turn.items())]
+        elif message.role == "agent":
+            slot["agent"] = message.text
+    turns = [
+        DialogueTurn(turn, s["customer"], s["bot"], s["passages"], agent=s["agent"])
+        for turn, s in sorted(by_turn.items())
+    ]
     goal = session.persona.get("goal") if isinstance(session.persona, dict) else ""
     scenario = session.scenario if isinstance(session.scenario, dict) else {}
     return DialogueContext(

@@ -21,6 +21,7 @@ from ...types.passages import Passage
 from ...types.turns import is_done
 
 LABELS = {"ja": ("お客様", "サポート"), "en": ("Customer", "Support")}
+HUMAN_AGENT_LABEL = {"ja": "有人オペレーター（ボットではない）", "en": "Human agent (not the bot)"}
 
 
 def load_bundled_fallback(prompts_dir: Path | None, language: str, kind: str) -> PromptTemplate:
@@ -38,6 +39,10 @@ class DialogueTurn:
     customer: str  # the customer's message of this turn ("" when there is none)
     bot: str | None  # the bot's answer; None when the bot never answered (a final DONE)
     passages: list[Passage] = field(default_factory=list)
+    # An imported conversation's human agent, when one wrote in this turn. The verdicts read the
+    # dialogue as the customer lived it, so the agent is in the transcript — labelled as a person,
+    # never as the bot, and never one of the bot's answers.
+    agent: str | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,9 @@ class DialogueContext:
                 lines.append(f"[{t.turn}] {customer}: {t.customer.strip()}")
             if t.bot is not None:
                 lines.append(f"[{t.turn}] {agent}: {t.bot.strip() or '(empty)'}")
+            if t.agent is not None and t.agent.strip():
+                human = HUMAN_AGENT_LABEL.get(self.language, HUMAN_AGENT_LABEL["en"])
+                lines.append(f"[{t.turn}] {human}: {t.agent.strip()}")
         return "\n".join(lines)
 
     def customer_transcript(self) -> str:
