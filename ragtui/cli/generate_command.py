@@ -139,6 +139,15 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
             soft_wrap=True,
         )
     template = load_prompt(config.prompts, language, "scenario_generate")
+    if template.borrowed:
+        console.print(
+            Text(
+                f"{template.path} lacks {len(template.borrowed)} key(s) added since it was copied "
+                f"({', '.join(sorted(template.borrowed))}): the bundled wording is used for them",
+                style="yellow",
+            ),
+            soft_wrap=True,
+        )
     calls, tokens = _estimate(items, template.parts, language, args.follow_ups)
     drafted = draft_and_write(
         args,

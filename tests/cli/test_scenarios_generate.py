@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 from ragtui.cli.main import main
+from ragtui.core.config import paths
 from ragtui.core.content.scenarios import load_scenarios
 from ragtui.core.generate.drafts import SHORT
 from ragtui.core.generate.quote_check import find_quote
@@ -596,3 +600,23 @@ def test_the_last_progress_line_counts_what_the_summary_does(server, help_folder
     for count, reason in by_reason:  # each reason of the summary, with its count, on the progress line
         assert f"{count} {SHORT[reason]}" in progress[-1], (reason, progress[-1])
     assert "a near-duplicate of a kept question" in captured.out
+
+
+def test_a_prompt_folder_from_before_the_proofs_still_generates_and_says_what_it_borrowed(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    """A team's prompts folder copied before the reference's second check and the proofs: the
+    run goes on with the bundled wording for the keys the file lacks, and says which."""
+    prompts = tmp_path / "prompts"
+    shutil.copytree(paths.bundled_dir("prompts"), prompts)
+    file = prompts / "en" / "scenario_generate.toml"
+    data = tomllib.loads(file.read_text(encoding="utf-8"))
+    for key in ("answers", "answers_system", "rewrite_expect", "rewrite_expect_not"):
+        del data[key]
+    file.write_text(tomli_w.dumps(data), encoding="utf-8")
+    config_path.write_text(f'prompts = "{prompts}"\n' + config_path.read_text(encoding="utf-8"), encoding="utf-8")
+    server.set_default(JUDGE, writer())
+    assert generate(config_path, help_folder, tmp_path / "old.toml", "--n", "3", "--kinds", "factual") == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert f"{file} lacks 4 key(s) added since it was copied" in printed
+    assert "(answers, answers_system, rewrite_expect, rewrite_expect_not)" in printed and "bundled wording" in printed

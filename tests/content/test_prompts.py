@@ -4,12 +4,14 @@ and filling is single-pass."""
 from __future__ import annotations
 
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 from ragtui.core.config import paths
-from ragtui.core.content.prompts import PROMPT_KINDS, SLOT, PromptSet, load_prompt, parse_prompt
+from ragtui.core.content.prompts import ADDED_LATER, PROMPT_KINDS, SLOT, PromptSet, load_prompt, parse_prompt
 from ragtui.core.types.errors import ConfigError
 
 BUNDLED = paths.bundled_dir("prompts")
@@ -158,3 +160,34 @@ def test_render_key_without_slots() -> None:
     assert prompts.bot.render("no_context") == prompts.bot.parts["no_context"]
     with pytest.raises(ValueError):
         prompts.bot.render("no_context", context="x")
+
+
+def test_a_prompt_folder_copied_before_later_keys_still_loads_them_from_the_bundled_file(prompts_dir: Path) -> None:
+    """A team's scenario_generate.toml from before the proofs and the question checks: the keys it
+    lacks come from the bundled file, named in ``borrowed``; its own keys stay its own."""
+    data = tomllib.loads((BUNDLED / "en" / "scenario_generate.toml").read_text(encoding="utf-8"))
+    for key in ("answers", "answers_system", "rewrite_expect", "probe_right_answer"):
+        del data[key]
+    data["system"] = "Our own writer's instructions."
+    (prompts_dir / "en" / "scenario_generate.toml").write_text(tomli_w.dumps(data), encoding="utf-8")
+    template = load_prompt(prompts_dir, "en", "scenario_generate")
+    bundled = load_prompt(BUNDLED, "en", "scenario_generate")
+    assert set(template.borrowed) == {"answers", "answers_system", "rewrite_expect", "probe_right_answer"}
+    assert template.parts["answers"] == bundled.parts["answers"]
+    assert template.parts["system"] == "Our own writer's instructions."
+    assert bundled.borrowed == ()
+
+
+def test_a_key_the_kind_had_from_the_start_is_still_required(prompts_dir: Path) -> None:
+    data = tomllib.loads((BUNDLED / "en" / "scenario_generate.toml").read_text(encoding="utf-8"))
+    del data["entails"]
+    path = prompts_dir / "en" / "scenario_generate.toml"
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    with pytest.raises(ConfigError, match="'entails' is missing or empty") as info:
+        load_prompt(prompts_dir, "en", "scenario_generate")
+    assert str(path) in str(info.value)
+
+
+def test_every_key_added_later_is_a_key_of_its_kind() -> None:
+    for kind, keys in ADDED_LATER.items():
+        assert keys <= set(PROMPT_KINDS[kind]), sorted(keys - set(PROMPT_KINDS[kind]))

@@ -157,6 +157,33 @@ PRODUCT_KINDS = frozenset({"user_simulator", "bot_rag"})
 OPTIONAL_KEYS = frozenset(
     {"unnamed_product", "unnamed_support", "must_again", "must_not_again", "must_not_wide", "must_not_contrast"}
 )
+# Keys a kind gained after its first release. A team's prompt folder copied before then lacks
+# them; instead of refusing the whole folder after an upgrade, each missing one is taken from the
+# bundled file of the same kind and language (the template names them in ``borrowed``). A key
+# the kind had from the start is still required: leaving one out is a mistake worth naming.
+ADDED_LATER: dict[str, frozenset[str]] = {
+    "scenario_generate": frozenset(
+        {
+            "probe_topics",
+            "follow_up",
+            "probe_any_topic",
+            "probe_expect_not_topic",
+            "answers_system",
+            "answers",
+            "again_not_a_question",
+            "again_one_question",
+            "again_no_story",
+            "again_no_detail",
+            "contains_as_judged",
+            "rewrite_expect",
+            "rewrite_expect_not",
+            "problem_right_fails",
+            "problem_wrong_passes",
+            "probe_right_answer",
+            "probe_wrong_answer",
+        }
+    ),  # fmt: skip
+}
 
 
 def prompt_schema(kind: str) -> Mapping[str, frozenset[str]]:
@@ -180,6 +207,7 @@ class PromptTemplate:
     path: Path | None
     parts: dict[str, str]
     description: str = ""
+    borrowed: tuple[str, ...] = ()  # keys the file lacked, taken from the bundled file (ADDED_LATER)
 
     def render(self, key: str, **values: str) -> str:
         """Fill ``key``'s slots with ``values`` (all of them, nothing else)."""
@@ -238,10 +266,17 @@ def parse_prompt(data: dict[str, object], kind: str, language: str, path: Path |
         if key not in allowed:
             raise ConfigError(f"{where}: unknown key {key!r}", f"allowed keys: {', '.join(sorted(allowed))}")
     parts: dict[str, str] = {}
+    borrowed: list[str] = []
     for key, slots in spec.items():
         value = data.get(key)
         if value is None and key in OPTIONAL_KEYS:
             continue
+        if value is None and key in ADDED_LATER.get(kind, ()):
+            bundled = paths.bundled_dir("prompts")
+            if path is None or path.parent.parent.resolve() != bundled.resolve():
+                parts[key] = load_prompt(bundled, language, kind).parts[key]
+                borrowed.append(key)
+                continue
         if not isinstance(value, str) or not value.strip():
             raise ConfigError(f"{where}: key {key!r} is missing or empty", "it must be a non-empty string")
         used = set(SLOT.findall(value))
@@ -261,7 +296,9 @@ def parse_prompt(data: dict[str, object], kind: str, language: str, path: Path |
             )
         parts[key] = value
     description = data.get("description", "")
-    return PromptTemplate(kind, language, path, parts, description if isinstance(description, str) else "")
+    return PromptTemplate(
+        kind, language, path, parts, description if isinstance(description, str) else "", borrowed=tuple(borrowed)
+    )
 
 
 @dataclass(frozen=True)
