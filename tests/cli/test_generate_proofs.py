@@ -50,9 +50,9 @@ def test_every_kept_expectation_carries_its_check_and_the_file_loads_and_checks(
     tables = tomllib.loads(out.read_text(encoding="utf-8"))["scenario"]
     judged = [e for t in tables for e in t.get("expect", []) if "text" in e]
     assert judged and all(e["checked"] == {"reference": 0.95, "wrong": 0.03} for e in judged)  # the fake judge's P
-    # a prohibition: the reference does not do it (P of the act); no wrong answer made in code does
+    # a prohibition: the reference does not do it, the answer that does it is caught (P of the act)
     prohibitions = [e for t in tables for e in t.get("expect_not", [])]
-    assert prohibitions and all(e["checked"] == {"reference": 0.03} for e in prohibitions)
+    assert prohibitions and all(e["checked"] == {"reference": 0.03, "wrong": 0.95} for e in prohibitions)
     assert all(e["checked"] == {"reference": 1.0, "wrong": 0.0} for e in items if "contains" in e)
     scenarios = load_scenarios(out, "en")
     assert all(e.checked is not None for s in scenarios for e in s.expectations)
@@ -204,3 +204,42 @@ def test_a_two_questions_item_with_one_question_is_asked_again_then_dropped(
     assert "dropped 2: a two-questions item asked one question, twice" in printed
     again = [b for b in server.chat_requests(JUDGE) if "needs two questions" in last_user(b)]
     assert len(again) == 2
+
+
+def test_a_prohibition_is_proven_on_the_reference_and_on_an_answer_that_breaks_it(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    judge = ProvingJudge(acts={"promises a refund in cash": "in cash"})
+    base = writer(judge=judge, prohibition="promises a refund in cash", violation="We will also pay you back in cash.")
+    server.set_default(JUDGE, base)
+    out = tmp_path / "prohibition.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
+    (kept,) = [e for e in expect_items(out) if e.get("text") == "promises a refund in cash"]
+    assert kept["checked"] == {"reference": 0.03, "wrong": 0.95}
+    asked = [b for b in server.chat_requests(JUDGE) if schema_name(b) == "violation"]
+    assert len(asked) == 1 and "it promises a refund in cash." in last_user(asked[0])
+    answers = {m.group(2) for b in server.chat_requests(JUDGE) if (m := CHECK.search(last_user(b)))}
+    reference = next(iter(judge.references.values()))
+    assert f"{reference} We will also pay you back in cash." in answers  # the reference, broken
+
+
+def test_a_prohibition_an_answer_breaking_it_does_not_trip_is_rewritten_once_then_dropped(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    judge = ProvingJudge(acts={"promises a refund in cash": "in cash", "promises a refund by cheque": "cheque"})
+    rewrites: list[dict] = []
+    base = writer(judge=judge, prohibition="promises a refund in cash", violation="We will refund you gladly.")
+
+    def respond(body: dict) -> Reply:
+        if schema_name(body) == "expectation":
+            rewrites.append(body)
+            return Reply(json.dumps({"expectation": "promises a refund by cheque"}))
+        return base(body)
+
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "uncaught.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
+    printed = capsys.readouterr().out
+    assert len(rewrites) == 1 and "a reply that does this is not caught" in last_user(rewrites[0]).lower()
+    assert "1 dropped: an answer that does what it forbids is not caught, even rewritten" in printed
+    assert not [e for e in expect_items(out) if "promises" in e.get("text", "")]

@@ -53,9 +53,12 @@ class ProvingJudge:
     probe's "does not know" by an apology; a prohibition ("states that X") when X is said.
     ``right_fails`` / ``wrong_meets``: statements (substrings) it reads the other way."""
 
-    def __init__(self, right_fails: tuple[str, ...] = (), wrong_meets: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, right_fails: tuple[str, ...] = (), wrong_meets: tuple[str, ...] = (), acts: dict[str, str] | None = None
+    ) -> None:
         self.references: dict[str, str] = {}
         self.right_fails, self.wrong_meets = right_fails, wrong_meets
+        self.acts = acts or {}  # a prohibition's act → the words that show an answer does it
 
     def wrote(self, question: str, reference: str) -> None:
         """As the generator reads the writer's fields: one line, no control characters."""
@@ -69,6 +72,8 @@ class ProvingJudge:
         if match is None:
             return None  # a run's other level questions (the rubric): not a proof
         question, answer, statement = match.groups()
+        if statement in self.acts:
+            return yes_no(self.acts[statement] in answer)
         if statement.startswith("says it does not know"):
             return yes_no(answer.startswith("I'm sorry"))
         if statement.startswith("states that "):
@@ -123,6 +128,8 @@ def writer(
     english: bool = True,
     probe_term: str = "gift cards",
     judge: ProvingJudge | None = None,
+    prohibition: str = "",
+    violation: str = "",
 ):
     """A judge-role model that writes a test case from the passage it is shown: its first
     sentence as the quote (or an invented one), the reference restating it; and, as the judge,
@@ -138,6 +145,8 @@ def writer(
             return Reply(json.dumps({"follows": follows}))
         if name == "answers":
             return Reply(json.dumps({"answers": "yes"}))
+        if name == "violation":
+            return Reply(json.dumps({"sentence": violation}))
         if name == "probe":
             # about the term it names: a covered one makes the probe one the knowledge base answers
             question = f"Can I buy {probe_term} for a friend?" if english else "ギフトカードは買えますか？"
@@ -164,7 +173,7 @@ def writer(
                     "reference": f"{REFERENCE_MARK} {sentence}",
                     "quote": sentence if quote_ok else "Refunds are always paid within one hour.",
                     "expect": ["gives the answer the help centre gives"],
-                    "expect_not": [],
+                    "expect_not": [prohibition] if prohibition else [],
                 }
             )
         )

@@ -115,8 +115,11 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         # An expectation that failed its proof (core/generate/proof.py), rewritten once.
         "rewrite_expect": frozenset({"question", "reference", "expectation", "problem"}),
         "rewrite_expect_not": frozenset({"question", "reference", "expectation", "problem"}),
+        # A prohibition is proven on the reference with one sentence added that breaks it.
+        "violation": frozenset({"question", "reference", "act"}),
         "problem_right_fails": frozenset(),
         "problem_wrong_passes": frozenset(),
+        "problem_break_passes": frozenset(),
         # A probe's expectations are proven on a canned right answer and a canned wrong one.
         "probe_right_answer": frozenset(),
         "probe_wrong_answer": frozenset(),

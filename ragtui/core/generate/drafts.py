@@ -37,6 +37,7 @@ PROBE_UNPROVEN = "the probe's expectation did not prove itself"
 # Why an expectation was not written (its item is kept without it).
 EXPECTATION_RIGHT_FAILS = "the reference answer fails it, even rewritten"
 EXPECTATION_WRONG_PASSES = "a wrong answer meets it too, even rewritten"
+EXPECTATION_BREAK_PASSES = "an answer that does what it forbids is not caught, even rewritten"
 EXPECTATION_UNCHECKED = "the judge could not read it on the reference"
 EXPECTATION_NO_WRONG = "no wrong answer to prove it on"
 EXPECTATION_UNREADABLE = "it is empty or too long to be one expectation"

@@ -55,7 +55,7 @@ from .facts import exact_facts
 from .normalize import plain
 from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
 from .plan import OUT_OF_SCOPE, PlannedItem
-from .proof import Proven, Prover
+from .proof import Proven, Prover, Violate
 from .quote_check import find_quote
 from .reply_cache import ReplyCache, request_key
 from .similarity import (
@@ -118,6 +118,13 @@ REWRITE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"expectation": {"type": "string", "maxLength": 160}},
     "required": ["expectation"],
+    "additionalProperties": False,
+}
+VIOLATION_SCHEMA: dict[str, Any] = {
+    "title": "violation",
+    "type": "object",
+    "properties": {"sentence": {"type": "string", "maxLength": 160}},
+    "required": ["sentence"],
     "additionalProperties": False,
 }
 MAX_REPLY_TOKENS = 700
@@ -325,6 +332,7 @@ class Generator:
             expect_not=written.expect_not,
             contains=written.contains,
             rewrite=self._rewrite,
+            violate=self._violation,
         )
         follow_up = written.follow_up
         if follow_up is not None and written.follow_facts:
@@ -378,6 +386,24 @@ class Generator:
             return None  # the expectation is dropped, not the item
         again = _texts({"expectation": [reply.get("expectation")]}, "expectation", 1)
         return again[0] if again else None
+
+    async def _violation(self, question: str, reference: str, act: str) -> list[str]:
+        """The reference with one sentence added that does ``act`` (written by the writer): the
+        answer a prohibition must catch. None when the writer gives no usable sentence."""
+        request = self.template.render("violation", question=question, reference=reference, act=act)
+        messages: list[Message] = [
+            {"role": "system", "content": self.template.render("system")},
+            {"role": "user", "content": request},
+        ]
+        try:
+            reply = _parse(await self._call(self.writer, messages, VIOLATION_SCHEMA))
+        except Dropped:
+            return []  # the expectation is dropped ("no wrong answer to prove it on"), not the item
+        sentence = _texts({"sentence": [reply.get("sentence")]}, "sentence", 1)
+        if not sentence:
+            return []
+        joint = "" if self.language == "ja" else " "
+        return [f"{reference.rstrip()}{joint}{sentence[0]}"]
 
     async def _follow_up(
         self, passage: SourcedPassage, question: str, reference: str
@@ -458,6 +484,7 @@ class Generator:
             wrong,
             expect=(self.template.render("probe_expect"),),
             expect_not=(must_not,) if must_not else (),
+            violate=_these(wrong),  # the invented detail stated as fact is what it forbids
         )
         if not proven.expect:
             raise Dropped(why.PROBE_UNPROVEN)
@@ -660,3 +687,12 @@ def _unique_ids(drafts: list[Draft]) -> None:
         seen[draft.id] = count
         if count > 1:
             drafts[index] = Draft(**{**draft.__dict__, "id": f"{draft.id}-{count}"})
+
+
+def _these(answers: list[str]) -> Violate:
+    """A ``Violate`` that offers the same answers for every act (a probe's wrong answers)."""
+
+    async def offer(question: str, reference: str, act: str) -> list[str]:
+        return answers
+
+    return offer

@@ -6,8 +6,10 @@ dialogue: the item's question, then the answer):
   the right answer fails is a false alarm in the team's CI;
 - at least one wrong answer made for the purpose (``wrong_answers``: the reference with its key
   fact changed, another item's reference) must fail each ``expect`` — one a wrong answer meets
-  too tells nothing. A prohibition is proven on the reference only: no wrong answer made in code
-  does a forbidden act.
+  too tells nothing;
+- a prohibition must be broken by an answer that does its act (``Violate``: the reference with one
+  sentence added, written by the writer for that act; a probe's invented detail stated as fact):
+  the judge must say that answer does it — one the judge cannot catch protects nothing.
 
 A judged expectation that fails is rewritten once by the writer, told which way it failed, and
 proven again; then dropped and counted. A ``contains`` is proven in code with the run's own
@@ -32,8 +34,11 @@ from . import drafts as why
 
 # (question, reference, the expectation, its polarity, what went wrong) → the rewritten text or None
 Rewrite = Callable[[str, str, str, Polarity, str], Awaitable[str | None]]
+# (question, reference, the prohibition's act) → answers that do the act (none when none was made)
+Violate = Callable[[str, str, str], Awaitable[Sequence[str]]]
 RIGHT_FAILS = "right_fails"
 WRONG_PASSES = "wrong_passes"
+BREAK_PASSES = "break_passes"  # a prohibition: an answer doing its act was not caught
 Checked = tuple[tuple[str, Proof], ...]
 
 
@@ -63,6 +68,7 @@ class Prover:
         expect_not: Sequence[str] = (),
         contains: Sequence[str] = (),
         rewrite: Rewrite | None = None,
+        violate: Violate | None = None,
     ) -> Proven:
         proven = Proven()
         for phrase in contains:
@@ -73,12 +79,12 @@ class Prover:
                 proven.dropped[_reason(problem)] += 1
         for polarity, texts, into in (("must", expect, proven.expect), ("must_not", expect_not, proven.expect_not)):
             for text in texts:
-                proof, problem = await self.judged(text, polarity, question, reference, wrong)  # type: ignore[arg-type]
-                if proof is None and rewrite is not None and problem in (RIGHT_FAILS, WRONG_PASSES):
+                proof, problem = await self.judged(text, polarity, question, reference, wrong, violate)  # type: ignore[arg-type]
+                if proof is None and rewrite is not None and problem in (RIGHT_FAILS, WRONG_PASSES, BREAK_PASSES):
                     again = await rewrite(question, reference, text, polarity, problem)  # type: ignore[arg-type]
                     if again and again != text:
                         text = again
-                        proof, problem = await self.judged(text, polarity, question, reference, wrong)  # type: ignore[arg-type]
+                        proof, problem = await self.judged(text, polarity, question, reference, wrong, violate)  # type: ignore[arg-type]
                 if proof is not None:
                     into.append((text, proof))
                 else:
@@ -86,7 +92,13 @@ class Prover:
         return proven
 
     async def judged(
-        self, text: str, polarity: Polarity, question: str, reference: str, wrong: Sequence[str]
+        self,
+        text: str,
+        polarity: Polarity,
+        question: str,
+        reference: str,
+        wrong: Sequence[str],
+        violate: Violate | None = None,
     ) -> tuple[Proof | None, str]:
         """The proof of one judged expectation, or None and what went wrong."""
         try:
@@ -98,7 +110,16 @@ class Prover:
         if right is None:
             return None, why.EXPECTATION_UNCHECKED
         if expectation.polarity == "must_not":
-            return (Proof(_round(right)), "") if right < MET_AT else (None, RIGHT_FAILS)
+            if right >= MET_AT:
+                return None, RIGHT_FAILS
+            breaking = await violate(question, reference, expectation.text) if violate is not None else ()
+            if not breaking:
+                return None, why.EXPECTATION_NO_WRONG
+            for answer in breaking:
+                p = await self._p(expectation, question, answer)
+                if p is not None and p >= MET_AT:
+                    return Proof(_round(right), _round(p)), ""
+            return None, BREAK_PASSES
         if right < MET_AT:
             return None, RIGHT_FAILS
         if not wrong:
@@ -126,7 +147,11 @@ def _in_code(phrase: str, reference: str, wrong: Sequence[str]) -> tuple[Proof |
 
 
 def _reason(problem: str) -> str:
-    return {RIGHT_FAILS: why.EXPECTATION_RIGHT_FAILS, WRONG_PASSES: why.EXPECTATION_WRONG_PASSES}.get(problem, problem)
+    return {
+        RIGHT_FAILS: why.EXPECTATION_RIGHT_FAILS,
+        WRONG_PASSES: why.EXPECTATION_WRONG_PASSES,
+        BREAK_PASSES: why.EXPECTATION_BREAK_PASSES,
+    }.get(problem, problem)
 
 
 def _round(p: float) -> float:

@@ -35,8 +35,9 @@ DETERMINISTIC_FORMS: tuple[str, ...] = ("contains", "regex", "not_contains")
 class Proof:
     """How a generated expectation proved itself before it was written (``checked`` in the
     scenario file): the judge's P on the item's reference answer — P(met) for an ``expect``,
-    P(it does the act) for an ``expect_not`` — and on the wrong answer that failed it (None for
-    a prohibition: no wrong answer made in code does a forbidden act)."""
+    P(it does the act) for an ``expect_not`` — and on the wrong answer it caught: for an
+    ``expect`` P(met) on the answer that failed it, for an ``expect_not`` P(act) on the answer
+    that broke it. None in a file written before prohibitions were proven on a breaking answer."""
 
     reference: float
     wrong: float | None = None

@@ -212,10 +212,11 @@ def case_text(item: Reviewed) -> Text:
 
 def proof_words(proof: Proof, prohibition: bool) -> str:
     """``proven: P(met) on the reference 0.93 · on a wrong answer 0.06`` — the judge's P on the
-    reference, and on the wrong answer that failed it (for a prohibition, P that the reference
-    does the act, which must be low)."""
+    reference, and on the wrong answer that failed it (for a prohibition, P that an answer does the
+    act: low on the reference, high on the answer written to break it)."""
     right = f"{'P(act)' if prohibition else 'P(met)'} on the reference {figure_text(proof.reference)}"
-    wrong = f" · on a wrong answer {figure_text(proof.wrong)}" if proof.wrong is not None else ""
+    wrong_answer = "an answer that does it" if prohibition else "a wrong answer"
+    wrong = f" · on {wrong_answer} {figure_text(proof.wrong)}" if proof.wrong is not None else ""
     return f"proven: {right}{wrong}"
 
 
