@@ -197,8 +197,8 @@ PROOF_PROMPT_CHARS = 900  # the expectation judge's system text and question, be
 def _estimate(
     items: list[PlannedItem], parts: dict[str, str], language: str, follow_ups: bool = False
 ) -> tuple[int, int]:
-    """(calls, tokens) if every item needs its writer call, (grounded) its two yes/no checks and
-    its expectations' proofs, none asked again; with follow-ups, two more a grounded item over
+    """(calls, tokens) if every item needs its writer call, (grounded) its two yes/no checks, its
+    shortest right answer and its expectations' proofs, none asked again; with follow-ups, two more a grounded item over
     its passage and the next."""
     per_char = CHARS_PER_TOKEN.get(language, 4.0)
     fixed = len(parts["system"]) + len(parts["grounded"])
@@ -210,10 +210,11 @@ def _estimate(
             chars += len(parts["system"]) + len(parts["out_of_scope"]) + 2000  # the topic list
             chars += PROBE_PROOF_CALLS * (PROOF_PROMPT_CHARS + len(parts["probe_right_answer"]))
         else:
-            calls += 3
+            calls += 4  # the writer, its two yes/no checks, and the shortest right answer
             reference = 2 * len(item.passage.text) // 3
             chars += fixed + len(item.passage.text) + len(parts["entails"]) + reference
             chars += len(parts["answers"]) + reference
+            chars += len(parts["system"]) + len(parts["short_answer"]) + reference
             levels += PROOF_CALLS
             chars += PROOF_CALLS * (PROOF_PROMPT_CHARS + reference)
             if follow_ups:

@@ -243,3 +243,40 @@ def test_a_prohibition_an_answer_breaking_it_does_not_trip_is_rewritten_once_the
     assert len(rewrites) == 1 and "a reply that does this is not caught" in last_user(rewrites[0]).lower()
     assert "1 dropped: an answer that does what it forbids is not caught, even rewritten" in printed
     assert not [e for e in expect_items(out) if "promises" in e.get("text", "")]
+
+
+def test_an_expectation_a_shorter_right_answer_fails_is_rewritten_once_then_dropped(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    """The shortest right answer, in other words, must meet every expectation too: here it is
+    not the reference, so this fake judge reads the judged one as unmet there, and it lacks the
+    refund's number, so that `contains` goes as well."""
+    judge = ProvingJudge()
+    rewrites: list[dict] = []
+    base = writer(judge=judge, shorten=lambda reference: "Your money comes back to the card you paid with.")
+
+    def respond(body: dict) -> Reply:
+        if schema_name(body) == "expectation":
+            rewrites.append(body)
+            return Reply(json.dumps({"expectation": "says it again"}))
+        return base(body)
+
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "short.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
+    printed = capsys.readouterr().out
+    asked = [b for b in server.chat_requests(JUDGE) if schema_name(b) == "short_answer"]
+    assert len(asked) == 1 and "Write the shortest reply" in last_user(asked[0])
+    assert len(rewrites) == 1 and "a shorter correct reply in other words fails" in last_user(rewrites[0]).lower()
+    assert "a shorter right answer in other words fails it, even rewritten" in printed
+    assert expect_items(out) == []  # the judged one and the number: neither holds on the short answer
+
+
+def test_a_number_the_shorter_right_answer_keeps_stays_a_contains(server, help_folder, config_path, tmp_path):
+    judge = ProvingJudge(right_fails=("gives the answer the help centre gives",))  # only the number is left
+    # the one item (the FAQ row: "Pausing is possible for up to 3 months."), shortened to its number
+    base = writer(judge=judge, shorten=lambda reference: f"Yes, for {re.search(r'[0-9]+ months', reference)[0]}.")
+    server.set_default(JUDGE, base)
+    out = tmp_path / "kept.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
+    assert [e.get("contains") for e in expect_items(out)] == ["3 months"]

@@ -89,6 +89,19 @@ class ProvingJudge:
         return yes_no(right)
 
 
+SHORT_REFERENCE = re.compile(r"The correct answer:\n(.*?)\n\nWrite the shortest reply", re.S)
+
+
+def short_answer(body: dict, shorten=None) -> Reply | None:
+    """The writer's shortest right answer: the reference itself (so an expectation the reference
+    meets, this fake's judge reads as met here too), or ``shorten(reference)``; None when
+    ``body`` asks for something else."""
+    if schema_name(body) != "short_answer":
+        return None
+    reference = SHORT_REFERENCE.search(last_user(body)).group(1)  # type: ignore[union-attr]
+    return Reply(json.dumps({"answer": shorten(reference) if shorten else reference}))
+
+
 def with_judge(respond, judge: ProvingJudge | None = None):
     """``respond`` (a responder or a fixed Reply) for the writer's requests, and the judge's
     checks answered by ``judge``: its level questions, and "does the reference answer it" (yes)."""
@@ -100,6 +113,8 @@ def with_judge(respond, judge: ProvingJudge | None = None):
             return level
         if schema_name(body) == "answers":
             return Reply(json.dumps({"answers": "yes"}))
+        if (short := short_answer(body)) is not None:
+            return short
         reply = respond(body) if callable(respond) else respond
         if schema_name(body) == "scenario":
             data = json.loads(reply.text)
@@ -130,6 +145,7 @@ def writer(
     judge: ProvingJudge | None = None,
     prohibition: str = "",
     violation: str = "",
+    shorten=None,
 ):
     """A judge-role model that writes a test case from the passage it is shown: its first
     sentence as the quote (or an invented one), the reference restating it; and, as the judge,
@@ -147,6 +163,8 @@ def writer(
             return Reply(json.dumps({"answers": "yes"}))
         if name == "violation":
             return Reply(json.dumps({"sentence": violation}))
+        if (short := short_answer(body, shorten)) is not None:
+            return short
         if name == "probe":
             # about the term it names: a covered one makes the probe one the knowledge base answers
             question = f"Can I buy {probe_term} for a friend?" if english else "ギフトカードは買えますか？"

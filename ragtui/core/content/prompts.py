@@ -117,6 +117,9 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "rewrite_expect_not": frozenset({"question", "reference", "expectation", "problem"}),
         # A prohibition is proven on the reference with one sentence added that breaks it.
         "violation": frozenset({"question", "reference", "act"}),
+        # Every expectation must hold on the shortest right answer too, in other words.
+        "short_answer": frozenset({"question", "reference"}),
+        "problem_short_fails": frozenset(),
         "problem_right_fails": frozenset(),
         "problem_wrong_passes": frozenset(),
         "problem_break_passes": frozenset(),

@@ -120,6 +120,14 @@ REWRITE_SCHEMA: dict[str, Any] = {
     "required": ["expectation"],
     "additionalProperties": False,
 }
+SHORT_ANSWER_MAX = 400
+SHORT_ANSWER_SCHEMA: dict[str, Any] = {
+    "title": "short_answer",
+    "type": "object",
+    "properties": {"answer": {"type": "string", "maxLength": SHORT_ANSWER_MAX}},
+    "required": ["answer"],
+    "additionalProperties": False,
+}
 VIOLATION_SCHEMA: dict[str, Any] = {
     "title": "violation",
     "type": "object",
@@ -333,6 +341,9 @@ class Generator:
             contains=written.contains,
             rewrite=self._rewrite,
             violate=self._violation,
+            also_right=await self._short_answer(written.question, written.reference)
+            if written.expect or written.expect_not or written.contains
+            else (),
         )
         follow_up = written.follow_up
         if follow_up is not None and written.follow_facts:
@@ -386,6 +397,24 @@ class Generator:
             return None  # the expectation is dropped, not the item
         again = _texts({"expectation": [reply.get("expectation")]}, "expectation", 1)
         return again[0] if again else None
+
+    async def _short_answer(self, question: str, reference: str) -> list[str]:
+        """The shortest reply that still answers ``question``, in the writer's own words: a second
+        right answer every expectation must hold on. None when the writer gives none usable (the
+        expectations are then proven on the reference alone, as before)."""
+        request = self.template.render("short_answer", question=question, reference=reference)
+        messages: list[Message] = [
+            {"role": "system", "content": self.template.render("system")},
+            {"role": "user", "content": request},
+        ]
+        try:
+            reply = _parse(await self._call(self.writer, messages, SHORT_ANSWER_SCHEMA))
+        except Dropped:
+            return []
+        answer = reply.get("answer")
+        if not isinstance(answer, str) or not answer.strip() or len(answer) >= SHORT_ANSWER_MAX - 2:
+            return []  # empty, or cut at the schema's limit: no fair second answer
+        return [" ".join(strip_controls(answer).split())]
 
     async def _violation(self, question: str, reference: str, act: str) -> list[str]:
         """The reference with one sentence added that does ``act`` (written by the writer): the

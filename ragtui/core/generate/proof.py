@@ -3,7 +3,10 @@ the run (``metrics.dialogue.ExpectationJudge``, asked through ``try_expectation`
 dialogue: the item's question, then the answer):
 
 - the reference answer must meet every ``expect`` and break no ``expect_not`` — an expectation
-  the right answer fails is a false alarm in the team's CI;
+  the right answer fails is a false alarm in the team's CI — and so must the other right answers
+  (``also_right``: the shortest reply that still answers the question, in other words): an
+  expectation that asks for a detail the customer never asked, or for the reference's own words,
+  fails a right answer that is shorter or worded differently;
 - at least one wrong answer made for the purpose (``wrong_answers``: the reference with its key
   fact changed, another item's reference) must fail each ``expect`` — one a wrong answer meets
   too tells nothing;
@@ -39,6 +42,8 @@ Violate = Callable[[str, str, str], Awaitable[Sequence[str]]]
 RIGHT_FAILS = "right_fails"
 WRONG_PASSES = "wrong_passes"
 BREAK_PASSES = "break_passes"  # a prohibition: an answer doing its act was not caught
+SHORT_FAILS = "short_fails"  # a shorter right answer in other words fails it
+REWRITTEN = (RIGHT_FAILS, WRONG_PASSES, BREAK_PASSES, SHORT_FAILS)  # the failures the writer is told of
 Checked = tuple[tuple[str, Proof], ...]
 
 
@@ -69,22 +74,29 @@ class Prover:
         contains: Sequence[str] = (),
         rewrite: Rewrite | None = None,
         violate: Violate | None = None,
+        also_right: Sequence[str] = (),
     ) -> Proven:
         proven = Proven()
         for phrase in contains:
-            proof, problem = _in_code(phrase, reference, wrong)
+            proof, problem = _in_code(phrase, reference, wrong, also_right)
             if proof is not None:
                 proven.contains.append((phrase, proof))
             else:
                 proven.dropped[_reason(problem)] += 1
-        for polarity, texts, into in (("must", expect, proven.expect), ("must_not", expect_not, proven.expect_not)):
+        kinds: list[tuple[Polarity, Sequence[str], list[tuple[str, Proof]]]] = [
+            ("must", expect, proven.expect),
+            ("must_not", expect_not, proven.expect_not),
+        ]
+        for polarity, texts, into in kinds:
             for text in texts:
-                proof, problem = await self.judged(text, polarity, question, reference, wrong, violate)  # type: ignore[arg-type]
-                if proof is None and rewrite is not None and problem in (RIGHT_FAILS, WRONG_PASSES, BREAK_PASSES):
-                    again = await rewrite(question, reference, text, polarity, problem)  # type: ignore[arg-type]
+                proof, problem = await self.judged(text, polarity, question, reference, wrong, violate, also_right)
+                if proof is None and rewrite is not None and problem in REWRITTEN:
+                    again = await rewrite(question, reference, text, polarity, problem)
                     if again and again != text:
                         text = again
-                        proof, problem = await self.judged(text, polarity, question, reference, wrong, violate)  # type: ignore[arg-type]
+                        proof, problem = await self.judged(
+                            text, polarity, question, reference, wrong, violate, also_right
+                        )
                 if proof is not None:
                     into.append((text, proof))
                 else:
@@ -99,6 +111,7 @@ class Prover:
         reference: str,
         wrong: Sequence[str],
         violate: Violate | None = None,
+        also_right: Sequence[str] = (),
     ) -> tuple[Proof | None, str]:
         """The proof of one judged expectation, or None and what went wrong."""
         try:
@@ -112,6 +125,10 @@ class Prover:
         if expectation.polarity == "must_not":
             if right >= MET_AT:
                 return None, RIGHT_FAILS
+            for answer in also_right:
+                p = await self._p(expectation, question, answer)
+                if p is None or p >= MET_AT:
+                    return None, SHORT_FAILS
             breaking = await violate(question, reference, expectation.text) if violate is not None else ()
             if not breaking:
                 return None, why.EXPECTATION_NO_WRONG
@@ -122,6 +139,10 @@ class Prover:
             return None, BREAK_PASSES
         if right < MET_AT:
             return None, RIGHT_FAILS
+        for answer in also_right:
+            p = await self._p(expectation, question, answer)
+            if p is None or p < MET_AT:
+                return None, SHORT_FAILS
         if not wrong:
             return None, why.EXPECTATION_NO_WRONG
         for answer in wrong:
@@ -136,9 +157,13 @@ class Prover:
         return check.p_yes
 
 
-def _in_code(phrase: str, reference: str, wrong: Sequence[str]) -> tuple[Proof | None, str]:
+def _in_code(
+    phrase: str, reference: str, wrong: Sequence[str], also_right: Sequence[str] = ()
+) -> tuple[Proof | None, str]:
     if not says_exactly(reference, phrase):
         return None, RIGHT_FAILS
+    if not all(says_exactly(answer, phrase) for answer in also_right):
+        return None, SHORT_FAILS
     if not wrong:
         return None, why.EXPECTATION_NO_WRONG
     if all(says_exactly(answer, phrase) for answer in wrong):
@@ -151,6 +176,7 @@ def _reason(problem: str) -> str:
         RIGHT_FAILS: why.EXPECTATION_RIGHT_FAILS,
         WRONG_PASSES: why.EXPECTATION_WRONG_PASSES,
         BREAK_PASSES: why.EXPECTATION_BREAK_PASSES,
+        SHORT_FAILS: why.EXPECTATION_SHORT_FAILS,
     }.get(problem, problem)
 
 
