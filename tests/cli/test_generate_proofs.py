@@ -124,14 +124,14 @@ def test_a_sentence_of_the_quote_is_judged_not_matched_word_for_word(server, con
     folder = tmp_path / "help"
     folder.mkdir()
     label = "Enter your PIN, then press OK."
-    sentence = f'At the locker, the screen says "{label}" and opens in 10 minutes.'
+    sentence = f'The locker opens in 10 minutes, and its screen says "{label}"'  # one sentence
     (folder / "lockers.md").write_text(f"# Lockers\n\n{sentence}\n", encoding="utf-8")
     (folder / "pay.md").write_text("# Paying\n\nWe take Visa and JCB cards.\n", encoding="utf-8")
 
     def respond(body: dict) -> Reply:
         passage = PASSAGE.search(last_user(body)).group(1)  # type: ignore[union-attr]
         if "locker" in passage:
-            case = {"question": "What does the locker screen say?", "reference": sentence, "quote": sentence}
+            case = {"question": "What does the locker say, and when?", "reference": sentence, "quote": sentence}
         else:
             case = {"question": "Which cards do you take?", "reference": passage, "quote": passage}
         return Reply(json.dumps({**case, "expect": [], "expect_not": []}))
@@ -280,3 +280,31 @@ def test_a_number_the_shorter_right_answer_keeps_stays_a_contains(server, help_f
     out = tmp_path / "kept.toml"
     assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
     assert [e.get("contains") for e in expect_items(out)] == ["3 months"]
+
+
+def test_a_short_answer_that_copies_the_reference_is_set_aside_for_its_first_sentence_that_answers(
+    server, config_path, tmp_path, capsys
+):
+    """A small writer gives back the reference as its "shortest reply": that proves nothing, so
+    the reference's first sentence the judge says answers the question alone is the other right
+    answer — and the link's 24 hours, which the question never asked, is not written."""
+    folder = tmp_path / "help"
+    folder.mkdir()
+    passage = "To verify your address, tap the link in the email we send. The link is valid for 24 hours."
+    (folder / "verify.md").write_text(f"# Verifying\n\n{passage}\n", encoding="utf-8")
+    case = {"question": "How do I verify my address?", "reference": passage, "quote": passage}
+    server.set_default(
+        JUDGE,
+        with_judge(
+            lambda b: Reply(json.dumps({"follows": "yes"}))
+            if schema_name(b) == "entailment"
+            else Reply(json.dumps({**case, "expect": [], "expect_not": []}))
+        ),
+    )
+    out = tmp_path / "verify.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    asked = [last_user(b) for b in server.chat_requests(JUDGE) if schema_name(b) == "answers"]
+    assert any("tap the link in the email we send." in a and "24 hours" not in a for a in asked)
+    assert expect_items(out) == []
+    assert "1 dropped: a shorter right answer in other words fails it, even rewritten" in printed

@@ -48,8 +48,8 @@ def yes_no(yes: bool) -> Reply:
 
 class ProvingJudge:
     """The run's expectation judge, as a fake that reads the check it is asked: a grounded
-    expectation is met only by the reference the writer wrote for that question (every other
-    answer — the reference with its number changed, another item's reference — fails it); a
+    expectation is met only by the reference the writer wrote for that question or a piece of it
+    (every other answer — the reference with its number changed, another item's reference — fails it); a
     probe's "does not know" by an apology; a prohibition ("states that X") when X is said.
     ``right_fails`` / ``wrong_meets``: statements (substrings) it reads the other way."""
 
@@ -81,7 +81,9 @@ class ProvingJudge:
         if statement.startswith("states as fact what this service offers for "):
             topic = statement.removeprefix("states as fact what this service offers for ").split(",")[0]
             return yes_no(topic.lower() in answer.lower())
-        right = answer == self.references.get(question)
+        # the reference, or a sentence of it (the shortest right answer the generator may pick)
+        reference = self.references.get(question)
+        right = reference is not None and answer in reference
         if any(t in statement for t in self.right_fails) and right:
             return yes_no(False)
         if any(t in statement for t in self.wrong_meets):

@@ -34,6 +34,7 @@ from ..metrics.json_reply import ReplyParseError, extract_json_object
 from ..models.llm import ChatClient, Message
 from ..text.exact_match import says_exactly, short_phrase
 from ..text.script import in_language
+from ..text.sentences import split_sentences
 from ..text.text_safety import strip_controls
 from ..types.errors import IncompleteReply
 from ..types.expectations import Polarity
@@ -121,6 +122,7 @@ REWRITE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 SHORT_ANSWER_MAX = 400
+SENTENCES_TRIED = 4  # the reference's first sentences asked "does this alone answer it?"
 SHORT_ANSWER_SCHEMA: dict[str, Any] = {
     "title": "short_answer",
     "type": "object",
@@ -399,9 +401,12 @@ class Generator:
         return again[0] if again else None
 
     async def _short_answer(self, question: str, reference: str) -> list[str]:
-        """The shortest reply that still answers ``question``, in the writer's own words: a second
-        right answer every expectation must hold on. None when the writer gives none usable (the
-        expectations are then proven on the reference alone, as before)."""
+        """Other right answers every expectation must hold on: the shortest reply that still
+        answers ``question`` in the writer's own words, unless it copies the reference (a small
+        model often does); and the reference's first sentence that answers the question alone,
+        by the judge's yes/no. None when neither exists (the expectations are then proven on the
+        reference alone)."""
+        answers: list[str] = []
         request = self.template.render("short_answer", question=question, reference=reference)
         messages: list[Message] = [
             {"role": "system", "content": self.template.render("system")},
@@ -409,12 +414,22 @@ class Generator:
         ]
         try:
             reply = _parse(await self._call(self.writer, messages, SHORT_ANSWER_SCHEMA))
+            answer = reply.get("answer")
+            # empty, cut at the schema's limit, or the reference again: no second answer
+            if isinstance(answer, str) and answer.strip() and len(answer) < SHORT_ANSWER_MAX - 2:
+                answer = " ".join(strip_controls(answer).split())
+                if alike(answer, reference) < RESTATES_AT:
+                    answers.append(answer)
         except Dropped:
-            return []
-        answer = reply.get("answer")
-        if not isinstance(answer, str) or not answer.strip() or len(answer) >= SHORT_ANSWER_MAX - 2:
-            return []  # empty, or cut at the schema's limit: no fair second answer
-        return [" ".join(strip_controls(answer).split())]
+            pass
+        sentences = split_sentences(reference)
+        if len(sentences) > 1:
+            for sentence in sentences[:SENTENCES_TRIED]:
+                messages = answers_messages(self.template, question, sentence)
+                if read_answers(await self._call(self.judge, messages, ANSWERS_SCHEMA)) == "yes":
+                    answers.append(sentence)
+                    break
+        return answers
 
     async def _violation(self, question: str, reference: str, act: str) -> list[str]:
         """The reference with one sentence added that does ``act`` (written by the writer): the
