@@ -296,9 +296,11 @@ def test_a_short_answer_that_copies_the_reference_is_set_aside_for_its_first_sen
     server.set_default(
         JUDGE,
         with_judge(
-            lambda b: Reply(json.dumps({"follows": "yes"}))
-            if schema_name(b) == "entailment"
-            else Reply(json.dumps({**case, "expect": [], "expect_not": []}))
+            lambda b: (
+                Reply(json.dumps({"follows": "yes"}))
+                if schema_name(b) == "entailment"
+                else Reply(json.dumps({**case, "expect": [], "expect_not": []}))
+            )
         ),
     )
     out = tmp_path / "verify.toml"
