@@ -272,13 +272,26 @@ def test_an_expectation_a_shorter_right_answer_fails_is_rewritten_once_then_drop
     assert expect_items(out) == []  # the judged one and the number: neither holds on the short answer
 
 
-def test_a_number_the_shorter_right_answer_keeps_stays_a_contains(server, help_folder, config_path, tmp_path):
-    judge = ProvingJudge(right_fails=("gives the answer the help centre gives",))  # only the number is left
-    # the one item (the FAQ row: "Pausing is possible for up to 3 months."), shortened to its number
-    base = writer(judge=judge, shorten=lambda reference: f"Yes, for {re.search(r'[0-9]+ months', reference)[0]}.")
-    server.set_default(JUDGE, base)
+def test_a_number_the_shorter_right_answer_keeps_stays_a_contains(server, config_path, tmp_path):
+    folder = tmp_path / "help"
+    folder.mkdir()
+    passage = "Open My account and choose Pause. You can pause for up to 3 months."
+    (folder / "pause.md").write_text(f"# Pausing\n\n{passage}\n", encoding="utf-8")
+    case = {"question": "How long can I pause for?", "reference": passage, "quote": passage}
+    server.set_default(
+        JUDGE,
+        with_judge(
+            lambda b: (
+                Reply(json.dumps({"follows": "yes"}))
+                if schema_name(b) == "entailment"
+                else Reply(json.dumps({**case, "expect": [], "expect_not": []}))
+            ),
+            shorten=lambda reference: "Up to 3 months.",  # the writer's shortest reply
+            answers=lambda asked: "3 months" in asked,  # "Open My account…" alone does not answer
+        ),
+    )
     out = tmp_path / "kept.toml"
-    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
     assert [e.get("contains") for e in expect_items(out)] == ["3 months"]
 
 
@@ -310,3 +323,28 @@ def test_a_short_answer_that_copies_the_reference_is_set_aside_for_its_first_sen
     assert any("tap the link in the email we send." in a and "24 hours" not in a for a in asked)
     assert expect_items(out) == []
     assert "1 dropped: a shorter right answer in other words fails it, even rewritten" in printed
+
+
+def test_a_contains_the_question_already_says_or_a_bare_yes_is_not_written(server, config_path, tmp_path):
+    folder = tmp_path / "help"
+    folder.mkdir()
+    passage = "Shipping is free on orders of ¥5,000 or more. Orders arrive in 2 to 4 days."
+    (folder / "shipping.md").write_text(f"# Shipping\n\n{passage}\n", encoding="utf-8")
+    case = {
+        "question": "Is shipping free on an order of ¥5,000?",
+        "reference": "Yes. Shipping is free on orders of ¥5,000 or more.",
+        "quote": "Shipping is free on orders of ¥5,000 or more.",
+    }
+    server.set_default(
+        JUDGE,
+        with_judge(
+            lambda b: (
+                Reply(json.dumps({"follows": "yes"}))
+                if schema_name(b) == "entailment"
+                else Reply(json.dumps({**case, "expect": ["Yes"], "expect_not": []}))
+            )
+        ),
+    )
+    out = tmp_path / "echo.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    assert not [e for e in expect_items(out) if "contains" in e]  # neither "¥5,000" nor "Yes"

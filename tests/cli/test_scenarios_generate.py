@@ -104,9 +104,14 @@ def short_answer(body: dict, shorten=None) -> Reply | None:
     return Reply(json.dumps({"answer": shorten(reference) if shorten else reference}))
 
 
-def with_judge(respond, judge: ProvingJudge | None = None):
+ANSWERS_CHECK = re.compile(r"Answer:\n(.*?)\n\nDoes the answer reply", re.S)
+
+
+def with_judge(respond, judge: ProvingJudge | None = None, shorten=None, answers=None):
     """``respond`` (a responder or a fixed Reply) for the writer's requests, and the judge's
-    checks answered by ``judge``: its level questions, and "does the reference answer it" (yes)."""
+    checks answered by ``judge``: its level questions, and "does the reference answer it" (yes,
+    or ``answers(the answer asked about)``); the writer's shortest reply is ``shorten(reference)``
+    or the reference itself."""
     judge = judge or ProvingJudge()
 
     def answer(body: dict) -> Reply:
@@ -114,8 +119,9 @@ def with_judge(respond, judge: ProvingJudge | None = None):
         if level is not None:
             return level
         if schema_name(body) == "answers":
-            return Reply(json.dumps({"answers": "yes"}))
-        if (short := short_answer(body)) is not None:
+            asked = ANSWERS_CHECK.search(last_user(body)).group(1)  # type: ignore[union-attr]
+            return Reply(json.dumps({"answers": "yes" if answers is None or answers(asked) else "no"}))
+        if (short := short_answer(body, shorten)) is not None:
             return short
         reply = respond(body) if callable(respond) else respond
         if schema_name(body) == "scenario":

@@ -122,6 +122,7 @@ REWRITE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 SHORT_ANSWER_MAX = 400
+YES_NO = frozenset({"yes", "no", "はい", "いいえ"})  # an answer's first word, not a fact to find
 SENTENCES_TRIED = 4  # the reference's first sentences asked "does this alone answer it?"
 SHORT_ANSWER_SCHEMA: dict[str, Any] = {
     "title": "short_answer",
@@ -314,7 +315,13 @@ class Generator:
         expect, terms = _judged_or_exact(_texts(reply, "expect", 2), quote)
         facts = [f for f in exact_facts(quote) if says_exactly(reference, f)]
         # A contains is a few words; a longer fact (a label that is a whole sentence) is judged.
-        exact = [f for f in dict.fromkeys([*facts, *terms]) if short_phrase(f)]
+        # One the question already says ("¥5,000" under "…an order of ¥5,000 or more?") proves
+        # nothing: a right answer need not repeat it, a wrong one may. "Yes" is no fact.
+        exact = [
+            f
+            for f in dict.fromkeys([*facts, *terms])
+            if short_phrase(f) and not says_exactly(question, f) and plain(f).strip(".。!！") not in YES_NO
+        ]
         judged = [self.template.render("contains_as_judged", text=f) for f in facts if not short_phrase(f)]
         # against the heading too: a FAQ row's question is its heading, and a copy of it is a copy
         flags = (COPIES_WORDING,) if copied_share(question, f"{passage.title}\n{passage.text}") >= COPIED_AT else ()
