@@ -37,6 +37,7 @@ from ragtui.core.knowledge.index import KnowledgeBase
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.personas import Persona
 from stand_ins.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
 
 VERDICT = (
@@ -70,7 +71,7 @@ def stored_turns(db: Path, turns: int, per_session: int = 4) -> None:
         scenario = scenarios[index % len(scenarios)]
         sid = store.create_session(
             scenario=scenario.to_dict(),
-            persona={"name": "calm"},
+            persona=Persona("calm", "en", "p"),
             config={},
             language="en",
             max_turns=per_session,

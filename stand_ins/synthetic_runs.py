@@ -9,6 +9,7 @@ from collections.abc import Callable
 from ragtui.core.registry.metrics import PRIMARY_METRIC
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.personas import Persona
 
 TurnScores = list[float | None]
 
@@ -39,7 +40,7 @@ def write_dialogue(
     agreement = agreement or {}
     session_id = store.create_session(
         scenario={"id": scenario, "question": f"{scenario}?", "language": language},
-        persona={"name": persona, "language": language, "persona": "p"},
+        persona=Persona(persona, language, "p"),
         config={"roles": {"bot": {"model": "synthetic"}}, "bot": "builtin"},
         language=language,
         max_turns=len(scores),

@@ -221,13 +221,12 @@ async def _open_and_run(
 
     def fresh(engine: Engine) -> list[Dialogue]:
         if worker_slice is None:
-            _store_plan(store, config, endpoints, run_id, planned)
+            # The entries as planned: each carries the persona read from its file to the dialogue.
+            return _started(engine, _store_plan(store, config, endpoints, run_id, planned))
         # A worker of `--workers N` starts its share of the plan its parent stored: entries
         # i, i+N, i+2N, … (of the whole plan, or of the shard's slice) that have no session yet.
-        entries = run_plan.entries(store, run_id)
-        if worker_slice is not None:
-            i, n = worker_slice
-            entries = [e for k, e in enumerate(entries) if k % n == i and e.session_id is None]
+        i, n = worker_slice
+        entries = [e for k, e in enumerate(run_plan.entries(store, run_id)) if k % n == i and e.session_id is None]
         return _started(engine, entries)
 
     with embedded_model(config, endpoints) as model:
@@ -248,7 +247,7 @@ def _planned_pairs(scenarios: list[Scenario], personas: list[Persona], repeat: i
         for persona in personas:
             for _ in range(repeat):
                 seen[(scenario.id, persona.name)] += 1
-                pairs.append(PlannedPair(scenario.to_dict(), persona.to_dict(), seen[(scenario.id, persona.name)]))
+                pairs.append(PlannedPair(scenario.to_dict(), persona, seen[(scenario.id, persona.name)]))
     return pairs
 
 
@@ -268,12 +267,14 @@ class _Plan:
             )
 
 
-def _store_plan(store: Store, config: Config, endpoints: dict[str, Endpoint], run_id: str, plan: _Plan) -> None:
+def _store_plan(
+    store: Store, config: Config, endpoints: dict[str, Endpoint], run_id: str, plan: _Plan
+) -> list[PlanEntry]:
     """Every dialogue of the run (or the shard's slice), stored before any starts: whatever is
     killed when, `--resume` knows what is left to run."""
     models = {role: e.model for role, e in endpoints.items() if not e.embedded}
     shard = plan.shard
-    run_plan.store_plan(
+    return run_plan.store_plan(
         store,
         run_id,
         plan.pairs,

@@ -26,6 +26,7 @@ from ragtui.core.dialogue.progress import StepMeter
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.personas import Persona
 
 from ..conftest import endpoint_toml
 from ..dialogue.test_run_progress import Clock, feed_turn
@@ -59,7 +60,7 @@ def make_db(path: Path, runs: tuple[str, ...] = ("run-a",)) -> None:
     for run_id in runs:
         sid = store.create_session(
             scenario={"id": "outage", "question": "Is it down?"},
-            persona={"name": "calm"},
+            persona=Persona("calm", "en", "p"),
             config={},
             language="en",
             max_turns=2,
@@ -321,7 +322,7 @@ def test_the_resume_command_is_one_line_at_any_width(tmp_path: Path, capsys):
     store = Store.open(db)
     sid = store.create_session(
         scenario={"id": "outage", "question": "Is it down?"},
-        persona={"name": "calm"},
+        persona=Persona("calm", "en", "p"),
         config={},
         language="en",
         max_turns=2,

@@ -18,6 +18,7 @@ from ragtui.core.runs.listing import list_runs
 from ragtui.core.store import run_plan
 from ragtui.core.store.run_plan import PlannedPair
 from ragtui.core.store.store import Store
+from ragtui.core.types.personas import Persona
 from stand_ins.fake_openai import Reply
 
 from ..conftest import BOT, endpoint_toml
@@ -82,7 +83,7 @@ def dead_pid() -> int:
 def planned_run(store: Store, owner_pid: int) -> str:
     """A run of three planned dialogues of which only the first got a session (run by
     ``owner_pid``), as when the process running it is killed before the others start."""
-    pairs = [PlannedPair({"id": s, "question": f"{s}?", "language": "en"}, {"name": "calm", "language": "en"})
+    pairs = [PlannedPair({"id": s, "question": f"{s}?", "language": "en"}, Persona("calm", "en", "p"))
              for s in ("a", "b", "c")]  # fmt: skip
     run_plan.store_plan(store, "r", pairs, max_turns=1, threshold=0.7, metrics=["rubric"], models={})
     first = run_plan.entries(store, "r")[0]

@@ -209,3 +209,36 @@ def test_impossible_patience_is_one_clear_line(tmp_path: Path, value: str) -> No
     message = str(error.value)
     assert str(path) in message and "patience must be a whole number of turns from 1 to 50" in message
     assert "\n" not in message.split(" (")[0]
+
+
+# -- one declaration ------------------------------------------------------------------------------
+
+
+def test_the_file_model_is_derived_from_persona_and_built_on_first_use() -> None:
+    """Persona declares the fields: the file's model has the same keys and defaults, and is not
+    built by importing the module (a config read or a first frame never pays for it)."""
+    import dataclasses
+    import subprocess
+    import sys
+
+    from ragtui.core.content.personas import RULES, persona_file_model
+
+    model = persona_file_model()
+    declared = {f.name: f.default for f in dataclasses.fields(Persona)}
+    assert list(model.model_fields) == list(declared)
+    assert {name: field.default for name, field in model.model_fields.items() if not field.is_required()} == {
+        name: default for name, default in declared.items() if default is not dataclasses.MISSING
+    }
+    assert set(RULES) <= set(declared)
+    code = (
+        "from ragtui.core.content import personas\n"
+        "assert personas.persona_file_model.cache_info().currsize == 0, 'built at import'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_valid_persona_is_checked_without_being_copied(tmp_path: Path) -> None:
+    from ragtui.core.content.personas import validate_persona
+
+    persona = load_persona_file(write_persona(tmp_path / "en", "calm", VALID.format(name="calm", temperature=0.5)))
+    assert validate_persona(persona, "persona") is persona

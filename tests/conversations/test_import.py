@@ -15,9 +15,9 @@ import pytest
 from ragtui.cli.main import main
 from ragtui.core.metrics.dialogue import context_from_session
 from ragtui.core.store.imported import imported_parts, imported_session, imports_of_run, run_kind
-from ragtui.core.store.schema import LATEST_VERSION
 from ragtui.core.store.store import Store
 from ragtui.core.text.pii import fold
+from ragtui.core.types.personas import Persona
 
 FILES = Path(__file__).parent / "files"
 HOSTILE = [FILES / name for name in ("hostile.jsonl", "hostile.csv", "hostile.tsv", "hostile.json")]
@@ -222,7 +222,7 @@ def test_an_older_database_gains_the_kind_and_keeps_its_sessions_simulated(tmp_p
     store = Store.open(path)
     store.create_session(
         scenario={"id": "s", "question": "q?", "language": "en"},
-        persona={"name": "calm", "language": "en", "persona": "p"},
+        persona=Persona("calm", "en", "p"),
         config={},
         language="en",
         max_turns=1,
@@ -234,7 +234,7 @@ def test_an_older_database_gains_the_kind_and_keeps_its_sessions_simulated(tmp_p
         for table in ("imported_messages", "imported_sessions", "imports"):
             conn.execute(f"DROP TABLE {table}")
         conn.execute("ALTER TABLE sessions DROP COLUMN kind")
-        conn.execute(f"PRAGMA user_version = {LATEST_VERSION - 1}")
+        conn.execute("PRAGMA user_version = 16")
         conn.commit()
     store = Store.open(path)
     try:

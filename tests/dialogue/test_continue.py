@@ -98,7 +98,7 @@ async def test_without_pausing_a_failed_step_still_ends_in_error(engine: Engine,
 def test_stored_judgment_round_trips_to_a_judgment(engine: Engine, scenario, persona):
     sid = engine.store.create_session(
         scenario=scenario.to_dict(),
-        persona=persona.to_dict(),
+        persona=persona,
         config={},
         language="en",
         max_turns=3,

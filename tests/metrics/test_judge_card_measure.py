@@ -26,6 +26,7 @@ from ragtui.core.store.labels import save_label
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
 from ragtui.core.types.passages import Passage
+from ragtui.core.types.personas import Persona
 from stand_ins.fake_openai import Reply, level_reply
 
 from ..card_table import card_cells
@@ -230,7 +231,7 @@ def labelled_db(path: Path) -> None:
     try:
         sid = store.create_session(
             scenario={"id": "outage", "question": "Is it down?"},
-            persona={"name": "calm"},
+            persona=Persona("calm", "en", "p"),
             config={},
             language="en",
             max_turns=6,

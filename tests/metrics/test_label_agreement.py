@@ -16,6 +16,7 @@ from ragtui.core.store.labels import save_label
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
 from ragtui.core.types.passages import Passage
+from ragtui.core.types.personas import Persona
 
 JUDGE_A = [0.2, 0.4, 0.6, 0.8, 1.0, 0.6]  # ranks turns as the people do
 JUDGE_B = [1.0, 0.8, 0.6, 0.4, 0.2, 0.6]  # the opposite
@@ -40,7 +41,7 @@ def db(tmp_path: Path) -> Path:
     store = Store.open(path)
     sid = store.create_session(
         scenario={"id": "outage", "question": "Is it down?", "reference": "Yes, see the status page."},
-        persona={"name": "calm"},
+        persona=Persona("calm", "en", "p"),
         config={},
         language="en",
         max_turns=6,

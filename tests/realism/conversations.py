@@ -5,6 +5,7 @@ simulated run stores (the scenario's opening, then the simulator's replies)."""
 from __future__ import annotations
 
 from ragtui.core.store.store import Store
+from ragtui.core.types.personas import Persona
 
 
 def write_conversation(
@@ -21,7 +22,7 @@ def write_conversation(
     the opening is the scenario's text and the rest the simulator's; otherwise all imported."""
     session_id = store.create_session(
         scenario={"id": scenario, "question": customer[0], "language": language},
-        persona={"name": persona, "language": language, "persona": "p"},
+        persona=Persona(persona, language, "p"),
         config={},
         language=language,
         max_turns=len(customer),

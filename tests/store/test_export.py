@@ -14,6 +14,7 @@ from ragtui.core.store.export import header, safe_cell, sessions_to_csv, write_c
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import RagtuiError
 from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.personas import Persona
 from ragtui.core.types.stored import StoredSession
 
 PLAIN = [
@@ -41,7 +42,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 def new_session(store: Store, persona: str = "calm") -> int:
     return store.create_session(
         scenario={"id": "id-linking", "question": "How do I link?"},
-        persona={"name": persona, "language": "en", "persona": "- polite"},
+        persona=Persona(persona, "en", "- polite"),
         config={"roles": {"user": {"model": "fake-user"}, "bot": {"model": "fake-bot"}, "judge": {"model": "j"}}},
         language="en",
         max_turns=3,

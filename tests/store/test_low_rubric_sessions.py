@@ -8,6 +8,7 @@ from ragtui.core.runs.low_agreement import low_rubric_sessions
 from ragtui.core.store.store import Store
 from ragtui.core.types.agreement_floor import AgreementFloor
 from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.personas import Persona
 
 
 def entry(value: float) -> dict[str, object]:
@@ -21,7 +22,7 @@ def session_with(store: Store, *verdicts: tuple[float | None, float]) -> int:
     """A one-turn session whose rubric verdicts (score, agreement) are stored in order, as re-judging does."""
     session = store.create_session(
         scenario={"id": "s", "question": "Q?", "language": "en"},
-        persona={"name": "calm", "language": "en", "persona": "- polite"},
+        persona=Persona("calm", "en", "- polite"),
         config={},
         language="en",
         max_turns=1,

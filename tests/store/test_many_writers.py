@@ -16,6 +16,7 @@ import pytest
 from ragtui.core.store import locking
 from ragtui.core.store.store import Store
 from ragtui.core.types.errors import StoreError
+from ragtui.core.types.personas import Persona
 from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, endpoint_toml, interruptible
@@ -76,9 +77,9 @@ def test_two_runs_at_once_on_one_database_lose_nothing(config_file: Path, tmp_pa
 def test_simultaneous_first_opens_all_succeed(tmp_path: Path):
     db = tmp_path / "fresh.db"
     code = (
-        "import sys; from ragtui.core.store.store import Store\n"
+        "import sys; from ragtui.core.store.store import Store; from ragtui.core.types.personas import Persona\n"
         "s = Store.open(sys.argv[1])\n"
-        "s.create_session(scenario={'id': 'x', 'question': 'q'}, persona={'name': 'calm'}, config={},"
+        "s.create_session(scenario={'id': 'x', 'question': 'q'}, persona=Persona('calm', 'en', 'p'), config={},"
         " language='en', max_turns=1, threshold=0.7, metrics=['rubric'])\n"
     )
     processes = [
@@ -111,7 +112,7 @@ def test_a_lock_that_outlives_the_wait_names_who_holds_it(tmp_path: Path, monkey
         with pytest.raises(StoreError) as info:
             store.create_session(
                 scenario={"id": "x", "question": "q"},
-                persona={"name": "calm"},
+                persona=Persona("calm", "en", "p"),
                 config={},
                 language="en",
                 max_turns=1,
@@ -160,7 +161,7 @@ def test_a_write_told_locked_at_once_keeps_trying_until_the_holder_lets_go(tmp_p
     try:
         session_id = store.create_session(
             scenario={"id": "x", "question": "q"},
-            persona={"name": "calm"},
+            persona=Persona("calm", "en", "p"),
             config={},
             language="en",
             max_turns=1,

@@ -18,6 +18,7 @@ from ragtui.core.store.run_plan import PlannedPair
 from ragtui.core.store.schema import LATEST_VERSION
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.personas import Persona
 from stand_ins.synthetic_runs import write_dialogue
 
 COUNTED = ("sessions", "messages", "judgments", "partial_replies", "dialogue_judgments", "labels", "run_plan")
@@ -40,7 +41,10 @@ def source_db(path: Path, run_id: str = "r1") -> Path:
     run_plan.store_plan(
         store,
         run_id,
-        [PlannedPair({"id": "outage"}, {"name": "calm"}), PlannedPair({"id": "refund"}, {"name": "angry"})],
+        [
+            PlannedPair({"id": "outage"}, Persona("calm", "en", "p")),
+            PlannedPair({"id": "refund"}, Persona("angry", "en", "p")),
+        ],
         max_turns=2,
         threshold=0.7,
         metrics=[],
@@ -58,7 +62,7 @@ def source_db(path: Path, run_id: str = "r1") -> Path:
     save_label(store, first, 1, score=4, agree=True, labeller="ana")
     store.add_partial(second, 1, "bot", "half an ans", "stream cut", 3)
     scenario = {"id": "outage", "question": "outage?", "language": "en"}
-    persona = {"name": "calm", "language": "en", "persona": "p"}
+    persona = Persona("calm", "en", "p")
     common = {"config": {}, "language": "en", "max_turns": 2, "threshold": 0.7, "metrics": ["rubric"]}
     store.create_session(
         scenario=scenario, persona=persona, run_id=None, parent_session_id=first, fork_turn=1, **common
@@ -199,7 +203,7 @@ def test_a_newer_or_foreign_source_is_refused_and_nothing_changes(tmp_path: Path
 
 def shard_db(path: Path, shard: int, positions: list[int], names: list[str]) -> Path:
     store = Store.open(path)
-    pairs = [PlannedPair({"id": n}, {"name": "calm"}) for n in names]
+    pairs = [PlannedPair({"id": n}, Persona("calm", "en", "p")) for n in names]
     run_plan.store_plan(
         store,
         "ci-1",
@@ -254,7 +258,7 @@ def test_shards_split_differently_are_refused(tmp_path: Path, capsys, shards: in
     run_plan.store_plan(
         other,
         "ci-1",
-        [PlannedPair({"id": "x"}, {"name": "calm"})],
+        [PlannedPair({"id": "x"}, Persona("calm", "en", "p"))],
         max_turns=1,
         threshold=0.7,
         metrics=[],

@@ -23,6 +23,7 @@ from ragtui.core.store import schema
 from ragtui.core.store.store import Store
 from ragtui.core.text.text_safety import csv_text, visible
 from ragtui.core.types.errors import ConfigError
+from ragtui.core.types.personas import Persona
 from stand_ins.fake_openai import Reply, level_reply
 
 from ..conftest import BOT, JUDGE, check_answers, endpoint_toml
@@ -116,7 +117,7 @@ def test_a_session_with_no_turns_is_not_unscored(config_file: Path, tmp_path: Pa
     store = Store.open(tmp_path / "runs.db")
     store.create_session(
         scenario={"id": "id-linking", "question": "q"},
-        persona={"name": "calm"},
+        persona=Persona("calm", "en", "p"),
         config={},
         language="en",
         max_turns=1,
@@ -160,7 +161,7 @@ def test_session_ids_are_never_reused_after_a_delete(tmp_path: Path):
     store = Store.open(tmp_path / "t.db")
     make = dict(
         scenario={"id": "s", "question": "q"},
-        persona={"name": "calm"},
+        persona=Persona("calm", "en", "p"),
         config={},
         language="en",
         max_turns=1,
@@ -195,7 +196,7 @@ def test_migration_to_autoincrement_keeps_every_row(tmp_path: Path):
     assert store._db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
     assert "AUTOINCREMENT" in store._db.execute("SELECT sql FROM sqlite_master WHERE name = 'sessions'").fetchone()[0]
     assert store._db.execute("PRAGMA foreign_key_check").fetchall() == []
-    make = dict(scenario={"id": "s", "question": "q"}, persona={"name": "calm"}, config={}, language="en")
+    make = dict(scenario={"id": "s", "question": "q"}, persona=Persona("calm", "en", "p"), config={}, language="en")
     assert store.create_session(**make, max_turns=1, threshold=0.7, metrics=[]) == 6  # type: ignore[arg-type]
 
 

@@ -17,6 +17,7 @@ from ragtui.core.types.calls import CallUsage
 from ragtui.core.types.errors import StoreError
 from ragtui.core.types.judgments import Judgment
 from ragtui.core.types.passages import Passage
+from ragtui.core.types.personas import Persona
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 def new_session(store: Store, **overrides: object) -> int:
     values: dict[str, object] = {
         "scenario": {"id": "id-linking", "question": "How do I link my account?", "reference": None, "tags": []},
-        "persona": {"name": "calm", "language": "en", "persona": "- polite", "temperature": 0.6},
+        "persona": Persona("calm", "en", "- polite", 0.6),
         "config": {"roles": {"bot": {"model": "fake-bot"}, "judge": {"model": "fake-judge"}}},
         "language": "en",
         "max_turns": 3,
@@ -153,7 +154,7 @@ def test_session_message_judgment_round_trip(store: Store) -> None:
     assert session.scenario_id == "id-linking"
     assert session.question == "How do I link my account?"
     assert session.persona_name == "calm"
-    assert session.persona["temperature"] == 0.6
+    assert session.persona.temperature == 0.6
     assert session.config == {"roles": {"bot": {"model": "fake-bot"}, "judge": {"model": "fake-judge"}}}
     assert session.metrics == ["rubric"]
     assert (session.max_turns, session.threshold) == (3, 0.7)

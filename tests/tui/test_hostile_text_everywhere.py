@@ -26,6 +26,7 @@ from ragtui.core.registry.metrics import PRIMARY_METRIC
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
 from ragtui.core.types.passages import Passage
+from ragtui.core.types.personas import Persona
 from ragtui.core.types.scenarios import ScenarioSource
 from ragtui.tui.app import RagtuiApp
 from ragtui.tui.dialogs.draft_edit import DraftEditScreen
@@ -125,7 +126,7 @@ def hostile_session(store: Store, run_id: str, scenario: str, answer: str) -> in
     """A finished two-turn dialogue whose every text a model or a file wrote is ``HOSTILE``."""
     session_id = store.create_session(
         scenario={"id": scenario, "question": HOSTILE, "language": "en"},
-        persona={"name": f"calm{HOSTILE}", "language": "en", "persona": HOSTILE},
+        persona=Persona(f"calm{HOSTILE}", "en", HOSTILE),
         config={"roles": {"bot": {"model": HOSTILE}}, "bot": "builtin"},
         language="en",
         max_turns=2,

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from ragtui.core.store.store import Store
 from ragtui.core.types.judgments import Judgment
+from ragtui.core.types.personas import Persona
 from ragtui.core.types.stored import StoredJudgment
 from ragtui.tui.formatting import detail_text, judgment_text
 from ragtui.tui.widgets.header import SessionHeader, SessionInfo
@@ -35,7 +36,7 @@ def stored_session(store: Store, score: float, value: float, details: dict[str, 
     ``details`` as given)."""
     session = store.create_session(
         scenario={"id": "id-linking", "question": "How do I link?", "language": "en"},
-        persona={"name": "calm", "language": "en", "persona": "- polite"},
+        persona=Persona("calm", "en", "- polite"),
         config={"roles": {"judge": {"model": "fake-judge"}}},
         language="en",
         max_turns=1,

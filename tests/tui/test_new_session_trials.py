@@ -59,8 +59,8 @@ async def test_k_trials_run_as_one_run_of_k_sessions_and_the_dialog_remembers_k(
         run_ids = {s.run_id for s in sessions}
         assert len(run_ids) == 1 and None not in run_ids
         (run_id,) = run_ids
-        assert {(s.scenario["id"], s.persona["name"]) for s in sessions} == {
-            (sessions[0].scenario["id"], sessions[0].persona["name"])
+        assert {(s.scenario["id"], s.persona.name) for s in sessions} == {
+            (sessions[0].scenario["id"], sessions[0].persona.name)
         }
         trials, most = run_plan.session_trials(store, run_id)
         assert sorted(trials.values()) == [1, 2, 3] and most == 3

@@ -63,7 +63,7 @@ async def test_export_never_writes_over_the_database(make_app, store: Store):
 def new_session(store: Store, scenario, persona) -> int:  # noqa: ANN001
     return store.create_session(
         scenario=scenario.to_dict(),
-        persona=persona.to_dict(),
+        persona=persona,
         config={},
         language="en",
         max_turns=3,

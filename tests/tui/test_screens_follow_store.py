@@ -41,7 +41,7 @@ def other(store: Store) -> Iterator[tuple[Store, subprocess.Popen[bytes]]]:
 def new_session(store: Store, scenario, persona, run_id: str | None = None) -> int:  # noqa: ANN001
     return store.create_session(
         scenario=scenario.to_dict(),
-        persona=persona.to_dict(),
+        persona=persona,
         config={},
         language="en",
         max_turns=3,

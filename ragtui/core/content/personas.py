@@ -3,17 +3,24 @@
 Files stay hand-editable: tomllib reads them, tomli-w writes them with the persona text as a
 multi-line string. A persona's name must match its file name, so what the user sees in a list
 is what they type on the command line.
+
+``Persona`` (core/types) declares the fields; the file's checks are derived from it here, built
+on first use, and a file is read once into the ``Persona`` every later step is given.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+import typing
+from collections.abc import Mapping
+from dataclasses import MISSING, fields
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 
 import tomli_w
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, create_model
 
 from ..config.config_file import Language
 from ..config.toml_io import read_toml
@@ -49,22 +56,50 @@ def turns(value: object) -> object:
     return value
 
 
-class PersonaFile(TomlTable):
-    """``personas/<language>/<name>.toml``; also what the editor may save."""
+# What a file's values must keep beyond their type, by field of ``Persona``, which declares the
+# fields, their types and defaults: the file's model is derived from it (``persona_file_model``).
+RULES: dict[str, tuple[Any, ...]] = {
+    "name": (AfterValidator(persona_name),),
+    "persona": (AfterValidator(behaviour),),
+    "temperature": (between(0, 2),),
+    "patience": (BeforeValidator(turns),),
+}
+# Narrower than Persona's ``str``: a file names one of the languages ragtui speaks.
+NARROWER: dict[str, Any] = {"language": Language}
 
-    name: Annotated[str, AfterValidator(persona_name)]
-    language: Language
-    persona: Annotated[str, AfterValidator(behaviour)]
-    temperature: Annotated[float, between(0, 2)] = 0.7
-    description: str = ""
-    patience: Annotated[int, BeforeValidator(turns)] | None = None
-    goal: str = ""
+
+@cache
+def persona_file_model() -> type[TomlTable]:
+    """``personas/<language>/<name>.toml`` (also what the editor may save), checked: Persona's
+    fields with ``RULES``. Built on first use, so reading a config or drawing a frame never pays
+    for building it."""
+    hints = typing.get_type_hints(Persona)
+    declared: dict[str, Any] = {}
+    for field in fields(Persona):
+        kind = _ruled(NARROWER.get(field.name, hints[field.name]), RULES.get(field.name, ()))
+        declared[field.name] = (kind, ... if field.default is MISSING else field.default)
+    return create_model("PersonaFile", __base__=TomlTable, **declared)
 
 
-def validate_persona(persona: Persona | dict[str, Any], where: str) -> Persona:
-    """The persona, or one line naming ``where`` and what is wrong with it."""
+def _ruled(kind: Any, rules: tuple[Any, ...]) -> Any:
+    """``kind`` with ``rules`` attached; on ``X | None`` they go on ``X``, so a key left out
+    (None) is not checked as a value (a missing patience is no limit, not a bad number)."""
+    if not rules:
+        return kind
+    args = typing.get_args(kind)
+    if type(None) in args and len(args) == 2:
+        inner = next(a for a in args if a is not type(None))
+        return Annotated[inner, *rules] | None
+    return Annotated[kind, *rules]
+
+
+def validate_persona(persona: Persona | Mapping[str, Any], where: str) -> Persona:
+    """The persona, or one line naming ``where`` and what is wrong with it. A valid ``Persona``
+    given is returned as it is (the same object); a file's table becomes one."""
     data = persona.to_dict() if isinstance(persona, Persona) else persona
-    return Persona(**validate(PersonaFile, data, where, top_level=True).model_dump())
+    checked = validate(persona_file_model(), data, where, top_level=True)
+    found = Persona(**{field.name: getattr(checked, field.name) for field in fields(Persona)})
+    return persona if isinstance(persona, Persona) and persona == found else found
 
 
 def load_persona_file(path: Path) -> Persona:

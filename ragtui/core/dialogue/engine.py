@@ -148,7 +148,7 @@ class Engine:
         persona, turns, metrics, threshold); ``PlanTaken`` when another process just did."""
         dialogue = self.new_dialogue(
             Scenario.from_dict(entry.scenario),
-            Persona(**entry.persona),
+            entry.persona,
             run_id=entry.run_id,
             max_turns=entry.max_turns,
             metrics=entry.metrics,
@@ -172,7 +172,7 @@ class Engine:
         """A new session in the store, and its dialogue, owned by this process."""
         session_id = self.store.create_session(
             scenario=scenario.to_dict(),
-            persona=persona.to_dict(),
+            persona=persona,
             config={**self.public_config(), **(config_note or {})},
             language=self.language,
             max_turns=max_turns,
@@ -191,7 +191,7 @@ class Engine:
         """Continue a stored session with the persona and scenario it started with."""
         session = self.store.session(session_id)
         scenario = Scenario.from_dict(session.scenario)
-        persona = Persona(**session.persona)
+        persona = session.persona
         dialogue = self._dialogue(session_id, scenario, persona, session.max_turns, self.metrics_for(session.metrics))
         dialogue.threshold = session.threshold
         dialogue.restore()
@@ -218,7 +218,7 @@ class Engine:
             )
         dialogue = self._created_dialogue(
             case.scenario(),
-            Persona(**source.persona),
+            source.persona,
             case.turn,
             self.metrics,
             run_id,
@@ -254,7 +254,7 @@ class Engine:
     ) -> Dialogue:
         """A new session that re-sends ``source``'s customer messages to the current bot and
         judges anew. The recorded persona is kept: it only speaks if the simulator takes over."""
-        persona = Persona(**source.persona)
+        persona = source.persona
         if source.language != self.language:
             raise ConfigError(
                 f"session {source.id} is in {source.language}, this replay runs in {self.language}",
@@ -300,7 +300,7 @@ class Engine:
         config.update(config_note or {})
         new_id = self.store.create_session(
             scenario=parent.scenario,
-            persona=persona.to_dict() if persona is not None else parent.persona,
+            persona=persona if persona is not None else parent.persona,
             config=config,
             language=parent.language,
             # A fork exists to continue: it gets at least one live turn.

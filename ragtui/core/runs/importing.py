@@ -239,7 +239,7 @@ def _unique(names: set[str], key: str, path: Path) -> str:
 
 
 @lru_cache(maxsize=4)
-def _persona(language: str) -> dict[str, object]:
+def _persona(language: str) -> Persona:
     """Who speaks for the customer in an imported session: nobody simulates them. (A replay of the
     run re-sends their messages; the persona speaks only if a simulator takes over.)"""
     return Persona(
@@ -247,7 +247,7 @@ def _persona(language: str) -> dict[str, object]:
         language,
         "A real customer, from an imported conversation: their messages are as they wrote them.",
         description="a real customer (imported conversation)",
-    ).to_dict()
+    )
 
 
 def _new_session(

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..text.text_safety import fix_surrogates
 from ..types.conversations import IMPORTED_KIND, TurnMessage
-from .rows import insert_row, now
+from ..types.personas import Persona
+from .rows import insert_row, now, persona_json
 
 if TYPE_CHECKING:
     import sqlite3
@@ -90,7 +91,7 @@ class NewSession:
     language: str
     question: str
     scenario: dict[str, Any]
-    persona: dict[str, Any]
+    persona: Persona
     config: dict[str, Any]
     threshold: float
     messages: int
@@ -138,8 +139,8 @@ class ImportWriter:
             "scenario_id": session.key,
             "question": fix_surrogates(session.question),
             "scenario": json.dumps(session.scenario, ensure_ascii=False),
-            "persona_name": session.persona["name"],
-            "persona": json.dumps(session.persona, ensure_ascii=False),
+            "persona_name": session.persona.name,
+            "persona": persona_json(session.persona),
             "config": json.dumps(session.config, ensure_ascii=False),
             "max_turns": max(count, 1),
             "threshold": session.threshold,

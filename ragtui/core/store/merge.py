@@ -278,15 +278,27 @@ def _merge_plan(copier: _Copier, path: Path, added: set[int]) -> None:
                     f"{taken[0]} × {taken[1]} trial {taken[2]} here)",
                     "merge shards of one command line only; nothing was changed",
                 )
-            copier.insert("run_plan", entry)
+            copier.insert("run_plan", {**entry, "persona": _planned_persona(copier, entry, session)})
         elif session is not None and mine[1] is None:
-            dest.execute("UPDATE run_plan SET session_id = ? WHERE id = ?", [session, mine[0]])
+            # The merged session holds the persona now: the entry's copy goes (stored once).
+            dest.execute("UPDATE run_plan SET session_id = ?, persona = NULL WHERE id = ?", [session, mine[0]])
         elif session is not None and mine[1] != session and session in added:
             raise RagtuiError(
                 f"cannot merge {path}: it ran {label}, which the destination already holds (session {mine[1]}): "
                 "the shards overlap",
                 "merge each shard I/N of a run once; nothing was changed",
             )
+
+
+def _planned_persona(copier: _Copier, entry: dict[str, Any], session: int | None) -> str | None:
+    """The persona a copied plan entry stores: none when its session was copied with it (that
+    holds it), else the entry's own, or its source session's when the source had cleared it."""
+    if session is not None:
+        return None
+    if entry["persona"] is not None or entry["session_id"] is None:
+        return entry["persona"]
+    row = copier.source.execute("SELECT persona FROM sessions WHERE id = ?", [entry["session_id"]]).fetchone()
+    return row[0] if row else None
 
 
 def _merge_imports(copier: _Copier, copied: list[int]) -> None:

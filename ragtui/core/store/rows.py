@@ -13,6 +13,7 @@ from ..types.errors import StoreError
 from ..types.judge_key import AgreementLookup, refresh_details
 from ..types.judgments import Judgment
 from ..types.passages import Passage
+from ..types.personas import Persona
 from ..types.stored import StoredDialogueJudgment, StoredJudgment, StoredSession
 from .ownership import owner_alive
 
@@ -49,6 +50,12 @@ def insert_row(conn: sqlite3.Connection, table: str, row: dict[str, Any]) -> int
     marks = ", ".join("?" * len(row))
     cursor = conn.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(row.values()))
     return int(cursor.lastrowid or 0)
+
+
+def persona_json(persona: Persona) -> str:
+    """How a persona is written in the database: the one place it is (a session's, or a plan
+    entry's until its session exists: run_plan.py)."""
+    return json.dumps(persona.to_dict(), ensure_ascii=False)
 
 
 # Stored for the tokens-spent tables (read there with SQL), not part of a verdict as shown.
@@ -90,7 +97,9 @@ def decode_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def session_from_row(row: dict[str, Any]) -> StoredSession:
-    session = StoredSession(**decode_row(row))
+    data = decode_row(row)
+    data["persona"] = Persona.from_record(data["persona"] or {})
+    session = StoredSession(**data)
     # Never shown as running when nobody runs it: the process died (kill -9, crash).
     if session.status == "running" and not owner_alive(session.owner, session.heartbeat_at):
         session.status = "interrupted"

@@ -7,6 +7,10 @@ continues the ones that do. An entry is linked to its session in the same transa
 creates the session, and only while it has none, so an entry never gets two sessions even when
 two processes resume the run at once. Runs from before the plan existed have no entries; they
 resume from their sessions alone, as they always did.
+
+A dialogue's persona is stored once: on its plan entry until the entry has a session, then on
+the session alone (the entry's copy is cleared in the transaction that links them, and read
+back from the session).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .rows import insert_row, now
+from ..types.personas import Persona
+from .rows import insert_row, now, persona_json
 from .run_shards import insert_shard
 
 if TYPE_CHECKING:
@@ -24,10 +29,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PlannedPair:
-    """One dialogue a run is about to plan: a scenario and a persona (as dicts, as stored)."""
+    """One dialogue a run is about to plan: a scenario (as stored) and a persona."""
 
     scenario: dict[str, Any]
-    persona: dict[str, Any]
+    persona: Persona
     trial: int = 1
 
 
@@ -40,7 +45,7 @@ class PlanEntry:
     persona_name: str
     trial: int
     scenario: dict[str, Any]
-    persona: dict[str, Any]
+    persona: Persona
     max_turns: int
     threshold: float
     metrics: list[str]
@@ -64,45 +69,76 @@ def store_plan(
     models: dict[str, str],
     positions: list[int] | None = None,
     shard: tuple[int, int, int] | None = None,
-) -> None:
-    """Record the run's plan, all of it or nothing (one transaction). ``positions``: each pair's
-    place in the whole plan when this is a shard's slice of it (default 0, 1, …); ``shard``:
-    (I, N, dialogues in the whole plan), stored in the same transaction (run_shards.py)."""
+) -> list[PlanEntry]:
+    """Record the run's plan, all of it or nothing (one transaction), and return its entries as
+    planned: each holds the very persona (and scenario) it was given, not a copy read back.
+    ``positions``: each pair's place in the whole plan when this is a shard's slice of it
+    (default 0, 1, …); ``shard``: (I, N, dialogues in the whole plan), stored in the same
+    transaction (run_shards.py)."""
     stamp = now()
     places = positions if positions is not None else list(range(len(pairs)))
 
-    def insert() -> None:
+    def insert() -> list[PlanEntry]:
         if shard is not None:
             insert_shard(store, run_id, *shard)
+        planned = []
         for position, pair in zip(places, pairs, strict=True):
-            row = {
-                "run_id": run_id,
-                "position": position,
-                "scenario_id": pair.scenario["id"],
-                "persona_name": pair.persona["name"],
-                "trial": pair.trial,
-                "scenario": json.dumps(pair.scenario, ensure_ascii=False),
-                "persona": json.dumps(pair.persona, ensure_ascii=False),
-                "max_turns": max_turns,
-                "threshold": threshold,
-                "metrics": json.dumps(metrics),
-                "models": json.dumps(models, ensure_ascii=False),
-                "created_at": stamp,
-            }
-            insert_row(store._db.conn, "run_plan", row)
+            entry = PlanEntry(
+                id=0,
+                run_id=run_id,
+                position=position,
+                scenario_id=pair.scenario["id"],
+                persona_name=pair.persona.name,
+                trial=pair.trial,
+                scenario=pair.scenario,
+                persona=pair.persona,
+                max_turns=max_turns,
+                threshold=threshold,
+                metrics=list(metrics),
+                models=dict(models),
+                session_id=None,
+                created_at=stamp,
+            )
+            entry.id = insert_row(store._db.conn, "run_plan", _row(entry))
+            planned.append(entry)
+        return planned
 
-    store.write("record the run's plan", insert)
+    return store.write("record the run's plan", insert)
+
+
+def _row(entry: PlanEntry) -> dict[str, Any]:
+    return {
+        "run_id": entry.run_id,
+        "position": entry.position,
+        "scenario_id": entry.scenario_id,
+        "persona_name": entry.persona_name,
+        "trial": entry.trial,
+        "scenario": json.dumps(entry.scenario, ensure_ascii=False),
+        "persona": persona_json(entry.persona),
+        "max_turns": entry.max_turns,
+        "threshold": entry.threshold,
+        "metrics": json.dumps(entry.metrics),
+        "models": json.dumps(entry.models, ensure_ascii=False),
+        "created_at": entry.created_at,
+    }
 
 
 def entries(store: Database, run_id: str) -> list[PlanEntry]:
-    """The run's plan in its order; empty for a run planned before plans were stored."""
-    rows = store._db.execute("SELECT * FROM run_plan WHERE run_id = ? ORDER BY position", [run_id])
+    """The run's plan in its order; empty for a run planned before plans were stored. An entry
+    with a session has its persona from that session (where it is stored, see above)."""
+    rows = store._db.execute(
+        "SELECT p.*, COALESCE(p.persona, s.persona) AS persona FROM run_plan p "
+        "LEFT JOIN sessions s ON s.id = p.session_id WHERE p.run_id = ? ORDER BY p.position",
+        [run_id],
+    )
     columns = [d[0] for d in rows.description]
     out = []
     for values in rows.fetchall():
+        # The joined ``persona`` comes last, so it is the one the dict keeps.
         row = dict(zip(columns, values, strict=True))
-        for key in ("scenario", "persona", "metrics", "models"):
+        for key in ("scenario", "metrics", "models"):
             row[key] = json.loads(row[key])
+        row["persona"] = Persona.from_record(json.loads(row["persona"] or "{}"))
         out.append(PlanEntry(**row))
     return out
 
@@ -110,8 +146,9 @@ def entries(store: Database, run_id: str) -> list[PlanEntry]:
 def link_session(store: Database, entry_id: int, session_id: int) -> None:
     """Inside the write that created ``session_id``: make it the entry's session, unless the
     entry already has one (then the whole write is rolled back, see ``PlanTaken``)."""
+    # The session now holds the persona: the entry's copy goes (stored once per dialogue).
     cursor = store._db.conn.execute(
-        "UPDATE run_plan SET session_id = ? WHERE id = ? AND session_id IS NULL", [session_id, entry_id]
+        "UPDATE run_plan SET session_id = ?, persona = NULL WHERE id = ? AND session_id IS NULL", [session_id, entry_id]
     )
     if cursor.rowcount != 1:
         raise PlanTaken(f"plan entry {entry_id} already has a session")

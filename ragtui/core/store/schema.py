@@ -120,6 +120,27 @@ def _imported_conversations(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+def _persona_once(conn: sqlite3.Connection) -> None:
+    """A dialogue's persona stored once: ``run_plan.persona`` may be NULL, and is, once its entry
+    has a session (the session holds it; ``run_plan.entries`` reads it from there). The table is
+    rebuilt from its own CREATE statement (SQLite cannot drop NOT NULL in place), keeping its
+    rows, columns and indexes; then the copies linked entries held are cleared. Idempotent."""
+    persona = next(row for row in conn.execute("PRAGMA table_info(run_plan)") if row[1] == "persona")
+    if persona[3]:  # notnull
+        sql, indexes = _table_sql(conn, "run_plan")
+        rebuilt = re.sub(r"\bpersona\s+TEXT\s+NOT\s+NULL\b", "persona TEXT", sql, count=1, flags=re.IGNORECASE)
+        rebuilt = re.sub(r"^\s*CREATE\s+TABLE\s+\"?run_plan\"?", "CREATE TABLE _new_run_plan", rebuilt, count=1)
+        conn.execute(rebuilt)
+        conn.execute("INSERT INTO _new_run_plan SELECT * FROM run_plan")
+        conn.execute("DROP TABLE run_plan")
+        conn.execute("ALTER TABLE _new_run_plan RENAME TO run_plan")
+        for index_sql in indexes:
+            conn.execute(index_sql)
+    conn.execute(
+        "UPDATE run_plan SET persona = NULL WHERE persona IS NOT NULL AND session_id IN (SELECT id FROM sessions)"
+    )
+
+
 _IMPORT_TABLES = """
 CREATE TABLE IF NOT EXISTS imports (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -472,6 +493,9 @@ MIGRATIONS: list[Migration] = [
     # 17: imported real conversations: a session's kind, the files imported, where each
     # conversation and message came from.
     _imported_conversations,
+    # 18: a dialogue's persona stored once: on the session, and on its plan entry only until
+    # the entry has a session.
+    _persona_once,
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

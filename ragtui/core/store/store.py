@@ -23,6 +23,7 @@ from ..types.calls import CallUsage
 from ..types.errors import StoreError, StoreWriteError
 from ..types.judge_key import AgreementLookup
 from ..types.passages import Passage
+from ..types.personas import Persona
 from ..types.stored import (
     TURN_VERDICTS,
     PartialReply,
@@ -42,6 +43,7 @@ from .rows import (
     judgment_columns,
     judgment_from_row,
     now,
+    persona_json,
     session_from_row,
 )
 from .schema import LATEST_VERSION, migrate, schema_version
@@ -189,7 +191,7 @@ class Store:
         self,
         *,
         scenario: dict[str, Any],
-        persona: dict[str, Any],
+        persona: Persona,
         config: dict[str, Any],
         language: str,
         max_turns: int,
@@ -215,8 +217,8 @@ class Store:
             "scenario_id": scenario["id"],
             "question": scenario["question"],
             "scenario": json.dumps(scenario, ensure_ascii=False),
-            "persona_name": persona["name"],
-            "persona": json.dumps(persona, ensure_ascii=False),
+            "persona_name": persona.name,
+            "persona": persona_json(persona),
             "config": json.dumps(config, ensure_ascii=False),
             "max_turns": max_turns,
             "threshold": threshold,

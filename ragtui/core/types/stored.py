@@ -11,6 +11,7 @@ from typing import Any, Protocol, TypeVar
 from .calls import CUT_AT_REPLY_TIMEOUT, cut_words
 from .judgments import Judgment
 from .passages import Passage
+from .personas import Persona
 from .turns import Utterance
 from .verdicts import SKIPPED, Verdict, read_verdict
 
@@ -208,7 +209,7 @@ class StoredSession:
     question: str
     scenario: dict[str, Any]
     persona_name: str
-    persona: dict[str, Any]
+    persona: Persona  # as it was when the dialogue started
     config: dict[str, Any]
     max_turns: int
     threshold: float

@@ -157,8 +157,8 @@ class SessionActions(_Base):
         engine = self.ragtui.engine
         assert engine is not None
         run_id = new_run_id()
-        scenario, persona = request.scenario.to_dict(), request.persona.to_dict()
-        run_plan.store_plan(
+        scenario, persona = request.scenario.to_dict(), request.persona
+        return run_plan.store_plan(
             self.ragtui.store,
             run_id,
             [run_plan.PlannedPair(scenario, persona, trial) for trial in range(1, request.trials + 1)],
@@ -167,7 +167,6 @@ class SessionActions(_Base):
             metrics=list(request.metrics),
             models={role: e.model for role, e in engine.endpoints.items() if not e.embedded},
         )
-        return run_plan.entries(self.ragtui.store, run_id)
 
     def _show_new(self, dialogue: Dialogue, auto_run: bool) -> None:
         dialogue.pause_on_failure = True

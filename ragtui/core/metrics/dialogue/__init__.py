@@ -83,13 +83,12 @@ def context_from_session(session: StoredSession) -> DialogueContext:
         DialogueTurn(turn, s["customer"], s["bot"], s["passages"], agent=s["agent"])
         for turn, s in sorted(by_turn.items())
     ]
-    goal = session.persona.get("goal") if isinstance(session.persona, dict) else ""
     scenario = session.scenario if isinstance(session.scenario, dict) else {}
     return DialogueContext(
         turns,
         session.language,
         session.stop_reason,
-        goal or "",
+        session.persona.goal,
         expectations=expectations_of(scenario),
         tags=tuple(str(t) for t in scenario.get("tags") or ()),
     )
