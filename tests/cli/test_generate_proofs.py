@@ -38,6 +38,40 @@ def expect_items(path: Path) -> list[dict]:
     return [e for t in tables for e in [*t.get("expect", []), *t.get("expect_not", [])]]
 
 
+def one_page(tmp_path: Path, title: str, passage: str) -> Path:
+    """A help folder of one page holding ``passage``."""
+    folder = tmp_path / "help"
+    folder.mkdir()
+    (folder / "page.md").write_text(f"# {title}\n\n{passage}\n", encoding="utf-8")
+    return folder
+
+
+def writes(case: dict, **judging) -> object:
+    """A writer that writes ``case`` (no expectation of its own) and says each reference follows
+    from its quote; the judge's other checks as ``with_judge`` answers them (``judging``)."""
+    return with_judge(
+        lambda b: (
+            Reply(json.dumps({"follows": "yes"}))
+            if schema_name(b) == "entailment"
+            else Reply(json.dumps({"expect": [], "expect_not": [], **case}))
+        ),
+        **judging,
+    )
+
+
+def rewritten_as(base, text: str) -> tuple[object, list[dict]]:
+    """``base``, with every rewrite request answered ``text``; and the list of those requests."""
+    rewrites: list[dict] = []
+
+    def respond(body: dict) -> Reply:
+        if schema_name(body) == "expectation":
+            rewrites.append(body)
+            return Reply(json.dumps({"expectation": text}))
+        return base(body)
+
+    return respond, rewrites
+
+
 def test_every_kept_expectation_carries_its_check_and_the_file_loads_and_checks(
     server, help_folder, config_path, tmp_path, capsys
 ):
@@ -83,16 +117,8 @@ def test_an_expectation_the_reference_fails_is_rewritten_once_then_dropped_and_c
     server, help_folder, config_path, tmp_path, capsys
 ):
     judge = ProvingJudge(right_fails=("gives the answer the help centre gives", "says it again"))
-    rewrites: list[dict] = []
-
-    def rewrite(body: dict) -> Reply | None:
-        if schema_name(body) != "expectation":
-            return None
-        rewrites.append(body)
-        return Reply(json.dumps({"expectation": "says it again"}))
-
-    base = writer(judge=judge)
-    server.set_default(JUDGE, lambda body: rewrite(body) or base(body))
+    respond, rewrites = rewritten_as(writer(judge=judge), "says it again")
+    server.set_default(JUDGE, respond)
     out = tmp_path / "dropped.toml"
     assert generate(config_path, help_folder, out, "--n", "2", "--kinds", "factual") == 0
     printed = capsys.readouterr().out
@@ -227,15 +253,10 @@ def test_a_prohibition_an_answer_breaking_it_does_not_trip_is_rewritten_once_the
     server, help_folder, config_path, tmp_path, capsys
 ):
     judge = ProvingJudge(acts={"promises a refund in cash": "in cash", "promises a refund by cheque": "cheque"})
-    rewrites: list[dict] = []
-    base = writer(judge=judge, prohibition="promises a refund in cash", violation="We will refund you gladly.")
-
-    def respond(body: dict) -> Reply:
-        if schema_name(body) == "expectation":
-            rewrites.append(body)
-            return Reply(json.dumps({"expectation": "promises a refund by cheque"}))
-        return base(body)
-
+    respond, rewrites = rewritten_as(
+        writer(judge=judge, prohibition="promises a refund in cash", violation="We will refund you gladly."),
+        "promises a refund by cheque",
+    )
     server.set_default(JUDGE, respond)
     out = tmp_path / "uncaught.toml"
     assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
@@ -252,15 +273,10 @@ def test_an_expectation_a_shorter_right_answer_fails_is_rewritten_once_then_drop
     not the reference, so this fake judge reads the judged one as unmet there, and it lacks the
     refund's number, so that `contains` goes as well."""
     judge = ProvingJudge()
-    rewrites: list[dict] = []
-    base = writer(judge=judge, shorten=lambda reference: "Your money comes back to the card you paid with.")
-
-    def respond(body: dict) -> Reply:
-        if schema_name(body) == "expectation":
-            rewrites.append(body)
-            return Reply(json.dumps({"expectation": "says it again"}))
-        return base(body)
-
+    respond, rewrites = rewritten_as(
+        writer(judge=judge, shorten=lambda reference: "Your money comes back to the card you paid with."),
+        "says it again",
+    )
     server.set_default(JUDGE, respond)
     out = tmp_path / "short.toml"
     assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
@@ -273,19 +289,13 @@ def test_an_expectation_a_shorter_right_answer_fails_is_rewritten_once_then_drop
 
 
 def test_a_number_the_shorter_right_answer_keeps_stays_a_contains(server, config_path, tmp_path):
-    folder = tmp_path / "help"
-    folder.mkdir()
     passage = "Open My account and choose Pause. You can pause for up to 3 months."
-    (folder / "pause.md").write_text(f"# Pausing\n\n{passage}\n", encoding="utf-8")
+    folder = one_page(tmp_path, "Pausing", passage)
     case = {"question": "How long can I pause for?", "reference": passage, "quote": passage}
     server.set_default(
         JUDGE,
-        with_judge(
-            lambda b: (
-                Reply(json.dumps({"follows": "yes"}))
-                if schema_name(b) == "entailment"
-                else Reply(json.dumps({**case, "expect": [], "expect_not": []}))
-            ),
+        writes(
+            case,
             shorten=lambda reference: "Up to 3 months.",  # the writer's shortest reply
             answers=lambda asked: "3 months" in asked,  # "Open My account…" alone does not answer
         ),
@@ -301,20 +311,10 @@ def test_a_short_answer_that_copies_the_reference_is_set_aside_for_its_first_sen
     """A small writer gives back the reference as its "shortest reply": that proves nothing, so
     the reference's first sentence the judge says answers the question alone is the other right
     answer — and the link's 24 hours, which the question never asked, is not written."""
-    folder = tmp_path / "help"
-    folder.mkdir()
     passage = "To verify your address, tap the link in the email we send. The link is valid for 24 hours."
-    (folder / "verify.md").write_text(f"# Verifying\n\n{passage}\n", encoding="utf-8")
-    case = {"question": "How do I verify my address?", "reference": passage, "quote": passage}
+    folder = one_page(tmp_path, "Verifying", passage)
     server.set_default(
-        JUDGE,
-        with_judge(
-            lambda b: (
-                Reply(json.dumps({"follows": "yes"}))
-                if schema_name(b) == "entailment"
-                else Reply(json.dumps({**case, "expect": [], "expect_not": []}))
-            )
-        ),
+        JUDGE, writes({"question": "How do I verify my address?", "reference": passage, "quote": passage})
     )
     out = tmp_path / "verify.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
@@ -326,25 +326,16 @@ def test_a_short_answer_that_copies_the_reference_is_set_aside_for_its_first_sen
 
 
 def test_a_contains_the_question_already_says_or_a_bare_yes_is_not_written(server, config_path, tmp_path):
-    folder = tmp_path / "help"
-    folder.mkdir()
-    passage = "Shipping is free on orders of ¥5,000 or more. Orders arrive in 2 to 4 days."
-    (folder / "shipping.md").write_text(f"# Shipping\n\n{passage}\n", encoding="utf-8")
+    folder = one_page(
+        tmp_path, "Shipping", "Shipping is free on orders of ¥5,000 or more. Orders arrive in 2 to 4 days."
+    )
     case = {
         "question": "Is shipping free on an order of ¥5,000?",
         "reference": "Yes. Shipping is free on orders of ¥5,000 or more.",
         "quote": "Shipping is free on orders of ¥5,000 or more.",
+        "expect": ["Yes"],
     }
-    server.set_default(
-        JUDGE,
-        with_judge(
-            lambda b: (
-                Reply(json.dumps({"follows": "yes"}))
-                if schema_name(b) == "entailment"
-                else Reply(json.dumps({**case, "expect": ["Yes"], "expect_not": []}))
-            )
-        ),
-    )
+    server.set_default(JUDGE, writes(case))
     out = tmp_path / "echo.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
     assert not [e for e in expect_items(out) if "contains" in e]  # neither "¥5,000" nor "Yes"

@@ -268,15 +268,20 @@ def test_a_conversation_id_met_in_two_files_names_two_sessions(tmp_path, capsys)
         store.close()
 
 
-def test_a_human_agent_and_a_note_are_never_read_as_the_bots_answer(tmp_path, capsys):
-    """What the dialogue verdicts and a continued dialogue read of a session: the agent's words
-    and the note of turn 2 are not made the bot's answer to it."""
+def imported_chat(tmp_path: Path, capsys, conversation: str):
+    """The session of ``conversation`` after importing the first sample file as run ``r``."""
     import_files(tmp_path, capsys, SAMPLES[0], extra=("--run-id", "r"))
     store = Store.open(tmp_path / "r.db")
     try:
-        chat = next(s for s in store.run_sessions("r") if s.scenario_id == "chat-1002")
+        return next(s for s in store.run_sessions("r") if s.scenario_id == conversation)
     finally:
         store.close()
+
+
+def test_a_human_agent_and_a_note_are_never_read_as_the_bots_answer(tmp_path, capsys):
+    """What the dialogue verdicts and a continued dialogue read of a session: the agent's words
+    and the note of turn 2 are not made the bot's answer to it."""
+    chat = imported_chat(tmp_path, capsys, "chat-1002")
     turns = {t.turn: t for t in context_from_session(chat).turns}
     assert turns[2].bot == "I'll pass you to a member of our team."
     assert turns[3].bot is None  # the customer's thanks: no bot answer
@@ -288,12 +293,7 @@ def test_the_dialogue_verdicts_read_the_human_agent_as_a_person_not_as_the_bot(t
     """Whether a conversation was resolved depends on what the agent did (unlocked the account):
     the transcript the dialogue verdicts read holds it, labelled as a human agent; the note does
     not appear, and the agent's words are no bot answer."""
-    import_files(tmp_path, capsys, SAMPLES[0], extra=("--run-id", "r"))
-    store = Store.open(tmp_path / "r.db")
-    try:
-        chat = next(s for s in store.run_sessions("r") if s.scenario_id == "chat-1002")
-    finally:
-        store.close()
+    chat = imported_chat(tmp_path, capsys, "chat-1002")
     context = context_from_session(chat)
     lines = context.transcript().splitlines()
     agent_lines = [line for line in lines if "Sam from Tsumugi" in line]

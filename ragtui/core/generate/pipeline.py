@@ -30,7 +30,7 @@ from typing import Any
 
 from ..content.prompts import PromptTemplate
 from ..metrics.dialogue.expectation_judge import ExpectationJudge
-from ..metrics.json_reply import ReplyParseError, extract_json_object
+from ..metrics.json_reply import ReplyParseError, extract_json_object, one_text_schema
 from ..models.llm import ChatClient, Message
 from ..text.exact_match import says_exactly, short_phrase
 from ..text.script import in_language
@@ -114,30 +114,12 @@ FOLLOW_UP_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 # A rewritten expectation (``proof``): the writer's second try at one that failed its proof.
-REWRITE_SCHEMA: dict[str, Any] = {
-    "title": "expectation",
-    "type": "object",
-    "properties": {"expectation": {"type": "string", "maxLength": 160}},
-    "required": ["expectation"],
-    "additionalProperties": False,
-}
+REWRITE_SCHEMA = one_text_schema("expectation", "expectation", 160)
 SHORT_ANSWER_MAX = 400
 YES_NO = frozenset({"yes", "no", "はい", "いいえ"})  # an answer's first word, not a fact to find
 SENTENCES_TRIED = 4  # the reference's first sentences asked "does this alone answer it?"
-SHORT_ANSWER_SCHEMA: dict[str, Any] = {
-    "title": "short_answer",
-    "type": "object",
-    "properties": {"answer": {"type": "string", "maxLength": SHORT_ANSWER_MAX}},
-    "required": ["answer"],
-    "additionalProperties": False,
-}
-VIOLATION_SCHEMA: dict[str, Any] = {
-    "title": "violation",
-    "type": "object",
-    "properties": {"sentence": {"type": "string", "maxLength": 160}},
-    "required": ["sentence"],
-    "additionalProperties": False,
-}
+SHORT_ANSWER_SCHEMA = one_text_schema("short_answer", "answer", SHORT_ANSWER_MAX)
+VIOLATION_SCHEMA = one_text_schema("violation", "sentence", 160)
 MAX_REPLY_TOKENS = 700
 # A reply the token limit cut is asked once more with this many times the limit, then dropped.
 LONGER_REPLY = 2
@@ -396,16 +378,22 @@ class Generator:
             expectation=text,
             problem=self.template.render(f"problem_{problem}"),
         )
+        return await self._one_text(request, REWRITE_SCHEMA, "expectation")  # None: dropped, not the item
+
+    async def _one_text(self, request: str, schema: dict[str, Any], key: str, cut_at: int = CUT_AT) -> str | None:
+        """The writer's one-line answer to ``request`` (its ``key``, cleaned), or None when the
+        reply is unreadable, empty or cut at the schema's limit — what is asked is then left out,
+        never the item."""
         messages: list[Message] = [
             {"role": "system", "content": self.template.render("system")},
             {"role": "user", "content": request},
         ]
         try:
-            reply = _parse(await self._call(self.writer, messages, REWRITE_SCHEMA))
+            reply = _parse(await self._call(self.writer, messages, schema))
         except Dropped:
-            return None  # the expectation is dropped, not the item
-        again = _texts({"expectation": [reply.get("expectation")]}, "expectation", 1)
-        return again[0] if again else None
+            return None
+        text = _texts({key: [reply.get(key)]}, key, 1, cut_at)
+        return text[0] if text else None
 
     async def _short_answer(self, question: str, reference: str) -> list[str]:
         """Other right answers every expectation must hold on: the shortest reply that still
@@ -415,20 +403,9 @@ class Generator:
         reference alone)."""
         answers: list[str] = []
         request = self.template.render("short_answer", question=question, reference=reference)
-        messages: list[Message] = [
-            {"role": "system", "content": self.template.render("system")},
-            {"role": "user", "content": request},
-        ]
-        try:
-            reply = _parse(await self._call(self.writer, messages, SHORT_ANSWER_SCHEMA))
-            answer = reply.get("answer")
-            # empty, cut at the schema's limit, or the reference again: no second answer
-            if isinstance(answer, str) and answer.strip() and len(answer) < SHORT_ANSWER_MAX - 2:
-                answer = " ".join(strip_controls(answer).split())
-                if alike(answer, reference) < RESTATES_AT:
-                    answers.append(answer)
-        except Dropped:
-            pass
+        answer = await self._one_text(request, SHORT_ANSWER_SCHEMA, "answer", SHORT_ANSWER_MAX - 2)
+        if answer is not None and alike(answer, reference) < RESTATES_AT:  # the reference again proves nothing
+            answers.append(answer)
         sentences = split_sentences(reference)
         if len(sentences) > 1:
             for sentence in sentences[:SENTENCES_TRIED]:
@@ -442,19 +419,11 @@ class Generator:
         """The reference with one sentence added that does ``act`` (written by the writer): the
         answer a prohibition must catch. None when the writer gives no usable sentence."""
         request = self.template.render("violation", question=question, reference=reference, act=act)
-        messages: list[Message] = [
-            {"role": "system", "content": self.template.render("system")},
-            {"role": "user", "content": request},
-        ]
-        try:
-            reply = _parse(await self._call(self.writer, messages, VIOLATION_SCHEMA))
-        except Dropped:
+        sentence = await self._one_text(request, VIOLATION_SCHEMA, "sentence")
+        if sentence is None:
             return []  # the expectation is dropped ("no wrong answer to prove it on"), not the item
-        sentence = _texts({"sentence": [reply.get("sentence")]}, "sentence", 1)
-        if not sentence:
-            return []
         joint = "" if self.language == "ja" else " "
-        return [f"{reference.rstrip()}{joint}{sentence[0]}"]
+        return [f"{reference.rstrip()}{joint}{sentence}"]
 
     async def _follow_up(
         self, passage: SourcedPassage, question: str, reference: str
@@ -694,12 +663,12 @@ def _text(reply: dict[str, Any], key: str) -> str:
     return " ".join(strip_controls(value).split()) if isinstance(value, str) else ""
 
 
-def _texts(reply: dict[str, Any], key: str, most: int) -> tuple[str, ...]:
+def _texts(reply: dict[str, Any], key: str, most: int, cut_at: int = CUT_AT) -> tuple[str, ...]:
     """The list's texts, leaving out one the schema's length limit cut off mid-sentence."""
     value = reply.get(key)
     if not isinstance(value, list):
         return ()
-    texts = (" ".join(strip_controls(v).split()) for v in value if isinstance(v, str) and len(v) < CUT_AT)
+    texts = (" ".join(strip_controls(v).split()) for v in value if isinstance(v, str) and len(v) < cut_at)
     return tuple(t for t in texts if t)[:most]
 
 

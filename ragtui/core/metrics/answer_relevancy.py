@@ -30,7 +30,7 @@ from ..text.score_text import score_text
 from ..types.judgments import Judgment
 from .base import TurnContext
 from .examples import Example, template_and_examples
-from .json_reply import ReplyParseError
+from .json_reply import ReplyParseError, one_text_schema
 from .metric_settings import RelevancyOptions
 from .statement_checks import CheckUnscored, StatementCheck, check_statements, mean_p, scoring_source
 from .steps import StepFailed, StepRunner, bounded_text
@@ -57,13 +57,7 @@ STATEMENTS_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-REASON_SCHEMA: dict[str, Any] = {
-    "title": "reason",
-    "type": "object",
-    "properties": {"reason": {"type": "string", "maxLength": 300}},
-    "required": ["reason"],
-    "additionalProperties": False,
-}
+REASON_SCHEMA = one_text_schema("reason", "reason", 300)
 
 
 def parse_statements(data: dict[str, Any]) -> list[str]:

@@ -13,6 +13,17 @@ from typing import Any
 _FENCE = re.compile(r"```(?:json)?", re.IGNORECASE)
 
 
+def one_text_schema(title: str, key: str, max_length: int) -> dict[str, Any]:
+    """The JSON schema of a reply that is one object with one string: ``{key: "…"}``."""
+    return {
+        "title": title,
+        "type": "object",
+        "properties": {key: {"type": "string", "maxLength": max_length}},
+        "required": [key],
+        "additionalProperties": False,
+    }
+
+
 class ReplyParseError(ValueError):
     """The reply holds no JSON object of the expected shape; the message says what is wrong."""
 
