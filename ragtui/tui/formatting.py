@@ -11,6 +11,7 @@ from typing import Any
 from rich.text import Text
 
 from ..core.metrics.rubric_info import CRITERIA
+from ..core.text.number_text import tenths_text
 from ..core.text.score_text import LOW_STYLE, score_text, styled_score, under_threshold
 from ..core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low, trust_level
 from ..core.types.stored import StoredJudgment
@@ -94,7 +95,7 @@ def detail_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
     text.append_text(agreement_note(j.score, j.details, floor))
     text.append(f"\nmodel {one_line(j.model or '?', 60)} · attempts {j.attempts}")
     if j.latency_ms is not None:
-        text.append(f" · {j.latency_ms / 1000:.1f} s")
+        text.append(f" · {tenths_text(j.latency_ms / 1000)} s")
     text.append(f" · {clean_text(j.created_at)}\n", style="dim")
     rejudge = j.details.get("rejudge")
     if isinstance(rejudge, dict):
@@ -190,7 +191,7 @@ def version_column(
     text.append_text(styled_score(j.score, threshold, floor is not None and is_low(j.details, floor)))
     text.append(f" · {clean_text(j.metric)}\n", style="bold")
     text.append(f"{one_line(j.model or '?', 40)}\n")
-    timing = f" · {j.latency_ms / 1000:.1f} s" if j.latency_ms is not None else ""
+    timing = f" · {tenths_text(j.latency_ms / 1000)} s" if j.latency_ms is not None else ""
     text.append(f"{clean_text(short_time(j.created_at))}{timing}\n", style="dim")
     rejudge = j.details.get("rejudge")
     if isinstance(rejudge, dict):
