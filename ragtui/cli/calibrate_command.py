@@ -238,7 +238,7 @@ async def judge_all(calibrator: Calibrator, pending: list[LabelledItem]) -> None
             for item in pending:
                 judgment = await calibrator.judge(item)
                 done += 1
-                if judgment.score is None and not judgment.details.get("skipped"):
+                if judgment.score is None and not judgment.verdict.skipped:
                     unscored += 1
                 progress.update(task, advance=1, note=f"{unscored} unscored" if unscored else "")
     except (RagtuiError, KeyboardInterrupt, asyncio.CancelledError):

@@ -68,9 +68,9 @@ def check_summary(judgment: StoredJudgment | None) -> str:
     if judgment.score is None:
         why = judgment.error or "the judge's reply could not be read"
         return _one_line(f"unscored: {why}")
-    overall = judgment.details.get("overall")
-    scale = f" ({tenths_text(float(overall))}/5)" if isinstance(overall, int | float) else ""
-    conclusion = str(judgment.details.get("conclusion") or "").strip()
+    verdict = judgment.verdict
+    scale = f" ({tenths_text(verdict.overall)}/5)" if verdict.overall is not None else ""
+    conclusion = verdict.conclusion.strip()
     return _one_line(f"{score_text(judgment.score)}{scale}" + (f": {conclusion}" if conclusion else ""))
 
 
@@ -98,7 +98,7 @@ def check_cell(judgment: StoredJudgment | None) -> str:
 def metric_cell(judgment: StoredJudgment | None) -> str:
     if judgment is None:
         return ""
-    return verdict_text(judgment.score, bool(judgment.details.get("skipped")))
+    return verdict_text(judgment.score, judgment.verdict.skipped)
 
 
 def other_metrics(sessions: list[StoredSession]) -> list[str]:
