@@ -26,7 +26,6 @@ import dataclasses
 import json
 import os
 import resource
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,8 @@ from pathlib import Path
 
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.store.store import Store
+from ragtui.core.store.tallies import turn_verdict_counts
 from stand_ins.fake_openai import FakeOpenAIServer, Reply, demo_responder
 
 PERSONAS = ["angry", "calm", "beginner", "elderly", "skeptical"]
@@ -146,9 +147,11 @@ def measured(command: list[str]) -> tuple[float, float, str]:
 def turns_scored(db: Path) -> tuple[int, int]:
     """Scored turn verdicts and all of them: an unscored turn stops its checks early, so a
     benchmark whose judge cannot be scored would measure fewer calls than a real run makes."""
-    with sqlite3.connect(db) as conn:
-        scored, judged = conn.execute("SELECT COUNT(score), COUNT(*) FROM judgments").fetchone()
-    return int(scored), int(judged)
+    store = Store.open_read_only(db)
+    try:
+        return turn_verdict_counts(store)
+    finally:
+        store.close()
 
 
 def sweep(dialogues: int, levels: list[int], delay: float, workers: int) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -30,6 +29,8 @@ from pathlib import Path
 
 from ragtui.core.config.paths import bundled_dir
 from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.store.store import Store
+from ragtui.core.store.tallies import RecordTally, record_tally
 from stand_ins.fake_openai import FakeOpenAIServer, Reply, demo_responder
 
 PERSONAS = ["angry", "calm", "beginner", "elderly", "skeptical"]
@@ -96,9 +97,13 @@ def ragtui_run(config: Path) -> list[str]:
     return [sys.executable, "-m", "ragtui", "run", "--config", str(config), "--no-check", *personas]
 
 
-def query(db: Path, sql: str) -> list[tuple]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(sql).fetchall()
+def tally(db: Path) -> RecordTally:
+    """What the run left in ``db``, read through ragtui's store (the cut replies by ``END``)."""
+    store = Store.open_read_only(db)
+    try:
+        return record_tally(store, END)
+    finally:
+        store.close()
 
 
 def fault_run(dialogues: int, rate: float, concurrency: int) -> tuple[float, int]:
@@ -109,35 +114,21 @@ def fault_run(dialogues: int, rate: float, concurrency: int) -> tuple[float, int
         result = subprocess.run(ragtui_run(config), capture_output=True, text=True)
         wall = time.perf_counter() - started
         db = Path(tmp) / "bench.db"
-        stops = Counter(dict(query(db, "SELECT COALESCE(stop_reason, status), COUNT(*) FROM sessions GROUP BY 1")))
-        stored = query(db, "SELECT COUNT(*), COALESCE(SUM(attempts - 1), 0) FROM messages")[0]
-        cut_as_complete = query(
-            db, f"SELECT COUNT(*) FROM messages WHERE source IN ('simulator', 'bot') AND text NOT LIKE '%{END}'"
-        )[0][0]
-        partial = Counter(dict(query(db, "SELECT role, COUNT(*) FROM partial_replies GROUP BY role")))
-        unscored = query(db, "SELECT COALESCE(SUM(unscored_turns), 0) FROM sessions")[0][0]
-        unscored_rows = query(db, "SELECT COUNT(*) FROM judgments WHERE score IS NULL")[0][0]
-        turns = query(db, "SELECT COUNT(*) FROM messages WHERE role = 'bot'")[0][0]
-        no_verdict = query(
-            db,
-            "SELECT COUNT(*) FROM messages m WHERE role = 'bot' AND NOT EXISTS "
-            "(SELECT 1 FROM judgments j WHERE j.message_id = m.id)",
-        )[0][0]
-        sessions = query(db, "SELECT COUNT(*) FROM sessions")[0][0]
+        record = tally(db)
     injected = ", ".join(f"{k} {responder.injected[k]}" for k in FAULTS)
     print(
-        f"[faults {rate:.0%}] {sessions} dialogues, exit {result.returncode}, {responder.calls} chat calls, "
+        f"[faults {rate:.0%}] {record.sessions} dialogues, exit {result.returncode}, {responder.calls} chat calls, "
         f"{sum(responder.injected.values())} faults injected ({injected})"
     )
-    print(f"  stop reasons: {dict(sorted(stops.items()))}")
+    print(f"  stop reasons: {dict(sorted(record.stops.items()))}")
     print(
-        f"  messages stored {stored[0]}; stream retries recorded on them {stored[1]}; "
-        f"partial records kept {sum(partial.values())} {dict(partial)}"
+        f"  messages stored {record.messages}; stream retries recorded on them {record.stream_retries}; "
+        f"partial records kept {sum(record.partial.values())} {dict(record.partial)}"
     )
-    print(f"  cut replies stored as complete messages: {cut_as_complete}   <- must be 0")
+    print(f"  cut replies stored as complete messages: {record.not_ending}   <- must be 0")
     print(
-        f"  bot turns {turns}; turns without a verdict row {no_verdict}; unscored turns {unscored} "
-        f"(unscored verdict rows {unscored_rows})"
+        f"  bot turns {record.bot_turns}; turns without a verdict row {record.turns_without_verdict}; unscored turns {record.unscored_turns} "
+        f"(unscored verdict rows {record.unscored_verdicts})"
     )
     print(f"  wall time {wall:.1f} s")
     return wall, responder.calls
@@ -164,8 +155,8 @@ def writers_run(processes: int, per_writer: int, concurrency: int) -> float:
                 sys.exit(f"a writer failed ({process.returncode}): {error[-2000:]}")
         db = Path(tmp) / "shared.db"
         expected = processes * (-(-per_writer // len(PERSONAS)) * len(PERSONAS))
-        good = query(db, "SELECT COUNT(*) FROM sessions WHERE stop_reason = 'max_turns'")[0][0]
-        in_error = query(db, "SELECT COUNT(*) FROM sessions WHERE stop_reason = 'error'")[0][0]
+        stops = tally(db).stops
+        good, in_error = stops["max_turns"], stops["error"]
         locked = sum("locked" in e for e in errors)
     print(
         f"[writers {processes}] {expected} dialogues in {processes} processes on one database: "

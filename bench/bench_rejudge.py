@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,7 @@ from ragtui.core.dialogue.estimate import estimate_run, spent
 from ragtui.core.knowledge.index import KnowledgeBase
 from ragtui.core.models.endpoints import resolve_endpoints
 from ragtui.core.store.store import Store
+from ragtui.core.store.tallies import rejudged_versions
 from ragtui.core.types.judgments import Judgment
 from ragtui.core.types.personas import Persona
 from stand_ins.fake_openai import FakeOpenAIServer, Reply, level_reply, schema_responder
@@ -132,10 +132,8 @@ def rejudge(turns: int, concurrency: int, delay: float) -> None:
         batched = len(server.batch.bodies)
         uploaded = sum(len(f["content"]) for f in server.batch.files.values() if f["purpose"] == "batch")
         # Read from the file as any SQLite reader would: what the re-judges left there.
-        with contextlib.closing(sqlite3.connect(folder / "bench.db")) as conn:
-            scored = conn.execute(
-                "SELECT version, COUNT(*), SUM(score IS NULL) FROM judgments WHERE version > 1 GROUP BY version"
-            ).fetchall()
+        with contextlib.closing(Store.open_read_only(folder / "bench.db")) as store:
+            scored = rejudged_versions(store)
 
     ideal = online_calls * delay / concurrency
     print(f"[rejudge] {turns} stored turns; every judge call answered after {delay * 1000:.0f} ms online")

@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..core.bots.probe import BotProbeResult
+from ..core.text.number_text import whole_text
 from .output import console as default_console
 
 PASSAGES_SHOWN = 5
@@ -20,7 +21,7 @@ def bot_probe_lines(result: BotProbeResult) -> list[Text]:
     head.append("  ")
     head.append("ok" if result.ok else "FAILED", style="green" if result.ok else "bold red")
     if result.latency_ms is not None:
-        head.append(f"  {result.latency_ms:.0f} ms", style="dim")
+        head.append(f"  {whole_text(result.latency_ms)} ms", style="dim")
     lines.append(head)
     lines.append(_field("question", result.question))
     status = str(result.status) if result.status is not None else "-"

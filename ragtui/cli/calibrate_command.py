@@ -40,6 +40,7 @@ from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
+from ..core.text.number_text import fine_text, tenths_text
 from ..core.text.score_text import figure_text, score_text
 from ..core.types.errors import RagtuiError
 from .command_table import help_of
@@ -237,7 +238,7 @@ async def judge_all(calibrator: Calibrator, pending: list[LabelledItem]) -> None
             for item in pending:
                 judgment = await calibrator.judge(item)
                 done += 1
-                if judgment.score is None and not judgment.details.get("skipped"):
+                if judgment.score is None and not judgment.verdict.skipped:
                     unscored += 1
                 progress.update(task, advance=1, note=f"{unscored} unscored" if unscored else "")
     except (RagtuiError, KeyboardInterrupt, asyncio.CancelledError):
@@ -275,11 +276,11 @@ def fit_and_store(
         fit_id = save_fit(store, fitted, report, str(args.data.resolve()), calibrator.run_id)
         console.print(Text(f"Fit #{fit_id} · {args.metric} · {language} · {fitted.kind}", style="bold"))
         figures = "  ".join(
-            f"{name} {_fmt(report.before[name])} → {_fmt(report.after[name])}" for name in report.before
+            f"{name} {fine_text(report.before[name])} → {fine_text(report.after[name])}" for name in report.before
         )
         console.print(Text(f"held-out ({report.folds}-fold cross-validation, n={report.n}): {figures}"))
         if fitted.threshold is not None:
-            console.print(Text(f"threshold: P(yes) ≥ {fitted.threshold:.3f} counts as yes"))
+            console.print(Text(f"threshold: P(yes) ≥ {fine_text(fitted.threshold)} counts as yes"))
         console.print(
             Text(
                 f"Applied whenever {args.metric} runs with judge model {model} and this {language} prompt "
@@ -287,10 +288,6 @@ def fit_and_store(
                 style="dim",
             )
         )
-
-
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
 
 
 def print_report(report: CalibrationReport, db_path: Path | None) -> None:
@@ -301,23 +298,29 @@ def print_report(report: CalibrationReport, db_path: Path | None) -> None:
         s = report.binary_stats
         console.print(
             Text(
-                f"accuracy {_fmt(s.accuracy)} · F1 {_fmt(s.f1)} · Cohen's kappa {_fmt(s.kappa)} · "
-                f"precision {_fmt(s.precision)} · recall {_fmt(s.recall)}  "
+                f"accuracy {fine_text(s.accuracy)} · F1 {fine_text(s.f1)} · Cohen's kappa {fine_text(s.kappa)} · "
+                f"precision {fine_text(s.precision)} · recall {fine_text(s.recall)}  "
                 f"(tp {s.true_positive}, fp {s.false_positive}, fn {s.false_negative}, tn {s.true_negative})"
             )
         )
     else:
-        interval = "" if report.interval is None else f" (95% CI {report.interval[0]:.3f} – {report.interval[1]:.3f})"
-        console.print(Text(f"Spearman {_fmt(report.spearman)}{interval} · mean absolute error {_fmt(report.mae)}"))
+        interval = (
+            ""
+            if report.interval is None
+            else f" (95% CI {fine_text(report.interval[0])} – {fine_text(report.interval[1])})"
+        )
+        console.print(
+            Text(f"Spearman {fine_text(report.spearman)}{interval} · mean absolute error {fine_text(report.mae)}")
+        )
     if report.auc is not None:
-        console.print(Text(f"AUC good vs bad {_fmt(report.auc)}"))
+        console.print(Text(f"AUC good vs bad {fine_text(report.auc)}"))
     for language, figures in report.by_language.items():
         console.print(
             Text(
-                f"  {language}: n={figures.n} · Spearman {_fmt(figures.spearman)} · AUC good vs bad {_fmt(figures.auc)}"
+                f"  {language}: n={figures.n} · Spearman {fine_text(figures.spearman)} · AUC good vs bad {fine_text(figures.auc)}"
             )
         )
-    speed = "–" if report.items_per_minute is None else f"{report.items_per_minute:.1f}"
+    speed = tenths_text(report.items_per_minute)
     console.print(
         Text(f"{speed} items/min · {report.unscored} unscored · {report.skipped} skipped (metric not applicable)")
     )
@@ -347,8 +350,8 @@ def print_dialogue_agreement(found: DialogueAgreement) -> None:
     """What a dialogue metric adds to the report: pass/fail agreement, and for resolution the
     outcome, per language."""
     for language, stats in sorted(found.by_language.items()):
-        line = Text(f"{language}: {stats.scored} scored · Spearman {_fmt(stats.spearman)}")
-        line.append(f" · pass/fail agreement {_fmt(stats.pass_accuracy)} (kappa {_fmt(stats.pass_kappa)})")
+        line = Text(f"{language}: {stats.scored} scored · Spearman {fine_text(stats.spearman)}")
+        line.append(f" · pass/fail agreement {fine_text(stats.pass_accuracy)} (kappa {fine_text(stats.pass_kappa)})")
         if stats.outcome_total:
             line.append(f" · outcome agreement {stats.outcome_matches}/{stats.outcome_total}")
         console.print(line)

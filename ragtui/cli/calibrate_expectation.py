@@ -30,6 +30,8 @@ from ..core.models.endpoints import resolve_endpoint
 from ..core.models.llm import ClientPool
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
+from ..core.text.number_text import fine_text, tenths_text
+from ..core.text.score_text import figure_text
 from ..core.types.errors import RagtuiError
 from .model_start import embedded_model
 from .output import console, console_err, item_progress
@@ -94,15 +96,11 @@ async def _calibrate(args: argparse.Namespace, overrides: Overrides) -> int:
     return 0
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
 def figure_line(language: str, half: str, f: Figures) -> str:
     """One line per (language, half), plain so a log or a doc can quote it."""
     return (
-        f"{language} {half}: n={f.n} scored={f.scored} · accuracy {_fmt(f.accuracy)} · kappa {_fmt(f.kappa)}"
-        f" · AUC {_fmt(f.auc)} · mean P(yes) label 1 {_fmt(f.mean_p_positive, 2)}, label 0 {_fmt(f.mean_p_negative, 2)}"
+        f"{language} {half}: n={f.n} scored={f.scored} · accuracy {fine_text(f.accuracy)} · kappa {fine_text(f.kappa)}"
+        f" · AUC {fine_text(f.auc)} · mean P(yes) label 1 {figure_text(f.mean_p_positive)}, label 0 {figure_text(f.mean_p_negative)}"
     )
 
 
@@ -124,7 +122,7 @@ def print_expectation_report(rows: list[Scored], elapsed: float) -> None:
     for name in ("kind", "n", "judged as labelled", "unscored", "mean P(yes)"):
         kinds.add_column(name, justify="left" if name == "kind" else "right")
     for k in by_kind(rows):
-        kinds.add_row(Text(k.kind), str(k.n), str(k.right), str(k.unscored), _fmt(k.mean_p, 2))
+        kinds.add_row(Text(k.kind), str(k.n), str(k.right), str(k.unscored), figure_text(k.mean_p))
     console.print(kinds)
     wrong = [r for r in rows if r.check.p_yes is not None and r.predicted != r.label]
     wrong.sort(key=lambda r: -abs(float(r.check.p_yes or 0.0) - r.label))
@@ -133,7 +131,9 @@ def print_expectation_report(rows: list[Scored], elapsed: float) -> None:
         for name in ("line", "id", "kind", "label", "P(yes)"):
             worst.add_column(name, justify="right" if name in ("line", "label", "P(yes)") else "left")
         for r in wrong[:WORST_SHOWN]:
-            worst.add_row(str(r.item.line), Text(r.item.id), Text(r.item.kind), str(r.label), _fmt(r.check.p_yes, 2))
+            worst.add_row(
+                str(r.item.line), Text(r.item.id), Text(r.item.kind), str(r.label), figure_text(r.check.p_yes)
+            )
         console.print(worst)
     errors = [r for r in rows if r.check.error]
     for r in errors[:5]:
@@ -143,4 +143,6 @@ def print_expectation_report(rows: list[Scored], elapsed: float) -> None:
     reads = collections.Counter(r.check.read for r in rows)
     console.print(Text("read: " + ", ".join(f"{name} {count}" for name, count in sorted(reads.items())), style="dim"))
     speed = len(rows) / elapsed * 60 if elapsed > 0 else None
-    console.print(Text(f"{_fmt(speed, 1)} items/min · {len(errors)} unscored · {elapsed:.1f} s", style="dim"))
+    console.print(
+        Text(f"{tenths_text(speed)} items/min · {len(errors)} unscored · {tenths_text(elapsed)} s", style="dim")
+    )

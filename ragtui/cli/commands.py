@@ -22,6 +22,7 @@ from ..core.store.labels import session_labels
 from ..core.store.lineage import lineage_lines, next_turn_lines
 from ..core.store.store import Store
 from ..core.text.fit_columns import NAME, RUN_ID, WHOLE
+from ..core.text.number_text import setting_text
 from ..core.types.errors import RagtuiError
 from ..core.types.stored import StoredSession
 from .arg_checks import check_count, check_ids
@@ -138,7 +139,7 @@ def personas(args: argparse.Namespace, overrides: Overrides) -> int:
     table = Table("name", "temperature", "patience", "description")
     for p in load_merged(folders_of(cfg), cfg.language):
         patience = f"{p.patience} turns" if p.patience else "-"
-        table.add_row(Text(p.name), f"{p.temperature:g}", patience, Text(p.description))
+        table.add_row(Text(p.name), setting_text(p.temperature), patience, Text(p.description))
     console.print(Text(f"Personas in {cfg.user_personas / cfg.language} (yours), then {cfg.personas / cfg.language}"))
     console.print(table)
     return 0

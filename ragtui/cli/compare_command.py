@@ -37,6 +37,7 @@ from ..core.runs.next_turn_compare import unjudged_line
 from ..core.runs.resolve import open_referenced, split_reference
 from ..core.runs.trial_compare import ONE_TRIAL_LINE, NoiseComparison
 from ..core.store.store import Store
+from ..core.text.number_text import p_value_text
 from ..core.text.score_text import UNSCORED_STYLE, delta_text, score_text
 from .command_table import help_of
 from .output import console
@@ -212,7 +213,7 @@ def trials_table(c: Comparison, verdict: CompareVerdict, n: NoiseComparison) -> 
             verdict_text(verdict.of(p.label).word),
             Text(f"{p.cell('base')} → {p.cell('new')}"),
             Text(f"{base} → {new}"),
-            Text(f"{p.p_value:.3f}"),
+            Text(p_value_text(p.p_value)),
             Text(p.verdict, style=TRIAL_STYLES.get(p.verdict, "")),
         )
     return table

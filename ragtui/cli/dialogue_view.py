@@ -9,6 +9,7 @@ from ..core.judge_quality.judge_card import agreement_text
 from ..core.metrics.explain import status_word
 from ..core.registry import metric_views
 from ..core.store.dialogue_verdicts import ResolutionRate, StoredDialogueJudgment
+from ..core.text.number_text import percent_text
 from .output import model_label
 
 
@@ -18,7 +19,7 @@ def rate_text(rate: ResolutionRate) -> Text:
     if rate.rate is None:
         text.append("unscored", style="yellow")
     else:
-        text.append(f"{rate.rate:.0%}", style="green" if rate.rate >= 0.7 else "bold red")
+        text.append(percent_text(rate.rate), style="green" if rate.rate >= 0.7 else "bold red")
         text.append(f" ({rate.successes}/{rate.scored} resolved or handed over)")
     if rate.unscored:
         text.append(f", {rate.unscored} unscored", style="yellow")

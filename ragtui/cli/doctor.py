@@ -25,6 +25,7 @@ from ..core.models.local_model_file import find_chunks, verified_cached_model
 from ..core.models.preflight import CHECK_RETRIES, check_endpoint, checked
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
+from ..core.text.number_text import setting_text, tenths_text
 from ..core.types.errors import RagtuiError
 from .bot_probe_view import print_bot_probe
 from .model_start import embedded_model
@@ -65,7 +66,9 @@ def embedded_checks(config: Config) -> list[Check]:
     free = available_memory()
     if free is not None:
         checks.append(
-            Check("memory", free > 2_500_000_000, f"{free / 1e9:.1f} GB available, ~2.5 GB needed", "free memory")
+            Check(
+                "memory", free > 2_500_000_000, f"{tenths_text(free / 1e9)} GB available, ~2.5 GB needed", "free memory"
+            )
         )
     return checks
 
@@ -83,13 +86,13 @@ def server_checks(model: LocalModel) -> list[Check]:
             "running",
             True,
             f"pid {state.pid}, port {state.port}, {busy} slots busy, {state.threads} threads, "
-            f"context {state.ctx_size} tokens, RSS {(rss or 0) / 1e9:.1f} GB, log {state.log}",
+            f"context {state.ctx_size} tokens, RSS {tenths_text((rss or 0) / 1e9)} GB, log {state.log}",
         )
     ]
     now = time.time()
     for lease in model.attached():
         me = " (this doctor)" if lease.pid == os.getpid() else ""
-        keep = f", keep warm {lease.keep_alive:g} s after" if lease.keep_alive else ""
+        keep = f", keep warm {setting_text(lease.keep_alive)} s after" if lease.keep_alive else ""
         checks.append(
             Check(f"attached: pid {lease.pid}", True, f"{lease.command}{me} — for {_ago(now - lease.since)}{keep}")
         )
@@ -109,14 +112,14 @@ def check_wait(seconds: float) -> float:
     """``--timeout``: over 0 (and a number: argparse takes ``nan`` and ``inf`` as floats)."""
     if not 0 < seconds <= MAX_DOCTOR_WAIT:
         raise RagtuiError(
-            f"--timeout must be over 0 and at most {MAX_DOCTOR_WAIT:g} seconds, got {seconds:g}",
-            f"the default is {DOCTOR_WAIT:g}",
+            f"--timeout must be over 0 and at most {setting_text(MAX_DOCTOR_WAIT)} seconds, got {setting_text(seconds)}",
+            f"the default is {setting_text(DOCTOR_WAIT)}",
         )
     return seconds
 
 
 def no_answer(what: str, seconds: float) -> str:
-    return f"{what} did not answer within {seconds:g} s (ragtui doctor --timeout SECONDS waits longer)"
+    return f"{what} did not answer within {setting_text(seconds)} s (ragtui doctor --timeout SECONDS waits longer)"
 
 
 async def probe(
@@ -145,7 +148,7 @@ async def probe(
     seconds = time.perf_counter() - started
     said = " ".join(reply.text.split())[:40]
     model = f"{reply.served_model} answering for {reply.model}" if reply.served_model else reply.model
-    return Check(f"{endpoint.role}: answers", True, f"in {seconds:.1f} s ({model}): {said!r}")
+    return Check(f"{endpoint.role}: answers", True, f"in {tenths_text(seconds)} s ({model}): {said!r}")
 
 
 def render(title: str, checks: list[Check]) -> None:

@@ -11,6 +11,7 @@ from ..core.dialogue.estimate import Estimate, RoleTokens, estimate_run
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
+from ..core.text.number_text import count_text, tenths_text
 from ..core.text.token_text import cost_text, tokens_text
 from .arg_checks import check_repeat
 from .content_pick import pick_content
@@ -29,10 +30,10 @@ def tokens_table(title: str, roles: list[RoleTokens], cache: bool = False) -> Ta
         table.add_row(
             r.role,
             Text(r.model),
-            f"{r.calls:,.0f}",
-            f"{r.tokens_in:,.0f}",
+            count_text(r.calls),
+            count_text(r.tokens_in),
             *cached,
-            f"{r.tokens_out:,.0f}",
+            count_text(r.tokens_out),
             cost_text(r.cost),
         )
     return table
@@ -44,7 +45,7 @@ def print_estimate(estimate: Estimate) -> None:
     )
     console.print(
         Text(
-            f"Estimate for {estimate.dialogues} dialogue(s){trials}, {estimate.turns_per_dialogue:.1f} turn(s) each "
+            f"Estimate for {estimate.dialogues} dialogue(s){trials}, {tenths_text(estimate.turns_per_dialogue)} turn(s) each "
             f"({estimate.turns_basis}); no model was called.",
             style="bold",
         ),
@@ -55,7 +56,7 @@ def print_estimate(estimate: Estimate) -> None:
         console.print(Text(f"  {r.role}: input from the prompts; output per call: {r.basis}", style="dim"))
     total_in = sum(r.tokens_in for r in estimate.roles)
     total_out = sum(r.tokens_out for r in estimate.roles)
-    line = f"Total: {total_in:,.0f} tokens in, {total_out:,.0f} out"
+    line = f"Total: {count_text(total_in)} tokens in, {count_text(total_out)} out"
     cost = estimate.cost
     line += f", about {cost_text(cost)}" if cost is not None else " (set [prices] in the config for a cost)"
     console.print(Text(line), soft_wrap=True)

@@ -30,6 +30,7 @@ from ..core.knowledge.folder import KnowledgeFolder, knowledge_root, read_folder
 from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
+from ..core.text.number_text import whole_text
 from ..core.types.errors import RagtuiError
 from .command_table import help_of
 from .draft_run import draft_and_write, print_budget_stop
@@ -229,7 +230,7 @@ def _summary(
     kept = len(report.kept)
     # The same tally as the progress line's last (``GenerationReport.tally``).
     console.print(
-        Text(f"Generated {report.planned} planned item(s) in {seconds:.0f} s: {report.tally()}", style="bold"),
+        Text(f"Generated {report.planned} planned item(s) in {whole_text(seconds)} s: {report.tally()}", style="bold"),
         soft_wrap=True,
     )
     if merged is not None:

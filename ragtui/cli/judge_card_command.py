@@ -26,6 +26,7 @@ from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
+from ..core.text.number_text import setting_text
 from ..core.text.score_text import figure_text
 from ..core.types.agreement_floor import INTERVAL_RULE, LOW_MARK, LOW_WORDS, AgreementFloor, is_low
 from ..core.types.errors import RagtuiError
@@ -95,7 +96,7 @@ def judge_card(args: argparse.Namespace, overrides: Overrides) -> int:
     floor = config.min_judge_agreement
     console.print(
         Text(
-            f"{LOW_MARK} {LOW_WORDS}: under [min_judge_agreement] (Spearman {floor.spearman:g}, κ {floor.kappa:g}, "
+            f"{LOW_MARK} {LOW_WORDS}: under [min_judge_agreement] (Spearman {setting_text(floor.spearman)}, κ {setting_text(floor.kappa)}, "
             f"at least {floor.items} items): its scores are drawn neither red nor green and do not gate a run.",
             style="dim",
         ),

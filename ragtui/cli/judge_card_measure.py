@@ -46,6 +46,7 @@ from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
 from ..core.store.labelled_turns import labelled_turns
 from ..core.store.store import Store
+from ..core.text.number_text import tenths_text, whole_text
 from ..core.types.errors import RagtuiError
 from .calibrate_command import judge_all, metrics_factory
 from .judge_card_expectations import measure_expectations, report_items
@@ -135,8 +136,8 @@ def print_estimate(config: Config, planned: list[Planned], endpoint: Endpoint) -
                 tokens_out += calls * ASSUMED_OUTPUT["judge"]
     console.print(
         Text(
-            f"Estimate: {int(total_items)} item(s), ≈{total_calls:.0f} judge call(s), "
-            f"≈{tokens_in / 1000:.1f}k tokens in and ≈{tokens_out / 1000:.1f}k out with {endpoint.label} "
+            f"Estimate: {int(total_items)} item(s), ≈{whole_text(total_calls)} judge call(s), "
+            f"≈{tenths_text(tokens_in / 1000)}k tokens in and ≈{tenths_text(tokens_out / 1000)}k out with {endpoint.label} "
             "(items judged by an earlier matching run are reused, not called again)",
             style="dim",
         ),

@@ -18,6 +18,7 @@ from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.runs.resolve import resolve_run
 from ..core.store.labelled_turns import labelled_turns
+from ..core.text.number_text import fine_text
 from ..core.text.score_text import figure_text, score_text
 from ..core.types.errors import RagtuiError
 from .output import console
@@ -48,10 +49,6 @@ def calibrate_from_labels(args: argparse.Namespace, overrides: Overrides) -> int
     return 0
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
 def print_label_report(report: LabelAgreementReport, run_id: str | None) -> None:
     scope = f"run {run_id}" if run_id else "every run"
     console.print(
@@ -68,16 +65,16 @@ def print_label_report(report: LabelAgreementReport, run_id: str | None) -> None
         head.append(v.model, style="bold cyan")
         head.append(f" · prompt {v.prompt} · {v.turns} labelled turn(s) judged, {v.unscored} unscored")
         console.print(head, soft_wrap=True)
-        interval = "" if v.interval is None else f" (95% CI {v.interval[0]:.3f} – {v.interval[1]:.3f})"
+        interval = "" if v.interval is None else f" (95% CI {fine_text(v.interval[0])} – {fine_text(v.interval[1])})"
         console.print(
-            Text(f"  scores: Spearman {_fmt(v.spearman)}{interval} · MAE {_fmt(v.mae)} · n={v.score_pairs}"),
+            Text(f"  scores: Spearman {fine_text(v.spearman)}{interval} · MAE {fine_text(v.mae)} · n={v.score_pairs}"),
             soft_wrap=True,
         )
         b = v.binary
         console.print(
             Text(
-                f"  agree/disagree: accuracy {_fmt(b.accuracy if b else None)} · "
-                f"Cohen's kappa {_fmt(b.kappa if b else None)} · n={v.pass_pairs}"
+                f"  agree/disagree: accuracy {fine_text(b.accuracy if b else None)} · "
+                f"Cohen's kappa {fine_text(b.kappa if b else None)} · n={v.pass_pairs}"
             ),
             soft_wrap=True,
         )

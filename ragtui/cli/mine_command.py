@@ -28,6 +28,7 @@ from ..core.generate.toml_out import MINED_HEADER
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
 from ..core.store.store import Store
+from ..core.text.number_text import whole_text
 from ..core.types.errors import RagtuiError
 from .draft_run import draft_and_write, print_budget_stop
 from .output import console
@@ -149,7 +150,7 @@ def _summary(
 ) -> None:
     # The same tally as the progress line's last (``GenerationReport.tally``).
     console.print(
-        Text(f"Mined {report.planned} conversation(s) in {seconds:.0f} s: {report.tally()}", style="bold"),
+        Text(f"Mined {report.planned} conversation(s) in {whole_text(seconds)} s: {report.tally()}", style="bold"),
         soft_wrap=True,
     )
     if merged is not None:

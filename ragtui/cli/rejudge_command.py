@@ -37,6 +37,7 @@ from ..core.runs.resolve import resolve_run
 from ..core.store import rejudge_jobs
 from ..core.store.rejudge_jobs import RejudgeJob
 from ..core.store.store import Store
+from ..core.text.number_text import setting_text
 from ..core.text.score_text import NO_VERDICT, score_text
 from ..core.types.errors import RagtuiError
 from .command_table import help_of
@@ -66,7 +67,7 @@ def rejudge(args: argparse.Namespace, overrides: Overrides) -> int:
     if args.concurrency is not None and args.concurrency < 1:
         raise RagtuiError(f"--concurrency must be at least 1, got {args.concurrency}")
     if args.poll < 0:
-        raise RagtuiError(f"--poll must be 0 or more seconds, got {args.poll:g}")
+        raise RagtuiError(f"--poll must be 0 or more seconds, got {setting_text(args.poll)}")
     store = bootstrap.open_store(config)
     try:
         if args.ingest is not None:

@@ -56,6 +56,7 @@ from ..core.store import run_plan, run_shards
 from ..core.store.ownership import this_process
 from ..core.store.run_plan import PlanEntry, PlannedPair, PlanTaken
 from ..core.store.store import Store
+from ..core.text.number_text import percent_text, setting_text
 from ..core.text.score_text import styled_score
 from ..core.types.errors import RagtuiError, StoreWriteError
 from ..core.types.personas import Persona
@@ -539,7 +540,7 @@ def _report(
         PRIMARY_METRIC in low_metrics(s, config.min_judge_agreement) for s in rows if s.score is not None
     )
     summary.append_text(styled_score(sum(scored) / len(scored) if scored else None, config.threshold, low))
-    summary.append(f" (threshold {config.threshold:g})")
+    summary.append(f" (threshold {setting_text(config.threshold)})")
     # "passed" as every output reads it (core.runs.passing): the count pass^1 and the pass column rest on.
     summary.append(f" · {sum(1 for s in rows if read_pass(s, thresholds=config.thresholds).passed)}/{len(rows)} passed")
     # The resolution rate: said when the metric that makes it is judged (or gated on).
@@ -547,13 +548,13 @@ def _report(
         summary.append(" · ")
         summary.append_text(rate_text(gate.resolution or run_resolution(rows)))
         if config.min_resolution_rate > 0:
-            summary.append(f" (min {config.min_resolution_rate:.0%})")
+            summary.append(f" (min {percent_text(config.min_resolution_rate)})")
     if gate.expectations.dialogues:
         summary.append(" · ")
         broken = bool(gate.expectations.policies_broken)
         summary.append(rate_line(gate.expectations), style="red" if broken else "")
         if config.min_expectation_rate > 0:
-            summary.append(f" (min {config.min_expectation_rate:.0%})")
+            summary.append(f" (min {percent_text(config.min_expectation_rate)})")
     customer = [m for s in rows for m in s.messages if m.role == "user"]
     retried = sum(1 for m in customer if (m.sim_check or {}).get("retried"))
     off_role = sum(1 for m in customer if m.source == "simulator_off_role")

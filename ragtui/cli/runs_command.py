@@ -17,6 +17,7 @@ from ..core.runs.bootstrap import Overrides
 from ..core.runs.listing import TREND_RUNS, RunSummary, list_runs, pair_trends, sparkline
 from ..core.runs.resolve import resolve_run
 from ..core.text.fit_columns import NAME, NEWEST, RUN_ID, WHOLE, WRAPPED, Shorten
+from ..core.text.number_text import percent_text
 from ..core.text.score_text import no_verdict, score_text
 from .arg_checks import check_count
 from .command_table import help_of
@@ -118,7 +119,7 @@ def interrupted_cell(r: RunSummary) -> Text:
 
 def pass_cell(r: RunSummary) -> Text:
     """The run's pass rate (pass^1), ``44%``; ``–`` when no dialogue ran to the end or was judged."""
-    return Text("–", style="dim") if r.pass_rate is None else Text(f"{r.pass_rate:.0%}")
+    return Text("–", style="dim") if r.pass_rate is None else Text(percent_text(r.pass_rate))
 
 
 def pass_k_cell(r: RunSummary) -> Text:
@@ -144,7 +145,7 @@ def resolution_cell(r: RunSummary) -> Text:
         return Text("–", style="dim")
     if r.resolution.rate is None:
         return Text("unscored", style="yellow")
-    return Text(f"{r.resolution.rate:.0%}")
+    return Text(percent_text(r.resolution.rate))
 
 
 def runs(args: argparse.Namespace, overrides: Overrides) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.config.limits import DOCTOR_WAIT, MAX_DOCTOR_WAIT
+from ..core.text.number_text import setting_text
 from .command_table import help_of
 from .common_args import KEEP, add_config_and_db
 
@@ -58,8 +59,8 @@ def add_doctor_parser(sub: argparse._SubParsersAction) -> None:
         type=float,
         default=DOCTOR_WAIT,
         metavar="SECONDS",
-        help=f"how long each endpoint and the bot under test get to answer (over 0, at most {MAX_DOCTOR_WAIT:g}; "
-        f"default {DOCTOR_WAIT:g})",
+        help=f"how long each endpoint and the bot under test get to answer (over 0, at most {setting_text(MAX_DOCTOR_WAIT)}; "
+        f"default {setting_text(DOCTOR_WAIT)})",
     )
     doctor.set_defaults(handler=_doctor)
 

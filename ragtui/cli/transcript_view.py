@@ -6,7 +6,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..core.judge_quality.judge_card import agreement_text
-from ..core.metrics.explain import explain_lines, status_word
+from ..core.metrics.explain import explain_lines
 from ..core.registry import metric_views
 from ..core.registry.metrics import PRIMARY_METRIC
 from ..core.runs.low_agreement import low_metrics
@@ -20,21 +20,20 @@ from .output import console, model_label, session_score_text, stop_text
 
 
 def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | None = None) -> Text:
+    verdict = j.verdict
     # Metrics other than the rubric record their own pass mark with their verdict.
-    threshold = j.verdict.threshold if j.verdict.threshold is not None else threshold
+    threshold = verdict.threshold if verdict.threshold is not None else threshold
     text = Text()
     text.append(f"{j.metric} v{j.version}: ", style="bold")
-    if status_word(j.score, j.details) == "skipped":  # not applicable here, which is no failure
-        text.append(f"skipped: {j.error or j.details.get('conclusion') or ''}", style="cyan")
+    if verdict.skipped:  # not applicable here, which is no failure
+        text.append(f"skipped: {j.error or verdict.conclusion}", style="cyan")
         return text
     low = j.score is not None and is_low(j.details, floor or AgreementFloor())
     text.append_text(styled_score(j.score, threshold, low))
-    fit = j.details.get("fit")
-    if j.score is not None and isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
-        text.append(f" (raw {figure_text(fit['raw_score'])})", style="dim")  # the judge's own scale, beside the fitted
-    read = j.details.get("read")
-    if read in ("sampled", "mixed"):  # not an expected level: not on the same scale as the others
-        text.append(f" [{'sampled' if read == 'sampled' else 'partly sampled'}]", style="yellow")
+    if j.score is not None and verdict.raw_score is not None:
+        text.append(f" (raw {figure_text(verdict.raw_score)})", style="dim")  # the judge's own scale, beside the fitted
+    if verdict.read in ("sampled", "mixed"):  # not an expected level: not on the same scale as the others
+        text.append(f" [{'sampled' if verdict.read == 'sampled' else 'partly sampled'}]", style="yellow")
     if j.model:
         text.append(f"  ({model_label(j.model, j.served_model)})", style="dim")
     if j.score is not None:  # how far this judge agrees with people, beside its score
@@ -46,15 +45,14 @@ def verdict_text(j: StoredJudgment, threshold: float, floor: AgreementFloor | No
         text.append("\nraw reply: ", style="dim")
         text.append(j.raw_reply[:2000])
         return text
-    scores = j.details.get("scores", {})
-    if scores:
-        text.append("\n" + "  ".join(f"{k} {v}" for k, v in scores.items()))
-    for index, step in enumerate(j.details.get("steps", []), start=1):
+    if verdict.criteria:
+        text.append("\n" + "  ".join(f"{k} {v}" for k, v in verdict.criteria.items()))
+    for index, step in enumerate(verdict.steps, start=1):
         text.append(f"\n  {index}. {step}", style="dim")
     for line in explain_lines(j.metric, j.details):
         text.append(f"\n  {line}", style="dim")
-    if j.verdict.conclusion:
-        text.append("\n→ " + j.verdict.conclusion)
+    if verdict.conclusion:
+        text.append("\n→ " + verdict.conclusion)
     return text
 
 

@@ -132,8 +132,8 @@ class RagtuiApp(App[None]):
                 self.problem = f"Dialogues cannot run: {exc}"
 
     def get_default_screen(self) -> Screen:
-        # MainScreen gets ``app`` from Screen; mypy finds it first on the DialogueHost protocol its
-        # action mixins are typed against (earlier in the MRO), where it is only declared.
+        # MainScreen gets ``app`` from Screen; mypy finds it first on the MainHost protocol its parts
+        # are typed against (earlier in the MRO), where it is only declared.
         return MainScreen()  # type: ignore[abstract]
 
     @property

@@ -1,4 +1,4 @@
-"""What the screens need from the app, and what the main screen's action mixins need from it.
+"""What the screens need from the app.
 
 Screens reach the shared services (config, store, endpoints, engine) through ``services(app)``
 and the ``TuiServices`` protocol instead of importing the app module for its type, so the TUI's
@@ -12,15 +12,11 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.notifications import SeverityLevel
 
     from ..core.config.settings import Config
     from ..core.dialogue.engine import Engine
-    from ..core.dialogue.state_machine import Dialogue
     from ..core.models.endpoints import Endpoint
     from ..core.store.store import Store
-    from .store_watch import StoreWatch
-    from .widgets.event_view import EventView
 
 
 class TuiServices(Protocol):
@@ -44,32 +40,3 @@ class TuiServices(Protocol):
 def services(app: App[Any]) -> TuiServices:
     """The running app's shared state; every ragtui screen runs inside a ``RagtuiApp``."""
     return cast("TuiServices", app)
-
-
-class DialogueHost(Protocol):
-    """What the main screen's action mixins (sessions, fork) use of the screen they are mixed into."""
-
-    app: App[Any]
-    dialogue: Dialogue | None
-    stopped: str | None
-    view: EventView
-    store_watch: StoreWatch
-
-    @property
-    def ragtui(self) -> TuiServices: ...
-
-    @property
-    def running(self) -> bool: ...
-
-    @property
-    def session_id(self) -> int | None: ...
-
-    def notify_plain(self, message: str, severity: SeverityLevel = "information") -> None: ...
-
-    def set_status(self, message: str) -> None: ...
-
-    def refresh_state(self) -> None: ...
-
-    def action_auto_run(self) -> None: ...
-
-    def _not_ready(self) -> str | None: ...

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..core.text.number_text import count_text, money_text, tenths_text
 from ..core.types.errors import RagtuiError
 
 if TYPE_CHECKING:
@@ -39,10 +40,10 @@ def session_estimator(app: TuiServices) -> Estimator | None:
             result = built[0].estimate([scenario], [persona], list(metrics)).repeated(trials)
         except (RagtuiError, OSError) as exc:
             return f"Estimate unavailable: {exc}"
-        parts = [f"{r.role} {r.tokens_in:,.0f} in / {r.tokens_out:,.0f} out" for r in result.roles]
+        parts = [f"{r.role} {count_text(r.tokens_in)} in / {count_text(r.tokens_out)} out" for r in result.roles]
         cost = result.cost
-        money = f" · about ${cost:,.4f}" if cost is not None else " · set [prices] for a cost"
-        turns = f"{result.turns_per_dialogue:.1f} turns"
+        money = f" · about ${money_text(cost)}" if cost is not None else " · set [prices] for a cost"
+        turns = f"{tenths_text(result.turns_per_dialogue)} turns"
         what = f"{trials} trials of {turns}" if trials > 1 else turns
         return f"Estimate ({what}): " + " · ".join(parts) + money
 

@@ -11,6 +11,7 @@ from typing import Any
 from rich.text import Text
 
 from ..core.metrics.rubric_info import CRITERIA
+from ..core.text.number_text import tenths_text
 from ..core.text.score_text import LOW_STYLE, score_text, styled_score, under_threshold
 from ..core.types.agreement_floor import LOW_MARK, AgreementFloor, agreement_words, is_low, trust_level
 from ..core.types.stored import StoredJudgment
@@ -70,7 +71,7 @@ def verdict_text(
     if version > 1:
         text.append("  v: every version", style="cyan")
     text.append("\n")
-    scores = details.get("scores") or {}
+    scores = verdict.criteria
     if scores:
         text.append("  ".join(f"{SHORT.get(k, k)} {criterion(scores.get(k))}" for k in CRITERIA if k in scores))
         text.append("\n")
@@ -94,29 +95,28 @@ def detail_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
     text.append_text(agreement_note(j.score, j.details, floor))
     text.append(f"\nmodel {one_line(j.model or '?', 60)} · attempts {j.attempts}")
     if j.latency_ms is not None:
-        text.append(f" · {j.latency_ms / 1000:.1f} s")
+        text.append(f" · {tenths_text(j.latency_ms / 1000)} s")
     text.append(f" · {clean_text(j.created_at)}\n", style="dim")
-    rejudge = j.details.get("rejudge")
-    if isinstance(rejudge, dict):
-        how = "edited prompt" if rejudge.get("edited_prompt") else "file prompt"
-        text.append(f"re-judged with {one_line(str(rejudge.get('model')), 40)}, {how}\n", style="cyan")
+    verdict = j.verdict
+    if verdict.rejudge is not None:
+        how = "edited prompt" if verdict.rejudge.edited_prompt else "file prompt"
+        text.append(f"re-judged with {one_line(verdict.rejudge.model, 40)}, {how}\n", style="cyan")
     if j.error:
         text.append("\n" + clean_text(j.error) + "\n", style="bold yellow")
-    scores = j.details.get("scores") or {}
+    scores = verdict.criteria
     if scores:
         text.append("\nCriteria\n", style="bold underline")
         for name in CRITERIA:
             value = scores.get(name)
             text.append(f"  {name:<14}")
             text.append(f"{criterion(value)}/5\n" if value is not None else "-\n", style="bold")
-    steps = j.details.get("steps") or []
-    if steps:
+    if verdict.steps:
         text.append("\nSteps\n", style="bold underline")
-        for number, step in enumerate(steps, start=1):
-            text.append(f"  {number}. {clean_text(str(step))}\n")
-    if j.verdict.conclusion:
+        for number, step in enumerate(verdict.steps, start=1):
+            text.append(f"  {number}. {clean_text(step)}\n")
+    if verdict.conclusion:
         text.append("\nConclusion\n", style="bold underline")
-        text.append("  " + clean_text(j.verdict.conclusion) + "\n", style="italic")
+        text.append("  " + clean_text(verdict.conclusion) + "\n", style="italic")
     return text
 
 
@@ -138,9 +138,9 @@ def metric_text(j: StoredJudgment, threshold: float, floor: AgreementFloor = DEF
 
     for line in explain_lines(j.metric, j.details):
         text.append("\n  " + clean_text(line))
-    reason = j.details.get("reason") or j.details.get("conclusion")
+    reason = verdict.reason or verdict.conclusion
     if reason:
-        text.append("\n  → " + clean_text(str(reason)), style="italic")
+        text.append("\n  → " + clean_text(reason), style="italic")
     return text
 
 
@@ -152,8 +152,8 @@ def changes(previous: StoredJudgment | None, current: StoredJudgment) -> list[st
 
     if previous.score != current.score:
         found.append(f"score {score_text(previous.score)} → {score_text(current.score)}")
-    old = previous.details.get("scores") or {}
-    new = current.details.get("scores") or {}
+    old = previous.verdict.criteria
+    new = current.verdict.criteria
     for name in CRITERIA:  # overall too: it is the criterion that moves the score
         if old.get(name) != new.get(name):
             found.append(f"{name} {old.get(name, '-')} → {new.get(name, '-')}")
@@ -190,25 +190,25 @@ def version_column(
     text.append_text(styled_score(j.score, threshold, floor is not None and is_low(j.details, floor)))
     text.append(f" · {clean_text(j.metric)}\n", style="bold")
     text.append(f"{one_line(j.model or '?', 40)}\n")
-    timing = f" · {j.latency_ms / 1000:.1f} s" if j.latency_ms is not None else ""
+    timing = f" · {tenths_text(j.latency_ms / 1000)} s" if j.latency_ms is not None else ""
     text.append(f"{clean_text(short_time(j.created_at))}{timing}\n", style="dim")
-    rejudge = j.details.get("rejudge")
-    if isinstance(rejudge, dict):
-        how = "edited prompt" if rejudge.get("edited_prompt") else "file prompt"
+    verdict = j.verdict
+    if verdict.rejudge is not None:
+        how = "edited prompt" if verdict.rejudge.edited_prompt else "file prompt"
         text.append(f"re-judged: {how}\n", style="cyan")
     else:  # the same number of lines in every box, so the rows of criteria line up
         text.append("judged in the dialogue\n", style="dim")
     if j.error:
         text.append(clean_text(j.error) + "\n", style="bold yellow")
-    scores = j.details.get("scores") or {}
+    scores = verdict.criteria
     if scores:
         text.append("\n")
         for name in CRITERIA:
             value = scores.get(name)
             text.append(f"{name:<14}")
             text.append(f"{criterion(value)}\n", style="bold")
-    if j.verdict.conclusion:
-        text.append("\n" + clean_text(j.verdict.conclusion) + "\n", style="italic")
+    if verdict.conclusion:
+        text.append("\n" + clean_text(verdict.conclusion) + "\n", style="italic")
     text.append("\nChanged\n", style="bold underline")
     for change in changes(previous, j):
         text.append(f"• {clean_text(change)}\n", style="magenta")
@@ -217,28 +217,13 @@ def version_column(
 
 def raw_replies(j: StoredJudgment) -> str:
     """What the judge said, as it said it: for a verdict made of several calls, every call's
-    reply under its name — the rubric's yes/no checks (``probes``), a metric's steps
-    (``trace``) — else the one raw reply."""
+    reply under its name — the rubric's yes/no checks, a metric's steps — else the one raw reply."""
     parts: list[str] = []
-    probes = j.details.get("probes")
-    trace = j.details.get("trace")
-    if isinstance(probes, list) and probes:
-        for number, probe in enumerate(probes, start=1):
-            if not isinstance(probe, dict):
-                continue
-            heading = f"── {number}. {probe.get('check', '?')} ──"
-            if probe.get("error"):
-                heading += f" ({probe['error']})"
-            reply = probe.get("reply", probe.get("sampled", ""))  # verdicts stored before "reply"
-            question = str(probe.get("question", ""))
-            parts.append(f"{heading}\n{question}\n→ {reply if reply else '(no reply)'}")
-    elif isinstance(trace, list) and trace:
-        for number, record in enumerate(trace, start=1):
-            if not isinstance(record, dict):
-                continue
-            heading = f"── {number}. {record.get('step', '?')} ──"
-            if record.get("error"):
-                heading += f" ({record['error']})"
-            replies = record.get("replies") or []
-            parts.append(f"{heading}\n" + ("\n".join(str(r) for r in replies) if replies else "(no reply)"))
+    for call in j.verdict.replies:
+        heading = f"── {call.number}. {call.name} ──" + (f" ({call.error})" if call.error else "")
+        replies = "\n".join(call.replies) if call.replies else "(no reply)"
+        if call.question is not None:  # a yes/no check: its question, then the reply
+            parts.append(f"{heading}\n{call.question}\n→ {replies}")
+        else:
+            parts.append(f"{heading}\n{replies}")
     return "\n\n".join(parts) if parts else j.raw_reply

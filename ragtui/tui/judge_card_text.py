@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..core.judge_quality.card_rows import CardRow
+from ..core.text.number_text import setting_text
 from ..core.types.agreement_floor import LOW_MARK, LOW_WORDS, AgreementFloor, agreement_words
 from .safe_text import one_line
 
@@ -30,7 +31,7 @@ def card_text(rows: list[CardRow], judge: str, floor: AgreementFloor) -> Text:
             text.append(f"{LOW_MARK} {words}" if row.low else words, style="dim" if row.low else "")
         text.append(f"\n{' ' * (width + 6)}{one_line(f'{entry.source}: {entry.on}', 200)}\n", style="dim")
     text.append(
-        f"\n{LOW_MARK} {LOW_WORDS}: under [min_judge_agreement] (Spearman {floor.spearman:g}, κ {floor.kappa:g}, "
+        f"\n{LOW_MARK} {LOW_WORDS}: under [min_judge_agreement] (Spearman {setting_text(floor.spearman)}, κ {setting_text(floor.kappa)}, "
         f"at least {floor.items} labelled items): its scores carry {LOW_MARK}, are drawn neither red nor green "
         "and do not gate a run. `ragtui judge-card --measure` measures the judge; an edited prompt is unmeasured "
         "until measured again.",

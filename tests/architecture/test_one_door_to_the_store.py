@@ -9,7 +9,10 @@ Read from the source with ``ast``; outside ``ragtui/core/store`` none of these m
 
 The one allowance is the knowledge folder's full-text index: an in-memory SQLite FTS5 table
 built from the folder's files on each start, never a file and never the store's database. It
-is held to that: every ``sqlite3.connect`` it makes must open ``":memory:"``."""
+is held to that: every ``sqlite3.connect`` it makes must open ``":memory:"``.
+
+The benchmarks (``bench/``) are held to the same rule: what they count in a database they read
+through the store (``core/store/tallies.py``), never with a connection of their own."""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from .source import parse_source
 
 ROOT = Path(ragtui.__file__).parent
 STORE = ROOT / "core" / "store"
+BENCH = ROOT.parent / "bench"
 DRIVERS = {"sqlite3", "sqlite_utils"}
 SQL_CALLS = {"execute", "executemany", "executescript"}
 # file -> why it may open a connection of its own (only ever ``sqlite3.connect(":memory:")``).
@@ -70,6 +74,17 @@ def test_no_module_outside_the_store_holds_a_connection():
             assert memory_only(tree), f"{name} may only open an in-memory index ({IN_MEMORY_ONLY[name]})"
             continue
         offenders += [f"{name}:{line} {what}" for line, what in connection_uses(tree)]
+    assert offenders == []
+
+
+def test_no_benchmark_holds_a_connection():
+    paths = sorted(BENCH.rglob("*.py"))
+    assert paths
+    offenders = [
+        f"{path.relative_to(ROOT.parent)}:{line} {what}"
+        for path in paths
+        for line, what in connection_uses(parse_source(path))
+    ]
     assert offenders == []
 
 

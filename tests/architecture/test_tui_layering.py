@@ -32,8 +32,12 @@ def imported(path: Path, package: list[str] | None = None) -> set[str]:
 
 
 def tui_module(path: Path) -> str:
-    """``screens/main_screen.py`` is ``screens.main_screen``; ``app.py`` is ``app``."""
+    """``screens/runs_screen.py`` is ``screens.runs_screen``; ``app.py`` is ``app``; a
+    subpackage's ``__init__.py`` is the subpackage (``screens.main_screen``), the TUI's own is
+    ``__init__``."""
     parts = list(path.relative_to(TUI).with_suffix("").parts)
+    if len(parts) > 1 and parts[-1] == "__init__":
+        parts = parts[:-1]
     return ".".join(parts)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..metrics.dialogue.resolution import OUTCOMES
+from ..metrics.dialogue.resolution_info import OUTCOMES
 from . import agreement
 from .labelled import LabelledItem
 

@@ -19,8 +19,8 @@ that could not be parsed, and the trust verdict can treat it as "not applicable"
 from __future__ import annotations
 
 from ..models.llm import DeltaCallback, Message
-from ..registry.metrics import MetricInfo
 from ..types.judgments import Judgment
+from .answer_correctness_info import INFO
 from .base import TurnContext
 from .level_question import ask_level, judgment_from, sampled_note
 from .probability import SCALE_0_5
@@ -49,20 +49,8 @@ def question_line(question: str, language: str) -> str:
 
 
 class AnswerCorrectness(JudgeMetric):
-    name = "answer_correctness"
-    info = MetricInfo(
-        name,
-        default_threshold=0.7,
-        prompts={
-            "metric_answer_correctness": {
-                "system": frozenset(),
-                "user": frozenset({"question", "reference", "response"}),
-                "retry": frozenset(),
-            }
-        },
-        label_fields=("reference", "response"),
-        order=20,
-    )
+    name = INFO.name
+    info = INFO  # its description, importable without this judge (answer_correctness_info)
     default_threshold = info.default_threshold
 
     def messages(self, context: TurnContext) -> list[Message]:

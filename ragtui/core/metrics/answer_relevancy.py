@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..content.prompts import PromptTemplate
 from ..models.llm import ChatClient, DeltaCallback
-from ..registry.metrics import MetricInfo
 from ..text.score_text import score_text
 from ..types.judgments import Judgment
+from .answer_relevancy_info import INFO
 from .base import TurnContext
 from .examples import Example, template_and_examples
 from .json_reply import ReplyParseError, one_text_schema
@@ -78,28 +78,8 @@ def listing(checks: list[StatementCheck]) -> str:
 
 
 class AnswerRelevancy:
-    name = "answer_relevancy"
-    info = MetricInfo(
-        name,
-        default_threshold=0.7,
-        prompts={
-            # Multi-step: one key per step; each step shares the fixed ``system`` text.
-            "metric_answer_relevancy": {
-                "system": frozenset(),
-                "statements": frozenset({"question", "response"}),
-                "reason": frozenset({"question", "score", "verdicts"}),
-                "retry": frozenset(),
-                # One yes/no question per statement, scored from P(yes) (statement_checks.py).
-                "check_system": frozenset(),
-                "check": frozenset({"question", "statement"}),
-                "check_retry": frozenset(),
-            }
-        },
-        calls=2,  # splits the answer into statements and explains the score
-        per_statement=True,
-        label_fields=("question", "response"),
-        order=10,
-    )
+    name = INFO.name
+    info = INFO  # its description, importable without this judge (answer_relevancy_info)
 
     @classmethod
     def build(cls, judge: ChatClient, prompts_dir: Path, language: str, settings: MetricSettings) -> AnswerRelevancy:

@@ -16,9 +16,9 @@ Defined result: no passages at all → 0 without a judge call (nothing to answer
 from __future__ import annotations
 
 from ..models.llm import DeltaCallback, Message
-from ..registry.metrics import BINARY, MetricInfo
 from ..types.judgments import Judgment
 from ..types.passages import Passage
+from .answerability_info import INFO
 from .base import TurnContext
 from .level_question import ask_level, judgment_from, sampled_note
 from .probability import YES_NO, fold_yes_no
@@ -32,21 +32,8 @@ def has_passages(passages: list[Passage]) -> bool:
 
 
 class Answerability(JudgeMetric):
-    name = "answerability"
-    info = MetricInfo(
-        name,
-        scale=BINARY,
-        default_threshold=0.5,
-        prompts={
-            "metric_answerability": {
-                "system": frozenset(),
-                "user": frozenset({"question", "context"}),
-                "retry": frozenset(),
-            }
-        },
-        label_fields=("question", "context"),
-        order=30,
-    )
+    name = INFO.name
+    info = INFO  # its description, importable without this judge (answerability_info)
     default_threshold = info.default_threshold
 
     def messages(self, context: TurnContext) -> list[Message]:

@@ -23,11 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..models.llm import DeltaCallback
-from ..registry.metrics import MetricInfo
 from ..types.judgments import Judgment
 from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements
 from .answerability import has_passages
 from .base import TurnContext
+from .faithfulness_info import INFO
 from .rubric import format_passages
 from .statement_checks import YES_AT, CheckUnscored, check_statements, mean_p, scoring_source
 from .steps import JudgeMetric, StepFailed, StepRunner
@@ -35,25 +35,8 @@ from .texts import text
 
 
 class Faithfulness(JudgeMetric):
-    name = "faithfulness"
-    # Stricter than the graded ones: one made-up statement in five already fails it.
-    info = MetricInfo(
-        name,
-        default_threshold=0.8,
-        prompts={
-            "metric_faithfulness": {
-                "system": frozenset(),
-                "statements": frozenset({"question", "response"}),
-                "retry": frozenset(),
-                "check_system": frozenset(),
-                "check": frozenset({"context", "statement"}),
-                "check_retry": frozenset(),
-            }
-        },
-        per_statement=True,  # the claims are listed (1 call), then one yes/no check per claim
-        label_fields=("context", "response"),
-        order=40,
-    )
+    name = INFO.name
+    info = INFO  # its description, importable without this judge (faithfulness_info)
     default_threshold = info.default_threshold
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:

@@ -20,15 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..models.llm import ChatClient, DeltaCallback
-from ..registry.metrics import BINARY, MetricInfo, metric_info
+from ..registry.metrics import metric_info
 from ..types.judgments import Judgment
 from .base import TurnContext
 from .texts import text
+from .trust_info import INFO, INPUTS
 
 if TYPE_CHECKING:
     from .metric_settings import MetricSettings
-
-INPUTS = ("faithfulness", "answerability", "answer_correctness")
 
 
 def check(name: str, judgment: Judgment | None, language: str) -> tuple[str, str]:
@@ -75,16 +74,8 @@ def derive(earlier: dict[str, Judgment], language: str) -> tuple[float | None, d
 
 
 class Trust:
-    name = "trust"
-    info = MetricInfo(
-        name,
-        scale=BINARY,
-        default_threshold=1.0,
-        calls=0,  # derived in code: no judge call
-        label_fields=("question", "response", "context"),
-        order=90,  # after every metric it may read
-        inputs=INPUTS,
-    )
+    name = INFO.name
+    info = INFO  # its description, importable without this judge (trust_info)
     derived = True  # reads TurnContext.earlier; the dialogue must run it after its inputs
 
     def __init__(self, threshold: float = 1.0) -> None:

@@ -35,14 +35,14 @@ def dialogue_agreement_lines(sessions: list[StoredSession], floor: AgreementFloo
     dialogue verdict the run has, read from its first scored verdict that carries a figure (the
     rubric's line reads the database; these read the loaded dialogues)."""
     floor = floor or AgreementFloor()
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, tuple[bool, dict[str, Any]]] = {}  # metric → (carries its agreement, details)
     for s in sessions:
         for metric, j in sorted(s.latest_dialogue_judgments().items()):
-            carries = "agreement" in j.details
-            if j.score is not None and (metric not in found or (carries and "agreement" not in found[metric])):
-                found[metric] = j.details
+            carries = j.verdict.agreement_recorded
+            if j.score is not None and (metric not in found or (carries and not found[metric][0])):
+                found[metric] = (carries, j.details)
     lines = []
-    for metric, details in found.items():
+    for metric, (_, details) in found.items():
         text = agreement_text(details)
         if is_low(details, floor):
             text += f" · {LOW_MARK} {LOW_WORDS} ({floor_words(details, floor)})"

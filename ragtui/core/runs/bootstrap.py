@@ -11,6 +11,7 @@ from ..config.settings import LANGUAGES, Config, load_config
 from ..models.endpoints import Endpoint, resolve_endpoints
 from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store.store import Store
+from ..text.number_text import setting_text
 from ..types.errors import ConfigError
 
 
@@ -69,7 +70,9 @@ def load_effective_config(overrides: Overrides) -> Config:
         config.metrics = overrides.metrics
     if overrides.min_resolution_rate is not None:
         if not 0.0 <= overrides.min_resolution_rate <= 1.0:
-            raise ConfigError(f"--min-resolution-rate must be between 0 and 1, got {overrides.min_resolution_rate:g}")
+            raise ConfigError(
+                f"--min-resolution-rate must be between 0 and 1, got {setting_text(overrides.min_resolution_rate)}"
+            )
         # The resolution rate is made by one metric's verdicts: its gate needs them.
         resolution = gate_metric(RESOLUTION_RATE)
         if overrides.min_resolution_rate > 0 and resolution not in config.dialogue_metrics:
@@ -80,7 +83,9 @@ def load_effective_config(overrides: Overrides) -> Config:
         config.min_resolution_rate = overrides.min_resolution_rate
     if overrides.min_expectation_rate is not None:
         if not 0.0 <= overrides.min_expectation_rate <= 1.0:
-            raise ConfigError(f"--min-expectation-rate must be between 0 and 1, got {overrides.min_expectation_rate:g}")
+            raise ConfigError(
+                f"--min-expectation-rate must be between 0 and 1, got {setting_text(overrides.min_expectation_rate)}"
+            )
         config.min_expectation_rate = overrides.min_expectation_rate
     # The expectation rate is made by one metric's verdicts: its gate needs them.
     expectations = gate_metric(EXPECTATION_RATE)

@@ -19,6 +19,7 @@ from ..registry import metric_views
 from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store.dialogue_verdicts import ResolutionRate
 from ..store.export import safe_cell
+from ..text.number_text import p_value_text, percent_text, setting_text
 from ..text.score_text import delta_text, score_text
 from ..types.agreement_floor import LOW_WORDS, trust_cell
 from .compare import Comparison, Pair
@@ -92,7 +93,7 @@ def trial_scores(c: Comparison, p: TrialPair) -> tuple[str, str]:
 def rate_cell(rate: ResolutionRate) -> str:
     if rate.rate is None:
         return "unscored" + (f" ({rate.unscored} without a scored verdict)" if rate.unscored else "")
-    text = f"{rate.rate:.0%} ({rate.successes}/{rate.scored})"
+    text = f"{percent_text(rate.rate)} ({rate.successes}/{rate.scored})"
     return text + (f", {rate.unscored} unscored" if rate.unscored else "")
 
 
@@ -245,7 +246,7 @@ def _trials_markdown(c: Comparison, n: NoiseComparison) -> list[str]:
         base, new = trial_scores(c, p)
         out.append(
             f"| {md_cell(p.label)} | {verdict_mark(verdict.of(p.label).word)} | {p.cell('base')} | {p.cell('new')} | "
-            f"{base} | {new} | {p.p_value:.3f} | {TRIAL_MARKS.get(p.verdict, p.verdict)} |"
+            f"{base} | {new} | {p_value_text(p.p_value)} | {TRIAL_MARKS.get(p.verdict, p.verdict)} |"
         )
     return out
 
@@ -516,19 +517,19 @@ def _trials_junit(c: Comparison, n: NoiseComparison) -> str:
     it up), of its passes or its resolution; under ``--strict``, on any drop."""
     verdict = c.verdict
     failing, skipped = _case_counts(verdict, [p.label for p in n.pairs])
-    root, suite = _suite(c, len(n.pairs), failing, skipped, ("alpha", f"{n.alpha:g}"))
+    root, suite = _suite(c, len(n.pairs), failing, skipped, ("alpha", setting_text(n.alpha)))
     for p in n.pairs:
         case = _case(suite, p.scenario_id, p.label)
         drops = verdict.of(p.label).of_kind(SCORE, RESOLUTION)
         beyond = [d for d in drops if not d.within_noise]
         detail = (
-            f"significant at alpha {n.alpha:g}"
+            f"significant at alpha {setting_text(n.alpha)}"
             if beyond
             else "within run-to-run noise; --strict counts any drop as a regression"
         )
         _judged(case, drops, _trial_words, detail)
         ET.SubElement(case, "system-out").text = xml_safe(
-            f"passes {p.cell('base')} → {p.cell('new')}, p={p.p_value:.3f} ({p.verdict}) · verdict "
+            f"passes {p.cell('base')} → {p.cell('new')}, p={p_value_text(p.p_value)} ({p.verdict}) · verdict "
             f"{verdict.of(p.label).word}"
         )
     _expectation_cases(c, root, suite)

@@ -26,6 +26,7 @@ from typing import Protocol
 from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
 from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
+from ..text.number_text import p_value_text
 from ..text.score_text import score_text
 from ..types.agreement_floor import LOW_WORDS, AgreementFloor, floor_words, is_low
 from .dialogues import RunDialogue, VerdictScore
@@ -247,9 +248,9 @@ def _over_trials(c: Comparison, strict: bool) -> dict[str, PairVerdict]:
     out = {}
     for tp in n.pairs:
         drops = []
-        passes = f"passes {tp.cell('base')} → {tp.cell('new')}, p={tp.p_value:.3f} ({tp.verdict})"
+        passes = f"passes {tp.cell('base')} → {tp.cell('new')}, p={p_value_text(tp.p_value)} ({tp.verdict})"
         if tp.label in beyond:
-            of_run = "" if tp.verdict == REGRESSION else f", one of the drops of the run (p={n.p_value:.3f})"
+            of_run = "" if tp.verdict == REGRESSION else f", one of the drops of the run (p={p_value_text(n.p_value)})"
             drops.append(Drop(SCORE, passes + of_run + low, scores_gated))
         elif strict and tp.verdict == LOWER_IN_NOISE:
             drops.append(Drop(SCORE, passes + low, scores_gated, within_noise=True))
@@ -266,7 +267,7 @@ def _over_trials(c: Comparison, strict: bool) -> dict[str, PairVerdict]:
 def _verdict_drop(c: Comparison, v: VerdictOverTrials) -> Drop:
     within = v.verdict == LOWER_IN_NOISE
     if v.kind == RESOLUTION:
-        what = f"{kind_word(RESOLUTION)}: resolved {v.cells} trials, p={v.p_value:.3f} ({v.verdict})"
+        what = f"{kind_word(RESOLUTION)}: resolved {v.cells} trials, p={p_value_text(v.p_value)} ({v.verdict})"
         return Drop(RESOLUTION, what, c.verdict_gated(gate_metric(RESOLUTION_RATE)), within_noise=within)
     change = v.as_expectation_change()
     gated = c.verdict_gated(gate_metric(EXPECTATION_RATE))

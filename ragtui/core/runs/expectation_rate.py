@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..registry.metrics import EXPECTATION_RATE, gate_metric
+from ..text.number_text import percent_text, setting_text
 from ..types.expectations import ExpectationResult, results_from_details
 from ..types.stored import StoredDialogueJudgment, StoredSession
 
@@ -83,7 +84,7 @@ def rate_line(rate: ExpectationRate) -> str:
     if rate.rate is None:
         return "expectations unscored" if rate.dialogues else "no expectations"
     broken = len(rate.policies_broken)
-    line = f"expectations {rate.passed}/{rate.scored} ({rate.rate:.0%}) met or kept"
+    line = f"expectations {rate.passed}/{rate.scored} ({percent_text(rate.rate)}) met or kept"
     if rate.unscored:
         line += f", {rate.unscored} unscored"
     return line + f", {broken} polic{'y' if broken == 1 else 'ies'} broken"
@@ -97,9 +98,11 @@ def expectation_reasons(rate: ExpectationRate, minimum: float, fail_on_policy: b
             reasons.append(f"#{f.session_id} {f.scenario_id} × {f.persona_name}: {f.label}")
     if minimum > 0:
         if rate.rate is None:
-            reasons.append(f"expectation rate unscored (no scored expectation; min_expectation_rate {minimum:g})")
+            reasons.append(
+                f"expectation rate unscored (no scored expectation; min_expectation_rate {setting_text(minimum)})"
+            )
         elif rate.rate < minimum:
             reasons.append(
-                f"expectation rate {rate.rate:.0%} ({rate.passed}/{rate.scored}) < min_expectation_rate {minimum:.0%}"
+                f"expectation rate {percent_text(rate.rate)} ({rate.passed}/{rate.scored}) < min_expectation_rate {percent_text(minimum)}"
             )
     return reasons

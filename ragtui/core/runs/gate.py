@@ -25,6 +25,7 @@ from typing import Any
 from ..metrics import PRIMARY_METRIC
 from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store.dialogue_verdicts import ResolutionRate, resolution_rate
+from ..text.number_text import percent_text, setting_text
 from ..text.score_text import under_mark
 from ..types.agreement_floor import AgreementFloor, floor_words
 from ..types.stored import StoredSession
@@ -121,13 +122,11 @@ def resolution_reason(rate: ResolutionRate, minimum: float) -> str | None:
     if minimum <= 0:
         return None
     if rate.rate is None:
-        return (
-            f"resolution rate unscored (no dialogue has a scored resolution verdict; min_resolution_rate {minimum:g})"
-        )
+        return f"resolution rate unscored (no dialogue has a scored resolution verdict; min_resolution_rate {setting_text(minimum)})"
     if rate.rate < minimum:
-        return f"resolution rate {rate.rate:.0%} ({rate.successes}/{rate.scored}) < min_resolution_rate {minimum:.0%}"
+        return f"resolution rate {percent_text(rate.rate)} ({rate.successes}/{rate.scored}) < min_resolution_rate {percent_text(minimum)}"
     if rate.unscored:
-        return f"{rate.unscored} dialogue(s) without a scored resolution verdict (min_resolution_rate {minimum:.0%})"
+        return f"{rate.unscored} dialogue(s) without a scored resolution verdict (min_resolution_rate {percent_text(minimum)})"
     return None
 
 
@@ -169,7 +168,7 @@ def run_gate(
             under += 1
     unscored = sum(1 for s in counted if s.score is None)
     if under:
-        result.reasons.append(f"{under} dialogue(s) scored under the threshold {threshold:g}")
+        result.reasons.append(f"{under} dialogue(s) scored under the threshold {setting_text(threshold)}")
     if unscored:
         result.reasons.append(f"{unscored} dialogue(s) could not be scored")
     for s in counted:

@@ -71,14 +71,15 @@ def metric_agreements(sessions: list[StoredSession]) -> dict[str, dict[str, Any]
     """Metric → the details of its first scored verdict in ``sessions`` (which carry its judge's
     measured agreement, or nothing when unmeasured): what a report shows per metric, turn and
     dialogue verdicts alike."""
-    out: dict[str, dict[str, Any]] = {}
+    best: dict[str, tuple[bool, dict[str, Any]]] = {}  # metric → (carries its agreement, details)
     for s in sessions:
-        turn = [(metric, j.score, j.details) for (_, metric), j in sorted(s.latest_judgments().items())]
-        dialogue = [(metric, j.score, j.details) for metric, j in sorted(s.latest_dialogue_judgments().items())]
-        for metric, score, details in turn + dialogue:
-            if score is not None and (metric not in out or ("agreement" in details and "agreement" not in out[metric])):
-                out[metric] = details
-    return out
+        turn = [(metric, j.score, j.verdict, j.details) for (_, metric), j in sorted(s.latest_judgments().items())]
+        dialogue = [(m, j.score, j.verdict, j.details) for m, j in sorted(s.latest_dialogue_judgments().items())]
+        for metric, score, verdict, details in turn + dialogue:
+            carries = verdict.agreement_recorded
+            if score is not None and (metric not in best or (carries and not best[metric][0])):
+                best[metric] = (carries, details)
+    return {metric: details for metric, (_, details) in best.items()}
 
 
 def agreement_lines(sessions: list[StoredSession], floor: AgreementFloor) -> list[str]:

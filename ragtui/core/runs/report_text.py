@@ -3,6 +3,7 @@ text and a delta's are ``core.text.score_text``)."""
 
 from __future__ import annotations
 
+from ..text.number_text import fine_delta_text
 from .paired_bootstrap import Interval
 
 
@@ -10,7 +11,7 @@ def interval_text(interval: Interval | None) -> str:
     if interval is None:
         return "no pair scored in both runs"
     return (
-        f"mean Δ {interval.mean:+.3f} (95% CI {interval.low:+.3f} … {interval.high:+.3f}, "
+        f"mean Δ {fine_delta_text(interval.mean)} (95% CI {fine_delta_text(interval.low)} … {fine_delta_text(interval.high)}, "
         f"paired bootstrap, n={interval.n}): {interval.verdict}"
     )
 

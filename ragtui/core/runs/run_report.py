@@ -33,6 +33,7 @@ from ..dialogue.progress import dialogue_label
 from ..metrics import PRIMARY_METRIC
 from ..registry import metric_views
 from ..store.dialogue_verdicts import ResolutionRate
+from ..text.number_text import percent_text, setting_text, timing_text
 from ..text.score_text import score_text, under_mark
 from ..types.agreement_floor import AgreementFloor, floor_words
 from ..types.expectations import ExpectationResult
@@ -178,7 +179,7 @@ def junit_xml(
         "failures": str(counts["failure"]),
         "errors": str(counts["error"]),
         "skipped": str(counts["skipped"]),
-        "time": f"{total_time:.3f}",
+        "time": timing_text(total_time),
     }
     root = ET.Element("testsuites", {"name": "ragtui", **attrs})
     suite = ET.SubElement(
@@ -196,7 +197,7 @@ def junit_xml(
             {
                 "classname": xml_safe(f"ragtui.{session.scenario_id}"),
                 "name": xml_safe(f"{_label(session, trials)} (session {session.id})"),
-                "time": f"{_seconds(session):.3f}",
+                "time": timing_text(_seconds(session)),
             },
         )
         if result.kind != "passed":
@@ -253,7 +254,7 @@ def _rate_case(suite: ET.Element, run_id: str, gate: GateResult) -> None:
         failure = ET.SubElement(case, "failure", {"message": xml_safe(gate.resolution_problem)})
         failure.set("type", "below_min_resolution_rate")
     out = ET.SubElement(case, "system-out")
-    out.text = xml_safe(f"{rate_words(rate)}; min_resolution_rate {gate.min_resolution_rate:g}")
+    out.text = xml_safe(f"{rate_words(rate)}; min_resolution_rate {setting_text(gate.min_resolution_rate)}")
 
 
 def rate_words(rate: ResolutionRate | None) -> str:
@@ -263,7 +264,7 @@ def rate_words(rate: ResolutionRate | None) -> str:
     text = (
         "resolution rate unscored"
         if rate.rate is None
-        else f"resolution rate {rate.rate:.0%} ({rate.successes}/{rate.scored} resolved or handed over)"
+        else f"resolution rate {percent_text(rate.rate)} ({rate.successes}/{rate.scored} resolved or handed over)"
     )
     return text + (f", {rate.unscored} unscored" if rate.unscored else "")
 
@@ -283,13 +284,13 @@ def run_markdown(
     # A column per dialogue metric some dialogue has a verdict of, in the registry's order.
     verdict_metrics = metric_views.shown_metrics({j.metric for s in sessions for j in s.dialogue_judgments})
     head = (
-        f"**run score {score_text(run_score)}** (threshold {threshold:g}) · {passed}/{len(sessions)} passed · "
+        f"**run score {score_text(run_score)}** (threshold {setting_text(threshold)}) · {passed}/{len(sessions)} passed · "
         f"{len(sessions) - len(scored)} unscored"
     )
     if gate is not None and (verdicts or gate.min_resolution_rate > 0):
         head += f" · {rate_words(gate.resolution)}"
         if gate.min_resolution_rate > 0:
-            head += f" (min {gate.min_resolution_rate:.0%})"
+            head += f" (min {percent_text(gate.min_resolution_rate)})"
     out = [f"### ragtui run `{md_cell(run_id)}`", "", head, ""]
     floor = gate.floor if gate is not None else AgreementFloor()
     # How far each metric's judge agrees with people, beside the scores it gave.

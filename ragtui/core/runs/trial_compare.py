@@ -7,6 +7,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from ..text.number_text import p_value_text, percent_text, setting_text
 from ..text.score_text import delta_text, figure_text
 from .dialogues import RunDialogue
 from .noise import Counts, drop_p_value, gain_p_value, min_detectable_drop, significant, trials_needed
@@ -161,13 +162,15 @@ def noise_lines(n: NoiseComparison) -> list[str]:
         )
     )
     head = (
-        f"pass rate (pass^1, as in Runs) {n.pass_rate('base'):.0%} → {n.pass_rate('new'):.0%} over the "
+        f"pass rate (pass^1, as in Runs) {percent_text(n.pass_rate('base'))} → {percent_text(n.pass_rate('new'))} over the "
         f"{len(n.pairs)} pair(s) in both runs{change}; "
-        f"p={n.p_value:.3f} (exact test stratified by pair, alpha {n.alpha:g}): "
+        f"p={p_value_text(n.p_value)} (exact test stratified by pair, alpha {setting_text(n.alpha)}): "
     )
     if n.verdict == "regression":
         dropped = n.regressions or n.dropped
-        names = ", ".join(f"{p.label} ({p.cell('base')} → {p.cell('new')}, p={p.p_value:.3f})" for p in dropped[:10])
+        names = ", ".join(
+            f"{p.label} ({p.cell('base')} → {p.cell('new')}, p={p_value_text(p.p_value)})" for p in dropped[:10]
+        )
         head += f"regression beyond run-to-run noise; dropped: {names}"
     elif n.verdict == "better":
         head += "better beyond run-to-run noise"
@@ -182,7 +185,7 @@ def noise_lines(n: NoiseComparison) -> list[str]:
     if n.min_drop is not None:
         line = (
             f"smallest detectable change: a drop of {figure_text(n.min_drop)} in pass rate "
-            f"(80% power at alpha {n.alpha:g}, {len(n.pairs)} pairs × {n.base_trials}/{n.new_trials} trials)"
+            f"(80% power at alpha {setting_text(n.alpha)}, {len(n.pairs)} pairs × {n.base_trials}/{n.new_trials} trials)"
         )
         if n.trials_for_drop is not None:
             line += f"; to see a drop of {figure_text(PLANNING_DROP)}: {n.trials_for_drop} trials a pair on each side"

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..registry.metrics import RESOLUTION_RATE, gate_metric
+from ..text.number_text import p_value_text
 from .dialogues import RunDialogue
 from .expectation_compare import ExpectationChange
 from .noise import Counts
@@ -50,7 +51,7 @@ class VerdictOverTrials:
             new.expectations[self.expectation_id].status,
             base.session_id,
             new.session_id,
-            over_trials=f"{word} in {self.cells} trials (p={self.p_value:.3f})",
+            over_trials=f"{word} in {self.cells} trials (p={p_value_text(self.p_value)})",
         )
 
 

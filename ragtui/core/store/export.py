@@ -43,6 +43,7 @@ from pathlib import Path
 from ..files.output_file import write_output
 from ..registry import metric_views
 from ..registry.metrics import DIALOGUE, PRIMARY_METRIC, TURN, metric_info, metric_names
+from ..text.number_text import tenths_text
 from ..text.score_text import score_text, verdict_text
 from ..text.text_safety import csv_text
 from ..types.agreement_floor import agreement_entry, short_agreement
@@ -67,9 +68,9 @@ def check_summary(judgment: StoredJudgment | None) -> str:
     if judgment.score is None:
         why = judgment.error or "the judge's reply could not be read"
         return _one_line(f"unscored: {why}")
-    overall = judgment.details.get("overall")
-    scale = f" ({float(overall):.1f}/5)" if isinstance(overall, int | float) else ""
-    conclusion = str(judgment.details.get("conclusion") or "").strip()
+    verdict = judgment.verdict
+    scale = f" ({tenths_text(verdict.overall)}/5)" if verdict.overall is not None else ""
+    conclusion = verdict.conclusion.strip()
     return _one_line(f"{score_text(judgment.score)}{scale}" + (f": {conclusion}" if conclusion else ""))
 
 
@@ -97,7 +98,7 @@ def check_cell(judgment: StoredJudgment | None) -> str:
 def metric_cell(judgment: StoredJudgment | None) -> str:
     if judgment is None:
         return ""
-    return verdict_text(judgment.score, bool(judgment.details.get("skipped")))
+    return verdict_text(judgment.score, judgment.verdict.skipped)
 
 
 def other_metrics(sessions: list[StoredSession]) -> list[str]:

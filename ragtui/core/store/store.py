@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from ..text.number_text import tenths_text
 from ..text.text_safety import fix_surrogates
 from ..types.calls import CallUsage
 from ..types.errors import StoreError, StoreWriteError
@@ -612,7 +613,7 @@ def _store_error(what: str, exc: sqlite3.Error, path: Path | None) -> StoreError
         waited = getattr(exc, "waited_s", BUSY_TIMEOUT_S)
         code = getattr(exc, "sqlite_errorname", None)
         return StoreError(
-            f"{what}: another process kept it locked ({code or 'busy'}, waited {waited:.1f} s){held}",
+            f"{what}: another process kept it locked ({code or 'busy'}, waited {tenths_text(waited)} s){held}",
             "let that process finish or stop it, then try again",
         )
     return StoreError(f"{what}: {exc}", "check the path, free disk space and permissions, or choose another --db")

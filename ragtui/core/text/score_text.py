@@ -17,10 +17,11 @@ import math
 from rich.text import Text
 
 from ..types.agreement_floor import LOW_MARK
+from .number_text import NO_NUMBER
 
 UNSCORED = "unscored"  # the judge gave nothing usable: never shown as 0
 SKIPPED = "skipped"  # the metric did not apply (e.g. repetition with one answer)
-NO_VERDICT = "–"  # nothing was judged at all, which is not "unscored"
+NO_VERDICT = NO_NUMBER  # nothing was judged at all, which is not "unscored"
 
 # Style names: red under the pass mark, green at or over it, yellow for no usable verdict, dim
 # (neither red nor green) for a score its judge is not trusted on.

@@ -30,6 +30,7 @@ from ...core.config.settings import LANGUAGES
 from ...core.content.persona_folders import Origin, PersonaFolders, folders_of, load_merged
 from ...core.content.personas import validate_persona
 from ...core.content.picking import Skipped
+from ...core.text.number_text import setting_text
 from ...core.types.errors import ConfigError
 from ...core.types.personas import Persona
 from ..context import services
@@ -153,7 +154,7 @@ class PersonasScreen(Screen[None]):
         self.original = persona.name if original == "same" else original
         self.query_one("#p-name", Input).value = field_text(persona.name)
         self.query_one("#p-description", Input).value = field_text(persona.description)
-        self.query_one("#p-temperature", Input).value = f"{persona.temperature:g}"
+        self.query_one("#p-temperature", Input).value = setting_text(persona.temperature)
         self.query_one("#p-text", TextArea).load_text(area_text(persona.persona))
         self.query_one("#persona-error", Static).update("")
         self.filled = self._values()

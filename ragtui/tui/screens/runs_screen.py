@@ -32,6 +32,7 @@ from ...core.runs.pass_k import FAIL_MARK, PASS_MARK
 from ...core.runs.replay_plan import plan_replay
 from ...core.store.imported import run_kind
 from ...core.text.fit_columns import fit_widths, narrowest_apart, pair_label
+from ...core.text.number_text import percent_text
 from ...core.text.score_text import UNSCORED, score_text
 from ...core.types.conversations import IMPORTED_KIND
 from ...core.types.errors import RagtuiError
@@ -50,7 +51,7 @@ def _resolution_cell(r: RunSummary) -> Text:
         return Text("–", justify="right", style="dim")
     if r.resolution.rate is None:
         return Text("unscored", justify="right", style="yellow")
-    return Text(f"{r.resolution.rate:.0%}", justify="right")
+    return Text(percent_text(r.resolution.rate), justify="right")
 
 
 def _has_trials(r: RunSummary) -> bool:
@@ -62,7 +63,7 @@ def _pass_cell(r: RunSummary) -> Text:
     """The run's pass rate (pass^1, as compare shows it); ``–`` when no dialogue ran to the end or was judged."""
     if r.pass_rate is None:
         return Text("–", justify="right", style="dim")
-    return Text(f"{r.pass_rate:.0%}", justify="right")
+    return Text(percent_text(r.pass_rate), justify="right")
 
 
 def _pass_k_cell(r: RunSummary) -> Text:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...content.prompts import PROMPT_KINDS, PromptTemplate
+from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, Message, usage_of
 from ...text.prohibition import forbidden_act
 from ...text.sentences import split_sentences
@@ -39,10 +39,7 @@ from ..rubric import format_passages
 from . import expectation_overlap
 from .base import load_bundled_fallback
 from .expectation_parts import split_parts
-
-KIND = "metric_expectations"
-# The template's keys and slots, for the metric class to declare (``MetricInfo.prompts``).
-EXPECTATION_PROMPTS: dict[str, dict[str, frozenset[str]]] = {KIND: PROMPT_KINDS[KIND]}
+from .expectations_info import EXPECTATION_PROMPTS, KIND
 
 MET_AT: float = 0.5  # p_yes at or above: the answer meets (polarity must) / does (must_not) the expectation
 

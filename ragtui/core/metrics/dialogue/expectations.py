@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 from ...config.expectation_items import policies_for
 from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
-from ...registry.metrics import DIALOGUE, EXPECTATION_RATE, MetricInfo
 from ...store.expectation_cells import COLUMNS as EXPECTATION_COLUMNS
 from ...store.expectation_cells import expectation_cells
 from ...types.calls import CallUsage
@@ -36,8 +35,9 @@ from ...types.expectations import Expectation, ExpectationCheck, ExpectationResu
 from ...types.judgments import Judgment
 from ...types.stored import StoredDialogueJudgment
 from .base import DialogueContext
-from .expectation_judge import EXPECTATION_PROMPTS, MET_AT, AnswerToCheck, ExpectationJudge
+from .expectation_judge import MET_AT, AnswerToCheck, ExpectationJudge
 from .expectation_trial import answers_to_try, check_answer
+from .expectations_info import INFO
 from .explain import expectation_lines
 from .texts import dtext
 
@@ -50,38 +50,9 @@ def applicable(context: DialogueContext, policies: tuple[Expectation, ...]) -> l
     return [*context.expectations, *policies_for(policies, context.tags)]
 
 
-def assumed_calls(
-    expectations: tuple[Expectation, ...], tags: tuple[str, ...], policies: tuple[Expectation, ...], answers: float
-) -> float:
-    """Judge calls one dialogue's expectations are assumed to cost with no past run to learn
-    from: none for the deterministic forms; a prohibition is asked of every answer (it can only
-    stop early when broken); an expectation to meet is assumed met halfway through."""
-    judged = [e for e in [*expectations, *policies_for(policies, tags)] if not e.deterministic]
-    return sum(answers if e.polarity == "must_not" else max(1.0, answers / 2) for e in judged)
-
-
 class Expectations:
-    name = "expectations"
-    # The verdict reaches its pass mark (1.0) when every scored expectation was met or kept: one missed
-    # fact or broken policy is under it. (Whether the dialogue passed is core/runs/passing.py.)
-    info = MetricInfo(
-        name,
-        kind=DIALOGUE,
-        card_set="expectations.jsonl",
-        default_threshold=1.0,
-        prompts=EXPECTATION_PROMPTS,
-        scenario_calls=lambda scenario, policies, answers: assumed_calls(
-            scenario.expectations, scenario.tags, policies, answers
-        ),
-        label_fields=("question", "response", "expectation"),
-        columns=EXPECTATION_COLUMNS,
-        order=30,
-        explanation=(
-            "did the bot say what the scenario expects and nothing a policy forbids; the score is the share of "
-            "checked expectations met or kept"
-        ),
-        gates=EXPECTATION_RATE,
-    )
+    name = INFO.name
+    info = INFO  # its description, importable without this judge (expectations_info)
     explain = staticmethod(expectation_lines)
 
     @staticmethod

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from ...content.prompts import PromptTemplate
 from ...models.llm import ChatClient, DeltaCallback
-from ...registry.metrics import DIALOGUE, MetricInfo
 from ...text.text_similarity import covered_share, dice
 from ...types.judgments import Judgment
 from ..steps import StepFailed, StepRunner, bounded_text, choice
 from .base import DialogueContext, load_bundled_fallback
 from .explain import repetition_lines
+from .repetition_info import INFO
 from .texts import dtext
 
 if TYPE_CHECKING:
@@ -69,26 +69,8 @@ def similarity(later: str, earlier: list[str]) -> tuple[float, int, float]:
 
 
 class Repetition:
-    name = "repetition"
-    info = MetricInfo(
-        name,
-        kind=DIALOGUE,
-        card_set="dialogues.jsonl",
-        default_threshold=1.0,  # no answer repeated an earlier one
-        prompts={
-            "metric_repetition": {
-                "system": frozenset(),
-                "same": frozenset({"earlier", "later"}),
-                "retry": frozenset(),
-            }
-        },
-        calls=0,  # decided in code unless a pair is borderline
-        label_fields=("messages",),
-        # A labelled file's repetition label counts repetition (1: the same answer every turn).
-        inverted_label=True,
-        order=20,
-        explanation="did the bot go round in circles; 1.00: no answer only said again what an earlier one said",
-    )
+    name = INFO.name
+    info = INFO  # its description, importable without this judge (repetition_info)
     explain = staticmethod(repetition_lines)
 
     @classmethod

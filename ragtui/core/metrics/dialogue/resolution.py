@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ...registry.metrics import DIALOGUE, RESOLUTION_RATE, MetricInfo
 from ...text.score_text import UNSCORED, verdict_text
 from ...types.judgments import Judgment
 from ...types.stored import StoredDialogueJudgment
@@ -31,15 +30,12 @@ from ..rubric import format_passages
 from ..steps import StepFailed, bounded_text
 from .base import DialogueContext
 from .explain import resolution_lines
+from .resolution_info import INFO
 from .stepwise import StepwiseDialogueMetric
 from .texts import dtext
 
 MAX_INTENTS = 5
 MAX_INTENT_CHARS = 160
-OUTCOMES = ("resolved", "partly_resolved", "unresolved", "handed_over")
-# Outcomes that count towards a run's resolution rate: the problem was solved, or the bot did
-# the right thing when it could not solve it.
-SUCCESS_OUTCOMES = frozenset({"resolved", "handed_over"})
 
 INTENTS_SCHEMA: dict[str, Any] = {
     "title": "intents",
@@ -73,34 +69,8 @@ def outcome_for(satisfied: list[bool], handed_over: bool) -> str:
 
 
 class Resolution(StepwiseDialogueMetric):
-    name = "resolution"
-    # A dialogue passes when the judge is on the whole sure its intents were met (the mean P(met)
-    # of its intents: 0.75 is where the labelled dialogues' own pass/fail agreement is measured).
-    info = MetricInfo(
-        name,
-        kind=DIALOGUE,
-        card_set="dialogues.jsonl",
-        default_threshold=0.75,
-        prompts={
-            "metric_resolution": {
-                "system": frozenset(),
-                "intents": frozenset({"customer"}),
-                "check": frozenset({"transcript", "intent"}),
-                "handover": frozenset({"transcript", "context", "unmet"}),
-                "retry": frozenset(),
-            }
-        },
-        calls=3,  # assumed with no past run: a step listing the intents, then about two checks
-        label_fields=("messages",),
-        columns=("resolution", "outcome"),
-        order=0,
-        explanation=(
-            "was the customer's problem solved: resolved, handed over to the right contact, partly resolved "
-            "or unresolved; the score is the mean P(met) of the customer's intents"
-        ),
-        success_outcomes=SUCCESS_OUTCOMES,
-        gates=RESOLUTION_RATE,
-    )
+    name = INFO.name
+    info = INFO  # its description, importable without this judge (resolution_info)
     explain = staticmethod(resolution_lines)
 
     @staticmethod

@@ -17,19 +17,18 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.llm import DeltaCallback
-from ...registry.metrics import DIALOGUE, MetricInfo
 from ...types.judgments import Judgment
 from ..json_reply import ReplyParseError, as_int_in_range
 from ..steps import StepFailed, bounded_text, choice
 from .base import DialogueContext
 from .explain import retention_lines
+from .retention_info import INFO, VERDICTS
 from .stepwise import StepwiseDialogueMetric
 from .texts import dtext
 
 MAX_FACTS = 6
 MAX_FACT_CHARS = 160
 MAX_REASON_CHARS = 200
-VERDICTS = ("kept", "asked_again", "ignored", "contradicted")
 
 
 def facts_schema(turns: list[int]) -> dict[str, Any]:
@@ -95,24 +94,8 @@ def parse_check(data: dict[str, Any]) -> dict[str, str]:
 
 
 class Retention(StepwiseDialogueMetric):
-    name = "retention"
-    info = MetricInfo(
-        name,
-        kind=DIALOGUE,
-        default_threshold=1.0,  # every fact the customer gave was kept
-        prompts={
-            "metric_retention": {
-                "system": frozenset(),
-                "facts": frozenset({"customer"}),
-                "check": frozenset({"fact", "turn", "transcript"}),
-                "retry": frozenset(),
-            }
-        },
-        calls=3,  # assumed with no past run: a step listing the facts, then about two checks
-        label_fields=("messages",),
-        order=10,
-        explanation="did the bot keep what the customer told it; the score is the share of the customer's facts kept",
-    )
+    name = INFO.name
+    info = INFO  # its description, importable without this judge (retention_info)
     explain = staticmethod(retention_lines)
     default_threshold = info.default_threshold
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ...text.number_text import setting_text, svg_number, svg_signed
 from ...text.score_text import delta_text, score_text
 from ...types.agreement_floor import LOW_WORDS
 from .escape import colour, esc
@@ -32,17 +33,17 @@ def histogram(scores: list[float], threshold: float, *, bins: int = 10, low: boo
         fill = LOW_FILL if low else ("#1e8e3e" if (i + 1) / bins > threshold else "#d93025")
         start, end = i / bins, (i + 1) / bins
         parts.append(
-            f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{bar - 2:.1f}" height="{h:.1f}" fill="{fill}">'
-            f"<title>{start:.1f}–{end:.1f}: {count} dialogue(s)</title></rect>"
+            f'<rect x="{svg_number(x + 1)}" y="{svg_number(y)}" width="{svg_number(bar - 2)}" height="{svg_number(h)}" fill="{fill}">'
+            f"<title>{svg_number(start)}–{svg_number(end)}: {count} dialogue(s)</title></rect>"
         )
         if count:
-            parts.append(f'<text x="{x + bar / 2:.1f}" y="{y - 2:.1f}" class="c">{count}</text>')
+            parts.append(f'<text x="{svg_number(x + bar / 2)}" y="{svg_number(y - 2)}" class="c">{count}</text>')
     for tick in range(0, 11, 2):
         x = left + plot_w * tick / 10
-        parts.append(f'<text x="{x:.1f}" y="{height - 10}" class="c">{tick / 10:.1f}</text>')
+        parts.append(f'<text x="{svg_number(x)}" y="{height - 10}" class="c">{svg_number(tick / 10)}</text>')
     tx = left + plot_w * min(max(threshold, 0.0), 1.0)
-    parts.append(f'<line x1="{tx:.1f}" y1="14" x2="{tx:.1f}" y2="{head + plot_h}" class="thr"/>')
-    parts.append(f'<text x="{tx:.1f}" y="10" class="c">threshold {threshold:g}</text>')
+    parts.append(f'<line x1="{svg_number(tx)}" y1="14" x2="{svg_number(tx)}" y2="{head + plot_h}" class="thr"/>')
+    parts.append(f'<text x="{svg_number(tx)}" y="10" class="c">threshold {setting_text(threshold)}</text>')
     parts.append(f'<line x1="{left}" y1="{head + plot_h}" x2="{left + plot_w}" y2="{head + plot_h}" class="axis"/>')
     parts.append("</svg>")
     return "".join(parts)
@@ -56,11 +57,13 @@ def heat_map(rows: list[str], columns: list[str], cells: dict[tuple[int, int], t
     parts = [_svg_open(width, height, "Mean score per scenario × persona")]
     for j, name in enumerate(columns):
         x = left + j * cell_w + cell_w / 2
-        parts.append(f'<text x="{x:.1f}" y="{top - 8}" class="c" transform="rotate(-30 {x:.1f} {top - 8})">')
+        parts.append(
+            f'<text x="{svg_number(x)}" y="{top - 8}" class="c" transform="rotate(-30 {svg_number(x)} {top - 8})">'
+        )
         parts.append(f"{esc(_short(name, 14))}<title>{esc(name)}</title></text>")
     for i, name in enumerate(rows):
         y = top + i * cell_h
-        parts.append(f'<text x="{left - 6}" y="{y + cell_h / 2 + 4:.1f}" class="r">{esc(_short(name, 22))}')
+        parts.append(f'<text x="{left - 6}" y="{svg_number(y + cell_h / 2 + 4)}" class="r">{esc(_short(name, 22))}')
         parts.append(f"<title>{esc(name)}</title></text>")
         for j in range(len(columns)):
             value, n, low = cells.get((i, j), (None, 0, False))
@@ -74,7 +77,9 @@ def heat_map(rows: list[str], columns: list[str], cells: dict[tuple[int, int], t
                 f'fill="{fill}"><title>{tip}</title></rect>'
             )
             if label:
-                parts.append(f'<text x="{x + cell_w / 2}" y="{y + cell_h / 2 + 4:.1f}" class="c w">{label}</text>')
+                parts.append(
+                    f'<text x="{x + cell_w / 2}" y="{svg_number(y + cell_h / 2 + 4)}" class="c w">{label}</text>'
+                )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -95,25 +100,29 @@ def trend(points: list[TrendPoint]) -> str:
     parts = [_svg_open(width, height, "Run score over the last runs, with 95% intervals")]
     for tick in (0.0, 0.5, 1.0):
         y = 8 + plot_h * (1 - tick)
-        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" class="grid"/>')
-        parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" class="r">{tick:.1f}</text>')
+        parts.append(f'<line x1="{left}" y1="{svg_number(y)}" x2="{left + plot_w}" y2="{svg_number(y)}" class="grid"/>')
+        parts.append(f'<text x="{left - 4}" y="{svg_number(y + 4)}" class="r">{svg_number(tick)}</text>')
     step = plot_w / max(len(points), 1)
     previous: tuple[float, float] | None = None
     for i, p in enumerate(points):
         x = left + step * (i + 0.5)
-        parts.append(f'<text x="{x:.1f}" y="{height - 6}" class="c">{i + 1}</text>')
+        parts.append(f'<text x="{svg_number(x)}" y="{height - 6}" class="c">{i + 1}</text>')
         if p.mean is None:
             previous = None
             continue
         y = 8 + plot_h * (1 - p.mean)
         if p.low is not None and p.high is not None:
             y1, y2 = 8 + plot_h * (1 - p.high), 8 + plot_h * (1 - p.low)
-            parts.append(f'<line x1="{x:.1f}" y1="{y1:.1f}" x2="{x:.1f}" y2="{y2:.1f}" class="ci"/>')
+            parts.append(
+                f'<line x1="{svg_number(x)}" y1="{svg_number(y1)}" x2="{svg_number(x)}" y2="{svg_number(y2)}" class="ci"/>'
+            )
         if previous is not None:
-            parts.append(f'<line x1="{previous[0]:.1f}" y1="{previous[1]:.1f}" x2="{x:.1f}" y2="{y:.1f}" class="ln"/>')
+            parts.append(
+                f'<line x1="{svg_number(previous[0])}" y1="{svg_number(previous[1])}" x2="{svg_number(x)}" y2="{svg_number(y)}" class="ln"/>'
+            )
         interval = f" [{score_text(p.low)}, {score_text(p.high)}]" if p.low is not None else ""
         parts.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{5 if p.current else 3.5}" class="{"pt cur" if p.current else "pt"}">'
+            f'<circle cx="{svg_number(x)}" cy="{svg_number(y)}" r="{5 if p.current else 3.5}" class="{"pt cur" if p.current else "pt"}">'
             f"<title>{esc(p.label)}: {score_text(p.mean)}{interval}</title></circle>"
         )
         previous = (x, y)
@@ -141,12 +150,14 @@ def deltas(values: list[tuple[str, float, bool]]) -> str:
             f'<text x="{left - 6}" y="{y + 12}" class="r">{esc(_short(label, 26))}<title>{esc(label)}</title></text>'
         )
         parts.append(
-            f'<rect x="{x:.1f}" y="{y + 2}" width="{max(w, 1):.1f}" height="{bar_h - 4}" fill="{fill}"{outline}>'
+            f'<rect x="{svg_number(x)}" y="{y + 2}" width="{svg_number(max(w, 1))}" height="{bar_h - 4}" fill="{fill}"{outline}>'
             f"<title>{esc(label)}: {delta_text(delta)}</title></rect>"
         )
-    parts.append(f'<line x1="{mid:.1f}" y1="0" x2="{mid:.1f}" y2="{height - 18}" class="axis"/>')
+    parts.append(f'<line x1="{svg_number(mid)}" y1="0" x2="{svg_number(mid)}" y2="{height - 18}" class="axis"/>')
     for tick, anchor in ((-span, "l"), (0.0, "c"), (span, "r")):  # the outer labels stay inside the chart
-        parts.append(f'<text x="{mid + scale * tick:.1f}" y="{height - 4}" class="{anchor}">{tick:+.1f}</text>')
+        parts.append(
+            f'<text x="{svg_number(mid + scale * tick)}" y="{height - 4}" class="{anchor}">{svg_signed(tick)}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 

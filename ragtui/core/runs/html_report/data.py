@@ -29,7 +29,6 @@ from .charts import TrendPoint
 from .turn_labels import labels_by_message
 
 # The text of a verdict worth a line: the first of these its details hold.
-_SUMMARY_KEYS = ("summary", "conclusion", "reason", "comment", "explanation")
 TREND_RUNS = 10
 
 
@@ -140,10 +139,9 @@ class RunView:
 
 def verdict_summary(j: StoredDialogueJudgment) -> str:
     """The verdict's own words, whatever its kind: its summary, conclusion … or why it is unscored."""
-    for key in _SUMMARY_KEYS:
-        value = j.details.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+    words = j.verdict.words
+    if words:
+        return words
     if j.skipped:
         return "skipped"
     return j.error or ""

@@ -6,6 +6,7 @@ its end). Endpoints show their public fields only: never a key."""
 from __future__ import annotations
 
 from ...dialogue.estimate import RoleTokens
+from ...text.number_text import count_text
 from ...text.score_text import mark_text
 from ...text.token_text import NO_PRICE, cost_text, tokens_text
 from ..run_facts import run_facts
@@ -35,7 +36,7 @@ def _tokens(roles: list[RoleTokens]) -> str:
         for name in ("step", "model", "calls", "tokens in", "computed", "reused (cache)", "tokens out", "cost")
     )
     rows = "".join(
-        f"<tr><td>{esc(r.role)}</td><td>{esc(r.model)}</td><td class='n'>{r.calls:,.0f}</td>"
+        f"<tr><td>{esc(r.role)}</td><td>{esc(r.model)}</td><td class='n'>{count_text(r.calls)}</td>"
         f"<td class='n'>{tokens_text(r.tokens_in)}</td><td class='n'>{tokens_text(r.computed)}</td>"
         f"<td class='n'>{tokens_text(r.reused)}</td><td class='n'>{tokens_text(r.tokens_out)}</td>"
         f"<td class='n'>{cost_text(r.cost)}</td></tr>"
@@ -47,5 +48,5 @@ def _tokens(roles: list[RoleTokens]) -> str:
         cost = f"{NO_PRICE} for {', '.join(unpriced)} (set [prices] in the config)"
     else:
         cost = cost_text(sum(r.cost or 0.0 for r in roles))
-    total = f"Total: {tokens_in:,.0f} tokens in, {tokens_out:,.0f} out; cost {cost}"
+    total = f"Total: {count_text(tokens_in)} tokens in, {count_text(tokens_out)} out; cost {cost}"
     return f'<h3>Tokens and cost</h3><div class="scroll"><table><tr>{head}</tr>{rows}</table></div><p>{esc(total)}</p>'

@@ -3,6 +3,7 @@ cells (``escape.colour``), so legend and cells never disagree."""
 
 from __future__ import annotations
 
+from ...text.number_text import setting_text, svg_number
 from .charts import LOW_FILL, NO_DIALOGUE
 from .escape import colour, esc
 
@@ -19,14 +20,16 @@ def heat_legend(threshold: float) -> str:
     step = bar_w / STEPS
     for i in range(STEPS):
         parts.append(
-            f'<rect x="{left + i * step:.1f}" y="4" width="{step + 0.5:.1f}" height="{bar_h}" '
+            f'<rect x="{svg_number(left + i * step)}" y="4" width="{svg_number(step + 0.5)}" height="{bar_h}" '
             f'fill="{colour((i + 0.5) / STEPS)}"/>'
         )
     for tick in (0.0, 0.5, 1.0):
-        parts.append(f'<text x="{left + bar_w * tick:.1f}" y="{bar_h + 17}" class="c">{tick:.1f}</text>')
+        parts.append(
+            f'<text x="{svg_number(left + bar_w * tick)}" y="{bar_h + 17}" class="c">{svg_number(tick)}</text>'
+        )
     tx = left + bar_w * min(max(threshold, 0.0), 1.0)
-    parts.append(f'<line x1="{tx:.1f}" y1="1" x2="{tx:.1f}" y2="{bar_h + 7}" class="thr"/>')
-    parts.append(f'<text x="{tx:.1f}" y="{bar_h + 30}" class="c">threshold {threshold:g}</text>')
+    parts.append(f'<line x1="{svg_number(tx)}" y1="1" x2="{svg_number(tx)}" y2="{bar_h + 7}" class="thr"/>')
+    parts.append(f'<text x="{svg_number(tx)}" y="{bar_h + 30}" class="c">threshold {setting_text(threshold)}</text>')
     swatches = (
         (colour(None), "no score (unscored)"),
         (NO_DIALOGUE, "no dialogue"),

@@ -6,6 +6,7 @@ of a thousand dialogues is written in well under a second); every stored text go
 from __future__ import annotations
 
 from ...registry import metric_views
+from ...text.number_text import p_value_text
 from ...text.score_text import mark_text, score_text
 from ..compare import Comparison
 from ..compare_report import expectation_lines, ordered, side_scores, summary_lines, trial_ordered
@@ -177,7 +178,7 @@ def _trial_regressions(c: Comparison, n: NoiseComparison) -> list[str]:
 def _trial_table(pairs: list[TrialPair], verdict: CompareVerdict) -> str:
     rows = "".join(
         f'<tr><td>{esc(p.label)}</td><td>{esc(verdict.of(p.label).word)}</td><td class="n">{esc(p.cell("base"))}</td>'
-        f'<td class="n">{esc(p.cell("new"))}</td><td class="n">{p.p_value:.3f}</td><td>{esc(p.verdict)}</td>'
+        f'<td class="n">{esc(p.cell("new"))}</td><td class="n">{p_value_text(p.p_value)}</td><td>{esc(p.verdict)}</td>'
         f"<td>{esc('; '.join(d.line for d in verdict.of(p.label).drops))}</td></tr>"
         for p in pairs
     )

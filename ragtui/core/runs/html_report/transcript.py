@@ -30,7 +30,7 @@ def transcript(session: StoredSession, labels: Mapping[int, list[Label]]) -> str
             if verdicts:
                 out.append('<ul class="v">')
                 for j in verdicts:
-                    words = j.verdict.conclusion or j.details.get("comment") or j.error or ""
+                    words = j.verdict.conclusion or j.verdict.comment or j.error or ""
                     version = f" (v{j.version})" if j.version > 1 else ""
                     out.append(f"<li><b>{esc(j.metric)}</b>{version} {score_text(j.score)} {esc(words)}</li>")
                 out.append("</ul>")

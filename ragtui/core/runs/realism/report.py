@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...text.number_text import percent_number, percent_text
 from ...text.score_text import figure_text, measure_text
 from .blind_test import Asked, BlindTest, PairResult
 from .conversations import Side
@@ -21,7 +22,7 @@ APART_MARK = "*"
 
 def number(value: float, kind: str) -> str:
     if kind == "share":
-        return f"{value:.0%}"
+        return percent_text(value)
     return figure_text(value) if kind == "similarity" else measure_text(value)
 
 
@@ -32,7 +33,7 @@ def cell(e: Estimate, kind: str) -> str:
     if e.low is None or e.high is None:
         return number(e.value, kind)
     if kind == "share":
-        return f"{e.value:.0%} ({e.low * 100:.0f}–{e.high:.0%})"
+        return f"{percent_text(e.value)} ({percent_number(e.low)}–{percent_text(e.high)})"
     return f"{number(e.value, kind)} ({number(e.low, kind)}–{number(e.high, kind)})"
 
 
@@ -139,13 +140,15 @@ def blind_summary(test: BlindTest, pairing: Pairing) -> list[str]:
     acc = test.accuracy
     if acc.value is not None and acc.low is not None and acc.high is not None:
         lines.append(
-            f"accuracy {acc.value:.0%} (95% Wilson CI {acc.low:.0%}–{acc.high:.0%}, n={acc.n} answered pairs); "
+            f"accuracy {percent_text(acc.value)} (95% Wilson CI {percent_text(acc.low)}–{percent_text(acc.high)}, n={acc.n} answered pairs); "
             "50% = indistinguishable"
         )
     first = test.first_share
     if first.value is not None:
         picked = round(first.value * first.n)
-        lines.append(f"picked the message shown first in {picked} of {first.n} readable answers ({first.value:.0%})")
+        lines.append(
+            f"picked the message shown first in {picked} of {first.n} readable answers ({percent_text(first.value)})"
+        )
     lines.append(f"→ {test.reading}")
     counted: dict[str, int] = {}
     for reason in test.unanswered_reasons:

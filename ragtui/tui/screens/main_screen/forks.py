@@ -1,31 +1,28 @@
-"""The main screen's ``f``: fork the open session after a turn the person picks
-(``dialogs.fork_screen``), continuing live as a new session — a mixin of ``MainScreen`` beside
-``session_actions``; what it uses of the screen is ``context.DialogueHost``."""
+"""f: fork the open session after a turn the person picks (``dialogs.fork_screen``), continuing
+live as a new session — with another persona, or another bot model."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import TYPE_CHECKING
 
-from ...core.content.persona_folders import folders_of, load_merged
-from ...core.content.picking import Skipped
-from ...core.registry.bots import uses_bot_role
-from ...core.store.lineage import lineage_lines
-from ...core.types.errors import RagtuiError
-from ..dialogs.fork_screen import ForkRequest, ForkScreen
+from ....core.content.persona_folders import folders_of, load_merged
+from ....core.content.picking import Skipped
+from ....core.registry.bots import uses_bot_role
+from ....core.store.lineage import lineage_lines
+from ....core.types.errors import RagtuiError
+from ...dialogs.fork_screen import ForkRequest, ForkScreen
 
 if TYPE_CHECKING:
-    from ...core.dialogue.state_machine import Dialogue
-    from ..context import DialogueHost
+    from ....core.dialogue.state_machine import Dialogue
+    from .host import MainHost
 
-    _Base = DialogueHost
+    _Base = MainHost
 else:
     _Base = object
 
 
-class ForkActions(_Base):
-    """The main screen's ``f``: fork the open session."""
-
+class Forks(_Base):
     # Declared again here: mypy takes an assignment in a subclass of a protocol as a new
     # declaration, typed by the first value assigned, unless the subclass declares it.
     dialogue: Dialogue | None
@@ -69,7 +66,7 @@ class ForkActions(_Base):
             endpoint = dataclasses.replace(engine.endpoints["bot"], model=request.bot_model)
             roles = {role: e.public() for role, e in {**engine.endpoints, "bot": endpoint}.items()}
             try:
-                from ...core.bots.factory import build_bot  # the LLM client: not at start-up
+                from ....core.bots.factory import build_bot  # the LLM client: not at start-up
 
                 bot = build_bot(
                     self.ragtui.config,
@@ -96,3 +93,6 @@ class ForkActions(_Base):
         self.refresh_state()
         self.set_status(f"Session #{session.id}: {'; '.join(lineage)}. s: step · a: auto-run")
         self.notify_plain(f"Forked session #{session.id} from #{session.parent_session_id} after turn {request.turn}")
+
+
+__all__ = ["Forks"]
