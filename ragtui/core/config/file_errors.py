@@ -10,14 +10,19 @@ import json
 import re
 import typing
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..types.errors import ConfigError
 from .declared import file_keys, form_of, is_table, parts, table_at
 from .rules import RAGTUI, got
 
-if TYPE_CHECKING:
-    from pydantic_core import ValidationError
+
+class Problems(Protocol):
+    """pydantic-core's ``ValidationError``, or ``reader.Problems``: the problems found, each a
+    dict with its ``type``, ``loc``, ``msg``, ``input`` and ``ctx``."""
+
+    def errors(self) -> Any: ...
+
 
 # What a wrong-typed value should have been, in TOML people's words (Python's type names, as before).
 EXPECTED = {
@@ -35,7 +40,7 @@ BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def config_error(
-    exc: ValidationError, model: type, data: object, where: str, *, top_level: bool = False, note: str = ""
+    exc: Problems, model: type, data: object, where: str, *, top_level: bool = False, note: str = ""
 ) -> ConfigError:
     """The first problem of ``exc`` as one line: ``where`` (the file, and the table when the data is
     one), the dotted table path, the key, and what was expected or what rule is broken.
