@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path  # a Path in a table is relative to the file (reader.py): needed at run time
 from typing import Annotated, Any, Literal, NamedTuple
 
-from ..text.pii import RedactionRules, check_pattern
 from ..text.redaction import looks_like_a_key
+from ..text.redaction_rules import RedactionRules, check_pattern
 from ..types.agreement_floor import AgreementFloor
 from ..types.product import Product
 from .declared import Form, declare

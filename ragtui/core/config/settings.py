@@ -63,7 +63,7 @@ from pathlib import Path  # a Path in the file is relative to it (reader.py): ne
 from typing import Annotated, Any, Literal
 
 from ..registry.metrics import PRIMARY_METRIC  # a name: the registry loads no metric until consulted
-from ..text.pii import RedactionRules
+from ..text.redaction_rules import RedactionRules
 from ..types.agreement_floor import AgreementFloor
 from ..types.errors import ConfigError
 from ..types.product import SAMPLE_PRODUCT, Product
