@@ -2,9 +2,9 @@
 between(0, 1)]``. Each raises ``invalid(...)`` in the words the user reads.
 
 Nothing here imports pydantic: a declaration that uses these rules costs no more to import than
-its dataclass, and the validator that runs them is built the first time a file is read
-(``declared.py``). A rule is also valid pydantic metadata (``__get_pydantic_core_schema__``), so the
-models still written as pydantic models (personas, the bot types' settings) use the same rules.
+its dataclass, and ``reader.py`` runs them when a file is read. A rule is also valid pydantic
+metadata (``__get_pydantic_core_schema__``), so the tables still written as pydantic models (a
+persona, the bot types' settings) use the same rules, in the same words.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Rule:
     with_context: bool = False
 
     def wrap(self, schema: CoreSchema) -> CoreSchema:
-        """``schema`` with this rule run after (or before) it."""
+        """A pydantic model's ``schema`` with this rule run after (or before) it."""
         from pydantic_core import core_schema
 
         if self.with_context:

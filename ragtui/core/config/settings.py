@@ -1,5 +1,6 @@
-"""Configuration: a TOML file → typed dataclasses, with environment and CLI overrides. What the
-file may say is declared in ``config_file.py``; this module builds ``Config`` from it.
+"""Configuration: ragtui.toml read into ``Config``, the one declaration of what the file may say
+(its tables in ``config_file.py``; how a declaration is read, ``declared.py`` and ``reader.py``).
+Flags that set a key are applied through the same declaration (``reader.override``).
 
 Layout of a config file (every key optional)::
 
