@@ -303,14 +303,18 @@ def tui_child(workspace: Path, out: Path, headless: bool) -> None:
 
 
 def on_pty(
-    command: list[str], env: dict[str, str], marker: bytes | None = None, timeout: float = 300.0
+    command: list[str],
+    env: dict[str, str],
+    marker: bytes | None = None,
+    timeout: float = 300.0,
+    cwd: Path | None = None,
 ) -> dict[str, float]:
     """Run ``command`` with stdin/stdout/stderr on a pty of SIZE, draining what it writes.
     With ``marker``: seconds from spawn until the marker is on the terminal, then quit (ctrl+q)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
     started = time.perf_counter()
-    proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+    proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, cwd=cwd)
     os.close(slave)
     seen, found, written = b"", None, 0
     deadline = started + timeout
@@ -480,8 +484,10 @@ def startup(workspace: Path, env: dict[str, str], launches: int, against: list[P
         subprocess.run(command, env=env, check=True, capture_output=True)
         return time.perf_counter() - started
 
-    def first_frame(command: list[str], marker: bytes) -> float:
-        return on_pty(command, env, marker, timeout=30)["seconds"]
+    # Launched from the workspace: from a checkout, `python -m` would put the checkout's ragtui
+    # first on the path, whatever PYTHONPATH names (--against).
+    def first_frame(command: list[str], marker: bytes, launch_env: dict[str, str] = env) -> float:
+        return on_pty(command, launch_env, marker, timeout=30, cwd=workspace)["seconds"]
 
     ragtui = [py, "-m", "ragtui", "--config", str(workspace / "ragtui.toml")]
     measures = {
@@ -494,10 +500,12 @@ def startup(workspace: Path, env: dict[str, str], launches: int, against: list[P
         "python -m ragtui, first frame": lambda: first_frame(ragtui, b"Press n to start"),
     }
     for tree in against or ():  # another ragtui's sources (a release's), alternated in the same run
-        other = {**env, "PYTHONPATH": str(tree)}
-        measures[f"ragtui of {tree.name}, first frame"] = lambda other=other: on_pty(  # type: ignore[misc]
-            ragtui, other, b"Press n to start", timeout=30
-        )["seconds"]
+        other = {**env, "PYTHONPATH": str(tree.resolve())}
+        # its own database: a newer ragtui's schema is one an older one refuses to open
+        theirs = [*ragtui, "--db", str(workspace / f"launch-{tree.name}.db")]
+        measures[f"ragtui of {tree.name}, first frame"] = lambda other=other, theirs=theirs: first_frame(  # type: ignore[misc]
+            theirs, b"Press n to start", other
+        )
     rows: dict[str, list[float]] = {label: [] for label in measures}
     for _ in range(launches):  # round-robin, so a change in the machine's load hits every row alike
         for label, measure in measures.items():
