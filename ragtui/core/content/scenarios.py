@@ -72,7 +72,9 @@ def _expectations_and_language(values: dict[str, Any], context: Mapping[str, Any
     file's unless it names its own."""
     expect, expect_not = values.pop("expect", []), values.pop("expect_not", [])
     expectations = [e.expectation("must") for e in expect] + [e.expectation("must_not") for e in expect_not]
-    return {"language": context["language"], **values, "expectations": tuple(expectations)}
+    if "language" not in values:
+        values["language"] = context["language"]  # the file's (``load_scenarios`` passes it)
+    return {**values, "expectations": tuple(expectations)}
 
 
 def _unique_expectation_ids(scenario: Scenario) -> None:
