@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config.reader import override
 from ..config.settings import Config, load_config
-from ..models.endpoints import Endpoint, resolve_endpoints
 from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store.store import Store
 from ..types.errors import ConfigError
+
+if TYPE_CHECKING:  # resolving endpoints comes after the TUI's first frame
+    from ..models.endpoints import Endpoint
 
 
 @dataclass
@@ -80,6 +83,8 @@ def _needs_verdict(config: Config, role: str, where: str) -> None:
 
 
 def endpoints_for(config: Config, overrides: Overrides) -> dict[str, Endpoint]:
+    from ..models.endpoints import resolve_endpoints
+
     return resolve_endpoints(config, overrides.model)
 
 
