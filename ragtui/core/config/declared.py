@@ -45,7 +45,7 @@ class Form:
     before: tuple[Rule, ...] = ()  # checks on the table as written (a dict, or what stands for one)
     after: tuple[Callable[[Any], None], ...] = ()  # checks on the built value; raise ``invalid``
     # The file's values (by field name, the file-only keys by their key) and the reader's context
-    # → the class's keyword arguments.
+    # → the class's keyword arguments; may raise ``invalid`` (a rule on keys the file gives together).
     finish: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None
     named_arrays: frozenset[str] = frozenset()  # arrays of tables whose items are named by their id
     missing_hints: Mapping[str, str] = field(default_factory=dict)  # key → advice when it is missing

@@ -241,14 +241,14 @@ def _table(cls: type) -> Check:
                   for k, v in value.items() if k not in keys]  # fmt: skip
         if found:
             raise Problems(found)
-        if form.finish is not None:
-            arguments = form.finish(arguments, context)
-        built = cls(**arguments)
-        for after in form.after:
-            try:
+        try:
+            if form.finish is not None:
+                arguments = form.finish(arguments, context)
+            built = cls(**arguments)
+            for after in form.after:
                 after(built)
-            except ValueError as exc:
-                raise broken(exc, loc, value) from None
+        except ValueError as exc:  # a rule on the whole table, in its own words
+            raise broken(exc, loc, value) from None
         return built
 
     checked: Check = check

@@ -258,15 +258,15 @@ class Config:
         return self.roles[name].merged_over(self.endpoint)
 
 
-def resolution_gate_needs_its_verdict(config: Config) -> None:
+def resolution_gate_needs_its_verdict(values: dict[str, Any]) -> None:
     """A resolution gate with dialogue_metrics that leave its verdict out could never pass. The
-    registry names that verdict; it is asked only when both are set."""
-    if config.min_resolution_rate <= 0:
+    registry names that verdict; it is asked only when the file sets both (the defaults agree)."""
+    if values.get("min_resolution_rate", 0) <= 0 or "dialogue_metrics" not in values:
         return
     from ..registry.metrics import RESOLUTION_RATE, gate_metric
 
     resolution = gate_metric(RESOLUTION_RATE)
-    if resolution not in config.dialogue_metrics:
+    if resolution not in values["dialogue_metrics"]:
         raise invalid(
             f": min_resolution_rate needs the {resolution} verdict, but dialogue_metrics leaves it out",
             f'add "{resolution}" to dialogue_metrics, or set min_resolution_rate = 0',
@@ -274,6 +274,7 @@ def resolution_gate_needs_its_verdict(config: Config) -> None:
 
 
 def _from_file(values: dict[str, Any], context: Mapping[str, Any]) -> dict[str, Any]:
+    resolution_gate_needs_its_verdict(values)
     return {**values, "source": context.get("source")}
 
 
@@ -282,7 +283,6 @@ declare(
     Form(
         keys={"policies": "policy", "named_product": "product"},
         omit=frozenset({"source"}),
-        after=(resolution_gate_needs_its_verdict,),
         finish=_from_file,
         named_arrays=frozenset({"policy"}),
     ),
