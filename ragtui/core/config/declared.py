@@ -56,7 +56,10 @@ _FORMS: dict[type, Form] = {}
 
 def declare(cls: type, form: Form) -> None:
     """``cls`` is written in files as ``form`` says (one form per class)."""
-    fields = {f.name for f in table_fields(cls)}
+    # Names only: the annotations are read when the class is first read, not at import.
+    fields = (
+        {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set(getattr(cls, "_fields", ()))
+    )
     named = set(form.keys) | set(form.omit) | set(form.optional) | set(form.rules)
     unknown = sorted(named - fields)
     if unknown:
