@@ -18,7 +18,8 @@
 2. Launch -> first frame, on a pseudo-terminal: from spawning ``python -m ragtui`` to the
    main screen's status line appearing on the terminal; against a minimal Textual app measured
    the same way, and the bare imports (``textual``, ``textual.app``, ``openai``) timed from
-   spawn to exit.
+   spawn to exit. The ratio to hello-world is printed beside the previous release's (c0281a4:
+   0.52–0.53 s, 2.9x a hello-world's 0.18 s) and the goal of 2x.
 
 The fake server runs in its own process (this script with ``--serve``) and each measured side
 in a fresh process of its own, so process CPU counts ragtui only. Sides are interleaved run by
@@ -26,7 +27,7 @@ run, so a change in the machine's load hits them alike; on a shared machine, pre
 figures and the minima. Nothing here asserts: it prints figures, ratios against the baseline
 measured in the same run.
 Usage: ``python bench/bench_tui.py [--tokens 3000] [--delay 0.001] [--repeat 3] [--launches 7]
-[--only streaming|startup]``.
+[--only streaming|startup] [--cold] [--against DIR ...]``.
 """
 
 from __future__ import annotations
@@ -302,14 +303,18 @@ def tui_child(workspace: Path, out: Path, headless: bool) -> None:
 
 
 def on_pty(
-    command: list[str], env: dict[str, str], marker: bytes | None = None, timeout: float = 300.0
+    command: list[str],
+    env: dict[str, str],
+    marker: bytes | None = None,
+    timeout: float = 300.0,
+    cwd: Path | None = None,
 ) -> dict[str, float]:
     """Run ``command`` with stdin/stdout/stderr on a pty of SIZE, draining what it writes.
     With ``marker``: seconds from spawn until the marker is on the terminal, then quit (ctrl+q)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
     started = time.perf_counter()
-    proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+    proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, cwd=cwd)
     os.close(slave)
     seen, found, written = b"", None, 0
     deadline = started + timeout
@@ -337,6 +342,25 @@ def on_pty(
         proc.wait()
     os.close(master)
     return {"seconds": found if found is not None else float("nan"), "bytes": written, "rc": proc.returncode}
+
+
+def compile_bytecode(tree: Path | None = None, cold: bool = False) -> None:
+    """ragtui's modules (this one's, or those under ``tree``) compiled as pip compiles them at
+    install time. Without their ``.pyc`` every launch would compile ragtui's sources again (as
+    under PYTHONDONTWRITEBYTECODE), while Textual's, installed by pip, are compiled: the
+    comparison would time the compiler. ``cold``: the opposite, every ``.pyc`` of ragtui removed
+    (and none written), to compare with figures measured that way."""
+    import compileall
+    import shutil
+
+    import ragtui
+
+    package = tree / "ragtui" if tree else Path(ragtui.__file__).parent
+    if cold:
+        for cache in package.rglob("__pycache__"):
+            shutil.rmtree(cache)
+    else:
+        compileall.compile_dir(package, quiet=1)
 
 
 def child_env(workspace: Path) -> dict[str, str]:
@@ -432,6 +456,14 @@ def streaming(workspace: Path, env: dict[str, str], repeat: int, tokens: int) ->
         )
 
 
+# The previous release's first frame (issue 53, measured on c0281a4 alternated with b148c10 in one
+# run): ragtui 0.52–0.53 s against a hello-world Textual app's 0.18 s, 2.9x; the goal is 2x.
+PREVIOUS_RELEASE = "c0281a4"
+PREVIOUS_FIRST_FRAME = 0.525  # seconds, the middle of 0.52–0.53
+PREVIOUS_HELLO = 0.18
+PREVIOUS_RATIO = 2.9
+GOAL_RATIO = 2.0
+
 HELLO = """\
 from textual.app import App
 from textual.widgets import Footer, Header, Static
@@ -444,7 +476,7 @@ Hello().run()
 """
 
 
-def startup(workspace: Path, env: dict[str, str], launches: int) -> None:
+def startup(workspace: Path, env: dict[str, str], launches: int, against: list[Path] | None = None) -> None:
     py = sys.executable
 
     def timed(command: list[str]) -> float:
@@ -452,8 +484,10 @@ def startup(workspace: Path, env: dict[str, str], launches: int) -> None:
         subprocess.run(command, env=env, check=True, capture_output=True)
         return time.perf_counter() - started
 
-    def first_frame(command: list[str], marker: bytes) -> float:
-        return on_pty(command, env, marker, timeout=30)["seconds"]
+    # Launched from the workspace: from a checkout, `python -m` would put the checkout's ragtui
+    # first on the path, whatever PYTHONPATH names (--against).
+    def first_frame(command: list[str], marker: bytes, launch_env: dict[str, str] = env) -> float:
+        return on_pty(command, launch_env, marker, timeout=30, cwd=workspace)["seconds"]
 
     ragtui = [py, "-m", "ragtui", "--config", str(workspace / "ragtui.toml")]
     measures = {
@@ -465,6 +499,13 @@ def startup(workspace: Path, env: dict[str, str], launches: int) -> None:
         "hello-world Textual app, first frame": lambda: first_frame([py, "-c", HELLO], b"HELLO-FRAME"),
         "python -m ragtui, first frame": lambda: first_frame(ragtui, b"Press n to start"),
     }
+    for tree in against or ():  # another ragtui's sources (a release's), alternated in the same run
+        other = {**env, "PYTHONPATH": str(tree.resolve())}
+        # its own database: a newer ragtui's schema is one an older one refuses to open
+        theirs = [*ragtui, "--db", str(workspace / f"launch-{tree.name}.db")]
+        measures[f"ragtui of {tree.name}, first frame"] = lambda other=other, theirs=theirs: first_frame(  # type: ignore[misc]
+            theirs, b"Press n to start", other
+        )
     rows: dict[str, list[float]] = {label: [] for label in measures}
     for _ in range(launches):  # round-robin, so a change in the machine's load hits every row alike
         for label, measure in measures.items():
@@ -478,6 +519,20 @@ def startup(workspace: Path, env: dict[str, str], launches: int) -> None:
             f"  RATIO ragtui / hello-world first frame ({name}) = {pick(ours) / pick(hello):.2f}x "
             f"(+{(pick(ours) - pick(hello)) * 1000:.0f} ms)"
         )
+    for tree in against or ():
+        theirs = rows[f"ragtui of {tree.name}, first frame"]
+        print(
+            f"  RATIO ragtui of {tree.name} / hello-world first frame (median) = "
+            f"{statistics.median(theirs) / statistics.median(hello):.2f}x; this ragtui / it = "
+            f"{statistics.median(ours) / statistics.median(theirs):.2f}x"
+        )
+    ratio = statistics.median(ours) / statistics.median(hello)
+    print(
+        f"  against {PREVIOUS_RELEASE} ({PREVIOUS_FIRST_FRAME:.3f} s, {PREVIOUS_RATIO}x a hello-world's {PREVIOUS_HELLO} s): "
+        f"first frame {statistics.median(ours) / PREVIOUS_FIRST_FRAME:.2f}x its figure, "
+        f"ratio to hello-world {ratio:.2f}x against its {PREVIOUS_RATIO}x "
+        f"({'within' if ratio <= GOAL_RATIO else 'over'} the goal of {GOAL_RATIO:g}x; medians, this machine now)"
+    )
     both = rows["python -c 'import textual.app, openai'"]
     print(
         f"  ragtui first frame - python -c 'import textual.app, openai' (median) = "
@@ -506,6 +561,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="streaming runs per side")
     parser.add_argument("--launches", type=int, default=7, help="launches per start-up figure")
     parser.add_argument("--only", choices=("streaming", "startup"), help="run one of the two parts")
+    parser.add_argument(
+        "--cold", action="store_true", help="ragtui's modules without bytecode, compiled at every launch"
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        action="append",
+        help="a folder holding another ragtui's package (e.g. `git archive c0281a4 ragtui | tar -x -C DIR`), "
+        "launched alternately with this one",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--headless-child", nargs=2, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--tui-child", nargs=2, type=Path, help=argparse.SUPPRESS)
@@ -533,6 +598,10 @@ def main() -> None:
             workspace = Path(tmp)
             write_workspace(workspace, base_url)
             env = child_env(workspace)
+            for tree in [None, *(args.against or ())]:
+                compile_bytecode(tree, cold=args.cold)
+            if args.cold:
+                env["PYTHONDONTWRITEBYTECODE"] = "1"
             print(
                 f"fake server in process {server.pid} at {base_url}; Python {sys.version.split()[0]}, "
                 f"textual {__import__('importlib.metadata').metadata.version('textual')}"
@@ -540,7 +609,7 @@ def main() -> None:
             if args.only != "startup":
                 streaming(workspace, env, args.repeat, args.tokens)
             if args.only != "streaming":
-                startup(workspace, env, args.launches)
+                startup(workspace, env, args.launches, args.against)
     finally:
         assert server.stdin is not None
         server.stdin.close()

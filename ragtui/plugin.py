@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from .core.bots.base import Bot, BotAnswer
 from .core.bots.context import BotContext
-from .core.config.bot_config import BotTable
-from .core.config.validation import invalid
+from .core.config.bot_table import BotTable
+from .core.config.rules import invalid
 from .core.content.prompts import PromptTemplate, load_prompt
 from .core.metrics.base import Metric, TurnContext
 from .core.metrics.dialogue.base import DialogueContext, DialogueMetric, DialogueTurn

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import signal
 import sys
 from collections import Counter
@@ -182,7 +183,7 @@ async def _open_and_run(
         turns = plan_next_turn(store, args.replay, parse_at_turn(args.at_turn), args.scenario, overrides.language)
         for line in turns.skipped:
             console.print(Text(line, style="yellow"), soft_wrap=True)
-        config.language = turns.language
+        config = dataclasses.replace(config, language=turns.language)
         next_run = new_run_id()
         console.print(
             Text(f"N+1 on run {turns.run_id}: {len(turns.cases)} turn(s), each answered after its real history"),
@@ -194,7 +195,7 @@ async def _open_and_run(
     if getattr(args, "replay", None):
         # Validated before any dialogue starts: bad input writes nothing.
         plan = plan_replay(store, config, args.replay, args.scenario, args.persona, overrides.language)
-        config.language = plan.language
+        config = dataclasses.replace(config, language=plan.language)
         replay_run = new_run_id()
         build = plan.builder(args.then_simulate, overrides.max_turns)
         with embedded_model(config, endpoints):
@@ -202,7 +203,7 @@ async def _open_and_run(
     if getattr(args, "resume", None):
         run_id, session_ids, unstarted = resumable(store, args.resume)
         if unstarted:  # planned in the run's language, whatever the config says now
-            config.language = str(unstarted[0].scenario.get("language", config.language))
+            config = dataclasses.replace(config, language=str(unstarted[0].scenario.get("language", config.language)))
         with embedded_model(config, endpoints) as model:
             return await _run(
                 args, config, endpoints, store, run_id, lambda engine: _resumed(engine, session_ids, unstarted), model

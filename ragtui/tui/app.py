@@ -28,7 +28,6 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..core.config.settings import Config
-from ..core.models.endpoints import Endpoint
 from ..core.store.store import Store, preload
 from ..core.types.errors import RagtuiError
 from .notices import NoticeLog
@@ -37,13 +36,14 @@ from .screens.main_screen import MainScreen
 from .screens.too_small import MIN_SIZE, TooSmallScreen
 from .widgets.header import NO_ENDPOINT_HELP
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the endpoints' module is read by the connecting thread, after the first frame
     from ..core.dialogue.engine import Engine
+    from ..core.models.endpoints import Endpoint
     from ..core.models.local_model import LocalModel
     from ..core.runs.bootstrap import Overrides
     from .screens.sessions_screen import SessionsScreen
 
-EngineFactory = Callable[[Config, dict[str, Endpoint], Store], "Engine"]
+EngineFactory = Callable[[Config, "dict[str, Endpoint]", Store], "Engine"]
 
 # (title, help, action on the main screen) for the command palette.
 MAIN_COMMANDS = [

@@ -190,12 +190,12 @@ def test_sessions_refuses_a_limit_under_one(tmp_path: Path, capsys):
         (["run", "--workers", "100000", "--model", "m", "--no-check"], "--workers must be at most 64, got 100000"),
         (
             ["run", "--max-turns", "1234567890123456789012345678901", "--model", "m", "--no-check"],
-            "--max-turns must be at most 100, got 1.23457e+30 — give 100 or fewer",
+            "--max-turns must be at most 100, got 1.23457e+30 — set 100 or fewer",
         ),
         (["run", "--max-turns", "101", "--estimate", "--model", "m"], "--max-turns must be at most 100, got 101"),
         (
             ["run", "--concurrency", "1234567890123456789012345678901", "--model", "m", "--no-check"],
-            "--concurrency must be at most 256, got 1.23457e+30 — give 256 or fewer",
+            "--concurrency must be at most 256, got 1.23457e+30 — set 256 or fewer",
         ),
     ],
 )

@@ -13,7 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, model_validator
 
-from ..config.bot_config import DEFAULT_REPLY_TIMEOUT, JsonPathText, PassageKeys
+from ..config.bot_config import DEFAULT_REPLY_TIMEOUT
+from ..config.bot_table import JsonPathText, PassageKeys
 from ..config.validation import at_least, invalid, positive
 from ..registry.bots import BotType
 from ..text.json_path import JsonPath

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator
 
-from ..config.bot_config import DEFAULT_REPLY_TIMEOUT, PassageKeys, PassageMapping
+from ..config.bot_config import DEFAULT_REPLY_TIMEOUT, PassageMapping
+from ..config.bot_table import PassageKeys
 from ..config.config_file import KeyEnv
 from ..config.validation import at_least, between, positive
 from ..registry.bots import BotType

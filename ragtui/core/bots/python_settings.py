@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator
 
-from ..config.bot_config import BotTable
+from ..config.bot_table import BotTable
 from ..config.validation import invalid, positive
 from ..registry.bots import BotType
 

@@ -21,14 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
-
-from pydantic import BeforeValidator, PrivateAttr, model_validator
+from typing import Any
 
 from ..registry import bots as registry
 from ..text.json_path import JsonPath
 from ..types.errors import ConfigError
-from .validation import TomlTable, invalid, validate
+from .reader import read
 
 # A whole reply's time limit (the roles' endpoints and the bots under test). ``timeout`` alone
 # never stops a server that trickles a piece just inside it; five minutes is far beyond any sound
@@ -67,60 +65,8 @@ class PassageMapping:
     source: JsonPath = JsonPath.parse("source")
 
 
-def json_path(value: object) -> object:
-    """A JSON path as the file writes it (``"choices[0].message"``)."""
-    if not isinstance(value, str):
-        raise invalid(f"must be str, got {type(value).__name__} {value!r}")
-    try:
-        return JsonPath.parse(value)
-    except ValueError as exc:
-        raise invalid(f": {exc}") from None
-
-
-JsonPathText = Annotated[JsonPath, BeforeValidator(json_path)]
-
-
-class BotTable(TomlTable):
-    """The ``[bot]`` table of one type, less ``type``: each type's settings model derives from it.
-    After reading, ``where`` (file and table) names it in messages and ``base`` is the config
-    file's folder."""
-
-    _where: str = PrivateAttr("[bot]")
-    _base: Path | None = PrivateAttr(None)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _no_key(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "api_key" in data:
-            raise invalid(
-                ": api_key is not read from files, so it never ends up in a repository",
-                "put the key in an environment variable and name it with api_key_env (or ${NAME} in headers)",
-            )
-        return data
-
-    @property
-    def where(self) -> str:
-        return self._where
-
-    @property
-    def base(self) -> Path | None:
-        return self._base
-
-
-class PassageKeys(BotTable):
-    """The keys that say where a bot's answer keeps its passages (``bots/mapping.py``)."""
-
-    passages_path: JsonPathText | None = None
-    passage_text: JsonPathText = JsonPath.parse("text")
-    passage_title: JsonPathText = JsonPath.parse("title")
-    passage_source: JsonPathText = JsonPath.parse("source")
-
-    @property
-    def passages(self) -> PassageMapping:
-        return PassageMapping(self.passages_path, self.passage_text, self.passage_title, self.passage_source)
-
-
-class NoKeys(TomlTable):
+@dataclass(frozen=True)
+class NoKeys:
     """The table of a type that takes no keys of its own (``builtin``)."""
 
 
@@ -158,9 +104,14 @@ def parse_bot(table: dict[str, Any], where: str, base: Path) -> BotConfig:
         raise ConfigError(f"{where} type must be one of {', '.join(registry.bot_type_names())}, got {kind!r}")
     keys = {k: v for k, v in table.items() if k != "type"}
     if bot_type.settings is None:
-        validate(NoKeys, keys, where, note=f"type {kind}")
+        read(NoKeys, keys, where, note=f"type {kind}")
         return BotConfig(type=kind)
+    # The types' settings are pydantic models (``bot_table.BotTable``): imported with the first
+    # ``[bot]`` table, so a config without one reads without them.
+    from .validation import validate
+
     settings = validate(bot_type.settings, keys, where, note=f"type {kind}")
-    if isinstance(settings, BotTable):
-        settings._where, settings._base = where, base
+    read_from = getattr(settings, "read_from", None)
+    if callable(read_from):
+        read_from(where, base)
     return BotConfig(type=kind, settings=settings)

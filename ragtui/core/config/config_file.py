@@ -1,23 +1,22 @@
-"""What ragtui.toml may say, declared: one model per table, read by ``settings.parse_config``.
-
-Every key is optional (``None``: not in the file, so ``Config``'s default stands). The layout,
-with each key's meaning, is in ``settings``' docstring and the README.
+"""The tables of ragtui.toml besides the top level (``settings.Config``): each is the dataclass
+ragtui works with, and the file is read against it (``declared.py``). The layout, with each key's
+meaning, is in ``settings``' docstring and the README.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass, field
+from pathlib import Path  # a Path in a table is relative to the file (reader.py): needed at run time
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import AfterValidator, BeforeValidator, field_validator, model_validator
-
-from ..registry import metrics as metric_registry
-from ..registry.metrics import PRIMARY_METRIC
-from ..text.pii import check_pattern
 from ..text.redaction import looks_like_a_key
-from .expectation_items import PolicyList
-from .limits import MAX_CONCURRENCY, MAX_REPEAT, MAX_TURNS
-from .validation import TomlTable, at_least, at_most, between, got, invalid, positive
+from ..text.redaction_rules import RedactionRules, check_pattern
+from ..types.agreement_floor import AgreementFloor
+from ..types.product import Product
+from .declared import Form, declare
+from .rules import Rule, after, at_least, before, between, got, invalid, positive, stripped
 
 Language = Literal["ja", "en"]
 LANGUAGES: tuple[str, ...] = ("ja", "en")
@@ -56,70 +55,98 @@ def check_key_env(value: str) -> str:
     return value
 
 
-KeyEnv = Annotated[str, AfterValidator(check_key_env)]
+KeyEnv = Annotated[str, after(check_key_env)]
 
 
-def no_api_key(data: Any, hint: str) -> Any:
+def no_api_key(hint: str) -> Rule:
     """Keys never live in files, so they never end up in a repository."""
-    if isinstance(data, dict) and "api_key" in data:
-        raise invalid(": api_key is not read from files, so it never ends up in a repository", hint)
-    return data
+
+    def check(data: Any) -> Any:
+        if isinstance(data, dict) and "api_key" in data:
+            raise invalid(": api_key is not read from files, so it never ends up in a repository", hint)
+        return data
+
+    return before(check)
 
 
-class EndpointTable(TomlTable):
-    """``[endpoint]`` and ``[roles.<role>]``."""
+@dataclass
+class EndpointConfig:
+    """``[endpoint]`` and ``[roles.<role>]``: one OpenAI-compatible endpoint; ``None`` means
+    "inherit" (a role's from ``[endpoint]``, ``[endpoint]``'s from the defaults)."""
 
     base_url: str | None = None
     model: str | None = None
     temperature: Annotated[float, between(0, 2)] | None = None
     api_key_env: KeyEnv | None = None
     max_tokens: Annotated[int, positive()] | None = None
-    timeout: Seconds | None = None
-    reply_timeout: Seconds | None = None
+    timeout: Seconds | None = None  # seconds without data: connecting, the answer's start, between two pieces
+    reply_timeout: Seconds | None = None  # seconds for a whole reply, however steadily it streams
     max_retries: Annotated[int, at_least(0, "0 or more")] | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _no_key(cls, data: Any) -> Any:
-        return no_api_key(data, "put the key in an environment variable and name it with api_key_env")
+    def merged_over(self, fallback: EndpointConfig) -> EndpointConfig:
+        """Fields set here win; unset ones come from ``fallback``."""
+        unset = {f.name: getattr(fallback, f.name) for f in dataclasses.fields(self) if getattr(self, f.name) is None}
+        return dataclasses.replace(self, **unset)
 
 
-class RolesTable(TomlTable):
-    user: EndpointTable | None = None
-    bot: EndpointTable | None = None
-    judge: EndpointTable | None = None
+declare(
+    EndpointConfig, Form(before=(no_api_key("put the key in an environment variable and name it with api_key_env"),))
+)
 
 
-class EmbeddedTable(TomlTable):
-    model_path: str | None = None
-    ctx_size: int | None = None
-    port: int | None = None
-    threads: Annotated[int, at_least(0, "0 (automatic) or more")] | None = None
-    parallel: Annotated[int, between(0, 16)] | None = None
-    keep_alive: Annotated[float, BeforeValidator(parse_duration)] | None = None
-    repack: bool | None = None
+@dataclass(frozen=True)
+class RolesTable:
+    """``[roles]``: per-role overrides of ``[endpoint]``; ``Config.roles`` holds every role."""
+
+    user: EndpointConfig | None = None
+    bot: EndpointConfig | None = None
+    judge: EndpointConfig | None = None
 
 
-class PriceTable(TomlTable):
+@dataclass
+class EmbeddedConfig:
+    """``[embedded]``: the embedded llama.cpp model used when a role has no endpoint."""
+
+    model_path: Path | None = None  # None: the bundled Qwen2.5-Coder-1.5B GGUF
+    ctx_size: int = 8192
+    port: int = 0  # 0: a free port
+    threads: Annotated[int, at_least(0, "0 (automatic) or more")] = 0  # 0: automatic (local_model.default_threads)
+    parallel: Annotated[int, between(0, 16)] = 0  # request slots; 0: sized for `concurrency` (local_model.slots_for)
+    # seconds the shared server stays up after the last ragtui exits ("10m", "30s", or seconds)
+    keep_alive: Annotated[float, before(parse_duration)] = 0.0
+    repack: bool = False  # llama.cpp's interleaved weight layout (see local_model.LocalModelSettings)
+
+
+class Price(NamedTuple):
     """``"model" = { input = 0.15, output = 0.60 }``: prices per million tokens."""
 
-    missing_hints = {k: "prices are per million tokens, e.g. input = 0.15" for k in ("input", "output")}
     input: Annotated[float, at_least(0, "0 or more")]
     output: Annotated[float, at_least(0, "0 or more")]
 
 
+declare(Price, Form(missing_hints={k: "prices are per million tokens, e.g. input = 0.15" for k in ("input", "output")}))
+
 FLOOR_HINT = "it is a floor on the judge's measured agreement with people; -1 never calls a score low"
+# ``[min_judge_agreement]`` is an ``AgreementFloor`` (``core/types``, below these rules).
+declare(
+    AgreementFloor,
+    Form(rules={"spearman": (between(-1, 1, FLOOR_HINT),), "kappa": (between(-1, 1, FLOOR_HINT),), "items": (at_least(1),)}),
+)  # fmt: skip
 
 
-class FloorTable(TomlTable):
-    spearman: Annotated[float, between(-1, 1, FLOOR_HINT)] | None = None
-    kappa: Annotated[float, between(-1, 1, FLOOR_HINT)] | None = None
-    items: Count | None = None
+@dataclass(frozen=True)
+class RelevancyOptions:
+    """``[answer_relevancy]``, seed 001's options."""
+
+    # The seed's weight of an "unsure" verdict. Statements are now scored by P(yes), which
+    # carries the judge's uncertainty itself, so this no longer changes the score; it is kept
+    # so configurations that set it still load.
+    uncertainty_weight: Fraction = 0.3
+    scale: Seconds = 1.0  # the seed's maximum score (positive, like seconds); only ``scaled_score`` uses it
 
 
-class RelevancyTable(TomlTable):
-    uncertainty_weight: Fraction | None = None
-    scale: Seconds | None = None  # positive, like a number of seconds
+# ``[product]`` is a ``Product`` (``core/types``): what the prompts call the team's product.
+declare(Product, Form(rules={"name": (after(stripped),), "support": (after(stripped),)}))
 
 
 def open_alpha(value: float) -> float:
@@ -131,110 +158,23 @@ def open_alpha(value: float) -> float:
     return value
 
 
-class ProductTable(TomlTable):
-    """``[product]``: what the bot and the simulated customer call the team's product."""
+def valid_patterns(patterns: dict[str, str]) -> dict[str, str]:
+    for kind, pattern in patterns.items():
+        problem = check_pattern(kind, pattern)
+        if problem is not None:
+            raise invalid(f"has a bad pattern: {problem}")
+    return patterns
 
-    name: str | None = None
-    support: str | None = None
 
-
-class RedactTable(TomlTable):
+@dataclass(frozen=True)
+class RedactTable:
     """``[redact]``: what ``ragtui import`` replaces besides e-mail, phones, cards and postcodes
     (core/text/pii.py): id patterns by kind (``order = "ORD-[0-9]{6}"`` gives ``<order-1>``; a kind
-    named like a default pattern, order or account, replaces it) and customers' names."""
+    named like a default pattern, order or account, replaces it) and customers' names. Read into
+    the ``RedactionRules`` it adds to (:meth:`rules`)."""
 
-    patterns: dict[str, str] | None = None
-    names: list[str] | None = None
+    patterns: Annotated[dict[str, str], after(valid_patterns)] = field(default_factory=dict)
+    names: tuple[str, ...] = ()
 
-    @field_validator("patterns")
-    @classmethod
-    def _valid_patterns(cls, patterns: dict[str, str] | None) -> dict[str, str] | None:
-        for kind, pattern in (patterns or {}).items():
-            problem = check_pattern(kind, pattern)
-            if problem is not None:
-                raise invalid(f"has a bad pattern: {problem}")
-        return patterns
-
-
-class ConfigFile(TomlTable):
-    """ragtui.toml."""
-
-    named_arrays = frozenset({"policy"})
-
-    language: Language | None = None
-    prices: dict[str, PriceTable] | None = None
-    labeller: str | None = None
-    max_turns: Annotated[int, at_least(1), at_most(MAX_TURNS)] | None = None
-    threshold: Fraction | None = None
-    concurrency: Annotated[int, at_least(1), at_most(MAX_CONCURRENCY)] | None = None
-    repeat: Annotated[int, at_least(1), at_most(MAX_REPEAT)] | None = None
-    top_k: Count | None = None
-    metrics: list[str] | None = None
-    dialogue_metrics: list[str] | None = None
-    min_resolution_rate: (
-        Annotated[
-            float,
-            between(0, 1, "0 turns the gate off; 0.8 fails a run in which fewer than 80% of dialogues were resolved"),
-        ]
-        | None
-    ) = None
-    min_expectation_rate: (
-        Annotated[
-            float,
-            between(
-                0, 1, "0 turns the gate off; 0.9 fails a run in which fewer than 90% of expectations were met or kept"
-            ),
-        ]
-        | None
-    ) = None
-    policy: PolicyList | None = None
-    compare_alpha: Annotated[float, AfterValidator(open_alpha)] | None = None
-    simulator_check: Literal["model", "code", "off"] | None = None
-    database: str | None = None
-    personas: str | None = None
-    user_personas: str | None = None
-    scenarios: str | None = None
-    knowledge: str | None = None
-    prompts: str | None = None
-    endpoint: EndpointTable | None = None
-    roles: RolesTable | None = None
-    embedded: EmbeddedTable | None = None
-    bot: dict[str, Any] | None = None  # its keys depend on its type: bot_config.parse_bot reads them
-    thresholds: dict[str, Fraction] | None = None
-    answer_relevancy: RelevancyTable | None = None
-    product: ProductTable | None = None
-    min_judge_agreement: FloorTable | None = None
-    gate_low_agreement: bool | None = None
-    redact: RedactTable | None = None
-
-    @field_validator("dialogue_metrics")
-    @classmethod
-    def _known_dialogue_metrics(cls, names: list[str] | None) -> list[str] | None:
-        known = metric_registry.metric_names("dialogue") if names else ()
-        unknown = [n for n in names or () if n not in known]
-        if unknown:
-            raise invalid(f"has unknown metric {unknown[0]!r}", f"known: {', '.join(known)}; [] turns them off")
-        return names
-
-    @field_validator("thresholds", mode="before")
-    @classmethod
-    def _known_thresholds(cls, table: Any) -> Any:
-        if isinstance(table, dict) and PRIMARY_METRIC in table:
-            raise invalid(
-                f": the rubric's pass mark is the top-level key threshold, not {PRIMARY_METRIC}", "move it there"
-            )
-        known = set(metric_registry.default_thresholds()) if isinstance(table, dict) and table else set()
-        unknown = sorted(set(table) - known) if isinstance(table, dict) else []
-        if unknown:
-            raise invalid(f": unknown key {unknown[0]!r}", f"allowed keys: {', '.join(sorted(known))}")
-        return table
-
-    @model_validator(mode="after")
-    def _resolution_gate_needs_its_verdict(self) -> ConfigFile:
-        gated = (self.min_resolution_rate or 0) > 0
-        if gated and self.dialogue_metrics is not None and "resolution" not in self.dialogue_metrics:
-            raise invalid(
-                ": min_resolution_rate needs the resolution verdict, but dialogue_metrics leaves it out",
-                'add "resolution" to dialogue_metrics, or set min_resolution_rate = 0',
-            )
-        return self
+    def rules(self) -> RedactionRules:
+        return RedactionRules.from_config(self.patterns, self.names)

@@ -28,13 +28,14 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
-
-from pydantic import AfterValidator, model_validator
 
 from ..text.prohibition import forbids_in_any_language
 from ..types.expectations import Expectation, Form, Origin, Polarity, Proof
-from .validation import TomlTable, invalid, validate
+from . import declared
+from .reader import read
+from .rules import after, before, invalid
 
 FORM_KEYS: tuple[Form, ...] = ("contains", "regex", "not_contains")
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -83,8 +84,8 @@ def valid_id(eid: str) -> str:
     return eid
 
 
-Sentence = Annotated[str, AfterValidator(sentence)]
-ItemId = Annotated[str, AfterValidator(valid_id)]
+Sentence = Annotated[str, after(sentence)]
+ItemId = Annotated[str, after(valid_id)]
 
 
 def probability(value: float) -> float:
@@ -93,50 +94,46 @@ def probability(value: float) -> float:
     return value
 
 
-Probability = Annotated[float | int, AfterValidator(probability)]
+# ``checked = { reference = 0.93, wrong = 0.06 }``: how a generated expectation proved itself
+# before it was written (``types.expectations.Proof``). Shown to a reviewer; asks nothing.
+declared.declare(Proof, declared.Form(rules={"reference": (after(probability),), "wrong": (after(probability),)}))
 
 
-class CheckedTable(TomlTable):
-    """``checked = { reference = 0.93, wrong = 0.06 }``: how a generated expectation proved itself
-    before it was written (``types.expectations.Proof``). Shown to a reviewer; asks nothing."""
-
-    reference: Probability
-    wrong: Probability | None = None
-
-    def proof(self) -> Proof:
-        return Proof(float(self.reference), float(self.wrong) if self.wrong is not None else None)
+def sentence_or_table(item: Any) -> Any:
+    if isinstance(item, str):
+        return {"text": sentence(item)}
+    if not isinstance(item, dict):
+        raise invalid(f"must be str or dict, got {type(item).__name__} {item!r}")
+    return item
 
 
-class ExpectItem(TomlTable):
+def a_table(item: Any) -> Any:
+    if not isinstance(item, dict):
+        raise invalid(f"must be dict, got {type(item).__name__} {item!r}")
+    return item
+
+
+def one_form(item: ExpectItem) -> None:
+    forms = [k for k in FORM_KEYS if getattr(item, k) is not None]
+    if len(forms) > 1:
+        raise invalid(f": give one of {', '.join(FORM_KEYS)}, not {' and '.join(forms)}")
+    if forms and item.text is not None:
+        raise invalid(f": give either text (judged) or {forms[0]} (decided in code), not both")
+    if not forms and item.text is None:
+        raise invalid(": needs text, contains, regex or not_contains")
+
+
+@dataclass(frozen=True)
+class ExpectItem:
     """One item of ``expect`` / ``expect_not``: a sentence (judged), or a table with ``text`` or
     one deterministic form, and an optional ``id``."""
 
     id: ItemId | None = None
     text: Sentence | None = None
     contains: Sentence | None = None
-    regex: Annotated[Sentence, AfterValidator(compiles)] | None = None
+    regex: Annotated[Sentence, after(compiles)] | None = None
     not_contains: Sentence | None = None
     origin: ClassVar[Origin] = "scenario"
-
-    @model_validator(mode="before")
-    @classmethod
-    def _sentence_or_table(cls, item: Any) -> Any:
-        if isinstance(item, str):
-            return {"text": sentence(item)}
-        if not isinstance(item, dict):
-            raise invalid(f"must be str or dict, got {type(item).__name__} {item!r}")
-        return item
-
-    @model_validator(mode="after")
-    def _one_form(self) -> ExpectItem:
-        forms = [k for k in FORM_KEYS if getattr(self, k) is not None]
-        if len(forms) > 1:
-            raise invalid(f": give one of {', '.join(FORM_KEYS)}, not {' and '.join(forms)}")
-        if forms and self.text is not None:
-            raise invalid(f": give either text (judged) or {forms[0]} (decided in code), not both")
-        if not forms and self.text is None:
-            raise invalid(": needs text, contains, regex or not_contains")
-        return self
 
     def expectation(self, polarity: Polarity, tags: Iterable[str] = ()) -> Expectation:
         form: Form = next((k for k in FORM_KEYS if getattr(self, k) is not None), "judged")
@@ -150,57 +147,65 @@ class ExpectItem(TomlTable):
             # asked as "promises a refund", kept unless an answer does it, as under expect_not.
             polarity = "must_not"
         eid = self.id or derived_id(f"{form}:{text}" if form != "judged" else text)
-        table = getattr(self, "checked", None)  # a scenario's item only (ScenarioItem)
-        checked = table.proof() if isinstance(table, CheckedTable) else None
+        checked = getattr(self, "checked", None)  # a scenario's item only (ScenarioItem)
         return Expectation(eid, text, form, polarity, self.origin, tuple(tags), checked)
 
 
+@dataclass(frozen=True)
 class ScenarioItem(ExpectItem):
     """An item of a scenario's ``expect`` / ``expect_not``: may carry the proof ``scenarios
     generate`` wrote (``checked``), which a policy never has."""
 
-    checked: CheckedTable | None = None
+    checked: Proof | None = None
 
 
+@dataclass(frozen=True)
 class PolicyItem(ExpectItem):
     """A ``[[policy]]`` table: a prohibition (``must_not``) with optional ``tags``."""
 
-    tags: list[str] = []
+    tags: tuple[str, ...] = ()
     origin: ClassVar[Origin] = "policy"
-
-    @model_validator(mode="before")
-    @classmethod
-    def _a_table(cls, item: Any) -> Any:
-        if not isinstance(item, dict):
-            raise invalid(f"must be dict, got {type(item).__name__} {item!r}")
-        return item
 
     def policy(self) -> Expectation:
         return self.expectation("must_not", self.tags)
 
 
-Items = TypeVar("Items", bound=list[Any])
+declared.declare(ExpectItem, declared.Form(before=(before(sentence_or_table),), after=(one_form,)))
+declared.declare(ScenarioItem, declared.Form(before=(before(sentence_or_table),), after=(one_form,)))
+declared.declare(PolicyItem, declared.Form(before=(before(a_table),), after=(one_form,)))
+
+Items = TypeVar("Items", bound=Iterable[Any])
 
 
 def unique_ids(items: Items) -> Items:
     """Ids line results up across runs, so no two expectations of one list may share one."""
     seen: set[str] = set()
     for item in items:
-        eid = item.expectation("must").id
+        eid = item.id if isinstance(item, Expectation) else item.expectation("must").id
         if eid in seen:
             raise invalid(f": id {eid!r} is used twice", "give each expectation its own id")
         seen.add(eid)
     return items
 
 
-PolicyList = Annotated[list[PolicyItem], AfterValidator(unique_ids)]
+def policies(items: list[PolicyItem]) -> tuple[Expectation, ...]:
+    return tuple(item.policy() for item in items)
 
 
-class Policies(TomlTable):
+# The config's ``[[policy]]`` tables, checked, as the prohibitions they are.
+PolicyList = Annotated[
+    tuple[Expectation, ...], declared.WrittenAs(list[PolicyItem]), after(unique_ids), after(policies)
+]
+
+
+@dataclass(frozen=True)
+class Policies:
     """The config's ``[[policy]]`` array alone."""
 
-    named_arrays = frozenset({"policy"})
-    policy: PolicyList = []
+    policy: PolicyList = ()
+
+
+declared.declare(Policies, declared.Form(named_arrays=frozenset({"policy"})))
 
 
 def expectation_from_text(text: str, form: Form, polarity: Polarity, at: str = "the expectation") -> Expectation:
@@ -208,12 +213,12 @@ def expectation_from_text(text: str, form: Form, polarity: Polarity, at: str = "
     the text, its form (judged or a deterministic one) and its polarity, checked like a TOML item
     (an empty text or a regex that does not compile is one ``ConfigError`` line)."""
     item: object = text if form == "judged" else {form: text}
-    return validate(ExpectItem, item, at).expectation(polarity)
+    return read(ExpectItem, item, at).expectation(polarity)
 
 
 def parse_policies(raw: object, where: str) -> tuple[Expectation, ...]:
     """The config's ``[[policy]]`` tables, checked alone (``where``: the config file)."""
-    return tuple(policy.policy() for policy in validate(Policies, {"policy": raw}, where, top_level=True).policy)
+    return read(Policies, {"policy": raw}, where, top_level=True).policy
 
 
 def policies_for(policies: Iterable[Expectation], tags: Iterable[str]) -> list[Expectation]:

@@ -1,5 +1,6 @@
-"""Configuration: a TOML file → typed dataclasses, with environment and CLI overrides. What the
-file may say is declared in ``config_file.py``; this module builds ``Config`` from it.
+"""Configuration: ragtui.toml read into ``Config``, the one declaration of what the file may say
+(its tables in ``config_file.py``; how a declaration is read, ``declared.py`` and ``reader.py``).
+Flags that set a key are applied through the same declaration (``reader.override``).
 
 Layout of a config file (every key optional)::
 
@@ -57,24 +58,37 @@ Secrets are read from the environment at resolve time and are never part of ``Co
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from pathlib import Path  # a Path in the file is relative to it (reader.py): needed at run time
+from typing import Annotated, Any, Literal
 
-from ..registry import metrics as metric_registry
-from ..registry.metrics import PRIMARY_METRIC
-from ..text.pii import RedactionRules
+from ..registry.metrics import PRIMARY_METRIC  # a name: the registry loads no metric until consulted
+from ..text.redaction_rules import RedactionRules
 from ..types.agreement_floor import AgreementFloor
 from ..types.errors import ConfigError
-from ..types.expectations import Expectation
 from ..types.product import SAMPLE_PRODUCT, Product
 from . import paths
 from .bot_config import BotConfig, parse_bot
-from .config_file import LANGUAGES, ConfigFile, EmbeddedTable, EndpointTable
+from .config_file import (
+    LANGUAGES,
+    Count,
+    EmbeddedConfig,
+    EndpointConfig,
+    Fraction,
+    Language,
+    Price,
+    RedactTable,
+    RelevancyOptions,
+    RolesTable,
+    open_alpha,
+)
+from .declared import Form, WrittenAs, declare
+from .expectation_items import PolicyList
+from .limits import MAX_CONCURRENCY, MAX_REPEAT, MAX_TURNS
+from .reader import read
+from .rules import after, at_least, at_most, before, between, invalid, with_context
 from .toml_io import read_toml
-from .validation import TomlTable, validate
 
 ROLES = ("user", "bot", "judge")
 DEFAULT_TEMPERATURES = {"user": 0.7, "bot": 0.2, "judge": 0.2}
@@ -90,12 +104,14 @@ __all__ = ["LANGUAGES", "ROLES", "Config", "EmbeddedConfig", "EndpointConfig", "
 class Thresholds(MutableMapping[str, float]):
     """Per-metric pass marks (the rubric's is ``threshold``): the ones the config sets, over
     each metric's own default. The defaults are read from the metric registry when first asked for
-    (consulting it loads the metrics; importing it does not)."""
+    (consulting it loads the metrics; reading a config does not)."""
 
     def __init__(self, values: Mapping[str, float] | None = None) -> None:
         self.own: dict[str, float] = dict(values or {})
 
     def _all(self) -> dict[str, float]:
+        from ..registry import metrics as metric_registry
+
         return {**metric_registry.default_thresholds(), **self.own}
 
     def __getitem__(self, name: str) -> float:
@@ -117,73 +133,88 @@ class Thresholds(MutableMapping[str, float]):
         return f"Thresholds({self.own!r})"
 
 
-@dataclass
-class EndpointConfig:
-    """Settings of one OpenAI-compatible endpoint; ``None`` means "inherit"."""
+def known_dialogue_metrics(names: list[str]) -> list[str]:
+    """Names the registry knows; consulted only for a list the file gives (it loads the metrics)."""
+    if not names:
+        return names
+    from ..registry import metrics as metric_registry
 
-    base_url: str | None = None
-    model: str | None = None
-    temperature: float | None = None
-    api_key_env: str | None = None
-    max_tokens: int | None = None
-    timeout: float | None = None  # seconds without data: connecting, the answer's start, between two pieces
-    reply_timeout: float | None = None  # seconds for a whole reply, however steadily it streams
-    max_retries: int | None = None
-
-    def merged_over(self, fallback: EndpointConfig) -> EndpointConfig:
-        """Fields set here win; unset ones come from ``fallback``."""
-        values = {
-            f.name: getattr(self, f.name) if getattr(self, f.name) is not None else getattr(fallback, f.name)
-            for f in dataclasses.fields(self)
-        }
-        return EndpointConfig(**values)
+    known = metric_registry.metric_names("dialogue")
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise invalid(f"has unknown metric {unknown[0]!r}", f"known: {', '.join(known)}; [] turns them off")
+    return names
 
 
-@dataclass
-class EmbeddedConfig:
-    """The embedded llama.cpp model used when a role has no endpoint."""
+def known_thresholds(table: Any) -> Any:
+    if isinstance(table, dict) and PRIMARY_METRIC in table:
+        raise invalid(f": the rubric's pass mark is the top-level key threshold, not {PRIMARY_METRIC}", "move it there")
+    if not isinstance(table, dict) or not table:
+        return table
+    from ..registry import metrics as metric_registry
 
-    model_path: Path | None = None  # None: the bundled Qwen2.5-Coder-1.5B GGUF
-    ctx_size: int = 8192
-    port: int = 0  # 0: a free port
-    threads: int = 0  # 0: automatic — every usable CPU, one fewer when busy (local_model.default_threads)
-    parallel: int = 0  # request slots; 0: sized for `concurrency` (see local_model.slots_for)
-    keep_alive: float = 0.0  # seconds the shared server stays up after the last ragtui exits
-    repack: bool = False  # llama.cpp's interleaved weight layout (see local_model.LocalModelSettings)
+    known = set(metric_registry.default_thresholds())
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise invalid(f": unknown key {unknown[0]!r}", f"allowed keys: {', '.join(sorted(known))}")
+    return table
+
+
+def every_role(table: RolesTable) -> dict[str, EndpointConfig]:
+    return {role: getattr(table, role) or EndpointConfig() for role in ROLES}
+
+
+def read_bot(table: dict[str, Any], context: Mapping[str, Any]) -> BotConfig:
+    """The ``[bot]`` table, read with its type's settings (``bot_config.parse_bot``)."""
+    return parse_bot(table, f"{context.get('source', 'ragtui.toml')}: [bot]", context.get("base") or Path.cwd())
+
+
+def blank_is_none(text: str | None) -> str | None:
+    return (text or "").strip() or None
 
 
 @dataclass
 class Config:
-    language: str = "en"
-    max_turns: int = 3
-    threshold: float = 0.7
-    concurrency: int = 4
+    """ragtui.toml, and the settings ragtui runs with: every field is the key of the same name
+    (``policies`` is ``[[policy]]``, ``named_product`` is ``[product]``), with its default."""
+
+    language: Annotated[str, WrittenAs(Language)] = "en"
+    max_turns: Annotated[int, at_least(1), at_most(MAX_TURNS)] = 3
+    threshold: Fraction = 0.7
+    concurrency: Annotated[int, at_least(1), at_most(MAX_CONCURRENCY)] = 4
     # Dialogues per scenario × persona in `ragtui run` (trials 1..repeat): the simulated customer
     # is sampled, so one dialogue per pair is one draw; pass^k needs several.
-    repeat: int = 1
-    top_k: int = 4
+    repeat: Annotated[int, at_least(1), at_most(MAX_REPEAT)] = 1
+    top_k: Count = 4
     metrics: list[str] = field(default_factory=lambda: [PRIMARY_METRIC])
     # Judged once per dialogue when it ends; [] turns them off.
-    dialogue_metrics: list[str] = field(default_factory=lambda: list(DEFAULT_DIALOGUE_METRICS))
+    dialogue_metrics: Annotated[list[str], after(known_dialogue_metrics)] = field(
+        default_factory=lambda: list(DEFAULT_DIALOGUE_METRICS)
+    )
     # The run's resolution rate under which `ragtui run` exits 1. Off (0) by default: the
     # resolution verdict's agreement with people is not measured well enough yet to fail a
     # pipeline on its own, and a run that used to pass must not start failing on an upgrade.
-    min_resolution_rate: float = 0.0
+    min_resolution_rate: Annotated[
+        float, between(0, 1, "0 turns the gate off; 0.8 fails a run in which fewer than 80% of dialogues were resolved")
+    ] = 0.0
     # The run's expectation pass rate (met or kept among scored expectations) under which
     # `ragtui run` exits 1; 0 = off.
-    min_expectation_rate: float = 0.0
+    min_expectation_rate: Annotated[
+        float,
+        between(0, 1, "0 turns the gate off; 0.9 fails a run in which fewer than 90% of expectations were met or kept"),
+    ] = 0.0
     # The judge agreement under which scores are "low agreement": shown so and not gated on…
     min_judge_agreement: AgreementFloor = field(default_factory=AgreementFloor)
     # … unless the team asks (`ragtui run --gate-low-agreement`).
     gate_low_agreement: bool = False
     # ``[[policy]]``: prohibitions checked on every bot answer of the scenarios their tags select
-    policies: tuple[Expectation, ...] = ()
+    policies: PolicyList = ()
     # `ragtui compare` of runs with trials: the one-sided significance level of "regression",
     # the share of comparisons of two equal bots it may call a regression.
-    compare_alpha: float = 0.05
+    compare_alpha: Annotated[float, after(open_alpha)] = 0.05
     # Checks on the simulated customer's messages: "model" (code, then a cheap yes/no by the
     # simulator's model), "code" (code only) or "off".
-    simulator_check: str = "model"
+    simulator_check: Literal["model", "code", "off"] = "model"
     database: Path = field(default_factory=lambda: paths.data_dir() / "ragtui.db")
     personas: Path = field(default_factory=lambda: paths.bundled_dir("personas"))
     # The persona editor writes here; a file with a shipped persona's name overrides it.
@@ -192,33 +223,70 @@ class Config:
     knowledge: Path = field(default_factory=lambda: paths.bundled_dir("sample_data") / "knowledge")
     prompts: Path = field(default_factory=lambda: paths.bundled_dir("prompts"))
     endpoint: EndpointConfig = field(default_factory=EndpointConfig)
-    roles: dict[str, EndpointConfig] = field(default_factory=lambda: {r: EndpointConfig() for r in ROLES})
+    roles: Annotated[dict[str, EndpointConfig], WrittenAs(RolesTable), after(every_role)] = field(
+        default_factory=lambda: {r: EndpointConfig() for r in ROLES}
+    )
     embedded: EmbeddedConfig = field(default_factory=EmbeddedConfig)
-    bot: BotConfig = field(default_factory=BotConfig)  # the bot under test; see bot_config.py
-    thresholds: Thresholds = field(default_factory=Thresholds)
-    uncertainty_weight: float = 0.3  # answer_relevancy: accepted, no effect (statements are scored by P(yes))
-    relevancy_scale: float = 1.0  # answer_relevancy: maximum of the scaled score
+    # the bot under test; its keys depend on its type (bot_config.py)
+    bot: Annotated[BotConfig, WrittenAs(dict[str, Any]), with_context(read_bot)] = field(default_factory=BotConfig)
+    thresholds: Annotated[Thresholds, WrittenAs(dict[str, Fraction]), before(known_thresholds), after(Thresholds)] = (
+        field(default_factory=Thresholds)
+    )
+    answer_relevancy: RelevancyOptions = field(default_factory=RelevancyOptions)
     # model → (input, output) price per million tokens, for `ragtui run --estimate` and run costs
-    prices: dict[str, tuple[float, float]] = field(default_factory=dict)
-    labeller: str | None = None  # the name stored with a person's labels; default: the OS user
+    prices: dict[str, Price] = field(default_factory=dict)
+    # the name stored with a person's labels; default: the OS user
+    labeller: Annotated[str | None, after(blank_is_none)] = None
     # [product]: what the prompts call the team's product and its support channel
-    product_name: str = ""
-    support: str = ""
+    named_product: Product = field(default_factory=Product)
     # [redact]: what `ragtui import` replaces besides e-mail, phones, cards and postcodes
-    redact: RedactionRules = field(default_factory=RedactionRules)
+    redact: Annotated[RedactionRules, WrittenAs(RedactTable), after(RedactTable.rules)] = field(
+        default_factory=RedactionRules
+    )
     source: Path | None = None  # the file this came from, for messages
 
     def product(self) -> Product:
         """The product the prompts name: ``[product]``'s, else the sample's while the knowledge
         base is the bundled sample, else unnamed (the prompt files say how to speak of it)."""
-        name = self.product_name
+        name = self.named_product.name
         if not name and self.knowledge.resolve() == (paths.bundled_dir("sample_data") / "knowledge").resolve():
             name = SAMPLE_PRODUCT
-        return Product(name, self.support)
+        return Product(name, self.named_product.support)
 
     def role(self, name: str) -> EndpointConfig:
         """The role's settings with the shared ``[endpoint]`` defaults filled in."""
         return self.roles[name].merged_over(self.endpoint)
+
+
+def resolution_gate_needs_its_verdict(values: dict[str, Any]) -> None:
+    """A resolution gate with dialogue_metrics that leave its verdict out could never pass. The
+    registry names that verdict; it is asked only when the file sets both (the defaults agree)."""
+    if values.get("min_resolution_rate", 0) <= 0 or "dialogue_metrics" not in values:
+        return
+    from ..registry.metrics import RESOLUTION_RATE, gate_metric
+
+    resolution = gate_metric(RESOLUTION_RATE)
+    if resolution not in values["dialogue_metrics"]:
+        raise invalid(
+            f": min_resolution_rate needs the {resolution} verdict, but dialogue_metrics leaves it out",
+            f'add "{resolution}" to dialogue_metrics, or set min_resolution_rate = 0',
+        )
+
+
+def _from_file(values: dict[str, Any], context: Mapping[str, Any]) -> dict[str, Any]:
+    resolution_gate_needs_its_verdict(values)
+    return {**values, "source": context.get("source")}
+
+
+declare(
+    Config,
+    Form(
+        keys={"policies": "policy", "named_product": "product"},
+        omit=frozenset({"source"}),
+        finish=_from_file,
+        named_arrays=frozenset({"policy"}),
+    ),
+)
 
 
 def find_config_file(explicit: Path | None) -> Path | None:
@@ -244,71 +312,6 @@ def load_config(path: Path | None) -> Config:
 
 
 def parse_config(data: dict[str, Any], source: Path) -> Config:
-    """Turn parsed TOML into a ``Config``; every error names the file, the table and the key."""
-    where = str(source)
-    table = validate(ConfigFile, data, where, top_level=True)
-    config = Config(source=source)
-    base = source.parent
-    # A key in the file replaces the default; these are stored as the file says them.
-    for key in ("language", "max_turns", "threshold", "concurrency", "repeat", "top_k", "metrics", "dialogue_metrics",
-                "min_resolution_rate", "min_expectation_rate", "compare_alpha", "simulator_check", "gate_low_agreement"):  # fmt: skip
-        if getattr(table, key) is not None:
-            setattr(config, key, getattr(table, key))
-    for key in ("database", "personas", "user_personas", "scenarios", "knowledge", "prompts"):
-        if getattr(table, key) is not None:
-            setattr(config, key, _path(base, getattr(table, key)))
-    if table.prices is not None:
-        config.prices = {model: (price.input, price.output) for model, price in table.prices.items()}
-    if table.labeller is not None:
-        config.labeller = table.labeller.strip() or None
-    if table.product is not None:
-        config.product_name = (table.product.name or "").strip()
-        config.support = (table.product.support or "").strip()
-    if table.redact is not None:
-        config.redact = RedactionRules.from_config(table.redact.patterns, table.redact.names)
-    if table.policy is not None:
-        config.policies = tuple(policy.policy() for policy in table.policy)
-    if table.endpoint is not None:
-        config.endpoint = _endpoint(table.endpoint)
-    for role in ROLES:
-        own = getattr(table.roles, role) if table.roles is not None else None
-        if own is not None:
-            config.roles[role] = _endpoint(own)
-    if table.embedded is not None:
-        config.embedded = _embedded(table.embedded, base)
-    if table.bot is not None:
-        config.bot = parse_bot(table.bot, f"{where}: [bot]", base)
-    if table.thresholds is not None:
-        config.thresholds.update(table.thresholds)
-    if table.min_judge_agreement is not None:
-        config.min_judge_agreement = AgreementFloor(**_set(table.min_judge_agreement))
-    if table.answer_relevancy is not None:
-        relevancy = table.answer_relevancy
-        config.uncertainty_weight = _or(relevancy.uncertainty_weight, config.uncertainty_weight)
-        config.relevancy_scale = _or(relevancy.scale, config.relevancy_scale)
-    return config
-
-
-def _path(base: Path, text: str) -> Path:
-    """Relative paths in the file are relative to the file, not to wherever ragtui was started."""
-    return (base / Path(text).expanduser()).resolve()
-
-
-def _set(table: TomlTable) -> dict[str, Any]:
-    """The keys the file gives (the rest keep their defaults)."""
-    return {key: value for key, value in table.model_dump().items() if value is not None}
-
-
-def _or(value: float | None, default: float) -> float:
-    return default if value is None else value
-
-
-def _endpoint(table: EndpointTable) -> EndpointConfig:
-    return EndpointConfig(**table.model_dump())
-
-
-def _embedded(table: EmbeddedTable, base: Path) -> EmbeddedConfig:
-    values = _set(table)
-    if "model_path" in values:
-        values["model_path"] = _path(base, values["model_path"])
-    return EmbeddedConfig(**values)
+    """Turn parsed TOML into a ``Config``; every error names the file, the table and the key.
+    Relative paths in the file are relative to its folder."""
+    return read(Config, data, str(source), top_level=True, base=source.parent, source=source)

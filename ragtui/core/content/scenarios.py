@@ -8,15 +8,17 @@ optional ``reference``, ``tags``, and the team's expectations ``expect`` / ``exp
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
-
-from pydantic import AfterValidator, model_validator
+from typing import Any, Literal
 
 from ..config.config_file import Language
+from ..config.declared import Form, WrittenAs, declare
 from ..config.expectation_items import ScenarioItem, unique_ids
+from ..config.reader import read
+from ..config.rules import after, invalid, stripped
 from ..config.toml_io import read_toml
-from ..config.validation import TomlTable, invalid, validate
 from ..types.errors import ConfigError
 from ..types.scenarios import FollowUp, Scenario, ScenarioSource
 from .picking import Skipped, pick_named
@@ -36,87 +38,68 @@ def question_text(text: str) -> str:
     return text.strip()
 
 
-class ScenarioFile(TomlTable):
-    """``scenarios/<language>.toml``: its entries are read one by one (:class:`ScenarioTable`), so
-    one broken entry can be skipped."""
+def none_when_blank(text: str | None) -> str | None:
+    return (text or "").strip() or None
 
-    named_arrays = frozenset({"scenario"})
+
+@dataclass(frozen=True)
+class ScenarioFile:
+    """``scenarios/<language>.toml``: its entries are read one by one (``Scenario``), so one
+    broken entry can be skipped."""
+
     language: Language | None = None
-    scenario: list[dict[str, Any]] = []
+    scenario: list[dict[str, Any]] = field(default_factory=list)
     # The ids of generated drafts a reviewer rejected: generating again does not add them back.
-    rejected: list[str] = []
+    rejected: list[str] = field(default_factory=list)
 
 
-class SourceTable(TomlTable):
-    """A generated scenario's ``source``: where its reference comes from."""
-
-    file: str
-    heading: str = ""
-    page: int | None = None
-    quote: str
-    passage_hash: str = ""  # empty for a source that is a conversation
-    run: str = ""  # a conversation's: its imported run, session, id and line or row in ``file``
-    session: int | None = None
-    conversation: str = ""
-    line: int | None = None
-    unit: str = ""
-
-    def source(self) -> ScenarioSource:
-        where = (self.run, self.session, self.conversation, self.line, self.unit)
-        return ScenarioSource(self.file, self.heading, self.quote, self.passage_hash, self.page, *where)
+declare(ScenarioFile, Form(named_arrays=frozenset({"scenario"})))
 
 
-class FollowUpTable(TomlTable):
-    """A scenario's ``follow_up``: the customer's planned turn 2, with its own reference."""
-
-    question: Annotated[str, AfterValidator(question_text)]
-    reference: str = ""
-    quote: str = ""
-    passage_hash: str = ""
-    heading: str = ""
-
-    def follow_up(self) -> FollowUp:
-        return FollowUp(self.question.strip(), self.reference.strip(), self.quote, self.passage_hash, self.heading)
+def _source(values: dict[str, Any], context: Mapping[str, Any]) -> dict[str, Any]:
+    """A source written by hand may leave out its heading, and a conversation's its passage hash."""
+    return {"heading": "", "passage_hash": "", **values}
 
 
-class ScenarioTable(TomlTable):
-    """One ``[[scenario]]`` entry."""
+# A generated scenario's ``source``: where its reference comes from (``types.scenarios``).
+declare(ScenarioSource, Form(optional=frozenset({"heading", "passage_hash"}), finish=_source))
+# A scenario's ``follow_up``: the customer's planned turn 2, with its own reference.
+declare(FollowUp, Form(rules={"question": (after(question_text),), "reference": (after(stripped),)}))
 
-    id: Annotated[str, AfterValidator(scenario_id)]
-    question: Annotated[str, AfterValidator(question_text)]
-    reference: str = ""
-    tags: list[str] = []
-    language: Language | None = None
-    expect: list[ScenarioItem] = []
-    expect_not: list[ScenarioItem] = []
-    # A generated scenario: a draft until a person accepts it, its kind and where it came from.
-    status: Literal["draft", "accepted"] = "accepted"
-    kind: str = ""
-    source: SourceTable | None = None
-    follow_up: FollowUpTable | None = None
 
-    @model_validator(mode="after")
-    def _unique_ids(self) -> ScenarioTable:
-        unique_ids([*self.expect, *self.expect_not])
-        return self
+def _expectations_and_language(values: dict[str, Any], context: Mapping[str, Any]) -> dict[str, Any]:
+    """``expect`` then ``expect_not`` make the scenario's expectations; its language is the
+    file's unless it names its own."""
+    expect, expect_not = values.pop("expect", []), values.pop("expect_not", [])
+    expectations = [e.expectation("must") for e in expect] + [e.expectation("must_not") for e in expect_not]
+    if "language" not in values:
+        values["language"] = context["language"]  # the file's (``load_scenarios`` passes it)
+    return {**values, "expectations": tuple(expectations)}
 
-    def scenario(self, file_language: str) -> Scenario:
-        expectations = [e.expectation("must") for e in self.expect] + [
-            e.expectation("must_not") for e in self.expect_not
-        ]
-        language = self.language or file_language
-        return Scenario(
-            self.id,
-            self.question,
-            language,
-            self.reference.strip() or None,
-            tuple(self.tags),
-            tuple(expectations),
-            status=self.status,
-            kind=self.kind,
-            source=self.source.source() if self.source is not None else None,
-            follow_up=self.follow_up.follow_up() if self.follow_up is not None else None,
-        )
+
+def _unique_expectation_ids(scenario: Scenario) -> None:
+    unique_ids(scenario.expectations)
+
+
+# One ``[[scenario]]`` entry is a ``Scenario`` (``types.scenarios``), its expectations written as
+# ``expect`` and ``expect_not`` (``expectation_items``).
+declare(
+    Scenario,
+    Form(
+        omit=frozenset({"expectations"}),
+        optional=frozenset({"language"}),
+        rules={
+            "id": (after(scenario_id),),
+            "question": (after(question_text),),
+            "language": (WrittenAs(Language),),
+            "reference": (after(none_when_blank),),
+            "status": (WrittenAs(Literal["draft", "accepted"]),),
+        },
+        extra={"expect": list[ScenarioItem], "expect_not": list[ScenarioItem]},
+        after=(_unique_expectation_ids,),
+        finish=_expectations_and_language,
+    ),
+)
 
 
 def scenario_file(location: Path, language: str) -> Path:
@@ -130,7 +113,7 @@ def load_scenarios(location: Path, language: str, skipped: list[Skipped] | None 
     out and listed there, so one half-written scenario does not stop the others."""
     path = scenario_file(location, language)
     where = str(path)
-    data = validate(ScenarioFile, read_toml(path, "scenario file"), where, top_level=True)
+    data = read(ScenarioFile, read_toml(path, "scenario file"), where, top_level=True)
     file_language = data.language or language
     scenarios: list[Scenario] = []
     seen: set[str] = set()
@@ -158,7 +141,7 @@ def _scenario(table: dict[str, Any], at: str, file_language: str, seen: set[str]
     named = f"{at.rsplit(': ', 1)[0]}: scenario {sid!r}" if isinstance(sid, str) and ID.match(sid) else at
     if sid in seen:
         raise ConfigError(f"{at}: id {sid!r} is used twice")
-    return validate(ScenarioTable, table, named).scenario(file_language)
+    return read(Scenario, table, named, language=file_language)
 
 
 def pick_scenarios(

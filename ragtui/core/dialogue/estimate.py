@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -93,7 +94,7 @@ class RoleTokens:
     computed: float | None = None
     reused: float | None = None
 
-    def add_cost(self, prices: dict[str, tuple[float, float]]) -> None:
+    def add_cost(self, prices: Mapping[str, tuple[float, float]]) -> None:
         price = price_for(prices, self.model)
         if price is not None:
             self.cost = (self.tokens_in * price[0] + self.tokens_out * price[1]) / 1_000_000
@@ -129,7 +130,7 @@ class Estimate:
         return None if not costs or any(c is None for c in costs) else sum(c for c in costs if c is not None)
 
 
-def price_for(prices: dict[str, tuple[float, float]], model: str) -> tuple[float, float] | None:
+def price_for(prices: Mapping[str, tuple[float, float]], model: str) -> tuple[float, float] | None:
     """The configured (input, output) price per million tokens of ``model`` (exact name first,
     then a dated variant of a configured name: "gpt-4o-mini-2024-07-18" → "gpt-4o-mini")."""
     if model in prices:
@@ -339,7 +340,7 @@ def _stand_in(text: str, tokens: float) -> str:
 CHECK_STEP = "user check"  # the simulator's checks of a customer message and the re-ask after one failed
 
 
-def spent(store: Store, run_id: str, prices: dict[str, tuple[float, float]]) -> list[RoleTokens]:
+def spent(store: Store, run_id: str, prices: Mapping[str, tuple[float, float]]) -> list[RoleTokens]:
     """Tokens a stored run actually used, per role and model, with the cost where priced: sent,
     computed and reused from the server's prompt cache. The simulator's checks of customer
     messages (and a message asked again after failing one) are a step of their own."""

@@ -12,7 +12,6 @@ from typing import Any
 
 from ..store.store import Store
 from ..types.agreement_floor import AgreementFloor
-from .judge_card import entry_for
 
 
 class CardLookup:
@@ -29,6 +28,10 @@ class CardLookup:
             self._seen = seen
         key = (metric, model, fingerprint)
         if key not in self._found:
+            # Imported at the first verdict read, not when the store opens: the card reads the
+            # metric registry, and the TUI's first frame shows no verdict.
+            from .judge_card import entry_for
+
             entry = entry_for(self.store, metric, model, fingerprint, self.floor)
             self._found[key] = entry.to_dict() if entry is not None else None
         return self._found[key]

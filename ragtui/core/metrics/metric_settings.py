@@ -9,19 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..config.config_file import RelevancyOptions  # [answer_relevancy], as the config declares it
 from ..config.settings import Config
 from ..registry import metrics as registry
 from ..registry.metrics import metric_info
 from ..types.expectations import Expectation
-
-
-@dataclass(frozen=True)
-class RelevancyOptions:
-    # The seed's weight of an "unsure" verdict. Statements are now scored by P(yes), which
-    # carries the judge's uncertainty itself, so this no longer changes the score; it is kept
-    # so configurations that set it still load.
-    uncertainty_weight: float = 0.3
-    scale: float = 1.0  # the seed's maximum score; only ``scaled_score`` uses it
 
 
 @dataclass(frozen=True)
@@ -40,7 +32,7 @@ class MetricSettings:
     def from_config(cls, config: Config) -> MetricSettings:
         return cls(
             thresholds={**registry.default_thresholds(), **config.thresholds},
-            relevancy=RelevancyOptions(config.uncertainty_weight, config.relevancy_scale),
+            relevancy=config.answer_relevancy,
             policies=config.policies,
         )
 

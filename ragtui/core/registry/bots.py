@@ -16,11 +16,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from .plugins import LoadOnce
+
+if TYPE_CHECKING:  # a type's settings model is pydantic's; reading a config without [bot] imports none
+    from pydantic import BaseModel
 
 ENTRY_POINT_GROUP = "ragtui.bots"
 

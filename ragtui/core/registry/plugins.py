@@ -15,11 +15,13 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable, Iterator
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..text.text_safety import visible
 from ..types.errors import RagtuiError
+
+if TYPE_CHECKING:  # importlib.metadata is imported when a group is first loaded, not with a config
+    from importlib.metadata import EntryPoint
 
 log = logging.getLogger("ragtui")
 # Every plugin problem seen in this process, as shown ("ragtui: warning: …"), for the TUI and tests.
@@ -42,7 +44,7 @@ def describe(entry: EntryPoint) -> str:
 
 def report(group: str, entry: EntryPoint | str, error: BaseException) -> None:
     """One line on stderr and in the log: which plugin, and why it was left out."""
-    name = describe(entry) if isinstance(entry, EntryPoint) else entry
+    name = entry if isinstance(entry, str) else describe(entry)
     detail = " ".join(str(error).split()) or "no details"
     line = visible(
         f"ragtui: warning: plugin {name} in {group} was not loaded: {type(error).__name__}: {detail}",
@@ -58,6 +60,8 @@ def group_entries(group: str, what: str) -> tuple[list[EntryPoint], list[EntryPo
     """ragtui's own entry points of ``group`` in the order it declares them, and every other
     package's by name."""
     try:
+        from importlib.metadata import entry_points
+
         found = list(entry_points(group=group))
     except Exception as exc:  # a broken distribution's metadata must not stop ragtui
         report(group, f"(listing {what} plugins)", exc)

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..config.limits import MAX_CONCURRENCY, MAX_TURNS, count_text
-from ..config.settings import LANGUAGES, Config, load_config
-from ..models.endpoints import Endpoint, resolve_endpoints
+from ..config.reader import override
+from ..config.settings import Config, load_config
 from ..registry.metrics import EXPECTATION_RATE, RESOLUTION_RATE, gate_metric
 from ..store.store import Store
-from ..text.number_text import setting_text
 from ..types.errors import ConfigError
+
+if TYPE_CHECKING:  # resolving endpoints comes after the TUI's first frame
+    from ..models.endpoints import Endpoint
 
 
 @dataclass
@@ -33,10 +35,24 @@ class Overrides:
     knowledge: Path | None = None  # a knowledge folder instead of the config's
 
 
+# The flags that set a config key, checked by that key's own declaration (``Config``), so a value
+# the file may not hold is refused on the command line too, in the same words.
+FLAGS = {
+    "language": "--language",
+    "max_turns": "--max-turns",
+    "concurrency": "--concurrency",
+    "threshold": "--threshold",
+    "min_resolution_rate": "--min-resolution-rate",
+    "min_expectation_rate": "--min-expectation-rate",
+}
+
+
 def load_effective_config(overrides: Overrides) -> Config:
     config = load_config(overrides.config_path)
+    changes: dict[str, object] = {name: getattr(overrides, name) for name in FLAGS}
+    changes = {name: value for name, value in changes.items() if value is not None}
     if overrides.db is not None:
-        config.database = overrides.db
+        changes["database"] = overrides.db
     for name in ("scenarios", "knowledge"):  # a generated file and its help centre, without a config edit
         path = getattr(overrides, name)
         if path is not None:
@@ -44,60 +60,31 @@ def load_effective_config(overrides: Overrides) -> Config:
                 raise ConfigError(
                     f"--{name} {path} does not exist", f"give an existing {'file' if name == 'scenarios' else 'folder'}"
                 )
-            setattr(config, name, path)
-    if overrides.language is not None:
-        if overrides.language not in LANGUAGES:
-            raise ConfigError(f"--language must be one of {', '.join(LANGUAGES)}, got {overrides.language!r}")
-        config.language = overrides.language
-    for name in ("max_turns", "concurrency"):
-        value = getattr(overrides, name)
-        if value is not None:
-            if value < 1:
-                raise ConfigError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
-            # The config's ceiling holds for the flag too (a 31-digit count fits no SQLite integer).
-            ceiling = MAX_TURNS if name == "max_turns" else MAX_CONCURRENCY
-            if value > ceiling:
-                flag = f"--{name.replace('_', '-')}"
-                raise ConfigError(
-                    f"{flag} must be at most {ceiling}, got {count_text(value)}", f"give {ceiling} or fewer"
-                )
-            setattr(config, name, value)
-    if overrides.threshold is not None:
-        if not 0.0 <= overrides.threshold <= 1.0:
-            raise ConfigError(f"--threshold must be between 0 and 1, got {overrides.threshold}")
-        config.threshold = overrides.threshold
+            changes[name] = path
     if overrides.metrics:
-        config.metrics = overrides.metrics
-    if overrides.min_resolution_rate is not None:
-        if not 0.0 <= overrides.min_resolution_rate <= 1.0:
-            raise ConfigError(
-                f"--min-resolution-rate must be between 0 and 1, got {setting_text(overrides.min_resolution_rate)}"
-            )
-        # The resolution rate is made by one metric's verdicts: its gate needs them.
-        resolution = gate_metric(RESOLUTION_RATE)
-        if overrides.min_resolution_rate > 0 and resolution not in config.dialogue_metrics:
-            raise ConfigError(
-                f"--min-resolution-rate needs the {resolution} verdict, but the config's dialogue_metrics leaves it out",
-                f'add "{resolution}" to dialogue_metrics',
-            )
-        config.min_resolution_rate = overrides.min_resolution_rate
-    if overrides.min_expectation_rate is not None:
-        if not 0.0 <= overrides.min_expectation_rate <= 1.0:
-            raise ConfigError(
-                f"--min-expectation-rate must be between 0 and 1, got {setting_text(overrides.min_expectation_rate)}"
-            )
-        config.min_expectation_rate = overrides.min_expectation_rate
-    # The expectation rate is made by one metric's verdicts: its gate needs them.
-    expectations = gate_metric(EXPECTATION_RATE)
-    if config.min_expectation_rate > 0 and expectations not in config.dialogue_metrics:
-        raise ConfigError(
-            f"min_expectation_rate needs the {expectations} verdict, but the config's dialogue_metrics leaves it out",
-            f'add "{expectations}" to dialogue_metrics',
-        )
+        changes["metrics"] = overrides.metrics
+    config = override(config, changes, FLAGS)
+    if overrides.min_resolution_rate:  # the file's own gate was checked when it was read
+        _needs_verdict(config, RESOLUTION_RATE, FLAGS["min_resolution_rate"])
+    if config.min_expectation_rate > 0:
+        _needs_verdict(config, EXPECTATION_RATE, "min_expectation_rate")
     return config
 
 
+def _needs_verdict(config: Config, role: str, where: str) -> None:
+    """A rate is made by one metric's verdicts, so its gate needs them. The registry is asked only
+    when a gate is on: consulting it loads every metric, which a first frame never needs."""
+    metric = gate_metric(role)
+    if metric not in config.dialogue_metrics:
+        raise ConfigError(
+            f"{where} needs the {metric} verdict, but the config's dialogue_metrics leaves it out",
+            f'add "{metric}" to dialogue_metrics',
+        )
+
+
 def endpoints_for(config: Config, overrides: Overrides) -> dict[str, Endpoint]:
+    from ..models.endpoints import resolve_endpoints
+
     return resolve_endpoints(config, overrides.model)
 
 

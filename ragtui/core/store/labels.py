@@ -9,7 +9,6 @@ the database as it was.
 
 from __future__ import annotations
 
-import getpass
 import os
 import sqlite3
 from collections.abc import Callable
@@ -29,6 +28,8 @@ def default_labeller(configured: str | None = None) -> str:
     if configured:
         return configured
     try:
+        import getpass  # with the first label: getpass loads termios, which a first frame never needs
+
         return getpass.getuser()
     except (KeyError, OSError):  # no user name for this uid (some containers)
         return os.environ.get("USER") or "unknown"

@@ -94,6 +94,12 @@ class Store:
             self._handle = sqlite_utils.Database(self._handle)
         return self._handle
 
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        """The connection itself, without making the sqlite-utils view (its import is slow, and
+        watching for commits needs no more than the connection)."""
+        return self._handle if isinstance(self._handle, sqlite3.Connection) else self._handle.conn
+
     @classmethod
     def open(cls, path: Path | str) -> Store:
         """Open (creating or upgrading) the database; errors name the file and what to do."""
@@ -167,12 +173,12 @@ class Store:
 
     def changes(self) -> DataVersion:
         """A watch on commits by other connections (``changes.DataVersion``), from now on."""
-        return DataVersion(self._db.conn)
+        return DataVersion(self._conn)
 
     def database_state(self) -> tuple[int, int]:
         """(SQLite's data version, this connection's change count): differs after any commit by
         this or another connection, so a cache of what was read can tell it is stale."""
-        conn = self._db.conn
+        conn = self._conn
         return int(conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes
 
     # -- writing ---------------------------------------------------------------------------

@@ -9,16 +9,18 @@ What it shows is reactive: setting ``info``, ``state``, ``endpoints``, ``problem
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from ...core.models.endpoints import Endpoint
 from ...core.text.score_text import styled_score
 from ...core.types.agreement_floor import LOW_MARK
 from ..safe_text import clean_text, one_line
+
+if TYPE_CHECKING:  # only named in annotations: the endpoints come after the first frame
+    from ...core.models.endpoints import Endpoint
 
 ROLE_NAMES = {"user": "customer", "bot": "bot", "judge": "judge"}
 NO_ENDPOINT_HELP = (

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from ....core.content.persona_folders import folders_of, load_merged
 from ....core.content.picking import Skipped
 from ....core.registry.bots import uses_bot_role
 from ....core.store.lineage import lineage_lines
@@ -40,6 +39,9 @@ class Forks(_Base):
             return
         try:
             session = self.ragtui.store.session(self.session_id)
+            # Imported on the first fork: reading personas is not needed for the first frame.
+            from ....core.content.persona_folders import folders_of, load_merged
+
             skipped: list[Skipped] = []  # a broken persona file is left out: the fork can use the others
             personas = load_merged(folders_of(self.ragtui.config), session.language, skipped)
         except RagtuiError as exc:
