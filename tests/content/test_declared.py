@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ragtui.core.config.declared import Form, declare, file_keys
+from ragtui.core.config.declared import FileForm, declare, file_keys
 from ragtui.core.config.reader import override, read
 from ragtui.core.config.settings import Config, parse_config
 from ragtui.core.content.scenarios import load_scenarios
@@ -67,7 +67,7 @@ def test_a_form_may_only_name_fields_its_class_has() -> None:
         size: int = 1
 
     with pytest.raises(TypeError, match="names fields it does not have: sizes"):
-        declare(Table, Form(keys={"sizes": "size"}))
+        declare(Table, FileForm(keys={"sizes": "size"}))
 
 
 def test_a_key_spelt_otherwise_is_the_one_the_file_allows(tmp_path: Path) -> None:

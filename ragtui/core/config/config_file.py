@@ -15,7 +15,7 @@ from ..text.redaction import looks_like_a_key
 from ..text.redaction_rules import RedactionRules, check_pattern
 from ..types.agreement_floor import AgreementFloor
 from ..types.product import Product
-from .declared import Form, declare
+from .declared import FileForm, declare
 from .rules import Rule, after, at_least, before, between, got, invalid, positive, stripped
 
 Language = Literal["ja", "en"]
@@ -90,7 +90,8 @@ class EndpointConfig:
 
 
 declare(
-    EndpointConfig, Form(before=(no_api_key("put the key in an environment variable and name it with api_key_env"),))
+    EndpointConfig,
+    FileForm(before=(no_api_key("put the key in an environment variable and name it with api_key_env"),)),
 )
 
 
@@ -124,13 +125,15 @@ class Price(NamedTuple):
     output: Annotated[float, at_least(0, "0 or more")]
 
 
-declare(Price, Form(missing_hints={k: "prices are per million tokens, e.g. input = 0.15" for k in ("input", "output")}))
+declare(
+    Price, FileForm(missing_hints={k: "prices are per million tokens, e.g. input = 0.15" for k in ("input", "output")})
+)
 
 FLOOR_HINT = "it is a floor on the judge's measured agreement with people; -1 never calls a score low"
 # ``[min_judge_agreement]`` is an ``AgreementFloor`` (``core/types``, below these rules).
 declare(
     AgreementFloor,
-    Form(rules={"spearman": (between(-1, 1, FLOOR_HINT),), "kappa": (between(-1, 1, FLOOR_HINT),), "items": (at_least(1),)}),
+    FileForm(rules={"spearman": (between(-1, 1, FLOOR_HINT),), "kappa": (between(-1, 1, FLOOR_HINT),), "items": (at_least(1),)}),
 )  # fmt: skip
 
 
@@ -146,7 +149,7 @@ class RelevancyOptions:
 
 
 # ``[product]`` is a ``Product`` (``core/types``): what the prompts call the team's product.
-declare(Product, Form(rules={"name": (after(stripped),), "support": (after(stripped),)}))
+declare(Product, FileForm(rules={"name": (after(stripped),), "support": (after(stripped),)}))
 
 
 def open_alpha(value: float) -> float:

@@ -2,7 +2,7 @@
 hold, and how it is checked is derived from it (``reader.py``).
 
 A field's type and its rules (``Annotated[float, between(0, 1)]``) are the key's; a field without
-a default is a key the file must give. What a dataclass cannot say about its file is its ``Form``,
+a default is a key the file must give. What a dataclass cannot say about its file is its ``FileForm``,
 given once with :func:`declare`: a key spelt otherwise than the field (``[[policy]]`` fills
 ``policies``), fields no file gives (set by whoever reads it), rules for a class declared in
 ``core/types`` (below these rules), keys only the file has (a scenario's ``expect`` and
@@ -34,7 +34,7 @@ class WrittenAs:
 
 
 @dataclass(frozen=True)
-class Form:
+class FileForm:
     """How a declared class is written in a file, beyond its fields' types and rules."""
 
     keys: Mapping[str, str] = field(default_factory=dict)  # field → its key, where they differ
@@ -51,10 +51,10 @@ class Form:
     missing_hints: Mapping[str, str] = field(default_factory=dict)  # key → advice when it is missing
 
 
-_FORMS: dict[type, Form] = {}
+_FORMS: dict[type, FileForm] = {}
 
 
-def declare(cls: type, form: Form) -> None:
+def declare(cls: type, form: FileForm) -> None:
     """``cls`` is written in files as ``form`` says (one form per class)."""
     # Names only: the annotations are read when the class is first read, not at import.
     fields = (
@@ -67,8 +67,8 @@ def declare(cls: type, form: Form) -> None:
     _FORMS[cls] = form
 
 
-def form_of(cls: type) -> Form:
-    return _FORMS.get(cls) or Form()
+def form_of(cls: type) -> FileForm:
+    return _FORMS.get(cls) or FileForm()
 
 
 def is_table(annotation: Any) -> bool:

@@ -96,7 +96,7 @@ def probability(value: float) -> float:
 
 # ``checked = { reference = 0.93, wrong = 0.06 }``: how a generated expectation proved itself
 # before it was written (``types.expectations.Proof``). Shown to a reviewer; asks nothing.
-declared.declare(Proof, declared.Form(rules={"reference": (after(probability),), "wrong": (after(probability),)}))
+declared.declare(Proof, declared.FileForm(rules={"reference": (after(probability),), "wrong": (after(probability),)}))
 
 
 def sentence_or_table(item: Any) -> Any:
@@ -170,9 +170,9 @@ class PolicyItem(ExpectItem):
         return self.expectation("must_not", self.tags)
 
 
-declared.declare(ExpectItem, declared.Form(before=(before(sentence_or_table),), after=(one_form,)))
-declared.declare(ScenarioItem, declared.Form(before=(before(sentence_or_table),), after=(one_form,)))
-declared.declare(PolicyItem, declared.Form(before=(before(a_table),), after=(one_form,)))
+declared.declare(ExpectItem, declared.FileForm(before=(before(sentence_or_table),), after=(one_form,)))
+declared.declare(ScenarioItem, declared.FileForm(before=(before(sentence_or_table),), after=(one_form,)))
+declared.declare(PolicyItem, declared.FileForm(before=(before(a_table),), after=(one_form,)))
 
 Items = TypeVar("Items", bound=Iterable[Any])
 
@@ -205,7 +205,7 @@ class Policies:
     policy: PolicyList = ()
 
 
-declared.declare(Policies, declared.Form(named_arrays=frozenset({"policy"})))
+declared.declare(Policies, declared.FileForm(named_arrays=frozenset({"policy"})))
 
 
 def expectation_from_text(text: str, form: Form, polarity: Polarity, at: str = "the expectation") -> Expectation:

@@ -83,7 +83,7 @@ from .config_file import (
     RolesTable,
     open_alpha,
 )
-from .declared import Form, WrittenAs, declare
+from .declared import FileForm, WrittenAs, declare
 from .expectation_items import PolicyList
 from .limits import MAX_CONCURRENCY, MAX_REPEAT, MAX_TURNS
 from .reader import read
@@ -280,7 +280,7 @@ def _from_file(values: dict[str, Any], context: Mapping[str, Any]) -> dict[str, 
 
 declare(
     Config,
-    Form(
+    FileForm(
         keys={"policies": "policy", "named_product": "product"},
         omit=frozenset({"source"}),
         finish=_from_file,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..config.config_file import Language
-from ..config.declared import Form, WrittenAs, declare
+from ..config.declared import FileForm, WrittenAs, declare
 from ..config.expectation_items import ScenarioItem, unique_ids
 from ..config.reader import read
 from ..config.rules import after, invalid, stripped
@@ -53,7 +53,7 @@ class ScenarioFile:
     rejected: list[str] = field(default_factory=list)
 
 
-declare(ScenarioFile, Form(named_arrays=frozenset({"scenario"})))
+declare(ScenarioFile, FileForm(named_arrays=frozenset({"scenario"})))
 
 
 def _source(values: dict[str, Any], context: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,9 +62,9 @@ def _source(values: dict[str, Any], context: Mapping[str, Any]) -> dict[str, Any
 
 
 # A generated scenario's ``source``: where its reference comes from (``types.scenarios``).
-declare(ScenarioSource, Form(optional=frozenset({"heading", "passage_hash"}), finish=_source))
+declare(ScenarioSource, FileForm(optional=frozenset({"heading", "passage_hash"}), finish=_source))
 # A scenario's ``follow_up``: the customer's planned turn 2, with its own reference.
-declare(FollowUp, Form(rules={"question": (after(question_text),), "reference": (after(stripped),)}))
+declare(FollowUp, FileForm(rules={"question": (after(question_text),), "reference": (after(stripped),)}))
 
 
 def _expectations_and_language(values: dict[str, Any], context: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,7 +85,7 @@ def _unique_expectation_ids(scenario: Scenario) -> None:
 # ``expect`` and ``expect_not`` (``expectation_items``).
 declare(
     Scenario,
-    Form(
+    FileForm(
         omit=frozenset({"expectations"}),
         optional=frozenset({"language"}),
         rules={
