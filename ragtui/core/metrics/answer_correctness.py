@@ -22,6 +22,7 @@ from ..models.llm import DeltaCallback, Message
 from ..types.judgments import Judgment
 from .answer_correctness_info import INFO
 from .base import TurnContext
+from .explain import correctness_lines
 from .level_question import ask_level, judgment_from, sampled_note
 from .probability import SCALE_0_5
 from .steps import JudgeMetric
@@ -51,6 +52,7 @@ def question_line(question: str, language: str) -> str:
 class AnswerCorrectness(JudgeMetric):
     name = INFO.name
     info = INFO  # its description, importable without this judge (answer_correctness_info)
+    explain = staticmethod(correctness_lines)  # how a stored verdict was reached (explain.py)
     default_threshold = info.default_threshold
 
     def messages(self, context: TurnContext) -> list[Message]:

@@ -30,6 +30,7 @@ from ..types.judgments import Judgment
 from .answer_relevancy_info import INFO
 from .base import TurnContext
 from .examples import Example, template_and_examples
+from .explain import relevancy_lines
 from .json_reply import ReplyParseError, one_text_schema
 from .metric_settings import RelevancyOptions
 from .statement_checks import CheckUnscored, StatementCheck, check_statements, mean_p, scoring_source
@@ -80,6 +81,7 @@ def listing(checks: list[StatementCheck]) -> str:
 class AnswerRelevancy:
     name = INFO.name
     info = INFO  # its description, importable without this judge (answer_relevancy_info)
+    explain = staticmethod(relevancy_lines)  # how a stored verdict was reached (explain.py)
 
     @classmethod
     def build(cls, judge: ChatClient, prompts_dir: Path, language: str, settings: MetricSettings) -> AnswerRelevancy:

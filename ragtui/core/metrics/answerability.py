@@ -20,6 +20,7 @@ from ..types.judgments import Judgment
 from ..types.passages import Passage
 from .answerability_info import INFO
 from .base import TurnContext
+from .explain import answerability_lines
 from .level_question import ask_level, judgment_from, sampled_note
 from .probability import YES_NO, fold_yes_no
 from .rubric import format_passages
@@ -34,6 +35,7 @@ def has_passages(passages: list[Passage]) -> bool:
 class Answerability(JudgeMetric):
     name = INFO.name
     info = INFO  # its description, importable without this judge (answerability_info)
+    explain = staticmethod(answerability_lines)  # how a stored verdict was reached (explain.py)
     default_threshold = info.default_threshold
 
     def messages(self, context: TurnContext) -> list[Message]:

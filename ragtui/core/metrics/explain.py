@@ -1,15 +1,17 @@
-"""How a non-rubric judgment was reached, as plain lines for ``ragtui show`` and the TUI.
+"""How a turn judgment was reached, as plain lines for ``ragtui show`` and the TUI.
 
 Built from ``details`` only (never from the live metric objects), so a stored judgment explains
-itself years later. The rubric's own rendering (criteria, steps, conclusion) is left to the
-views; this covers the step results of the other metrics.
+itself years later. Each built-in turn metric's class names its function here as its
+``explain`` (as the dialogue metrics do with ``dialogue/explain.py``); ``explain_lines`` asks the
+registry for it, so a plugin's own ``explain`` shows the same way and no view names a metric.
+The rubric's own rendering (criteria, steps, conclusion) is left to the views.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..registry.metrics import PRIMARY_METRIC
+from ..registry import metric_views
 
 STATUS_SKIPPED = "skipped"
 STATUS_UNSCORED = "unscored"
@@ -24,7 +26,7 @@ def status_word(score: float | None, details: dict[str, Any]) -> str | None:
 
 def explain_lines(metric: str, details: dict[str, Any]) -> list[str]:
     fit = details.get("fit")
-    lines = _metric_lines(metric, details)
+    lines = metric_views.explain(metric, details)
     if isinstance(fit, dict) and isinstance(fit.get("raw_score"), int | float):
         whose = "ragtui's shipped" if fit.get("source") == "shipped" else "a stored"
         lines.insert(
@@ -35,25 +37,31 @@ def explain_lines(metric: str, details: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _metric_lines(metric: str, details: dict[str, Any]) -> list[str]:
-    if metric == "answer_relevancy":
-        return _relevancy(details)
-    if metric == "faithfulness":
-        return _verdicts(details)
-    if metric == "answer_correctness" and "level" in details:
-        return [
-            f"level {details['level']:.2f}/{details.get('levels', 5)}",
-            *distribution_lines(details.get("level_question")),
-        ]
-    if metric == "answerability" and "level_question" in details:
-        return distribution_lines(details["level_question"])
-    if metric == PRIMARY_METRIC and "probes" in details and not details.get("steps"):
-        # The checked rubric stores these same lines as its steps, which the views show.
-        return probe_lines(details["probes"])
-    if metric == "trust":
-        checks = details.get("checks") or {}
-        return [f"{name}: {c.get('outcome')} — {c.get('why')}" for name, c in checks.items()]
-    return []
+def correctness_lines(details: dict[str, Any]) -> list[str]:
+    """answer_correctness: the level read, and how it was read."""
+    if "level" not in details:
+        return []
+    return [
+        f"level {details['level']:.2f}/{details.get('levels', 5)}",
+        *distribution_lines(details.get("level_question")),
+    ]
+
+
+def answerability_lines(details: dict[str, Any]) -> list[str]:
+    """answerability: how its one level question was read."""
+    return distribution_lines(details["level_question"]) if "level_question" in details else []
+
+
+def rubric_probe_lines(details: dict[str, Any]) -> list[str]:
+    """The checked rubric's yes/no checks — unless it stored them as its steps, which the views
+    show already."""
+    return probe_lines(details["probes"]) if "probes" in details and not details.get("steps") else []
+
+
+def trust_lines(details: dict[str, Any]) -> list[str]:
+    """trust: each check it is derived from, its outcome and why."""
+    checks = details.get("checks") or {}
+    return [f"{name}: {c.get('outcome')} — {c.get('why')}" for name, c in checks.items()]
 
 
 BAR_WIDTH = 10
@@ -96,7 +104,7 @@ def probe_lines(probes: Any) -> list[str]:
     return lines
 
 
-def _verdicts(details: dict[str, Any]) -> list[str]:
+def verdict_lines(details: dict[str, Any]) -> list[str]:
     """Each statement with its P(yes) as a bar (verdicts stored before probabilities: the
     sampled verdict and its reason)."""
     lines = []
@@ -116,8 +124,8 @@ def _verdicts(details: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _relevancy(details: dict[str, Any]) -> list[str]:
-    lines = _verdicts(details)
+def relevancy_lines(details: dict[str, Any]) -> list[str]:
+    lines = verdict_lines(details)
     verdicts = [v for v in details.get("verdicts") or [] if isinstance(v, dict)]
     counts = details.get("counts")
     scale = details.get("scale", 1)

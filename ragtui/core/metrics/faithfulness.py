@@ -27,6 +27,7 @@ from ..types.judgments import Judgment
 from .answer_relevancy import STATEMENTS_SCHEMA, parse_statements
 from .answerability import has_passages
 from .base import TurnContext
+from .explain import verdict_lines
 from .faithfulness_info import INFO
 from .rubric import format_passages
 from .statement_checks import YES_AT, CheckUnscored, check_statements, mean_p, scoring_source
@@ -37,6 +38,7 @@ from .texts import text
 class Faithfulness(JudgeMetric):
     name = INFO.name
     info = INFO  # its description, importable without this judge (faithfulness_info)
+    explain = staticmethod(verdict_lines)  # how a stored verdict was reached (explain.py)
     default_threshold = info.default_threshold
 
     async def judge(self, context: TurnContext, on_delta: DeltaCallback | None = None) -> Judgment:

@@ -19,7 +19,7 @@ from ..types.passages import Passage
 from ..types.turns import format_history
 from .base import TurnContext
 from .check_bias import CONTENT_FREE, CheckBias, content_free_turn
-from .explain import probe_lines
+from .explain import probe_lines, rubric_probe_lines
 from .json_reply import ReplyParseError, as_int_in_range, extract_json_object, lower_keys
 from .level_question import LevelAnswer, ask_level, judgment_from, level_options
 from .probability import YES_NO, fold_yes_no
@@ -169,6 +169,7 @@ class CheckedRubricJudge:
 
     name = "rubric"
     info = INFO  # its description, importable without this judge (rubric_info)
+    explain = staticmethod(rubric_probe_lines)  # how a stored verdict was reached (explain.py)
 
     def __init__(
         self, client: ChatClient, template: PromptTemplate, bias: CheckBias | None = None, grounded: bool = True

@@ -23,6 +23,7 @@ from ..models.llm import ChatClient, DeltaCallback
 from ..registry.metrics import metric_info
 from ..types.judgments import Judgment
 from .base import TurnContext
+from .explain import trust_lines
 from .texts import text
 from .trust_info import INFO, INPUTS
 
@@ -76,6 +77,7 @@ def derive(earlier: dict[str, Judgment], language: str) -> tuple[float | None, d
 class Trust:
     name = INFO.name
     info = INFO  # its description, importable without this judge (trust_info)
+    explain = staticmethod(trust_lines)  # how a stored verdict was reached (explain.py)
     derived = True  # reads TurnContext.earlier; the dialogue must run it after its inputs
 
     def __init__(self, threshold: float = 1.0) -> None:
