@@ -12,9 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ragtui.cli.main import main
 
 from ..conftest import endpoint_toml
+
+# The whole CI recipe in real processes: the slow tier (`pytest -m slow`).
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "docs" / "ci" / "ragtui-ci.sh"

@@ -16,6 +16,9 @@ from ragtui.core.conversations.reading import ReadOptions, read_conversations
 from ragtui.core.runs.importing import ImportRequest, import_conversations
 from ragtui.core.store.store import Store
 
+# Files of many megabytes, read and imported: the slow tier (`pytest -m slow`).
+pytestmark = pytest.mark.slow
+
 TARGET_BYTES = 4 * 1024 * 1024
 BOUND_BYTES = 1536 * 1024  # well under half the file: a file read whole would not fit
 

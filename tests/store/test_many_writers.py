@@ -21,6 +21,9 @@ from stand_ins.fake_openai import FakeOpenAIServer, Reply
 
 from ..conftest import BOT, endpoint_toml, interruptible
 
+# Real processes sharing one database, killed and signalled: the slow tier (`pytest -m slow`).
+pytestmark = pytest.mark.slow
+
 PERSONAS = ["-p", "calm", "-p", "angry"]
 
 

@@ -143,6 +143,7 @@ def assert_every_planned_dialogue_finished_once(db: Path) -> None:
     assert rows(db, "SELECT COUNT(*) FROM judgments")[0][0] == len(PLANNED)
 
 
+@pytest.mark.slow  # real processes killed at random points, five times: the slow tier
 @pytest.mark.parametrize("seed", range(5))
 def test_random_kills_then_resume_finish_every_planned_dialogue_once(server, tmp_path: Path, seed: int):
     """Per seed: a `--workers 2` run whose worker is killed as soon as it exists (before it

@@ -25,6 +25,9 @@ from .conftest import open_recorded, pane_text, settle
 from .test_snapshots import pin_time
 from .test_snapshots_runs import three_runs
 
+# A whole day of use at two terminal sizes: the slow tier (`pytest -m slow`).
+pytestmark = pytest.mark.slow
+
 SMALL = (80, 24)
 
 

@@ -26,6 +26,9 @@ from stand_ins.fake_openai import Reply
 from ..conftest import JUDGE, check_answers, check_line, verdict
 from .conftest import notifications, open_recorded, pane_text, settle
 
+# An operator's whole day, end to end: the slow tier (`pytest -m slow`).
+pytestmark = pytest.mark.slow
+
 SMALL = (80, 24)
 
 

@@ -5,6 +5,7 @@ notifications)."""
 
 from __future__ import annotations
 
+import pytest
 from rich.text import Text
 from textual.pilot import Pilot
 
@@ -14,6 +15,9 @@ from stand_ins.fake_openai import Reply
 from ..conftest import BOT, JUDGE, check_answers
 from .test_snapshots import SMALL, after_a_dialogue, pin_time, run_dialogue, steady
 from .test_snapshots_runs import three_runs
+
+# The day's walkthrough as snapshots: the slow tier (`pytest -m slow`).
+pytestmark = pytest.mark.slow
 
 
 def test_pair_side_by_side(snap_compare, make_app, store: Store):

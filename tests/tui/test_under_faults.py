@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
 from rich.text import Text
 from textual.widget import Widget
 
@@ -15,6 +16,9 @@ from stand_ins.fake_openai import FakeOpenAIServer, Gate, Reply
 from ..conftest import BOT, JUDGE, check_answers
 from .conftest import SIZE, notifications, open_recorded, pane_text, settle, wait_until
 from .test_dialogue_flows import header, start_session
+
+# The TUI against a server that fails in every way, end to end: the slow tier (`pytest -m slow`).
+pytestmark = pytest.mark.slow
 
 SMALL = (80, 24)
 
