@@ -104,10 +104,33 @@ def short_answer(body: dict, shorten=None) -> Reply | None:
     return Reply(json.dumps({"answer": shorten(reference) if shorten else reference}))
 
 
+FRESH_QUESTION = re.compile(r"A customer asked:\n(.*?)\n\nHelp-centre text", re.S)
+
+
+def fresh_answer(body: dict, judge: ProvingJudge, answer_again=None) -> Reply | None:
+    """The writer's answer to the question from the passage alone (the round trip): the
+    reference it wrote for that question (the same answer, so no comparison is asked), or
+    ``answer_again(question, reference)``; None when ``body`` asks for something else."""
+    if schema_name(body) != "fresh_answer":
+        return None
+    question = FRESH_QUESTION.search(last_user(body)).group(1)  # type: ignore[union-attr]
+    reference = judge.references.get(question, "")
+    return Reply(json.dumps({"answer": answer_again(question, reference) if answer_again else reference}))
+
+
+def same_answer(body: dict, same=None) -> Reply | None:
+    """The judge's "do these two give the same answer?": yes, or ``same(first, second)``."""
+    if schema_name(body) != "same_answer":
+        return None
+    found = re.search(r"Answer A:\n(.*?)\n\nAnswer B:\n(.*?)\n\nDo A and B", last_user(body), re.S)
+    first, second = found.groups() if found else ("", "")
+    return Reply(json.dumps({"same": "yes" if same is None or same(first, second) else "no"}))
+
+
 ANSWERS_CHECK = re.compile(r"Answer:\n(.*?)\n\nDoes the answer reply", re.S)
 
 
-def with_judge(respond, judge: ProvingJudge | None = None, shorten=None, answers=None):
+def with_judge(respond, judge: ProvingJudge | None = None, shorten=None, answers=None, answer_again=None, same=None):
     """``respond`` (a responder or a fixed Reply) for the writer's requests, and the judge's
     checks answered by ``judge``: its level questions, and "does the reference answer it" (yes,
     or ``answers(the answer asked about)``); the writer's shortest reply is ``shorten(reference)``
@@ -123,6 +146,10 @@ def with_judge(respond, judge: ProvingJudge | None = None, shorten=None, answers
             return Reply(json.dumps({"answers": "yes" if answers is None or answers(asked) else "no"}))
         if (short := short_answer(body, shorten)) is not None:
             return short
+        if (again := fresh_answer(body, judge, answer_again)) is not None:
+            return again
+        if (compared := same_answer(body, same)) is not None:
+            return compared
         reply = respond(body) if callable(respond) else respond
         if schema_name(body) == "scenario":
             data = json.loads(reply.text)
@@ -154,6 +181,8 @@ def writer(
     prohibition: str = "",
     violation: str = "",
     shorten=None,
+    answer_again=None,
+    same=None,
 ):
     """A judge-role model that writes a test case from the passage it is shown: its first
     sentence as the quote (or an invented one), the reference restating it; and, as the judge,
@@ -173,6 +202,10 @@ def writer(
             return Reply(json.dumps({"sentence": violation}))
         if (short := short_answer(body, shorten)) is not None:
             return short
+        if (again := fresh_answer(body, judge, answer_again)) is not None:
+            return again
+        if (compared := same_answer(body, same)) is not None:
+            return compared
         if name == "probe":
             # about the term it names: a covered one makes the probe one the knowledge base answers
             question = f"Can I buy {probe_term} for a friend?" if english else "ギフトカードは買えますか？"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ragtui.core.generate import answer_kind
 from ragtui.core.generate import question_shape as shape
 from ragtui.core.generate.wrong_answers import changed_fact
 
@@ -26,10 +27,53 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
         ("How do I see my refunds.", "factual", None),  # a question word, without the mark
         ("返金はいつ届きますか", "factual", None),
         ("返金について教えてください。", "factual", None),
+        ("What is a Docker ID?", "conditional", shape.NO_SITUATION),
+        ("I'm on the yearly plan. Can I get a refund?", "conditional", None),
+        ("If my card has expired, where does the refund go?", "conditional", None),
+        ("返金はどこに届きますか？", "conditional", shape.NO_SITUATION),
+        ("カードの期限が切れている場合、返金はどこに届きますか？", "conditional", None),
+        (
+            "How do I turn on two-step verification? How can I turn on two-step verification?",
+            "two_questions",
+            shape.SAME_TWICE,
+        ),
     ],
 )
 def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem: str | None) -> None:
     assert shape.shape_problem(question, kind, PASSAGE) == problem
+
+
+@pytest.mark.parametrize(
+    ("question", "reference", "lacks"),
+    [
+        (
+            "How long does it take to ship an order of ¥5,000 or more?",
+            "Shipping is free on orders of ¥5,000 or more.",
+            answer_kind.DURATION,
+        ),
+        ("How long does it take to ship?", "Orders ship within two business days.", None),
+        ("How soon is my refund paid?", "Refunds are paid immediately.", None),
+        (
+            "What is the maximum amount I can pay by Direct Debit?",
+            "The amount is fixed each month.",
+            answer_kind.AMOUNT,
+        ),
+        ("What is the exit fee?", "There is no fee.", None),
+        ("How much does the yearly plan cost?", "It costs $40 a year.", None),
+        ("How many devices can I use?", "You can use up to three devices.", None),
+        ("What time does support open?", "Support opens on weekdays.", None),
+        ("What time does support open?", "Contact support by e-mail.", answer_kind.CLOCK),
+        ("How do I deactivate my account?", "To deactivate it, follow these steps:", answer_kind.STEPS),
+        ("How do I deactivate my account?", "Follow these steps: open Settings > Account and select Deactivate.", None),
+        ("返品にはどのくらいかかりますか？", "返品は三日で処理されます。", None),
+        ("返品にはどのくらいかかりますか？", "返品の送料はお店によります。", answer_kind.DURATION),
+        ("料金はいくらですか？", "無料です。", None),
+        ("解約するには？", "以下の手順で解約してください：", answer_kind.STEPS),
+        ("What is a Tsumugi ID?", "A Tsumugi ID is one account for every service.", None),
+    ],
+)
+def test_a_reference_gives_what_its_question_asks_for(question: str, reference: str, lacks: str | None) -> None:
+    assert answer_kind.missing(question, reference) == lacks
 
 
 @pytest.mark.parametrize(

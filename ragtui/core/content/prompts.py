@@ -110,6 +110,13 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "again_one_question": frozenset(),
         "again_no_story": frozenset(),
         "again_no_detail": frozenset(),
+        "again_no_situation": frozenset(),
+        "again_same_twice": frozenset(),
+        # The round trip: the question answered again from the passage alone, and the judge's
+        # yes/no on whether that answer and the reference give the same answer.
+        "fresh_answer": frozenset({"question", "title", "passage"}),
+        "same_answer_system": frozenset(),
+        "same_answer": frozenset({"question", "first", "second"}),
         # A fact of the quote too long for a `contains` (a sentence), judged instead.
         "contains_as_judged": frozenset({"text"}),
         # An expectation that failed its proof (core/generate/proof.py), rewritten once.
@@ -187,6 +194,15 @@ ADDED_LATER: dict[str, frozenset[str]] = {
             "problem_wrong_passes",
             "probe_right_answer",
             "probe_wrong_answer",
+            "violation",
+            "short_answer",
+            "problem_short_fails",
+            "problem_break_passes",
+            "again_no_situation",
+            "again_same_twice",
+            "fresh_answer",
+            "same_answer_system",
+            "same_answer",
         }
     ),  # fmt: skip
 }

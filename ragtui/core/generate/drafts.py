@@ -33,6 +33,14 @@ NO_DETAIL = "a distracting-detail item had no unrelated detail, twice"
 DOES_NOT_ANSWER = "the reference does not answer the question asked"
 ANSWER_UNCHECKED = "the judge could not say whether the reference answers the question"
 PROBE_UNPROVEN = "the probe's expectation did not prove itself"
+NO_SITUATION = "a conditional item described no situation of the customer's, twice"
+SAME_TWICE = "a two-questions item asked the same question twice, twice"
+LACKS_DURATION = "the question asks how long; the reference gives no duration"
+LACKS_AMOUNT = "the question asks how much or how many; the reference gives no number"
+LACKS_CLOCK = "the question asks what time or day; the reference gives none"
+STEPS_NOT_GIVEN = "the reference announces steps it does not give"
+FRESH_DISAGREES = "answered again from the passage alone, the question gets another answer"
+FRESH_UNCHECKED = "the reference could not be compared with a second answer from the passage"
 
 # Why an expectation was not written (its item is kept without it).
 EXPECTATION_RIGHT_FAILS = "the reference answer fails it, even rewritten"
@@ -65,6 +73,14 @@ SHORT = {
     DOES_NOT_ANSWER: "does not answer",
     ANSWER_UNCHECKED: "answer unchecked",
     PROBE_UNPROVEN: "probe unproven",
+    NO_SITUATION: "no situation",
+    SAME_TWICE: "same question twice",
+    LACKS_DURATION: "no duration",
+    LACKS_AMOUNT: "no number",
+    LACKS_CLOCK: "no time",
+    STEPS_NOT_GIVEN: "steps not given",
+    FRESH_DISAGREES: "answered otherwise",
+    FRESH_UNCHECKED: "second answer unchecked",
 }
 
 

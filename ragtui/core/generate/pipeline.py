@@ -40,17 +40,20 @@ from ..types.errors import IncompleteReply
 from ..types.expectations import Polarity
 from ..types.knowledge import SourcedPassage
 from ..types.scenarios import FollowUp, ScenarioSource
+from . import answer_kind, question_shape
 from . import drafts as why
-from . import question_shape
 from .cached_client import CachedClient
 from .drafts import Draft, GenerationReport, checked_key, item_tokens
 from .entailment import (
     ANSWERS_SCHEMA,
     ENTAILS_SCHEMA,
+    SAME_SCHEMA,
     answers_messages,
     entailment_messages,
     read_answers,
     read_follows,
+    read_same,
+    same_answer_messages,
 )
 from .facts import exact_facts
 from .normalize import plain
@@ -119,6 +122,7 @@ SHORT_ANSWER_MAX = 400
 YES_NO = frozenset({"yes", "no", "はい", "いいえ"})  # an answer's first word, not a fact to find
 SENTENCES_TRIED = 4  # the reference's first sentences asked "does this alone answer it?"
 SHORT_ANSWER_SCHEMA = one_text_schema("short_answer", "answer", SHORT_ANSWER_MAX)
+FRESH_ANSWER_SCHEMA = one_text_schema("fresh_answer", "answer", SHORT_ANSWER_MAX)
 VIOLATION_SCHEMA = one_text_schema("violation", "sentence", 160)
 MAX_REPLY_TOKENS = 700
 # A reply the token limit cut is asked once more with this many times the limit, then dropped.
@@ -135,6 +139,15 @@ _SHAPE_REASON = {
     question_shape.ONE_QUESTION: why.ONE_QUESTION,
     question_shape.NO_STORY: why.NO_STORY,
     question_shape.NO_DETAIL: why.NO_DETAIL,
+    question_shape.NO_SITUATION: why.NO_SITUATION,
+    question_shape.SAME_TWICE: why.SAME_TWICE,
+}
+# What the reference lacks that its question asks for (``answer_kind``), as the reason counted.
+_LACKS_REASON = {
+    answer_kind.DURATION: why.LACKS_DURATION,
+    answer_kind.AMOUNT: why.LACKS_AMOUNT,
+    answer_kind.CLOCK: why.LACKS_CLOCK,
+    answer_kind.STEPS: why.STEPS_NOT_GIVEN,
 }
 
 
@@ -166,6 +179,7 @@ class Written:
     flags: tuple[str, ...]
     follow_up: FollowUp | None
     follow_facts: tuple[str, ...]
+    fresh: str = ""  # the question answered again from the passage alone: another right answer
 
 
 @dataclass
@@ -292,8 +306,12 @@ class Generator:
             raise Dropped(why.RESTATES_QUESTION)
         if copied_share(reference, passage.text, 3) < GROUNDED_AT:
             raise Dropped(why.NOT_FROM_PASSAGE)
+        lacks = answer_kind.missing(question, reference)
+        if lacks is not None:
+            raise Dropped(_LACKS_REASON[lacks])
         await self._check_entailed(quote, reference)
         await self._check_answers(question, reference)
+        fresh = await self._answered_again(question, reference, passage)
         expect, terms = _judged_or_exact(_texts(reply, "expect", 2), quote)
         facts = [f for f in exact_facts(quote) if says_exactly(reference, f)]
         # A contains is a few words; a longer fact (a label that is a whole sentence) is judged.
@@ -319,6 +337,7 @@ class Generator:
             flags,
             follow_up,
             tuple(f for f in follow_facts if short_phrase(f) and f not in exact),
+            fresh,
         )
 
     async def _proven(self, written: Written, wrong: list[str]) -> Outcome:
@@ -332,7 +351,7 @@ class Generator:
             contains=written.contains,
             rewrite=self._rewrite,
             violate=self._violation,
-            also_right=await self._short_answer(written.question, written.reference)
+            also_right=await self._other_right_answers(written)
             if written.expect or written.expect_not or written.contains
             else (),
         )
@@ -394,6 +413,33 @@ class Generator:
             return None
         text = _texts({key: [reply.get(key)]}, key, 1, cut_at)
         return text[0] if text else None
+
+    async def _other_right_answers(self, written: Written) -> list[str]:
+        """The right answers besides the reference every expectation must hold on: the question
+        answered again from the passage alone (unless it is the reference again), then
+        ``_short_answer``'s."""
+        fresh = [written.fresh] if written.fresh and alike(written.fresh, written.reference) < RESTATES_AT else []
+        return [*fresh, *await self._short_answer(written.question, written.reference)]
+
+    async def _answered_again(self, question: str, reference: str, passage: SourcedPassage) -> str:
+        """A round trip: the writer answers ``question`` again from the passage alone, never
+        shown the reference, and the judge must say the two give the same answer to it. A
+        reference that answers another question of the same topic (which its own yes/no
+        passes) meets an answer to the question asked. The second answer, in other words than
+        the reference's, is returned: every expectation must hold on it too."""
+        request = self.template.render("fresh_answer", question=question, title=passage.title, passage=passage.text)
+        answer = await self._one_text(request, FRESH_ANSWER_SCHEMA, "answer", SHORT_ANSWER_MAX - 2)
+        if answer is None:
+            raise Dropped(why.FRESH_UNCHECKED)
+        if alike(answer, reference) >= RESTATES_AT:
+            return answer  # the same words: the same answer, nothing to ask
+        messages = same_answer_messages(self.template, question, reference, answer)
+        verdict = read_same(await self._call(self.judge, messages, SAME_SCHEMA))
+        if verdict == "no":
+            raise Dropped(why.FRESH_DISAGREES)
+        if verdict != "yes":
+            raise Dropped(why.FRESH_UNCHECKED)
+        return answer
 
     async def _short_answer(self, question: str, reference: str) -> list[str]:
         """Other right answers every expectation must hold on: the shortest reply that still
@@ -584,8 +630,9 @@ class Generator:
         reply = _parse(await self._call(self.writer, messages, schema))
         if not in_language(_question(reply), self.language):
             raise Dropped(why.WRONG_LANGUAGE)
-        if question_shape.shape_problem(_text(reply, "question"), kind, passage) is not None:
-            raise Dropped(_SHAPE_REASON[problem])
+        again = question_shape.shape_problem(_text(reply, "question"), kind, passage)
+        if again is not None:
+            raise Dropped(_SHAPE_REASON[again])
         return reply
 
     async def _check_entailed(self, quote: str, reference: str) -> None:

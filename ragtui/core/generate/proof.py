@@ -14,6 +14,12 @@ dialogue: the item's question, then the answer):
   sentence added, written by the writer for that act; a probe's invented detail stated as fact):
   the judge must say that answer does it — one the judge cannot catch protects nothing.
 
+A right answer must meet a judged expectation clearly, not only just: P at least ``RIGHT_AT``
+(and a prohibition at most 1 − ``RIGHT_AT``), where the run passes at ``MET_AT``. One the
+reference meets at 0.66 asks for something it only half says, and the bot's right answer in other
+words falls below the line as often as not: a false alarm waiting. A wrong answer need only fail
+it as the run would (below ``MET_AT``).
+
 A judged expectation that fails is rewritten once by the writer, told which way it failed, and
 proven again; then dropped and counted. A ``contains`` is proven in code with the run's own
 matcher (``text.exact_match``), and dropped, not rewritten. Each kept expectation carries its
@@ -45,6 +51,7 @@ BREAK_PASSES = "break_passes"  # a prohibition: an answer doing its act was not 
 SHORT_FAILS = "short_fails"  # a shorter right answer in other words fails it
 REWRITTEN = (RIGHT_FAILS, WRONG_PASSES, BREAK_PASSES, SHORT_FAILS)  # the failures the writer is told of
 Checked = tuple[tuple[str, Proof], ...]
+RIGHT_AT = 0.8  # P a right answer must reach on an expectation (a prohibition: at most 1 − this)
 
 
 @dataclass
@@ -123,11 +130,11 @@ class Prover:
         if right is None:
             return None, why.EXPECTATION_UNCHECKED
         if expectation.polarity == "must_not":
-            if right >= MET_AT:
+            if right > 1 - RIGHT_AT:
                 return None, RIGHT_FAILS
             for answer in also_right:
                 p = await self._p(expectation, question, answer)
-                if p is None or p >= MET_AT:
+                if p is None or p > 1 - RIGHT_AT:
                     return None, SHORT_FAILS
             breaking = await violate(question, reference, expectation.text) if violate is not None else ()
             if not breaking:
@@ -137,11 +144,11 @@ class Prover:
                 if p is not None and p >= MET_AT:
                     return Proof(_round(right), _round(p)), ""
             return None, BREAK_PASSES
-        if right < MET_AT:
+        if right < RIGHT_AT:
             return None, RIGHT_FAILS
         for answer in also_right:
             p = await self._p(expectation, question, answer)
-            if p is None or p < MET_AT:
+            if p is None or p < RIGHT_AT:
                 return None, SHORT_FAILS
         if not wrong:
             return None, why.EXPECTATION_NO_WRONG

@@ -10,7 +10,12 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
 - two questions: two such sentences (or two question marks);
 - situational: a sentence that is not a question, of a few words at least, tells the story;
 - distracting detail: a sentence of its own that is mostly not the passage's words (the detail
-  the answer should ignore; under a third of its character trigrams in the passage).
+  the answer should ignore; under a third of its character trigrams in the passage);
+- conditional: the customer says something of their own situation (a first-person clause: "I'm
+  on the Basic plan", 「私は…」, or a condition: "if", 「場合」「なら」) — "What is a Docker ID?" is
+  no conditional question;
+- two questions: the two are not one question asked twice (as alike as a reworded copy, at or
+  above ``similarity.DUPLICATE_AT``).
 """
 
 from __future__ import annotations
@@ -18,12 +23,14 @@ from __future__ import annotations
 import re
 
 from ..text.sentences import split_sentences
-from .similarity import copied_share
+from .similarity import DUPLICATE_AT, alike, copied_share
 
 NOT_A_QUESTION = "not_a_question"
 ONE_QUESTION = "one_question"
 NO_STORY = "no_story"
 NO_DETAIL = "no_detail"
+NO_SITUATION = "no_situation"
+SAME_TWICE = "same_twice"
 
 _MARK = re.compile(r"[?？]")
 _JA_ASKS = re.compile(r"(?:か|かな|かね|ください|下さい|教えて|知りたいです|でしょうか)[。．.!！]?$")
@@ -32,6 +39,11 @@ _EN_ASKS = re.compile(
     r"should|shall|may|might|have|has|am)\b",
     re.I,
 )
+# The customer speaking of their own case, or a condition the answer turns on.
+_EN_SITUATION = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|our|us|if|unless|in case|when i|when my|since|because)\b", re.I
+)
+_JA_SITUATION = re.compile(r"私|僕|わたし|自分|うち|場合|なら|たら|れば|ければ|ので|のですが|んですが|けど|ですが|ため")
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 MIN_STORY_WORDS = 4
 MIN_STORY_CHARS = 8  # Japanese, which has no spaces
@@ -55,8 +67,13 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
     if not asking:
         return NOT_A_QUESTION
     told = [s for s in sentences if not asks(s)]
-    if kind == "two_questions" and len(asking) < 2 and len(_MARK.findall(question)) < 2:
-        return ONE_QUESTION
+    if kind == "two_questions":
+        if len(asking) < 2 and len(_MARK.findall(question)) < 2:
+            return ONE_QUESTION
+        if len(asking) >= 2 and any(alike(a, b) >= DUPLICATE_AT for i, a in enumerate(asking) for b in asking[i + 1 :]):
+            return SAME_TWICE
+    if kind == "conditional" and not (_JA_SITUATION if _JAPANESE.search(question) else _EN_SITUATION).search(question):
+        return NO_SITUATION
     if kind == "situational" and not any(_long_enough(s) for s in told):
         return NO_STORY
     if kind == "distracting_detail" and not any(

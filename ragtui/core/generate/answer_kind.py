@@ -1,0 +1,109 @@
+"""Does the reference give what its question asks for? Decided in code, before any judge.
+
+The small judge's "does it answer the question?" says yes to a reference that is about the
+question's topic but answers another question of it: "How long does it take to ship an order of
+¥5,000 or more?" → "Shipping is free on orders of ¥5,000 or more"; "How do I deactivate my
+account?" → "To deactivate it, follow these steps:" and no step. Some questions say what their
+answer must hold, and a reference without it cannot be right:
+
+- a duration ("how long", 「どのくらいかかり」「何日」): a number with a unit of time, or a word
+  that is one ("immediately", 「即日」);
+- an amount or a count ("how much", "how many", "what is the fee", 「いくら」「何回」): a number,
+  or a word that stands for one ("free", "unlimited", 「無料」);
+- a clock time or a date ("what time", 「何時」「何曜日」): a number, or a day's name.
+
+And a reference that announces steps or a list ("follow these steps:", 「以下の手順で」) must go
+on to give them: something after its last colon, and an action (a menu path, a numbered step, a
+verb of the screen: select, tap, 選択, タップ).
+
+Only what the question's own words require is checked; a question that names no such thing
+("What is a Tsumugi ID?") passes, and the judge decides.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..text.exact_match import exact_form
+
+DURATION = "duration"
+AMOUNT = "amount"
+CLOCK = "clock"
+STEPS = "steps"
+
+_EN_ASKS = {
+    DURATION: re.compile(
+        r"\bhow long\b|\bhow soon\b|\bhow many (?:business |working )?(?:seconds|minutes|hours|days|weeks|months|years)\b"
+        r"|\bhow quickly\b"
+    ),
+    AMOUNT: re.compile(
+        r"\bhow much\b|\bhow many\b|\bwhat(?:'s| is| are)? (?:the )?(?:[\w-]+ )?(?:price|cost|fee|charge|limit|"
+        r"maximum|minimum|max|min)s?\b|\bhow (?:big|large)\b"
+    ),
+    CLOCK: re.compile(r"\bwhat time\b|\bwhat date\b|\bwhich day\b|\bby what time\b|\bby when\b"),
+}
+_JA_ASKS = {
+    DURATION: re.compile(
+        r"どのくらい(?:の期間|かかり|で届|で反映|で返金)|何日|何時間|何分|何週間|何か月|何ヶ月|何カ月|何営業日|いつまでに"
+    ),
+    AMOUNT: re.compile(r"いくら|何円|何回|何個|何件|何台|何人|何文字|何GB|上限は|料金は|手数料は|費用は|金額は"),
+    CLOCK: re.compile(r"何時|何曜日|何日に"),
+}
+_TIME_UNIT = re.compile(
+    r"\d\s?(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|business days?|working days?|weeks?|months?|years?|"
+    r"秒|分|時間|日|営業日|週間|週|か月|ヶ月|カ月|ヵ月|年)"
+)
+_DURATION_WORDS = re.compile(
+    r"\b(?:immediately|instantly|right away|at once|same day|next day|overnight|straight away|a few (?:seconds|"
+    r"minutes|hours|days|weeks)|an? (?:hour|day|week|month|year))\b|即時|即日|すぐ|当日|翌日|翌営業日|数分|数時間|数日"
+)
+_NUMBER_WORDS = re.compile(
+    r"\b(?:free|no charge|no fee|no cost|nothing|unlimited|no limit|any number)\b|無料|無制限|上限はありません|かかりません"
+)
+_DAY_WORDS = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|noon|midnight|weekdays?)\b|"
+    r"[月火水木金土日]曜|今日|明日|翌日|正午|深夜|平日"
+)
+_DIGIT = re.compile(r"\d")
+_ANNOUNCES = re.compile(
+    r"\b(?:these|the following|following|below|as follows)\b[^.]{0,20}?(?:steps?|:)|\bsteps? below\b|"
+    r"以下の(?:手順|方法|とおり|通り)|次の(?:手順|方法|とおり|通り)|下記の(?:手順|方法)",
+    re.I,
+)
+_ACTION = re.compile(
+    r"\b(?:select|click|tap|press|choose|open|go to|navigate|sign in|log in|enter|type|follow the link|scroll)\b|"
+    r"[>＞›→]|(?:^|\s)\d[.)]\s|選択|タップ|クリック|押し|開き|開いて|入力|ログイン|進み",
+    re.I,
+)
+
+
+def asked_for(question: str) -> str | None:
+    """What ``question``'s own words say its answer must hold (a name above), or None."""
+    text = unicodedata.normalize("NFKC", question).casefold()
+    for kind, pattern in (_JA_ASKS if _japanese(text) else _EN_ASKS).items():
+        if pattern.search(text):
+            return kind
+    return None
+
+
+def missing(question: str, reference: str) -> str | None:
+    """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
+    ``CLOCK``, or ``STEPS`` it announced and never gave), or None when it lacks nothing that
+    code can see."""
+    text = exact_form(reference)  # "seven days" and 「三日」 as digits, width folded
+    announced = _ANNOUNCES.search(text)
+    if announced and (not _ACTION.search(text[announced.end() :]) or text.rstrip().endswith((":", "："))):
+        return STEPS
+    kind = asked_for(question)
+    if kind == DURATION and not (_TIME_UNIT.search(text) or _DURATION_WORDS.search(text)):
+        return DURATION
+    if kind == AMOUNT and not (_DIGIT.search(text) or _NUMBER_WORDS.search(text)):
+        return AMOUNT
+    if kind == CLOCK and not (_DIGIT.search(text) or _DAY_WORDS.search(text)):
+        return CLOCK
+    return None
+
+
+def _japanese(text: str) -> bool:
+    return re.search(r"[\u3040-\u30ff\u3400-\u9fff]", text) is not None

@@ -1,0 +1,140 @@
+"""A generated reference must answer the question asked, against the fake server: what the
+question's words require is checked in code first (a duration for "how long", a number for "how
+much", the steps it announces); then the round trip — the writer answers the question again from
+the passage alone, never shown the reference, and the judge must say both give the same answer.
+That second answer is a right answer every expectation must hold on, and a right answer must meet
+an expectation clearly (``proof.RIGHT_AT``), not only just."""
+
+# ruff: noqa: F811 (the fixtures of test_scenarios_generate, imported by name)
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from stand_ins.fake_openai import Reply
+
+from ..conftest import JUDGE, yes_no_reply
+from .test_generate_proofs import expect_items, one_page, writes
+from .test_scenarios_generate import (  # noqa: F401
+    CHECK,
+    config_path,
+    generate,
+    last_user,
+    schema_name,
+)
+
+SHIPPING = "Shipping is free on orders of ¥5,000 or more. Orders arrive in 2 to 4 days."
+
+
+def test_a_how_long_question_whose_reference_gives_no_duration_is_dropped_before_any_judge(
+    server, config_path, tmp_path: Path, capsys
+):
+    folder = one_page(tmp_path, "Shipping", SHIPPING)
+    case = {
+        "question": "How long does it take to ship an order of ¥5,000 or more?",
+        "reference": "Shipping is free on orders of ¥5,000 or more.",
+        "quote": "Shipping is free on orders of ¥5,000 or more.",
+    }
+    server.set_default(JUDGE, writes(case))
+    assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "dropped 1: the question asks how long; the reference gives no duration" in printed
+    assert not [b for b in server.chat_requests(JUDGE) if schema_name(b) in ("entailment", "answers")]
+
+
+def test_a_reference_that_announces_steps_and_gives_none_is_dropped(server, config_path, tmp_path: Path, capsys):
+    passage = "To deactivate your account, follow these steps: Sign in, select Settings > Deactivate."
+    folder = one_page(tmp_path, "Deactivating", passage)
+    case = {
+        "question": "How do I deactivate my account?",
+        "reference": "To deactivate your account, follow these steps:",
+        "quote": "To deactivate your account, follow these steps:",
+    }
+    server.set_default(JUDGE, writes(case))
+    assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
+    assert "the reference announces steps it does not give" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_reference_the_passage_answers_otherwise_is_dropped_by_the_round_trip(
+    server, config_path, tmp_path: Path, capsys
+):
+    """The reference is about the question's topic but answers another question of it: the
+    writer, asked again without it, answers the question asked; the judge says they differ."""
+    folder = one_page(tmp_path, "Shipping", SHIPPING)
+    case = {
+        "question": "When does my order arrive?",
+        "reference": "Shipping is free on orders of ¥5,000 or more.",
+        "quote": "Shipping is free on orders of ¥5,000 or more.",
+    }
+    server.set_default(
+        JUDGE,
+        writes(case, answer_again=lambda q, r: "In 2 to 4 days.", same=lambda first, second: first == second),
+    )
+    assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "dropped 1: answered again from the passage alone, the question gets another answer" in printed
+    (fresh,) = [last_user(b) for b in server.chat_requests(JUDGE) if schema_name(b) == "fresh_answer"]
+    assert "When does my order arrive?" in fresh and SHIPPING in fresh
+    assert "Shipping is free on orders of ¥5,000 or more.\n" not in fresh.split("### PASSAGE END ###")[1]
+    (compared,) = [last_user(b) for b in server.chat_requests(JUDGE) if schema_name(b) == "same_answer"]
+    assert "Shipping is free" in compared and "In 2 to 4 days." in compared
+
+
+def test_a_second_answer_the_judge_cannot_compare_drops_the_item_rather_than_keep_it_unchecked(
+    server, config_path, tmp_path: Path, capsys
+):
+    folder = one_page(tmp_path, "Shipping", SHIPPING)
+    case = {"question": "How many days until my order arrives?", "reference": SHIPPING, "quote": SHIPPING}
+    base = writes(case, answer_again=lambda q, r: "Two to four days.")
+    server.set_default(JUDGE, lambda body: Reply("it depends") if schema_name(body) == "same_answer" else base(body))
+    assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "the reference could not be compared with a second answer from the passage" in printed
+
+
+def test_the_second_answer_is_a_right_answer_every_expectation_must_hold_on(
+    server, config_path, tmp_path: Path, capsys
+):
+    """The passage's second answer agrees, but says nothing of the free shipping the question
+    never asked about: the expectation that asks for it is not written; the item is kept."""
+    folder = one_page(tmp_path, "Shipping", SHIPPING)
+    case = {
+        "question": "How many days until my order arrives?",
+        "reference": SHIPPING,
+        "quote": SHIPPING,
+        "expect": ["says shipping is free on orders of ¥5,000 or more"],
+    }
+    server.set_default(JUDGE, writes(case, answer_again=lambda q, r: "Your order arrives in 2 to 4 days."))
+    out = tmp_path / "kept.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    asked = [last_user(b) for b in server.chat_requests(JUDGE) if b.get("max_tokens") == 1]
+    assert any("Your order arrives in 2 to 4 days." in a and "free on orders" in a for a in asked)
+    assert "a shorter right answer in other words fails it" in printed
+    assert all("free" not in json.dumps(e) for e in expect_items(out))
+
+
+def test_an_expectation_the_reference_meets_only_just_is_not_written(server, config_path, tmp_path: Path, capsys):
+    """P 0.66 on the reference passes the run's line (0.5) but not the proof's (0.8): a right
+    answer in other words would fall below the line as often as not."""
+    folder = one_page(tmp_path, "Shipping", SHIPPING)
+    case = {
+        "question": "How many days until my order arrives?",
+        "reference": SHIPPING,
+        "quote": SHIPPING,
+        "expect": ["mentions the delivery window"],
+    }
+    base = writes(case)
+
+    def respond(body: dict) -> Reply:
+        check = CHECK.search(last_user(body)) if body.get("max_tokens") == 1 else None
+        if check is not None and "delivery window" in check.group(3):
+            return yes_no_reply(0.66 if check.group(2) == SHIPPING else 0.1)
+        return base(body)
+
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "just.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    assert "the reference answer fails it, even rewritten" in " ".join(capsys.readouterr().out.split())
+    assert all("delivery window" not in json.dumps(e) for e in expect_items(out))
