@@ -199,7 +199,7 @@ def _estimate(
     items: list[PlannedItem], parts: dict[str, str], language: str, follow_ups: bool = False
 ) -> tuple[int, int]:
     """(calls, tokens) if every item needs its writer call, (grounded) its two yes/no checks, its
-    shortest right answer and its expectations' proofs, none asked again; with follow-ups, two more a grounded item over
+    round trip, its shortest right answer and its expectations' proofs, none asked again; with follow-ups, two more a grounded item over
     its passage and the next."""
     per_char = CHARS_PER_TOKEN.get(language, 4.0)
     fixed = len(parts["system"]) + len(parts["grounded"])
@@ -211,10 +211,14 @@ def _estimate(
             chars += len(parts["system"]) + len(parts["out_of_scope"]) + 2000  # the topic list
             chars += PROBE_PROOF_CALLS * (PROOF_PROMPT_CHARS + len(parts["probe_right_answer"]))
         else:
-            calls += 4  # the writer, its two yes/no checks, and the shortest right answer
+            # the writer, its two yes/no checks, the round trip (the answer again from the
+            # passage, and the judge's comparison) and the shortest right answer
+            calls += 6
             reference = 2 * len(item.passage.text) // 3
             chars += fixed + len(item.passage.text) + len(parts["entails"]) + reference
             chars += len(parts["answers"]) + reference
+            chars += len(parts["system"]) + len(parts["fresh_answer"]) + len(item.passage.text)
+            chars += len(parts["same_answer_system"]) + len(parts["same_answer"]) + 2 * reference
             chars += len(parts["system"]) + len(parts["short_answer"]) + reference
             levels += PROOF_CALLS
             chars += PROOF_CALLS * (PROOF_PROMPT_CHARS + reference)
