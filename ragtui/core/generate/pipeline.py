@@ -122,7 +122,9 @@ SHORT_ANSWER_MAX = 400
 YES_NO = frozenset({"yes", "no", "はい", "いいえ"})  # an answer's first word, not a fact to find
 SENTENCES_TRIED = 4  # the reference's first sentences asked "does this alone answer it?"
 SHORT_ANSWER_SCHEMA = one_text_schema("short_answer", "answer", SHORT_ANSWER_MAX)
-FRESH_ANSWER_SCHEMA = one_text_schema("fresh_answer", "answer", SHORT_ANSWER_MAX)
+# As long as a reference may be: a procedure answered again lists its steps.
+FRESH_ANSWER_MAX = 600
+FRESH_ANSWER_SCHEMA = one_text_schema("fresh_answer", "answer", FRESH_ANSWER_MAX)
 VIOLATION_SCHEMA = one_text_schema("violation", "sentence", 160)
 MAX_REPLY_TOKENS = 700
 # A reply the token limit cut is asked once more with this many times the limit, then dropped.
@@ -428,7 +430,7 @@ class Generator:
         passes) meets an answer to the question asked. The second answer, in other words than
         the reference's, is returned: every expectation must hold on it too."""
         request = self.template.render("fresh_answer", question=question, title=passage.title, passage=passage.text)
-        answer = await self._one_text(request, FRESH_ANSWER_SCHEMA, "answer", SHORT_ANSWER_MAX - 2)
+        answer = await self._one_text(request, FRESH_ANSWER_SCHEMA, "answer", FRESH_ANSWER_MAX - 2)
         if answer is None:
             raise Dropped(why.FRESH_UNCHECKED)
         if alike(answer, reference) >= RESTATES_AT:
