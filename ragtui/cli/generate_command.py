@@ -27,7 +27,6 @@ from ..core.generate.drafts_file import Merge, read_drafts_file
 from ..core.generate.pipeline import MAX_REPLY_TOKENS, Generator
 from ..core.generate.plan import KINDS, OUT_OF_SCOPE, PlannedItem, plan
 from ..core.knowledge.folder import KnowledgeFolder, knowledge_root, read_folder
-from ..core.metrics.metric_settings import MetricSettings
 from ..core.models.llm import ChatClient
 from ..core.runs import bootstrap
 from ..core.runs.bootstrap import Overrides
@@ -169,7 +168,6 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
             follow_ups=args.follow_ups,
             slots=slots_for(config, client),
             prompts_dir=config.prompts,
-            settings=MetricSettings.from_config(config),
         ).run(items, advance),
         label="generating",
         total=len(items),
@@ -194,7 +192,6 @@ def slots_for(config: Config, client: ChatClient) -> int:
 # ``expect`` on the reference and a wrong answer, a prohibition on the reference; a probe's two.
 PROOF_CALLS = 5
 PROBE_PROOF_CALLS = 3
-CORRECTNESS_PROMPT_CHARS = 600  # answer correctness's system text and question, besides the two answers
 PROOF_PROMPT_CHARS = 900  # the expectation judge's system text and question, besides the answer
 
 
@@ -214,15 +211,14 @@ def _estimate(
             chars += len(parts["system"]) + len(parts["out_of_scope"]) + 2000  # the topic list
             chars += PROBE_PROOF_CALLS * (PROOF_PROMPT_CHARS + len(parts["probe_right_answer"]))
         else:
-            # the writer, its two yes/no checks, the answer again from the passage (the round
-            # trip, compared by answer correctness: one level) and the shortest right answer
-            calls += 5
-            levels += 1
+            # the writer, its two yes/no checks, the round trip (the answer again from the
+            # passage, and the judge's comparison) and the shortest right answer
+            calls += 6
             reference = 2 * len(item.passage.text) // 3
             chars += fixed + len(item.passage.text) + len(parts["entails"]) + reference
             chars += len(parts["answers"]) + reference
             chars += len(parts["system"]) + len(parts["fresh_answer"]) + len(item.passage.text)
-            chars += CORRECTNESS_PROMPT_CHARS + 2 * reference
+            chars += len(parts["same_answer_system"]) + len(parts["same_answer"]) + 2 * reference
             chars += len(parts["system"]) + len(parts["short_answer"]) + reference
             levels += PROOF_CALLS
             chars += PROOF_CALLS * (PROOF_PROMPT_CHARS + reference)

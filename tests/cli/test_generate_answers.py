@@ -1,8 +1,7 @@
 """A generated reference must answer the question asked, against the fake server: what the
 question's words require is checked in code first (a duration for "how long", a number for "how
 much", the steps it announces); then the round trip — the writer answers the question again from
-the passage alone, never shown the reference, and the run's answer correctness must find the two
-mean the same, at its pass mark.
+the passage alone, never shown the reference, and the judge must say both give the same answer.
 That second answer is a right answer every expectation must hold on, and a right answer must meet
 an expectation clearly (``proof.RIGHT_AT``), not only just."""
 
@@ -61,8 +60,7 @@ def test_a_reference_the_passage_answers_otherwise_is_dropped_by_the_round_trip(
     server, config_path, tmp_path: Path, capsys
 ):
     """The reference is about the question's topic but answers another question of it: the
-    writer, asked again without it, answers the question asked; answer correctness says they
-    differ."""
+    writer, asked again without it, answers the question asked; the judge says they differ."""
     folder = one_page(tmp_path, "Shipping", SHIPPING)
     case = {
         "question": "When does my order arrive?",
@@ -79,8 +77,8 @@ def test_a_reference_the_passage_answers_otherwise_is_dropped_by_the_round_trip(
     (fresh,) = [last_user(b) for b in server.chat_requests(JUDGE) if schema_name(b) == "fresh_answer"]
     assert "When does my order arrive?" in fresh and SHIPPING in fresh
     assert "Shipping is free on orders of ¥5,000 or more.\n" not in fresh.split("### PASSAGE END ###")[1]
-    (compared,) = [last_user(b) for b in server.chat_requests(JUDGE) if "Text 1:" in last_user(b)]
-    assert "Text 1: Shipping is free" in compared and "Text 2: In 2 to 4 days." in compared
+    (compared,) = [last_user(b) for b in server.chat_requests(JUDGE) if schema_name(b) == "same_answer"]
+    assert "Shipping is free" in compared and "In 2 to 4 days." in compared
 
 
 def test_a_second_answer_the_judge_cannot_compare_drops_the_item_rather_than_keep_it_unchecked(
@@ -89,7 +87,7 @@ def test_a_second_answer_the_judge_cannot_compare_drops_the_item_rather_than_kee
     folder = one_page(tmp_path, "Shipping", SHIPPING)
     case = {"question": "How many days until my order arrives?", "reference": SHIPPING, "quote": SHIPPING}
     base = writes(case, answer_again=lambda q, r: "Two to four days.")
-    server.set_default(JUDGE, lambda body: Reply("it depends") if "Text 1:" in last_user(body) else base(body))
+    server.set_default(JUDGE, lambda body: Reply("it depends") if schema_name(body) == "same_answer" else base(body))
     assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
     printed = " ".join(capsys.readouterr().out.split())
     assert "the reference could not be compared with a second answer from the passage" in printed

@@ -118,18 +118,13 @@ def fresh_answer(body: dict, judge: ProvingJudge, answer_again=None) -> Reply | 
     return Reply(json.dumps({"answer": answer_again(question, reference) if answer_again else reference}))
 
 
-CORRECTNESS = re.compile(r"Text 1: (.*?)\nText 2: (.*?)\nRating:", re.S)
-
-
 def same_answer(body: dict, same=None) -> Reply | None:
-    """The run's answer correctness on the reference (text 1) and the answer again (text 2):
-    the same meaning (5), or ``same(first, second)`` decides between 5 and 1."""
-    found = CORRECTNESS.search(last_user(body)) if body.get("max_tokens") == 1 else None
-    if found is None:
+    """The judge's "do these two give the same answer?": yes, or ``same(first, second)``."""
+    if schema_name(body) != "same_answer":
         return None
-    first, second = found.groups()
-    agree = same is None or same(first, second)
-    return level_reply({"5": 0.9, "4": 0.1} if agree else {"1": 0.9, "0": 0.1})
+    found = re.search(r"Answer A:\n(.*?)\n\nAnswer B:\n(.*?)\n\nDo A and B", last_user(body), re.S)
+    first, second = found.groups() if found else ("", "")
+    return Reply(json.dumps({"same": "yes" if same is None or same(first, second) else "no"}))
 
 
 ANSWERS_CHECK = re.compile(r"Answer:\n(.*?)\n\nDoes the answer reply", re.S)

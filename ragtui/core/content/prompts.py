@@ -112,9 +112,11 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "again_no_detail": frozenset(),
         "again_no_situation": frozenset(),
         "again_same_twice": frozenset(),
-        # The round trip: the question answered again from the passage alone (compared with
-        # the reference by the run's answer correctness).
+        # The round trip: the question answered again from the passage alone, and the judge's
+        # yes/no on whether that answer and the reference give the same answer.
         "fresh_answer": frozenset({"question", "title", "passage"}),
+        "same_answer_system": frozenset(),
+        "same_answer": frozenset({"question", "first", "second"}),
         # A fact of the quote too long for a `contains` (a sentence), judged instead.
         "contains_as_judged": frozenset({"text"}),
         # An expectation that failed its proof (core/generate/proof.py), rewritten once.
@@ -199,6 +201,8 @@ ADDED_LATER: dict[str, frozenset[str]] = {
             "again_no_situation",
             "again_same_twice",
             "fresh_answer",
+            "same_answer_system",
+            "same_answer",
         }
     ),  # fmt: skip
 }

@@ -26,6 +26,14 @@ ANSWERS_SCHEMA: dict[str, Any] = {
     "required": ["answers"],
     "additionalProperties": False,
 }
+# Two answers to one question compared (the round trip of ``pipeline._answered_again``).
+SAME_SCHEMA: dict[str, Any] = {
+    "title": "same_answer",
+    "type": "object",
+    "properties": {"same": {"type": "string", "enum": ["yes", "no"]}},
+    "required": ["same"],
+    "additionalProperties": False,
+}
 MAX_REPLY_TOKENS = 50
 Follows = Literal["yes", "no", "unreadable"]
 UNREADABLE: Follows = "unreadable"
@@ -44,6 +52,17 @@ def answers_messages(template: PromptTemplate, question: str, reference: str) ->
         {"role": "system", "content": template.render("answers_system")},
         {"role": "user", "content": template.render("answers", question=question, reference=reference)},
     ]
+
+
+def same_answer_messages(template: PromptTemplate, question: str, first: str, second: str) -> list[Message]:
+    return [
+        {"role": "system", "content": template.render("same_answer_system")},
+        {"role": "user", "content": template.render("same_answer", question=question, first=first, second=second)},
+    ]
+
+
+def read_same(reply: str) -> Follows:
+    return read_follows(reply, "same")
 
 
 def read_answers(reply: str) -> Follows:

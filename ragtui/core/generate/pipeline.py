@@ -28,13 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import paths
 from ..content.prompts import PromptTemplate
-from ..metrics.answer_correctness import AnswerCorrectness
-from ..metrics.base import TurnContext
 from ..metrics.dialogue.expectation_judge import ExpectationJudge
 from ..metrics.json_reply import ReplyParseError, extract_json_object, one_text_schema
-from ..metrics.metric_settings import MetricSettings
 from ..models.llm import ChatClient, Message
 from ..text.exact_match import says_exactly, short_phrase
 from ..text.script import in_language
@@ -51,10 +47,13 @@ from .drafts import Draft, GenerationReport, checked_key, item_tokens
 from .entailment import (
     ANSWERS_SCHEMA,
     ENTAILS_SCHEMA,
+    SAME_SCHEMA,
     answers_messages,
     entailment_messages,
     read_answers,
     read_follows,
+    read_same,
+    same_answer_messages,
 )
 from .facts import exact_facts
 from .normalize import plain
@@ -198,19 +197,12 @@ class Generator:
     follow_ups: bool = False  # also write the customer's planned second question
     slots: int = 1  # the endpoint's request slots: items generated at once
     prompts_dir: Path | None = None  # the run's prompts, for the expectation judge's template
-    settings: MetricSettings | None = None  # the run's pass marks: answer correctness's is the round trip's
 
     async def run(self, items: Sequence[PlannedItem], progress: Callable[[GenerationReport], None]) -> GenerationReport:
         report = GenerationReport(planned=len(items))
         self._report = report
         judge = ExpectationJudge(CachedClient(self.judge, self.cache, report), self.prompts_dir, self.language)  # type: ignore[arg-type]
         self._prover = Prover(judge, self.language)
-        self._same = AnswerCorrectness.build(
-            CachedClient(self.judge, self.cache, report),  # type: ignore[arg-type]
-            self.prompts_dir or paths.bundled_dir("prompts"),
-            self.language,
-            self.settings or MetricSettings(),
-        )
         self._items = list(items)
         loop = asyncio.get_running_loop()
         # Each grounded item's reference once written (None: dropped): another item's wrong answer.
@@ -433,9 +425,8 @@ class Generator:
 
     async def _answered_again(self, question: str, reference: str, passage: SourcedPassage) -> str:
         """A round trip: the writer answers ``question`` again from the passage alone, never
-        shown the reference, and the two must mean the same — by the run's own answer
-        correctness (one digit 0–5 on same meaning, read from its probabilities), at its pass
-        mark. A reference that answers another question of the same topic (which its own yes/no
+        shown the reference, and the judge must say the two give the same answer to it. A
+        reference that answers another question of the same topic (which its own yes/no
         passes) meets an answer to the question asked. The second answer, in other words than
         the reference's, is returned: every expectation must hold on it too."""
         request = self.template.render("fresh_answer", question=question, title=passage.title, passage=passage.text)
@@ -444,12 +435,12 @@ class Generator:
             raise Dropped(why.FRESH_UNCHECKED)
         if alike(answer, reference) >= RESTATES_AT:
             return answer  # the same words: the same answer, nothing to ask
-        context = TurnContext(1, question, answer, [], [], self.language, reference)
-        judgment = await self._same.judge(context)
-        if judgment.score is None:
-            raise Dropped(why.FRESH_UNCHECKED)
-        if judgment.score < self._same.threshold:
+        messages = same_answer_messages(self.template, question, reference, answer)
+        verdict = read_same(await self._call(self.judge, messages, SAME_SCHEMA))
+        if verdict == "no":
             raise Dropped(why.FRESH_DISAGREES)
+        if verdict != "yes":
+            raise Dropped(why.FRESH_UNCHECKED)
         return answer
 
     async def _short_answer(self, question: str, reference: str) -> list[str]:
