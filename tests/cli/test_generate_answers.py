@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, yes_no_reply
@@ -27,33 +29,31 @@ from .test_scenarios_generate import (  # noqa: F401
 SHIPPING = "Shipping is free on orders of ¥5,000 or more. Orders arrive in 2 to 4 days."
 
 
-def test_a_how_long_question_whose_reference_gives_no_duration_is_dropped_before_any_judge(
-    server, config_path, tmp_path: Path, capsys
+@pytest.mark.parametrize(
+    ("passage", "question", "reference", "reason"),
+    [
+        (
+            SHIPPING,
+            "How long does it take to ship an order of ¥5,000 or more?",
+            "Shipping is free on orders of ¥5,000 or more.",
+            "the question asks how long; the reference gives no duration",
+        ),
+        (
+            "To deactivate your account, follow these steps: Sign in, select Settings > Deactivate.",
+            "How do I deactivate my account?",
+            "To deactivate your account, follow these steps:",
+            "the reference announces steps it does not give",
+        ),
+    ],
+)
+def test_a_reference_without_what_its_question_asks_for_is_dropped_before_any_judge(
+    server, config_path, tmp_path: Path, capsys, passage: str, question: str, reference: str, reason: str
 ):
-    folder = one_page(tmp_path, "Shipping", SHIPPING)
-    case = {
-        "question": "How long does it take to ship an order of ¥5,000 or more?",
-        "reference": "Shipping is free on orders of ¥5,000 or more.",
-        "quote": "Shipping is free on orders of ¥5,000 or more.",
-    }
-    server.set_default(JUDGE, writes(case))
+    folder = one_page(tmp_path, "Help", passage)
+    server.set_default(JUDGE, writes({"question": question, "reference": reference, "quote": reference}))
     assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
-    printed = " ".join(capsys.readouterr().out.split())
-    assert "dropped 1: the question asks how long; the reference gives no duration" in printed
+    assert f"dropped 1: {reason}" in " ".join(capsys.readouterr().out.split())
     assert not [b for b in server.chat_requests(JUDGE) if schema_name(b) in ("entailment", "answers")]
-
-
-def test_a_reference_that_announces_steps_and_gives_none_is_dropped(server, config_path, tmp_path: Path, capsys):
-    passage = "To deactivate your account, follow these steps: Sign in, select Settings > Deactivate."
-    folder = one_page(tmp_path, "Deactivating", passage)
-    case = {
-        "question": "How do I deactivate my account?",
-        "reference": "To deactivate your account, follow these steps:",
-        "quote": "To deactivate your account, follow these steps:",
-    }
-    server.set_default(JUDGE, writes(case))
-    assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
-    assert "the reference announces steps it does not give" in " ".join(capsys.readouterr().out.split())
 
 
 def test_a_reference_the_passage_answers_otherwise_is_dropped_by_the_round_trip(
