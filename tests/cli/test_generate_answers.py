@@ -138,3 +138,26 @@ def test_an_expectation_the_reference_meets_only_just_is_not_written(server, con
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
     assert "the reference answer fails it, even rewritten" in " ".join(capsys.readouterr().out.split())
     assert all("delivery window" not in json.dumps(e) for e in expect_items(out))
+
+
+def test_an_expectation_about_the_second_clause_of_a_one_sentence_reference_is_not_written(
+    server, config_path, tmp_path: Path, capsys
+):
+    """ "Can I link my ID with Google?" is answered by the reference's first clause alone (the
+    judge says so); "log in with one tap", its second clause, is a detail the question never
+    asked, and fails that shorter right answer."""
+    sentence = "You can link your ID with a Google account and then log in with one tap instead of a password."
+    folder = one_page(tmp_path, "Linking", sentence)
+    case = {
+        "question": "Can I link my ID with a Google account?",
+        "reference": sentence,
+        "quote": sentence,
+        "expect": ["says you can log in with one tap"],
+    }
+    server.set_default(JUDGE, writes(case))
+    out = tmp_path / "clause.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    asked = [last_user(b) for b in server.chat_requests(JUDGE) if schema_name(b) == "answers"]
+    assert any("You can link your ID with a Google account.\n" in a for a in asked)
+    assert "a shorter right answer in other words fails it" in " ".join(capsys.readouterr().out.split())
+    assert all("one tap" not in json.dumps(e) for e in expect_items(out))

@@ -28,6 +28,7 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
         ("返金はいつ届きますか", "factual", None),
         ("返金について教えてください。", "factual", None),
         ("What is a Docker ID?", "conditional", shape.NO_SITUATION),
+        ("Can I link my Tsumugi ID with a Google account?", "conditional", shape.NO_SITUATION),
         ("I'm on the yearly plan. Can I get a refund?", "conditional", None),
         ("If my card has expired, where does the refund go?", "conditional", None),
         ("返金はどこに届きますか？", "conditional", shape.NO_SITUATION),

@@ -7,7 +7,7 @@ import pytest
 
 from ragtui.core.dialogue.estimate import statement_count
 from ragtui.core.metrics.rubric_probes import split_claims
-from ragtui.core.text.sentences import split_sentences
+from ragtui.core.text.sentences import first_clause, split_sentences
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,24 @@ def test_the_claims_checked_keep_an_address_whole():
     answer = "Hello! Write to support@example.com with your order number 12.5 and we answer."
     assert split_claims(answer) == ["Write to support@example.com with your order number 12.5 and we answer."]
     assert statement_count(answer) == 1
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clause"),
+    [
+        (
+            "You can link your Tsumugi ID with a Google, Apple, X or LINE account and then log in with one tap.",
+            "You can link your Tsumugi ID with a Google, Apple, X or LINE account.",
+        ),
+        (
+            "You can return unopened bags within 30 days, but opened bags cannot be returned.",
+            "You can return unopened bags within 30 days.",
+        ),
+        ("Refunds go to the original card; the bank then passes them on.", "Refunds go to the original card."),
+        ("You can pause for up to 3 months.", None),  # one clause
+        ("Yes, but only once.", None),  # a first clause too short to say anything alone
+        ("Tsumugi IDをGoogleアカウントと連携でき、ワンタップでログインできます。", None),  # Japanese stays whole
+    ],
+)
+def test_the_first_clause_of_a_sentence_stands_alone(sentence: str, clause: str | None) -> None:
+    assert first_clause(sentence) == clause

@@ -34,7 +34,7 @@ from ..metrics.json_reply import ReplyParseError, extract_json_object, one_text_
 from ..models.llm import ChatClient, Message
 from ..text.exact_match import says_exactly, short_phrase
 from ..text.script import in_language
-from ..text.sentences import split_sentences
+from ..text.sentences import first_clause, split_sentences
 from ..text.text_safety import strip_controls
 from ..types.errors import IncompleteReply
 from ..types.expectations import Polarity
@@ -447,7 +447,7 @@ class Generator:
         """Other right answers every expectation must hold on: the shortest reply that still
         answers ``question`` in the writer's own words, unless it copies the reference (a small
         model often does); and the reference's first sentence that answers the question alone,
-        by the judge's yes/no. None when neither exists (the expectations are then proven on the
+        by the judge's yes/no (its first clause first, when it has two). None when neither exists (the expectations are then proven on the
         reference alone)."""
         answers: list[str] = []
         request = self.template.render("short_answer", question=question, reference=reference)
@@ -455,12 +455,16 @@ class Generator:
         if answer is not None and alike(answer, reference) < RESTATES_AT:  # the reference again proves nothing
             answers.append(answer)
         sentences = split_sentences(reference)
-        if len(sentences) > 1:
-            for sentence in sentences[:SENTENCES_TRIED]:
-                messages = answers_messages(self.template, question, sentence)
-                if read_answers(await self._call(self.judge, messages, ANSWERS_SCHEMA)) == "yes":
-                    answers.append(sentence)
-                    break
+        # The first clause of the first sentence, when it has two ("You can link your ID with a
+        # Google account and then log in with one tap" → its first half): an expectation about
+        # the second half is a detail the question may not have asked.
+        clause = first_clause(sentences[0]) if sentences else None
+        shorter = [*([clause] if clause else []), *(sentences[:SENTENCES_TRIED] if len(sentences) > 1 else [])]
+        for sentence in shorter:
+            messages = answers_messages(self.template, question, sentence)
+            if read_answers(await self._call(self.judge, messages, ANSWERS_SCHEMA)) == "yes":
+                answers.append(sentence)
+                break
         return answers
 
     async def _violation(self, question: str, reference: str, act: str) -> list[str]:

@@ -11,9 +11,9 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
 - situational: a sentence that is not a question, of a few words at least, tells the story;
 - distracting detail: a sentence of its own that is mostly not the passage's words (the detail
   the answer should ignore; under a third of its character trigrams in the passage);
-- conditional: the customer says something of their own situation (a first-person clause: "I'm
-  on the Basic plan", 「私は…」, or a condition: "if", 「場合」「なら」) — "What is a Docker ID?" is
-  no conditional question;
+- conditional: the message states a condition ("if", "unless", 「場合」「なら」), or the customer's
+  own case in a sentence of its own ("I'm on the Basic plan.", 「私は…」) — "What is a Docker
+  ID?" and "Can I link my account?" are no conditional questions;
 - two questions: the two are not one question asked twice (as alike as a reworded copy, at or
   above ``similarity.DUPLICATE_AT``).
 """
@@ -39,11 +39,12 @@ _EN_ASKS = re.compile(
     r"should|shall|may|might|have|has|am)\b",
     re.I,
 )
-# The customer speaking of their own case, or a condition the answer turns on.
-_EN_SITUATION = re.compile(
-    r"\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|our|us|if|unless|in case|when i|when my|since|because)\b", re.I
-)
-_JA_SITUATION = re.compile(r"私|僕|わたし|自分|うち|場合|なら|たら|れば|ければ|ので|のですが|んですが|けど|ですが|ため")
+# A condition the answer turns on, anywhere in the message; or the customer speaking of their own
+# case in a sentence that is not the question ("Can I link my account?" says nothing of it).
+_EN_CONDITION = re.compile(r"\b(?:if|unless|in case|when i|when my|since|because|as i|as my)\b", re.I)
+_EN_OWN_CASE = re.compile(r"\b(?:i|i'm|i've|i'd|my|we|we're|our)\b", re.I)
+_JA_CONDITION = re.compile(r"場合|なら|たら|れば|ければ|ので|のですが|んですが|けど|ですが|ため")
+_JA_OWN_CASE = re.compile(r"私|僕|わたし|自分|うち")
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 MIN_STORY_WORDS = 4
 MIN_STORY_CHARS = 8  # Japanese, which has no spaces
@@ -72,7 +73,7 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
             return ONE_QUESTION
         if len(asking) >= 2 and any(alike(a, b) >= DUPLICATE_AT for i, a in enumerate(asking) for b in asking[i + 1 :]):
             return SAME_TWICE
-    if kind == "conditional" and not (_JA_SITUATION if _JAPANESE.search(question) else _EN_SITUATION).search(question):
+    if kind == "conditional" and not _situation(question, told):
         return NO_SITUATION
     if kind == "situational" and not any(_long_enough(s) for s in told):
         return NO_STORY
@@ -87,3 +88,10 @@ def _long_enough(sentence: str) -> bool:
     if _JAPANESE.search(sentence):
         return len(sentence.strip()) >= MIN_STORY_CHARS
     return len(sentence.split()) >= MIN_STORY_WORDS
+
+
+def _situation(question: str, told: list[str]) -> bool:
+    """The message states a condition, or the customer's own case in a sentence of its own."""
+    japanese = _JAPANESE.search(question) is not None
+    condition, own_case = (_JA_CONDITION, _JA_OWN_CASE) if japanese else (_EN_CONDITION, _EN_OWN_CASE)
+    return condition.search(question) is not None or any(own_case.search(s) for s in told)

@@ -54,3 +54,23 @@ def _abbreviation(text: str, dot: int, end: int) -> bool:
         following = text[end:].lstrip()
         return bool(following) and not following[0].isupper()
     return False
+
+
+# Where an English sentence's first clause ends and a second begins: a joining word after a comma
+# or a space ("…account and then log in…", "…30 days, but opened bags…"), a semicolon or a dash.
+# "Google, Apple, X or LINE" is one clause: a comma alone, or "or" / "and" between names, never
+# cuts. Japanese is left whole: its first clause ends in a joining form (〜でき、) that is no
+# sentence of its own.
+_EN_CLAUSE = re.compile(r"(?:,\s+|\s+)(?:and then|and also|but|so|which|while|because)\s+|;\s+|\s+[—–]\s+")
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+MIN_CLAUSE_WORDS = 4
+
+
+def first_clause(sentence: str) -> str | None:
+    """The first clause of an English ``sentence`` as a sentence of its own, or None when it has
+    one clause, its first is too short to say anything alone, or it is Japanese."""
+    found = None if _JAPANESE.search(sentence) else _EN_CLAUSE.search(sentence)
+    if found is None:
+        return None
+    head = sentence[: found.start()].strip().rstrip(",")
+    return head + "." if len(head.split()) >= MIN_CLAUSE_WORDS else None
