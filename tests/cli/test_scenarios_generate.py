@@ -160,7 +160,8 @@ def with_judge(respond, judge: ProvingJudge | None = None, shorten=None, answers
 
 
 def shaped(kind_text: str, sentence: str) -> str:
-    """A question of the kind the writer was asked for: two questions, a story, a detail."""
+    """A question of the kind the writer was asked for: two questions, a story, a detail, the
+    customer's situation."""
     asked = f"I have a question about this: {sentence[:40].lower()}?"
     if "two related questions" in kind_text:
         return f"{asked} And is there anything else I should know?"
@@ -168,6 +169,8 @@ def shaped(kind_text: str, sentence: str) -> str:
         return f"I tried to sort this out yesterday evening. {asked}"
     if "irrelevant detail" in kind_text:
         return f"My cat is asleep on the sofa next to me. {asked}"
+    if "customer's situation" in kind_text:
+        return f"I'm on the yearly plan. {asked}"
     return asked
 
 

@@ -71,6 +71,16 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ("料金はいくらですか？", "無料です。", None),
         ("解約するには？", "以下の手順で解約してください：", answer_kind.STEPS),
         ("What is a Tsumugi ID?", "A Tsumugi ID is one account for every service.", None),
+        (
+            "How can I cancel my subscription?",
+            "You can cancel at any time before the next renewal date.",
+            answer_kind.HOW_TO,
+        ),
+        ("How can I cancel my subscription?", "Open My account > Subscription and choose Cancel.", None),
+        ("How do I verify my email address?", "Tap the link in the email we send you.", None),
+        ("How do I know if my order shipped?", "You get an email when it ships.", None),
+        ("解約の方法を教えてください。", "次の更新日の前ならいつでも解約できます。", answer_kind.HOW_TO),
+        ("解約の方法を教えてください。", "「マイアカウント」から「解約」を選んでください。", None),
     ],
 )
 def test_a_reference_gives_what_its_question_asks_for(question: str, reference: str, lacks: str | None) -> None:

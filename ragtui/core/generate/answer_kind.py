@@ -10,7 +10,11 @@ answer must hold, and a reference without it cannot be right:
   that is one ("immediately", 「即日」);
 - an amount or a count ("how much", "how many", "what is the fee", 「いくら」「何回」): a number,
   or a word that stands for one ("free", "unlimited", 「無料」);
-- a clock time or a date ("what time", 「何時」「何曜日」): a number, or a day's name.
+- a clock time or a date ("what time", 「何時」「何曜日」): a number, or a day's name;
+- a way to do something ("how do I…", "how can I…", 「どうすれば」「方法」): an action (select, tap,
+  contact, 選択, 登録…), a menu path, a numbered step, or a button named in quotes — "How can I
+  cancel my subscription?" answered "You can cancel at any time before the next renewal date"
+  says when, not how.
 
 And a reference that announces steps or a list ("follow these steps:", 「以下の手順で」) must go
 on to give them: something after its last colon, and an action (a menu path, a numbered step, a
@@ -31,6 +35,7 @@ DURATION = "duration"
 AMOUNT = "amount"
 CLOCK = "clock"
 STEPS = "steps"
+HOW_TO = "how_to"
 
 _EN_ASKS = {
     DURATION: re.compile(
@@ -42,6 +47,7 @@ _EN_ASKS = {
         r"maximum|minimum|max|min)s?\b|\bhow (?:big|large)\b"
     ),
     CLOCK: re.compile(r"\bwhat time\b|\bwhat date\b|\bwhich day\b|\bby what time\b|\bby when\b"),
+    HOW_TO: re.compile(r"\bhow (?:do|can|should|would|could) (?:i|we)\b(?! (?:know|tell)\b)|\bhow to\b"),
 }
 _JA_ASKS = {
     DURATION: re.compile(
@@ -49,6 +55,7 @@ _JA_ASKS = {
     ),
     AMOUNT: re.compile(r"いくら|何円|何回|何個|何件|何台|何人|何文字|何GB|上限は|料金は|手数料は|費用は|金額は"),
     CLOCK: re.compile(r"何時|何曜日|何日に"),
+    HOW_TO: re.compile(r"どうすれば|どうやって|どうしたら|方法|手順|やり方|するには"),
 }
 _TIME_UNIT = re.compile(
     r"\d\s?(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|business days?|working days?|weeks?|months?|years?|"
@@ -78,6 +85,19 @@ _ACTION = re.compile(
 )
 
 
+# What a how-to answer does: an action on a screen or toward the team, a menu path, a numbered
+# step, or a button or screen named in quotes.
+_DOES = re.compile(
+    r"\b(?:select|click|tap|press|choose|pick|open|go to|visit|navigate|sign in|sign up|log in|log out|register|"
+    r"enter|type|follow|scroll|contact|request|call|send|e-?mail us|write to|use|download|install|print|drop|"
+    r"turn (?:on|off)|change|update|add|remove|delete|upload|reply|link|unlink|check)\b|"
+    r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"'“‘「『][^\"'”’」』]{1,40}[\"'”’」』]|"
+    r"選択|選ん|選び|タップ|クリック|押し|押す|開き|開いて|開く|入力|ログイン|進み|登録|連絡|申請|送信|問い合わせ|"
+    r"設定|変更|削除|追加|ダウンロード|インストール|印刷|持ち込",
+    re.I,
+)
+
+
 def asked_for(question: str) -> str | None:
     """What ``question``'s own words say its answer must hold (a name above), or None."""
     text = unicodedata.normalize("NFKC", question).casefold()
@@ -89,7 +109,7 @@ def asked_for(question: str) -> str | None:
 
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
-    ``CLOCK``, or ``STEPS`` it announced and never gave), or None when it lacks nothing that
+    ``CLOCK``, ``HOW_TO``, or ``STEPS`` it announced and never gave), or None when it lacks nothing that
     code can see."""
     text = exact_form(reference)  # "seven days" and 「三日」 as digits, width folded
     announced = _ANNOUNCES.search(text)
@@ -102,6 +122,8 @@ def missing(question: str, reference: str) -> str | None:
         return AMOUNT
     if kind == CLOCK and not (_DIGIT.search(text) or _DAY_WORDS.search(text)):
         return CLOCK
+    if kind == HOW_TO and not _DOES.search(text):
+        return HOW_TO
     return None
 
 

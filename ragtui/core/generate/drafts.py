@@ -39,6 +39,7 @@ LACKS_DURATION = "the question asks how long; the reference gives no duration"
 LACKS_AMOUNT = "the question asks how much or how many; the reference gives no number"
 LACKS_CLOCK = "the question asks what time or day; the reference gives none"
 STEPS_NOT_GIVEN = "the reference announces steps it does not give"
+LACKS_ACTION = "the question asks how to do something; the reference gives no step"
 FRESH_DISAGREES = "answered again from the passage alone, the question gets another answer"
 FRESH_UNCHECKED = "the reference could not be compared with a second answer from the passage"
 
@@ -79,6 +80,7 @@ SHORT = {
     LACKS_AMOUNT: "no number",
     LACKS_CLOCK: "no time",
     STEPS_NOT_GIVEN: "steps not given",
+    LACKS_ACTION: "no step",
     FRESH_DISAGREES: "answered otherwise",
     FRESH_UNCHECKED: "second answer unchecked",
 }

@@ -150,6 +150,7 @@ _LACKS_REASON = {
     answer_kind.AMOUNT: why.LACKS_AMOUNT,
     answer_kind.CLOCK: why.LACKS_CLOCK,
     answer_kind.STEPS: why.STEPS_NOT_GIVEN,
+    answer_kind.HOW_TO: why.LACKS_ACTION,
 }
 
 
