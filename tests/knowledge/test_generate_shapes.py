@@ -79,6 +79,12 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ("How can I cancel my subscription?", "Open My account > Subscription and choose Cancel.", None),
         ("How do I verify my email address?", "Tap the link in the email we send you.", None),
         ("How do I know if my order shipped?", "You get an email when it ships.", None),
+        (
+            "I want to upgrade my subscription. What happens?",
+            "You can do so at any time. This page explains how to make subscription changes.",
+            answer_kind.ABOUT_PAGE,
+        ),
+        ("返金について教えてください。", "このページでは返金の流れを説明します。", answer_kind.ABOUT_PAGE),
         ("解約の方法を教えてください。", "次の更新日の前ならいつでも解約できます。", answer_kind.HOW_TO),
         ("解約の方法を教えてください。", "「マイアカウント」から「解約」を選んでください。", None),
     ],

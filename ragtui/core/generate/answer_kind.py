@@ -16,7 +16,9 @@ answer must hold, and a reference without it cannot be right:
   cancel my subscription?" answered "You can cancel at any time before the next renewal date"
   says when, not how.
 
-And a reference that announces steps or a list ("follow these steps:", 「以下の手順で」) must go
+A reference that speaks of the page instead of answering ("This page explains how to make
+subscription changes", 「このページでは…」) answers nothing, whatever the question. And a
+reference that announces steps or a list ("follow these steps:", 「以下の手順で」) must go
 on to give them: something after its last colon, and an action (a menu path, a numbered step, a
 verb of the screen: select, tap, 選択, タップ).
 
@@ -36,6 +38,7 @@ AMOUNT = "amount"
 CLOCK = "clock"
 STEPS = "steps"
 HOW_TO = "how_to"
+ABOUT_PAGE = "about_page"
 
 _EN_ASKS = {
     DURATION: re.compile(
@@ -98,6 +101,16 @@ _DOES = re.compile(
 )
 
 
+# A reference that speaks of the document rather than answering from it ("This page explains
+# how to make subscription changes"): a help page's introduction copied as an answer.
+_ABOUT_PAGE = re.compile(
+    r"\b(?:this|the following|the next|the below) (?:page|article|section|guide|topic|document|doc)\b|"
+    r"\b(?:see|read|refer to|check) (?:the )?(?:page|article|section|documentation|docs)\b|"
+    r"このページ|この記事|このセクション|以下のページ|下記のページ",
+    re.I,
+)
+
+
 def asked_for(question: str) -> str | None:
     """What ``question``'s own words say its answer must hold (a name above), or None."""
     text = unicodedata.normalize("NFKC", question).casefold()
@@ -109,9 +122,12 @@ def asked_for(question: str) -> str | None:
 
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
-    ``CLOCK``, ``HOW_TO``, or ``STEPS`` it announced and never gave), or None when it lacks nothing that
+    ``CLOCK``, ``HOW_TO``, ``STEPS`` it announced and never gave, or ``ABOUT_PAGE``: it speaks of
+    the page instead of answering), or None when it lacks nothing that
     code can see."""
     text = exact_form(reference)  # "seven days" and 「三日」 as digits, width folded
+    if _ABOUT_PAGE.search(text):
+        return ABOUT_PAGE
     announced = _ANNOUNCES.search(text)
     if announced and (not _ACTION.search(text[announced.end() :]) or text.rstrip().endswith((":", "："))):
         return STEPS

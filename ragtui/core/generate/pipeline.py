@@ -151,6 +151,7 @@ _LACKS_REASON = {
     answer_kind.CLOCK: why.LACKS_CLOCK,
     answer_kind.STEPS: why.STEPS_NOT_GIVEN,
     answer_kind.HOW_TO: why.LACKS_ACTION,
+    answer_kind.ABOUT_PAGE: why.ABOUT_PAGE,
 }
 
 
