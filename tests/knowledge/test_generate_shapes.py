@@ -85,6 +85,11 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             answer_kind.ABOUT_PAGE,
         ),
         ("返金について教えてください。", "このページでは返金の流れを説明します。", answer_kind.ABOUT_PAGE),
+        (
+            "Googleアカウントと連携したいです。どのようにするか教えてください。",
+            "連携すると、パスワードを入力せずにワンタップでログインできます。",
+            answer_kind.HOW_TO,
+        ),
         ("解約の方法を教えてください。", "次の更新日の前ならいつでも解約できます。", answer_kind.HOW_TO),
         ("解約の方法を教えてください。", "「マイアカウント」から「解約」を選んでください。", None),
     ],

@@ -58,7 +58,7 @@ _JA_ASKS = {
     ),
     AMOUNT: re.compile(r"いくら|何円|何回|何個|何件|何台|何人|何文字|何GB|上限は|料金は|手数料は|費用は|金額は"),
     CLOCK: re.compile(r"何時|何曜日|何日に"),
-    HOW_TO: re.compile(r"どうすれば|どうやって|どうしたら|方法|手順|やり方|するには"),
+    HOW_TO: re.compile(r"どうすれば|どうやって|どうしたら|どのように|どうやったら|方法|手順|やり方|するには"),
 }
 _TIME_UNIT = re.compile(
     r"\d\s?(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|business days?|working days?|weeks?|months?|years?|"
