@@ -94,10 +94,14 @@ _DOES = re.compile(
     r"\b(?:select|click|tap|press|choose|pick|open|go to|visit|navigate|sign in|sign up|log in|log out|register|"
     r"enter|type|follow|scroll|contact|request|call|send|e-?mail us|write to|use|download|install|print|drop|"
     r"turn (?:on|off)|change|update|add|remove|delete|upload|reply|link|unlink|check)\b|"
-    r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"'“‘「『][^\"'”’」』]{1,40}[\"'”’」』]|"
-    r"選択|選ん|選び|タップ|クリック|押し|押す|開き|開いて|開く|入力|ログイン|進み|登録|連絡|申請|送信|問い合わせ|"
-    r"設定|変更|削除|追加|ダウンロード|インストール|印刷|持ち込",
+    r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"'“‘「『][^\"'”’」』]{1,40}[\"'”’」』]",
     re.I,
+)
+# Japanese names actions as nouns in any sentence (「パスワードを入力せずに」): a how-to answer is
+# told as an instruction — 〜てください, or a verb of the screen going on to the next step.
+_DOES_JA = re.compile(
+    r"[>＞›→]|「[^」]{1,40}」|(?:^|\s)\d[.)．]|(?:て|で)ください|"
+    r"(?:開き|選び|選択し|タップし|クリックし|押し|入力し|登録し|連絡し|申請し|送信し|進み|設定し|変更し)(?:ます|、|て)"
 )
 
 
@@ -138,7 +142,7 @@ def missing(question: str, reference: str) -> str | None:
         return AMOUNT
     if kind == CLOCK and not (_DIGIT.search(text) or _DAY_WORDS.search(text)):
         return CLOCK
-    if kind == HOW_TO and not _DOES.search(text):
+    if kind == HOW_TO and not (_DOES_JA if _japanese(text) else _DOES).search(text):
         return HOW_TO
     return None
 
