@@ -10,6 +10,7 @@ an expectation clearly (``proof.RIGHT_AT``), not only just."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,20 @@ def test_an_expectation_about_the_second_clause_of_a_one_sentence_reference_is_n
     assert any("You can link your ID with a Google account.\n" in a for a in asked)
     assert "a shorter right answer in other words fails it" in " ".join(capsys.readouterr().out.split())
     assert all("one tap" not in json.dumps(e) for e in expect_items(out))
+
+
+def test_the_request_s_passage_markers_a_writer_copies_are_not_part_of_the_reference(
+    server, config_path, tmp_path: Path
+):
+    passage = "Go to Settings > Security > Two-step verification and choose an authenticator app."
+    folder = one_page(tmp_path, "Two-step verification", passage)
+    case = {
+        "question": "How do I turn on two-step verification?",
+        "reference": f"PASSAGE BEGIN > {passage}",
+        "quote": passage,
+    }
+    server.set_default(JUDGE, writes(case))
+    out = tmp_path / "markers.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    (scenario,) = tomllib.loads(out.read_text(encoding="utf-8"))["scenario"]
+    assert scenario["reference"] == passage

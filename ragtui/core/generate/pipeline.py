@@ -711,11 +711,17 @@ def _question(reply: dict[str, Any]) -> str:
     return _text(reply, "question")
 
 
+# The request's own passage markers, which a small writer copies into its fields ("PASSAGE BEGIN >
+# 設定 > セキュリティ …", or a reference that is nothing else): never content of an answer.
+_MARKER = re.compile(r"#*\s*PASSAGE (?:BEGIN|END)\s*#*(?:\s*[>:：](?=\s))?")
+
+
 def _text(reply: dict[str, Any], key: str) -> str:
-    """A field of the writer's reply on one line, without control characters: an escape
-    sequence in a question would drive the terminal of whoever reviews or runs it."""
+    """A field of the writer's reply on one line, without control characters (an escape
+    sequence in a question would drive the terminal of whoever reviews or runs it) and without
+    the request's passage markers."""
     value = reply.get(key)
-    return " ".join(strip_controls(value).split()) if isinstance(value, str) else ""
+    return " ".join(_MARKER.sub(" ", strip_controls(value)).split()) if isinstance(value, str) else ""
 
 
 def _texts(reply: dict[str, Any], key: str, most: int, cut_at: int = CUT_AT) -> tuple[str, ...]:
