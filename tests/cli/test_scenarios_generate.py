@@ -522,7 +522,9 @@ def with_next_sentences(folder: Path) -> Path:
     return folder
 
 
-def follow_up_writer(*, quote_ok: bool = True, repeats_first: bool = False):
+def follow_up_writer(
+    *, quote_ok: bool = True, repeats_first: bool = False, asked: str = "And what happens after that?"
+):
     """The writer above, and for ``--follow-ups`` a next question quoting the longest sentence of
     the text shown that the first answer did not give (or an invented one), its reference marked like every
     reference — or, with ``repeats_first``, the first answer given again (what a small writer does)."""
@@ -538,7 +540,7 @@ def follow_up_writer(*, quote_ok: bool = True, repeats_first: bool = False):
         sentence = max(fresh, key=len) if fresh else sentences[-1]  # the longest: a FAQ row opens with its question
         quote = sentence if quote_ok else "Refunds arrive by carrier pigeon."
         follow = {
-            "question": "And what happens after that?",
+            "question": asked,
             "reference": answered if repeats_first else f"{REFERENCE_MARK} {sentence}",
             "quote": quote,
         }
@@ -589,6 +591,19 @@ def test_a_follow_up_that_repeats_the_first_answer_is_left_out(server, help_fold
     assert "follow-ups: 0 written; 1 not: the follow-up's reference repeats the first answer" in capsys.readouterr().out
     (scenario,) = load_scenarios(out, "en")
     assert scenario.follow_up is None and scenario.reference  # the item itself is kept
+
+
+def test_a_follow_up_whose_reference_lacks_what_it_asks_for_is_left_out(
+    server, help_folder, config_path, tmp_path, capsys
+):
+    """Checked like a first question: "how long" wants a duration its reference never gives."""
+    server.set_default(JUDGE, follow_up_writer(asked="And how long does that take?"))
+    out = tmp_path / "follow.toml"
+    assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual", "--follow-ups") == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "1 not: the question asks how long; the reference gives no duration" in printed
+    (scenario,) = load_scenarios(out, "en")
+    assert scenario.follow_up is None and scenario.reference
 
 
 def test_scenarios_check_flags_a_follow_up_whose_passage_changed(server, help_folder, config_path, tmp_path, capsys):

@@ -506,6 +506,9 @@ class Generator:
                 raise Dropped(why.RESTATES_QUESTION)
             if alike(reference, answer) >= REPEATS_FIRST_AT:
                 raise Dropped(why.REPEATS_FIRST_ANSWER)
+            lacks = answer_kind.missing(asked, answer)
+            if lacks is not None:
+                raise Dropped(_LACKS_REASON[lacks])
             if copied_share(answer, source.text, 3) < GROUNDED_AT:
                 raise Dropped(why.NOT_FROM_PASSAGE)
             await self._check_entailed(quote, answer)
