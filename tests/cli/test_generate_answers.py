@@ -179,3 +179,30 @@ def test_the_request_s_passage_markers_a_writer_copies_are_not_part_of_the_refer
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
     (scenario,) = tomllib.loads(out.read_text(encoding="utf-8"))["scenario"]
     assert scenario["reference"] == passage
+
+
+def test_an_expectation_the_rest_of_the_reference_answers_without_is_not_written(
+    server, config_path, tmp_path: Path, capsys
+):
+    """ "How do I track my parcel?": the reference without its clause about the link's 6 hours
+    still answers (the judge says so), so that clause is a detail never asked: neither its
+    `contains` nor the judged sentence is written."""
+    reference = (
+        "To track your parcel, open My account > Orders, select the order, "
+        "and the tracking link becomes active about 6 hours after the order ships."
+    )
+    folder = one_page(tmp_path, "Tracking", reference)
+    case = {
+        "question": "How do I track my parcel?",
+        "reference": reference,
+        "quote": reference,
+        "expect": ["The tracking link becomes active about 6 hours after the order ships."],
+    }
+    server.set_default(JUDGE, writes(case, answers=lambda asked: "My account > Orders" in asked))
+    out = tmp_path / "parcel.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    assert all("6 hours" not in json.dumps(e) for e in expect_items(out))
+    asked = [last_user(b) for b in server.chat_requests(JUDGE) if schema_name(b) == "answers"]
+    assert any("To track your parcel, open My account > Orders, select the order.\n" in a for a in asked)
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "2 dropped: a shorter right answer in other words fails it" in printed  # the contains and the sentence

@@ -164,7 +164,11 @@ def test_a_sentence_of_the_quote_is_judged_not_matched_word_for_word(server, con
 
     server.set_default(
         JUDGE,
-        with_judge(lambda b: Reply(json.dumps({"follows": "yes"})) if schema_name(b) == "entailment" else respond(b)),
+        with_judge(
+            lambda b: Reply(json.dumps({"follows": "yes"})) if schema_name(b) == "entailment" else respond(b),
+            # the question asks both what and when: half of the answer does not answer it
+            answers=lambda asked: ("10 minutes" in asked and "PIN" in asked) or "Visa" in asked,
+        ),
     )
     out = tmp_path / "locker.toml"
     assert generate(config_path, folder, out, "--n", "2", "--kinds", "factual") == 0

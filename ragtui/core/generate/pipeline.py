@@ -40,7 +40,7 @@ from ..types.errors import IncompleteReply
 from ..types.expectations import Polarity
 from ..types.knowledge import SourcedPassage
 from ..types.scenarios import FollowUp, ScenarioSource
-from . import answer_kind, question_shape
+from . import answer_kind, leave_one_out, question_shape
 from . import drafts as why
 from .cached_client import CachedClient
 from .drafts import Draft, GenerationReport, checked_key, item_tokens
@@ -59,7 +59,7 @@ from .facts import exact_facts
 from .normalize import plain
 from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
 from .plan import OUT_OF_SCOPE, PlannedItem
-from .proof import Proven, Prover, Violate
+from .proof import Proven, Prover, Violate, Without
 from .quote_check import find_quote
 from .reply_cache import ReplyCache, request_key
 from .similarity import (
@@ -358,6 +358,7 @@ class Generator:
             also_right=await self._other_right_answers(written)
             if written.expect or written.expect_not or written.contains
             else (),
+            without=self._without(written.question, written.reference),
         )
         follow_up = written.follow_up
         if follow_up is not None and written.follow_facts:
@@ -424,6 +425,21 @@ class Generator:
         ``_short_answer``'s."""
         fresh = [written.fresh] if written.fresh and alike(written.fresh, written.reference) < RESTATES_AT else []
         return [*fresh, *await self._short_answer(written.question, written.reference)]
+
+    def _without(self, question: str, reference: str) -> Without:
+        """The reference without the part that says an expectation, when the judge says that
+        rest still answers ``question`` (``leave_one_out``)."""
+        parts = leave_one_out.reference_parts(reference)
+
+        async def offer(expectation: str, exact: bool) -> str | None:
+            index = leave_one_out.carrier(parts, expectation, exact) if len(parts) > 1 else None
+            if index is None:
+                return None
+            rest = leave_one_out.left_out(parts, index, self.language)
+            messages = answers_messages(self.template, question, rest)
+            return rest if read_answers(await self._call(self.judge, messages, ANSWERS_SCHEMA)) == "yes" else None
+
+        return offer
 
     async def _answered_again(self, question: str, reference: str, passage: SourcedPassage) -> str:
         """A round trip: the writer answers ``question`` again from the passage alone, never

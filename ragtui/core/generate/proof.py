@@ -7,6 +7,9 @@ dialogue: the item's question, then the answer):
   (``also_right``: the shortest reply that still answers the question, in other words): an
   expectation that asks for a detail the customer never asked, or for the reference's own words,
   fails a right answer that is shorter or worded differently;
+- and so must the reference without the part that says the expectation, when the judge says
+  that rest still answers the question (``Without``, ``leave_one_out``): a detail the customer
+  never needed fails the right answer that leaves it out;
 - at least one wrong answer made for the purpose (``wrong_answers``: the reference with its key
   fact changed, another item's reference) must fail each ``expect`` — one a wrong answer meets
   too tells nothing;
@@ -45,6 +48,9 @@ from . import drafts as why
 Rewrite = Callable[[str, str, str, Polarity, str], Awaitable[str | None]]
 # (question, reference, the prohibition's act) → answers that do the act (none when none was made)
 Violate = Callable[[str, str, str], Awaitable[Sequence[str]]]
+# (an expectation's text, whether it is a `contains`) → the reference without the part that says it,
+# when that rest still answers the question (``leave_one_out``); None otherwise
+Without = Callable[[str, bool], Awaitable[str | None]]
 RIGHT_FAILS = "right_fails"
 WRONG_PASSES = "wrong_passes"
 BREAK_PASSES = "break_passes"  # a prohibition: an answer doing its act was not caught
@@ -82,10 +88,17 @@ class Prover:
         rewrite: Rewrite | None = None,
         violate: Violate | None = None,
         also_right: Sequence[str] = (),
+        without: Without | None = None,
     ) -> Proven:
         proven = Proven()
+
+        async def right_answers(text: str, exact: bool) -> list[str]:
+            # besides ``also_right``: the reference without the part that says this one
+            rest = await without(text, exact) if without is not None else None
+            return [*also_right, *([rest] if rest else [])]
+
         for phrase in contains:
-            proof, problem = _in_code(phrase, reference, wrong, also_right)
+            proof, problem = _in_code(phrase, reference, wrong, await right_answers(phrase, True))
             if proof is not None:
                 proven.contains.append((phrase, proof))
             else:
@@ -96,14 +109,15 @@ class Prover:
         ]
         for polarity, texts, into in kinds:
             for text in texts:
-                proof, problem = await self.judged(text, polarity, question, reference, wrong, violate, also_right)
+                # a prohibition's act is not in the reference: nothing to leave out
+                right = await right_answers(text, False) if polarity == "must" else also_right
+                proof, problem = await self.judged(text, polarity, question, reference, wrong, violate, right)
                 if proof is None and rewrite is not None and problem in REWRITTEN:
                     again = await rewrite(question, reference, text, polarity, problem)
                     if again and again != text:
                         text = again
-                        proof, problem = await self.judged(
-                            text, polarity, question, reference, wrong, violate, also_right
-                        )
+                        right = await right_answers(text, False) if polarity == "must" else also_right
+                        proof, problem = await self.judged(text, polarity, question, reference, wrong, violate, right)
                 if proof is not None:
                     into.append((text, proof))
                 else:
