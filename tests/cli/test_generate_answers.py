@@ -30,6 +30,16 @@ from .test_scenarios_generate import (  # noqa: F401
 SHIPPING = "Shipping is free on orders of ¥5,000 or more. Orders arrive in 2 to 4 days."
 
 
+def case_of(question: str, reference: str, *expect: str) -> dict:
+    """The writer's case: ``question``, ``reference`` (its own quote) and ``expect``."""
+    return {"question": question, "reference": reference, "quote": reference, "expect": list(expect)}
+
+
+def arrival_case(*expect: str) -> dict:
+    """ "How many days until my order arrives?", the whole shipping page its reference."""
+    return case_of("How many days until my order arrives?", SHIPPING, *expect)
+
+
 @pytest.mark.parametrize(
     ("passage", "question", "reference", "reason"),
     [
@@ -86,7 +96,7 @@ def test_a_second_answer_the_judge_cannot_compare_drops_the_item_rather_than_kee
     server, config_path, tmp_path: Path, capsys
 ):
     folder = one_page(tmp_path, "Shipping", SHIPPING)
-    case = {"question": "How many days until my order arrives?", "reference": SHIPPING, "quote": SHIPPING}
+    case = arrival_case()
     base = writes(case, answer_again=lambda q, r: "Two to four days.")
     server.set_default(JUDGE, lambda body: Reply("it depends") if schema_name(body) == "same_answer" else base(body))
     assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
@@ -100,12 +110,7 @@ def test_the_second_answer_is_a_right_answer_every_expectation_must_hold_on(
     """The passage's second answer agrees, but says nothing of the free shipping the question
     never asked about: the expectation that asks for it is not written; the item is kept."""
     folder = one_page(tmp_path, "Shipping", SHIPPING)
-    case = {
-        "question": "How many days until my order arrives?",
-        "reference": SHIPPING,
-        "quote": SHIPPING,
-        "expect": ["says shipping is free on orders of ¥5,000 or more"],
-    }
+    case = arrival_case("says shipping is free on orders of ¥5,000 or more")
     server.set_default(JUDGE, writes(case, answer_again=lambda q, r: "Your order arrives in 2 to 4 days."))
     out = tmp_path / "kept.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
@@ -120,12 +125,7 @@ def test_an_expectation_the_reference_meets_only_just_is_not_written(server, con
     """P 0.66 on the reference passes the run's line (0.5) but not the proof's (0.8): a right
     answer in other words would fall below the line as often as not."""
     folder = one_page(tmp_path, "Shipping", SHIPPING)
-    case = {
-        "question": "How many days until my order arrives?",
-        "reference": SHIPPING,
-        "quote": SHIPPING,
-        "expect": ["mentions the delivery window"],
-    }
+    case = arrival_case("mentions the delivery window")
     base = writes(case)
 
     def respond(body: dict) -> Reply:
@@ -149,12 +149,7 @@ def test_an_expectation_about_the_second_clause_of_a_one_sentence_reference_is_n
     asked, and fails that shorter right answer."""
     sentence = "You can link your ID with a Google account and then log in with one tap instead of a password."
     folder = one_page(tmp_path, "Linking", sentence)
-    case = {
-        "question": "Can I link my ID with a Google account?",
-        "reference": sentence,
-        "quote": sentence,
-        "expect": ["says you can log in with one tap"],
-    }
+    case = case_of("Can I link my ID with a Google account?", sentence, "says you can log in with one tap")
     server.set_default(JUDGE, writes(case))
     out = tmp_path / "clause.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
@@ -192,12 +187,9 @@ def test_an_expectation_the_rest_of_the_reference_answers_without_is_not_written
         "and the tracking link becomes active about 6 hours after the order ships."
     )
     folder = one_page(tmp_path, "Tracking", reference)
-    case = {
-        "question": "How do I track my parcel?",
-        "reference": reference,
-        "quote": reference,
-        "expect": ["The tracking link becomes active about 6 hours after the order ships."],
-    }
+    case = case_of(
+        "How do I track my parcel?", reference, "The tracking link becomes active about 6 hours after the order ships."
+    )
     server.set_default(JUDGE, writes(case, answers=lambda asked: "My account > Orders" in asked))
     out = tmp_path / "parcel.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
