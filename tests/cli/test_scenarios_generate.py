@@ -127,6 +127,12 @@ def same_answer(body: dict, same=None) -> Reply | None:
     return Reply(json.dumps({"same": "yes" if same is None or same(first, second) else "no"}))
 
 
+def other_answer(body: dict, judge: ProvingJudge, shorten=None, answer_again=None, same=None) -> Reply | None:
+    """The replies about other right answers: the writer's shortest one, its answer again from
+    the passage, and the judge's comparison of that answer with the reference."""
+    return short_answer(body, shorten) or fresh_answer(body, judge, answer_again) or same_answer(body, same)
+
+
 ANSWERS_CHECK = re.compile(r"Answer:\n(.*?)\n\nDoes the answer reply", re.S)
 
 
@@ -144,12 +150,8 @@ def with_judge(respond, judge: ProvingJudge | None = None, shorten=None, answers
         if schema_name(body) == "answers":
             asked = ANSWERS_CHECK.search(last_user(body)).group(1)  # type: ignore[union-attr]
             return Reply(json.dumps({"answers": "yes" if answers is None or answers(asked) else "no"}))
-        if (short := short_answer(body, shorten)) is not None:
-            return short
-        if (again := fresh_answer(body, judge, answer_again)) is not None:
-            return again
-        if (compared := same_answer(body, same)) is not None:
-            return compared
+        if (other := other_answer(body, judge, shorten, answer_again, same)) is not None:
+            return other
         reply = respond(body) if callable(respond) else respond
         if schema_name(body) == "scenario":
             data = json.loads(reply.text)
@@ -203,12 +205,8 @@ def writer(
             return Reply(json.dumps({"answers": "yes"}))
         if name == "violation":
             return Reply(json.dumps({"sentence": violation}))
-        if (short := short_answer(body, shorten)) is not None:
-            return short
-        if (again := fresh_answer(body, judge, answer_again)) is not None:
-            return again
-        if (compared := same_answer(body, same)) is not None:
-            return compared
+        if (other := other_answer(body, judge, shorten, answer_again, same)) is not None:
+            return other
         if name == "probe":
             # about the term it names: a covered one makes the probe one the knowledge base answers
             question = f"Can I buy {probe_term} for a friend?" if english else "ギフトカードは買えますか？"

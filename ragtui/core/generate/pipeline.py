@@ -48,6 +48,7 @@ from .entailment import (
     ANSWERS_SCHEMA,
     ENTAILS_SCHEMA,
     SAME_SCHEMA,
+    Follows,
     answers_messages,
     entailment_messages,
     read_answers,
@@ -436,8 +437,7 @@ class Generator:
             if index is None:
                 return None
             rest = leave_one_out.left_out(parts, index, self.language)
-            messages = answers_messages(self.template, question, rest)
-            return rest if read_answers(await self._call(self.judge, messages, ANSWERS_SCHEMA)) == "yes" else None
+            return rest if await self._answers(question, rest) == "yes" else None
 
         return offer
 
@@ -479,8 +479,7 @@ class Generator:
         clause = first_clause(sentences[0]) if sentences else None
         shorter = [*([clause] if clause else []), *(sentences[:SENTENCES_TRIED] if len(sentences) > 1 else [])]
         for sentence in shorter:
-            messages = answers_messages(self.template, question, sentence)
-            if read_answers(await self._call(self.judge, messages, ANSWERS_SCHEMA)) == "yes":
+            if await self._answers(question, sentence) == "yes":
                 answers.append(sentence)
                 break
         return answers
@@ -673,12 +672,17 @@ class Generator:
     async def _check_answers(self, question: str, reference: str) -> None:
         """The judge's yes/no: does the reference answer the question asked? (One that follows
         from its quote may still answer another question.)"""
-        messages = answers_messages(self.template, question, reference)
-        verdict = read_answers(await self._call(self.judge, messages, ANSWERS_SCHEMA))
+        verdict = await self._answers(question, reference)
         if verdict == "no":
             raise Dropped(why.DOES_NOT_ANSWER)
         if verdict != "yes":
             raise Dropped(why.ANSWER_UNCHECKED)
+
+    async def _answers(self, question: str, text: str) -> Follows:
+        """The judge's yes/no: does ``text`` answer ``question``? Asked of a reference, of a
+        part of one (a shorter right answer), and of one without a part (``leave_one_out``)."""
+        messages = answers_messages(self.template, question, text)
+        return read_answers(await self._call(self.judge, messages, ANSWERS_SCHEMA))
 
     async def _call(self, client: ChatClient, messages: list[Message], schema: dict[str, Any]) -> str:
         return await cached_call(client, messages, schema, MAX_REPLY_TOKENS, self.cache, self._report)
