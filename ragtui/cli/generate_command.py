@@ -198,9 +198,10 @@ PROOF_PROMPT_CHARS = 900  # the expectation judge's system text and question, be
 def _estimate(
     items: list[PlannedItem], parts: dict[str, str], language: str, follow_ups: bool = False
 ) -> tuple[int, int]:
-    """(calls, tokens) if every item needs its writer call, (grounded) its two yes/no checks, its
-    round trip, its shortest right answer and its expectations' proofs, none asked again; with follow-ups, two more a grounded item over
-    its passage and the next."""
+    """(calls, tokens) if every item needs its writer call, (grounded) its two yes/no checks (and
+    one for each question of two), its round trip, its shortest right answer and its
+    expectations' proofs, none asked again; with follow-ups, two more a grounded item over its
+    passage and the next."""
     per_char = CHARS_PER_TOKEN.get(language, 4.0)
     fixed = len(parts["system"]) + len(parts["grounded"])
     chars = calls = levels = 0
@@ -222,6 +223,9 @@ def _estimate(
             chars += len(parts["system"]) + len(parts["short_answer"]) + reference
             levels += PROOF_CALLS
             chars += PROOF_CALLS * (PROOF_PROMPT_CHARS + reference)
+            if item.kind == "two_questions":  # each question asked of the reference on its own too
+                calls += 2
+                chars += 2 * (len(parts["answers"]) + reference)
             if follow_ups:
                 calls += 2
                 chars += len(parts["system"]) + len(parts["follow_up"]) + 3 * len(item.passage.text)

@@ -198,3 +198,40 @@ def test_an_expectation_the_rest_of_the_reference_answers_without_is_not_written
     assert any("To track your parcel, open My account > Orders, select the order.\n" in a for a in asked)
     printed = " ".join(capsys.readouterr().out.split())
     assert "2 dropped: a shorter right answer in other words fails it" in printed  # the contains and the sentence
+
+
+def test_a_message_of_two_questions_is_asked_of_the_reference_one_by_one(server, config_path, tmp_path: Path, capsys):
+    """The judge says yes to the pair, and no to the second question on its own (the reference
+    never says how to reset a password): the item is dropped, counted as one of two answered."""
+    folder = one_page(tmp_path, "Security", "If you did not change your e-mail address, contact support at once.")
+    question = "I got an e-mail about a change I didn't make. What should I do? Who do I tell about it?"
+    case = case_of(question, "If you did not change your e-mail address, contact support at once.")
+    base = writes(case)
+
+    def judge(body: dict) -> Reply:
+        if schema_name(body) == "answers":
+            asked = last_user(body).split("Answer:")[0]
+            return Reply(
+                json.dumps({"answers": "no" if "Who do I tell" in asked and "What should" not in asked else "yes"})
+            )
+        return base(body)
+
+    server.set_default(JUDGE, judge)
+    assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "two_questions") == 1
+    assert "dropped 1: the message asks two questions; the reference answers one" in " ".join(
+        capsys.readouterr().out.split()
+    )
+    asked = [last_user(b).split("Answer:")[0] for b in server.chat_requests(JUDGE) if schema_name(b) == "answers"]
+    assert any("I got an e-mail about a change I didn't make. What should I do?\n" in a for a in asked)
+    assert any("I got an e-mail about a change I didn't make. Who do I tell about it?\n" in a for a in asked)
+
+
+def test_a_message_of_two_questions_both_answered_is_kept(server, config_path, tmp_path: Path):
+    folder = one_page(tmp_path, "Security", "If you did not change your e-mail address, contact support at once.")
+    question = "I got an e-mail about a change I didn't make. What should I do? Who do I tell about it?"
+    server.set_default(
+        JUDGE, writes(case_of(question, "If you did not change your e-mail address, contact support at once."))
+    )
+    out = tmp_path / "kept.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "two_questions") == 0
+    assert tomllib.loads(out.read_text(encoding="utf-8"))["scenario"][0]["question"] == question

@@ -92,6 +92,40 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ),
         ("解約の方法を教えてください。", "次の更新日の前ならいつでも解約できます。", answer_kind.HOW_TO),
         ("解約の方法を教えてください。", "「マイアカウント」から「解約」を選んでください。", None),
+        # a how-to in other words; who may is not how
+        (
+            "I need to pay by card. Can you help me add a payment method?",
+            "You must be an organization owner to add a payment method.",
+            answer_kind.HOW_TO,
+        ),
+        (
+            "Can you help me add a payment method?",
+            "You can add one from the Billing page: select Add payment method.",
+            None,
+        ),
+        ("How do I add a payment method?", "You can add a payment method at any time.", answer_kind.HOW_TO),
+        ("How do I add a payment method?", "You can contact your organization owner to add one.", None),
+        # yes or no, said as such or with the asked verb; a neighbouring fact says neither
+        (
+            "If my subscription is due in 15 days, can I delay it?",
+            "You have a 15-day grace period to update your payment details.",
+            answer_kind.YES_OR_NO,
+        ),
+        ("If my subscription is due in 15 days, can I delay it?", "You can't pause or delay a subscription.", None),
+        ("Can I return my coffee if it's not opened?", "Unopened bags can be returned within 30 days.", None),
+        ("Is it possible to change my username?", "Yes, once a month.", None),
+        ("Can you tell me what a Docker ID is?", "A Docker ID is your username.", None),
+        # two questions, each by its own words
+        (
+            "I got an e-mail about a change I didn't make. What should I do? How do I reset my password?",
+            "We send this notice whenever the e-mail address of an account changes.",
+            answer_kind.HOW_TO,
+        ),
+        (
+            "Where is my order? How long does shipping take?",
+            "Track it from the link in your confirmation e-mail.",
+            answer_kind.DURATION,
+        ),
     ],
 )
 def test_a_reference_gives_what_its_question_asks_for(question: str, reference: str, lacks: str | None) -> None:
@@ -115,3 +149,21 @@ def test_the_key_fact_is_changed_in_code(reference: str, wrong: str) -> None:
 
 def test_a_reference_with_nothing_to_change_has_no_changed_answer() -> None:
     assert changed_fact("Contact us and we will help.", "en") is None
+
+
+@pytest.mark.parametrize(
+    ("message", "one_by_one"),
+    [
+        ("What is a Docker ID?", ["What is a Docker ID?"]),
+        (
+            "I got a notice I didn't expect. What should I do? How do I reset my password?",
+            [
+                "I got a notice I didn't expect. What should I do?",
+                "I got a notice I didn't expect. How do I reset my password?",
+            ],
+        ),
+        ("How do I track my order? Where is the link?", ["How do I track my order?", "Where is the link?"]),
+    ],
+)
+def test_each_question_of_a_message_is_asked_with_its_story(message: str, one_by_one: list[str]) -> None:
+    assert shape.one_by_one(message) == one_by_one

@@ -14,7 +14,13 @@ answer must hold, and a reference without it cannot be right:
 - a way to do something ("how do I…", "how can I…", 「どうすれば」「方法」): an action (select, tap,
   contact, 選択, 登録…), a menu path, a numbered step, or a button named in quotes — "How can I
   cancel my subscription?" answered "You can cancel at any time before the next renewal date"
-  says when, not how.
+  says when, not how; "Can you help me add a payment method?" asks for one too, and "You must be
+  an organization owner to add one" says who may, not how (an English action is told as one: an
+  imperative, or what the customer can do);
+- yes or no ("Can I delay it?", English): a yes or no, a negation, "only", or the asked verb —
+  "You have a 15-day grace period" answers a neighbouring question.
+
+A message of two questions is checked question by question: each one's own words apply.
 
 A reference that speaks of the page instead of answering ("This page explains how to make
 subscription changes", 「このページでは…」) answers nothing, whatever the question. And a
@@ -32,12 +38,15 @@ import re
 import unicodedata
 
 from ..text.exact_match import exact_form
+from ..text.sentences import split_sentences
+from .question_shape import asks
 
 DURATION = "duration"
 AMOUNT = "amount"
 CLOCK = "clock"
 STEPS = "steps"
 HOW_TO = "how_to"
+YES_OR_NO = "yes_or_no"
 ABOUT_PAGE = "about_page"
 
 _EN_ASKS = {
@@ -50,7 +59,12 @@ _EN_ASKS = {
         r"maximum|minimum|max|min)s?\b|\bhow (?:big|large)\b"
     ),
     CLOCK: re.compile(r"\bwhat time\b|\bwhat date\b|\bwhich day\b|\bby what time\b|\bby when\b"),
-    HOW_TO: re.compile(r"\bhow (?:do|can|should|would|could) (?:i|we)\b(?! (?:know|tell)\b)|\bhow to\b"),
+    HOW_TO: re.compile(
+        r"\bhow (?:do|can|should|would|could) (?:i|we)\b(?! (?:know|tell)\b)|\bhow to\b"
+        # a how-to in other words: "Can you help me add a payment method?"
+        r"|\bhelp (?:me|us) (?:to )?(?!with\b|out\b|understand\b|know\b|decide\b)[a-z]+\b|\b(?:show|tell) (?:me|us) how\b"
+        r"|\bwalk (?:me|us) through\b|\bwhat (?:are )?the steps\b|\bwhat (?:do|should) (?:i|we) (?:need to )?do to\b"
+    ),
 }
 _JA_ASKS = {
     DURATION: re.compile(
@@ -88,15 +102,39 @@ _ACTION = re.compile(
 )
 
 
-# What a how-to answer does: an action on a screen or toward the team, a menu path, a numbered
-# step, or a button or screen named in quotes.
-_DOES = re.compile(
-    r"\b(?:select|click|tap|press|choose|pick|open|go to|visit|navigate|sign in|sign up|log in|log out|register|"
-    r"enter|type|follow|scroll|contact|request|call|send|e-?mail us|write to|use|download|install|print|drop|"
-    r"turn (?:on|off)|change|update|add|remove|delete|upload|reply|link|unlink|check)\b|"
-    r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"'“‘「『][^\"'”’」』]{1,40}[\"'”’」』]",
+# What a how-to answer does: an action on a screen or toward the team, told as one — an
+# imperative ("Select Billing", "…, then tap Save") or what the customer can do with another verb
+# than the question's ("You can add one from the Billing page" to "How do I add…" tells where, and
+# "You can cancel at any time" to "How can I cancel?" tells when) — or a menu path, a numbered
+# step, or a button or screen named in quotes. A verb of the screen anywhere is not enough: "You
+# must be an organization owner to add a payment method" says who may, not how.
+_VERBS = (
+    r"(select|click|tap|press|choose|pick|open|go to|visit|navigate|sign in|sign up|log in|log out|register|"
+    r"enter|type|follow|scroll|contact|request|call|send|e-?mail|write to|use|download|install|print|drop|"
+    r"turn (?:on|off)|change|update|add|remove|delete|upload|reply|link|unlink|check|fill (?:in|out)|submit|"
+    r"confirm|copy|paste|save|edit|set|switch|create|reset|verify|cancel|return|ask|email)"
+)
+_IMPERATIVE = re.compile(
+    r"(?:^|[.;:!?]\s+|,\s+|\(|\b(?:then|and|or|first|next|finally|please|simply|just|try to|be sure to|"
+    rf"make sure to|from there,?|here,?)\s+){_VERBS}\b",
+    re.I | re.M,
+)
+_CAN_DO = re.compile(
+    r"\b(?:you can|you may|you'll|you will|you need to|you'll need to|you have to|you must|you should|we can)\s+"
+    rf"(?:also |then |simply |just |now )?{_VERBS}\b",
     re.I,
 )
+_SHOWN = re.compile(r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"“‘「『][^\"”’」』]{1,40}[\"”’」』]", re.M)
+
+
+def _tells_how(question: str, reference: str) -> bool:
+    """Does the English ``reference`` tell a way to do what ``question`` asks (above)?"""
+    if _SHOWN.search(reference) or _IMPERATIVE.search(reference):
+        return True
+    asked = set(re.findall(r"[a-z]+(?: (?:in|up|out|on|off|to))?", question.casefold()))
+    return any(m.group(1).casefold() not in asked for m in _CAN_DO.finditer(reference))
+
+
 # Japanese names actions as nouns in any sentence (「パスワードを入力せずに」): a how-to answer is
 # told as an instruction — 〜てください, or a verb of the screen going on to the next step.
 _DOES_JA = re.compile(
@@ -115,6 +153,37 @@ _ABOUT_PAGE = re.compile(
 )
 
 
+# A question answered yes or no ("If my subscription is due in 15 days, can I delay it?"): the
+# answer says which — a yes or no, a negation, "only", or the asked verb itself ("You can return
+# unopened bags") — not a neighbouring fact ("You have a 15-day grace period"). English only: a
+# Japanese answer's polarity is in its verb ending, which a pattern reads poorly.
+_EN_YES_NO = re.compile(
+    r"^(?:(?:if|when|since|now that|as)\b[^,?]*,\s*)?"
+    r"(?:(?:can|could|may|will|would|should|do|does|did) (?:i|we|you|they)|is it possible to|am i able to|"
+    r"are we able to|is there a way to|is it ok(?:ay)? to|is it allowed to)"
+    r"\s+(?:still |also |now |just |then |ever |actually )?(?:help (?:me|us) (?:to )?)?([a-z][a-z-]+)"
+)
+_NOT_A_DEED = {"be", "have", "get", "need", "know", "tell", "explain", "show", "help", "want", "find", "see"}
+_POLARITY = re.compile(
+    r"\b(?:yes|no|not|cannot|can't|won't|isn't|aren't|don't|doesn't|never|only|unable|neither|nor|none|"
+    r"must|required|requires|allowed|possible|impossible)\b|n't\b",
+    re.I,
+)
+
+
+def _yes_no_verb(sentence: str) -> str | None:
+    """The verb a yes/no question asks about ("delay" in "…can I delay it?"), or None."""
+    found = _EN_YES_NO.search(sentence.strip().casefold())
+    if found is None or found.group(1) in _NOT_A_DEED:
+        return None
+    return found.group(1)
+
+
+def _says_yes_or_no(verb: str, reference: str) -> bool:
+    stem = verb[:5] if len(verb) > 5 else verb
+    return _POLARITY.search(reference) is not None or re.search(rf"\b{re.escape(stem)}", reference, re.I) is not None
+
+
 def asked_for(question: str) -> str | None:
     """What ``question``'s own words say its answer must hold (a name above), or None."""
     text = unicodedata.normalize("NFKC", question).casefold()
@@ -126,25 +195,36 @@ def asked_for(question: str) -> str | None:
 
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
-    ``CLOCK``, ``HOW_TO``, ``STEPS`` it announced and never gave, or ``ABOUT_PAGE``: it speaks of
-    the page instead of answering), or None when it lacks nothing that
-    code can see."""
+    ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``STEPS`` it announced and never gave, or
+    ``ABOUT_PAGE``: it speaks of the page instead of answering), or None when it lacks nothing
+    that code can see."""
     text = exact_form(reference)  # "seven days" and 「三日」 as digits, width folded
     if _ABOUT_PAGE.search(text):
         return ABOUT_PAGE
     announced = _ANNOUNCES.search(text)
     if announced and (not _ACTION.search(text[announced.end() :]) or text.rstrip().endswith((":", "："))):
         return STEPS
-    kind = asked_for(question)
-    if kind == DURATION and not (_TIME_UNIT.search(text) or _DURATION_WORDS.search(text)):
-        return DURATION
-    if kind == AMOUNT and not (_DIGIT.search(text) or _NUMBER_WORDS.search(text)):
-        return AMOUNT
-    if kind == CLOCK and not (_DIGIT.search(text) or _DAY_WORDS.search(text)):
-        return CLOCK
-    if kind == HOW_TO and not (_DOES_JA if _japanese(text) else _DOES).search(text):
-        return HOW_TO
+    japanese = _japanese(text)
+    for sentence in _asking(question):
+        kind = asked_for(sentence)
+        if kind == DURATION and not (_TIME_UNIT.search(text) or _DURATION_WORDS.search(text)):
+            return DURATION
+        if kind == AMOUNT and not (_DIGIT.search(text) or _NUMBER_WORDS.search(text)):
+            return AMOUNT
+        if kind == CLOCK and not (_DIGIT.search(text) or _DAY_WORDS.search(text)):
+            return CLOCK
+        if kind == HOW_TO and not (_DOES_JA.search(text) if japanese else _tells_how(sentence, text)):
+            return HOW_TO
+        verb = None if japanese else _yes_no_verb(sentence)
+        if verb is not None and not _says_yes_or_no(verb, text):
+            return YES_OR_NO
     return None
+
+
+def _asking(question: str) -> list[str]:
+    """Each question the message asks, one by one: in "…What should I do? How do I reset my
+    password?" the second asks for a way to do it, whatever the first asks."""
+    return [s for s in split_sentences(question) if asks(s)] or [question]
 
 
 def _japanese(text: str) -> bool:

@@ -40,6 +40,8 @@ LACKS_AMOUNT = "the question asks how much or how many; the reference gives no n
 LACKS_CLOCK = "the question asks what time or day; the reference gives none"
 STEPS_NOT_GIVEN = "the reference announces steps it does not give"
 LACKS_ACTION = "the question asks how to do something; the reference gives no step"
+ONE_ANSWERED = "the message asks two questions; the reference answers one"
+LACKS_YES_OR_NO = "the question asks yes or no; the reference says neither"
 ABOUT_PAGE = "the reference speaks of the page instead of answering"
 FRESH_DISAGREES = "answered again from the passage alone, the question gets another answer"
 FRESH_UNCHECKED = "the reference could not be compared with a second answer from the passage"
@@ -82,6 +84,8 @@ SHORT = {
     LACKS_CLOCK: "no time",
     STEPS_NOT_GIVEN: "steps not given",
     LACKS_ACTION: "no step",
+    LACKS_YES_OR_NO: "no yes or no",
+    ONE_ANSWERED: "one of two answered",
     ABOUT_PAGE: "about the page",
     FRESH_DISAGREES: "answered otherwise",
     FRESH_UNCHECKED: "second answer unchecked",

@@ -152,6 +152,7 @@ _LACKS_REASON = {
     answer_kind.CLOCK: why.LACKS_CLOCK,
     answer_kind.STEPS: why.STEPS_NOT_GIVEN,
     answer_kind.HOW_TO: why.LACKS_ACTION,
+    answer_kind.YES_OR_NO: why.LACKS_YES_OR_NO,
     answer_kind.ABOUT_PAGE: why.ABOUT_PAGE,
 }
 
@@ -677,6 +678,15 @@ class Generator:
             raise Dropped(why.DOES_NOT_ANSWER)
         if verdict != "yes":
             raise Dropped(why.ANSWER_UNCHECKED)
+        # A message of two questions is asked one by one as well: the judge's yes to the pair is
+        # given to a reference that answers the first and leaves the second unanswered.
+        parts = question_shape.one_by_one(question)
+        for alone in parts if len(parts) > 1 else ():
+            verdict = await self._answers(alone, reference)
+            if verdict == "no":
+                raise Dropped(why.ONE_ANSWERED)
+            if verdict != "yes":
+                raise Dropped(why.ANSWER_UNCHECKED)
 
     async def _answers(self, question: str, text: str) -> Follows:
         """The judge's yes/no: does ``text`` answer ``question``? Asked of a reference, of a

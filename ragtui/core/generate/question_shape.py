@@ -60,6 +60,18 @@ def asks(sentence: str) -> bool:
     return _EN_ASKS.match(text) is not None
 
 
+def one_by_one(question: str) -> list[str]:
+    """``question`` once for each question it asks, with the rest of the message kept and the
+    other questions left out: "I got a notice I didn't expect. What should I do? How do I reset
+    my password?" gives "I got a notice I didn't expect. What should I do?" and "I got a notice I
+    didn't expect. How do I reset my password?". A message of one question gives itself."""
+    sentences = split_sentences(question) or [question]
+    asking = [i for i, s in enumerate(sentences) if asks(s)]
+    if len(asking) < 2:
+        return [question]
+    return [" ".join(s for i, s in enumerate(sentences) if i == kept or i not in asking) for kept in asking]
+
+
 def shape_problem(question: str, kind: str, passage: str) -> str | None:
     """What is wrong with ``question`` for an item of ``kind`` drawn from ``passage`` (one of the
     names above), or None."""
