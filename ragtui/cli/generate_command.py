@@ -156,7 +156,8 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
         out,
         merging,
         f"Plan: {len(items)} item(s) from {len(read.documents)} document(s) and {len(read.passages)} passage(s); "
-        f"about {calls} model call(s) and {tokens:,} tokens" + (f" (budget {args.budget:,})" if args.budget else ""),
+        # every item making every call: an item dropped early makes a few
+        f"up to {calls} model call(s) and {tokens:,} tokens" + (f" (budget {args.budget:,})" if args.budget else ""),
         lambda client, cache, advance: Generator(
             client,
             client,

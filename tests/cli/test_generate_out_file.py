@@ -9,6 +9,8 @@ the passages support says so."""
 
 from __future__ import annotations
 
+import re
+
 import json
 
 import pytest
@@ -158,3 +160,5 @@ def test_an_n_beyond_what_the_passages_support_is_capped_and_said(server, config
     # 15 passages × 6 kinds, and a probe every sixth item
     assert "--n 500 is more than 15 passage(s) support in these kinds: planned 108" in printed
     assert "Plan: 108 item(s)" in printed
+    # an upper bound, said as one: items dropped early make few of their calls
+    assert re.search(r"up to \d+ model call\(s\) and [\d,]+ tokens", printed)
