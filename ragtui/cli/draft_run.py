@@ -30,7 +30,10 @@ from .output import console, item_progress
 R = TypeVar("R", bound=GenerationReport)
 # The writer's work: given the model's client, the reply cache and the progress callback (once per
 # planned item), the report.
-Work = Callable[[ChatClient, ReplyCache, Callable[[R], None]], Awaitable[R]]
+# The work calls ``advance(report)`` once per planned item counted, and ``advance(report, 0)`` to
+# say more without counting one (items done ahead of the plan's order, still to be counted).
+Advance = Callable[..., None]
+Work = Callable[[ChatClient, ReplyCache, Advance], Awaitable[R]]
 
 
 @dataclass(frozen=True)
@@ -101,8 +104,8 @@ async def _with_progress(
             client = pool.client_for(endpoint)
             task = progress.add_task(label, total=total, note="")
 
-            def advance(report: R) -> None:
-                progress.update(task, advance=1, note=note(report))  # called once per planned item
+            def advance(report: R, step: int = 1) -> None:
+                progress.update(task, advance=step, note=note(report))
 
             return await work(client, cache, advance)
     except RagtuiError as exc:

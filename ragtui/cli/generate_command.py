@@ -172,7 +172,10 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
         ).run(items, advance),
         label="generating",
         total=len(items),
-        note=lambda report: f"{report.tally()} · {report.tokens:,} tokens",
+        note=lambda report: (
+            f"{report.tally()} · {report.tokens:,} tokens"
+            + (f" · {report.ahead} more done, counted in plan order" if report.ahead else "")
+        ),
     )
     if drafted is None:
         return 0  # --estimate: the plan only

@@ -9,9 +9,8 @@ the passages support says so."""
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 
 import pytest
 

@@ -14,11 +14,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from ragtui.cli.generate_command import slots_for
+from ragtui.cli.output import LineProgress
 from ragtui.core.config.settings import Config, EmbeddedConfig
 from ragtui.core.content.scenarios import load_scenarios
 from stand_ins.fake_openai import Gate, Reply
 
 from ..conftest import JUDGE
+from .test_generate_proofs import one_page, writes
 from .test_scenarios_generate import config_path, generate, help_folder, schema_name, writer  # noqa: F401
 
 
@@ -153,3 +155,25 @@ def test_the_slots_are_the_server_s_concurrency_or_the_embedded_model_s_parallel
     assert slots_for(config, embedded) == 1  # type: ignore[arg-type]  # its default slots serve dialogues
     config.embedded.parallel = 4
     assert slots_for(config, embedded) == 4  # type: ignore[arg-type]
+
+
+def test_items_done_ahead_of_an_earlier_one_are_said_while_it_waits(server, config_path, tmp_path, capsys, monkeypatch):
+    """The first item's wrong answer is the reference of a later item of its document: while it
+    waits, the later items that finish are not counted yet (counts stay in plan order), but the
+    progress line says they are done, so a long wait is not a silent one."""
+    monkeypatch.setattr(LineProgress, "EVERY_S", 0.0)  # every update printed
+    folder = one_page(tmp_path, "Shipping", "Orders arrive in 2 to 4 days. Shipping is free over ¥5,000.")
+    arrives = {"question": "When does my order arrive?", "reference": "Orders arrive in 2 to 4 days."}
+    base = writes({**arrives, "quote": arrives["reference"]})
+
+    def respond(body: dict) -> Reply:
+        if schema_name(body) == "scenario" and "how to do something" in body["messages"][-1]["content"]:
+            return Reply(json.dumps({**arrives, "quote": "not in the passage"}))  # dropped: quote missing
+        return base(body)
+
+    server.set_default(JUDGE, respond)
+    kinds = "factual,procedural,conditional"
+    assert generate(config_path, folder, tmp_path / "w.toml", "--n", "3", "--kinds", kinds) in (0, 1)
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("generating ")]
+    assert any(line.startswith("generating 0/3") and "1 more done, counted in plan order" in line for line in lines)
+    assert "more done" not in lines[-1] and lines[-1].startswith("generating 3/3")

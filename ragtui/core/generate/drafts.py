@@ -132,6 +132,8 @@ class GenerationReport:
     follow_ups_dropped: Counter[str] = field(default_factory=Counter)
     expectations_proven: int = 0  # of the kept items
     expectations_dropped: Counter[str] = field(default_factory=Counter)  # of the kept items, by reason
+    # Items finished but not yet counted: each waits for an earlier one (counted in plan order)
+    ahead: int = 0
 
     @property
     def follow_ups(self) -> int:
