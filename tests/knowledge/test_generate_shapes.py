@@ -115,6 +115,19 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ("Can I return my coffee if it's not opened?", "Unopened bags can be returned within 30 days.", None),
         ("Is it possible to change my username?", "Yes, once a month.", None),
         ("Can you tell me what a Docker ID is?", "A Docker ID is your username.", None),
+        # a reference that only sends the reader elsewhere
+        (
+            "What is the Docker subscription overview?",
+            "For more information on Docker subscriptions, see [Docker subscription overview](_index.md).",
+            answer_kind.POINTER,
+        ),
+        ("返金について教えてください。", "詳しくは「返金について」のページをご覧ください。", answer_kind.POINTER),
+        (
+            "How do I verify a bank account?",
+            "Select Verify next to the account. For more information, see [Verify a bank account](payment-method.md).",
+            None,
+        ),
+        ("Where is my renewal date shown?", "See your plan card in Docker Home Billing.", None),
         # two questions, each by its own words
         (
             "I got an e-mail about a change I didn't make. What should I do? How do I reset my password?",

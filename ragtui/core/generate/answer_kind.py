@@ -23,7 +23,9 @@ answer must hold, and a reference without it cannot be right:
 A message of two questions is checked question by question: each one's own words apply.
 
 A reference that speaks of the page instead of answering ("This page explains how to make
-subscription changes", 「このページでは…」) answers nothing, whatever the question. And a
+subscription changes", 「このページでは…」) answers nothing, whatever the question; nor does one
+that only sends the reader elsewhere ("For more information, see [Docker subscription
+overview](_index.md)", 「詳しくは…をご覧ください」). And a
 reference that announces steps or a list ("follow these steps:", 「以下の手順で」) must go
 on to give them: something after its last colon, and an action (a menu path, a numbered step, a
 verb of the screen: select, tap, 選択, タップ).
@@ -48,6 +50,7 @@ STEPS = "steps"
 HOW_TO = "how_to"
 YES_OR_NO = "yes_or_no"
 ABOUT_PAGE = "about_page"
+POINTER = "pointer"
 
 _EN_ASKS = {
     DURATION: re.compile(
@@ -171,6 +174,23 @@ _POLARITY = re.compile(
 )
 
 
+# A sentence that only sends the reader elsewhere ("For more information, see [Docker
+# subscription overview](_index.md).", 「詳しくは…をご覧ください」): a reference made of such
+# sentences answers nothing, whatever the question.
+_POINTS = re.compile(
+    r"^(?:for (?:more|further|detailed|additional|full) (?:information|details|help)[^,.]*,\s*|to learn more[^,.]*,\s*)?"
+    r"(?:see|refer to|read|check out|learn more|find out more)\b(?=.*(?:\]\(|https?://|\b(?:page|article|section|guide|"
+    r"documentation|docs|topic|overview)\b))|"
+    r"(?:ご覧ください|参照してください|ご参照ください)[。．.!！]?$",
+    re.I,
+)
+
+
+def _only_points_elsewhere(reference: str) -> bool:
+    sentences = [s.strip() for s in split_sentences(reference) if s.strip()]
+    return bool(sentences) and all(_POINTS.search(s) for s in sentences)
+
+
 def _yes_no_verb(sentence: str) -> str | None:
     """The verb a yes/no question asks about ("delay" in "…can I delay it?"), or None."""
     found = _EN_YES_NO.search(sentence.strip().casefold())
@@ -196,11 +216,14 @@ def asked_for(question: str) -> str | None:
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
     ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``STEPS`` it announced and never gave, or
-    ``ABOUT_PAGE``: it speaks of the page instead of answering), or None when it lacks nothing
+    ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
+    reader elsewhere), or None when it lacks nothing
     that code can see."""
     text = exact_form(reference)  # "seven days" and 「三日」 as digits, width folded
     if _ABOUT_PAGE.search(text):
         return ABOUT_PAGE
+    if _only_points_elsewhere(text):
+        return POINTER
     announced = _ANNOUNCES.search(text)
     if announced and (not _ACTION.search(text[announced.end() :]) or text.rstrip().endswith((":", "："))):
         return STEPS

@@ -43,6 +43,7 @@ LACKS_ACTION = "the question asks how to do something; the reference gives no st
 ONE_ANSWERED = "the message asks two questions; the reference answers one"
 LACKS_YES_OR_NO = "the question asks yes or no; the reference says neither"
 ABOUT_PAGE = "the reference speaks of the page instead of answering"
+POINTS_ELSEWHERE = "the reference only sends the reader elsewhere"
 FRESH_DISAGREES = "answered again from the passage alone, the question gets another answer"
 FRESH_UNCHECKED = "the reference could not be compared with a second answer from the passage"
 
@@ -87,6 +88,7 @@ SHORT = {
     LACKS_YES_OR_NO: "no yes or no",
     ONE_ANSWERED: "one of two answered",
     ABOUT_PAGE: "about the page",
+    POINTS_ELSEWHERE: "points elsewhere",
     FRESH_DISAGREES: "answered otherwise",
     FRESH_UNCHECKED: "second answer unchecked",
 }

@@ -154,6 +154,7 @@ _LACKS_REASON = {
     answer_kind.HOW_TO: why.LACKS_ACTION,
     answer_kind.YES_OR_NO: why.LACKS_YES_OR_NO,
     answer_kind.ABOUT_PAGE: why.ABOUT_PAGE,
+    answer_kind.POINTER: why.POINTS_ELSEWHERE,
 }
 
 
