@@ -141,6 +141,33 @@ def test_an_expectation_the_reference_meets_only_just_is_not_written(server, con
     assert all("delivery window" not in json.dumps(e) for e in expect_items(out))
 
 
+@pytest.mark.parametrize(("wrong_p", "written"), [(0.45, False), (0.15, True)])
+def test_a_wrong_answer_must_fail_an_expectation_clearly(
+    server, config_path, tmp_path: Path, capsys, wrong_p: float, written: bool
+):
+    """P 0.45 on a wrong answer is under the run's line (0.5), but by a coin's width: the bot's
+    wrong answer would pass it as often as not. A wrong answer must stay at or under 0.2."""
+    folder = one_page(tmp_path, "Shipping", SHIPPING)
+    case = arrival_case("mentions the delivery window")
+    base = writes(case)
+
+    def respond(body: dict) -> Reply:
+        check = CHECK.search(last_user(body)) if body.get("max_tokens") == 1 else None
+        if check is not None and "delivery window" in check.group(3):
+            return yes_no_reply(0.95 if check.group(2) in SHIPPING else wrong_p)
+        return base(body)
+
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "wrong.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    kept = [e for e in expect_items(out) if "delivery window" in json.dumps(e)]
+    assert bool(kept) == written
+    if written:
+        assert kept[0]["checked"] == {"reference": 0.95, "wrong": 0.15}
+    else:
+        assert "a wrong answer meets it too, even rewritten" in " ".join(capsys.readouterr().out.split())
+
+
 def test_an_expectation_about_the_second_clause_of_a_one_sentence_reference_is_not_written(
     server, config_path, tmp_path: Path, capsys
 ):

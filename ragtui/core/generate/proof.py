@@ -18,10 +18,13 @@ dialogue: the item's question, then the answer):
   the judge must say that answer does it — one the judge cannot catch protects nothing.
 
 A right answer must meet a judged expectation clearly, not only just: P at least ``RIGHT_AT``
-(and a prohibition at most 1 − ``RIGHT_AT``), where the run passes at ``MET_AT``. One the
+(and a prohibition at most 1 − ``RIGHT_AT``), where the run passes at 0.5 (``expectation_judge.MET_AT``). One the
 reference meets at 0.66 asks for something it only half says, and the bot's right answer in other
-words falls below the line as often as not: a false alarm waiting. A wrong answer need only fail
-it as the run would (below ``MET_AT``).
+words falls below the line as often as not: a false alarm waiting. A wrong answer must fail it as
+clearly: P at most 1 − ``RIGHT_AT`` (an answer that does a prohibited act: at least ``RIGHT_AT``).
+One a wrong answer fails at 0.497 ("The billing renewal date is set at the end of the subscription
+term using your default payment method") tells the two apart by a coin's width, and the bot's
+wrong answer passes it as often as not: a miss waiting.
 
 A judged expectation that fails is rewritten once by the writer, told which way it failed, and
 proven again; then dropped and counted. A ``contains`` is proven in code with the run's own
@@ -37,7 +40,7 @@ from dataclasses import dataclass, field
 
 from ..config.expectation_items import expectation_from_text
 from ..metrics.dialogue.base import DialogueContext, DialogueTurn
-from ..metrics.dialogue.expectation_judge import MET_AT, ExpectationJudge
+from ..metrics.dialogue.expectation_judge import ExpectationJudge
 from ..metrics.dialogue.expectation_trial import try_expectation
 from ..text.exact_match import says_exactly
 from ..types.errors import ConfigError
@@ -58,6 +61,7 @@ SHORT_FAILS = "short_fails"  # a shorter right answer in other words fails it
 REWRITTEN = (RIGHT_FAILS, WRONG_PASSES, BREAK_PASSES, SHORT_FAILS)  # the failures the writer is told of
 Checked = tuple[tuple[str, Proof], ...]
 RIGHT_AT = 0.8  # P a right answer must reach on an expectation (a prohibition: at most 1 − this)
+WRONG_AT = 1 - RIGHT_AT  # P a wrong answer must stay at or under (a breaking one: at least 1 − this)
 
 
 @dataclass
@@ -155,7 +159,7 @@ class Prover:
                 return None, why.EXPECTATION_NO_WRONG
             for answer in breaking:
                 p = await self._p(expectation, question, answer)
-                if p is not None and p >= MET_AT:
+                if p is not None and p >= 1 - WRONG_AT:
                     return Proof(_round(right), _round(p)), ""
             return None, BREAK_PASSES
         if right < RIGHT_AT:
@@ -168,7 +172,7 @@ class Prover:
             return None, why.EXPECTATION_NO_WRONG
         for answer in wrong:
             p = await self._p(expectation, question, answer)
-            if p is not None and p < MET_AT:
+            if p is not None and p <= WRONG_AT:
                 return Proof(_round(right), _round(p)), ""
         return None, WRONG_PASSES
 
