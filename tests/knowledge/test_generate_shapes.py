@@ -24,6 +24,11 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
         ("How long do refunds take? And where do I see them?", "two_questions", None),
         ("I returned a jacket last week and got an e-mail. When is my money back?", "situational", None),
         ("My cat is asleep on the sofa next to me. How long do refunds take?", "distracting_detail", None),
+        (  # a sentence about the conversation is no story
+            "How long do refunds take? I told you about a situation where I had to pay late.",
+            "situational",
+            shape.NO_STORY,
+        ),
         ("How do I see my refunds.", "factual", None),  # a question word, without the mark
         ("返金はいつ届きますか", "factual", None),
         ("返金について教えてください。", "factual", None),

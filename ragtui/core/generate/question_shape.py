@@ -8,7 +8,9 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
 - a question: some sentence ends with a question mark, or (Japanese) with か, or is a request to
   be told (「教えてください」); or (English) opens with a question word ("How do I ….");
 - two questions: two such sentences (or two question marks);
-- situational: a sentence that is not a question, of a few words at least, tells the story;
+- situational: a sentence that is not a question, of a few words at least, tells the story (one
+  about the conversation itself — "I told you about a situation where I had to pay late." — does
+  not);
 - distracting detail: a sentence of its own that is mostly not the passage's words (the detail
   the answer should ignore; under a third of its character trigrams in the passage);
 - conditional: the message states a condition ("if", "unless", 「場合」「なら」), or the customer's
@@ -46,6 +48,14 @@ _EN_OWN_CASE = re.compile(r"\b(?:i|i'm|i've|i'd|my|we|we're|our)\b", re.I)
 _JA_CONDITION = re.compile(r"場合|なら|たら|れば|ければ|ので|のですが|んですが|けど|ですが|ため")
 _JA_OWN_CASE = re.compile(r"私|僕|わたし|自分|うち")
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+# A sentence about the conversation is no story of what happened ("I told you about a situation
+# where I had to pay late."): the small writer fills the kind's slot with it.
+_META = re.compile(
+    r"\b(?:i (?:told|asked) you|as i (?:said|mentioned|told you)|i (?:already )?(?:mentioned|said|described|explained)|"
+    r"my (?:situation|story|question) (?:is|was)|(?:a|the|my) situation (?:where|in which|that)|"
+    r"here is my (?:situation|story))\b|先ほど(?:言った|話した|お伝えした)|(?:状況|事情)を(?:話し|説明し|伝え)",
+    re.I,
+)
 MIN_STORY_WORDS = 4
 MIN_STORY_CHARS = 8  # Japanese, which has no spaces
 DETAIL_AT_MOST = 0.34  # of a detail sentence's character trigrams, in the passage
@@ -87,7 +97,7 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
             return SAME_TWICE
     if kind == "conditional" and not _situation(question, told):
         return NO_SITUATION
-    if kind == "situational" and not any(_long_enough(s) for s in told):
+    if kind == "situational" and not any(_long_enough(s) and not _META.search(s) for s in told):
         return NO_STORY
     if kind == "distracting_detail" and not any(
         _long_enough(s) and copied_share(s, passage, 3) < DETAIL_AT_MOST for s in told
