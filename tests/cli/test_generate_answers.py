@@ -121,20 +121,25 @@ def test_the_second_answer_is_a_right_answer_every_expectation_must_hold_on(
     assert all("free" not in json.dumps(e) for e in expect_items(out))
 
 
-def test_an_expectation_the_reference_meets_only_just_is_not_written(server, config_path, tmp_path: Path, capsys):
-    """P 0.66 on the reference passes the run's line (0.5) but not the proof's (0.8): a right
-    answer in other words would fall below the line as often as not."""
-    folder = one_page(tmp_path, "Shipping", SHIPPING)
-    case = arrival_case("mentions the delivery window")
-    base = writes(case)
+def delivery_window_judged(right: float, other: float):
+    """The writer's arrival case expecting "mentions the delivery window", which the judge says
+    the reference (or a part of it) meets with P ``right`` and any other answer with ``other``."""
+    base = writes(arrival_case("mentions the delivery window"))
 
     def respond(body: dict) -> Reply:
         check = CHECK.search(last_user(body)) if body.get("max_tokens") == 1 else None
         if check is not None and "delivery window" in check.group(3):
-            return yes_no_reply(0.66 if check.group(2) == SHIPPING else 0.1)
+            return yes_no_reply(right if check.group(2) in SHIPPING else other)
         return base(body)
 
-    server.set_default(JUDGE, respond)
+    return respond
+
+
+def test_an_expectation_the_reference_meets_only_just_is_not_written(server, config_path, tmp_path: Path, capsys):
+    """P 0.66 on the reference passes the run's line (0.5) but not the proof's (0.8): a right
+    answer in other words would fall below the line as often as not."""
+    folder = one_page(tmp_path, "Shipping", SHIPPING)
+    server.set_default(JUDGE, delivery_window_judged(right=0.66, other=0.1))
     out = tmp_path / "just.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
     assert "the reference answer fails it, even rewritten" in " ".join(capsys.readouterr().out.split())
@@ -148,16 +153,7 @@ def test_a_wrong_answer_must_fail_an_expectation_clearly(
     """P 0.45 on a wrong answer is under the run's line (0.5), but by a coin's width: the bot's
     wrong answer would pass it as often as not. A wrong answer must stay at or under 0.2."""
     folder = one_page(tmp_path, "Shipping", SHIPPING)
-    case = arrival_case("mentions the delivery window")
-    base = writes(case)
-
-    def respond(body: dict) -> Reply:
-        check = CHECK.search(last_user(body)) if body.get("max_tokens") == 1 else None
-        if check is not None and "delivery window" in check.group(3):
-            return yes_no_reply(0.95 if check.group(2) in SHIPPING else wrong_p)
-        return base(body)
-
-    server.set_default(JUDGE, respond)
+    server.set_default(JUDGE, delivery_window_judged(right=0.95, other=wrong_p))
     out = tmp_path / "wrong.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
     kept = [e for e in expect_items(out) if "delivery window" in json.dumps(e)]
