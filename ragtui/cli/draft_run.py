@@ -104,8 +104,14 @@ async def _with_progress(
             client = pool.client_for(endpoint)
             task = progress.add_task(label, total=total, note="")
 
+            counted = 0
+
             def advance(report: R, step: int = 1) -> None:
-                progress.update(task, advance=step, note=note(report))
+                # Done = counted + finished ahead of an earlier item (``GenerationReport.ahead``):
+                # the bar and its time left move with the work, the note counts in plan order.
+                nonlocal counted
+                counted += step
+                progress.update(task, completed=counted + getattr(report, "ahead", 0), note=note(report))
 
             return await work(client, cache, advance)
     except RagtuiError as exc:

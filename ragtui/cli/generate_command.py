@@ -174,7 +174,7 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
         total=len(items),
         note=lambda report: (
             f"{report.tally()} · {report.tokens:,} tokens"
-            + (f" · {report.ahead} more done, counted in plan order" if report.ahead else "")
+            + (f" · {report.ahead} of the done waiting to be counted in plan order" if report.ahead else "")
         ),
     )
     if drafted is None:

@@ -262,7 +262,7 @@ class ItemProgress(Protocol):
 
     def add_task(self, description: str, *, total: int, note: str) -> Any: ...
 
-    def update(self, task: Any, /, *, advance: int, note: str) -> None: ...
+    def update(self, task: Any, /, *, note: str, advance: int | None = None, completed: int | None = None) -> None: ...
 
 
 def item_progress() -> ItemProgress:
@@ -315,9 +315,9 @@ class LineProgress:
         self._tasks[task] = {"description": description, "total": total, "done": 0, "start": now, "last": now}
         return task
 
-    def update(self, task: int, advance: int = 0, note: str = "") -> None:
+    def update(self, task: int, advance: int | None = None, note: str = "", completed: int | None = None) -> None:
         t = self._tasks[task]
-        t["done"] += advance
+        t["done"] = completed if completed is not None else t["done"] + (advance or 0)
         now = self._clock()
         if t["done"] < t["total"] and now - t["last"] < self.EVERY_S:
             return

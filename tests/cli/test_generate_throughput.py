@@ -138,10 +138,11 @@ def test_the_progress_line_counts_kept_and_dropped_by_reason_as_it_goes(
     assert generate(config_path, help_folder, tmp_path / "p.toml", "--n", "6") in (0, 1)
     captured = capsys.readouterr()
     lines = [line for line in captured.err.splitlines() if line.startswith("generating ")]
-    for line in lines:  # each line: as many items counted as done
+    for line in lines:  # each line: as many items counted, or waiting to be, as done
         done = int(re.match(r"generating (\d+)/6", line).group(1))  # type: ignore[union-attr]
         kept, dropped = map(int, re.search(r"(\d+) kept · (\d+) dropped", line).groups())  # type: ignore[union-attr]
-        assert kept + dropped == done, line
+        waiting = re.search(r"(\d+) of the done waiting", line)
+        assert kept + dropped + (int(waiting.group(1)) if waiting else 0) == done, line
     assert "5 not entailed" in lines[-1]
     tally = next(line for line in captured.out.splitlines() if line.startswith("Generated ")).split(": ", 1)[1]
     assert f"· {tally} · " in lines[-1]
@@ -175,5 +176,7 @@ def test_items_done_ahead_of_an_earlier_one_are_said_while_it_waits(server, conf
     kinds = "factual,procedural,conditional"
     assert generate(config_path, folder, tmp_path / "w.toml", "--n", "3", "--kinds", kinds) in (0, 1)
     lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("generating ")]
-    assert any(line.startswith("generating 0/3") and "1 more done, counted in plan order" in line for line in lines)
-    assert "more done" not in lines[-1] and lines[-1].startswith("generating 3/3")
+    # the done one is on the bar (1/3), not yet in the counts (0 kept · 0 dropped)
+    waiting = [line for line in lines if "1 of the done waiting to be counted in plan order" in line]
+    assert waiting[0].startswith("generating 1/3") and "0 kept · 0 dropped" in waiting[0]
+    assert "waiting" not in lines[-1] and lines[-1].startswith("generating 3/3")
