@@ -128,6 +128,11 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ),
         ("返金について教えてください。", "詳しくは「返金について」のページをご覧ください。", answer_kind.POINTER),
         (
+            "I accidentally subscribed on two accounts. What should I do?",
+            "If you accidentally subscribed on two accounts, see 'Double charges'.",
+            answer_kind.POINTER,
+        ),
+        (
             "How do I verify a bank account?",
             "Select Verify next to the account. For more information, see [Verify a bank account](payment-method.md).",
             None,

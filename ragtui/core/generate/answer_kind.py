@@ -175,12 +175,12 @@ _POLARITY = re.compile(
 
 
 # A sentence that only sends the reader elsewhere ("For more information, see [Docker
-# subscription overview](_index.md).", 「詳しくは…をご覧ください」): a reference made of such
+# subscription overview](_index.md).", "…, see 'Double charges'.", 「詳しくは…をご覧ください」): a reference made of such
 # sentences answers nothing, whatever the question.
 _POINTS = re.compile(
-    r"^(?:for (?:more|further|detailed|additional|full) (?:information|details|help)[^,.]*,\s*|to learn more[^,.]*,\s*)?"
+    r"^(?:[^,.;:]{0,100},\s*)?"  # "For more information, …", "If you subscribed twice, …"
     r"(?:see|refer to|read|check out|learn more|find out more)\b(?=.*(?:\]\(|https?://|\b(?:page|article|section|guide|"
-    r"documentation|docs|topic|overview)\b))|"
+    r"documentation|docs|topic|overview)\b|\s[\"“‘'「][^\"”’'」]{2,60}[\"”’'」]))|"
     r"(?:ご覧ください|参照してください|ご参照ください)[。．.!！]?$",
     re.I,
 )
