@@ -30,10 +30,7 @@ from .output import console, item_progress
 R = TypeVar("R", bound=GenerationReport)
 # The writer's work: given the model's client, the reply cache and the progress callback (once per
 # planned item), the report.
-# The work calls ``advance(report)`` once per planned item counted, and ``advance(report, 0)`` to
-# say more without counting one (items done ahead of the plan's order, still to be counted).
-Advance = Callable[..., None]
-Work = Callable[[ChatClient, ReplyCache, Advance], Awaitable[R]]
+Work = Callable[[ChatClient, ReplyCache, Callable[[R], None]], Awaitable[R]]
 
 
 @dataclass(frozen=True)
@@ -104,14 +101,9 @@ async def _with_progress(
             client = pool.client_for(endpoint)
             task = progress.add_task(label, total=total, note="")
 
-            counted = 0
-
-            def advance(report: R, step: int = 1) -> None:
-                # Done = counted + finished ahead of an earlier item (``GenerationReport.ahead``):
-                # the bar and its time left move with the work, the note counts in plan order.
-                nonlocal counted
-                counted += step
-                progress.update(task, completed=counted + getattr(report, "ahead", 0), note=note(report))
+            def advance(report: R) -> None:
+                # the bar counts every item done, its note in plan order (``GenerationReport.done``)
+                progress.update(task, completed=report.done, note=note(report))
 
             return await work(client, cache, advance)
     except RagtuiError as exc:

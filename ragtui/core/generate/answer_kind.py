@@ -41,7 +41,7 @@ import unicodedata
 
 from ..text.exact_match import exact_form
 from ..text.sentences import split_sentences
-from .question_shape import asks
+from .question_shape import questions_in
 
 DURATION = "duration"
 AMOUNT = "amount"
@@ -228,7 +228,9 @@ def missing(question: str, reference: str) -> str | None:
     if announced and (not _ACTION.search(text[announced.end() :]) or text.rstrip().endswith((":", "："))):
         return STEPS
     japanese = _japanese(text)
-    for sentence in _asking(question):
+    # each question of a message by its own words: in "…What should I do? How do I reset my
+    # password?" the second asks for a way to do it, whatever the first asks
+    for sentence in questions_in(question) or [question]:
         kind = asked_for(sentence)
         if kind == DURATION and not (_TIME_UNIT.search(text) or _DURATION_WORDS.search(text)):
             return DURATION
@@ -242,12 +244,6 @@ def missing(question: str, reference: str) -> str | None:
         if verb is not None and not _says_yes_or_no(verb, text):
             return YES_OR_NO
     return None
-
-
-def _asking(question: str) -> list[str]:
-    """Each question the message asks, one by one: in "…What should I do? How do I reset my
-    password?" the second asks for a way to do it, whatever the first asks."""
-    return [s for s in split_sentences(question) if asks(s)] or [question]
 
 
 def _japanese(text: str) -> bool:

@@ -138,6 +138,11 @@ class GenerationReport:
     ahead: int = 0
 
     @property
+    def done(self) -> int:
+        """Items finished: counted (each kept or dropped once) or waiting to be (``ahead``)."""
+        return len(self.kept) + sum(self.dropped.values()) + self.ahead
+
+    @property
     def follow_ups(self) -> int:
         return sum(1 for d in self.kept if d.follow_up is not None)
 

@@ -203,11 +203,10 @@ class Generator:
     slots: int = 1  # the endpoint's request slots: items generated at once
     prompts_dir: Path | None = None  # the run's prompts, for the expectation judge's template
 
-    async def run(self, items: Sequence[PlannedItem], progress: Callable[..., None]) -> GenerationReport:
-        """Every item of ``items``, counted in plan order: ``progress(report)`` once an item is
-        counted; ``progress(report, 0)`` when an item finishes ahead of an earlier one still at
-        work (its wrong answer waits for a reference of its document), so a long wait is never
-        silent (``report.ahead``)."""
+    async def run(self, items: Sequence[PlannedItem], progress: Callable[[GenerationReport], None]) -> GenerationReport:
+        """Every item of ``items``, counted in plan order; ``progress(report)`` each time an item
+        finishes — counted, or ahead of an earlier one still at work (its wrong answer waits for a
+        reference of its document), so a long wait is never silent (``report.ahead``)."""
         report = GenerationReport(planned=len(items))
         self._report = report
         judge = ExpectationJudge(CachedClient(self.judge, self.cache, report), self.prompts_dir, self.language)  # type: ignore[arg-type]
@@ -230,7 +229,7 @@ class Generator:
             outcomes[position] = (await self._outcome(position), spent[0])
             if committed not in outcomes:
                 report.ahead = len(outcomes)
-                progress(report, 0)
+                progress(report)
             while committed in outcomes:  # in plan order, as far as every earlier item is done
                 outcome, tokens = outcomes.pop(committed)
                 if self.budget is not None and counted >= self.budget:

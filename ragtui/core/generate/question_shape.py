@@ -70,6 +70,11 @@ def asks(sentence: str) -> bool:
     return _EN_ASKS.match(text) is not None
 
 
+def questions_in(message: str) -> list[str]:
+    """The sentences of ``message`` that ask (``asks``)."""
+    return [s for s in split_sentences(message) or [message] if asks(s)]
+
+
 def one_by_one(question: str) -> list[str]:
     """``question`` once for each question it asks, with the rest of the message kept and the
     other questions left out: "I got a notice I didn't expect. What should I do? How do I reset
@@ -86,7 +91,7 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
     """What is wrong with ``question`` for an item of ``kind`` drawn from ``passage`` (one of the
     names above), or None."""
     sentences = split_sentences(question) or [question]
-    asking = [s for s in sentences if asks(s)]
+    asking = questions_in(question)
     if not asking:
         return NOT_A_QUESTION
     told = [s for s in sentences if not asks(s)]
