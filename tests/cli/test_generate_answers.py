@@ -55,6 +55,13 @@ def arrival_case(*expect: str) -> dict:
             "To deactivate your account, follow these steps:",
             "the reference announces steps it does not give",
         ),
+        (  # the steps of the case "do not arrive", to a customer who asks how to turn them on
+            "Go to Settings > Notifications to turn push notifications on.\n\nIf push notifications do not arrive:\n"
+            "1. Check that notifications are allowed in your phone's settings.",
+            "How can I enable push notifications?",
+            "Check that notifications are allowed in your phone's settings.",
+            "the reference answers a case the question does not state",
+        ),
     ],
 )
 def test_a_reference_without_what_its_question_asks_for_is_dropped_before_any_judge(

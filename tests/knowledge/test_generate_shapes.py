@@ -138,6 +138,19 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             None,
         ),
         ("Where is my renewal date shown?", "See your plan card in Docker Home Billing.", None),
+        # what happens: a consequence, not only whether one may
+        (
+            "What happens if I switch from a monthly billing cycle to an annual billing cycle?",
+            "If you're on a monthly plan, you can switch to a yearly plan at any time. However, switching from a"
+            " yearly to a monthly cycle isn't supported.",
+            answer_kind.CONSEQUENCE,
+        ),
+        (
+            "What happens if I switch from a monthly billing cycle to an annual billing cycle?",
+            "You can switch at any time. Your next billing date reflects the new cycle and your start date resets.",
+            None,
+        ),
+        ("What happens if my payment fails?", "There is a grace period of 15 days, including the due date.", None),
         # two questions, each by its own words
         (
             "I got an e-mail about a change I didn't make. What should I do? How do I reset my password?",

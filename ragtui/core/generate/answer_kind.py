@@ -18,7 +18,10 @@ answer must hold, and a reference without it cannot be right:
   an organization owner to add one" says who may, not how (an English action is told as one: an
   imperative, or what the customer can do);
 - yes or no ("Can I delay it?", English): a yes or no, a negation, "only", or the asked verb —
-  "You have a 15-day grace period" answers a neighbouring question.
+  "You have a 15-day grace period" answers a neighbouring question;
+- what follows from something ("What happens if I switch to an annual cycle?", English): more
+  than whether one may — "You can switch to a yearly plan at any time. However, switching from
+  yearly to monthly isn't supported" says whether, not what happens.
 
 A message of two questions is checked question by question: each one's own words apply.
 
@@ -51,6 +54,7 @@ HOW_TO = "how_to"
 YES_OR_NO = "yes_or_no"
 ABOUT_PAGE = "about_page"
 POINTER = "pointer"
+CONSEQUENCE = "consequence"
 
 _EN_ASKS = {
     DURATION: re.compile(
@@ -68,6 +72,7 @@ _EN_ASKS = {
         r"|\bhelp (?:me|us) (?:to )?(?!with\b|out\b|understand\b|know\b|decide\b)[a-z]+\b|\b(?:show|tell) (?:me|us) how\b"
         r"|\bwalk (?:me|us) through\b|\bwhat (?:are )?the steps\b|\bwhat (?:do|should) (?:i|we) (?:need to )?do to\b"
     ),
+    CONSEQUENCE: re.compile(r"\bwhat (?:happens|will happen|would happen|changes|will change)\b"),
 }
 _JA_ASKS = {
     DURATION: re.compile(
@@ -186,6 +191,22 @@ _POINTS = re.compile(
 )
 
 
+# A sentence that says only whether the customer may do something ("If you're on a monthly plan,
+# you can switch to a yearly plan at any time.", "However, switching from yearly to monthly isn't
+# supported."): no consequence of doing it.
+_ONLY_WHETHER = re.compile(
+    r"^(?:(?:yes|no)[,.!]?\s*)?(?:(?:however|but|also|note that),?\s*)?(?:(?:if|when|once)\b[^,]*,\s*)?"
+    r"(?:(?:you|we|they|customers|users)\s+(?:can(?:not|'t)?|may(?: not)?|are (?:not )?able to|are (?:not )?allowed to)\b"
+    r"|[^,.]{0,80}\b(?:is|are|isn't|aren't|is not|are not)\s+(?:not\s+)?(?:supported|allowed|possible|available|permitted)\b)",
+    re.I,
+)
+
+
+def _only_says_whether(reference: str) -> bool:
+    sentences = [s.strip() for s in split_sentences(reference) if s.strip()]
+    return bool(sentences) and all(_ONLY_WHETHER.search(s) for s in sentences)
+
+
 def _only_points_elsewhere(reference: str) -> bool:
     sentences = [s.strip() for s in split_sentences(reference) if s.strip()]
     return bool(sentences) and all(_POINTS.search(s) for s in sentences)
@@ -215,7 +236,7 @@ def asked_for(question: str) -> str | None:
 
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
-    ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``STEPS`` it announced and never gave, or
+    ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``STEPS`` it announced and never gave, or
     ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
     reader elsewhere), or None when it lacks nothing
     that code can see."""
@@ -240,6 +261,8 @@ def missing(question: str, reference: str) -> str | None:
             return CLOCK
         if kind == HOW_TO and not (_DOES_JA.search(text) if japanese else _tells_how(sentence, text)):
             return HOW_TO
+        if kind == CONSEQUENCE and _only_says_whether(text):
+            return CONSEQUENCE
         verb = None if japanese else _yes_no_verb(sentence)
         if verb is not None and not _says_yes_or_no(verb, text):
             return YES_OR_NO

@@ -44,6 +44,8 @@ ONE_ANSWERED = "the message asks two questions; the reference answers one"
 LACKS_YES_OR_NO = "the question asks yes or no; the reference says neither"
 ABOUT_PAGE = "the reference speaks of the page instead of answering"
 POINTS_ELSEWHERE = "the reference only sends the reader elsewhere"
+LACKS_CONSEQUENCE = "the question asks what happens; the reference says only whether one may"
+UNSTATED_CASE = "the reference answers a case the question does not state"
 FRESH_DISAGREES = "answered again from the passage alone, the question gets another answer"
 FRESH_UNCHECKED = "the reference could not be compared with a second answer from the passage"
 
@@ -89,6 +91,8 @@ SHORT = {
     ONE_ANSWERED: "one of two answered",
     ABOUT_PAGE: "about the page",
     POINTS_ELSEWHERE: "points elsewhere",
+    LACKS_CONSEQUENCE: "no consequence",
+    UNSTATED_CASE: "another case",
     FRESH_DISAGREES: "answered otherwise",
     FRESH_UNCHECKED: "second answer unchecked",
 }

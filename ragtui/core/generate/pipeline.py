@@ -73,6 +73,7 @@ from .similarity import (
     copied_share,
 )
 from .slots import Slots
+from .stated_case import unstated_case
 from .wrong_answers import changed_fact
 
 _TEXT = {"type": "string", "maxLength": 600}
@@ -155,6 +156,7 @@ _LACKS_REASON = {
     answer_kind.YES_OR_NO: why.LACKS_YES_OR_NO,
     answer_kind.ABOUT_PAGE: why.ABOUT_PAGE,
     answer_kind.POINTER: why.POINTS_ELSEWHERE,
+    answer_kind.CONSEQUENCE: why.LACKS_CONSEQUENCE,
 }
 
 
@@ -323,6 +325,8 @@ class Generator:
         lacks = answer_kind.missing(question, reference)
         if lacks is not None:
             raise Dropped(_LACKS_REASON[lacks])
+        if unstated_case(question, quote, reference, passage.text) is not None:
+            raise Dropped(why.UNSTATED_CASE)
         await self._check_entailed(quote, reference)
         await self._check_answers(question, reference)
         fresh = await self._answered_again(question, reference, passage)

@@ -1,0 +1,128 @@
+"""Does the reference answer the case the customer is in, or another case of the same topic?
+
+A help page often answers several cases of one topic, each under its own condition: "If push
+notifications do not arrive: 1. Check that…", "If your account was locked and you did not make the
+failed attempts yourself, someone may be trying to guess your password", "If your subscription
+payment fails, there is a grace period of 15 days". A reference drawn from such a passage answers
+the question of *that* case; asked "How can I enable push notifications?", "…can I delay it?" or
+"What if I forget my password?", it answers a neighbouring question — and the small judge's "does it
+answer the question?" says yes to it, because it is about the topic.
+
+The condition that governs a reference is found in code: the opening sentence of the quote or of
+the reference when it starts with one ("If …,", "Unless …,", "In case …,", 「…場合は、」), or the
+line that introduces the list the quote is taken from ("If push notifications do not arrive:").
+The customer's message must state that case: at least half of the condition's content words (by
+their stem, so "cancelled" meets "cancel") are in it, and a condition of something going wrong
+("do not arrive", "fails", "did not make") needs a message that says something is wrong.
+
+Only a condition the reference *opens* with is read: one further down ("…, but you can downgrade.
+If your payment fails, …") is a detail of the answer, not the case it answers.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..text.sentences import split_sentences
+
+STATED_AT = 0.5  # the share of the condition's content words the customer's message must hold
+_STEM = 5  # "cancelled" and "cancel", "notifications" and "notified": the same first letters
+
+_EN_CONDITION = re.compile(r"^(?:if|unless|in case|in the event that)\s+([^,:;]{3,160})[,:]", re.I)
+# A list's introduction is a condition with "when" too ("When you change your billing cycle:");
+# in a sentence "when" more often says the time of a step than a case.
+_EN_INTRO = re.compile(r"^(?:if|unless|in case|in the event that|when|whenever)\s+([^:]{3,160}):\s*$", re.I)
+_JA_CONDITION = re.compile(r"^(.{2,60}?)(?:場合|とき|時|際)(?:は|に|には)?[、,]")
+_JA_INTRO = re.compile(r"^(.{2,60}?)(?:場合|とき|時|際)(?:は|に|には)?[:：]\s*$")
+_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)．]|[-*+・•])\s")
+_BARE_ANSWER = re.compile(r"^(?:yes|no|はい|いいえ)[.!。！]?$", re.I)
+
+# Something going wrong, in the condition and in the customer's message.
+_EN_WRONG = re.compile(
+    r"\b(?:not|no|never|cannot|unable|fails?|failed|failing|lost|lose|forgot|forget|forgotten|locked|"
+    r"missing|stuck|broken|wrong|error|problems?|trouble|issues?|mistake|unfamiliar|suspicious|"
+    r"without)\b|n't\b",
+    re.I,
+)
+_JA_WRONG = re.compile(r"ない|ません|できず|失敗|忘れ|紛失|なくし|エラー|届か|開か|困|トラブル|不明|心当たり")
+_EN_STOP = frozenset(
+    """a an the and or but of to in on at for from with by as is are was were be been being do does did
+    have has had you your yours yourself i my me we our us they their them it its this that these those
+    there here can could may might will would should shall must not no never any some all both each
+    more most other such only own same so than too very just also still already yet again ever
+    what which who whom whose when where why how if unless case event then about into onto over under
+    up down out off once while until after before because""".split()  # noqa: SIM905
+)
+
+
+def unstated_case(question: str, quote: str, reference: str, passage: str) -> str | None:
+    """The condition the reference answers under that ``question`` does not state, or None.
+
+    Read from the list introduction above ``quote`` in ``passage``, and from the opening
+    sentence of ``quote`` and of ``reference`` (the module docstring says why)."""
+    asked = unicodedata.normalize("NFKC", question)
+    for condition in _conditions(quote, reference, passage):
+        if not _stated(condition, asked):
+            return condition
+    return None
+
+
+def _conditions(quote: str, reference: str, passage: str) -> list[str]:
+    found = [c for c in (_intro(quote, passage), _opening(quote), _opening(reference)) if c]
+    return list(dict.fromkeys(found))
+
+
+def _opening(text: str) -> str | None:
+    """The condition ``text``'s first sentence opens with ("If …,"), after a bare "Yes."/"No."."""
+    sentences = [s.strip() for s in split_sentences(unicodedata.normalize("NFKC", text)) if s.strip()]
+    while sentences and _BARE_ANSWER.match(sentences[0]):
+        sentences = sentences[1:]
+    if not sentences:
+        return None
+    first = sentences[0].lstrip("-*+>•・ ")
+    found = (_JA_CONDITION if _japanese(first) else _EN_CONDITION).match(first)
+    return found.group(1).strip() if found else None
+
+
+def _intro(quote: str, passage: str) -> str | None:
+    """The condition of the list ``quote`` is taken from: the line above its items that ends
+    with a colon ("If push notifications do not arrive:")."""
+    start = passage.find(quote.strip()[:40]) if quote.strip() else -1
+    if start < 0:
+        return None
+    lines = passage[:start].splitlines()
+    first_line = passage[start:].split("\n", 1)[0]
+    if not (_LIST_ITEM.match(first_line) or (lines and _LIST_ITEM.match(lines[-1] + first_line))):
+        return None
+    # the quote's own line began before it ("1. " left out of the quote): it is not a line above
+    if lines and not passage[:start].endswith("\n"):
+        lines = lines[:-1]
+    for line in reversed(lines):
+        line = unicodedata.normalize("NFKC", line).strip()
+        if not line or _LIST_ITEM.match(line):
+            continue  # the list's earlier items: the introduction is above them
+        found = (_JA_INTRO if _japanese(line) else _EN_INTRO).match(line)
+        return found.group(1).strip() if found else None
+    return None
+
+
+def _stated(condition: str, question: str) -> bool:
+    if _japanese(condition):
+        words = set(re.findall(r"[\u30a0-\u30ff]{2,}|[\u3400-\u9fff]{2,}", condition))
+        share = sum(w in question for w in words) / len(words) if words else 1.0
+        wrong, says_wrong = _JA_WRONG.search(condition), _JA_WRONG.search(question)
+    else:
+        words = _stems(condition)
+        share = len(words & _stems(question)) / len(words) if words else 1.0
+        wrong, says_wrong = _EN_WRONG.search(condition), _EN_WRONG.search(question)
+    return share >= STATED_AT and (wrong is None or says_wrong is not None)
+
+
+def _stems(text: str) -> set[str]:
+    words = re.findall(r"[a-z][a-z'-]*", text.casefold())
+    return {w[:_STEM] for w in words if w not in _EN_STOP and len(w) > 2 and "'" not in w}
+
+
+def _japanese(text: str) -> bool:
+    return re.search(r"[\u3040-\u30ff\u3400-\u9fff]", text) is not None
