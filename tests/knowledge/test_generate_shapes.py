@@ -138,6 +138,13 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             None,
         ),
         ("Where is my renewal date shown?", "See your plan card in Docker Home Billing.", None),
+        (  # an address's "no-" is no "no"
+            "Can I change my email address? I have a dog named Max.",
+            "Tsumugi sends a verification email from no-reply@tsumugi.example. Tap the link in that email to"
+            " confirm the address.",
+            answer_kind.YES_OR_NO,
+        ),
+        ("Can I change my email address?", "No, not on the web: change it in the app.", None),
         # what happens: a consequence, not only whether one may
         (
             "What happens if I switch from a monthly billing cycle to an annual billing cycle?",

@@ -14,7 +14,7 @@ NOTIFICATIONS = (
     "2. Turn off battery saver, which can hold notifications back.\n"
 )
 LOCKED = (
-    "If you are not sure of your password, request a reset link with \"Forgot password?\" while you wait.\n\n"
+    'If you are not sure of your password, request a reset link with "Forgot password?" while you wait.\n\n'
     "If your account was locked and you did not make the failed attempts yourself, someone may be trying "
     "to guess your password."
 )
@@ -92,7 +92,7 @@ def test_a_reference_answering_a_case_the_message_does_not_state_is_found(
         (  # the case in other forms of its words: "forget" meets "not sure", a lost phone a lost device
             "What if I forget my password?",
             LOCKED.split("\n\n")[0],
-            "Request a reset link with \"Forgot password?\" while you wait.",
+            'Request a reset link with "Forgot password?" while you wait.',
             LOCKED,
         ),
         (

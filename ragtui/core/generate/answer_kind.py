@@ -172,9 +172,10 @@ _EN_YES_NO = re.compile(
     r"\s+(?:still |also |now |just |then |ever |actually )?(?:help (?:me|us) (?:to )?)?([a-z][a-z-]+)"
 )
 _NOT_A_DEED = {"be", "have", "get", "need", "know", "tell", "explain", "show", "help", "want", "find", "see"}
+# A word, not part of an address or a compound: "no-reply@tsumugi.example" says neither yes nor no.
 _POLARITY = re.compile(
-    r"\b(?:yes|no|not|cannot|can't|won't|isn't|aren't|don't|doesn't|never|only|unable|neither|nor|none|"
-    r"must|required|requires|allowed|possible|impossible)\b|n't\b",
+    r"(?<![-@./])\b(?:yes|no|not|cannot|can't|won't|isn't|aren't|don't|doesn't|never|only|unable|neither|nor|none|"
+    r"must|required|requires|allowed|possible|impossible)\b(?![-@])|n't\b",
     re.I,
 )
 
