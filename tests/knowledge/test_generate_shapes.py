@@ -29,6 +29,11 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
             "situational",
             shape.NO_STORY,
         ),
+        (  # a sentence about the passage is no detail of the customer's
+            "What is the maximum size of a single image? A pet is mentioned in the passage.",
+            "distracting_detail",
+            shape.NO_DETAIL,
+        ),
         ("How do I see my refunds.", "factual", None),  # a question word, without the mark
         ("返金はいつ届きますか", "factual", None),
         ("返金について教えてください。", "factual", None),

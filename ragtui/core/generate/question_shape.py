@@ -48,12 +48,14 @@ _EN_OWN_CASE = re.compile(r"\b(?:i|i'm|i've|i'd|my|we|we're|our)\b", re.I)
 _JA_CONDITION = re.compile(r"場合|なら|たら|れば|ければ|ので|のですが|んですが|けど|ですが|ため")
 _JA_OWN_CASE = re.compile(r"私|僕|わたし|自分|うち")
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
-# A sentence about the conversation is no story of what happened ("I told you about a situation
-# where I had to pay late."): the small writer fills the kind's slot with it.
+# A sentence about the conversation or the passage is no story of what happened, nor a detail of
+# the customer's ("I told you about a situation where I had to pay late.", "A pet is mentioned in
+# the passage."): the small writer fills the kind's slot with it.
 _META = re.compile(
     r"\b(?:i (?:told|asked) you|as i (?:said|mentioned|told you)|i (?:already )?(?:mentioned|said|described|explained)|"
     r"my (?:situation|story|question) (?:is|was)|(?:a|the|my) situation (?:where|in which|that)|"
-    r"here is my (?:situation|story))\b|先ほど(?:言った|話した|お伝えした)|(?:状況|事情)を(?:話し|説明し|伝え)",
+    r"here is my (?:situation|story)|(?:mentioned|said|written|described) in the (?:passage|text|article|page)|"
+    r"the (?:passage|text|article) (?:mentions|says|talks about))\b|先ほど(?:言った|話した|お伝えした)|(?:状況|事情)を(?:話し|説明し|伝え)",
     re.I,
 )
 MIN_STORY_WORDS = 4
@@ -105,7 +107,7 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
     if kind == "situational" and not any(_long_enough(s) and not _META.search(s) for s in told):
         return NO_STORY
     if kind == "distracting_detail" and not any(
-        _long_enough(s) and copied_share(s, passage, 3) < DETAIL_AT_MOST for s in told
+        _long_enough(s) and copied_share(s, passage, 3) < DETAIL_AT_MOST and not _META.search(s) for s in told
     ):
         return NO_DETAIL
     return None
