@@ -95,6 +95,12 @@ def test_a_reference_answering_a_case_the_message_does_not_state_is_found(
             'Request a reset link with "Forgot password?" while you wait.',
             LOCKED,
         ),
+        (  # a negation is no word to repeat: "forgot" states "cannot remember"
+            "I forgot my password. Can you help me reset it?",
+            'If you cannot remember your password, select "Forgot password?" on the login screen.',
+            'If you cannot remember your password, select "Forgot password?" on the login screen.',
+            "",
+        ),
         (
             "I lost my phone and my backup codes. What should I do?",
             "If you have lost both your device and your backup codes, contact us through the support form.",

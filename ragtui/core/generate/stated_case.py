@@ -46,13 +46,15 @@ _EN_WRONG = re.compile(
     re.I,
 )
 _JA_WRONG = re.compile(r"ない|ません|できず|失敗|忘れ|紛失|なくし|エラー|届か|開か|困|トラブル|不明|心当たり")
+# Not content: a negation is read as something going wrong (``_EN_WRONG``), not as a word the
+# customer must repeat ("If you cannot remember your password" is stated by "I forgot my password").
 _EN_STOP = frozenset(
     """a an the and or but of to in on at for from with by as is are was were be been being do does did
     have has had you your yours yourself i my me we our us they their them it its this that these those
     there here can could may might will would should shall must not no never any some all both each
     more most other such only own same so than too very just also still already yet again ever
     what which who whom whose when where why how if unless case event then about into onto over under
-    up down out off once while until after before because""".split()  # noqa: SIM905
+    up down out off once while until after before because cannot unable""".split()  # noqa: SIM905
 )
 
 
