@@ -164,15 +164,41 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ),
         ("What happens if my payment fails?", "There is a grace period of 15 days, including the due date.", None),
         # two questions, each by its own words
-        (
+        (  # a second question no sentence speaks of
             "I got an e-mail about a change I didn't make. What should I do? How do I reset my password?",
             "We send this notice whenever the e-mail address of an account changes.",
-            answer_kind.HOW_TO,
+            answer_kind.UNANSWERED_PART,
         ),
         (
+            "Can I upgrade to get access to all features of my new tier? Can I also get the latest updates?",
+            "When you upgrade, you immediately get access to all features and entitlements of the new tier.",
+            answer_kind.UNANSWERED_PART,
+        ),
+        (  # each question on its own part: the second's sentence gives no duration
             "Where is my order? How long does shipping take?",
-            "Track it from the link in your confirmation e-mail.",
+            "Track your order from the link in your confirmation e-mail. Shipping takes place from Osaka.",
             answer_kind.DURATION,
+        ),
+        (  # a yes/no second question is not answered by the first one's "You can update"
+            "Can I update my billing information? Can I also update my email address?",
+            "You can update the billing information at any time. The email address you give is where"
+            " invoices are sent.",
+            answer_kind.YES_OR_NO,
+        ),
+        (
+            "Can I update my billing information? Can I also update my email address?",
+            "You can update the billing information at any time. You can update the email address too.",
+            None,
+        ),
+        (  # a bare "Yes." goes with the part it opens
+            "Can I change the grind size? How do I do it?",
+            "Yes. Open My account > Subscription > Preferences and pick whole bean, filter or espresso grind.",
+            None,
+        ),
+        (  # a question of fewer words of its own is read on the whole reference
+            "I got an e-mail about a change I didn't make. What should I do? Who do I tell about it?",
+            "Contact support at once.",
+            None,
         ),
     ],
 )

@@ -23,7 +23,12 @@ answer must hold, and a reference without it cannot be right:
   than whether one may — "You can switch to a yearly plan at any time. However, switching from
   yearly to monthly isn't supported" says whether, not what happens.
 
-A message of two questions is checked question by question: each one's own words apply.
+A message of two questions is checked question by question: each one's own words apply, to its
+own part of the reference — the sentences that speak of what that question alone asks about (in
+English, by content words). "Can I upgrade … to get access to all features of the tier? Can I also
+get access to the latest features and updates?" answered "When you upgrade, you immediately get
+access to all features and entitlements" leaves the second without a sentence; and a yes/no
+second question is not answered by the first one's "You can update the billing information".
 
 A reference that speaks of the page instead of answering ("This page explains how to make
 subscription changes", 「このページでは…」) answers nothing, whatever the question; nor does one
@@ -42,6 +47,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..text.content_words import content_stems
 from ..text.exact_match import exact_form
 from ..text.sentences import split_sentences
 from .question_shape import questions_in
@@ -54,6 +60,7 @@ HOW_TO = "how_to"
 YES_OR_NO = "yes_or_no"
 ABOUT_PAGE = "about_page"
 POINTER = "pointer"
+UNANSWERED_PART = "unanswered_part"
 CONSEQUENCE = "consequence"
 
 _EN_ASKS = {
@@ -237,7 +244,8 @@ def asked_for(question: str) -> str | None:
 
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
-    ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``STEPS`` it announced and never gave, or
+    ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``UNANSWERED_PART``: a question of
+    the message no sentence speaks of, ``STEPS`` it announced and never gave, or
     ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
     reader elsewhere), or None when it lacks nothing
     that code can see."""
@@ -250,24 +258,54 @@ def missing(question: str, reference: str) -> str | None:
     if announced and (not _ACTION.search(text[announced.end() :]) or text.rstrip().endswith((":", "："))):
         return STEPS
     japanese = _japanese(text)
-    # each question of a message by its own words: in "…What should I do? How do I reset my
-    # password?" the second asks for a way to do it, whatever the first asks
-    for sentence in questions_in(question) or [question]:
+    # each question of a message by its own words, on its own part of the reference: in "…What
+    # should I do? How do I reset my password?" the second asks for a way to do it, whatever the
+    # first asks, and the first one's answer does not give it
+    for sentence, part in _parts(questions_in(question) or [question], text, japanese):
+        if part is None:
+            return UNANSWERED_PART
         kind = asked_for(sentence)
-        if kind == DURATION and not (_TIME_UNIT.search(text) or _DURATION_WORDS.search(text)):
+        if kind == DURATION and not (_TIME_UNIT.search(part) or _DURATION_WORDS.search(part)):
             return DURATION
-        if kind == AMOUNT and not (_DIGIT.search(text) or _NUMBER_WORDS.search(text)):
+        if kind == AMOUNT and not (_DIGIT.search(part) or _NUMBER_WORDS.search(part)):
             return AMOUNT
-        if kind == CLOCK and not (_DIGIT.search(text) or _DAY_WORDS.search(text)):
+        if kind == CLOCK and not (_DIGIT.search(part) or _DAY_WORDS.search(part)):
             return CLOCK
-        if kind == HOW_TO and not (_DOES_JA.search(text) if japanese else _tells_how(sentence, text)):
+        if kind == HOW_TO and not (_DOES_JA.search(part) if japanese else _tells_how(sentence, part)):
             return HOW_TO
-        if kind == CONSEQUENCE and _only_says_whether(text):
+        if kind == CONSEQUENCE and _only_says_whether(part):
             return CONSEQUENCE
         verb = None if japanese else _yes_no_verb(sentence)
-        if verb is not None and not _says_yes_or_no(verb, text):
+        if verb is not None and not _says_yes_or_no(verb, part):
             return YES_OR_NO
     return None
+
+
+_BARE = re.compile(r"^(?:yes|no)[.!,]?$", re.I)
+# A question with fewer words of its own is often answered in other words ("Who do I tell about
+# it?" → "contact support"): it is read on the whole reference.
+OWN_WORDS_AT = 2
+
+
+def _parts(questions: list[str], reference: str, japanese: bool) -> list[tuple[str, str | None]]:
+    """Each question with the part of ``reference`` that answers it: the sentences sharing a
+    content word that only this question of the message has (None when no sentence does). A
+    question with fewer than ``OWN_WORDS_AT`` words of its own, a message of one question, and
+    Japanese (no spaces to find words by) get the whole reference."""
+    if len(questions) < 2 or japanese:
+        return [(q, reference) for q in questions]
+    sentences = split_sentences(reference) or [reference]
+    stems = [content_stems(q) for q in questions]
+    parts: list[tuple[str, str | None]] = []
+    for i, question in enumerate(questions):
+        own = stems[i] - set().union(*(s for j, s in enumerate(stems) if j != i))
+        if len(own) < OWN_WORDS_AT:
+            parts.append((question, reference))
+            continue
+        about = [s for s in sentences if content_stems(s) & own]
+        # a bare "Yes." or "No." may answer either question: it goes with the part it opens
+        parts.append((question, " ".join(s for s in sentences if s in about or _BARE.match(s)) if about else None))
+    return parts
 
 
 def _japanese(text: str) -> bool:

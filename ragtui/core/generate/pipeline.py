@@ -157,6 +157,7 @@ _LACKS_REASON = {
     answer_kind.ABOUT_PAGE: why.ABOUT_PAGE,
     answer_kind.POINTER: why.POINTS_ELSEWHERE,
     answer_kind.CONSEQUENCE: why.LACKS_CONSEQUENCE,
+    answer_kind.UNANSWERED_PART: why.ONE_ANSWERED,
 }
 
 

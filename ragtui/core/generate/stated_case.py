@@ -24,10 +24,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..text.content_words import content_stems
 from ..text.sentences import split_sentences
 
 STATED_AT = 0.5  # the share of the condition's content words the customer's message must hold
-_STEM = 5  # "cancelled" and "cancel", "notifications" and "notified": the same first letters
 
 _EN_CONDITION = re.compile(r"^(?:if|unless|in case|in the event that)\s+([^,:;]{3,160})[,:]", re.I)
 # A list's introduction is a condition with "when" too ("When you change your billing cycle:");
@@ -46,16 +46,6 @@ _EN_WRONG = re.compile(
     re.I,
 )
 _JA_WRONG = re.compile(r"ない|ません|できず|失敗|忘れ|紛失|なくし|エラー|届か|開か|困|トラブル|不明|心当たり")
-# Not content: a negation is read as something going wrong (``_EN_WRONG``), not as a word the
-# customer must repeat ("If you cannot remember your password" is stated by "I forgot my password").
-_EN_STOP = frozenset(
-    """a an the and or but of to in on at for from with by as is are was were be been being do does did
-    have has had you your yours yourself i my me we our us they their them it its this that these those
-    there here can could may might will would should shall must not no never any some all both each
-    more most other such only own same so than too very just also still already yet again ever
-    what which who whom whose when where why how if unless case event then about into onto over under
-    up down out off once while until after before because cannot unable""".split()  # noqa: SIM905
-)
 
 
 def unstated_case(question: str, quote: str, reference: str, passage: str) -> str | None:
@@ -115,15 +105,10 @@ def _stated(condition: str, question: str) -> bool:
         share = sum(w in question for w in words) / len(words) if words else 1.0
         wrong, says_wrong = _JA_WRONG.search(condition), _JA_WRONG.search(question)
     else:
-        words = _stems(condition)
-        share = len(words & _stems(question)) / len(words) if words else 1.0
+        words = content_stems(condition)
+        share = len(words & content_stems(question)) / len(words) if words else 1.0
         wrong, says_wrong = _EN_WRONG.search(condition), _EN_WRONG.search(question)
     return share >= STATED_AT and (wrong is None or says_wrong is not None)
-
-
-def _stems(text: str) -> set[str]:
-    words = re.findall(r"[a-z][a-z'-]*", text.casefold())
-    return {w[:_STEM] for w in words if w not in _EN_STOP and len(w) > 2 and "'" not in w}
 
 
 def _japanese(text: str) -> bool:

@@ -1,0 +1,26 @@
+"""The words of an English text that carry its content, by stem: what two texts share when they
+speak of the same thing ("cancelled" and "cancel", "notifications" and "notified" alike).
+
+A stem is a word's first five letters — crude, but it needs no dictionary and errs on the side of
+matching. Function words (articles, pronouns, auxiliaries, prepositions, question words) and
+negations are left out: a negation is a matter of polarity, not of what a text is about."""
+
+from __future__ import annotations
+
+import re
+
+STEM = 5
+STOP_WORDS = frozenset(
+    """a an the and or but of to in on at for from with by as is are was were be been being do does did
+    have has had you your yours yourself i my me we our us they their them it its this that these those
+    there here can could may might will would should shall must not no never any some all both each
+    more most other such only own same so than too very just also still already yet again ever
+    what which who whom whose when where why how if unless case event then about into onto over under
+    up down out off once while until after before because cannot unable""".split()  # noqa: SIM905
+)
+_WORD = re.compile(r"[a-z][a-z'-]*")
+
+
+def content_stems(text: str) -> set[str]:
+    """The stems of ``text``'s content words (three letters or more, no contraction)."""
+    return {w[:STEM] for w in _WORD.findall(text.casefold()) if w not in STOP_WORDS and len(w) > 2 and "'" not in w}
