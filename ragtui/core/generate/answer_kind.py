@@ -49,6 +49,7 @@ import unicodedata
 
 from ..text.content_words import content_stems
 from ..text.exact_match import exact_form
+from ..text.script import JAPANESE
 from ..text.sentences import split_sentences
 from .question_shape import questions_in
 
@@ -210,14 +211,10 @@ _ONLY_WHETHER = re.compile(
 )
 
 
-def _only_says_whether(reference: str) -> bool:
+def _every_sentence(pattern: re.Pattern[str], reference: str) -> bool:
+    """Is ``reference`` made only of sentences ``pattern`` finds (``_POINTS``, ``_ONLY_WHETHER``)?"""
     sentences = [s.strip() for s in split_sentences(reference) if s.strip()]
-    return bool(sentences) and all(_ONLY_WHETHER.search(s) for s in sentences)
-
-
-def _only_points_elsewhere(reference: str) -> bool:
-    sentences = [s.strip() for s in split_sentences(reference) if s.strip()]
-    return bool(sentences) and all(_POINTS.search(s) for s in sentences)
+    return bool(sentences) and all(pattern.search(s) for s in sentences)
 
 
 def _yes_no_verb(sentence: str) -> str | None:
@@ -236,7 +233,7 @@ def _says_yes_or_no(verb: str, reference: str) -> bool:
 def asked_for(question: str) -> str | None:
     """What ``question``'s own words say its answer must hold (a name above), or None."""
     text = unicodedata.normalize("NFKC", question).casefold()
-    for kind, pattern in (_JA_ASKS if _japanese(text) else _EN_ASKS).items():
+    for kind, pattern in (_JA_ASKS if JAPANESE.search(text) else _EN_ASKS).items():
         if pattern.search(text):
             return kind
     return None
@@ -252,12 +249,12 @@ def missing(question: str, reference: str) -> str | None:
     text = exact_form(reference)  # "seven days" and 「三日」 as digits, width folded
     if _ABOUT_PAGE.search(text):
         return ABOUT_PAGE
-    if _only_points_elsewhere(text):
+    if _every_sentence(_POINTS, text):
         return POINTER
     announced = _ANNOUNCES.search(text)
     if announced and (not _ACTION.search(text[announced.end() :]) or text.rstrip().endswith((":", "："))):
         return STEPS
-    japanese = _japanese(text)
+    japanese = JAPANESE.search(text) is not None
     # each question of a message by its own words, on its own part of the reference: in "…What
     # should I do? How do I reset my password?" the second asks for a way to do it, whatever the
     # first asks, and the first one's answer does not give it
@@ -273,7 +270,7 @@ def missing(question: str, reference: str) -> str | None:
             return CLOCK
         if kind == HOW_TO and not (_DOES_JA.search(part) if japanese else _tells_how(sentence, part)):
             return HOW_TO
-        if kind == CONSEQUENCE and _only_says_whether(part):
+        if kind == CONSEQUENCE and _every_sentence(_ONLY_WHETHER, part):
             return CONSEQUENCE
         verb = None if japanese else _yes_no_verb(sentence)
         if verb is not None and not _says_yes_or_no(verb, part):
@@ -281,7 +278,8 @@ def missing(question: str, reference: str) -> str | None:
     return None
 
 
-_BARE = re.compile(r"^(?:yes|no)[.!,]?$", re.I)
+# A sentence that is only "Yes." or "No." (「はい。」): it answers whatever it opens.
+BARE_ANSWER = re.compile(r"^(?:yes|no|はい|いいえ)[.,!。、！]?$", re.I)
 # A question with fewer words of its own is often answered in other words ("Who do I tell about
 # it?" → "contact support"): it is read on the whole reference.
 OWN_WORDS_AT = 2
@@ -304,9 +302,7 @@ def _parts(questions: list[str], reference: str, japanese: bool) -> list[tuple[s
             continue
         about = [s for s in sentences if content_stems(s) & own]
         # a bare "Yes." or "No." may answer either question: it goes with the part it opens
-        parts.append((question, " ".join(s for s in sentences if s in about or _BARE.match(s)) if about else None))
+        parts.append(
+            (question, " ".join(s for s in sentences if s in about or BARE_ANSWER.match(s)) if about else None)
+        )
     return parts
-
-
-def _japanese(text: str) -> bool:
-    return re.search(r"[\u3040-\u30ff\u3400-\u9fff]", text) is not None

@@ -25,7 +25,9 @@ import re
 import unicodedata
 
 from ..text.content_words import content_stems
+from ..text.script import JAPANESE
 from ..text.sentences import split_sentences
+from .answer_kind import BARE_ANSWER
 
 STATED_AT = 0.5  # the share of the condition's content words the customer's message must hold
 
@@ -36,7 +38,6 @@ _EN_INTRO = re.compile(r"^(?:if|unless|in case|in the event that|when|whenever)\
 _JA_CONDITION = re.compile(r"^(.{2,60}?)(?:場合|とき|時|際)(?:は|に|には)?[、,]")
 _JA_INTRO = re.compile(r"^(.{2,60}?)(?:場合|とき|時|際)(?:は|に|には)?[:：]\s*$")
 _LIST_ITEM = re.compile(r"^\s*(?:\d+[.)．]|[-*+・•])\s")
-_BARE_ANSWER = re.compile(r"^(?:yes|no|はい|いいえ)[.!。！]?$", re.I)
 
 # Something going wrong, in the condition and in the customer's message.
 _EN_WRONG = re.compile(
@@ -68,12 +69,12 @@ def _conditions(quote: str, reference: str, passage: str) -> list[str]:
 def _opening(text: str) -> str | None:
     """The condition ``text``'s first sentence opens with ("If …,"), after a bare "Yes."/"No."."""
     sentences = [s.strip() for s in split_sentences(unicodedata.normalize("NFKC", text)) if s.strip()]
-    while sentences and _BARE_ANSWER.match(sentences[0]):
+    while sentences and BARE_ANSWER.match(sentences[0]):
         sentences = sentences[1:]
     if not sentences:
         return None
     first = sentences[0].lstrip("-*+>•・ ")
-    found = (_JA_CONDITION if _japanese(first) else _EN_CONDITION).match(first)
+    found = (_JA_CONDITION if JAPANESE.search(first) else _EN_CONDITION).match(first)
     return found.group(1).strip() if found else None
 
 
@@ -94,13 +95,13 @@ def _intro(quote: str, passage: str) -> str | None:
         line = unicodedata.normalize("NFKC", line).strip()
         if not line or _LIST_ITEM.match(line):
             continue  # the list's earlier items: the introduction is above them
-        found = (_JA_INTRO if _japanese(line) else _EN_INTRO).match(line)
+        found = (_JA_INTRO if JAPANESE.search(line) else _EN_INTRO).match(line)
         return found.group(1).strip() if found else None
     return None
 
 
 def _stated(condition: str, question: str) -> bool:
-    if _japanese(condition):
+    if JAPANESE.search(condition):
         words = set(re.findall(r"[\u30a0-\u30ff]{2,}|[\u3400-\u9fff]{2,}", condition))
         share = sum(w in question for w in words) / len(words) if words else 1.0
         wrong, says_wrong = _JA_WRONG.search(condition), _JA_WRONG.search(question)
@@ -109,7 +110,3 @@ def _stated(condition: str, question: str) -> bool:
         share = len(words & content_stems(question)) / len(words) if words else 1.0
         wrong, says_wrong = _EN_WRONG.search(condition), _EN_WRONG.search(question)
     return share >= STATED_AT and (wrong is None or says_wrong is not None)
-
-
-def _japanese(text: str) -> bool:
-    return re.search(r"[\u3040-\u30ff\u3400-\u9fff]", text) is not None
