@@ -22,6 +22,7 @@ from rich.text import Text
 from ..core.config.settings import Config
 from ..core.content.prompts import load_prompt
 from ..core.files.output_file import check_output, check_outside
+from ..core.generate.answer_part import answer_part
 from ..core.generate.drafts import GenerationReport, sorted_reasons
 from ..core.generate.drafts_file import Merge, read_drafts_file
 from ..core.generate.pipeline import MAX_REPLY_TOKENS, Generator
@@ -129,12 +130,13 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
         raise RagtuiError(
             f"{args.docs} has no document ragtui can read", "`ragtui knowledge DOCS` says why; nothing was written"
         )
-    items = plan(read.passages, args.n, kinds)
+    # only the (passage, kind) pairs with a part of the passage that can answer the kind
+    items = plan(read.passages, args.n, kinds, fits=lambda passage, kind: answer_part(passage.text, kind) is not None)
     if len(items) < args.n:
         console.print(
             Text(
                 f"--n {args.n} is more than {len(read.passages)} passage(s) support in these kinds: planned "
-                f"{len(items)} (every passage once in every kind); more would repeat the same drafts",
+                f"{len(items)} (every passage once in every kind it has an answer for); more would repeat the same drafts",
                 style="yellow",
             ),
             soft_wrap=True,

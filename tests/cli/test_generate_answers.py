@@ -27,6 +27,8 @@ from .test_scenarios_generate import (  # noqa: F401
     schema_name,
 )
 
+# two sentences side by side: a two-questions item is written for a pair of them
+SECURITY = "If you did not change your e-mail address, contact support at once. Support answers within a day."
 SHIPPING = "Shipping is free on orders of ¥5,000 or more. Orders arrive in 2 to 4 days."
 
 
@@ -56,8 +58,7 @@ def arrival_case(*expect: str) -> dict:
             "the reference announces steps it does not give",
         ),
         (  # the steps of the case "do not arrive", to a customer who asks how to turn them on
-            "Go to Settings > Notifications to turn push notifications on.\n\nIf push notifications do not arrive:\n"
-            "1. Check that notifications are allowed in your phone's settings.",
+            "If push notifications do not arrive:\n1. Check that notifications are allowed in your phone's settings.",
             "How can I enable push notifications?",
             "Check that notifications are allowed in your phone's settings.",
             "the reference answers a case the question does not state",
@@ -233,7 +234,7 @@ def test_an_expectation_the_rest_of_the_reference_answers_without_is_not_written
 def test_a_message_of_two_questions_is_asked_of_the_reference_one_by_one(server, config_path, tmp_path: Path, capsys):
     """The judge says yes to the pair, and no to the second question on its own (the reference
     never says how to reset a password): the item is dropped, counted as one of two answered."""
-    folder = one_page(tmp_path, "Security", "If you did not change your e-mail address, contact support at once.")
+    folder = one_page(tmp_path, "Security", SECURITY)
     question = "I got an e-mail about a change I didn't make. What should I do? Who do I tell about it?"
     case = case_of(question, "If you did not change your e-mail address, contact support at once.")
     base = writes(case)
@@ -257,7 +258,7 @@ def test_a_message_of_two_questions_is_asked_of_the_reference_one_by_one(server,
 
 
 def test_a_message_of_two_questions_both_answered_is_kept(server, config_path, tmp_path: Path):
-    folder = one_page(tmp_path, "Security", "If you did not change your e-mail address, contact support at once.")
+    folder = one_page(tmp_path, "Security", SECURITY)
     question = "I got an e-mail about a change I didn't make. What should I do? Who do I tell about it?"
     server.set_default(
         JUDGE, writes(case_of(question, "If you did not change your e-mail address, contact support at once."))

@@ -54,7 +54,7 @@ def test_generating_again_onto_a_reviewed_drafts_file_keeps_every_review_decisio
 
     # the help centre grew: its new article's drafts are added after the reviewed ones
     (help_folder / "shipping.md").write_text("# Shipping\n\nOrders ship from Osaka within two working days.\n")
-    assert generate(config_path, help_folder, out, "--n", "12") == 0
+    assert generate(config_path, help_folder, out, "--n", "24") == 0
     grown = load_scenarios(out, "en")
     assert [s.id for s in grown[: len(after)]] == list(after)
     assert rejected not in {s.id for s in grown}
@@ -156,8 +156,9 @@ def test_an_n_beyond_what_the_passages_support_is_capped_and_said(server, config
     assert len(read_folder(folder).passages) == 15
     assert generate(config_path, folder, tmp_path / "x.toml", "--n", "500", "--estimate") == 0
     printed = capsys.readouterr().out
-    # 15 passages × 6 kinds, and a probe every sixth item
-    assert "--n 500 is more than 15 passage(s) support in these kinds: planned 108" in printed
-    assert "Plan: 108 item(s)" in printed
+    # 15 passages × the 3 kinds a one-sentence article can answer (no steps, no case, no second
+    # sentence), and a probe every sixth item
+    assert "--n 500 is more than 15 passage(s) support in these kinds: planned 54" in printed
+    assert "Plan: 54 item(s)" in printed
     # an upper bound, said as one: items dropped early make few of their calls
     assert re.search(r"up to \d+ model call\(s\) and [\d,]+ tokens", printed)

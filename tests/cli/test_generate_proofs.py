@@ -229,11 +229,12 @@ def test_a_two_questions_item_with_one_question_is_asked_again_then_dropped(
         return Reply(json.dumps(data))
 
     server.set_default(JUDGE, one_question)
-    assert generate(config_path, help_folder, tmp_path / "two.toml", "--n", "2", "--kinds", "two_questions") == 1
+    # the folder has one pair of sentences side by side: one two-questions item
+    assert generate(config_path, help_folder, tmp_path / "two.toml", "--n", "1", "--kinds", "two_questions") == 1
     printed = capsys.readouterr().out
-    assert "dropped 2: a two-questions item asked one question, twice" in printed
+    assert "dropped 1: a two-questions item asked one question, twice" in printed
     again = [b for b in server.chat_requests(JUDGE) if "needs two questions" in last_user(b)]
-    assert len(again) == 2
+    assert len(again) == 1
 
 
 def test_a_prohibition_is_proven_on_the_reference_and_on_an_answer_that_breaks_it(
@@ -293,7 +294,7 @@ def test_an_expectation_a_shorter_right_answer_fails_is_rewritten_once_then_drop
 
 
 def test_a_number_the_shorter_right_answer_keeps_stays_a_contains(server, config_path, tmp_path):
-    passage = "Open My account and choose Pause. You can pause for up to 3 months."
+    passage = "You can pause for up to 3 months, from My account > Pause."
     folder = one_page(tmp_path, "Pausing", passage)
     case = {"question": "How long can I pause for?", "reference": passage, "quote": passage}
     server.set_default(
@@ -315,10 +316,11 @@ def test_a_short_answer_that_copies_the_reference_is_set_aside_for_its_first_sen
     """A small writer gives back the reference as its "shortest reply": that proves nothing, so
     the reference's first sentence the judge says answers the question alone is the other right
     answer — and the link's 24 hours, which the question never asked, is not written."""
-    passage = "To verify your address, tap the link in the email we send. The link is valid for 24 hours."
+    passage = "To verify your address, tap the link in the email we send; the link is valid for 24 hours."
+    reference = "To verify your address, tap the link in the email we send. The link is valid for 24 hours."
     folder = one_page(tmp_path, "Verifying", passage)
     server.set_default(
-        JUDGE, writes({"question": "How do I verify my address?", "reference": passage, "quote": passage})
+        JUDGE, writes({"question": "How do I verify my address?", "reference": reference, "quote": passage})
     )
     out = tmp_path / "verify.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0

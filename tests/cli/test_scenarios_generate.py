@@ -28,7 +28,20 @@ from stand_ins.fake_openai import Reply, level_reply
 from ..conftest import BOT, JUDGE, USER, endpoint_toml
 
 REFERENCE_MARK = "As the help centre says:"  # only in references, so a leak is seen
+INVENTED = "Refunds are always paid within one hour, in cash, at any of our kiosks."  # in no passage
 PASSAGE = re.compile(r"### PASSAGE BEGIN ###\n(.*?)\n### PASSAGE END ###", re.S)
+ANSWER = re.compile(r"### ANSWER BEGIN ###\n(.*?)\n### ANSWER END ###", re.S)
+
+
+def answer_part_of(body: dict) -> str:
+    """The part of the passage a grounded request asks a question for; of any other request
+    (the judge's, a run's), the longest sentence of the passage it shows, if any."""
+    shown = "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
+    found = ANSWER.search(shown)
+    if found is not None:
+        return found.group(1)
+    passage = PASSAGE.search(shown)
+    return max(re.split(r"(?<=[.!?])\s", passage.group(1).strip()), key=len) if passage else ""
 
 
 def schema_name(body: dict) -> str:
@@ -171,14 +184,14 @@ def shaped(kind_text: str, sentence: str) -> str:
         return f"I tried to sort this out yesterday evening. {asked}"
     if "irrelevant detail" in kind_text:
         return f"My cat is asleep on the sofa next to me. {asked}"
-    if "customer's situation" in kind_text:
+    if "situation" in kind_text:
         return f"I'm on the yearly plan. {asked}"
     return asked
 
 
 def writer(
     *,
-    quote_ok: bool = True,
+    from_part: bool = True,
     follows: str = "yes",
     english: bool = True,
     probe_term: str = "gift cards",
@@ -216,10 +229,7 @@ def writer(
                 "invented_detail": f"{probe_term} are sold in the app",
             }
             return Reply(json.dumps({"candidates": [candidate]}))
-        match = PASSAGE.search("\n".join(m["content"] for m in body["messages"] if m["role"] == "user"))
-        passage = match.group(1) if match else ""
-        # the longest sentence: a FAQ row opens with its question
-        sentence = max(re.split(r"(?<=[.!?])\s", passage.strip()), key=len)
+        sentence = answer_part_of(body)
         asked_again = "not in English" in last_user(body)
         kind_text = next((m["content"] for m in body["messages"] if "Kind of question:" in m["content"]), "")
         question = shaped(kind_text, sentence) if english or asked_again else "これはどういう意味ですか？"
@@ -230,8 +240,8 @@ def writer(
             json.dumps(
                 {
                     "question": question,
-                    "reference": f"{REFERENCE_MARK} {sentence}",
-                    "quote": sentence if quote_ok else "Refunds are always paid within one hour.",
+                    "reference": f"{REFERENCE_MARK} {sentence}" if from_part else INVENTED,
+                    "quote": sentence,
                     "expect": ["gives the answer the help centre gives"],
                     "expect_not": [prohibition] if prohibition else [],
                 }
@@ -246,7 +256,8 @@ def help_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "help"
     folder.mkdir()
     (folder / "refunds.md").write_text(
-        "# Refunds\n\nRefunds are paid within 5 business days to the original card.\n\n"
+        "# Refunds\n\nRefunds are paid within 5 business days to the original card. "
+        "If you paid by bank transfer, the refund arrives as a transfer instead.\n\n"
         "## Yearly plans\n\nUnused months of a yearly plan cost $4 each to refund.\n",
         encoding="utf-8",
     )
@@ -298,10 +309,10 @@ def test_unverifiable_items_are_dropped_by_reason_and_nothing_is_written(
     server, help_folder, config_path, tmp_path, capsys
 ):
     out = tmp_path / "none.toml"
-    server.set_default(JUDGE, writer(quote_ok=False, probe_term="Refunds"))
+    server.set_default(JUDGE, writer(from_part=False, probe_term="Refunds"))
     assert generate(config_path, help_folder, out, "--n", "6") == 1
     printed = capsys.readouterr().out
-    assert "dropped 5: its quote is not in the passage" in printed
+    assert "dropped 5: the reference is not written from its passage" in printed
     assert "dropped 1: the out-of-scope question's terms are in the knowledge base" in printed
     assert not out.exists()
     server.set_default(JUDGE, writer(follows="no", probe_term="Refunds"))
@@ -410,15 +421,17 @@ def test_scenarios_check_flags_a_source_passage_that_changed_or_vanished(
     assert "its source passage in refunds.md has changed since it was generated" in err
 
 
-def test_the_kept_quote_is_the_passage_s_own_text_and_an_extractive_reference_is_its_own_quote(
+def test_the_kept_quote_is_the_part_the_question_was_written_for_in_the_passage_s_own_words(
     server, help_folder, config_path, tmp_path
 ):
+    shown: list[str] = []
+
     def respond(body: dict) -> Reply:
         if schema_name(body) == "entailment":
             return Reply(json.dumps({"follows": "yes"}))
-        passage = PASSAGE.search(last_user(body)).group(1)  # type: ignore[union-attr]
-        sentence = re.split(r"(?<=[.!?])\s", passage.strip())[0]
-        # a small model's habits: the quote left as "...", the reference copied from the passage
+        sentence = answer_part_of(body)
+        shown.append(sentence)
+        # a small model's habits: a quote of its own ("..."), the reference copied from the part
         return Reply(
             json.dumps(
                 {
@@ -436,7 +449,7 @@ def test_the_kept_quote_is_the_passage_s_own_text_and_an_extractive_reference_is
     assert generate(config_path, help_folder, out, "--n", "1", "--kinds", "factual") == 0
     (scenario,) = load_scenarios(out, "en")
     passages = {p.content_hash: p.text for p in read_folder(help_folder).passages}
-    assert scenario.source is not None and scenario.source.quote != "..."
+    assert scenario.source is not None and scenario.source.quote == shown[0]
     assert scenario.source.quote in passages[scenario.source.passage_hash]  # the source's own words and case
 
 

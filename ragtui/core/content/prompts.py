@@ -84,7 +84,7 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
     # its quote, and what an out-of-scope probe expects of the bot.
     "scenario_generate": {
         "system": frozenset(),
-        "grounded": frozenset({"kind", "title", "passage"}),
+        "grounded": frozenset({"kind", "title", "passage", "answer"}),
         "kind_factual": frozenset(),
         "kind_procedural": frozenset(),
         "kind_conditional": frozenset(),

@@ -211,6 +211,24 @@ _ONLY_WHETHER = re.compile(
 )
 
 
+def gives_a_step(text: str) -> bool:
+    """Does ``text`` tell an action on a screen or toward the team — an imperative, a menu path,
+    or (Japanese) an instruction? (A part of a passage a how-to question can be asked of.)"""
+    if JAPANESE.search(text):
+        return bool(_DOES_JA.search(text))
+    return bool(_IMPERATIVE.search(text) or re.search(r"[>＞›→]", text))
+
+
+def only_points(text: str) -> bool:
+    """Is ``text`` made only of sentences that send the reader elsewhere?"""
+    return _every_sentence(_POINTS, text)
+
+
+def speaks_of_page(text: str) -> bool:
+    """Does ``text`` speak of the page or another document instead of saying something?"""
+    return bool(_ABOUT_PAGE.search(text))
+
+
 def _every_sentence(pattern: re.Pattern[str], reference: str) -> bool:
     """Is ``reference`` made only of sentences ``pattern`` finds (``_POINTS``, ``_ONLY_WHETHER``)?"""
     sentences = [s.strip() for s in split_sentences(reference) if s.strip()]

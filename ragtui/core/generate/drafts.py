@@ -15,6 +15,7 @@ from .similarity import DistinctQuestions
 UNREADABLE = "the writer's reply could not be read"
 WRONG_LANGUAGE = "the question was in another language, twice"
 QUOTE_MISSING = "its quote is not in the passage"
+NO_ANSWER_PART = "no part of the passage answers a question of this kind"
 NOT_ENTAILED = "the reference does not follow from its quote"
 UNCHECKED = "the judge could not say whether the reference follows from its quote"
 RESTATES_QUESTION = "the reference restates the question"
@@ -63,6 +64,7 @@ SHORT = {
     UNREADABLE: "unreadable",
     WRONG_LANGUAGE: "language",
     QUOTE_MISSING: "quote missing",
+    NO_ANSWER_PART: "no part for the kind",
     NOT_ENTAILED: "not entailed",
     UNCHECKED: "unchecked",
     RESTATES_QUESTION: "restates question",

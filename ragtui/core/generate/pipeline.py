@@ -1,10 +1,11 @@
 """Planned items through the writer and every check, to drafts or the reasons they were dropped.
 
-For a grounded item the writer (a model, through the JSON schema below) returns a question, a
-reference answer, the quote that supports it and the expectations; code then checks that the
-question is in the run's language and is a question of its kind (each asked again once,
-``question_shape``), that the quote is in the passage, and the judge answers whether the
-reference follows from the quote and whether it answers the question. Amounts, numbers, menu
+For a grounded item code first chooses the part of the passage the question is written for
+(``answer_part``: the item's quote); the writer (a model, through the JSON schema below) returns
+the question that part answers, a reference answer and the expectations; code then checks that
+the question is in the run's language and is a question of its kind (each asked again once,
+``question_shape``), that the reference is written from its part, and the judge answers whether
+the reference follows from the quote and whether it answers the question. Amounts, numbers, menu
 paths and labels the quote and the reference share become ``contains`` expectations, decided in
 code — short phrases only; a longer one is judged. Then every expectation proves itself
 (``proof``) on the reference and on wrong answers (``wrong_answers``). For an out-of-scope probe,
@@ -42,6 +43,7 @@ from ..types.knowledge import SourcedPassage
 from ..types.scenarios import FollowUp, ScenarioSource
 from . import answer_kind, leave_one_out, question_shape
 from . import drafts as why
+from .answer_part import answer_part
 from .cached_client import CachedClient
 from .drafts import Draft, GenerationReport, checked_key, item_tokens
 from .entailment import (
@@ -83,11 +85,10 @@ GROUNDED_SCHEMA: dict[str, Any] = {
     "properties": {
         "question": {"type": "string", "maxLength": 400},
         "reference": _TEXT,
-        "quote": _TEXT,
         "expect": {"type": "array", "items": {"type": "string", "maxLength": 160}, "maxItems": 2},
         "expect_not": {"type": "array", "items": {"type": "string", "maxLength": 160}, "maxItems": 1},
     },
-    "required": ["question", "reference", "quote", "expect", "expect_not"],
+    "required": ["question", "reference", "expect", "expect_not"],
     "additionalProperties": False,
 }
 _PROBE = {
@@ -306,22 +307,24 @@ class Generator:
     async def _write(self, item: PlannedItem) -> Written:
         passage = item.passage
         assert passage is not None
+        # The part of the passage the question is written for is chosen in code (``answer_part``):
+        # it is the item's quote, the passage's own text.
+        part = answer_part(passage.text, item.kind)
+        if part is None:
+            raise Dropped(why.NO_ANSWER_PART)
+        quote = part.quote
         kind_text = self.template.render(f"kind_{item.kind}")
-        request = self.template.render("grounded", kind=kind_text, title=passage.title, passage=passage.text)
+        request = self.template.render(
+            "grounded", kind=kind_text, title=passage.title, passage=passage.text, answer=part.text
+        )
         reply = await self._ask_written(request, GROUNDED_SCHEMA, item.kind, passage.text)
-        question, reference, quote = (_text(reply, k) for k in ("question", "reference", "quote"))
+        question, reference = _text(reply, "question"), _text(reply, "reference")
         if not question or not reference:
             raise Dropped(why.UNREADABLE)
-        # The quote as the passage writes it: the model's copy must be found in it, and what is
-        # kept is the passage's own text. A reference copied from the passage is its own quote
-        # (small models often leave the quote out or write "...").
-        match = find_quote(quote, passage.text) or find_quote(reference, passage.text)
-        if match is None:
-            raise Dropped(why.QUOTE_MISSING)
-        quote = passage.text[match.start : match.end]
         if alike(question, reference) >= RESTATES_AT:
             raise Dropped(why.RESTATES_QUESTION)
-        if copied_share(reference, passage.text, 3) < GROUNDED_AT:
+        # written from its part: a reference drawn from another sentence answers another question
+        if copied_share(reference, part.text, 3) < GROUNDED_AT:
             raise Dropped(why.NOT_FROM_PASSAGE)
         lacks = answer_kind.missing(question, reference)
         if lacks is not None:
@@ -722,10 +725,23 @@ async def cached_call(
     """The model's reply to ``messages``, from ``cache`` when an earlier, interrupted run was
     answered it; the call and its tokens counted on ``report``."""
     key = request_key(client.endpoint.model, [dict(m) for m in messages], schema)
-    cached = cache.get(key)
-    if cached is not None:
-        report.cached_calls += 1
-        return cached
+    async with cache.asking(key):
+        cached = cache.get(key)
+        if cached is not None:
+            report.cached_calls += 1
+            return cached
+        return await _asked(client, messages, schema, max_tokens, cache, report, key)
+
+
+async def _asked(
+    client: ChatClient,
+    messages: list[Message],
+    schema: dict[str, Any],
+    max_tokens: int,
+    cache: ReplyCache,
+    report: GenerationReport,
+    key: str,
+) -> str:
     limit = max_tokens
     for _ in range(2):
         try:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..types.knowledge import SourcedPassage
 
 KINDS = ("factual", "procedural", "conditional", "two_questions", "distracting_detail", "situational")
 OUT_OF_SCOPE = "out_of_scope"
+T = TypeVar("T")
 OUT_OF_SCOPE_EVERY = 6  # one item in six probes what the knowledge base does not say
 
 
@@ -36,49 +38,74 @@ def passage_order(passages: Sequence[SourcedPassage]) -> list[SourcedPassage]:
     return _interleave(list(queues.values()))
 
 
-def _interleave(groups: list[list[SourcedPassage]]) -> list[SourcedPassage]:
-    out: list[SourcedPassage] = []
+def _interleave(groups: list[list[T]]) -> list[T]:
+    out: list[T] = []
     for round_ in range(max((len(g) for g in groups), default=0)):
         out += [group[round_] for group in groups if round_ < len(group)]
     return out
 
 
 def plan(
-    passages: Sequence[SourcedPassage], n: int, kinds: Sequence[str] = (*KINDS, OUT_OF_SCOPE)
+    passages: Sequence[SourcedPassage],
+    n: int,
+    kinds: Sequence[str] = (*KINDS, OUT_OF_SCOPE),
+    fits: Callable[[SourcedPassage, str], bool] = lambda passage, kind: True,
 ) -> list[PlannedItem]:
     """Up to ``n`` items: kinds in turn (an out-of-scope probe every ``OUT_OF_SCOPE_EVERY`` items
     when asked for), each grounded kind on the next passage of ``passage_order``, cycling only once
     every passage has had its turn, until every passage has had every kind; the plan stops there
     (``supported``): one more item would ask for a passage in a kind it was already asked for,
-    the same draft again."""
+    the same draft again. A pair ``fits`` says no to (a passage with no part that can answer
+    that kind: no steps for a procedural item) is passed over: it would only be dropped."""
     grounded = [k for k in kinds if k != OUT_OF_SCOPE]
     probes = OUT_OF_SCOPE in kinds
     order = passage_order(passages)
     if not order and grounded:
         raise ValueError("no passage to ground an item on")
-    limit = len(order) * len(grounded)
-    cycle = math.lcm(len(order), len(grounded)) if grounded else 1
+    queue = iter(_pairs(order, grounded, fits))
     items: list[PlannedItem] = []
-    used = 0
     for index in range(n):
         if probes and (not grounded or (index + 1) % OUT_OF_SCOPE_EVERY == 0):
             items.append(PlannedItem(index, OUT_OF_SCOPE, None))
             continue
-        if used == limit:
+        pair = next(queue, None)
+        if pair is None:
             break
-        # Kinds and passages both in turn; once their pairs would come round again (after
-        # lcm(kinds, passages) items) the passages shift by one, to pairs not planned yet.
-        passage = order[(used + used // cycle) % len(order)]
-        items.append(PlannedItem(index, grounded[used % len(grounded)], passage))
-        used += 1
+        items.append(PlannedItem(index, *pair))
     return items
 
 
-def supported(passages: Sequence[SourcedPassage], kinds: Sequence[str]) -> int | None:
+def _pairs(
+    order: list[SourcedPassage], grounded: list[str], fits: Callable[[SourcedPassage, str], bool]
+) -> list[tuple[str, SourcedPassage]]:
+    """Every (kind, passage) pair once, in plan order. Kinds and passages both in turn; once
+    their pairs would come round again (after lcm(kinds, passages) items) the passages shift by
+    one, to pairs not planned yet. The pairs that do not fit are left out and the kinds stay in
+    turn: a kind few passages can answer is not pushed to the end."""
+    if not grounded:
+        return []
+    cycle = math.lcm(len(order), len(grounded))
+    by_kind: dict[str, list[tuple[str, SourcedPassage]]] = {kind: [] for kind in grounded}
+    for used in range(len(order) * len(grounded)):
+        kind, passage = grounded[used % len(grounded)], _passage_at(order, used, cycle)
+        if fits(passage, kind):
+            by_kind[kind].append((kind, passage))
+    return _interleave(list(by_kind.values()))
+
+
+def _passage_at(order: list[SourcedPassage], used: int, cycle: int) -> SourcedPassage:
+    return order[(used + used // cycle) % len(order)]
+
+
+def supported(
+    passages: Sequence[SourcedPassage],
+    kinds: Sequence[str],
+    fits: Callable[[SourcedPassage, str], bool] = lambda passage, kind: True,
+) -> int | None:
     """How many items the passages support in these kinds (``plan``'s cap), or None when the
     kinds are probes only (no passage is used)."""
     grounded = [k for k in kinds if k != OUT_OF_SCOPE]
     if not grounded:
         return None
     cells = len(passages) * len(grounded)
-    return len(plan(passages, 2 * cells + OUT_OF_SCOPE_EVERY, kinds))  # more than it can take
+    return len(plan(passages, 2 * cells + OUT_OF_SCOPE_EVERY, kinds, fits))  # more than it can take

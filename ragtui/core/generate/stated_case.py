@@ -62,11 +62,11 @@ def unstated_case(question: str, quote: str, reference: str, passage: str) -> st
 
 
 def _conditions(quote: str, reference: str, passage: str) -> list[str]:
-    found = [c for c in (_intro(quote, passage), _opening(quote), _opening(reference)) if c]
+    found = [c for c in (_intro(quote, passage), opening_condition(quote), opening_condition(reference)) if c]
     return list(dict.fromkeys(found))
 
 
-def _opening(text: str) -> str | None:
+def opening_condition(text: str) -> str | None:
     """The condition ``text``'s first sentence opens with ("If …,"), after a bare "Yes."/"No."."""
     sentences = [s.strip() for s in split_sentences(unicodedata.normalize("NFKC", text)) if s.strip()]
     while sentences and BARE_ANSWER.match(sentences[0]):

@@ -1,0 +1,149 @@
+"""The part of a passage a generated question is written for (``generate.answer_part``): chosen in
+code from the passage's sentences and lists, by what each kind of item needs, never a part that
+cannot be an answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragtui.core.generate.answer_part import answer_part, answer_parts
+from ragtui.core.generate.plan import KINDS
+from ragtui.core.generate.quote_check import find_quote
+
+VERIFY = (
+    "After you sign up, Tsumugi sends a verification email from no-reply@tsumugi.example. "
+    "Tap the link in that email to confirm the address. The link is valid for 24 hours.\n\n"
+    "If the email does not arrive:\n"
+    "- Wait a few minutes and check your spam or junk folder.\n"
+    '- Go to Settings > Account > Email address and tap "Resend verification email".\n\n'
+    "For more information, see [Email settings](email.md)."
+)
+# a Hugo page: a soft-wrapped paragraph, an introduction in its own paragraph, numbered steps
+UPDATE_EMAIL = (
+    "You can update the email address of your account at any time. Your new address appears as\n"
+    "unverified until you complete the verification.\n\n"
+    "To update your email address:\n\n"
+    "1. Sign in to your [Docker account](https://app.docker.com/login).\n"
+    "1. Select your avatar and select **Account settings**.\n"
+    "1. Select **Send verification email**. Docker sends a verification\n"
+    "   link to your new email.\n"
+)
+
+
+def texts(passage: str) -> list[str]:
+    return [part.text for part in answer_parts(passage)]
+
+
+def test_every_part_s_quote_is_the_passage_s_own_text_and_a_pointer_is_no_part():
+    for passage in (VERIFY, UPDATE_EMAIL):
+        for part in answer_parts(passage):
+            assert find_quote(part.quote, passage) is not None, part
+            assert part.quote == passage[part.start : part.end].strip() or part.is_item
+    assert not any("see [Email settings]" in t for t in texts(VERIFY))
+
+
+def test_a_soft_wrapped_sentence_is_one_part_and_a_list_is_one_with_its_introduction():
+    found = texts(UPDATE_EMAIL)
+    assert "Your new address appears as unverified until you complete the verification." in found
+    (steps,) = [t for t in found if t.startswith("To update your email address:")]
+    assert steps.count("\n") == 3 and "Docker sends a verification link to your new email." in steps
+    # one step of a numbered procedure alone answers no question: no part of its own
+    assert "Select your avatar and select **Account settings**." not in found
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("procedural", "To update your email address:\n"),  # the procedure, with its introduction
+        ("two_questions", "You can update the email address of your account at any time.\nYour new address"),
+    ],
+)
+def test_each_kind_takes_a_part_that_can_answer_it(kind: str, expected: str):
+    part = answer_part(UPDATE_EMAIL, kind)
+    assert part is not None and part.text.startswith(expected)
+
+
+def test_a_conditional_item_is_written_for_a_case_and_a_procedure_prefers_steps_with_no_case():
+    case = answer_part(VERIFY, "conditional")
+    assert case is not None and case.text.startswith("If the email does not arrive:\n")
+    steps = answer_part(VERIFY, "procedural")
+    assert steps is not None and steps.text == "Tap the link in that email to confirm the address."
+    # with no case in the passage, no conditional item; with no step, no procedural one
+    assert answer_part("The link is valid for 24 hours. Only the newest link works.", "conditional") is None
+    assert answer_part("The link is valid for 24 hours. Only the newest link works.", "procedural") is None
+
+
+def test_the_kinds_that_take_any_part_take_different_ones_whatever_the_run_s_order():
+    chosen = {kind: answer_part(VERIFY, kind) for kind in ("factual", "distracting_detail", "situational")}
+    assert len({part.text for part in chosen.values() if part}) == 3
+    assert KINDS.index("factual") == 0 and chosen["factual"] is not None
+    assert chosen["factual"].text.startswith("After you sign up")
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        "## Billing\n\nCan I pause my plan?",  # a heading and a FAQ row's question
+        "The name (required): The name of the administrator or company",  # a form field's label
+        "- [Manage connections](https://example.com/a)\n- [Revoke apps](https://example.com/b)",  # links only
+        "This section describes how to deactivate an account.",  # about the page
+        "| Plan | Price |\n| --- | --- |",  # a table
+        "Billing and payments.",  # a fragment
+    ],
+)
+def test_what_cannot_be_an_answer_is_no_part(passage: str):
+    assert answer_parts(passage) == []
+
+
+def test_a_question_mark_inside_quotes_ends_no_sentence_and_a_quote_mark_line_is_read_as_text():
+    passage = (
+        'If you cannot remember your password, select "Forgot password?" on the login screen.\n\n'
+        "> If your organization enforces single\n> sign-on, ask your administrator to change it."
+    )
+    found = texts(passage)
+    assert found[0] == 'If you cannot remember your password, select "Forgot password?" on the login screen.'
+    assert found[1] == "If your organization enforces single sign-on, ask your administrator to change it."
+    assert all(part.case for part in answer_parts(passage))
+
+
+def test_japanese_parts_and_a_list_introduced_by_a_sentence():
+    passage = (
+        "リンクの有効期限は24時間です。\n\n"
+        "確認メールが届かない場合は、次をお試しください。\n"
+        "- 数分待ってから、迷惑メールフォルダを確認する。\n"
+        "- 設定 > アカウント > メールアドレス で「確認メールを再送信」をタップする。\n"
+    )
+    assert texts(passage)[0] == "リンクの有効期限は24時間です。"
+    case = answer_part(passage, "conditional")
+    assert case is not None and case.text.startswith("確認メールが届かない場合は、次をお試しください。\n")
+
+
+def test_a_sentence_that_leans_on_the_one_before_goes_with_it():
+    passage = (
+        "Check whether the address is used by another Tsumugi ID. If it is, change the address on the "
+        "other account first. Usernames are shown on your public profile."
+    )
+    assert texts(passage) == [
+        "Check whether the address is used by another Tsumugi ID. If it is, change the address on the other "
+        "account first.",
+        "Usernames are shown on your public profile.",
+    ]
+
+
+def test_an_item_of_a_list_is_shown_with_the_line_that_introduces_it():
+    passage = (
+        "We make refunds only in these cases:\n"
+        "- Double charges: you were charged twice for the same period.\n"
+        "- Service faults: a problem on our side made Premium features unavailable to you.\n"
+    )
+    item = next(p for p in answer_parts(passage) if p.is_item and "Service faults" in p.text)
+    assert item.text == (
+        "We make refunds only in these cases: Service faults: a problem on our side made Premium features "
+        "unavailable to you."
+    )
+    assert item.quote == (
+        "We make refunds only in these cases: … - Service faults: a problem on our side made Premium features "
+        "unavailable to you."
+    )
+    # items are no pair of sentences for a two-questions item
+    assert answer_part(passage, "two_questions") is None
