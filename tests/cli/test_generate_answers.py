@@ -57,6 +57,12 @@ def arrival_case(*expect: str) -> dict:
             "To deactivate your account, follow these steps:",
             "the reference announces steps it does not give",
         ),
+        (  # a question about something else than the part it was written for
+            "Service faults: a problem on our side made Premium features unavailable to you.",
+            "Why can't I cancel my subscription before the renewal date? I have a pet named Max.",
+            "Service faults: a problem on our side made Premium features unavailable to you.",
+            "the question shares no word of its own with the part it was written for",
+        ),
         (  # the steps of the case "do not arrive", to a customer who asks how to turn them on
             "If push notifications do not arrive:\n1. Check that notifications are allowed in your phone's settings.",
             "How can I enable push notifications?",

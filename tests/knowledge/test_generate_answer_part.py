@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragtui.core.generate.answer_part import answer_part, answer_parts
+from ragtui.core.generate.answer_part import answer_part, answer_parts, asked_of, common_words
 from ragtui.core.generate.plan import KINDS
 from ragtui.core.generate.quote_check import find_quote
 
@@ -147,3 +147,17 @@ def test_an_item_of_a_list_is_shown_with_the_line_that_introduces_it():
     )
     # items are no pair of sentences for a two-questions item
     assert answer_part(passage, "two_questions") is None
+
+
+def test_a_question_asks_of_its_part_when_it_shares_a_word_the_help_centre_s_pages_do_not_all_share():
+    pages = [
+        f"Your Tsumugi account: page {n} about {topic}." for n, topic in enumerate(["refunds", "pausing", "links"])
+    ]
+    common = common_words([*pages, "Tsumugi account limits."])
+    assert {"tsumu", "accou"} <= common and "refun" not in common
+    part = "Pausing is possible for up to 3 months."
+    assert asked_of("Can I pause my plan?", part, common)  # "pause" and "pausing": one word
+    assert not asked_of("Why can't I cancel before the renewal date?", part, common)
+    assert asked_of("What is a Tsumugi account?", part, common)  # no word of its own: not judged here
+    assert asked_of("定期便を一時停止できますか？", "定期便は3か月まで一時停止できます。", frozenset())
+    assert not asked_of("返品の送料はいくらですか？", "定期便は3か月まで一時停止できます。", frozenset())

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from ..text.content_words import content_stems
 from ..text.script import JAPANESE
 from ..text.sentences import split_sentences
 from .answer_kind import gives_a_step, only_points, speaks_of_page
@@ -269,3 +270,35 @@ def _two_neighbours(passage: str, parts: list[AnswerPart]) -> AnswerPart | None:
             case=first.case,
         )
     return None
+
+
+# A question asks of its part when it shares a word of its own with it: a word the help centre's
+# pages do not all share ("Tsumugi", "account", "Docker" are in most of them and tell nothing).
+COMMON_AT = 0.3  # a stem in this share of the passages (or more) is the help centre's, not a question's
+_JA_WORD = re.compile(r"[\u30a0-\u30ff]{2,}|[\u3400-\u9fff]{2,}")
+
+
+def words_of(text: str) -> set[str]:
+    """Content stems (English) and kanji or katakana runs (Japanese) of ``text``."""
+    return set(_JA_WORD.findall(text)) if JAPANESE.search(text) else content_stems(text)
+
+
+def common_words(passages: list[str]) -> frozenset[str]:
+    """The words of at least ``COMMON_AT`` of ``passages``: the help centre's own vocabulary."""
+    counts: dict[str, int] = {}
+    for passage in passages:
+        for word in words_of(passage):
+            counts[word] = counts.get(word, 0) + 1
+    least = max(3, COMMON_AT * len(passages))
+    return frozenset(word for word, count in counts.items() if count >= least)
+
+
+def asked_of(question: str, part: str, common: frozenset[str]) -> bool:
+    """Does ``question`` ask about what ``part`` speaks of — one word of its own in it? A question
+    with no word of its own ("What is a Tsumugi ID?") is not judged here."""
+    own = words_of(question) - common
+    if not own:
+        return True
+    in_part = words_of(part)
+    # four letters for English: "pause" and "pausing" are one word, their five-letter stems two
+    return any(any(word[:4] in w if word.isascii() else word in w for w in in_part) for word in own)

@@ -16,6 +16,7 @@ UNREADABLE = "the writer's reply could not be read"
 WRONG_LANGUAGE = "the question was in another language, twice"
 QUOTE_MISSING = "its quote is not in the passage"
 NO_ANSWER_PART = "no part of the passage answers a question of this kind"
+ASKS_ELSEWHERE = "the question shares no word of its own with the part it was written for"
 NOT_ENTAILED = "the reference does not follow from its quote"
 UNCHECKED = "the judge could not say whether the reference follows from its quote"
 RESTATES_QUESTION = "the reference restates the question"
@@ -65,6 +66,7 @@ SHORT = {
     WRONG_LANGUAGE: "language",
     QUOTE_MISSING: "quote missing",
     NO_ANSWER_PART: "no part for the kind",
+    ASKS_ELSEWHERE: "asks of another part",
     NOT_ENTAILED: "not entailed",
     UNCHECKED: "unchecked",
     RESTATES_QUESTION: "restates question",

@@ -43,7 +43,7 @@ from ..types.knowledge import SourcedPassage
 from ..types.scenarios import FollowUp, ScenarioSource
 from . import answer_kind, leave_one_out, question_shape
 from . import drafts as why
-from .answer_part import answer_part
+from .answer_part import answer_part, asked_of, common_words
 from .cached_client import CachedClient
 from .drafts import Draft, GenerationReport, checked_key, item_tokens
 from .entailment import (
@@ -206,6 +206,8 @@ class Generator:
     follow_ups: bool = False  # also write the customer's planned second question
     slots: int = 1  # the endpoint's request slots: items generated at once
     prompts_dir: Path | None = None  # the run's prompts, for the expectation judge's template
+    # the words most passages share ("Tsumugi", "account"): no sign of what a question asks
+    _common: frozenset[str] | None = field(default=None, init=False, repr=False)
 
     async def run(self, items: Sequence[PlannedItem], progress: Callable[[GenerationReport], None]) -> GenerationReport:
         """Every item of ``items``, counted in plan order; ``progress(report)`` each time an item
@@ -321,6 +323,10 @@ class Generator:
         question, reference = _text(reply, "question"), _text(reply, "reference")
         if not question or not reference:
             raise Dropped(why.UNREADABLE)
+        if self._common is None:
+            self._common = common_words([p.text for p in self.passages])
+        if not asked_of(question, part.text, self._common):
+            raise Dropped(why.ASKS_ELSEWHERE)
         if alike(question, reference) >= RESTATES_AT:
             raise Dropped(why.RESTATES_QUESTION)
         # written from its part: a reference drawn from another sentence answers another question
