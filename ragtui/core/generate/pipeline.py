@@ -731,37 +731,25 @@ async def cached_call(
     """The model's reply to ``messages``, from ``cache`` when an earlier, interrupted run was
     answered it; the call and its tokens counted on ``report``."""
     key = request_key(client.endpoint.model, [dict(m) for m in messages], schema)
-    async with cache.asking(key):
+    async with cache.asking(key):  # the same request in flight: wait for its reply, then read it
         cached = cache.get(key)
         if cached is not None:
             report.cached_calls += 1
             return cached
-        return await _asked(client, messages, schema, max_tokens, cache, report, key)
-
-
-async def _asked(
-    client: ChatClient,
-    messages: list[Message],
-    schema: dict[str, Any],
-    max_tokens: int,
-    cache: ReplyCache,
-    report: GenerationReport,
-    key: str,
-) -> str:
-    limit = max_tokens
-    for _ in range(2):
-        try:
-            completion = await client.complete(messages, json_schema=schema, max_tokens=limit)
-        except IncompleteReply:
-            raise Dropped(why.FAILED_CALL) from None  # one reply cut off: that item only
-        # Any other endpoint error (refused, unreachable, timed out) ends the whole generation:
-        # it would fail every item the same way. What was answered so far is in the cache.
-        report.spend(completion.prompt_tokens, completion.completion_tokens)
-        if completion.finish_reason != "length":
-            cache.put(key, completion.text)
-            return completion.text
-        limit = max_tokens * LONGER_REPLY  # cut at the token limit: once more with room to finish
-    raise Dropped(why.CUT_OFF)
+        limit = max_tokens
+        for _ in range(2):
+            try:
+                completion = await client.complete(messages, json_schema=schema, max_tokens=limit)
+            except IncompleteReply:
+                raise Dropped(why.FAILED_CALL) from None  # one reply cut off: that item only
+            # Any other endpoint error (refused, unreachable, timed out) ends the whole generation:
+            # it would fail every item the same way. What was answered so far is in the cache.
+            report.spend(completion.prompt_tokens, completion.completion_tokens)
+            if completion.finish_reason != "length":
+                cache.put(key, completion.text)
+                return completion.text
+            limit = max_tokens * LONGER_REPLY  # cut at the token limit: once more with room to finish
+        raise Dropped(why.CUT_OFF)
 
 
 def _parse(text: str) -> dict[str, Any]:
