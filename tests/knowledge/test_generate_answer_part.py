@@ -161,3 +161,22 @@ def test_a_question_asks_of_its_part_when_it_shares_a_word_the_help_centre_s_pag
     assert asked_of("What is a Tsumugi account?", part, common)  # no word of its own: not judged here
     assert asked_of("定期便を一時停止できますか？", "定期便は3か月まで一時停止できます。", frozenset())
     assert not asked_of("返品の送料はいくらですか？", "定期便は3か月まで一時停止できます。", frozenset())
+
+
+def test_a_sentence_about_the_same_screen_goes_with_the_one_that_names_it():
+    passage = (
+        'Go to Settings > Account > Linked services and tap "Link". To unlink, tap "Unlink" next to the '
+        "service on the same screen."
+    )
+    assert texts(passage) == [
+        'Go to Settings > Account > Linked services and tap "Link". To unlink, tap "Unlink" next to the service '
+        "on the same screen."
+    ]
+
+
+def test_a_sentence_about_the_page_after_one_that_answers_leaves_it_whole():
+    passage = (
+        "You can deactivate an account at any time. This section describes the prerequisites and steps "
+        "to deactivate a user account."
+    )
+    assert texts(passage) == ["You can deactivate an account at any time."]

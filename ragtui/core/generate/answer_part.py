@@ -52,6 +52,8 @@ _BLOCKQUOTE = re.compile(r"(?:^|\n)[ \t]*>[ \t]?")
 _LEANS_BACK = re.compile(
     r"(?:it|this|that|these|those|they|then|otherwise|if so|if not|if it is|if they are|such|here)\b", re.I
 )
+# "…request a new one from the same screen": which screen, the sentence before says.
+_SAME_PLACE = re.compile(r"\b(?:the same|that|this) (?:screen|page|menu|form|tab|window|settings)\b", re.I)
 _QUESTION_END = re.compile(r"[?？][\"'”’」』)）]*$")
 
 
@@ -154,9 +156,11 @@ def _sentences(passage: str, start: int, end: int) -> list[AnswerPart]:
         if at < 0:
             continue
         cursor = at + len(sentence)
-        # "If it is, change the address…", "This message means…": said of the sentence before,
-        # which it goes with; alone it answers nothing a customer asks.
-        if at > 0 and _LEANS_BACK.match(sentence):
+        # "If it is, change the address…", "This message means…", "…from the same screen": said
+        # of the sentence before, which it goes with; alone it answers nothing a customer asks.
+        if only_points(sentence) or speaks_of_page(sentence):
+            continue  # "This section describes…": nothing to add to the sentence before
+        if at > 0 and (_LEANS_BACK.match(sentence) or _SAME_PLACE.search(sentence)):
             at = opened
             if parts and parts[-1].start == start + opened:
                 parts.pop()
