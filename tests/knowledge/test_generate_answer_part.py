@@ -12,7 +12,7 @@ from ragtui.core.generate.quote_check import find_quote
 
 VERIFY = (
     "After you sign up, Tsumugi sends a verification email from no-reply@tsumugi.example. "
-    "Tap the link in that email to confirm the address. The link is valid for 24 hours.\n\n"
+    "Tap the link in the verification email to confirm the address. The link is valid for 24 hours.\n\n"
     "If the email does not arrive:\n"
     "- Wait a few minutes and check your spam or junk folder.\n"
     '- Go to Settings > Account > Email address and tap "Resend verification email".\n\n'
@@ -67,7 +67,7 @@ def test_a_conditional_item_is_written_for_a_case_and_a_procedure_prefers_steps_
     case = answer_part(VERIFY, "conditional")
     assert case is not None and case.text.startswith("If the email does not arrive:\n")
     steps = answer_part(VERIFY, "procedural")
-    assert steps is not None and steps.text == "Tap the link in that email to confirm the address."
+    assert steps is not None and steps.text == "Tap the link in the verification email to confirm the address."
     # with no case in the passage, no conditional item; with no step, no procedural one
     assert answer_part("The link is valid for 24 hours. Only the newest link works.", "conditional") is None
     assert answer_part("The link is valid for 24 hours. Only the newest link works.", "procedural") is None
@@ -172,6 +172,8 @@ def test_a_sentence_about_the_same_screen_goes_with_the_one_that_names_it():
         'Go to Settings > Account > Linked services and tap "Link". To unlink, tap "Unlink" next to the service '
         "on the same screen."
     ]
+    verify = "Tsumugi sends a verification email. Tap the link in that email to confirm the address."
+    assert texts(verify) == [verify]
 
 
 def test_a_sentence_about_the_page_after_one_that_answers_leaves_it_whole():

@@ -52,8 +52,12 @@ _BLOCKQUOTE = re.compile(r"(?:^|\n)[ \t]*>[ \t]?")
 _LEANS_BACK = re.compile(
     r"(?:it|this|that|these|those|they|then|otherwise|if so|if not|if it is|if they are|such|here)\b", re.I
 )
-# "…request a new one from the same screen": which screen, the sentence before says.
-_SAME_PLACE = re.compile(r"\b(?:the same|that|this) (?:screen|page|menu|form|tab|window|settings)\b", re.I)
+# "…request a new one from the same screen", "Tap the link in that email": which screen, which
+# email, the sentence before says.
+_SAME_PLACE = re.compile(
+    r"\b(?:the same (?:screen|page|menu|form|tab|window|settings)|(?:in|on|from|to|at|with|under) (?:that|this|these|those) [a-z]+)\b",
+    re.I,
+)
 _QUESTION_END = re.compile(r"[?？][\"'”’」』)）]*$")
 
 
