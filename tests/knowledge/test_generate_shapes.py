@@ -114,6 +114,12 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             None,
         ),
         ("How do I add a payment method?", "You can add a payment method at any time.", answer_kind.HOW_TO),
+        (  # a step asked for in other words; what one gets after it is no step
+            "What is the first step in upgrading a Docker subscription?",
+            "To upgrade your subscription, you immediately get access to all features of the new tier.",
+            answer_kind.HOW_TO,
+        ),
+        ("What is the first step in upgrading?", "Sign in to Docker Home and select Billing.", None),
         ("How do I add a payment method?", "You can contact your organization owner to add one.", None),
         # yes or no, said as such or with the asked verb; a neighbouring fact says neither
         (

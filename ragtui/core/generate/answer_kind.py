@@ -79,6 +79,8 @@ _EN_ASKS = {
         # a how-to in other words: "Can you help me add a payment method?"
         r"|\bhelp (?:me|us) (?:to )?(?!with\b|out\b|understand\b|know\b|decide\b)[a-z]+\b|\b(?:show|tell) (?:me|us) how\b"
         r"|\bwalk (?:me|us) through\b|\bwhat (?:are )?the steps\b|\bwhat (?:do|should) (?:i|we) (?:need to )?do to\b"
+        # "What is the first step in upgrading…?" asks for a step, as "how do I" does
+        r"|\bwhat(?:'s| is) the (?:first|next|last) step\b"
     ),
     CONSEQUENCE: re.compile(r"\bwhat (?:happens|will happen|would happen|changes|will change)\b"),
 }
