@@ -132,6 +132,12 @@ def generate(args: argparse.Namespace, overrides: Overrides) -> int:
         )
     # only the (passage, kind) pairs with a part of the passage that can answer the kind
     items = plan(read.passages, args.n, kinds, fits=lambda passage, kind: answer_part(passage.text, kind) is not None)
+    if not items:
+        raise RagtuiError(
+            f"no passage of {args.docs} has a part that can answer an item of these kinds ({', '.join(kinds)})",
+            'a procedural item needs steps, a conditional one a case the page states ("If …,"), two questions '
+            "two sentences side by side; try other --kinds. Nothing was written",
+        )
     if len(items) < args.n:
         console.print(
             Text(

@@ -162,3 +162,14 @@ def test_an_n_beyond_what_the_passages_support_is_capped_and_said(server, config
     assert "Plan: 54 item(s)" in printed
     # an upper bound, said as one: items dropped early make few of their calls
     assert re.search(r"up to \d+ model call\(s\) and [\d,]+ tokens", printed)
+
+
+def test_kinds_no_passage_can_answer_are_refused_before_any_call(server, config_path, tmp_path, capsys):
+    folder = tmp_path / "help"
+    folder.mkdir()
+    (folder / "a.md").write_text("# Shipping\n\nOrders arrive in 2 to 4 days.\n", encoding="utf-8")
+    assert generate(config_path, folder, tmp_path / "x.toml", "--n", "3", "--kinds", "conditional,procedural") == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "has a part that can answer an item of these kinds (conditional, procedural)" in err
+    assert "Traceback" not in err and not (tmp_path / "x.toml").exists()
+    assert not server.chat_requests(JUDGE)
