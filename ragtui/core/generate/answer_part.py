@@ -114,12 +114,12 @@ def answer_parts(passage: str) -> list[AnswerPart]:
         if list_at is None:
             parts += _sentences(passage, start, end)
             continue
-        list_start = start + sum(len(line) + 1 for line in lines[:list_at])
+        list_start = start + sum(len(row) + 1 for row in lines[:list_at])
         # The line above the list introduces it ("To link a service:", 「次をお試しください。」),
         # in its own paragraph or not.
         if list_at > 0:
             line = lines[list_at - 1]
-            line_at = start + sum(len(line) + 1 for line in lines[: list_at - 1])
+            line_at = start + sum(len(row) + 1 for row in lines[: list_at - 1])
             # the line's last sentence: a wrapped paragraph may end "…process. You can:"
             last = (split_sentences(line) or [line])[-1]
             intro_at = line_at + line.rfind(last) if _introduces(line) else list_start
