@@ -28,18 +28,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from ..text.content_words import content_stems
+from ..text.content_words import content_words
 from ..text.script import JAPANESE
 from ..text.sentences import split_sentences
 from .answer_kind import gives_a_step, only_points, speaks_of_page
 from .plan import KINDS
-from .stated_case import opening_condition
+from .stated_case import LIST_ITEM, opening_condition
 
 MIN_WORDS = 5  # an English part shorter than this says too little to be asked about
 MIN_JAPANESE_CHARS = 12
 
-_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)．]|[-*+・•])\s+")
 _NUMBERED = re.compile(r"^\s*\d+[.)．]\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 _QUOTE_MARK = re.compile(r"^\s*>\s?")
@@ -106,11 +106,16 @@ def answer_part(passage: str, kind: str) -> AnswerPart | None:
 
 def answer_parts(passage: str) -> list[AnswerPart]:
     """Every part of ``passage`` that can be an answer, in order."""
+    return list(_parts_of(passage))
+
+
+@lru_cache(maxsize=4096)  # the plan asks once per kind of every passage, the writer once more
+def _parts_of(passage: str) -> tuple[AnswerPart, ...]:
     parts: list[AnswerPart] = []
     paragraphs = _paragraphs(passage)
     for number, (start, end) in enumerate(paragraphs):
         lines = passage[start:end].split("\n")
-        list_at = next((i for i, line in enumerate(lines) if _LIST_ITEM.match(line)), None)
+        list_at = next((i for i, line in enumerate(lines) if LIST_ITEM.match(line)), None)
         if list_at is None:
             parts += _sentences(passage, start, end)
             continue
@@ -129,7 +134,7 @@ def answer_parts(passage: str) -> list[AnswerPart]:
             last = (split_sentences(above.rstrip().rsplit("\n", 1)[-1]) or [""])[-1]
             intro_at = paragraphs[number - 1][0] + above.rfind(last) if number and _introduces(last) else list_start
         parts += _list(passage, intro_at, list_start, end)
-    return parts
+    return tuple(parts)
 
 
 def _introduces(line: str) -> bool:
@@ -221,7 +226,7 @@ def _items(passage: str, start: int, end: int) -> list[tuple[int, int]]:
     items: list[list[int]] = []
     offset = start
     for line in passage[start:end].split("\n"):
-        if _LIST_ITEM.match(line) or not items:
+        if LIST_ITEM.match(line) or not items:
             items.append([offset, offset + len(line)])
         else:
             items[-1][1] = offset + len(line)
@@ -244,7 +249,7 @@ def _opens_case(text: str) -> bool:
 
 def _clean(text: str) -> str:
     """As the writer is shown it: no list marker or quote mark, line breaks as spaces."""
-    lines = [_LIST_ITEM.sub("", _QUOTE_MARK.sub("", line)).strip() for line in text.split("\n")]
+    lines = [LIST_ITEM.sub("", _QUOTE_MARK.sub("", line)).strip() for line in text.split("\n")]
     return re.sub(r"[ \t]{2,}", " ", " ".join(line for line in lines if line))
 
 
@@ -283,19 +288,13 @@ def _two_neighbours(passage: str, parts: list[AnswerPart]) -> AnswerPart | None:
 # A question asks of its part when it shares a word of its own with it: a word the help centre's
 # pages do not all share ("Tsumugi", "account", "Docker" are in most of them and tell nothing).
 COMMON_AT = 0.3  # a stem in this share of the passages (or more) is the help centre's, not a question's
-_JA_WORD = re.compile(r"[\u30a0-\u30ff]{2,}|[\u3400-\u9fff]{2,}")
-
-
-def words_of(text: str) -> set[str]:
-    """Content stems (English) and kanji or katakana runs (Japanese) of ``text``."""
-    return set(_JA_WORD.findall(text)) if JAPANESE.search(text) else content_stems(text)
 
 
 def common_words(passages: list[str]) -> frozenset[str]:
     """The words of at least ``COMMON_AT`` of ``passages``: the help centre's own vocabulary."""
     counts: dict[str, int] = {}
     for passage in passages:
-        for word in words_of(passage):
+        for word in content_words(passage):
             counts[word] = counts.get(word, 0) + 1
     least = max(3, COMMON_AT * len(passages))
     return frozenset(word for word, count in counts.items() if count >= least)
@@ -304,9 +303,9 @@ def common_words(passages: list[str]) -> frozenset[str]:
 def asked_of(question: str, part: str, common: frozenset[str]) -> bool:
     """Does ``question`` ask about what ``part`` speaks of — one word of its own in it? A question
     with no word of its own ("What is a Tsumugi ID?") is not judged here."""
-    own = words_of(question) - common
+    own = content_words(question) - common
     if not own:
         return True
-    in_part = words_of(part)
+    in_part = content_words(part)
     # four letters for English: "pause" and "pausing" are one word, their five-letter stems two
     return any(any(word[:4] in w if word.isascii() else word in w for w in in_part) for word in own)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..text.content_words import content_stems
+from ..text.content_words import content_stems, japanese_words
 from ..text.script import JAPANESE
 from ..text.sentences import split_sentences
 from .answer_kind import BARE_ANSWER
@@ -37,7 +37,7 @@ _EN_CONDITION = re.compile(r"^(?:if|unless|in case|in the event that)\s+([^,:;]{
 _EN_INTRO = re.compile(r"^(?:if|unless|in case|in the event that|when|whenever)\s+([^:]{3,160}):\s*$", re.I)
 _JA_CONDITION = re.compile(r"^(.{2,60}?)(?:場合|とき|時|際)(?:は|に|には)?[、,]")
 _JA_INTRO = re.compile(r"^(.{2,60}?)(?:場合|とき|時|際)(?:は|に|には)?[:：]\s*$")
-_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)．]|[-*+・•])\s")
+LIST_ITEM = re.compile(r"^\s*(?:\d+[.)．]|[-*+・•])\s")  # a list item's marker
 
 # Something going wrong, in the condition and in the customer's message.
 _EN_WRONG = re.compile(
@@ -86,14 +86,14 @@ def _intro(quote: str, passage: str) -> str | None:
         return None
     lines = passage[:start].splitlines()
     first_line = passage[start:].split("\n", 1)[0]
-    if not (_LIST_ITEM.match(first_line) or (lines and _LIST_ITEM.match(lines[-1] + first_line))):
+    if not (LIST_ITEM.match(first_line) or (lines and LIST_ITEM.match(lines[-1] + first_line))):
         return None
     # the quote's own line began before it ("1. " left out of the quote): it is not a line above
     if lines and not passage[:start].endswith("\n"):
         lines = lines[:-1]
     for line in reversed(lines):
         line = unicodedata.normalize("NFKC", line).strip()
-        if not line or _LIST_ITEM.match(line):
+        if not line or LIST_ITEM.match(line):
             continue  # the list's earlier items: the introduction is above them
         found = (_JA_INTRO if JAPANESE.search(line) else _EN_INTRO).match(line)
         return found.group(1).strip() if found else None
@@ -102,7 +102,7 @@ def _intro(quote: str, passage: str) -> str | None:
 
 def _stated(condition: str, question: str) -> bool:
     if JAPANESE.search(condition):
-        words = set(re.findall(r"[\u30a0-\u30ff]{2,}|[\u3400-\u9fff]{2,}", condition))
+        words = japanese_words(condition)
         share = sum(w in question for w in words) / len(words) if words else 1.0
         wrong, says_wrong = _JA_WRONG.search(condition), _JA_WRONG.search(question)
     else:
