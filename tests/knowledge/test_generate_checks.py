@@ -9,7 +9,7 @@ import hashlib
 
 import pytest
 
-from ragtui.core.generate.facts import exact_facts, menu_paths
+from ragtui.core.generate.facts import exact_facts, menu_paths, one_way_of_several
 from ragtui.core.generate.normalize import normalize, quote_parts
 from ragtui.core.generate.out_of_scope import absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
 from ragtui.core.generate.plan import KINDS, OUT_OF_SCOPE, OUT_OF_SCOPE_EVERY, passage_order, plan
@@ -138,6 +138,17 @@ def test_facts_of_a_quote_become_exact_expectations_as_written():
         "「設定」>「アカウント」>「連携サービス」"
     ]
     assert exact_facts("Linking never posts anything.") == []
+
+
+def test_a_fact_offered_as_one_way_among_others_is_no_fact_a_right_answer_must_say():
+    reference = (
+        "Support form: https://support.tsumugi.example/contact, also available in the app under Menu > Help >"
+        " Contact us. Replies take 2 business days."
+    )
+    assert one_way_of_several(reference, "Menu > Help > Contact us")
+    assert not one_way_of_several(reference, "2 business days")  # its own sentence offers no other way
+    assert one_way_of_several("「設定」または「ヘルプ」から開けます。", "「設定」")
+    assert not one_way_of_several("Images can be up to 10 MB.", "10 MB")
 
 
 def test_the_plan_covers_every_document_and_heading_before_it_repeats_a_passage():

@@ -169,6 +169,24 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             None,
         ),
         ("What happens if my payment fails?", "There is a grace period of 15 days, including the due date.", None),
+        # why: a reason, not only what to do
+        (
+            "Why is it necessary to manually add the VAT number if it's not available?",
+            "If your country's tax ID type isn't listed, complete the Contact Support form.",
+            answer_kind.REASON,
+        ),
+        (
+            "Why do I need to verify my email address?",
+            "We verify it so that only you can reset your password.",
+            None,
+        ),
+        ("Why is two-step verification on?", "It is on to protect your account if your password leaks.", None),
+        # why not: the rule that says so answers it
+        ("Why can’t I get a refund for unused time?", "Fees are not refunded for unused time.", None),
+        ("Why can't I get a refund for unused time?", "Open Menu > Billing to see your invoices.", answer_kind.REASON),
+        ("That's why I ask: how long does shipping take?", "Orders ship in 2 days.", None),
+        ("なぜ本人確認が必要ですか？", "設定画面から確認コードを入力してください。", answer_kind.REASON),
+        ("なぜ本人確認が必要ですか？", "不正利用を防ぐため、本人確認をお願いしています。", None),
         # two questions, each by its own words
         (  # a second question no sentence speaks of
             "I got an e-mail about a change I didn't make. What should I do? How do I reset my password?",

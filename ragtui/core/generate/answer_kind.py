@@ -21,7 +21,11 @@ answer must hold, and a reference without it cannot be right:
   "You have a 15-day grace period" answers a neighbouring question;
 - what follows from something ("What happens if I switch to an annual cycle?", English): more
   than whether one may — "You can switch to a yearly plan at any time. However, switching from
-  yearly to monthly isn't supported" says whether, not what happens.
+  yearly to monthly isn't supported" says whether, not what happens;
+- a reason ("Why is it necessary to add the VAT number manually?", 「なぜ」「理由」): a word that
+  gives one ("because", "so that", "to protect", 「ため」「ので」) — "Complete the Contact Support
+  form" says what to do, not why. A question why something cannot be done ("Why can't I get a
+  refund for unused time?") is answered by the rule that says so, too: a "not", "only", "unless".
 
 A message of two questions is checked question by question: each one's own words apply, to its
 own part of the reference — the sentences that speak of what that question alone asks about (in
@@ -63,8 +67,13 @@ ABOUT_PAGE = "about_page"
 POINTER = "pointer"
 UNANSWERED_PART = "unanswered_part"
 CONSEQUENCE = "consequence"
+REASON = "reason"
 
 _EN_ASKS = {
+    # first: "Why do I need to wait so long?" asks for a reason, not a duration
+    REASON: re.compile(
+        r"(?<!that's )(?<!which is )(?<!this is )\bwhy\b|\bwhat(?:'s| is) the reason\b|\bhow come\b|\bfor what reason\b"
+    ),
     DURATION: re.compile(
         r"\bhow long\b|\bhow soon\b|\bhow many (?:business |working )?(?:seconds|minutes|hours|days|weeks|months|years)\b"
         r"|\bhow quickly\b"
@@ -85,6 +94,7 @@ _EN_ASKS = {
     CONSEQUENCE: re.compile(r"\bwhat (?:happens|will happen|would happen|changes|will change)\b"),
 }
 _JA_ASKS = {
+    REASON: re.compile(r"なぜ|何故|どうして|理由"),
     DURATION: re.compile(
         r"どのくらい(?:の期間|かかり|で届|で反映|で返金)|何日|何時間|何分|何週間|何か月|何ヶ月|何カ月|何営業日|いつまでに"
     ),
@@ -108,6 +118,26 @@ _DAY_WORDS = re.compile(
     r"[月火水木金土日]曜|今日|明日|翌日|正午|深夜|平日"
 )
 _DIGIT = re.compile(r"\d")
+# Words that give a reason. "to" alone does not ("to do so, select Billing"): only with a verb of
+# purpose after it ("to protect your account").
+_BECAUSE = re.compile(
+    r"\b(?:because|since|as a result|so that|so you|so we|due to|owing to|in order to|the reason|that way|"
+    r"otherwise|which means|this means|for (?:security|safety|privacy|legal|tax) reasons?|for your (?:security|safety|"
+    r"protection)|required by|by law|to (?:protect|prevent|keep|ensure|make sure|avoid|comply|verify|confirm|stop|"
+    r"help|secure|meet))\b|ため|ので|理由|防ぐ|守る|からです",
+    re.I,
+)
+# A question why something cannot be done ("Why can't I …", 「できないのはなぜ」): the rule that says so
+# answers it.
+_WHY_NOT = re.compile(
+    r"\bwhy (?:can't|cannot|can not|won't|isn't|aren't|doesn't|don't|didn't|wasn't|am i not|is (?:it|my|the) not|"
+    r"do (?:i|we) not)\b|できない(?:の|ん)|ません(?:の|か)",
+    re.I,
+)
+_RULE = re.compile(
+    r"\b(?:not|cannot|can't|no|never|only|unless|must|required|won't|isn't|aren't|doesn't|don't)\b|n't\b|ません|できない|のみ|だけ",
+    re.I,
+)
 _ANNOUNCES = re.compile(
     r"\b(?:these|the following|following|below|as follows)\b[^.]{0,20}?(?:steps?|:)|\bsteps? below\b|"
     r"以下の(?:手順|方法|とおり|通り)|次の(?:手順|方法|とおり|通り)|下記の(?:手順|方法)",
@@ -261,7 +291,7 @@ def asked_for(question: str) -> str | None:
 
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
-    ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``UNANSWERED_PART``: a question of
+    ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``REASON``, ``UNANSWERED_PART``: a question of
     the message no sentence speaks of, ``STEPS`` it announced and never gave, or
     ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
     reader elsewhere), or None when it lacks nothing
@@ -292,6 +322,10 @@ def missing(question: str, reference: str) -> str | None:
             return HOW_TO
         if kind == CONSEQUENCE and _every_sentence(_ONLY_WHETHER, part):
             return CONSEQUENCE
+        if kind == REASON and not (
+            _BECAUSE.search(part) or (_WHY_NOT.search(sentence.replace("’", "'")) and _RULE.search(part))
+        ):
+            return REASON
         verb = None if japanese else _yes_no_verb(sentence)
         if verb is not None and not _says_yes_or_no(verb, part):
             return YES_OR_NO

@@ -47,6 +47,7 @@ LACKS_YES_OR_NO = "the question asks yes or no; the reference says neither"
 ABOUT_PAGE = "the reference speaks of the page instead of answering"
 POINTS_ELSEWHERE = "the reference only sends the reader elsewhere"
 LACKS_CONSEQUENCE = "the question asks what happens; the reference says only whether one may"
+LACKS_REASON = "the question asks why; the reference gives no reason"
 UNSTATED_CASE = "the reference answers a case the question does not state"
 FRESH_DISAGREES = "answered again from the passage alone, the question gets another answer"
 FRESH_UNCHECKED = "the reference could not be compared with a second answer from the passage"
@@ -96,6 +97,7 @@ SHORT = {
     ABOUT_PAGE: "about the page",
     POINTS_ELSEWHERE: "points elsewhere",
     LACKS_CONSEQUENCE: "no consequence",
+    LACKS_REASON: "no reason",
     UNSTATED_CASE: "another case",
     FRESH_DISAGREES: "answered otherwise",
     FRESH_UNCHECKED: "second answer unchecked",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from ..text.sentences import split_sentences
+
 _AMOUNT = re.compile(
     r"(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:円|ドル|ユーロ|USD|EUR|JPY|yen|dollars?|euros?))",
     re.I,
@@ -21,6 +23,11 @@ _NUMBER_WITH_UNIT = re.compile(
 _CLAUSE_END = re.compile(r"[.,;:!?。、！？()（）\n]|\s(?:and|then|or|to|if|when|where)\s")
 _ARROW = re.compile(r"\s?[>＞›]\s?")
 _QUOTED = re.compile(r"[\"“「]([^\"”」\n]{2,40})[\"”」]")
+# A sentence that offers a way among others: "Support form: <address>, also available in the app
+# under Menu > Help > Contact us" — a right answer may give either.
+_ONE_WAY_OF_SEVERAL = re.compile(
+    r"\b(?:also|alternatively|or|instead|either)\b|または|もしくは|あるいは|からも|でも", re.I
+)
 
 
 def exact_facts(quote: str, limit: int = 4) -> list[str]:
@@ -54,3 +61,13 @@ def menu_paths(text: str) -> list[str]:
             continue
         paths.append(clause[start:end])
     return paths
+
+
+def one_way_of_several(reference: str, fact: str) -> bool:
+    """Is ``fact`` said in a sentence of ``reference`` that offers it as one way among others
+    ("…, also available under Menu > Help > Contact us", "by card or bank transfer")? Such a fact
+    is no ``contains``: a right answer that gives the other way fails it."""
+    for sentence in split_sentences(reference) or [reference]:
+        if fact.casefold() in sentence.casefold() and _ONE_WAY_OF_SEVERAL.search(sentence):
+            return True
+    return False

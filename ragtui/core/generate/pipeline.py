@@ -58,7 +58,7 @@ from .entailment import (
     read_same,
     same_answer_messages,
 )
-from .facts import exact_facts
+from .facts import exact_facts, one_way_of_several
 from .normalize import plain
 from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
 from .plan import OUT_OF_SCOPE, PlannedItem
@@ -158,6 +158,7 @@ _LACKS_REASON = {
     answer_kind.ABOUT_PAGE: why.ABOUT_PAGE,
     answer_kind.POINTER: why.POINTS_ELSEWHERE,
     answer_kind.CONSEQUENCE: why.LACKS_CONSEQUENCE,
+    answer_kind.REASON: why.LACKS_REASON,
     answer_kind.UNANSWERED_PART: why.ONE_ANSWERED,
 }
 
@@ -341,14 +342,19 @@ class Generator:
         await self._check_answers(question, reference)
         fresh = await self._answered_again(question, reference, passage)
         expect, terms = _judged_or_exact(_texts(reply, "expect", 2), quote)
-        facts = [f for f in exact_facts(quote) if says_exactly(reference, f)]
+        # One offered as a way among others ("…, also available under Menu > Help > Contact us")
+        # is no fact a right answer must say: it may give the other way.
+        facts = [f for f in exact_facts(quote) if says_exactly(reference, f) and not one_way_of_several(reference, f)]
         # A contains is a few words; a longer fact (a label that is a whole sentence) is judged.
         # One the question already says ("¥5,000" under "…an order of ¥5,000 or more?") proves
         # nothing: a right answer need not repeat it, a wrong one may. "Yes" is no fact.
         exact = [
             f
             for f in dict.fromkeys([*facts, *terms])
-            if short_phrase(f) and not says_exactly(question, f) and plain(f).strip(".。!！") not in YES_NO
+            if short_phrase(f)
+            and not says_exactly(question, f)
+            and plain(f).strip(".。!！") not in YES_NO
+            and not one_way_of_several(reference, f)
         ]
         judged = [self.template.render("contains_as_judged", text=f) for f in facts if not short_phrase(f)]
         # against the heading too: a FAQ row's question is its heading, and a copy of it is a copy
