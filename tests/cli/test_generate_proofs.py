@@ -345,3 +345,33 @@ def test_a_contains_the_question_already_says_or_a_bare_yes_is_not_written(serve
     out = tmp_path / "echo.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
     assert not [e for e in expect_items(out) if "contains" in e]  # neither "¥5,000" nor "Yes"
+
+
+def test_the_one_number_a_how_many_question_is_answered_with_is_a_contains_even_without_a_unit(
+    server, config_path, tmp_path
+):
+    """ "10" under "How many failed attempts …?": no unit the facts know, yet a right answer must
+    say it and the reference with it changed to 11 does not."""
+    passage = "Your account is locked after 10 failed login attempts in a row."
+    folder = one_page(tmp_path, "Locked accounts", passage)
+    case = {
+        "question": "How many failed login attempts lock my account?",
+        "reference": "It is locked after 10 failed attempts in a row.",
+        "quote": passage,
+    }
+    server.set_default(JUDGE, writes(case, shorten=lambda reference: "10 attempts."))
+    out = tmp_path / "locked.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    assert [e.get("contains") for e in expect_items(out)] == ["10"]
+
+
+def test_a_way_offered_among_others_is_no_contains(server, config_path, tmp_path):
+    """ "…, also available in the app under Menu > Help > Contact us": a right answer that gives
+    the form's address alone would fail a `contains` of the menu path."""
+    passage = "Support form: https://support.example/contact, also available in the app under Menu > Help > Contact us."
+    folder = one_page(tmp_path, "Contacting support", passage)
+    case = {"question": "How can I contact support?", "reference": passage, "quote": passage}
+    server.set_default(JUDGE, writes(case))
+    out = tmp_path / "contact.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "procedural") == 0
+    assert not [e for e in expect_items(out) if "contains" in e]

@@ -9,7 +9,7 @@ import hashlib
 
 import pytest
 
-from ragtui.core.generate.facts import exact_facts, menu_paths, one_way_of_several
+from ragtui.core.generate.facts import exact_facts, menu_paths, one_way_of_several, the_number_asked
 from ragtui.core.generate.normalize import normalize, quote_parts
 from ragtui.core.generate.out_of_scope import absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
 from ragtui.core.generate.plan import KINDS, OUT_OF_SCOPE, OUT_OF_SCOPE_EVERY, passage_order, plan
@@ -169,3 +169,12 @@ def test_a_plan_of_probes_only_needs_no_passage():
     assert {item.kind for item in plan([], 3, kinds=(OUT_OF_SCOPE,))} == {OUT_OF_SCOPE}
     with pytest.raises(ValueError, match="no passage"):
         plan([], 3, kinds=("factual",))
+
+
+def test_the_number_asked_is_the_reference_s_one_number_that_its_quote_says_too():
+    quote = "After 10 failed login attempts in a row, the account is locked for 30 minutes."
+    assert the_number_asked("It is locked after 10 failed attempts.", quote) == "10"
+    assert the_number_asked("It stays locked for 30 minutes.", quote) == "30 minutes"  # with its unit
+    assert the_number_asked("After 10 attempts it is locked for 30 minutes.", quote) is None  # which one?
+    assert the_number_asked("It is locked after 12 failed attempts.", quote) is None  # not the quote's
+    assert the_number_asked("速達は1営業日で届きます。", "速達は1営業日で、料金は800円です。") == "1営業日"

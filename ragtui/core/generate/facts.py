@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.exact_match import numbers_in, says_exactly
 from ..text.sentences import split_sentences
 
 _AMOUNT = re.compile(
@@ -22,6 +23,7 @@ _NUMBER_WITH_UNIT = re.compile(
 )
 _CLAUSE_END = re.compile(r"[.,;:!?。、！？()（）\n]|\s(?:and|then|or|to|if|when|where)\s")
 _ARROW = re.compile(r"\s?[>＞›]\s?")
+_BARE_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _QUOTED = re.compile(r"[\"“「]([^\"”」\n]{2,40})[\"”」]")
 # A sentence that offers a way among others: "Support form: <address>, also available in the app
 # under Menu > Help > Contact us" — a right answer may give either.
@@ -71,3 +73,18 @@ def one_way_of_several(reference: str, fact: str) -> bool:
         if fact.casefold() in sentence.casefold() and _ONE_WAY_OF_SEVERAL.search(sentence):
             return True
     return False
+
+
+def the_number_asked(reference: str, quote: str) -> str | None:
+    """The number a "how long" / "how many" question's reference answers with, when it says one
+    number only and its quote says it too: "10" of "Your account is locked after 10 failed
+    attempts" (with its unit or currency when it has one, "5 business days", "¥800"). A right
+    answer must say it; the wrong answer with the number changed does not. None when the
+    reference says no number or several (which one is the answer, code cannot tell)."""
+    if len(set(numbers_in(reference))) != 1:
+        return None
+    for fact in exact_facts(reference):
+        if numbers_in(fact) and says_exactly(quote, fact):
+            return fact
+    found = _BARE_NUMBER.search(reference)
+    return found.group(0) if found and says_exactly(quote, found.group(0)) else None

@@ -58,7 +58,7 @@ from .entailment import (
     read_same,
     same_answer_messages,
 )
-from .facts import exact_facts, one_way_of_several
+from .facts import exact_facts, one_way_of_several, the_number_asked
 from .normalize import plain
 from .out_of_scope import ProbeTopic, absent_topics, parse_topics, terms_in_knowledge, topic_for, topic_named
 from .plan import OUT_OF_SCOPE, PlannedItem
@@ -345,6 +345,13 @@ class Generator:
         # One offered as a way among others ("…, also available under Menu > Help > Contact us")
         # is no fact a right answer must say: it may give the other way.
         facts = [f for f in exact_facts(quote) if says_exactly(reference, f) and not one_way_of_several(reference, f)]
+        # A question of one "how long" / "how many" is answered by a number: the reference's one
+        # number is a fact a right answer must say ("10" under "…failed attempts before the
+        # account is locked?"), even with no unit the facts above know.
+        asked = answer_kind.asked_for(question) if len(question_shape.questions_in(question)) <= 1 else None
+        number = the_number_asked(reference, quote) if asked in (answer_kind.DURATION, answer_kind.AMOUNT) else None
+        if number is not None:
+            facts = [number, *facts]
         # A contains is a few words; a longer fact (a label that is a whole sentence) is judged.
         # One the question already says ("¥5,000" under "…an order of ¥5,000 or more?") proves
         # nothing: a right answer need not repeat it, a wrong one may. "Yes" is no fact.
