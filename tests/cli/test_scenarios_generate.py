@@ -257,7 +257,7 @@ def help_folder(tmp_path: Path) -> Path:
     folder.mkdir()
     (folder / "refunds.md").write_text(
         "# Refunds\n\nRefunds are paid within 5 business days to the original card. "
-        "If you paid by bank transfer, the refund arrives as a transfer instead.\n\n"
+        "If you paid by bank transfer, the refund arrives as a bank transfer.\n\n"
         "## Yearly plans\n\nUnused months of a yearly plan cost $4 each to refund.\n",
         encoding="utf-8",
     )

@@ -174,6 +174,18 @@ def test_a_sentence_about_the_same_screen_goes_with_the_one_that_names_it():
     ]
     verify = "Tsumugi sends a verification email. Tap the link in that email to confirm the address."
     assert texts(verify) == [verify]
+    # instead of what, and which 30 days, the sentence before says
+    delete = (
+        'To delete, go to Settings > Account > Delete account, enter your password and tap "Delete". If you log'
+        " in only with an external service, you will be asked to sign in to it again instead."
+    )
+    assert texts(delete) == [delete]
+    grace = "Your profile is hidden for 30 days. If you log in during those 30 days, you can cancel the deletion."
+    assert texts(grace) == [grace]
+    assert texts("Pay by card instead of cash. Refunds take 5 business days to arrive.") == [
+        "Pay by card instead of cash.",
+        "Refunds take 5 business days to arrive.",
+    ]
 
 
 def test_a_sentence_about_the_page_after_one_that_answers_leaves_it_whole():

@@ -156,6 +156,14 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             answer_kind.YES_OR_NO,
         ),
         ("Can I change my email address?", "No, not on the web: change it in the app.", None),
+        (  # a "not" about something else: refunds, not whether one may cancel
+            "Can I cancel my Tsumugi Premium subscription early?",
+            "Tsumugi Premium fees are not refunded for unused time. This includes cancelling partway through a month.",
+            answer_kind.YES_OR_NO,
+        ),
+        ("Can I transfer my subscription to another account?", "Subscriptions are non-transferable.", None),
+        ("Can I pause my plan?", "Pausing is possible for up to 3 months.", None),
+        ("Can I cancel early?", "You can cancel at any time; the fee is not refunded.", None),
         # what happens: a consequence, not only whether one may
         (
             "What happens if I switch from a monthly billing cycle to an annual billing cycle?",

@@ -275,9 +275,26 @@ def _yes_no_verb(sentence: str) -> str | None:
     return found.group(1)
 
 
+# What makes a sentence with the asked verb say whether: a modal ("Unopened bags can be
+# returned"), a "non-" ("non-transferable"), or the customer as its subject ("you return them…").
+_SAYS_WHETHER = re.compile(r"\b(?:can|could|may|able|will|would|you|we)\b|\bnon-", re.I)
+_OPENS_YES_OR_NO = re.compile(r"^\W*(?:yes|no)\b(?![-@])", re.I)
+
+
 def _says_yes_or_no(verb: str, reference: str) -> bool:
-    stem = verb[:5] if len(verb) > 5 else verb
-    return _POLARITY.search(reference) is not None or re.search(rf"\b{re.escape(stem)}", reference, re.I) is not None
+    """Does a sentence of ``reference`` say whether one may ``verb``: one that opens with yes or
+    no, or one with the verb and a negation or modal? A "not" elsewhere does not: "Can I cancel my
+    Premium subscription early?" answered "Fees are not refunded for unused time. This includes
+    cancelling partway through a month" speaks of refunds."""
+    # "pause" is said "Pausing is possible", "apply" "applies": a stem without its last e or y
+    base = verb[:5] if len(verb) > 5 else verb
+    stem = re.compile(rf"\b{re.escape(base[:-1] if len(base) > 3 and base[-1] in 'ey' else base)}", re.I)
+    for sentence in split_sentences(reference) or [reference]:
+        if _OPENS_YES_OR_NO.search(sentence):
+            return True
+        if stem.search(sentence) and (_POLARITY.search(sentence) or _SAYS_WHETHER.search(sentence)):
+            return True
+    return False
 
 
 def asked_for(question: str) -> str | None:

@@ -53,9 +53,11 @@ _LEANS_BACK = re.compile(
     r"(?:it|this|that|these|those|they|then|otherwise|if so|if not|if it is|if they are|such|here)\b", re.I
 )
 # "…request a new one from the same screen", "Tap the link in that email": which screen, which
-# email, the sentence before says.
+# email, the sentence before says; and "…you will be asked to sign in to it again instead":
+# instead of what, the sentence before says (enter your password, on the delete screen).
 _SAME_PLACE = re.compile(
-    r"\b(?:the same (?:screen|page|menu|form|tab|window|settings)|(?:in|on|from|to|at|with|under) (?:that|this|these|those) [a-z]+)\b",
+    r"\b(?:the same (?:screen|page|menu|form|tab|window|settings)|(?:in|on|from|to|at|with|under|during|within|for|after|before) (?:that|this|these|those) \w+"
+    r"|instead|as well|either)\b(?! of\b)",
     re.I,
 )
 _QUESTION_END = re.compile(r"[?？][\"'”’」』)）]*$")
