@@ -48,6 +48,14 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
             "two_questions",
             shape.SAME_TWICE,
         ),
+        (  # a blank left to fill in: no customer writes one
+            "When will the tracking link become active? I received my package on [date] and it was [description].",
+            "situational",
+            shape.PLACEHOLDER,
+        ),
+        ("Hi, I'm <name>. How do I pay?", "factual", shape.PLACEHOLDER),
+        ("注文番号〇〇〇の返金はいつですか？", "factual", shape.PLACEHOLDER),
+        ("Where is [Billing](billing.md) in the app?", "factual", None),  # a link's text is no blank
     ],
 )
 def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem: str | None) -> None:
@@ -121,6 +129,13 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ),
         ("What is the first step in upgrading?", "Sign in to Docker Home and select Billing.", None),
         ("How do I add a payment method?", "You can contact your organization owner to add one.", None),
+        (  # "the best way to" asks how; "you can choose to switch" says whether
+            "If you have a monthly billing cycle, what is the best way to switch to an annual billing cycle?",
+            "If you have a monthly billing cycle, you can choose to switch to an annual billing cycle.",
+            answer_kind.HOW_TO,
+        ),
+        ("What is the best way to switch to an annual cycle?", "Select Billing, then Change cycle.", None),
+        ("How do I delete my account?", "You need to log in to Tsumugi and open Settings.", None),
         # yes or no, said as such or with the asked verb; a neighbouring fact says neither
         (
             "If my subscription is due in 15 days, can I delay it?",

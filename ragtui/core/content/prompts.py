@@ -112,6 +112,7 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "again_no_detail": frozenset(),
         "again_no_situation": frozenset(),
         "again_same_twice": frozenset(),
+        "again_placeholder": frozenset(),
         # The round trip: the question answered again from the passage alone, and the judge's
         # yes/no on whether that answer and the reference give the same answer.
         "fresh_answer": frozenset({"question", "title", "passage"}),
@@ -200,6 +201,7 @@ ADDED_LATER: dict[str, frozenset[str]] = {
             "problem_break_passes",
             "again_no_situation",
             "again_same_twice",
+            "again_placeholder",
             "fresh_answer",
             "same_answer_system",
             "same_answer",

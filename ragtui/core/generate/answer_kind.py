@@ -90,6 +90,8 @@ _EN_ASKS = {
         r"|\bwalk (?:me|us) through\b|\bwhat (?:are )?the steps\b|\bwhat (?:do|should) (?:i|we) (?:need to )?do to\b"
         # "What is the first step in upgrading…?" asks for a step, as "how do I" does
         r"|\bwhat(?:'s| is) the (?:first|next|last) step\b"
+        # "…, what is the best way to switch to an annual billing cycle?"
+        r"|\bwhat(?:'s| is) the (?:best |easiest |quickest |right |correct )?(?:way|process) to\b"
     ),
     CONSEQUENCE: re.compile(r"\bwhat (?:happens|will happen|would happen|changes|will change)\b"),
 }
@@ -169,7 +171,8 @@ _IMPERATIVE = re.compile(
 )
 _CAN_DO = re.compile(
     r"\b(?:you can|you may|you'll|you will|you need to|you'll need to|you have to|you must|you should|we can)\s+"
-    rf"(?:also |then |simply |just |now )?{_VERBS}\b",
+    # "you can choose to switch" says whether one may, not how
+    rf"(?:also |then |simply |just |now )?(?!(?:choose|select|pick) to\b){_VERBS}\b",
     re.I,
 )
 _SHOWN = re.compile(r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"“‘「『][^\"”’」』]{1,40}[\"”’」』]", re.M)

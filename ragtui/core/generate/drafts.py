@@ -37,6 +37,7 @@ ANSWER_UNCHECKED = "the judge could not say whether the reference answers the qu
 PROBE_UNPROVEN = "the probe's expectation did not prove itself"
 NO_SITUATION = "a conditional item described no situation of the customer's, twice"
 SAME_TWICE = "a two-questions item asked the same question twice, twice"
+PLACEHOLDER = 'the customer\'s message left a blank to fill in ("[date]"), twice'
 LACKS_DURATION = "the question asks how long; the reference gives no duration"
 LACKS_AMOUNT = "the question asks how much or how many; the reference gives no number"
 LACKS_CLOCK = "the question asks what time or day; the reference gives none"
@@ -87,6 +88,7 @@ SHORT = {
     PROBE_UNPROVEN: "probe unproven",
     NO_SITUATION: "no situation",
     SAME_TWICE: "same question twice",
+    PLACEHOLDER: "blank left",
     LACKS_DURATION: "no duration",
     LACKS_AMOUNT: "no number",
     LACKS_CLOCK: "no time",

@@ -146,6 +146,7 @@ _SHAPE_REASON = {
     question_shape.NO_DETAIL: why.NO_DETAIL,
     question_shape.NO_SITUATION: why.NO_SITUATION,
     question_shape.SAME_TWICE: why.SAME_TWICE,
+    question_shape.PLACEHOLDER: why.PLACEHOLDER,
 }
 # What the reference lacks that its question asks for (``answer_kind``), as the reason counted.
 _LACKS_REASON = {

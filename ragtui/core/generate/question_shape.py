@@ -17,7 +17,9 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
   own case in a sentence of its own ("I'm on the Basic plan.", 「私は…」) — "What is a Docker
   ID?" and "Can I link my account?" are no conditional questions;
 - two questions: the two are not one question asked twice (as alike as a reworded copy, at or
-  above ``similarity.DUPLICATE_AT``).
+  above ``similarity.DUPLICATE_AT``);
+- any kind: no blank left to fill in ("I received my package on [date] and it was
+  [description].", "<name>", 「〇〇」) — no customer writes one.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ NO_STORY = "no_story"
 NO_DETAIL = "no_detail"
 NO_SITUATION = "no_situation"
 SAME_TWICE = "same_twice"
+PLACEHOLDER = "placeholder"
 
 _MARK = re.compile(r"[?？]")
 _JA_ASKS = re.compile(r"(?:か|かな|かね|ください|下さい|教えて|知りたいです|でしょうか)[。．.!！]?$")
@@ -57,6 +60,11 @@ _META = re.compile(
     r"here is my (?:situation|story)|(?:mentioned|said|written|described) in the (?:passage|text|article|page)|"
     r"the (?:passage|text|article) (?:mentions|says|talks about))\b|先ほど(?:言った|話した|お伝えした)|(?:状況|事情)を(?:話し|説明し|伝え)",
     re.I,
+)
+# A blank left to fill in: "[date]" (not a Markdown link's text), "<name>", "{order number}",
+# "XXX", 「〇〇」「＿＿」.
+_BLANK = re.compile(
+    r"\[[^\]\n]{1,40}\](?!\()|<[A-Za-z][\w -]{0,30}>|\{[^}\n]{1,40}\}|\bX{3,}\b|[〇○]{2,}|[＿_]{3,}|［[^］\n]{1,20}］"
 )
 MIN_STORY_WORDS = 4
 MIN_STORY_CHARS = 8  # Japanese, which has no spaces
@@ -96,6 +104,8 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
     asking = questions_in(question)
     if not asking:
         return NOT_A_QUESTION
+    if _BLANK.search(question):
+        return PLACEHOLDER
     told = [s for s in sentences if not asks(s)]
     if kind == "two_questions":
         if len(asking) < 2 and len(_MARK.findall(question)) < 2:
