@@ -135,6 +135,18 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             answer_kind.HOW_TO,
         ),
         ("What is the best way to switch to an annual cycle?", "Select Billing, then Change cycle.", None),
+        (  # the question given back as an order
+            "If Premium is not showing where you expected, how can I log in to my other Tsumugi IDs and check?",
+            "If Premium is not showing where you expected, log in to your other Tsumugi IDs and check.",
+            answer_kind.HOW_TO,
+        ),
+        ("How do I cancel my plan?", "Cancel it in Settings.", None),
+        (  # "what should I do?" asks for an action, not what happens
+            "If a renewal payment fails, what should I do?",
+            "If a renewal payment fails, we email you and retry the payment for 7 days.",
+            answer_kind.HOW_TO,
+        ),
+        ("If I was charged sales tax, what should I do?", "Open a support ticket with Docker Support.", None),
         ("How do I delete my account?", "You need to log in to Tsumugi and open Settings.", None),
         # yes or no, said as such or with the asked verb; a neighbouring fact says neither
         (
@@ -212,7 +224,7 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ("なぜ本人確認が必要ですか？", "不正利用を防ぐため、本人確認をお願いしています。", None),
         # two questions, each by its own words
         (  # a second question no sentence speaks of
-            "I got an e-mail about a change I didn't make. What should I do? How do I reset my password?",
+            "I got an e-mail about a change I didn't make. What does it mean? How do I reset my password?",
             "We send this notice whenever the e-mail address of an account changes.",
             answer_kind.UNANSWERED_PART,
         ),

@@ -88,6 +88,8 @@ _EN_ASKS = {
         # a how-to in other words: "Can you help me add a payment method?"
         r"|\bhelp (?:me|us) (?:to )?(?!with\b|out\b|understand\b|know\b|decide\b)[a-z]+\b|\b(?:show|tell) (?:me|us) how\b"
         r"|\bwalk (?:me|us) through\b|\bwhat (?:are )?the steps\b|\bwhat (?:do|should) (?:i|we) (?:need to )?do to\b"
+        # "If a renewal payment fails, what should I do?" asks for an action, not what happens
+        r"|\bwhat (?:should|can|do|must) (?:i|we) (?:need to )?do\b"
         # "What is the first step in upgrading…?" asks for a step, as "how do I" does
         r"|\bwhat(?:'s| is) the (?:first|next|last) step\b"
         # "…, what is the best way to switch to an annual billing cycle?"
@@ -179,11 +181,20 @@ _SHOWN = re.compile(r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"“‘「『][^\"”’�
 
 
 def _tells_how(question: str, reference: str) -> bool:
-    """Does the English ``reference`` tell a way to do what ``question`` asks (above)?"""
-    if _SHOWN.search(reference) or _IMPERATIVE.search(reference):
+    """Does the English ``reference`` tell a way to do what ``question`` asks (above)? An
+    imperative, or what the customer can do, with a verb the question does not already say:
+    "…how can I log in to my other Tsumugi IDs and check?" answered "log in to your other Tsumugi
+    IDs and check" gives the question back as an order."""
+    if _SHOWN.search(reference):
         return True
     asked = set(re.findall(r"[a-z]+(?: (?:in|up|out|on|off|to))?", question.casefold()))
-    return any(m.group(1).casefold() not in asked for m in _CAN_DO.finditer(reference))
+    ordered = [m.group(1) for m in _IMPERATIVE.finditer(reference)]
+    told = [*ordered, *(m.group(1) for m in _CAN_DO.finditer(reference))]
+    if any(verb.casefold() not in asked for verb in told):
+        return True
+    # the question's own verb as an order, with something the question does not say ("Cancel it
+    # in Settings"); "You can cancel at any time" says when, not how
+    return bool(ordered) and bool(content_stems(reference) - content_stems(question))
 
 
 # Japanese names actions as nouns in any sentence (「パスワードを入力せずに」): a how-to answer is
