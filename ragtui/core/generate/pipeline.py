@@ -346,6 +346,7 @@ class Generator:
         # One offered as a way among others ("…, also available under Menu > Help > Contact us")
         # is no fact a right answer must say: it may give the other way.
         facts = [f for f in exact_facts(quote) if says_exactly(reference, f) and not one_way_of_several(reference, f)]
+        terms = [t for t in terms if not one_way_of_several(reference, t)]
         # A question of one "how long" / "how many" is answered by a number: the reference's one
         # number is a fact a right answer must say ("10" under "…failed attempts before the
         # account is locked?"), even with no unit the facts above know.
@@ -359,10 +360,7 @@ class Generator:
         exact = [
             f
             for f in dict.fromkeys([*facts, *terms])
-            if short_phrase(f)
-            and not says_exactly(question, f)
-            and plain(f).strip(".。!！") not in YES_NO
-            and not one_way_of_several(reference, f)
+            if short_phrase(f) and not says_exactly(question, f) and plain(f).strip(".。!！") not in YES_NO
         ]
         judged = [self.template.render("contains_as_judged", text=f) for f in facts if not short_phrase(f)]
         # against the heading too: a FAQ row's question is its heading, and a copy of it is a copy
