@@ -48,6 +48,15 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
             "two_questions",
             shape.SAME_TWICE,
         ),
+        # one question and a request for its steps: the second adds nothing to the first
+        ("How can I export my blog posts? What is the process?", "two_questions", shape.SAME_TWICE),
+        (
+            "How can I switch from web billing to store billing? What are the steps to do this?",
+            "two_questions",
+            shape.SAME_TWICE,
+        ),
+        ("How do I create a Tsumugi ID? What are the steps to sign up?", "two_questions", None),
+        ("Can I pause my subscription? What is the grace period?", "two_questions", None),
         (  # a blank left to fill in: no customer writes one
             "When will the tracking link become active? I received my package on [date] and it was [description].",
             "situational",
@@ -259,6 +268,20 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             "Contact support at once.",
             None,
         ),
+        # a verb after "and" / "then" goes on with what the subject does: no order to the reader
+        (
+            "How can I link my Tsumugi ID with a Google, Apple, X, or LINE account?",
+            "You can link your Tsumugi ID with a Google, Apple, X or LINE account and then log in with one tap"
+            " instead of typing your password.",
+            answer_kind.HOW_TO,
+        ),
+        (
+            "How can I add rules to a community?",
+            "Each community also has moderators, who may add rules for their community and remove posts that break them.",
+            answer_kind.HOW_TO,
+        ),
+        ("How do I change my card?", "Open Settings and then tap Payment method.", None),
+        ("How do I sign in if I forgot my password?", "If you forgot it, reset it and then sign in.", None),
     ],
 )
 def test_a_reference_gives_what_its_question_asks_for(question: str, reference: str, lacks: str | None) -> None:

@@ -178,6 +178,35 @@ _CAN_DO = re.compile(
     re.I,
 )
 _SHOWN = re.compile(r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"“‘「『][^\"”’」』]{1,40}[\"”’」』]", re.M)
+# A verb after "and" / "or" / "then" goes on with what the sentence's subject does, when it has
+# one: "You can link your ID … and then log in with one tap" says what linking gives, and
+# "moderators, who may add rules … and remove posts" who may — neither is an order to the reader.
+# An order has no subject before it ("Open Settings and then tap Save"), except in a clause that
+# sets the case ("If you forgot it, reset it and then sign in").
+_GOES_ON = re.compile(r"^\W*(?:and|or|then)\b", re.I)
+_SETS_THE_CASE = re.compile(
+    r"^\s*(?:if|when|whenever|once|after|before|to|while|since|as soon as|in case)\b[^,]*,\s*", re.I
+)
+_SUBJECT_DOES = re.compile(
+    r"\b(?:you|we|they|it|he|she|who|which|that|users?|customers?|members?|moderators?|owners?|admins?|"
+    r"administrators?)\s+(?:can(?:not)?|can't|may|might|will|would|should|must|could|need to|have to|are able to|"
+    r"get to)\b|\b(?:you|we|they)'ll\b|\b(?:lets?|allows?|enables?|helps?) (?:you|users|customers|members|them)\b",
+    re.I,
+)
+
+
+def _orders(text: str) -> list[str]:
+    """The verbs ``text`` gives as orders (``_IMPERATIVE``), leaving out a verb that goes on with
+    what a subject does (above)."""
+    verbs = []
+    for m in _IMPERATIVE.finditer(text):
+        if _GOES_ON.match(m.group(0)):
+            start = max(text.rfind(mark, 0, m.start()) for mark in (". ", "; ", ": ", "! ", "? ", "\n"))
+            before = _SETS_THE_CASE.sub("", text[start + 1 : m.start()])
+            if _SUBJECT_DOES.search(before):
+                continue
+        verbs.append(m.group(1))
+    return verbs
 
 
 def _tells_how(question: str, reference: str) -> bool:
@@ -188,7 +217,7 @@ def _tells_how(question: str, reference: str) -> bool:
     if _SHOWN.search(reference):
         return True
     asked = set(re.findall(r"[a-z]+(?: (?:in|up|out|on|off|to))?", question.casefold()))
-    ordered = [m.group(1) for m in _IMPERATIVE.finditer(reference)]
+    ordered = _orders(reference)
     told = [*ordered, *(m.group(1) for m in _CAN_DO.finditer(reference))]
     if any(verb.casefold() not in asked for verb in told):
         return True
@@ -262,7 +291,7 @@ def gives_a_step(text: str) -> bool:
     or (Japanese) an instruction? (A part of a passage a how-to question can be asked of.)"""
     if JAPANESE.search(text):
         return bool(_DOES_JA.search(text))
-    return bool(_IMPERATIVE.search(text) or re.search(r"[>＞›→]", text))
+    return bool(_orders(text) or re.search(r"[>＞›→]", text))
 
 
 def only_points(text: str) -> bool:

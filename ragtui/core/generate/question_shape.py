@@ -17,7 +17,8 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
   own case in a sentence of its own ("I'm on the Basic plan.", 「私は…」) — "What is a Docker
   ID?" and "Can I link my account?" are no conditional questions;
 - two questions: the two are not one question asked twice (as alike as a reworded copy, at or
-  above ``similarity.DUPLICATE_AT``);
+  above ``similarity.DUPLICATE_AT``), nor one question and a request for its steps ("How can I
+  export my blog posts? What is the process?" — the second says nothing the first does not ask);
 - any kind: no blank left to fill in ("I received my package on [date] and it was
   [description].", "<name>", 「〇〇」) — no customer writes one.
 """
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.content_words import content_stems
 from ..text.sentences import split_sentences
 from .similarity import DUPLICATE_AT, alike, copied_share
 
@@ -65,6 +67,13 @@ _META = re.compile(
 # "XXX", 「〇〇」「＿＿」.
 _BLANK = re.compile(
     r"\[[^\]\n]{1,40}\](?!\()|<[A-Za-z][\w -]{0,30}>|\{[^}\n]{1,40}\}|\bX{3,}\b|[〇○]{2,}|[＿_]{3,}|［[^］\n]{1,20}］"
+)
+# Words that name the asking itself, not what is asked about: "What is the process?", "What are
+# the steps to do this?" — with no other word the first question lacks, it asks the first again.
+_ASKING_WORDS = frozenset(
+    content_stems(
+        "process processes procedure step steps way ways method instructions details do done doing thing things"
+    )
 )
 MIN_STORY_WORDS = 4
 MIN_STORY_CHARS = 8  # Japanese, which has no spaces
@@ -110,7 +119,7 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
     if kind == "two_questions":
         if len(asking) < 2 and len(_MARK.findall(question)) < 2:
             return ONE_QUESTION
-        if len(asking) >= 2 and any(alike(a, b) >= DUPLICATE_AT for i, a in enumerate(asking) for b in asking[i + 1 :]):
+        if len(asking) >= 2 and any(_asked_twice(a, b) for i, a in enumerate(asking) for b in asking[i + 1 :]):
             return SAME_TWICE
     if kind == "conditional" and not _situation(question, told):
         return NO_SITUATION
@@ -121,6 +130,17 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
     ):
         return NO_DETAIL
     return None
+
+
+def _asked_twice(first: str, second: str) -> bool:
+    """Do ``first`` and ``second`` ask one thing: alike as a reworded copy, or (English) one of
+    them adds nothing to the other but words for the asking ("What is the process?")?"""
+    if alike(first, second) >= DUPLICATE_AT:
+        return True
+    if _JAPANESE.search(first + second):
+        return False
+    a, b = content_stems(first), content_stems(second)
+    return not (a - b - _ASKING_WORDS) or not (b - a - _ASKING_WORDS)
 
 
 def _long_enough(sentence: str) -> bool:
