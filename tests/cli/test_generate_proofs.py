@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ragtui.cli.main import main
 from ragtui.core.content.scenarios import load_scenarios
+from ragtui.core.generate.pipeline import REFERENCE_CUT_AT, REFERENCE_MAX
 from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE
@@ -375,3 +376,20 @@ def test_a_way_offered_among_others_is_no_contains(server, config_path, tmp_path
     out = tmp_path / "contact.toml"
     assert generate(config_path, folder, out, "--n", "1", "--kinds", "procedural") == 0
     assert not [e for e in expect_items(out) if "contains" in e]
+
+
+def test_a_reference_cut_at_its_length_limit_is_its_part_whole(server, config_path, tmp_path):
+    """A long checklist's reference reaches the schema's limit mid-sentence ("…ad blockers, which
+    can"): the draft keeps the part it was written for, whole, not the cut-off words."""
+    steps = [f"{n}. Open page number {n} in Settings and tap the Reload button to try it again." for n in range(1, 9)]
+    passage = "If pages load slowly, try these steps:\n" + "\n".join(steps)
+    folder = one_page(tmp_path, "Slow pages", passage)
+    cut = ("If pages load slowly, try these steps: " + " ".join(s[3:] for s in steps))[: REFERENCE_MAX - 3].rstrip(" .")
+    assert len(cut) >= REFERENCE_CUT_AT
+    case = {"question": "What should I do if pages load slowly?", "reference": cut, "quote": passage}
+    server.set_default(JUDGE, writes(case))
+    out = tmp_path / "slow.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "conditional") == 0
+    (table,) = tomllib.loads(out.read_text(encoding="utf-8"))["scenario"]
+    assert table["reference"].startswith("If pages load slowly, try these steps: Open page number 1 in")
+    assert table["reference"].endswith("Open page number 8 in Settings and tap the Reload button to try it again.")

@@ -78,7 +78,12 @@ from .slots import Slots
 from .stated_case import unstated_case
 from .wrong_answers import changed_fact
 
-_TEXT = {"type": "string", "maxLength": 600}
+REFERENCE_MAX = 600
+_TEXT = {"type": "string", "maxLength": REFERENCE_MAX}
+# A reference this long that ends mid-sentence ("…turn off extensions such as ad blockers, which
+# can") reached the schema's limit: a long checklist's last step is cut off.
+REFERENCE_CUT_AT = REFERENCE_MAX - 12
+_ENDS_SENTENCE = re.compile(r"[.!?。！？…][\"'”’」』)）]*$")
 GROUNDED_SCHEMA: dict[str, Any] = {
     "title": "scenario",
     "type": "object",
@@ -325,6 +330,9 @@ class Generator:
         question, reference = _text(reply, "question"), _text(reply, "reference")
         if not question or not reference:
             raise Dropped(why.UNREADABLE)
+        if len(reference) >= REFERENCE_CUT_AT and not _ENDS_SENTENCE.search(reference):
+            # the writer's reference is its part in its own words; cut short, the part itself is whole
+            reference = " ".join(part.text.split())
         if self._common is None:
             self._common = common_words([p.text for p in self.passages])
         if not asked_of(question, part.text, self._common):
