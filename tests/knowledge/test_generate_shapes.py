@@ -29,6 +29,17 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
             "situational",
             shape.NO_STORY,
         ),
+        (  # the writer speaking of "the customer", or telling "you" a story, is no customer's story
+            "What is the term for the price including tax? The customer told you that they had a bad experience.",
+            "situational",
+            shape.NO_STORY,
+        ),
+        (
+            "What is the subject line of a receipt? After you made a payment on the web, you received a receipt.",
+            "situational",
+            shape.NO_STORY,
+        ),
+        ("I returned a jacket last week and you sent me an e-mail. When is my money back?", "situational", None),
         (  # a sentence about the passage is no detail of the customer's
             "What is the maximum size of a single image? A pet is mentioned in the passage.",
             "distracting_detail",
@@ -57,6 +68,7 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
         ),
         ("How do I create a Tsumugi ID? What are the steps to sign up?", "two_questions", None),
         ("Can I pause my subscription? What is the grace period?", "two_questions", None),
+        ("I got an e-mail I didn't expect. What should I do? Who do I tell about it?", "two_questions", None),
         (  # a blank left to fill in: no customer writes one
             "When will the tracking link become active? I received my package on [date] and it was [description].",
             "situational",
@@ -280,6 +292,40 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             "Each community also has moderators, who may add rules for their community and remove posts that break them.",
             answer_kind.HOW_TO,
         ),
+        # the question's own verb as an order tells how only with where or with what
+        (
+            "I just signed up, but I can't verify my email address. What should I do?",
+            "Verify your email address to complete the registration process.",
+            answer_kind.HOW_TO,
+        ),
+        (
+            "How can I verify my default payment method before retrying a failed payment?",
+            "Before retrying, verify that your default payment method is up to date.",
+            answer_kind.HOW_TO,
+        ),
+        ("How can I cancel my subscription?", "Cancel it in Settings.", None),
+        (  # a value shown in backticks is shown
+            "What is the correct way to enter a VAT number?",
+            "Your VAT number must include your country prefix. For example, enter `DE123456789`.",
+            None,
+        ),
+        # the words shown, quoted; the team's address
+        (
+            "What is the email subject line for a Premium payment receipt?",
+            "After each Premium payment made on the web, we email a receipt to your address.",
+            answer_kind.WORDING,
+        ),
+        (
+            "What is the message that appears when I link an account that is already linked?",
+            'You see "This external account is already linked to another Tsumugi ID".',
+            None,
+        ),
+        ("What does this error mean?", "It means the card was declined.", None),
+        ("What is the support email address?", "Use the contact form in the app.", answer_kind.ADDRESS),
+        ("What is the support email address?", "Write to help@tsumugi.example.", None),
+        ("サポートのメールアドレスは？", "アプリのフォームからお問い合わせください。", answer_kind.ADDRESS),
+        ("確認メールの件名は何ですか？", "確認メールは登録したアドレスに届きます。", answer_kind.WORDING),
+        ("確認メールの件名は何ですか？", "件名は「メールアドレスの確認」です。", None),
         ("How do I change my card?", "Open Settings and then tap Payment method.", None),
         ("How do I sign in if I forgot my password?", "If you forgot it, reset it and then sign in.", None),
     ],

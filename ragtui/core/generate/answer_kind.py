@@ -26,6 +26,11 @@ answer must hold, and a reference without it cannot be right:
   gives one ("because", "so that", "to protect", 「ため」「ので」) — "Complete the Contact Support
   form" says what to do, not why. A question why something cannot be done ("Why can't I get a
   refund for unused time?") is answered by the rule that says so, too: a "not", "only", "unless".
+- the words shown ("What is the email subject line for a Premium receipt?", "What is the message
+  that appears when…?", 「件名」「エラーメッセージは」): the words themselves, in quotes, backticks or
+  「」 — "We email a receipt to your address" names no subject line;
+- the team's address or number ("What is the support email address?", 「サポートの電話番号」): an
+  e-mail address, a web address or a phone number.
 
 A message of two questions is checked question by question: each one's own words apply, to its
 own part of the reference — the sentences that speak of what that question alone asks about (in
@@ -55,7 +60,7 @@ from ..text.content_words import content_stems
 from ..text.exact_match import exact_form
 from ..text.script import JAPANESE
 from ..text.sentences import split_sentences
-from .question_shape import questions_in
+from .question_shape import one_by_one, questions_in
 
 DURATION = "duration"
 AMOUNT = "amount"
@@ -68,6 +73,8 @@ POINTER = "pointer"
 UNANSWERED_PART = "unanswered_part"
 CONSEQUENCE = "consequence"
 REASON = "reason"
+WORDING = "wording"
+ADDRESS = "address"
 
 _EN_ASKS = {
     # first: "Why do I need to wait so long?" asks for a reason, not a duration
@@ -96,6 +103,17 @@ _EN_ASKS = {
         r"|\bwhat(?:'s| is) the (?:best |easiest |quickest |right |correct )?(?:way|process) to\b"
     ),
     CONSEQUENCE: re.compile(r"\bwhat (?:happens|will happen|would happen|changes|will change)\b"),
+    # the words shown: "What is the email subject line for a Premium receipt?", "What is the
+    # message that appears when …?" ("What does this error mean?" asks what it means)
+    WORDING: re.compile(
+        r"\bwhat(?:'s| is| are)? (?:the |that )?(?:[\w-]+ ){0,2}(?:subject(?: line)?|label|button|error message|"
+        r"message|wording|error)s?\b(?! means?\b)"
+    ),
+    # the team's address: "What is the support email address?", "What is your phone number?"
+    ADDRESS: re.compile(
+        r"\bwhat(?:'s| is| are)? (?:the|your) (?:[\w-]+ )?(?:e-?mail address|phone number|telephone number|url|"
+        r"website|web address|web site)\b"
+    ),
 }
 _JA_ASKS = {
     REASON: re.compile(r"なぜ|何故|どうして|理由"),
@@ -105,6 +123,8 @@ _JA_ASKS = {
     AMOUNT: re.compile(r"いくら|何円|何回|何個|何件|何台|何人|何文字|何GB|上限は|料金は|手数料は|費用は|金額は"),
     CLOCK: re.compile(r"何時|何曜日|何日に"),
     HOW_TO: re.compile(r"どうすれば|どうやって|どうしたら|どのように|どうやったら|方法|手順|やり方|するには"),
+    WORDING: re.compile(r"件名|文言|ボタン名|表示される(?:メッセージ|文)|エラーメッセージ(?:は|を|の内容)"),
+    ADDRESS: re.compile(r"(?:問い合わせ|お問い合わせ|サポート|窓口)(?:先)?の?(?:メールアドレス|電話番号|URL)"),
 }
 _TIME_UNIT = re.compile(
     r"\d\s?(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|business days?|working days?|weeks?|months?|years?|"
@@ -122,6 +142,12 @@ _DAY_WORDS = re.compile(
     r"[月火水木金土日]曜|今日|明日|翌日|正午|深夜|平日"
 )
 _DIGIT = re.compile(r"\d")
+# Words shown as they appear: in quotes, backticks or Japanese brackets.
+_QUOTED = re.compile(r"[\"“‘「『`][^\"”’」』`\n]{1,80}[\"”’」』`]|(?<!\w)'[^'\n]{1,80}'(?!\w)")
+# An address to write to or call: an e-mail, a web address, or a phone number.
+_AN_ADDRESS = re.compile(
+    r"@[\w-]+\.|https?://|\bwww\.|\b[\w-]+\.(?:com|org|net|io|jp|co|example|dev|app|help)\b|\d[\d -]{5,}\d"
+)
 # Words that give a reason. "to" alone does not ("to do so, select Billing"): only with a verb of
 # purpose after it ("to protect your account").
 _BECAUSE = re.compile(
@@ -177,7 +203,7 @@ _CAN_DO = re.compile(
     rf"(?:also |then |simply |just |now )?(?!(?:choose|select|pick) to\b){_VERBS}\b",
     re.I,
 )
-_SHOWN = re.compile(r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"“‘「『][^\"”’」』]{1,40}[\"”’」』]", re.M)
+_SHOWN = re.compile(r"[>＞›→]|(?:^|\s)\d[.)]\s|[\"“‘「『][^\"”’」』]{1,40}[\"”’」』]|`[^`\n]{1,40}`", re.M)
 # A verb after "and" / "or" / "then" goes on with what the sentence's subject does, when it has
 # one: "You can link your ID … and then log in with one tap" says what linking gives, and
 # "moderators, who may add rules … and remove posts" who may — neither is an order to the reader.
@@ -209,6 +235,15 @@ def _orders(text: str) -> list[str]:
     return verbs
 
 
+# Where or with what an action is done: "in Settings", "from the Billing page", "under Menu >
+# Help", "via the app", "by email", "using the link", "on the welcome screen".
+_WHERE_OR_WITH = re.compile(
+    r"\b(?:in|on|from|under|via|through|using|with|by|at)\s+((?:the|your|our|a|an|its|this|that)?\s*[\w'’-]+"
+    r"(?:\s+(?!(?:and|or|to|then|if|when|before|after)\b)[\w'’-]+){0,3})",
+    re.I,
+)
+
+
 def _tells_how(question: str, reference: str) -> bool:
     """Does the English ``reference`` tell a way to do what ``question`` asks (above)? An
     imperative, or what the customer can do, with a verb the question does not already say:
@@ -221,9 +256,14 @@ def _tells_how(question: str, reference: str) -> bool:
     told = [*ordered, *(m.group(1) for m in _CAN_DO.finditer(reference))]
     if any(verb.casefold() not in asked for verb in told):
         return True
-    # the question's own verb as an order, with something the question does not say ("Cancel it
-    # in Settings"); "You can cancel at any time" says when, not how
-    return bool(ordered) and bool(content_stems(reference) - content_stems(question))
+    # the question's own verb as an order, with where or with what that the question does not
+    # say ("Cancel it in Settings"); "You can cancel at any time" says when, not how, and "Verify
+    # your email address to complete the registration" gives "…can't verify my email address"
+    # back with a purpose
+    if not ordered:
+        return False
+    known = content_stems(question)
+    return any(content_stems(m.group(1)) - known for m in _WHERE_OR_WITH.finditer(reference))
 
 
 # Japanese names actions as nouns in any sentence (「パスワードを入力せずに」): a how-to answer is
@@ -351,7 +391,8 @@ def asked_for(question: str) -> str | None:
 
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
-    ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``REASON``, ``UNANSWERED_PART``: a question of
+    ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``REASON``, ``WORDING``, ``ADDRESS``,
+    ``UNANSWERED_PART``: a question of
     the message no sentence speaks of, ``STEPS`` it announced and never gave, or
     ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
     reader elsewhere), or None when it lacks nothing
@@ -368,7 +409,12 @@ def missing(question: str, reference: str) -> str | None:
     # each question of a message by its own words, on its own part of the reference: in "…What
     # should I do? How do I reset my password?" the second asks for a way to do it, whatever the
     # first asks, and the first one's answer does not give it
-    for sentence, part in _parts(questions_in(question) or [question], text, japanese):
+    asking = questions_in(question) or [question]
+    # each question with the message's story, without the other questions
+    messages = one_by_one(question) if len(asking) > 1 else [question]
+    if len(messages) != len(asking):
+        messages = [question] * len(asking)
+    for (sentence, part), message in zip(_parts(asking, text, japanese), messages, strict=True):
         if part is None:
             return UNANSWERED_PART
         kind = asked_for(sentence)
@@ -378,7 +424,9 @@ def missing(question: str, reference: str) -> str | None:
             return AMOUNT
         if kind == CLOCK and not (_DIGIT.search(part) or _DAY_WORDS.search(part)):
             return CLOCK
-        if kind == HOW_TO and not (_DOES_JA.search(part) if japanese else _tells_how(sentence, part)):
+        # with the story's words: "I can't verify my email address. What should I do?" is not
+        # answered "Verify your email address"
+        if kind == HOW_TO and not (_DOES_JA.search(part) if japanese else _tells_how(message, part)):
             return HOW_TO
         if kind == CONSEQUENCE and _every_sentence(_ONLY_WHETHER, part):
             return CONSEQUENCE
@@ -386,6 +434,10 @@ def missing(question: str, reference: str) -> str | None:
             _BECAUSE.search(part) or (_WHY_NOT.search(sentence.replace("’", "'")) and _RULE.search(part))
         ):
             return REASON
+        if kind == WORDING and not _QUOTED.search(part):
+            return WORDING
+        if kind == ADDRESS and not _AN_ADDRESS.search(part):
+            return ADDRESS
         verb = None if japanese else _yes_no_verb(sentence)
         if verb is not None and not _says_yes_or_no(verb, part):
             return YES_OR_NO

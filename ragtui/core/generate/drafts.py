@@ -49,6 +49,8 @@ ABOUT_PAGE = "the reference speaks of the page instead of answering"
 POINTS_ELSEWHERE = "the reference only sends the reader elsewhere"
 LACKS_CONSEQUENCE = "the question asks what happens; the reference says only whether one may"
 LACKS_REASON = "the question asks why; the reference gives no reason"
+LACKS_WORDING = "the question asks for the words shown; the reference quotes none"
+LACKS_ADDRESS = "the question asks for an address or number to reach; the reference gives none"
 UNSTATED_CASE = "the reference answers a case the question does not state"
 FRESH_DISAGREES = "answered again from the passage alone, the question gets another answer"
 FRESH_UNCHECKED = "the reference could not be compared with a second answer from the passage"
@@ -100,6 +102,8 @@ SHORT = {
     POINTS_ELSEWHERE: "points elsewhere",
     LACKS_CONSEQUENCE: "no consequence",
     LACKS_REASON: "no reason",
+    LACKS_WORDING: "no wording",
+    LACKS_ADDRESS: "no address",
     UNSTATED_CASE: "another case",
     FRESH_DISAGREES: "answered otherwise",
     FRESH_UNCHECKED: "second answer unchecked",

@@ -165,6 +165,8 @@ _LACKS_REASON = {
     answer_kind.POINTER: why.POINTS_ELSEWHERE,
     answer_kind.CONSEQUENCE: why.LACKS_CONSEQUENCE,
     answer_kind.REASON: why.LACKS_REASON,
+    answer_kind.WORDING: why.LACKS_WORDING,
+    answer_kind.ADDRESS: why.LACKS_ADDRESS,
     answer_kind.UNANSWERED_PART: why.ONE_ANSWERED,
 }
 

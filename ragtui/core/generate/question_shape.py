@@ -8,9 +8,10 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
 - a question: some sentence ends with a question mark, or (Japanese) with か, or is a request to
   be told (「教えてください」); or (English) opens with a question word ("How do I ….");
 - two questions: two such sentences (or two question marks);
-- situational: a sentence that is not a question, of a few words at least, tells the story (one
-  about the conversation itself — "I told you about a situation where I had to pay late." — does
-  not);
+- situational: a sentence that is not a question, of a few words at least, tells the customer's
+  story (one about the conversation itself — "I told you about a situation where I had to pay
+  late.", "The customer told you that…" — does not, nor, in English, one told to "you" with no
+  "I" or "my": "After you made a payment, you received a receipt");
 - distracting detail: a sentence of its own that is mostly not the passage's words (the detail
   the answer should ignore; under a third of its character trigrams in the passage);
 - conditional: the message states a condition ("if", "unless", 「場合」「なら」), or the customer's
@@ -60,7 +61,9 @@ _META = re.compile(
     r"\b(?:i (?:told|asked) you|as i (?:said|mentioned|told you)|i (?:already )?(?:mentioned|said|described|explained)|"
     r"my (?:situation|story|question) (?:is|was)|(?:a|the|my) situation (?:where|in which|that)|"
     r"here is my (?:situation|story)|(?:mentioned|said|written|described) in the (?:passage|text|article|page)|"
-    r"the (?:passage|text|article) (?:mentions|says|talks about))\b|先ほど(?:言った|話した|お伝えした)|(?:状況|事情)を(?:話し|説明し|伝え)",
+    r"the (?:passage|text|article) (?:mentions|says|talks about)|"
+    r"the (?:customer|user) (?:told|said|asked|mentioned|explained|reported|had|has|was|is|wants|wanted)|"
+    r"the (?:customer|user)'s (?:situation|story|question))\b|先ほど(?:言った|話した|お伝えした)|(?:状況|事情)を(?:話し|説明し|伝え)",
     re.I,
 )
 # A blank left to fill in: "[date]" (not a Markdown link's text), "<name>", "{order number}",
@@ -75,6 +78,7 @@ _ASKING_WORDS = frozenset(
         "process processes procedure step steps way ways method instructions details do done doing thing things"
     )
 )
+_SECOND_PERSON = re.compile(r"\b(?:you|your|you've|you're|you'd)\b", re.I)
 MIN_STORY_WORDS = 4
 MIN_STORY_CHARS = 8  # Japanese, which has no spaces
 DETAIL_AT_MOST = 0.34  # of a detail sentence's character trigrams, in the passage
@@ -123,7 +127,7 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
             return SAME_TWICE
     if kind == "conditional" and not _situation(question, told):
         return NO_SITUATION
-    if kind == "situational" and not any(_long_enough(s) and not _META.search(s) for s in told):
+    if kind == "situational" and not any(_long_enough(s) and not _META.search(s) and _own_story(s) for s in told):
         return NO_STORY
     if kind == "distracting_detail" and not any(
         _long_enough(s) and copied_share(s, passage, 3) < DETAIL_AT_MOST and not _META.search(s) for s in told
@@ -140,7 +144,16 @@ def _asked_twice(first: str, second: str) -> bool:
     if _JAPANESE.search(first + second):
         return False
     a, b = content_stems(first), content_stems(second)
-    return not (a - b - _ASKING_WORDS) or not (b - a - _ASKING_WORDS)
+    # "What should I do?" has no content word at all: another question, not the first's steps
+    return any(own & _ASKING_WORDS and not own - other - _ASKING_WORDS for own, other in ((a, b), (b, a)))
+
+
+def _own_story(sentence: str) -> bool:
+    """Is ``sentence`` the customer's own story, not one told to "you" ("After you made a Premium
+    payment, you received a receipt…": the writer speaking to the reader)? English only."""
+    if _JAPANESE.search(sentence):
+        return True
+    return not _SECOND_PERSON.search(sentence) or _EN_OWN_CASE.search(sentence) is not None
 
 
 def _long_enough(sentence: str) -> bool:
