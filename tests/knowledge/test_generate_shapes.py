@@ -304,6 +304,7 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             answer_kind.HOW_TO,
         ),
         ("How can I cancel my subscription?", "Cancel it in Settings.", None),
+        ("How can I cancel my subscription?", "Cancel it at any time before the renewal date.", answer_kind.HOW_TO),
         (  # a value shown in backticks is shown
             "What is the correct way to enter a VAT number?",
             "Your VAT number must include your country prefix. For example, enter `DE123456789`.",

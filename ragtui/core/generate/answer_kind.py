@@ -236,9 +236,9 @@ def _orders(text: str) -> list[str]:
 
 
 # Where or with what an action is done: "in Settings", "from the Billing page", "under Menu >
-# Help", "via the app", "by email", "using the link", "on the welcome screen".
+# Help", "via the app", "by email", "using the link", "on the welcome screen" — not "at any time".
 _WHERE_OR_WITH = re.compile(
-    r"\b(?:in|on|from|under|via|through|using|with|by|at)\s+((?:the|your|our|a|an|its|this|that)?\s*[\w'’-]+"
+    r"\b(?:in|on|from|under|via|through|using|with|by|at(?!\s+(?:any|once|least|most|all|first|last)\b))\s+((?:the|your|our|a|an|its|this|that)?\s*[\w'’-]+"
     r"(?:\s+(?!(?:and|or|to|then|if|when|before|after)\b)[\w'’-]+){0,3})",
     re.I,
 )
