@@ -194,3 +194,19 @@ def test_a_sentence_about_the_page_after_one_that_answers_leaves_it_whole():
         "to deactivate a user account."
     )
     assert texts(passage) == ["You can deactivate an account at any time."]
+
+
+@pytest.mark.parametrize("gap", ["\n\n", "\n"])
+def test_a_soft_wrapped_introduction_is_one_sentence_not_its_last_line(gap: str):
+    """ "To verify your renewal\\ndate:" introduces the list whole, in its own paragraph or not:
+    the procedure's quote opens with it, not with "date:"."""
+    passage = (
+        "You receive your invoice when the subscription renews. To verify your renewal\n"
+        f"date:{gap}"
+        "1. Sign in to [Docker Home Billing](https://app.docker.com/billing).\n"
+        "1. Find your renewal date and amount on your subscription plan card.\n"
+    )
+    steps = answer_part(passage, "procedural")
+    assert steps is not None and steps.quote.startswith("To verify your renewal\ndate:")
+    assert steps.text.startswith("To verify your renewal date:")
+    assert find_quote(steps.quote, passage) is not None

@@ -124,19 +124,25 @@ def _parts_of(passage: str) -> tuple[AnswerPart, ...]:
         list_start = start + sum(len(row) + 1 for row in lines[:list_at])
         # The line above the list introduces it ("To link a service:", 「次をお試しください。」),
         # in its own paragraph or not.
+        found = _introduction_at(passage, start, list_start) if list_at > 0 else None
+        if list_at == 0 and number:
+            found = _introduction_at(passage, *paragraphs[number - 1])
+        intro_at = list_start if found is None else found
         if list_at > 0:
-            line = lines[list_at - 1]
-            line_at = start + sum(len(row) + 1 for row in lines[: list_at - 1])
-            # the line's last sentence: a wrapped paragraph may end "…process. You can:"
-            last = (split_sentences(line) or [line])[-1]
-            intro_at = line_at + line.rfind(last) if _introduces(line) else list_start
             parts += _sentences(passage, start, intro_at)
-        else:
-            above = passage[paragraphs[number - 1][0] : paragraphs[number - 1][1]] if number else ""
-            last = (split_sentences(above.rstrip().rsplit("\n", 1)[-1]) or [""])[-1]
-            intro_at = paragraphs[number - 1][0] + above.rfind(last) if number and _introduces(last) else list_start
         parts += _list(passage, intro_at, list_start, end)
     return tuple(parts)
+
+
+def _introduction_at(passage: str, start: int, end: int) -> int | None:
+    """Where the sentence that introduces a list begins, when the text from ``start`` to ``end``
+    ends with one ("…process. You can:"); a soft-wrapped one ("To verify your renewal\ndate:") is
+    one sentence, not its last line."""
+    flat = passage[start:end].rstrip().replace("\n", " ")  # same offsets: one character for one
+    last = (split_sentences(flat) or [""])[-1]
+    if not last or not _introduces(last):
+        return None
+    return start + flat.rfind(last)
 
 
 def _introduces(line: str) -> bool:
@@ -186,19 +192,18 @@ def _sentences(passage: str, start: int, end: int) -> list[AnswerPart]:
 def _list(passage: str, intro_at: int, list_start: int, end: int) -> list[AnswerPart]:
     """A list and its introduction as one part (a procedure, or a case's checklist), and each
     item that says something on its own as a part too."""
+    # the sentence that introduces the list (``_introduction_at``), soft-wrapped or not
     intro = passage[intro_at:list_start].strip()
-    # a sentence ending in a colon in the text above is no part of its own: it is the list's
-    if intro and intro_at < list_start:
-        intro = intro.rsplit("\n", 1)[-1]
+    shown_intro = " ".join(_clean(intro).split())
     items = _items(passage, list_start, end)
     texts = [_clean(passage[s:e]) for s, e in items]
     if not items or all(_only_links(t) for t in texts):
         return []
     parts = []
-    whole_text = "\n".join(([_clean(intro)] if intro else []) + [t for t in texts if t])
+    whole_text = "\n".join(([shown_intro] if intro else []) + [t for t in texts if t])
     numbered = bool(_NUMBERED.match(passage[list_start:end]))
     steps = numbered or sum(gives_a_step(t) for t in texts) * 2 > len(texts)
-    case = bool(intro) and opening_condition(_clean(intro).rstrip(":：") + ",") is not None
+    case = bool(intro) and opening_condition(shown_intro.rstrip(":：") + ",") is not None
     if len(items) > 1:
         whole = passage[intro_at:end].strip()
         parts.append(AnswerPart(whole_text, intro_at, end, whole, steps=steps, case=case, is_list=True))
@@ -216,7 +221,7 @@ def _list(passage: str, intro_at: int, list_start: int, end: int) -> list[Answer
             continue
         own = passage[s:e].strip()
         quote = passage[intro_at:e].strip() if index == 0 else f"{intro} … {own}"
-        shown = f"{_clean(intro)} {text}"
+        shown = f"{shown_intro} {text}"
         parts.append(
             AnswerPart(shown, s, e, quote, steps=gives_a_step(text), case=case or _opens_case(text), is_item=True)
         )
