@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from ragtui.core.generate.pipeline import FRESH_ANSWER_MAX, whole_sentences
 from stand_ins.fake_openai import Reply
 
 from ..conftest import JUDGE, yes_no_reply
@@ -116,6 +117,23 @@ def test_a_second_answer_the_judge_cannot_compare_drops_the_item_rather_than_kee
     assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
     printed = " ".join(capsys.readouterr().out.split())
     assert "the reference could not be compared with a second answer from the passage" in printed
+
+
+def test_a_second_answer_cut_at_its_length_limit_is_compared_by_its_whole_sentences(
+    server, config_path, tmp_path: Path
+):
+    """The small writer goes on past the question until the limit cuts it mid-sentence: the
+    item is not dropped as unchecked; the judge compares the answer's whole sentences."""
+    folder = one_page(tmp_path, "Shipping", SHIPPING)
+    rambling = "Your parcel comes two to four days after you order. " + "We pack each order with care. " * 30
+    cut = rambling[: FRESH_ANSWER_MAX - 1].rstrip()
+    assert not cut.endswith(".")
+    server.set_default(JUDGE, writes(arrival_case(), answer_again=lambda q, r: cut, same=lambda first, second: True))
+    out = tmp_path / "x.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    assert len(tomllib.loads(out.read_text(encoding="utf-8"))["scenario"]) == 1
+    (compared,) = [last_user(b) for b in server.chat_requests(JUDGE) if schema_name(b) == "same_answer"]
+    assert whole_sentences(cut) in compared and cut not in compared
 
 
 def test_the_second_answer_is_a_right_answer_every_expectation_must_hold_on(

@@ -493,8 +493,12 @@ class Generator:
         passes) meets an answer to the question asked. The second answer, in other words than
         the reference's, is returned: every expectation must hold on it too."""
         request = self.template.render("fresh_answer", question=question, title=passage.title, passage=passage.text)
-        answer = await self._one_text(request, FRESH_ANSWER_SCHEMA, "answer", FRESH_ANSWER_MAX - 2)
-        if answer is None:
+        answer = await self._one_text(request, FRESH_ANSWER_SCHEMA, "answer", FRESH_ANSWER_MAX + 1)
+        if answer is not None and len(answer) >= FRESH_ANSWER_MAX - 2:
+            # The small writer goes on past the question and reaches the limit mid-sentence: its
+            # whole sentences are its answer ("…, you can add a" is left out).
+            answer = whole_sentences(answer)
+        if not answer:
             raise Dropped(why.FRESH_UNCHECKED)
         if alike(answer, reference) >= RESTATES_AT:
             return answer  # the same words: the same answer, nothing to ask
@@ -800,6 +804,13 @@ def _text(reply: dict[str, Any], key: str) -> str:
     the request's passage markers."""
     value = reply.get(key)
     return " ".join(_MARKER.sub(" ", strip_controls(value)).split()) if isinstance(value, str) else ""
+
+
+def whole_sentences(text: str) -> str:
+    """``text`` up to the end of its last whole sentence ("" when it has none): what is left of a
+    reply the schema's length limit cut mid-sentence."""
+    ends = [m.end() for m in re.finditer(r"[.!?][\"'”’」』)）]*(?=\s|$)|[。！？][」』）)]*", text)]
+    return text[: ends[-1]].strip() if ends else ""
 
 
 def _texts(reply: dict[str, Any], key: str, most: int, cut_at: int = CUT_AT) -> tuple[str, ...]:
