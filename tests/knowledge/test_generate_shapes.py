@@ -124,6 +124,12 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             answer_kind.ABOUT_PAGE,
         ),
         ("返金について教えてください。", "このページでは返金の流れを説明します。", answer_kind.ABOUT_PAGE),
+        (  # a page's opening that says what it teaches
+            "How can I view my billing history? What is the billing renewal date?",
+            "Learn how to view and pay invoices, view your billing history, and verify your billing renewal date.",
+            answer_kind.ABOUT_PAGE,
+        ),
+        ("How do I pay?", "You can pay by card. To learn how to add one, open Billing.", None),
         (
             "Googleアカウントと連携したいです。どのようにするか教えてください。",
             "連携すると、パスワードを入力せずにワンタップでログインできます。",

@@ -40,7 +40,7 @@ access to all features and entitlements" leaves the second without a sentence; a
 second question is not answered by the first one's "You can update the billing information".
 
 A reference that speaks of the page instead of answering ("This page explains how to make
-subscription changes", 「このページでは…」) answers nothing, whatever the question; nor does one
+subscription changes", "Learn how to view and pay invoices, …", 「このページでは…」) answers nothing, whatever the question; nor does one
 that only sends the reader elsewhere ("For more information, see [Docker subscription
 overview](_index.md)", 「詳しくは…をご覧ください」). And a
 reference that announces steps or a list ("follow these steps:", 「以下の手順で」) must go
@@ -275,10 +275,13 @@ _DOES_JA = re.compile(
 
 
 # A reference that speaks of the document rather than answering from it ("This page explains
-# how to make subscription changes"): a help page's introduction copied as an answer.
+# how to make subscription changes", "Learn how to view and pay invoices, …"): a help page's
+# introduction copied as an answer.
 _ABOUT_PAGE = re.compile(
     r"\b(?:this|the following|the next|the below) (?:page|article|section|guide|topic|document|doc)\b|"
     r"\b(?:see|read|refer to|check) (?:the )?(?:page|article|section|documentation|docs)\b|"
+    # a page's opening that says what it teaches: "Learn how to view and pay invoices, …"
+    r"(?:^|[.!?]\s+)(?:learn|find out|discover|read about) (?:how|what|when|where|why|about|more about)\b|"
     r"このページ|この記事|このセクション|以下のページ|下記のページ",
     re.I,
 )
