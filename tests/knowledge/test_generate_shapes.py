@@ -68,6 +68,7 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
         ),
         ("How do I create a Tsumugi ID? What are the steps to sign up?", "two_questions", None),
         ("Can I pause my subscription? What is the grace period?", "two_questions", None),
+        ("Can I manually retry a failed payment? What is the process?", "two_questions", None),  # whether, then how
         ("I got an e-mail I didn't expect. What should I do? Who do I tell about it?", "two_questions", None),
         (  # a blank left to fill in: no customer writes one
             "When will the tracking link become active? I received my package on [date] and it was [description].",

@@ -79,6 +79,9 @@ _ASKING_WORDS = frozenset(
     )
 )
 _SECOND_PERSON = re.compile(r"\b(?:you|your|you've|you're|you'd)\b", re.I)
+_WHETHER = re.compile(
+    r"(?:and |but |also )?(?:can|could|may|might|is|are|was|were|do|does|did|will|would|have|has|am)\b", re.I
+)
 MIN_STORY_WORDS = 4
 MIN_STORY_CHARS = 8  # Japanese, which has no spaces
 DETAIL_AT_MOST = 0.34  # of a detail sentence's character trigrams, in the passage
@@ -144,8 +147,12 @@ def _asked_twice(first: str, second: str) -> bool:
     if _JAPANESE.search(first + second):
         return False
     a, b = content_stems(first), content_stems(second)
-    # "What should I do?" has no content word at all: another question, not the first's steps
-    return any(own & _ASKING_WORDS and not own - other - _ASKING_WORDS for own, other in ((a, b), (b, a)))
+    # "What should I do?" has no content word at all: another question, not the first's steps;
+    # and after "Can I retry a failed payment?" "What is the process?" asks how, not whether
+    return any(
+        own & _ASKING_WORDS and not own - other - _ASKING_WORDS and not _WHETHER.match(other_text.strip())
+        for own, other, other_text in ((a, b, second), (b, a, first))
+    )
 
 
 def _own_story(sentence: str) -> bool:
