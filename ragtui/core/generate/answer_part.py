@@ -122,11 +122,10 @@ def _parts_of(passage: str) -> tuple[AnswerPart, ...]:
             parts += _sentences(passage, start, end)
             continue
         list_start = start + sum(len(row) + 1 for row in lines[:list_at])
-        # The line above the list introduces it ("To link a service:", 「次をお試しください。」),
-        # in its own paragraph or not.
-        found = _introduction_at(passage, start, list_start) if list_at > 0 else None
-        if list_at == 0 and number:
-            found = _introduction_at(passage, *paragraphs[number - 1])
+        # The sentence above the list introduces it ("To link a service:", 「次をお試しください。」),
+        # in the list's paragraph or in the one before.
+        above = (start, list_start) if list_at > 0 else paragraphs[number - 1] if number else None
+        found = _introduction_at(passage, *above) if above else None
         intro_at = list_start if found is None else found
         if list_at > 0:
             parts += _sentences(passage, start, intro_at)

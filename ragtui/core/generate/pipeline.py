@@ -83,7 +83,6 @@ _TEXT = {"type": "string", "maxLength": REFERENCE_MAX}
 # A reference this long that ends mid-sentence ("…turn off extensions such as ad blockers, which
 # can") reached the schema's limit: a long checklist's last step is cut off.
 REFERENCE_CUT_AT = REFERENCE_MAX - 12
-_ENDS_SENTENCE = re.compile(r"[.!?。！？…][\"'”’」』)）]*$")
 GROUNDED_SCHEMA: dict[str, Any] = {
     "title": "scenario",
     "type": "object",
@@ -332,7 +331,7 @@ class Generator:
         question, reference = _text(reply, "question"), _text(reply, "reference")
         if not question or not reference:
             raise Dropped(why.UNREADABLE)
-        if len(reference) >= REFERENCE_CUT_AT and not _ENDS_SENTENCE.search(reference):
+        if len(reference) >= REFERENCE_CUT_AT and whole_sentences(reference) != reference:
             # the writer's reference is its part in its own words; cut short, the part itself is whole
             reference = " ".join(part.text.split())
         if self._common is None:
@@ -809,7 +808,7 @@ def _text(reply: dict[str, Any], key: str) -> str:
 def whole_sentences(text: str) -> str:
     """``text`` up to the end of its last whole sentence ("" when it has none): what is left of a
     reply the schema's length limit cut mid-sentence."""
-    ends = [m.end() for m in re.finditer(r"[.!?][\"'”’」』)）]*(?=\s|$)|[。！？][」』）)]*", text)]
+    ends = [m.end() for m in re.finditer(r"[.!?…][\"'”’」』)）]*(?=\s|$)|[。！？][」』）)]*", text)]
     return text[: ends[-1]].strip() if ends else ""
 
 
