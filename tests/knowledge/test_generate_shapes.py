@@ -7,7 +7,9 @@ import pytest
 
 from ragtui.core.generate import answer_kind
 from ragtui.core.generate import question_shape as shape
+from ragtui.core.generate.whole_topic import asks_whole_topic, whole_topic_part
 from ragtui.core.generate.wrong_answers import changed_fact
+from ragtui.core.types.knowledge import SourcedPassage
 
 PASSAGE = "Refunds are paid within 5 business days to the original card. Open Settings > Account to see them."
 
@@ -336,6 +338,31 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ("確認メールの件名は何ですか？", "件名は「メールアドレスの確認」です。", None),
         ("How do I change my card?", "Open Settings and then tap Payment method.", None),
         ("How do I sign in if I forgot my password?", "If you forgot it, reset it and then sign in.", None),
+        # a story of something done that did not work: the trouble, not the steps of what was done
+        (
+            "I recently changed my email address, but I'm still getting emails from the old address. "
+            "How can I fix this?",
+            "Go to Settings > Account > Email address and tap 'Change'. Enter your current password and the new "
+            "email address. Open the confirmation email sent to the new address and tap the link within 24 hours.",
+            answer_kind.TROUBLE,
+        ),
+        (
+            "I recently changed my email address, but I'm still getting emails from the old address. "
+            "How can I fix this?",
+            "Until you tap the link in the confirmation email, your old address stays in use. Tap Change to "
+            "send the link again.",
+            None,
+        ),
+        (  # the answer does not repeat what was done: the judge decides
+            "I paid for Premium yesterday, but the features are not showing. What can I do?",
+            "Sign out and back in so that the app reloads your plan.",
+            None,
+        ),
+        (  # nothing of the trouble's own besides "still doesn't work"
+            "I reset my password, but it still doesn't work. What should I do?",
+            "Reset your password from the sign-in screen, then sign in with the new one.",
+            None,
+        ),
     ],
 )
 def test_a_reference_gives_what_its_question_asks_for(question: str, reference: str, lacks: str | None) -> None:
@@ -377,3 +404,37 @@ def test_a_reference_with_nothing_to_change_has_no_changed_answer() -> None:
 )
 def test_each_question_of_a_message_is_asked_with_its_story(message: str, one_by_one: list[str]) -> None:
     assert shape.one_by_one(message) == one_by_one
+
+
+@pytest.mark.parametrize(
+    ("question", "heading", "whole"),
+    [
+        ("What is the refund policy for Tsumugi Premium fees?", "Refund policy", True),
+        ("I'm new here. What are the community rules?", "Community › Rules", True),
+        ("What are the fees for late payment?", "Fees", True),
+        ("返金ポリシーについて教えてください。", "返金ポリシー", True),
+        # another topic's options; a question for one fact; a definition; a narrower Japanese one
+        ("What are the refund options?", "Payment options", False),
+        ("What is the maximum number of failed login attempts?", "Account locked after failed logins", False),
+        ("What is a Tsumugi ID?", "What is a Tsumugi ID", False),
+        ("How do I change the refund policy settings?", "Refund policy", False),
+        ("返金ポリシーでアプリ内課金はどうなりますか？", "返金ポリシー", False),
+    ],
+)
+def test_a_question_for_its_pages_whole_topic_is_told_apart(question: str, heading: str, whole: bool) -> None:
+    assert asks_whole_topic(question, heading) is whole
+
+
+def _passage(doc_id: str, title: str, text: str) -> SourcedPassage:
+    return SourcedPassage(doc_id, title, (), None, 0, len(text), text, "")
+
+
+def test_only_all_there_is_under_the_heading_answers_a_whole_topic_question() -> None:
+    first = _passage("17-refund.md", "Refund policy", "Fees are not refunded.\n\nWe refund double charges.")
+    second = _passage("17-refund.md", "Refund policy", "Ask within 30 days.")
+    alone = _passage("18-fees.md", "Fees", "Premium is ¥480 a month.")
+    assert not whole_topic_part("Fees are not refunded.", first, [first, alone])
+    assert whole_topic_part("Fees are not refunded.  We refund double charges.", first, [first, alone])
+    # the page goes on in another passage under the same heading
+    assert not whole_topic_part("Fees are not refunded. We refund double charges.", first, [first, second])
+    assert whole_topic_part("Premium is ¥480 a month.", alone, [first, second, alone])

@@ -12,3 +12,7 @@ def test_forms_of_one_word_share_a_stem():
         "cance",
         "notif",
     }
+
+
+def test_a_closing_quote_is_no_part_of_a_word():
+    assert content_stems("Tap 'Change' and the users' list") == {"tap", "chang", "users", "list"}

@@ -32,6 +32,12 @@ answer must hold, and a reference without it cannot be right:
 - the team's address or number ("What is the support email address?", 「サポートの電話番号」): an
   e-mail address, a web address or a phone number.
 
+A story of something done that did not work ("I recently changed my email address, but I'm still
+getting emails from the old address. How can I fix this?", English) is answered by what speaks of
+the trouble: a reference that gives the steps of what the customer already did ("Go to Settings >
+Account > Email address and tap 'Change'…") and no word of the trouble's own ("old") tells them to
+do it again.
+
 A message of two questions is checked question by question: each one's own words apply, to its
 own part of the reference — the sentences that speak of what that question alone asks about (in
 English, by content words). "Can I upgrade … to get access to all features of the tier? Can I also
@@ -75,6 +81,7 @@ CONSEQUENCE = "consequence"
 REASON = "reason"
 WORDING = "wording"
 ADDRESS = "address"
+TROUBLE = "trouble"
 
 _EN_ASKS = {
     # first: "Why do I need to wait so long?" asks for a reason, not a duration
@@ -187,7 +194,7 @@ _ACTION = re.compile(
 # step, or a button or screen named in quotes. A verb of the screen anywhere is not enough: "You
 # must be an organization owner to add a payment method" says who may, not how.
 _VERBS = (
-    r"(select|click|tap|press|choose|pick|open|go to|visit|navigate|sign in|sign up|log in|log out|register|"
+    r"(select|click|tap|press|choose|pick|open|go to|visit|navigate|sign in|sign up|sign out|log in|log out|register|"
     r"enter|type|follow|scroll|contact|request|call|send|e-?mail|write to|use|download|install|print|drop|"
     r"turn (?:on|off)|change|update|add|remove|delete|upload|reply|link|unlink|check|fill (?:in|out)|submit|"
     r"confirm|copy|paste|save|edit|set|switch|create|reset|verify|cancel|return|ask|email)"
@@ -395,7 +402,7 @@ def asked_for(question: str) -> str | None:
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
     ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``REASON``, ``WORDING``, ``ADDRESS``,
-    ``UNANSWERED_PART``: a question of
+    ``TROUBLE``: the story's trouble unspoken and what was done told again, ``UNANSWERED_PART``: a question of
     the message no sentence speaks of, ``STEPS`` it announced and never gave, or
     ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
     reader elsewhere), or None when it lacks nothing
@@ -409,6 +416,8 @@ def missing(question: str, reference: str) -> str | None:
     if announced and (not _ACTION.search(text[announced.end() :]) or text.rstrip().endswith((":", "："))):
         return STEPS
     japanese = JAPANESE.search(text) is not None
+    if not japanese and _repeats_what_was_done(question, text):
+        return TROUBLE
     # each question of a message by its own words, on its own part of the reference: in "…What
     # should I do? How do I reset my password?" the second asks for a way to do it, whatever the
     # first asks, and the first one's answer does not give it
@@ -445,6 +454,30 @@ def missing(question: str, reference: str) -> str | None:
         if verb is not None and not _says_yes_or_no(verb, part):
             return YES_OR_NO
     return None
+
+
+# "I (already / recently / just) changed X, but Y": what the customer did, and what went wrong.
+_DONE_BUT = re.compile(
+    r"\bI(?:'ve| have)?\s+(?:already\s+|recently\s+|just\s+|successfully\s+)?"
+    r"([a-z]+ed|set|reset|put|sent|paid|bought|made|got|took|gave|did|upgraded)\b([^.?!]*?),?\s+"
+    r"(?:but|yet|and still|and yet|however)\b([^.?!]*)",
+    re.I,
+)
+# Words of a trouble that say nothing of its own: "but it still doesn't work".
+_NO_MATTER = frozenset(content_stems("still now again yet anymore work works working happen happened seem seems"))
+
+
+def _repeats_what_was_done(question: str, reference: str) -> bool:
+    """Does ``reference`` tell again what the customer's story says they did, with no word of
+    the trouble that came of it (above)?"""
+    for sentence in split_sentences(question) or [question]:
+        for found in _DONE_BUT.finditer(sentence):
+            done = content_stems(f"{found.group(1)} {found.group(2)}")
+            trouble = content_stems(found.group(3)) - done - _NO_MATTER
+            said = content_stems(reference)
+            if trouble and not trouble & said and content_stems(found.group(1)) & said:
+                return True
+    return False
 
 
 # A sentence that is only "Yes." or "No." (「はい。」): it answers whatever it opens.

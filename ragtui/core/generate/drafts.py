@@ -51,6 +51,8 @@ LACKS_CONSEQUENCE = "the question asks what happens; the reference says only whe
 LACKS_REASON = "the question asks why; the reference gives no reason"
 LACKS_WORDING = "the question asks for the words shown; the reference quotes none"
 LACKS_ADDRESS = "the question asks for an address or number to reach; the reference gives none"
+LACKS_TROUBLE = "the customer's trouble is not spoken of; the reference tells what they already did"
+WHOLE_TOPIC = "the question asks for its page's whole topic; its part gives some of it"
 UNSTATED_CASE = "the reference answers a case the question does not state"
 FRESH_DISAGREES = "answered again from the passage alone, the question gets another answer"
 FRESH_UNCHECKED = "the reference could not be compared with a second answer from the passage"
@@ -104,6 +106,8 @@ SHORT = {
     LACKS_REASON: "no reason",
     LACKS_WORDING: "no wording",
     LACKS_ADDRESS: "no address",
+    LACKS_TROUBLE: "trouble not spoken of",
+    WHOLE_TOPIC: "whole topic asked",
     UNSTATED_CASE: "another case",
     FRESH_DISAGREES: "answered otherwise",
     FRESH_UNCHECKED: "second answer unchecked",

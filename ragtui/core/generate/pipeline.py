@@ -76,6 +76,7 @@ from .similarity import (
 )
 from .slots import Slots
 from .stated_case import unstated_case
+from .whole_topic import asks_whole_topic, whole_topic_part
 from .wrong_answers import changed_fact
 
 REFERENCE_MAX = 600
@@ -166,6 +167,7 @@ _LACKS_REASON = {
     answer_kind.REASON: why.LACKS_REASON,
     answer_kind.WORDING: why.LACKS_WORDING,
     answer_kind.ADDRESS: why.LACKS_ADDRESS,
+    answer_kind.TROUBLE: why.LACKS_TROUBLE,
     answer_kind.UNANSWERED_PART: why.ONE_ANSWERED,
 }
 
@@ -338,6 +340,9 @@ class Generator:
             self._common = common_words([p.text for p in self.passages])
         if not asked_of(question, part.text, self._common):
             raise Dropped(why.ASKS_ELSEWHERE)
+        # "What is the refund policy?" under "Refund policy", written for its first sentence
+        if asks_whole_topic(question, passage.title) and not whole_topic_part(part.text, passage, self.passages):
+            raise Dropped(why.WHOLE_TOPIC)
         if alike(question, reference) >= RESTATES_AT:
             raise Dropped(why.RESTATES_QUESTION)
         # written from its part: a reference drawn from another sentence answers another question

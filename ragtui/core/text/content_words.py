@@ -27,8 +27,10 @@ _JAPANESE_WORD = re.compile(r"[\u30a0-\u30ff]{2,}|[\u3400-\u9fff]{2,}")
 
 
 def content_stems(text: str) -> set[str]:
-    """The stems of ``text``'s content words (three letters or more, no contraction)."""
-    return {w[:STEM] for w in _WORD.findall(text.casefold()) if w not in STOP_WORDS and len(w) > 2 and "'" not in w}
+    """The stems of ``text``'s content words (three letters or more, no contraction). A closing
+    single quote is no part of a word: "tap 'Change'" names "change"."""
+    words = (w.rstrip("'") for w in _WORD.findall(text.casefold()))
+    return {w[:STEM] for w in words if w not in STOP_WORDS and len(w) > 2 and "'" not in w}
 
 
 def japanese_words(text: str) -> set[str]:
