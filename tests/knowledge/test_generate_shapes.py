@@ -338,6 +338,21 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
         ("確認メールの件名は何ですか？", "件名は「メールアドレスの確認」です。", None),
         ("How do I change my card?", "Open Settings and then tap Payment method.", None),
         ("How do I sign in if I forgot my password?", "If you forgot it, reset it and then sign in.", None),
+        # a cause or a rule that is only the question's own words gives no reason
+        (
+            "Why can't I merge my Tsumugi IDs? I have a pet named Max.",
+            "Because Tsumugi IDs cannot be merged, the way to bring your writing together in one account is to "
+            "export the posts from one account and import them into the other.",
+            answer_kind.REASON,
+        ),
+        (
+            "Why can't I merge my Tsumugi IDs?",
+            "Tsumugi IDs cannot be merged because each one holds its own purchases and followers.",
+            None,
+        ),
+        ("Why can't I get a refund for unused time?", "Premium fees are not refunded for unused time.", None),
+        ("Why can't I get a refund?", "You can't get a refund.", answer_kind.REASON),
+        ("Why do I need a VAT number?", "It is needed so that the invoice shows your company.", None),
         # a story of something done that did not work: the trouble, not the steps of what was done
         (
             "I recently changed my email address, but I'm still getting emails from the old address. "

@@ -26,6 +26,8 @@ answer must hold, and a reference without it cannot be right:
   gives one ("because", "so that", "to protect", 「ため」「ので」) — "Complete the Contact Support
   form" says what to do, not why. A question why something cannot be done ("Why can't I get a
   refund for unused time?") is answered by the rule that says so, too: a "not", "only", "unless".
+  In English a reason or a rule that is only the question's own words is none: "Why can't I merge
+  my Tsumugi IDs?" is not answered by "Because Tsumugi IDs cannot be merged, …".
 - the words shown ("What is the email subject line for a Premium receipt?", "What is the message
   that appears when…?", 「件名」「エラーメッセージは」): the words themselves, in quotes, backticks or
   「」 — "We email a receipt to your address" names no subject line;
@@ -442,9 +444,7 @@ def missing(question: str, reference: str) -> str | None:
             return HOW_TO
         if kind == CONSEQUENCE and _every_sentence(_ONLY_WHETHER, part):
             return CONSEQUENCE
-        if kind == REASON and not (
-            _BECAUSE.search(part) or (_WHY_NOT.search(sentence.replace("’", "'")) and _RULE.search(part))
-        ):
+        if kind == REASON and not _gives_reason(sentence, part, japanese):
             return REASON
         if kind == WORDING and not _QUOTED.search(part):
             return WORDING
@@ -454,6 +454,29 @@ def missing(question: str, reference: str) -> str | None:
         if verb is not None and not _says_yes_or_no(verb, part):
             return YES_OR_NO
     return None
+
+
+# The words that open a cause ("because Tsumugi IDs cannot be merged"): what follows them must say
+# more than the question.
+_CAUSE = re.compile(r"\b(?:because|since|due to|owing to|as a result of)\b", re.I)
+_CLAUSE_END = re.compile(r"[,;:.!?]")
+
+
+def _gives_reason(question: str, part: str, japanese: bool) -> bool:
+    """Does ``part`` give a reason for what ``question`` asks why of (above)? In English a cause
+    and a rule count only with a word the question lacks — "Because Tsumugi IDs cannot be merged"
+    gives "Why can't I merge my Tsumugi IDs?" back."""
+    why_not = _WHY_NOT.search(question.replace("’", "'")) is not None
+    if japanese:
+        return bool(_BECAUSE.search(part) or (why_not and _RULE.search(part)))
+    asked = content_stems(question)
+    for found in _BECAUSE.finditer(part):
+        if not _CAUSE.fullmatch(found.group(0)):
+            return True  # "so that", "to protect": a purpose, not the question again
+        clause = _CLAUSE_END.split(part[found.end() :], maxsplit=1)[0]
+        if content_stems(clause) - asked:
+            return True
+    return why_not and any(_RULE.search(clause) and content_stems(clause) - asked for clause in _CLAUSE_END.split(part))
 
 
 # "I (already / recently / just) changed X, but Y": what the customer did, and what went wrong.
