@@ -44,27 +44,53 @@ def arrival_case(*expect: str) -> dict:
 
 
 @pytest.mark.parametrize(
-    ("passage", "question", "reference", "reason"),
+    ("title", "passage", "question", "reference", "reason"),
     [
+        (  # a question for the page's whole policy, written for its first rule
+            "Refund policy",
+            "Premium fees are not refunded for unused time.\n\nWe refund double charges: send the form within 30 days.",
+            "What is the refund policy for Premium fees?",
+            "Premium fees are not refunded for unused time.",
+            "the question asks for its page's whole topic; its part gives some of it",
+        ),
+        (  # the steps of what the customer says they did, and no word of what went wrong
+            "Changing your email address",
+            "Go to Settings > Account > Email address and tap Change. Until you tap the link we send, the old "
+            "address stays in use.",
+            "I changed my email address, but I still get emails at the old one. How can I fix this?",
+            "Go to Settings > Account > Email address and tap Change.",
+            "the customer's trouble is not spoken of; the reference tells what they already did",
+        ),
+        (  # a cause that is the question again
+            "Merging accounts",
+            "Because accounts cannot be merged, export your posts from one and import them into the other.",
+            "Why can't I merge my accounts?",
+            "Because accounts cannot be merged, export your posts from one and import them into the other.",
+            "the question asks why; the reference gives no reason",
+        ),
         (
+            "Help",
             SHIPPING,
             "How long does it take to ship an order of ¥5,000 or more?",
             "Shipping is free on orders of ¥5,000 or more.",
             "the question asks how long; the reference gives no duration",
         ),
         (
+            "Help",
             "To deactivate your account, follow these steps: Sign in, select Settings > Deactivate.",
             "How do I deactivate my account?",
             "To deactivate your account, follow these steps:",
             "the reference announces steps it does not give",
         ),
         (  # a question about something else than the part it was written for
+            "Help",
             "Service faults: a problem on our side made Premium features unavailable to you.",
             "Why can't I cancel my subscription before the renewal date? I have a pet named Max.",
             "Service faults: a problem on our side made Premium features unavailable to you.",
             "the question shares no word of its own with the part it was written for",
         ),
         (  # the steps of the case "do not arrive", to a customer who asks how to turn them on
+            "Help",
             "If push notifications do not arrive:\n1. Check that notifications are allowed in your phone's settings.",
             "How can I enable push notifications?",
             "Check that notifications are allowed in your phone's settings.",
@@ -73,9 +99,9 @@ def arrival_case(*expect: str) -> dict:
     ],
 )
 def test_a_reference_without_what_its_question_asks_for_is_dropped_before_any_judge(
-    server, config_path, tmp_path: Path, capsys, passage: str, question: str, reference: str, reason: str
+    server, config_path, tmp_path: Path, capsys, title: str, passage: str, question: str, reference: str, reason: str
 ):
-    folder = one_page(tmp_path, "Help", passage)
+    folder = one_page(tmp_path, title, passage)
     server.set_default(JUDGE, writes({"question": question, "reference": reference, "quote": reference}))
     assert generate(config_path, folder, tmp_path / "x.toml", "--n", "1", "--kinds", "factual") == 1
     assert f"dropped 1: {reason}" in " ".join(capsys.readouterr().out.split())
