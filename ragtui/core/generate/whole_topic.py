@@ -31,7 +31,7 @@ _TOPIC = (
 )
 _EN_WHOLE = re.compile(
     r"^\W*(?:what(?:'s| is| are)|tell me about|can you (?:tell me about|explain)|could you (?:tell me about|explain)|"
-    r"explain|what do i need to know about)\s+(?:the |your |our |tsumugi's )?"
+    r"explain|what do i need to know about)\s+(?:the |your |our |[\w-]+'s )?"
     rf"((?:[\w'’-]+\s+){{0,3}}?)({_TOPIC})\b",
     re.I,
 )
