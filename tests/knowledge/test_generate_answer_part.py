@@ -210,3 +210,25 @@ def test_a_soft_wrapped_introduction_is_one_sentence_not_its_last_line(gap: str)
     assert steps is not None and steps.quote.startswith("To verify your renewal\ndate:")
     assert steps.text.startswith("To verify your renewal date:")
     assert find_quote(steps.quote, passage) is not None
+
+
+def test_a_title_line_of_its_own_is_no_part_of_the_text_below_it():
+    """A PDF's terms number their headings like their rules: "3. Cancellation" is the title of
+    the sentences below it, not words of the first one."""
+    terms = (
+        "1. Prices include consumption tax.\n\n"
+        "3. Cancellation\n"
+        "You can cancel a subscription at any time before the next renewal date.\n"
+        "Cancelled subscriptions are not refunded for the current period."
+    )
+    texts = [part.text for part in answer_parts(terms)]
+    assert "You can cancel a subscription at any time before the next renewal date." in texts
+    assert not [text for text in texts if "Cancellation" in text]
+    assert all(find_quote(part.quote, terms) is not None for part in answer_parts(terms))
+    # a wrapped sentence is no title, nor a short item over an indented line, nor a list's first step
+    for text, kept in (
+        ("You can pay\nby card or bank transfer at checkout.", "You can pay by card"),
+        ("- Double\n  charges are refunded within 30 days.", "Double charges"),
+        ("1. Sign in\n2. Select Billing and then tap Change to update it.", "Sign in"),
+    ):
+        assert kept in " ".join(part.text for part in answer_parts(text)), text

@@ -10,7 +10,8 @@ question generation, where the answer is picked first and the question condition
 
 A passage is cut into parts: its sentences (a paragraph's soft line breaks are spaces), and each
 list with the line that introduces it ("To link a service:" and its numbered steps). A part that
-cannot be an answer is left out: a heading, a question (a FAQ row's), a pointer elsewhere ("For
+cannot be an answer is left out: a heading (and a title line of its own: a PDF's "3.
+Cancellation" over its rule), a question (a FAQ row's), a pointer elsewhere ("For
 more information, see …"), a sentence about the page ("This section describes …"), a form
 field's label ("The name (required): …"), a table row, a list of links, a fragment of a few words.
 
@@ -116,6 +117,7 @@ def _parts_of(passage: str) -> tuple[AnswerPart, ...]:
     parts: list[AnswerPart] = []
     paragraphs = _paragraphs(passage)
     for number, (start, end) in enumerate(paragraphs):
+        start = _after_title(passage, start, end)
         lines = passage[start:end].split("\n")
         list_at = next((i for i, line in enumerate(lines) if LIST_ITEM.match(line)), None)
         if list_at is None:
@@ -131,6 +133,34 @@ def _parts_of(passage: str) -> tuple[AnswerPart, ...]:
             parts += _sentences(passage, start, intro_at)
         parts += _list(passage, intro_at, list_start, end)
     return tuple(parts)
+
+
+# A line that is a title of its own, not a sentence: no end mark, a few words.
+_TITLE_END = re.compile(r"[.!?。！？:：,;、)）]$")
+TITLE_WORDS = 4
+
+
+def _after_title(passage: str, start: int, end: int) -> int:
+    """Where a paragraph's text begins, after a first line that is its title: a PDF's terms
+    number their headings like their rules ("3. Cancellation" over "You can cancel a
+    subscription…"), and read as one item the writer wrote "Cancellation You can cancel…". A title
+    is a short English line with no end mark, over an unindented line that opens a sentence."""
+    first, newline, rest = passage[start:end].partition("\n")
+    title = LIST_ITEM.sub("", first).strip()
+    below = rest.split("\n", 1)[0]
+    if (
+        not newline
+        or not rest.strip()
+        or not title
+        or not title.isascii()
+        or _TITLE_END.search(title)
+        or len(title.split()) > TITLE_WORDS
+        or below[:1].isspace()
+        or LIST_ITEM.match(below)
+        or not below[:1].isupper()
+    ):
+        return start
+    return start + len(first) + 1
 
 
 def _introduction_at(passage: str, start: int, end: int) -> int | None:
