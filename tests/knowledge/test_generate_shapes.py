@@ -34,7 +34,12 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
         (  # the writer speaking of "the customer", or telling "you" a story, is no customer's story
             "What is the term for the price including tax? The customer told you that they had a bad experience.",
             "situational",
-            shape.NO_STORY,
+            shape.NOT_THEIRS,  # the writer's voice, whatever the kind
+        ),
+        (
+            "What is the term for the price including tax? The buyer had a bad experience.",
+            "situational",
+            shape.NOT_THEIRS,
         ),
         (
             "What is the subject line of a receipt? After you made a payment on the web, you received a receipt.",
@@ -79,6 +84,13 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
         ),
         ("Hi, I'm <name>. How do I pay?", "factual", shape.PLACEHOLDER),
         ("注文番号〇〇〇の返金はいつですか？", "factual", shape.PLACEHOLDER),
+        # the writer's words about the customer, not the customer's own; others named so are others
+        ("If an image upload fails, what should the customer do?", "conditional", shape.NOT_THEIRS),
+        ("Can the user delete a post after publishing it?", "factual", shape.NOT_THEIRS),
+        ("お客様は開封済みの豆を返品できますか？", "factual", shape.NOT_THEIRS),
+        ("How do I reach the customer service team?", "factual", None),
+        ("How do I block the user who keeps messaging me?", "factual", None),
+        ("お客様センターの電話番号は何ですか？", "factual", None),
         ("Where is [Billing](billing.md) in the app?", "factual", None),  # a link's text is no blank
     ],
 )

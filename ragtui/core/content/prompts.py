@@ -113,6 +113,7 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "again_no_situation": frozenset(),
         "again_same_twice": frozenset(),
         "again_placeholder": frozenset(),
+        "again_not_theirs": frozenset(),
         # The round trip: the question answered again from the passage alone, and the judge's
         # yes/no on whether that answer and the reference give the same answer.
         "fresh_answer": frozenset({"question", "title", "passage"}),
@@ -202,6 +203,7 @@ ADDED_LATER: dict[str, frozenset[str]] = {
             "again_no_situation",
             "again_same_twice",
             "again_placeholder",
+            "again_not_theirs",
             "fresh_answer",
             "same_answer_system",
             "same_answer",

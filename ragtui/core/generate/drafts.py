@@ -38,6 +38,7 @@ PROBE_UNPROVEN = "the probe's expectation did not prove itself"
 NO_SITUATION = "a conditional item described no situation of the customer's, twice"
 SAME_TWICE = "a two-questions item asked the same question twice, twice"
 PLACEHOLDER = 'the customer\'s message left a blank to fill in ("[date]"), twice'
+NOT_THEIRS = 'the message speaks of "the customer" instead of as them, twice'
 LACKS_DURATION = "the question asks how long; the reference gives no duration"
 LACKS_AMOUNT = "the question asks how much or how many; the reference gives no number"
 LACKS_CLOCK = "the question asks what time or day; the reference gives none"
@@ -93,6 +94,7 @@ SHORT = {
     NO_SITUATION: "no situation",
     SAME_TWICE: "same question twice",
     PLACEHOLDER: "blank left",
+    NOT_THEIRS: "not the customer's words",
     LACKS_DURATION: "no duration",
     LACKS_AMOUNT: "no number",
     LACKS_CLOCK: "no time",

@@ -21,7 +21,9 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
   above ``similarity.DUPLICATE_AT``), nor one question and a request for its steps ("How can I
   export my blog posts? What is the process?" — the second says nothing the first does not ask);
 - any kind: no blank left to fill in ("I received my package on [date] and it was
-  [description].", "<name>", 「〇〇」) — no customer writes one.
+  [description].", "<name>", 「〇〇」) — no customer writes one; and the customer's own words, not
+  the writer's about them: "If an image upload fails, what should the customer do?",
+  「お客様は…できますか」 (the customer service, a user who harassed me, are other people).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ NO_DETAIL = "no_detail"
 NO_SITUATION = "no_situation"
 SAME_TWICE = "same_twice"
 PLACEHOLDER = "placeholder"
+NOT_THEIRS = "not_theirs"
 
 _MARK = re.compile(r"[?？]")
 _JA_ASKS = re.compile(r"(?:か|かな|かね|ください|下さい|教えて|知りたいです|でしょうか)[。．.!！]?$")
@@ -70,6 +73,15 @@ _META = re.compile(
 # "XXX", 「〇〇」「＿＿」.
 _BLANK = re.compile(
     r"\[[^\]\n]{1,40}\](?!\()|<[A-Za-z][\w -]{0,30}>|\{[^}\n]{1,40}\}|\bX{3,}\b|[〇○]{2,}|[＿_]{3,}|［[^］\n]{1,20}］"
+)
+# The writer speaking of the customer instead of as them: "what should the customer do?", "can
+# the user…", 「お客様は」. The customer service, or "the user who posted it", are someone else.
+_OF_THE_CUSTOMER = re.compile(
+    r"\bthe (?:customer|client|buyer)s?\b(?!'?s?\s+(?:service|support|care|portal|cent(?:er|re)|id|number|account|"
+    r"area|page|team|desk)\b)|\b(?:should|can|could|must|may|will|would|does|did|do) the user\b|"
+    r"\bthe user (?:should|can|could|must|may|will|would|needs?|has|wants?|is)\b|"
+    r"(?:お客様|お客さま|顧客)(?!センター|サポート|窓口|番号|相談|情報|ID)",
+    re.I,
 )
 # Words that name the asking itself, not what is asked about: "What is the process?", "What are
 # the steps to do this?" — with no other word the first question lacks, it asks the first again.
@@ -122,6 +134,8 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
         return NOT_A_QUESTION
     if _BLANK.search(question):
         return PLACEHOLDER
+    if _OF_THE_CUSTOMER.search(question):
+        return NOT_THEIRS
     told = [s for s in sentences if not asks(s)]
     if kind == "two_questions":
         if len(asking) < 2 and len(_MARK.findall(question)) < 2:
