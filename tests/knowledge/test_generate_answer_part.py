@@ -232,3 +232,21 @@ def test_a_title_line_of_its_own_is_no_part_of_the_text_below_it():
         ("1. Sign in\n2. Select Billing and then tap Change to update it.", "Sign in"),
     ):
         assert kept in " ".join(part.text for part in answer_parts(text)), text
+
+
+def test_a_numbered_list_of_rules_is_no_procedure_and_each_rule_answers_alone():
+    """A PDF's numbered terms are rules, not steps: no procedural item is written for them (it
+    asked "How do I know when my subscription will renew?" of "renew every 4 weeks"), and a rule
+    is a part of its own; the document's title repeated above them is none."""
+    terms = (
+        "Kumo Coffee Terms of Sale\n"
+        "1. Prices include consumption tax on every order.\n"
+        "2. Subscriptions renew every 4 weeks until cancelled."
+    )
+    assert answer_part(terms, "procedural") is None
+    texts = [part.text for part in answer_parts(terms)]
+    assert "Subscriptions renew every 4 weeks until cancelled." in texts
+    assert "Kumo Coffee Terms of Sale" not in texts
+    steps = "1. Open My account > Orders.\n2. Find the tracking number under the order."
+    found = answer_part(steps, "procedural")
+    assert found is not None and found.steps and found.is_list

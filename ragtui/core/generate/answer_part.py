@@ -230,8 +230,11 @@ def _list(passage: str, intro_at: int, list_start: int, end: int) -> list[Answer
         return []
     parts = []
     whole_text = "\n".join(([shown_intro] if intro else []) + [t for t in texts if t])
-    numbered = bool(_NUMBERED.match(passage[list_start:end]))
-    steps = numbered or sum(gives_a_step(t) for t in texts) * 2 > len(texts)
+    # Numbered steps, with an action among them; a PDF's numbered terms ("1. Prices include
+    # consumption tax. 2. Subscriptions renew every 4 weeks") are rules, each one an answer alone.
+    acting = sum(gives_a_step(t) for t in texts)
+    numbered = bool(_NUMBERED.match(passage[list_start:end])) and acting > 0
+    steps = numbered or acting * 2 > len(texts)
     case = bool(intro) and opening_condition(shown_intro.rstrip(":：") + ",") is not None
     if len(items) > 1:
         whole = passage[intro_at:end].strip()
@@ -296,7 +299,17 @@ def _can_answer(text: str) -> bool:
         return False
     if JAPANESE.search(text):
         return len(text) >= MIN_JAPANESE_CHARS
-    return len(_LINK.sub("link", text).split()) >= MIN_WORDS
+    return len(_LINK.sub("link", text).split()) >= MIN_WORDS and not _title_case(text)
+
+
+_SMALL_WORDS = frozenset(["a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"])
+
+
+def _title_case(text: str) -> bool:
+    """Is ``text`` a title ("Kumo Coffee Terms of Sale", a PDF's heading as a line of text): no
+    end mark, and every word capitalised but the small ones?"""
+    words = text.split()
+    return not _TITLE_END.search(text.strip()) and all(w[:1].isupper() or w in _SMALL_WORDS for w in words)
 
 
 def _only_links(text: str) -> bool:
