@@ -493,11 +493,11 @@ _NO_MATTER = frozenset(content_stems("still now again yet anymore work works wor
 def _repeats_what_was_done(question: str, reference: str) -> bool:
     """Does ``reference`` tell again what the customer's story says they did, with no word of
     the trouble that came of it (above)?"""
+    said = content_stems(reference)
     for sentence in split_sentences(question) or [question]:
         for found in _DONE_BUT.finditer(sentence):
             done = content_stems(f"{found.group(1)} {found.group(2)}")
             trouble = content_stems(found.group(3)) - done - _NO_MATTER
-            said = content_stems(reference)
             if trouble and not trouble & said and content_stems(found.group(1)) & said:
                 return True
     return False
