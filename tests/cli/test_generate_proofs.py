@@ -393,3 +393,28 @@ def test_a_reference_cut_at_its_length_limit_is_its_part_whole(server, config_pa
     (table,) = tomllib.loads(out.read_text(encoding="utf-8"))["scenario"]
     assert table["reference"].startswith("If pages load slowly, try these steps: Open page number 1 in")
     assert table["reference"].endswith("Open page number 8 in Settings and tap the Reload button to try it again.")
+
+
+def test_an_expectation_bounding_the_amount_the_other_way_is_failed_in_code_rewritten_once_then_dropped(
+    server, config_path, tmp_path, capsys
+):
+    """This fake judge, like the small one, meets "more than 3 months" on a reference that says
+    "up to 3 months": the generator reads the two bounds itself and never asks it."""
+    passage = "You can pause for up to 3 months, from My account > Pause."
+    folder = one_page(tmp_path, "Pausing", passage)
+    case = {
+        "question": "How do I pause my subscription?",
+        "reference": passage,
+        "quote": passage,
+        "expect": ["You can pause for more than 3 months.", "You can pause for up to 3 months."],
+    }
+    respond, rewrites = rewritten_as(writes(case), "Pausing for 3 months or longer is possible.")
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "bounds.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    printed = capsys.readouterr().out
+    assert len(rewrites) == 1 and "the correct answer itself fails this check" in last_user(rewrites[0]).lower()
+    assert "1 dropped: the reference answer fails it, even rewritten" in printed
+    assert [e["text"] for e in expect_items(out) if "text" in e] == ["You can pause for up to 3 months."]
+    judged = {m.group(3) for b in server.chat_requests(JUDGE) if (m := CHECK.search(last_user(b)))}
+    assert judged and not [s for s in judged if "more than" in s or "or longer" in s]  # never asked

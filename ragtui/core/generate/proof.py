@@ -3,7 +3,9 @@ the run (``metrics.dialogue.ExpectationJudge``, asked through ``try_expectation`
 dialogue: the item's question, then the answer):
 
 - the reference answer must meet every ``expect`` and break no ``expect_not`` — an expectation
-  the right answer fails is a false alarm in the team's CI — and so must the other right answers
+  the right answer fails is a false alarm in the team's CI; one that bounds an amount the other
+  way from the reference ("more than 3 months" over "up to 3 months", ``text.number_bounds``)
+  fails it in code, before the judge is asked — and so must the other right answers
   (``also_right``: the shortest reply that still answers the question, in other words): an
   expectation that asks for a detail the customer never asked, or for the reference's own words,
   fails a right answer that is shorter or worded differently;
@@ -43,6 +45,7 @@ from ..metrics.dialogue.base import DialogueContext, DialogueTurn
 from ..metrics.dialogue.expectation_judge import ExpectationJudge
 from ..metrics.dialogue.expectation_trial import try_expectation
 from ..text.exact_match import says_exactly
+from ..text.number_bounds import contradicts
 from ..types.errors import ConfigError
 from ..types.expectations import Expectation, Polarity, Proof
 from . import drafts as why
@@ -144,6 +147,10 @@ class Prover:
             expectation = expectation_from_text(text, "judged", polarity)
         except ConfigError:
             return None, why.EXPECTATION_UNREADABLE
+        if expectation.polarity == "must" and contradicts(expectation.text, reference):
+            # "more than 3 months" over a reference's "up to 3 months": the small judge reads the
+            # two as alike, a person as opposites — the reference fails it, read in code
+            return None, RIGHT_FAILS
         right = await self._p(expectation, question, reference)
         if right is None:
             return None, why.EXPECTATION_UNCHECKED
