@@ -390,6 +390,17 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             "Reset your password from the sign-in screen, then sign in with the new one.",
             None,
         ),
+        # what a thing is: more than its name as an item of a list
+        (
+            "What is the subject line of the receipt email? What is the payment method?",
+            "The subject line is 'Tsumugi Premium receipt', and it shows the Tsumugi ID, date, amount and "
+            "payment method.",
+            answer_kind.NAMED_ONLY,
+        ),
+        ("What is the payment method?", "It shows the date, amount and payment method, which is your card.", None),
+        ("What is the payment method?", "Renewals use your default payment method.", None),
+        ("What are the plans?", "You can choose monthly, yearly or lifetime plans.", None),
+        ("What is a Tsumugi ID?", "A Tsumugi ID is the one account you use across the apps.", None),
     ],
 )
 def test_a_reference_gives_what_its_question_asks_for(question: str, reference: str, lacks: str | None) -> None:

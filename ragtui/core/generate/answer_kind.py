@@ -32,7 +32,10 @@ answer must hold, and a reference without it cannot be right:
   that appears when…?", 「件名」「エラーメッセージは」): the words themselves, in quotes, backticks or
   「」 — "We email a receipt to your address" names no subject line;
 - the team's address or number ("What is the support email address?", 「サポートの電話番号」): an
-  e-mail address, a web address or a phone number.
+  e-mail address, a web address or a phone number;
+- what a thing is ("What is the payment method?", English): more than its name as an item of a
+  list — "it shows the Tsumugi ID, date, amount and payment method" names it and says nothing of
+  it.
 
 A story of something done that did not work ("I recently changed my email address, but I'm still
 getting emails from the old address. How can I fix this?", English) is answered by what speaks of
@@ -84,6 +87,7 @@ REASON = "reason"
 WORDING = "wording"
 ADDRESS = "address"
 TROUBLE = "trouble"
+NAMED_ONLY = "named_only"
 
 _EN_ASKS = {
     # first: "Why do I need to wait so long?" asks for a reason, not a duration
@@ -404,7 +408,8 @@ def asked_for(question: str) -> str | None:
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
     ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``REASON``, ``WORDING``, ``ADDRESS``,
-    ``TROUBLE``: the story's trouble unspoken and what was done told again, ``UNANSWERED_PART``: a question of
+    ``TROUBLE``: the story's trouble unspoken and what was done told again, ``NAMED_ONLY``: what
+    was asked only named in a list, ``UNANSWERED_PART``: a question of
     the message no sentence speaks of, ``STEPS`` it announced and never gave, or
     ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
     reader elsewhere), or None when it lacks nothing
@@ -453,7 +458,36 @@ def missing(question: str, reference: str) -> str | None:
         verb = None if japanese else _yes_no_verb(sentence)
         if verb is not None and not _says_yes_or_no(verb, part):
             return YES_OR_NO
+        if not japanese and _only_listed(sentence, part):
+            return NAMED_ONLY
     return None
+
+
+# "What is the payment method?": the thing a question asks what it is.
+_WHAT_IS = re.compile(
+    r"^\W*(?:and |also )?what (?:is|are|was|were) (?:the |your |my |a |an )?([a-z][a-z' -]{1,40}?)\s*\?*$", re.I
+)
+# Right after an item of a list: what says what the item is, or does.
+_SAYS_WHAT = re.compile(r"^\s*(?:is|are|was|were|means|:|=|\(|,?\s*(?:which|that)\b)", re.I)
+
+
+def _only_listed(question: str, part: str) -> bool:
+    """Does ``part`` name what a "what is X?" ``question`` asks only as an item of a list ("it
+    shows the Tsumugi ID, date, amount and payment method"), saying nothing of what X is?"""
+    asked = _WHAT_IS.match(question.strip())
+    if asked is None:
+        return False
+    thing = asked.group(1).strip().casefold()
+    text = part.casefold()
+    found = [m.start() for m in re.finditer(rf"\b{re.escape(thing)}\b", text)]
+    if not found:
+        return False
+    for start in found:
+        clause = re.split(r"[.!?;:]\s", text[:start])[-1]
+        listed = "," in clause and re.search(r"(?:,|\band|\bor)\s*(?:the |its |your )?$", clause)
+        if not listed or _SAYS_WHAT.match(text[start + len(thing) :]):
+            return False
+    return True
 
 
 # The words that open a cause ("because Tsumugi IDs cannot be merged"): what follows them must say
