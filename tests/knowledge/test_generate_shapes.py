@@ -390,6 +390,28 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             "Reset your password from the sign-in screen, then sign in with the new one.",
             None,
         ),
+        # a story of something lost or forgotten: the reference speaks of it
+        (
+            "I lost my Tsumugi ID and need to link it with a Google account. How do I do that?",
+            "To link a service, log in to Tsumugi and go to Settings > Account > Linked services. Tap 'Link' next "
+            "to the service.",
+            answer_kind.LOSS,
+        ),
+        (
+            "I lost my phone and my backup codes. What should I do?",
+            "If you have lost both your device and your backup codes, contact us through the support form.",
+            None,
+        ),
+        (
+            "I forgot my password. What should I do?",
+            "Request a reset link with 'Forgot password?' on the login screen.",
+            None,
+        ),
+        (
+            "I think my account was hacked. What should I do?",
+            "Change your password in Settings > Security and sign out of every device.",
+            None,
+        ),
         # what a thing is: more than its name as an item of a list
         (
             "What is the subject line of the receipt email? What is the payment method?",

@@ -41,7 +41,9 @@ A story of something done that did not work ("I recently changed my email addres
 getting emails from the old address. How can I fix this?", English) is answered by what speaks of
 the trouble: a reference that gives the steps of what the customer already did ("Go to Settings >
 Account > Email address and tap 'Change'…") and no word of the trouble's own ("old") tells them to
-do it again.
+do it again. So is a story of something lost, forgotten, stolen, hacked, deleted or broken ("I
+lost my Tsumugi ID and need to link it with a Google account") by what speaks of it: the linking
+steps alone, which begin "log in to Tsumugi", answer as if nothing were lost.
 
 A message of two questions is checked question by question: each one's own words apply, to its
 own part of the reference — the sentences that speak of what that question alone asks about (in
@@ -88,6 +90,7 @@ WORDING = "wording"
 ADDRESS = "address"
 TROUBLE = "trouble"
 NAMED_ONLY = "named_only"
+LOSS = "loss"
 
 _EN_ASKS = {
     # first: "Why do I need to wait so long?" asks for a reason, not a duration
@@ -408,7 +411,8 @@ def asked_for(question: str) -> str | None:
 def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
     ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``REASON``, ``WORDING``, ``ADDRESS``,
-    ``TROUBLE``: the story's trouble unspoken and what was done told again, ``NAMED_ONLY``: what
+    ``TROUBLE``: the story's trouble unspoken and what was done told again, ``LOSS``: what
+    the customer lost or forgot never spoken of, ``NAMED_ONLY``: what
     was asked only named in a list, ``UNANSWERED_PART``: a question of
     the message no sentence speaks of, ``STEPS`` it announced and never gave, or
     ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
@@ -425,6 +429,8 @@ def missing(question: str, reference: str) -> str | None:
     japanese = JAPANESE.search(text) is not None
     if not japanese and _repeats_what_was_done(question, text):
         return TROUBLE
+    if not japanese and _loss_unspoken(question, text):
+        return LOSS
     # each question of a message by its own words, on its own part of the reference: in "…What
     # should I do? How do I reset my password?" the second asks for a way to do it, whatever the
     # first asks, and the first one's answer does not give it
@@ -534,6 +540,31 @@ def _repeats_what_was_done(question: str, reference: str) -> bool:
             trouble = content_stems(found.group(3)) - done - _NO_MATTER
             if trouble and not trouble & said and content_stems(found.group(1)) & said:
                 return True
+    return False
+
+
+# What a customer lost, forgot, had stolen, hacked, deleted or broken: each with the words that
+# speak of it ("If you cannot remember your password, select 'Forgot password?'").
+_LOSSES = (
+    (r"lost|lose|losing", r"lost|lose|losing|loss|recover\w*|find|found|replace\w*|new"),
+    (r"forgot|forgotten|forget", r"forg[eo]t\w*|remember|not sure|reset|recover\w*"),
+    (r"stolen|stole", r"stol\w*|steal\w*|theft|lost|lose"),
+    (r"hacked", r"hack\w*|compromis\w*|secure|security|someone else|unauthori[sz]ed"),
+    (r"deleted", r"delet\w*|restor\w*|recover\w*|undo|cannot be|can't be|permanent\w*|gone"),
+    (r"broken|broke", r"broke\w*|damag\w*|repair\w*|replace\w*|faulty|defect\w*"),
+)
+
+
+def _loss_unspoken(question: str, reference: str) -> bool:
+    """Does ``question`` tell of something lost, forgotten, stolen, hacked, deleted or broken
+    that ``reference`` never speaks of? "I lost my Tsumugi ID and need to link it with a Google
+    account" answered with the linking steps ("log in to Tsumugi and …") answers the request as if
+    nothing were lost."""
+    for told, spoken in _LOSSES:
+        if re.search(rf"\bI(?:'ve| have| had)?\s+(?:\w+\s+)?(?:{told})\b", question, re.I) and not re.search(
+            rf"\b(?:{spoken})\b", reference, re.I
+        ):
+            return True
     return False
 
 
