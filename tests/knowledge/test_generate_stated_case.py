@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragtui.core.generate.stated_case import unstated_case
+from ragtui.core.generate.stated_case import opposite_case, unstated_case
 
 NOTIFICATIONS = (
     "Go to Settings > Notifications to turn push notifications on or off.\n\n"
@@ -135,3 +135,27 @@ def test_a_reference_answering_a_case_the_message_does_not_state_is_found(
 )
 def test_a_reference_for_the_case_the_message_states_passes(question: str, quote: str, reference: str, passage: str):
     assert unstated_case(question, quote, reference, passage) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "reference", "word"),
+    [
+        (
+            "Can I return an opened bag of coffee within 30 days?",
+            "Unopened bags of coffee can be returned within 30 days of delivery.",
+            "opened",
+        ),
+        ("Can I get a refund for unused months?", "Used months are not refunded.", "unused"),
+        # both cases told: the customer's is among them
+        (
+            "Can I return it if it's opened?",
+            "Unopened bags can be returned within 30 days. Opened bags cannot be returned unless damaged.",
+            None,
+        ),
+        ("Can I return an unopened bag?", "Unopened bags can be returned within 30 days.", None),
+        ("Can I cancel my plan?", "You can cancel it unless it is a gift.", None),
+        ("注文を返品できますか？", "未開封の商品は返品できます。", None),
+    ],
+)
+def test_a_reference_of_only_the_opposite_case_is_found(question: str, reference: str, word: str | None) -> None:
+    assert opposite_case(question, reference) == word

@@ -75,7 +75,7 @@ from .similarity import (
     copied_share,
 )
 from .slots import Slots
-from .stated_case import unstated_case
+from .stated_case import opposite_case, unstated_case
 from .whole_topic import asks_whole_topic, whole_topic_part
 from .wrong_answers import changed_fact
 
@@ -354,7 +354,8 @@ class Generator:
         lacks = answer_kind.missing(question, reference)
         if lacks is not None:
             raise Dropped(_LACKS_REASON[lacks])
-        if unstated_case(question, quote, reference, passage.text) is not None:
+        # "an opened bag" answered of "unopened bags" only: the case the customer is not in
+        if unstated_case(question, quote, reference, passage.text) is not None or opposite_case(question, reference):
             raise Dropped(why.UNSTATED_CASE)
         await self._check_entailed(quote, reference)
         await self._check_answers(question, reference)

@@ -15,6 +15,12 @@ The customer's message must state that case: at least half of the condition's co
 their stem, so "cancelled" meets "cancel") are in it, and a condition of something going wrong
 ("do not arrive", "fails", "did not make") needs a message that says something is wrong.
 
+A reference that speaks only of the opposite of the customer's case answers another question
+too: "Can I return an opened bag of coffee within 30 days?" answered "Unopened bags of coffee can
+be returned within 30 days of delivery" says nothing of opened bags (``opposite_case``, English:
+a word of the message that the reference has only with "un-" or "non-" before it, or the other
+way round).
+
 Only a condition the reference *opens* with is read: one further down ("…, but you can downgrade.
 If your payment fails, …") is a detail of the answer, not the case it answers.
 """
@@ -110,3 +116,22 @@ def _stated(condition: str, question: str) -> bool:
         share = len(words & content_stems(question)) / len(words) if words else 1.0
         wrong, says_wrong = _EN_WRONG.search(condition), _EN_WRONG.search(question)
     return share >= STATED_AT and (wrong is None or says_wrong is not None)
+
+
+_WORD = re.compile(r"[a-z][a-z-]{2,}")
+_OPPOSITE = re.compile(r"^(?:un|non-?)([a-z]{3,})$")
+
+
+def opposite_case(question: str, reference: str) -> str | None:
+    """A word of ``question``'s case that ``reference`` has only as its opposite ("opened" /
+    "unopened", "unused" / "used"), or None; English (see the module docstring)."""
+    if JAPANESE.search(question):
+        return None
+    asked = set(_WORD.findall(question.casefold()))
+    said = set(_WORD.findall(reference.casefold()))
+    for word in sorted(asked - said):
+        plain = _OPPOSITE.match(word)
+        opposites = {f"un{word}", f"non{word}", f"non-{word}"} if plain is None else {plain.group(1)}
+        if said & opposites:
+            return word
+    return None
