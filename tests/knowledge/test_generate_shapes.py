@@ -412,6 +412,23 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             "Change your password in Settings > Security and sign out of every device.",
             None,
         ),
+        # "it depends": the ways themselves, at least two
+        (
+            "How can I cancel my Tsumugi Premium subscription? What should I do if I am unsure?",
+            "How you cancel depends on how you pay. If you are unsure, check Settings > Premium > Payment method.",
+            answer_kind.DEPENDS,
+        ),
+        (
+            "How do I cancel?",
+            'How you cancel depends on how you pay. On the web, go to Settings > Premium and tap "Cancel plan". '
+            "In the App Store, open the iOS Settings app and tap Subscriptions.",
+            None,
+        ),
+        (
+            "解約するにはどうすればいいですか？",
+            "解約方法はお支払い方法によって異なります。分からない場合は 設定 > プレミアム > 支払い方法 で確認してください。",
+            answer_kind.DEPENDS,
+        ),
         # what a thing is: more than its name as an item of a list
         (
             "What is the subject line of the receipt email? What is the payment method?",

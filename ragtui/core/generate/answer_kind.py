@@ -14,7 +14,8 @@ answer must hold, and a reference without it cannot be right:
 - a way to do something ("how do I…", "how can I…", 「どうすれば」「方法」): an action (select, tap,
   contact, 選択, 登録…), a menu path, a numbered step, or a button named in quotes — "How can I
   cancel my subscription?" answered "You can cancel at any time before the next renewal date"
-  says when, not how; "Can you help me add a payment method?" asks for one too, and "You must be
+  says when, not how — nor is it answered by "How you cancel depends on how you pay" with fewer
+  than two of the ways after it; "Can you help me add a payment method?" asks for one too, and "You must be
   an organization owner to add one" says who may, not how (an English action is told as one: an
   imperative, or what the customer can do);
 - yes or no ("Can I delay it?", English): a yes or no, a negation, "only", or the asked verb —
@@ -91,6 +92,7 @@ ADDRESS = "address"
 TROUBLE = "trouble"
 NAMED_ONLY = "named_only"
 LOSS = "loss"
+DEPENDS = "depends"
 
 _EN_ASKS = {
     # first: "Why do I need to wait so long?" asks for a reason, not a duration
@@ -412,7 +414,8 @@ def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
     ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``REASON``, ``WORDING``, ``ADDRESS``,
     ``TROUBLE``: the story's trouble unspoken and what was done told again, ``LOSS``: what
-    the customer lost or forgot never spoken of, ``NAMED_ONLY``: what
+    the customer lost or forgot never spoken of, ``DEPENDS``: a way that "depends on" something
+    with fewer than two of the ways given, ``NAMED_ONLY``: what
     was asked only named in a list, ``UNANSWERED_PART``: a question of
     the message no sentence speaks of, ``STEPS`` it announced and never gave, or
     ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
@@ -453,6 +456,8 @@ def missing(question: str, reference: str) -> str | None:
         # answered "Verify your email address"
         if kind == HOW_TO and not (_DOES_JA.search(part) if japanese else _tells_how(message, part)):
             return HOW_TO
+        if kind == HOW_TO and _only_depends(part):
+            return DEPENDS
         if kind == CONSEQUENCE and _every_sentence(_ONLY_WHETHER, part):
             return CONSEQUENCE
         if kind == REASON and not _gives_reason(sentence, part, japanese):
@@ -566,6 +571,23 @@ def _loss_unspoken(question: str, reference: str) -> bool:
         ):
             return True
     return False
+
+
+# "How you cancel depends on how you pay": the way is one of several, each for its case.
+_DEPENDS = re.compile(r"\b(?:depends on|depending on|varies by|differs by)\b|によって(?:異な|違)|により異な", re.I)
+CASES_GIVEN = 2  # the ways a reference that says "it depends" must go on to give
+
+
+def _only_depends(part: str) -> bool:
+    """Does ``part`` say the way depends on something and give fewer than ``CASES_GIVEN`` of
+    the ways? "How you cancel depends on how you pay. If you are unsure, check Settings > Premium
+    > Payment method" gives none of them, only where to look up which is yours."""
+    sentences = split_sentences(part) or [part]
+    opening = next((i for i, sentence in enumerate(sentences) if _DEPENDS.search(sentence)), None)
+    if opening is None:
+        return False
+    after = [sentences[opening].partition(":")[2], *sentences[opening + 1 :]]
+    return sum(1 for sentence in after if sentence.strip() and gives_a_step(sentence)) < CASES_GIVEN
 
 
 # A sentence that is only "Yes." or "No." (「はい。」): it answers whatever it opens.

@@ -53,6 +53,7 @@ LACKS_REASON = "the question asks why; the reference gives no reason"
 LACKS_WORDING = "the question asks for the words shown; the reference quotes none"
 LACKS_ADDRESS = "the question asks for an address or number to reach; the reference gives none"
 LACKS_TROUBLE = "the customer's trouble is not spoken of; the reference tells what they already did"
+DEPENDS_ONLY = "the question asks how; the reference says it depends and gives fewer than two ways"
 LACKS_LOSS = "the customer lost or forgot something; the reference never speaks of it"
 NAMED_ONLY = "the question asks what something is; the reference only names it in a list"
 WHOLE_TOPIC = "the question asks for its page's whole topic; its part gives some of it"
@@ -111,6 +112,7 @@ SHORT = {
     LACKS_WORDING: "no wording",
     LACKS_ADDRESS: "no address",
     LACKS_TROUBLE: "trouble not spoken of",
+    DEPENDS_ONLY: "depends, ways not given",
     LACKS_LOSS: "loss not spoken of",
     NAMED_ONLY: "only named",
     WHOLE_TOPIC: "whole topic asked",
