@@ -418,3 +418,28 @@ def test_an_expectation_bounding_the_amount_the_other_way_is_failed_in_code_rewr
     assert [e["text"] for e in expect_items(out) if "text" in e] == ["You can pause for up to 3 months."]
     judged = {m.group(3) for b in server.chat_requests(JUDGE) if (m := CHECK.search(last_user(b)))}
     assert judged and not [s for s in judged if "more than" in s or "or longer" in s]  # never asked
+
+
+def test_an_expectation_that_is_the_customer_s_message_again_is_dropped_before_the_judge(
+    server, config_path, tmp_path, capsys
+):
+    """The judge meets "The customer asked: …" on the reference (the question is in the turn it
+    reads): it says nothing of the answer, and is neither judged nor rewritten."""
+    passage = "You can change your username once every 30 days."
+    folder = one_page(tmp_path, "Usernames", passage)
+    question = "Can I change my username every 30 days? A pet named Max is always in the room."
+    case = {
+        "question": question,
+        "reference": passage,
+        "quote": passage,
+        "expect": [f"The customer asked: {question}", f"{question} "],
+    }
+    respond, rewrites = rewritten_as(writes(case), "says it again")
+    server.set_default(JUDGE, respond)
+    out = tmp_path / "asked.toml"
+    assert generate(config_path, folder, out, "--n", "1", "--kinds", "factual") == 0
+    printed = capsys.readouterr().out
+    assert "2 dropped: it is the customer's message again, not what the answer must say" in printed
+    assert rewrites == [] and [e for e in expect_items(out) if "text" in e] == []
+    judged = {m.group(3) for b in server.chat_requests(JUDGE) if (m := CHECK.search(last_user(b)))}
+    assert not [s for s in judged if "username" in s]

@@ -69,6 +69,7 @@ EXPECTATION_SHORT_FAILS = "a shorter right answer in other words fails it, even 
 EXPECTATION_UNCHECKED = "the judge could not read it on the reference"
 EXPECTATION_NO_WRONG = "no wrong answer to prove it on"
 EXPECTATION_UNREADABLE = "it is empty or too long to be one expectation"
+EXPECTATION_QUESTION = "it is the customer's message again, not what the answer must say"
 
 # The progress line's word for each reason (the summary prints the whole sentence).
 SHORT = {

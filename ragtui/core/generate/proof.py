@@ -19,6 +19,9 @@ dialogue: the item's question, then the answer):
   sentence added, written by the writer for that act; a probe's invented detail stated as fact):
   the judge must say that answer does it — one the judge cannot catch protects nothing.
 
+An expectation that is the customer's message again ("The customer asked: Can I change my
+username every 30 days? …") says nothing of the answer and is dropped before the judge is asked.
+
 A right answer must meet a judged expectation clearly, not only just: P at least ``RIGHT_AT``
 (and a prohibition at most 1 − ``RIGHT_AT``), where the run passes at 0.5 (``expectation_judge.MET_AT``). One the
 reference meets at 0.66 asks for something it only half says, and the bot's right answer in other
@@ -36,6 +39,7 @@ proof (``Proof``: the P on the reference, the P on the wrong answer that failed 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +53,7 @@ from ..text.number_bounds import contradicts
 from ..types.errors import ConfigError
 from ..types.expectations import Expectation, Polarity, Proof
 from . import drafts as why
+from .similarity import copied_share
 
 # (question, reference, the expectation, its polarity, what went wrong) → the rewritten text or None
 Rewrite = Callable[[str, str, str, Polarity, str], Awaitable[str | None]]
@@ -63,6 +68,12 @@ BREAK_PASSES = "break_passes"  # a prohibition: an answer doing its act was not 
 SHORT_FAILS = "short_fails"  # a shorter right answer in other words fails it
 REWRITTEN = (RIGHT_FAILS, WRONG_PASSES, BREAK_PASSES, SHORT_FAILS)  # the failures the writer is told of
 Checked = tuple[tuple[str, Proof], ...]
+# An expectation that is the customer's message again ("The customer asked: Can I change my
+# username every 30 days? …"): a label of the writer's prompt, or most of the question's words.
+_ASKED_LABEL = re.compile(
+    r"^\W*(?:the\s+)?(?:customer|user|question|message)(?:\s+(?:asked|asks|says|said))?\s*:", re.I
+)
+QUESTION_COPIED_AT = 0.8  # the share of the question's character 5-grams that makes it a copy
 RIGHT_AT = 0.8  # P a right answer must reach on an expectation (a prohibition: at most 1 − this)
 WRONG_AT = 1 - RIGHT_AT  # P a wrong answer must stay at or under (a breaking one: at least 1 − this)
 
@@ -142,6 +153,9 @@ class Prover:
         also_right: Sequence[str] = (),
     ) -> tuple[Proof | None, str]:
         """The proof of one judged expectation, or None and what went wrong."""
+        if _ASKED_LABEL.match(text) or copied_share(question, text) >= QUESTION_COPIED_AT:
+            # the judge met one on the reference at 0.92: the question "asked" is in every answer's turn
+            return None, why.EXPECTATION_QUESTION
         try:
             # read as the scenario file will be: "does not …" under expect becomes a prohibition
             expectation = expectation_from_text(text, "judged", polarity)
