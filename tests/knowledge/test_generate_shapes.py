@@ -47,6 +47,18 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
             shape.NO_STORY,
         ),
         ("I returned a jacket last week and you sent me an e-mail. When is my money back?", "situational", None),
+        # only that something went wrong, and what the customer wants: no story of what happened
+        ("I had a bad experience with the grind size. Can I change it?", "situational", shape.NO_STORY),
+        (
+            "I had a problem with my subscription and I want to pause it for more than 3 months. Can you help me?",
+            "situational",
+            shape.NO_STORY,
+        ),
+        ("When should I renew? I had a bad experience with the coffee.", "situational", shape.NO_STORY),
+        ("How do I export my posts? I wrote a short story about my experience.", "situational", shape.NO_STORY),
+        ("I had a subscription that expired and I want to renew it. What do I do?", "situational", None),
+        ("I was on a subscription, but then I had a problem. Can I pause it?", "situational", None),
+        ("I had a problem with my card: it was charged twice. Can I get a refund?", "situational", None),
         (  # a sentence about the passage is no detail of the customer's
             "What is the maximum size of a single image? A pet is mentioned in the passage.",
             "distracting_detail",

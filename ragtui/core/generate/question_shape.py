@@ -66,7 +66,7 @@ _META = re.compile(
     r"here is my (?:situation|story)|(?:mentioned|said|written|described) in the (?:passage|text|article|page)|"
     r"the (?:passage|text|article) (?:mentions|says|talks about)|"
     r"the (?:customer|user) (?:told|said|asked|mentioned|explained|reported|had|has|was|is|wants|wanted)|"
-    r"the (?:customer|user)'s (?:situation|story|question))\b|先ほど(?:言った|話した|お伝えした)|(?:状況|事情)を(?:話し|説明し|伝え)",
+    r"the (?:customer|user)'s (?:situation|story|question)|i wrote (?:a|my) (?:short )?story)\b|先ほど(?:言った|話した|お伝えした)|(?:状況|事情)を(?:話し|説明し|伝え)",
     re.I,
 )
 # A blank left to fill in: "[date]" (not a Markdown link's text), "<name>", "{order number}",
@@ -94,6 +94,21 @@ _SECOND_PERSON = re.compile(r"\b(?:you|your|you've|you're|you'd)\b", re.I)
 _WHETHER = re.compile(
     r"(?:and |but |also )?(?:can|could|may|might|is|are|was|were|do|does|did|will|would|have|has|am)\b", re.I
 )
+# A clause that says only that something went wrong ("I had a bad experience with the coffee", "I
+# had a problem with my credit card"), or what the customer wants ("I want to change it"): the
+# small writer's stand-in for a story. A story needs one clause that is neither.
+_VAGUE_TROUBLE = re.compile(
+    r"^(?:but |and |so |then |but then |and then )*(?:i|we)(?: have| had|'ve| am| was|'m| were| got| ran into)"
+    r"(?: been)?(?: having)?(?: a| an| some| this)?(?: (?:bad|negative|terrible|poor|awful|unpleasant|horrible|"
+    r"frustrating|small|big|little|minor|major|strange|weird|serious))?"
+    r" (?:experience|problem|issue|trouble|difficulty|difficulties|problems|issues)"
+    r"(?: (?:with|about|regarding|on) (?!.*\b(?:that|which|when|after|because|since|who|where)\b)[^,;:]{0,40})?$",
+    re.I,
+)
+_INTENT = re.compile(
+    r"^(?:but |and |so |then )*(?:i|we)(?: really)? (?:want|wanted|would like|'d like|wish|hope) to\b", re.I
+)
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;:]|\band\b|\bbut\b|\bso\b)\s*", re.I)
 MIN_STORY_WORDS = 4
 MIN_STORY_CHARS = 8  # Japanese, which has no spaces
 DETAIL_AT_MOST = 0.34  # of a detail sentence's character trigrams, in the passage
@@ -174,7 +189,15 @@ def _own_story(sentence: str) -> bool:
     payment, you received a receipt…": the writer speaking to the reader)? English only."""
     if _JAPANESE.search(sentence):
         return True
-    return not _SECOND_PERSON.search(sentence) or _EN_OWN_CASE.search(sentence) is not None
+    if _SECOND_PERSON.search(sentence) and _EN_OWN_CASE.search(sentence) is None:
+        return False
+    return not _only_vague(sentence)
+
+
+def _only_vague(sentence: str) -> bool:
+    """Does ``sentence`` only say that something went wrong and what the customer wants?"""
+    clauses = [c for c in _CLAUSE_BREAK.split(sentence.strip().rstrip(".!")) if c.strip()]
+    return all(_VAGUE_TROUBLE.match(c.strip()) or _INTENT.match(c.strip()) for c in clauses)
 
 
 def _long_enough(sentence: str) -> bool:
