@@ -159,3 +159,52 @@ def test_a_reference_for_the_case_the_message_states_passes(question: str, quote
 )
 def test_a_reference_of_only_the_opposite_case_is_found(question: str, reference: str, word: str | None) -> None:
     assert opposite_case(question, reference) == word
+
+
+ERRORS = (
+    "# Problems linking external accounts\n\n"
+    '"This external account is already linked to another Tsumugi ID": each account can be linked to only one '
+    'Tsumugi ID. Log in to that other Tsumugi ID, go to Settings > Account > Linked services and tap "Unlink". '
+    "Then log in to the account you want to use and link the service there.\n\n"
+    "「外部アカウントはすでに別のIDに連携されています」: 別のIDでログインし、連携を解除してください。\n"
+)
+# the help centre's own words, in most of its pages: they tell nothing of which message it is
+COMMON = frozenset({"tsumu", "accou"})
+
+
+@pytest.mark.parametrize(
+    ("question", "quote", "unstated"),
+    [
+        (  # the plain unlink question, answered with the steps for the customer who saw the message
+            "How can I unlink my external account from Tsumugi?",
+            "Log in to that other Tsumugi ID, go to Settings > Account > Linked services",
+            "This external account is already linked to another Tsumugi ID",
+        ),
+        (
+            "How can I unlink my external account from Tsumugi?",
+            '"This external account is already linked to another Tsumugi ID": each account',
+            "This external account is already linked to another Tsumugi ID",
+        ),
+        (  # the message quoted, or its case told
+            "I keep getting 'This external account is already linked to another Tsumugi ID'. What do I do?",
+            "Log in to that other Tsumugi ID, go to Settings > Account > Linked services",
+            None,
+        ),
+        (
+            "My Google account is already linked to another Tsumugi ID. How can I link it to this one?",
+            "Log in to that other Tsumugi ID, go to Settings > Account > Linked services",
+            None,
+        ),
+        # Japanese messages are not read (the module docstring says why)
+        ("外部アカウントの連携を解除するには？", "別のIDでログインし、連携を解除してください。", None),
+    ],
+)
+def test_a_paragraph_opening_with_a_quoted_message_answers_whoever_saw_it(
+    question: str, quote: str, unstated: str | None
+) -> None:
+    assert unstated_case(question, quote, quote, ERRORS, COMMON) == unstated
+
+
+def test_no_message_opens_a_paragraph_of_plain_steps() -> None:
+    passage = 'To unlink, tap "Unlink" next to the service on the same screen.'
+    assert unstated_case("How can I unlink my external account?", passage, passage, passage, COMMON) is None

@@ -356,7 +356,9 @@ class Generator:
         if lacks is not None:
             raise Dropped(_LACKS_REASON[lacks])
         # "an opened bag" answered of "unopened bags" only: the case the customer is not in
-        if unstated_case(question, quote, reference, passage.text) is not None or opposite_case(question, reference):
+        if unstated_case(question, quote, reference, passage.text, self._common) is not None or opposite_case(
+            question, reference
+        ):
             raise Dropped(why.UNSTATED_CASE)
         await self._check_entailed(quote, reference)
         await self._check_answers(question, reference)

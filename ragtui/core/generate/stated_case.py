@@ -21,6 +21,14 @@ be returned within 30 days of delivery" says nothing of opened bags (``opposite_
 a word of the message that the reference has only with "un-" or "non-" before it, or the other
 way round).
 
+A paragraph that opens with a quoted message and a colon answers the customer who saw that
+message: ""This external account is already linked to another Tsumugi ID": … Log in to that other
+Tsumugi ID … and tap "Unlink"". Drawn from it, "How can I unlink my external account?" gets steps
+for another case (log in to *another* ID first), though every step names the topic. The message
+must be stated like a condition, counting only its words the help centre's pages do not mostly
+share ("Tsumugi", "account" tell nothing of which message it is). English only: Japanese words
+are read as runs of kanji and katakana, which miss the message's 「すでに別の」.
+
 Only a condition the reference *opens* with is read: one further down ("…, but you can downgrade.
 If your payment fails, …") is a detail of the answer, not the case it answers.
 """
@@ -41,6 +49,8 @@ _EN_CONDITION = re.compile(r"^(?:if|unless|in case|in the event that)\s+([^,:;]{
 # A list's introduction is a condition with "when" too ("When you change your billing cycle:");
 # in a sentence "when" more often says the time of a step than a case.
 _EN_INTRO = re.compile(r"^(?:if|unless|in case|in the event that|when|whenever)\s+([^:]{3,160}):\s*$", re.I)
+# A paragraph opening with a quoted message and a colon: the case of a customer who saw it.
+_MESSAGE = re.compile(r"^\s*[\"“「]([^\"”」\n]{3,160})[\"”」]\s*[:：]")
 _JA_CONDITION = re.compile(r"^(.{2,60}?)(?:場合|とき|時|際)(?:は|に|には)?[、,]")
 _JA_INTRO = re.compile(r"^(.{2,60}?)(?:場合|とき|時|際)(?:は|に|には)?[:：]\s*$")
 LIST_ITEM = re.compile(r"^\s*(?:\d+[.)．]|[-*+・•])\s")  # a list item's marker
@@ -55,16 +65,34 @@ _EN_WRONG = re.compile(
 _JA_WRONG = re.compile(r"ない|ません|できず|失敗|忘れ|紛失|なくし|エラー|届か|開か|困|トラブル|不明|心当たり")
 
 
-def unstated_case(question: str, quote: str, reference: str, passage: str) -> str | None:
+def unstated_case(
+    question: str, quote: str, reference: str, passage: str, common: frozenset[str] = frozenset()
+) -> str | None:
     """The condition the reference answers under that ``question`` does not state, or None.
 
-    Read from the list introduction above ``quote`` in ``passage``, and from the opening
-    sentence of ``quote`` and of ``reference`` (the module docstring says why)."""
+    Read from the list introduction above ``quote`` in ``passage``, from the opening sentence of
+    ``quote`` and of ``reference``, and from a quoted message that opens the paragraph ``quote``
+    is in, whose words in ``common`` (the help centre's own vocabulary) are not counted (the
+    module docstring says why)."""
     asked = unicodedata.normalize("NFKC", question)
     for condition in _conditions(quote, reference, passage):
         if not _stated(condition, asked):
             return condition
+    message = message_case(quote, passage)
+    if message is not None and not _stated(message, asked, common):
+        return message
     return None
+
+
+def message_case(quote: str, passage: str) -> str | None:
+    """The quoted message that opens the paragraph of ``passage`` that ``quote`` is in, or None."""
+    start = passage.find(quote.strip()[:40]) if quote.strip() else -1
+    if start < 0:
+        return None
+    opening = passage.rfind("\n\n", 0, start)
+    paragraph = passage[opening + 2 if opening >= 0 else 0 :]
+    found = _MESSAGE.match(unicodedata.normalize("NFKC", paragraph))
+    return found.group(1).strip() if found and not JAPANESE.search(found.group(1)) else None
 
 
 def _conditions(quote: str, reference: str, passage: str) -> list[str]:
@@ -106,13 +134,13 @@ def _intro(quote: str, passage: str) -> str | None:
     return None
 
 
-def _stated(condition: str, question: str) -> bool:
+def _stated(condition: str, question: str, common: frozenset[str] = frozenset()) -> bool:
     if JAPANESE.search(condition):
-        words = japanese_words(condition)
+        words = japanese_words(condition) - common
         share = sum(w in question for w in words) / len(words) if words else 1.0
         wrong, says_wrong = _JA_WRONG.search(condition), _JA_WRONG.search(question)
     else:
-        words = content_stems(condition)
+        words = content_stems(condition) - common
         share = len(words & content_stems(question)) / len(words) if words else 1.0
         wrong, says_wrong = _EN_WRONG.search(condition), _EN_WRONG.search(question)
     return share >= STATED_AT and (wrong is None or says_wrong is not None)
