@@ -424,6 +424,28 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             "Change your password in Settings > Security and sign out of every device.",
             None,
         ),
+        # something the customer cannot find: the reference does more than tell them to use it
+        (
+            "I recently changed my email address, but I can't find the confirmation email. What should I do?",
+            "Go to Settings > Account > Email address and tap 'Change'. Enter your current password and the new "
+            "email address. Open the confirmation email sent to the new address and tap the link within 24 hours.",
+            answer_kind.USES_MISSING,
+        ),
+        (
+            "I never received the code. How do I sign in?",
+            "Enter the code from the text message on the sign-in screen.",
+            answer_kind.USES_MISSING,
+        ),
+        (
+            "I can't find the confirmation email. What should I do?",
+            "If the email does not arrive, wait a few minutes and check your spam or junk folder.",
+            None,
+        ),
+        (
+            "I can't find the confirmation email. What should I do?",
+            "The confirmation email goes to the new address; request a new one from Settings > Account.",
+            None,
+        ),
         # "it depends": the ways themselves, at least two
         (
             "How can I cancel my Tsumugi Premium subscription? What should I do if I am unsure?",

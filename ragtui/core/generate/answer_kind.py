@@ -93,6 +93,7 @@ TROUBLE = "trouble"
 NAMED_ONLY = "named_only"
 LOSS = "loss"
 DEPENDS = "depends"
+USES_MISSING = "uses_missing"
 
 _EN_ASKS = {
     # first: "Why do I need to wait so long?" asks for a reason, not a duration
@@ -414,7 +415,8 @@ def missing(question: str, reference: str) -> str | None:
     """What ``reference`` lacks that ``question`` asks for (``DURATION``, ``AMOUNT``,
     ``CLOCK``, ``HOW_TO``, ``YES_OR_NO``, ``CONSEQUENCE``, ``REASON``, ``WORDING``, ``ADDRESS``,
     ``TROUBLE``: the story's trouble unspoken and what was done told again, ``LOSS``: what
-    the customer lost or forgot never spoken of, ``DEPENDS``: a way that "depends on" something
+    the customer lost or forgot never spoken of, ``USES_MISSING``: what they cannot find
+    only used in a step, ``DEPENDS``: a way that "depends on" something
     with fewer than two of the ways given, ``NAMED_ONLY``: what
     was asked only named in a list, ``UNANSWERED_PART``: a question of
     the message no sentence speaks of, ``STEPS`` it announced and never gave, or
@@ -434,6 +436,8 @@ def missing(question: str, reference: str) -> str | None:
         return TROUBLE
     if not japanese and _loss_unspoken(question, text):
         return LOSS
+    if not japanese and _uses_what_is_missing(question, text):
+        return USES_MISSING
     # each question of a message by its own words, on its own part of the reference: in "…What
     # should I do? How do I reset my password?" the second asks for a way to do it, whatever the
     # first asks, and the first one's answer does not give it
@@ -569,6 +573,44 @@ def _loss_unspoken(question: str, reference: str) -> bool:
         if re.search(rf"\bI(?:'ve| have| had)?\s+(?:\w+\s+)?(?:{told})\b", question, re.I) and not re.search(
             rf"\b(?:{spoken})\b", reference, re.I
         ):
+            return True
+    return False
+
+
+# "I can't find the confirmation email", "I never received the code": something the customer
+# does not have, the last word of what follows being its name.
+_NOT_HAD = re.compile(
+    r"\bI\s+(?:can't|cannot|can not|couldn't|could not)\s+(?:find|see|locate|get)\s+([^.?!,;]{2,60})|"
+    r"\bI\s+(?:didn't|did not|don't|do not|haven't|have not|never)\s+(?:get|got|receive|received|see|saw|have)\s+"
+    r"([^.?!,;]{2,60})",
+    re.I,
+)
+_OBJECT_END = re.compile(r"\s+(?:from|for|to|in|on|at|after|when|since|yet|anymore|that|which)\b.*$", re.I)
+# A step that uses a thing: "Open the confirmation email…", "tap the link in the email".
+_USE = r"(?:open|tap|click|select|use|enter|follow|check|find)"
+# Words that speak of a thing not there: where to look, how to get another.
+_ABSENT = re.compile(
+    r"\b(?:not (?:arrive|arrived|received|come|there)|does(?:n't| not) arrive|did(?:n't| not) (?:arrive|receive|get)|"
+    r"spam|junk|resend|send (?:it |you )?(?:again|another|a new)|request (?:another|a new)|missing|"
+    r"can't find|cannot find|no longer|expired?|wait)\b",
+    re.I,
+)
+
+
+def _uses_what_is_missing(question: str, reference: str) -> bool:
+    """Does ``reference`` tell the customer to use what ``question`` says they cannot find or
+    never got, with no word of it being missing? "I changed my email address, but I can't find the
+    confirmation email" answered "…3. Open the confirmation email sent to the new address" gives the
+    steps they already took, not what to do now."""
+    if _ABSENT.search(reference):
+        return False
+    for found in _NOT_HAD.finditer(question):
+        thing = _OBJECT_END.sub("", (found.group(1) or found.group(2)).strip())
+        words = [w for w in re.findall(r"[a-z][a-z-]+", thing.casefold()) if w not in {"the", "my", "a", "an", "any"}]
+        if not words:
+            continue
+        name = re.escape(words[-1])
+        if re.search(rf"\b{_USE}\b(?:\s+\S+){{0,4}}?\s+{name}s?\b", reference, re.I):
             return True
     return False
 

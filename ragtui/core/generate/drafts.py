@@ -55,6 +55,7 @@ LACKS_ADDRESS = "the question asks for an address or number to reach; the refere
 LACKS_TROUBLE = "the customer's trouble is not spoken of; the reference tells what they already did"
 DEPENDS_ONLY = "the question asks how; the reference says it depends and gives fewer than two ways"
 LACKS_LOSS = "the customer lost or forgot something; the reference never speaks of it"
+USES_MISSING = "the customer cannot find something; the reference only tells them to use it"
 NAMED_ONLY = "the question asks what something is; the reference only names it in a list"
 WHOLE_TOPIC = "the question asks for its page's whole topic; its part gives some of it"
 UNSTATED_CASE = "the reference answers a case the question does not state"
@@ -115,6 +116,7 @@ SHORT = {
     LACKS_TROUBLE: "trouble not spoken of",
     DEPENDS_ONLY: "depends, ways not given",
     LACKS_LOSS: "loss not spoken of",
+    USES_MISSING: "told to use what is missing",
     NAMED_ONLY: "only named",
     WHOLE_TOPIC: "whole topic asked",
     UNSTATED_CASE: "another case",

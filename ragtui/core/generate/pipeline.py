@@ -171,6 +171,7 @@ _LACKS_REASON = {
     answer_kind.TROUBLE: why.LACKS_TROUBLE,
     answer_kind.NAMED_ONLY: why.NAMED_ONLY,
     answer_kind.LOSS: why.LACKS_LOSS,
+    answer_kind.USES_MISSING: why.USES_MISSING,
     answer_kind.DEPENDS: why.DEPENDS_ONLY,
     answer_kind.UNANSWERED_PART: why.ONE_ANSWERED,
 }
