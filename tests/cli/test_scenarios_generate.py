@@ -718,3 +718,26 @@ def test_a_prompt_folder_from_before_the_proofs_still_generates_and_says_what_it
     printed = " ".join(capsys.readouterr().out.split())
     assert f"{file} lacks 4 key(s) added since it was copied" in printed
     assert "(answers, answers_system, rewrite_expect, rewrite_expect_not)" in printed and "bundled wording" in printed
+
+
+def test_a_message_that_quotes_its_own_answer_is_dropped(server, help_folder, config_path, tmp_path, capsys):
+    """ "I saw a sign that said '…'" with the reference inside the quotes: any bot that reads it back
+    passes. Dropped in code, counted; the judge is never asked whether it answers."""
+    sentence = "Refunds are paid within 5 business days to the original card."
+    asked: list[str] = []
+
+    def respond(body: dict) -> Reply:
+        if "Refunds are paid" not in last_user(body):
+            return Reply(json.dumps({"question": "How do I link Google?", "reference": "How do I link Google?",
+                                     "quote": "", "expect": [], "expect_not": []}))  # fmt: skip
+        asked.append(schema_name(body) or "")
+        return Reply(json.dumps({"question": f"When is my refund paid? I saw a note that said '{sentence}'",
+                                 "reference": sentence, "quote": sentence, "expect": [], "expect_not": []}))  # fmt: skip
+
+    server.set_default(JUDGE, with_judge(respond))
+    out = tmp_path / "quoted.toml"
+    assert generate(config_path, help_folder, out, "--n", "4", "--kinds", "factual") == 1  # nothing kept
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "dropped 1: the customer's message quotes its own answer" in printed
+    assert "answer quoted in question" in printed  # the short label of the summary line
+    assert asked and "entailment" not in asked and not out.exists()

@@ -549,3 +549,37 @@ def test_only_all_there_is_under_the_heading_answers_a_whole_topic_question() ->
     # the page goes on in another passage under the same heading
     assert not whole_topic_part("Fees are not refunded. We refund double charges.", first, [first, second])
     assert whole_topic_part("Premium is ¥480 a month.", alone, [first, second, alone])
+
+
+@pytest.mark.parametrize(
+    ("question", "reference", "quoted"),
+    [
+        (
+            "What payment methods do you accept? I saw a sign that said 'We accept Visa, Mastercard, JCB and "
+            "convenience-store payment' and I wanted to know if I could use it.",
+            "We accept Visa, Mastercard, JCB and convenience-store payment.",
+            True,
+        ),
+        (
+            "「返品は30日以内に受け付けます」と書いてありました。返品できますか？",
+            "返品は30日以内に受け付けます。",
+            True,
+        ),
+        # a yes/no question in the reference's words quotes nothing
+        (
+            "Can I cancel my subscription at any time before the next renewal date?",
+            "You can cancel a subscription at any time before the next renewal date.",
+            False,
+        ),
+        # the message quoted is the customer's case, not its answer
+        (
+            "I keep getting 'This external account is already linked to another Tsumugi ID'. What do I do?",
+            "This message means a different Tsumugi ID is already using that external account. Log in to it and "
+            "tap Unlink.",
+            False,
+        ),
+        ("If my invoice isn't paid by the due date, what's the grace period?", "There's a 15-day grace period.", False),
+    ],
+)
+def test_a_message_that_quotes_its_own_answer_is_found(question: str, reference: str, quoted: bool) -> None:
+    assert shape.quotes_its_answer(question, reference) is quoted

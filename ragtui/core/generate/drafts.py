@@ -20,6 +20,7 @@ ASKS_ELSEWHERE = "the question shares no word of its own with the part it was wr
 NOT_ENTAILED = "the reference does not follow from its quote"
 UNCHECKED = "the judge could not say whether the reference follows from its quote"
 RESTATES_QUESTION = "the reference restates the question"
+QUOTES_ANSWER = "the customer's message quotes its own answer"
 REPEATS_FIRST_ANSWER = "the follow-up's reference repeats the first answer"
 NOT_FROM_PASSAGE = "the reference is not written from its passage"
 IN_KNOWLEDGE = "the out-of-scope question's terms are in the knowledge base"
@@ -82,6 +83,7 @@ SHORT = {
     NOT_ENTAILED: "not entailed",
     UNCHECKED: "unchecked",
     RESTATES_QUESTION: "restates question",
+    QUOTES_ANSWER: "answer quoted in question",
     NOT_FROM_PASSAGE: "not from passage",
     IN_KNOWLEDGE: "probe covered",
     NO_TERMS: "probe without terms",

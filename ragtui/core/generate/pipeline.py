@@ -350,6 +350,8 @@ class Generator:
             raise Dropped(why.WHOLE_TOPIC)
         if alike(question, reference) >= RESTATES_AT:
             raise Dropped(why.RESTATES_QUESTION)
+        if question_shape.quotes_its_answer(question, reference):
+            raise Dropped(why.QUOTES_ANSWER)
         # written from its part: a reference drawn from another sentence answers another question
         if copied_share(reference, part.text, 3) < GROUNDED_AT:
             raise Dropped(why.NOT_FROM_PASSAGE)

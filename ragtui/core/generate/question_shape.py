@@ -128,6 +128,22 @@ def questions_in(message: str) -> list[str]:
     return [s for s in split_sentences(message) or [message] if asks(s)]
 
 
+# A span the customer quotes ("I saw a sign that said 'We accept Visa, …'"): an apostrophe inside a
+# word ("isn't") opens none.
+_QUOTED = re.compile(r"""(?:^|(?<=[\s(:]))["“‘「'](?P<said>[^"”’」]{12,}?)["”’」'](?![A-Za-z])""")
+QUOTES_ANSWER_AT = 0.8  # of the reference's character trigrams, inside one quoted span
+
+
+def quotes_its_answer(question: str, reference: str) -> bool:
+    """Does ``question`` quote its own answer — a quoted span holding nearly all of ``reference``?
+    "What payment methods do you accept? I saw a sign that said 'We accept Visa, Mastercard, JCB
+    and convenience-store payment'" is met by any bot that reads it back. A yes/no question in the
+    reference's words ("Can I cancel at any time?") quotes nothing, and is not read here."""
+    return any(
+        copied_share(reference, found.group("said"), 3) >= QUOTES_ANSWER_AT for found in _QUOTED.finditer(question)
+    )
+
+
 def one_by_one(question: str) -> list[str]:
     """``question`` once for each question it asks, with the rest of the message kept and the
     other questions left out: "I got a notice I didn't expect. What should I do? How do I reset
