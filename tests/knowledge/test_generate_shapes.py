@@ -64,6 +64,14 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
             "distracting_detail",
             shape.NO_DETAIL,
         ),
+        (  # "a customer … their": someone spoken of, not the customer speaking
+            "What should a customer do if their pages load slowly or the app shows 'Could not connect'?",
+            "conditional",
+            shape.NOT_THEIRS,
+        ),
+        ("When can a customer cancel their subscription?", "factual", shape.NOT_THEIRS),
+        ("I asked a customer service agent and they said no. Can I get a refund?", "conditional", None),
+        ("A user who harassed me keeps writing. Can I block them?", "situational", None),
         ("How do I see my refunds.", "factual", None),  # a question word, without the mark
         ("返金はいつ届きますか", "factual", None),
         ("返金について教えてください。", "factual", None),
@@ -408,6 +416,16 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             "To link a service, log in to Tsumugi and go to Settings > Account > Linked services. Tap 'Link' next "
             "to the service.",
             answer_kind.LOSS,
+        ),
+        (
+            "I can't remember my password. What happened to me?",
+            "You cannot reuse your current password.",
+            answer_kind.LOSS,
+        ),
+        (
+            "How can I reset my password if I don't remember it?",
+            "If you cannot remember your password, select 'Forgot password?' on the login screen.",
+            None,
         ),
         (
             "I lost my phone and my backup codes. What should I do?",

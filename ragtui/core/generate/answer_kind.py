@@ -556,7 +556,10 @@ def _repeats_what_was_done(question: str, reference: str) -> bool:
 # speak of it ("If you cannot remember your password, select 'Forgot password?'").
 _LOSSES = (
     (r"lost|lose|losing", r"lost|lose|losing|loss|recover\w*|find|found|replace\w*|new"),
-    (r"forgot|forgotten|forget", r"forg[eo]t\w*|remember|not sure|reset|recover\w*"),
+    (
+        r"forgot|forgotten|forget|(?:can't|cannot|can not|couldn't|could not|don't|do not) remember",
+        r"forg[eo]t\w*|remember|not sure|reset|recover\w*",
+    ),
     (r"stolen|stole", r"stol\w*|steal\w*|theft|lost|lose"),
     (r"hacked", r"hack\w*|compromis\w*|secure|security|someone else|unauthori[sz]ed"),
     (r"deleted", r"delet\w*|restor\w*|recover\w*|undo|cannot be|can't be|permanent\w*|gone"),

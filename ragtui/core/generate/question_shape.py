@@ -23,7 +23,8 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
 - any kind: no blank left to fill in ("I received my package on [date] and it was
   [description].", "<name>", 「〇〇」) — no customer writes one; and the customer's own words, not
   the writer's about them: "If an image upload fails, what should the customer do?",
-  「お客様は…できますか」 (the customer service, a user who harassed me, are other people).
+  「お客様は…できますか」, "What should a customer do if their pages load slowly?" (the customer
+  service, a user who harassed me, are other people).
 """
 
 from __future__ import annotations
@@ -80,7 +81,11 @@ _OF_THE_CUSTOMER = re.compile(
     r"\bthe (?:customer|client|buyer)s?\b(?!'?s?\s+(?:service|support|care|portal|cent(?:er|re)|id|number|account|"
     r"area|page|team|desk)\b)|\b(?:should|can|could|must|may|will|would|does|did|do) the user\b|"
     r"\bthe user (?:should|can|could|must|may|will|would|needs?|has|wants?|is)\b|"
-    r"(?:お客様|お客さま|顧客)(?!センター|サポート|窓口|番号|相談|情報|ID)",
+    r"(?:お客様|お客さま|顧客)(?!センター|サポート|窓口|番号|相談|情報|ID)|"
+    # "What should a customer do if their pages load slowly?": someone spoken of, as "their"
+    r"\b(?:should|can|could|must|may|do|does|did|will|would|is|are|was|were|if|when|once|after|before) "
+    r"(?:a|each|any|every) (?:customer|user|client|buyer)\b(?! (?:service|support|care|portal|cent(?:er|re)|id|"
+    r"number|account|area|page|team|desk)\b)[^.?!]{0,80}\b(?:their|they|them)\b",
     re.I,
 )
 # Words that name the asking itself, not what is asked about: "What is the process?", "What are
