@@ -75,17 +75,18 @@ _META = re.compile(
 _BLANK = re.compile(
     r"\[[^\]\n]{1,40}\](?!\()|<[A-Za-z][\w -]{0,30}>|\{[^}\n]{1,40}\}|\bX{3,}\b|[〇○]{2,}|[＿_]{3,}|［[^］\n]{1,20}］"
 )
+# What a "customer" word names when it is no person: "the customer service", "a customer account".
+_NOT_A_PERSON = r"(?:service|support|care|portal|cent(?:er|re)|id|number|account|area|page|team|desk)\b"
 # The writer speaking of the customer instead of as them: "what should the customer do?", "can
 # the user…", 「お客様は」. The customer service, or "the user who posted it", are someone else.
 _OF_THE_CUSTOMER = re.compile(
-    r"\bthe (?:customer|client|buyer)s?\b(?!'?s?\s+(?:service|support|care|portal|cent(?:er|re)|id|number|account|"
-    r"area|page|team|desk)\b)|\b(?:should|can|could|must|may|will|would|does|did|do) the user\b|"
+    rf"\bthe (?:customer|client|buyer)s?\b(?!'?s?\s+{_NOT_A_PERSON})|"
+    r"\b(?:should|can|could|must|may|will|would|does|did|do) the user\b|"
     r"\bthe user (?:should|can|could|must|may|will|would|needs?|has|wants?|is)\b|"
     r"(?:お客様|お客さま|顧客)(?!センター|サポート|窓口|番号|相談|情報|ID)|"
     # "What should a customer do if their pages load slowly?": someone spoken of, as "their"
     r"\b(?:should|can|could|must|may|do|does|did|will|would|is|are|was|were|if|when|once|after|before) "
-    r"(?:a|each|any|every) (?:customer|user|client|buyer)\b(?! (?:service|support|care|portal|cent(?:er|re)|id|"
-    r"number|account|area|page|team|desk)\b)[^.?!]{0,80}\b(?:their|they|them)\b",
+    rf"(?:a|each|any|every) (?:customer|user|client|buyer)\b(?! {_NOT_A_PERSON})[^.?!]{{0,80}}\b(?:their|they|them)\b",
     re.I,
 )
 # Words that name the asking itself, not what is asked about: "What is the process?", "What are

@@ -86,13 +86,18 @@ def unstated_case(
 
 def message_case(quote: str, passage: str) -> str | None:
     """The quoted message that opens the paragraph of ``passage`` that ``quote`` is in, or None."""
-    start = passage.find(quote.strip()[:40]) if quote.strip() else -1
+    start = _quote_start(quote, passage)
     if start < 0:
         return None
     opening = passage.rfind("\n\n", 0, start)
     paragraph = passage[opening + 2 if opening >= 0 else 0 :]
     found = _MESSAGE.match(unicodedata.normalize("NFKC", paragraph))
     return found.group(1).strip() if found and not JAPANESE.search(found.group(1)) else None
+
+
+def _quote_start(quote: str, passage: str) -> int:
+    """Where ``quote`` begins in ``passage`` (found by its first 40 characters), or -1."""
+    return passage.find(quote.strip()[:40]) if quote.strip() else -1
 
 
 def _conditions(quote: str, reference: str, passage: str) -> list[str]:
@@ -115,7 +120,7 @@ def opening_condition(text: str) -> str | None:
 def _intro(quote: str, passage: str) -> str | None:
     """The condition of the list ``quote`` is taken from: the line above its items that ends
     with a colon ("If push notifications do not arrive:")."""
-    start = passage.find(quote.strip()[:40]) if quote.strip() else -1
+    start = _quote_start(quote, passage)
     if start < 0:
         return None
     lines = passage[:start].splitlines()
