@@ -93,6 +93,17 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
             "two_questions",
             shape.SAME_TWICE,
         ),
+        # the same time or amount asked for again, in a word that says so
+        ("When should I ship my order? What is the shipping time?", "two_questions", shape.SAME_TWICE),
+        ("How much is Premium? What is the price of Premium?", "two_questions", shape.SAME_TWICE),
+        ("How much is Premium? What is the price of the yearly plan?", "two_questions", None),
+        ("When does my order ship? What is the delivery time?", "two_questions", None),
+        (  # numbers are named too: "before 2 p.m." is not "later"
+            "When do orders placed before 2 p.m. ship? When do orders placed later ship?",
+            "two_questions",
+            None,
+        ),
+        ("When do orders ship? When do orders placed later ship?", "two_questions", None),
         ("How do I create a Tsumugi ID? What are the steps to sign up?", "two_questions", None),
         ("Can I pause my subscription? What is the grace period?", "two_questions", None),
         ("Can I manually retry a failed payment? What is the process?", "two_questions", None),  # whether, then how

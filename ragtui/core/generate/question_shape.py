@@ -19,7 +19,9 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
   ID?" and "Can I link my account?" are no conditional questions;
 - two questions: the two are not one question asked twice (as alike as a reworded copy, at or
   above ``similarity.DUPLICATE_AT``), nor one question and a request for its steps ("How can I
-  export my blog posts? What is the process?" — the second says nothing the first does not ask);
+  export my blog posts? What is the process?" — the second says nothing the first does not ask),
+  nor (English) one question asked again for the same time or amount in a word that says so
+  ("When should I ship my order? What is the shipping time?");
 - any kind: no blank left to fill in ("I received my package on [date] and it was
   [description].", "<name>", 「〇〇」) — no customer writes one; and the customer's own words, not
   the writer's about them: "If an image upload fails, what should the customer do?",
@@ -96,6 +98,24 @@ _ASKING_WORDS = frozenset(
         "process processes procedure step steps way ways method instructions details do done doing thing things"
     )
 )
+# What a question asks for, said either way: "When should I ship my order?" and "What is the
+# shipping time?" both ask when; "How much is Premium?" and "What is the price of Premium?" both
+# ask how much. The word that says so ("time", "price") is no part of what is asked about.
+_ASKS_FOR = (
+    (
+        re.compile(
+            r"\s*(?:when\b|what (?:time|date|day)\b|(?:what|which)(?:'s| is| are) the (?:[\w-]+ )*?(?:times?|dates?|days?)\?)",
+            re.I,
+        ),
+        frozenset(content_stems("time times date dates day days timing")),
+    ),
+    (
+        re.compile(r"\s*(?:how much\b|what(?:'s| is| are) the (?:[\w-]+ )*?(?:prices?|costs?|fees?|charges?)\b)", re.I),
+        frozenset(content_stems("price prices cost costs fee fees charge charges")),
+    ),
+)
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+SAME_STEM_FROM = 4  # letters: "ship" and "shipp" (of "shipping") are one word
 _SECOND_PERSON = re.compile(r"\b(?:you|your|you've|you're|you'd)\b", re.I)
 _WHETHER = re.compile(
     r"(?:and |but |also )?(?:can|could|may|might|is|are|was|were|do|does|did|will|would|have|has|am)\b", re.I
@@ -192,11 +212,14 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
 
 def _asked_twice(first: str, second: str) -> bool:
     """Do ``first`` and ``second`` ask one thing: alike as a reworded copy, or (English) one of
-    them adds nothing to the other but words for the asking ("What is the process?")?"""
+    them adds nothing to the other but words for the asking ("What is the process?") or for what
+    both ask for ("What is the shipping time?" after "When should I ship my order?")?"""
     if alike(first, second) >= DUPLICATE_AT:
         return True
     if _JAPANESE.search(first + second):
         return False
+    if _asked_for_again(first, second) or _asked_for_again(second, first):
+        return True
     a, b = content_stems(first), content_stems(second)
     # "What should I do?" has no content word at all: another question, not the first's steps;
     # and after "Can I retry a failed payment?" "What is the process?" asks how, not whether
@@ -204,6 +227,29 @@ def _asked_twice(first: str, second: str) -> bool:
         own & _ASKING_WORDS and not own - other - _ASKING_WORDS and not _WHETHER.match(other_text.strip())
         for own, other, other_text in ((a, b, second), (b, a, first))
     )
+
+
+def _asked_for_again(own: str, other: str) -> bool:
+    """Does ``own`` ask for what ``other`` asks for (a time, an amount), in a word that says so
+    ("What is the shipping time?" after "When should I ship my order?") and about nothing
+    ``other`` does not name? Numbers count as named: "before 2 p.m." is not "later"."""
+    for asking, says_so in _ASKS_FOR:
+        if not (asking.match(own) and asking.match(other)):
+            continue
+        own_words, other_words = _named(own), _named(other)
+        if own_words & says_so and all(
+            any(_same_stem(word, theirs) for theirs in other_words) for word in own_words - says_so
+        ):
+            return True
+    return False
+
+
+def _named(text: str) -> set[str]:
+    return content_stems(text) | set(_NUMBER.findall(text))
+
+
+def _same_stem(a: str, b: str) -> bool:
+    return a == b or (min(len(a), len(b)) >= SAME_STEM_FROM and (a.startswith(b) or b.startswith(a)))
 
 
 def _own_story(sentence: str) -> bool:
