@@ -70,6 +70,22 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
             shape.NOT_THEIRS,
         ),
         ("When can a customer cancel their subscription?", "factual", shape.NOT_THEIRS),
+        (  # the writer's story of someone else
+            "Can I get a refund? I saw a customer canceling their subscription.",
+            "situational",
+            shape.NOT_THEIRS,
+        ),
+        ("I saw a customer service page that said I can pause. Can I?", "situational", None),
+        # a quiz of the page's words, not a customer's need
+        (
+            "What is the term for a subscription that has been canceled before the next renewal date?",
+            "factual",
+            shape.VOCABULARY,
+        ),
+        ("What do you call the code that comes by text message?", "factual", shape.VOCABULARY),
+        ("定期便を止めることを何と呼びますか？", "factual", shape.VOCABULARY),
+        ("What is the name of the sender of the receipt e-mail?", "factual", None),
+        ("What is the term of my contract?", "factual", None),
         ("I asked a customer service agent and they said no. Can I get a refund?", "conditional", None),
         ("A user who harassed me keeps writing. Can I block them?", "situational", None),
         ("How do I see my refunds.", "factual", None),  # a question word, without the mark
@@ -104,6 +120,9 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
             None,
         ),
         ("When do orders ship? When do orders placed later ship?", "two_questions", None),
+        # "the contact options" are the ways to contact: asked again
+        ("How can I contact Tsumugi support? What are the contact options?", "two_questions", shape.SAME_TWICE),
+        ("Can I pause my subscription? What are my options?", "two_questions", None),  # whether, then what else
         ("How do I create a Tsumugi ID? What are the steps to sign up?", "two_questions", None),
         ("Can I pause my subscription? What is the grace period?", "two_questions", None),
         ("Can I manually retry a failed payment? What is the process?", "two_questions", None),  # whether, then how
@@ -195,6 +214,16 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             None,
         ),
         ("How do I add a payment method?", "You can add a payment method at any time.", answer_kind.HOW_TO),
+        (  # the page's "you" kept in the question: still a how-to, and "you can choose to" is no step
+            "If you have a monthly billing cycle, what can you do to switch to an annual billing cycle?",
+            "If you have a monthly billing cycle, you can choose to switch to an annual billing cycle.",
+            answer_kind.HOW_TO,
+        ),
+        (
+            "If you have a monthly billing cycle, what can you do to switch to an annual billing cycle?",
+            "Select Billing, then Change billing cycle, and choose Annual.",
+            None,
+        ),
         (  # a step asked for in other words; what one gets after it is no step
             "What is the first step in upgrading a Docker subscription?",
             "To upgrade your subscription, you immediately get access to all features of the new tier.",

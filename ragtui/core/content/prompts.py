@@ -114,6 +114,7 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "again_same_twice": frozenset(),
         "again_placeholder": frozenset(),
         "again_not_theirs": frozenset(),
+        "again_vocabulary": frozenset(),
         # The round trip: the question answered again from the passage alone, and the judge's
         # yes/no on whether that answer and the reference give the same answer.
         "fresh_answer": frozenset({"question", "title", "passage"}),
@@ -204,6 +205,7 @@ ADDED_LATER: dict[str, frozenset[str]] = {
             "again_same_twice",
             "again_placeholder",
             "again_not_theirs",
+            "again_vocabulary",
             "fresh_answer",
             "same_answer_system",
             "same_answer",

@@ -40,6 +40,7 @@ NO_SITUATION = "a conditional item described no situation of the customer's, twi
 SAME_TWICE = "a two-questions item asked the same question twice, twice"
 PLACEHOLDER = 'the customer\'s message left a blank to fill in ("[date]"), twice'
 NOT_THEIRS = 'the message speaks of "the customer" instead of as them, twice'
+VOCABULARY = "the question asks what something is called, twice"
 LACKS_DURATION = "the question asks how long; the reference gives no duration"
 LACKS_AMOUNT = "the question asks how much or how many; the reference gives no number"
 LACKS_CLOCK = "the question asks what time or day; the reference gives none"
@@ -102,6 +103,7 @@ SHORT = {
     SAME_TWICE: "same question twice",
     PLACEHOLDER: "blank left",
     NOT_THEIRS: "not the customer's words",
+    VOCABULARY: "asks a name",
     LACKS_DURATION: "no duration",
     LACKS_AMOUNT: "no number",
     LACKS_CLOCK: "no time",

@@ -26,7 +26,8 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
   [description].", "<name>", 「〇〇」) — no customer writes one; and the customer's own words, not
   the writer's about them: "If an image upload fails, what should the customer do?",
   「お客様は…できますか」, "What should a customer do if their pages load slowly?" (the customer
-  service, a user who harassed me, are other people).
+  service, a user who harassed me, are other people); nor a quiz of the page's words: "What is
+  the term for a subscription that has been cancelled?", 「…を何と呼びますか」.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ NO_SITUATION = "no_situation"
 SAME_TWICE = "same_twice"
 PLACEHOLDER = "placeholder"
 NOT_THEIRS = "not_theirs"
+VOCABULARY = "vocabulary"
 
 _MARK = re.compile(r"[?？]")
 _JA_ASKS = re.compile(r"(?:か|かな|かね|ください|下さい|教えて|知りたいです|でしょうか)[。．.!！]?$")
@@ -87,8 +89,18 @@ _OF_THE_CUSTOMER = re.compile(
     r"\bthe user (?:should|can|could|must|may|will|would|needs?|has|wants?|is)\b|"
     r"(?:お客様|お客さま|顧客)(?!センター|サポート|窓口|番号|相談|情報|ID)|"
     # "What should a customer do if their pages load slowly?": someone spoken of, as "their"
-    r"\b(?:should|can|could|must|may|do|does|did|will|would|is|are|was|were|if|when|once|after|before) "
+    r"\b(?:should|can|could|must|may|do|does|did|will|would|is|are|was|were|if|when|once|after|before|"
+    r"saw|seen|noticed|watched|heard) "
     rf"(?:a|each|any|every) (?:customer|user|client|buyer)\b(?! {_NOT_A_PERSON})[^.?!]{{0,80}}\b(?:their|they|them)\b",
+    re.I,
+)
+# A quiz of the page's words, not a need of the customer's: "What is the term for a subscription
+# that has been cancelled?", "What do you call…?", 「…を何と呼びますか」. ("The name of the sender"
+# and "the term of my contract" ask for something else.)
+_VOCABULARY = re.compile(
+    r"\bwhat(?:'s| is| are) the (?:term|word|name|phrase|expression)s? (?:for|used for|that describes?)\b|"
+    r"\bwhat (?:do|does|would) (?:you|we|they|people|one) call\b|\bwhat is (?:it|this|that) called\b|"
+    r"(?:何|なん)と(?:呼|言|い[いうわ])",
     re.I,
 )
 # Words that name the asking itself, not what is asked about: "What is the process?", "What are
@@ -96,6 +108,7 @@ _OF_THE_CUSTOMER = re.compile(
 _ASKING_WORDS = frozenset(
     content_stems(
         "process processes procedure step steps way ways method instructions details do done doing thing things"
+        " option options choice choices"
     )
 )
 # What a question asks for, said either way: "When should I ship my order?" and "What is the
@@ -193,6 +206,8 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
         return PLACEHOLDER
     if _OF_THE_CUSTOMER.search(question):
         return NOT_THEIRS
+    if _VOCABULARY.search(question):
+        return VOCABULARY
     told = [s for s in sentences if not asks(s)]
     if kind == "two_questions":
         if len(asking) < 2 and len(_MARK.findall(question)) < 2:
