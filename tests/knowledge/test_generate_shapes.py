@@ -335,6 +335,27 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             "When you upgrade, you immediately get access to all features and entitlements of the new tier.",
             answer_kind.UNANSWERED_PART,
         ),
+        (  # two questions that each ask how long, one duration between them
+            "How long does it take for my order to be shipped? How soon after placing it will the tracking link "
+            "become active?",
+            "The tracking link becomes active about 6 hours after the order ships.",
+            answer_kind.UNANSWERED_PART,
+        ),
+        (
+            "How long does standard delivery take? How long does express delivery take?",
+            "Standard delivery takes 2 to 4 business days. Express delivery takes one business day.",
+            None,
+        ),
+        (
+            "How much is express delivery? How much do I need to spend for free shipping?",
+            "Express delivery costs ¥800; shipping is free on orders of ¥5,000 or more.",
+            None,
+        ),
+        (
+            "How much is express delivery? How much is standard delivery?",
+            "Express costs ¥800.",
+            answer_kind.UNANSWERED_PART,
+        ),
         (  # each question on its own part: the second's sentence gives no duration
             "Where is my order? How long does shipping take?",
             "Track your order from the link in your confirmation e-mail. Shipping takes place from Osaka.",

@@ -421,7 +421,8 @@ def missing(question: str, reference: str) -> str | None:
     only used in a step, ``DEPENDS``: a way that "depends on" something
     with fewer than two of the ways given, ``NAMED_ONLY``: what
     was asked only named in a list, ``UNANSWERED_PART``: a question of
-    the message no sentence speaks of, ``STEPS`` it announced and never gave, or
+    the message no sentence speaks of, or two that ask how long (or how much) given one duration
+    (or number) between them, ``STEPS`` it announced and never gave, or
     ``ABOUT_PAGE``: it speaks of the page instead of answering; ``POINTER``: it only sends the
     reader elsewhere), or None when it lacks nothing
     that code can see."""
@@ -448,6 +449,8 @@ def missing(question: str, reference: str) -> str | None:
     messages = one_by_one(question) if len(asking) > 1 else [question]
     if len(messages) != len(asking):
         messages = [question] * len(asking)
+    if _fewer_than_asked(asking, text):
+        return UNANSWERED_PART
     for (sentence, part), message in zip(_parts(asking, text, japanese), messages, strict=True):
         if part is None:
             return UNANSWERED_PART
@@ -478,6 +481,25 @@ def missing(question: str, reference: str) -> str | None:
         if not japanese and _only_listed(sentence, part):
             return NAMED_ONLY
     return None
+
+
+# What each answer of a kind is, counted: two questions that each ask how long need two durations.
+_ONE_ANSWER_OF = {
+    DURATION: (_TIME_UNIT, _DURATION_WORDS),
+    AMOUNT: (re.compile(r"\d[\d,.]*"), _NUMBER_WORDS),
+}
+
+
+def _fewer_than_asked(asking: list[str], text: str) -> bool:
+    """Do two or more questions ask for a duration (or an amount) that ``text`` gives fewer of?
+    "How long does it take for my order to be shipped? How soon will the tracking link become
+    active?" is not answered by "The tracking link becomes active about 6 hours after the order
+    ships": the one duration answers the second question only."""
+    for kind, patterns in _ONE_ANSWER_OF.items():
+        wanted = sum(1 for question in asking if asked_for(question) == kind)
+        if wanted >= 2 and sum(len(p.findall(text)) for p in patterns) < wanted:
+            return True
+    return False
 
 
 # "What is the payment method?": the thing a question asks what it is.
