@@ -58,6 +58,12 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
         ("How do I export my posts? I wrote a short story about my experience.", "situational", shape.NO_STORY),
         ("I had a subscription that expired and I want to renew it. What do I do?", "situational", None),
         ("I was on a subscription, but then I had a problem. Can I pause it?", "situational", None),
+        (
+            "What is the minimum order amount for free shipping? I saw a problem with my order.",
+            "situational",
+            shape.NO_STORY,
+        ),
+        ("I noticed a problem with my order: two bags were missing. Can I get a refund?", "situational", None),
         ("I had a problem with my card: it was charged twice. Can I get a refund?", "situational", None),
         (  # a sentence about the passage is no detail of the customer's
             "What is the maximum size of a single image? A pet is mentioned in the passage.",

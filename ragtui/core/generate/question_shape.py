@@ -137,7 +137,7 @@ _WHETHER = re.compile(
 # had a problem with my credit card"), or what the customer wants ("I want to change it"): the
 # small writer's stand-in for a story. A story needs one clause that is neither.
 _VAGUE_TROUBLE = re.compile(
-    r"^(?:but |and |so |then |but then |and then )*(?:i|we)(?: have| had|'ve| am| was|'m| were| got| ran into)"
+    r"^(?:but |and |so |then |but then |and then )*(?:i|we)(?: have| had|'ve| am| was|'m| were| got| ran into| saw| noticed| found| encountered| hit)"
     r"(?: been)?(?: having)?(?: a| an| some| this)?(?: (?:bad|negative|terrible|poor|awful|unpleasant|horrible|"
     r"frustrating|small|big|little|minor|major|strange|weird|serious))?"
     r" (?:experience|problem|issue|trouble|difficulty|difficulties|problems|issues)"
