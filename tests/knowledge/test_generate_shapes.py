@@ -555,6 +555,12 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             "payment method.",
             answer_kind.NAMED_ONLY,
         ),
+        (  # the list cut to its first item: named as what the receipt shows, no more
+            "What is the subject line of the receipt email? What is the Tsumugi ID?",
+            "The subject line is 'Tsumugi Premium receipt', and it shows the Tsumugi ID",
+            answer_kind.NAMED_ONLY,
+        ),
+        ("What is the Tsumugi ID?", "The receipt shows the Tsumugi ID, which is the account you paid with.", None),
         ("What is the payment method?", "It shows the date, amount and payment method, which is your card.", None),
         ("What is the payment method?", "Renewals use your default payment method.", None),
         ("What are the plans?", "You can choose monthly, yearly or lifetime plans.", None),

@@ -506,13 +506,16 @@ def _fewer_than_asked(asking: list[str], text: str) -> bool:
 _WHAT_IS = re.compile(
     r"^\W*(?:and |also )?what (?:is|are|was|were) (?:the |your |my |a |an )?([a-z][a-z' -]{1,40}?)\s*\?*$", re.I
 )
+# Named as what something shows ("and it shows the Tsumugi ID"): a list cut to its first item.
+_SHOWS = re.compile(r"\b(?:shows?|includes?|contains?|lists?|displays?)\s+(?:the |its |your )?$", re.I)
 # Right after an item of a list: what says what the item is, or does.
 _SAYS_WHAT = re.compile(r"^\s*(?:is|are|was|were|means|:|=|\(|,?\s*(?:which|that)\b)", re.I)
 
 
 def _only_listed(question: str, part: str) -> bool:
     """Does ``part`` name what a "what is X?" ``question`` asks only as an item of a list ("it
-    shows the Tsumugi ID, date, amount and payment method"), saying nothing of what X is?"""
+    shows the Tsumugi ID, date, amount and payment method"), or as what something shows ("it
+    shows the Tsumugi ID"), saying nothing of what X is?"""
     asked = _WHAT_IS.match(question.strip())
     if asked is None:
         return False
@@ -523,7 +526,9 @@ def _only_listed(question: str, part: str) -> bool:
         return False
     for start in found:
         clause = re.split(r"[.!?;:]\s", text[:start])[-1]
-        listed = "," in clause and re.search(r"(?:,|\band|\bor)\s*(?:the |its |your )?$", clause)
+        listed = ("," in clause and re.search(r"(?:,|\band|\bor)\s*(?:the |its |your )?$", clause)) or _SHOWS.search(
+            clause
+        )
         if not listed or _SAYS_WHAT.match(text[start + len(thing) :]):
             return False
     return True
