@@ -220,6 +220,23 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             None,
         ),
         ("How do I add a payment method?", "You can add a payment method at any time.", answer_kind.HOW_TO),
+        (  # two things to do asked at once: what to do before deleting is no way to delete
+            "What should I do to cancel Tsumugi Premium and delete my account?",
+            "Before you delete your account, cancel Tsumugi Premium. You cannot request deletion while a "
+            "subscription is active. Save anything you want to keep with Settings > Privacy > Download your data.",
+            answer_kind.HOW_TO,
+        ),
+        (
+            "What should I do to cancel Tsumugi Premium and delete my account?",
+            "Cancel Tsumugi Premium first. Then go to Settings > Account > Delete account and tap 'Delete'.",
+            None,
+        ),
+        (
+            "What should I do to cancel Tsumugi Premium and delete my account?",
+            "Cancel Premium first, then delete your account from Settings > Account.",
+            None,
+        ),
+        ("How do I go to settings and change my password?", "Open Settings > Account and tap Change password.", None),
         (  # the page's "you" kept in the question: still a how-to, and "you can choose to" is no step
             "If you have a monthly billing cycle, what can you do to switch to an annual billing cycle?",
             "If you have a monthly billing cycle, you can choose to switch to an annual billing cycle.",

@@ -70,7 +70,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..text.content_words import content_stems
+from ..text.content_words import STEM, content_stems
 from ..text.exact_match import exact_form
 from ..text.script import JAPANESE
 from ..text.sentences import split_sentences
@@ -287,6 +287,33 @@ def _tells_how(question: str, reference: str) -> bool:
     return any(content_stems(m.group(1)) - known for m in _WHERE_OR_WITH.finditer(reference))
 
 
+# Two things to do, asked at once: "What should I do to cancel Tsumugi Premium and delete my
+# account?" — each verb followed by what it is done to (a verb, not "my email and password").
+_TWO_GOALS = re.compile(
+    r"\b(?:do|need|want|have|how|way|steps|able) to ([a-z]+) (?:[a-z' -]+ )?and (?:then |also )?([a-z]+) "
+    r"(?:my|the|your|our|it|this|that|them|a|an)\b",
+    re.I,
+)
+# Where a verb is given as something to do: a menu path's step or a quoted label ("Settings >
+# Account > Delete account", 'tap "Delete"').
+_PATH_OR_LABEL = re.compile(
+    r"(?:\b[\w'’-]+(?: [\w'’-]+){0,2}\s>\s)+[\w'’-]+(?: [\w'’-]+){0,2}|[\"“‘'「][^\"”’'」\n]{1,40}[\"”’'」]"
+)
+
+
+def _a_goal_untold(question: str, reference: str) -> bool:
+    """Does a how-to ``question`` that asks two things to do get a way for only one? "…to cancel
+    Tsumugi Premium and delete my account?" answered with what to do before deleting ("Before you
+    delete your account, cancel Tsumugi Premium…") tells no way to delete it: the second verb is
+    neither an order nor a step of a menu path or a label. English only."""
+    asked = _TWO_GOALS.search(question)
+    if asked is None:
+        return False
+    told = {v.casefold()[:STEM] for v in _orders(reference)}
+    told |= {w[:STEM] for m in _PATH_OR_LABEL.finditer(reference) for w in re.findall(r"[a-z]+", m.group(0).casefold())}
+    return any(goal.casefold()[:STEM] not in told for goal in asked.groups())
+
+
 # Japanese names actions as nouns in any sentence (「パスワードを入力せずに」): a how-to answer is
 # told as an instruction — 〜てください, or a verb of the screen going on to the next step.
 _DOES_JA = re.compile(
@@ -464,6 +491,8 @@ def missing(question: str, reference: str) -> str | None:
         # with the story's words: "I can't verify my email address. What should I do?" is not
         # answered "Verify your email address"
         if kind == HOW_TO and not (_DOES_JA.search(part) if japanese else _tells_how(message, part)):
+            return HOW_TO
+        if kind == HOW_TO and not japanese and _a_goal_untold(sentence, part):
             return HOW_TO
         if kind == HOW_TO and _only_depends(part):
             return DEPENDS
