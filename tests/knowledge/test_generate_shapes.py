@@ -91,6 +91,13 @@ PASSAGE = "Refunds are paid within 5 business days to the original card. Open Se
         ("What do you call the code that comes by text message?", "factual", shape.VOCABULARY),
         ("定期便を止めることを何と呼びますか？", "factual", shape.VOCABULARY),
         ("What is the name of the sender of the receipt e-mail?", "factual", None),
+        (  # the writer's instructions given back
+            "What should I ask to be told exactly that if I have a monthly billing cycle, I can switch to an annual "
+            "billing cycle?",
+            "conditional",
+            shape.ECHO,
+        ),
+        ("I was told my plan renews monthly. Can I switch to yearly?", "situational", None),
         ("What is the term of my contract?", "factual", None),
         ("I asked a customer service agent and they said no. Can I get a refund?", "conditional", None),
         ("A user who harassed me keeps writing. Can I block them?", "situational", None),

@@ -115,6 +115,7 @@ PROMPT_KINDS: dict[str, dict[str, frozenset[str]]] = {
         "again_placeholder": frozenset(),
         "again_not_theirs": frozenset(),
         "again_vocabulary": frozenset(),
+        "again_echo": frozenset(),
         # The round trip: the question answered again from the passage alone, and the judge's
         # yes/no on whether that answer and the reference give the same answer.
         "fresh_answer": frozenset({"question", "title", "passage"}),
@@ -206,6 +207,7 @@ ADDED_LATER: dict[str, frozenset[str]] = {
             "again_placeholder",
             "again_not_theirs",
             "again_vocabulary",
+            "again_echo",
             "fresh_answer",
             "same_answer_system",
             "same_answer",

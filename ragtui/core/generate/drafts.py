@@ -41,6 +41,7 @@ SAME_TWICE = "a two-questions item asked the same question twice, twice"
 PLACEHOLDER = 'the customer\'s message left a blank to fill in ("[date]"), twice'
 NOT_THEIRS = 'the message speaks of "the customer" instead of as them, twice'
 VOCABULARY = "the question asks what something is called, twice"
+ECHO = "the question gives the writer's instructions back, twice"
 LACKS_DURATION = "the question asks how long; the reference gives no duration"
 LACKS_AMOUNT = "the question asks how much or how many; the reference gives no number"
 LACKS_CLOCK = "the question asks what time or day; the reference gives none"
@@ -104,6 +105,7 @@ SHORT = {
     PLACEHOLDER: "blank left",
     NOT_THEIRS: "not the customer's words",
     VOCABULARY: "asks a name",
+    ECHO: "instructions echoed",
     LACKS_DURATION: "no duration",
     LACKS_AMOUNT: "no number",
     LACKS_CLOCK: "no time",

@@ -154,6 +154,7 @@ _SHAPE_REASON = {
     question_shape.PLACEHOLDER: why.PLACEHOLDER,
     question_shape.NOT_THEIRS: why.NOT_THEIRS,
     question_shape.VOCABULARY: why.VOCABULARY,
+    question_shape.ECHO: why.ECHO,
 }
 # What the reference lacks that its question asks for (``answer_kind``), as the reason counted.
 _LACKS_REASON = {

@@ -27,7 +27,8 @@ Each is asked again once with what is wrong (the caller), then dropped, counted 
   the writer's about them: "If an image upload fails, what should the customer do?",
   「お客様は…できますか」, "What should a customer do if their pages load slowly?" (the customer
   service, a user who harassed me, are other people); nor a quiz of the page's words: "What is
-  the term for a subscription that has been cancelled?", 「…を何と呼びますか」.
+  the term for a subscription that has been cancelled?", 「…を何と呼びますか」; nor the writer's
+  instructions given back ("What should I ask to be told exactly that …?").
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ SAME_TWICE = "same_twice"
 PLACEHOLDER = "placeholder"
 NOT_THEIRS = "not_theirs"
 VOCABULARY = "vocabulary"
+ECHO = "echo"
 
 _MARK = re.compile(r"[?？]")
 _JA_ASKS = re.compile(r"(?:か|かな|かね|ください|下さい|教えて|知りたいです|でしょうか)[。．.!！]?$")
@@ -101,6 +103,14 @@ _VOCABULARY = re.compile(
     r"\bwhat(?:'s| is| are) the (?:term|word|name|phrase|expression)s? (?:for|used for|that describes?)\b|"
     r"\bwhat (?:do|does|would) (?:you|we|they|people|one) call\b|\bwhat is (?:it|this|that) called\b|"
     r"(?:何|なん)と(?:呼|言|い[いうわ])",
+    re.I,
+)
+# The writer's instructions given back as the question: "What should I ask to be told exactly
+# that if I have a monthly billing cycle, I can switch…?" (the prompt asks for what a customer
+# "would ask to be told exactly this").
+_ECHO = re.compile(
+    r"\b(?:ask to be told|to be told exactly|what (?:should|can|could|would|do) i ask\b|"
+    r"what (?:question|questions) (?:should|can|could|would|do) i ask)",
     re.I,
 )
 # Words that name the asking itself, not what is asked about: "What is the process?", "What are
@@ -208,6 +218,8 @@ def shape_problem(question: str, kind: str, passage: str) -> str | None:
         return NOT_THEIRS
     if _VOCABULARY.search(question):
         return VOCABULARY
+    if _ECHO.search(question):
+        return ECHO
     told = [s for s in sentences if not asks(s)]
     if kind == "two_questions":
         if len(asking) < 2 and len(_MARK.findall(question)) < 2:
