@@ -11,9 +11,9 @@ answer must hold, and a reference without it cannot be right:
 - an amount or a count ("how much", "how many", "what is the fee", 「いくら」「何回」): a number,
   or a word that stands for one ("free", "unlimited", 「無料」);
 - a clock time or a date ("what time", 「何時」「何曜日」): a number, or a day's name;
-- a way to do something ("how do I…", "how can I…", "what can you do to…", 「どうすれば」「方法」): an action (select, tap,
-  contact, 選択, 登録…), a menu path, a numbered step, or a button named in quotes — "How can I
-  cancel my subscription?" answered "You can cancel at any time before the next renewal date"
+- a way to do something ("how do I…", "how can I…", "what can you do to…", 「どうすれば」「方法」):
+  an action (select, tap, contact, 選択, 登録…), a menu path, a numbered step, or a button named
+  in quotes — "How can I cancel my subscription?" answered "You can cancel at any time before the next renewal date"
   says when, not how — nor is it answered by "How you cancel depends on how you pay" with fewer
   than two of the ways after it; "Can you help me add a payment method?" asks for one too, and "You must be
   an organization owner to add one" says who may, not how (an English action is told as one: an
