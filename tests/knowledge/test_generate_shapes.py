@@ -244,6 +244,11 @@ def test_a_question_is_a_question_of_its_kind(question: str, kind: str, problem:
             None,
         ),
         ("How do I go to settings and change my password?", "Open Settings > Account and tap Change password.", None),
+        (  # "the process for" asks how, too
+            "What is the process for switching from a monthly billing cycle to an annual billing cycle?",
+            "If you have a monthly billing cycle, you can choose to switch to an annual billing cycle.",
+            answer_kind.HOW_TO,
+        ),
         (  # the page's "you" kept in the question: still a how-to, and "you can choose to" is no step
             "If you have a monthly billing cycle, what can you do to switch to an annual billing cycle?",
             "If you have a monthly billing cycle, you can choose to switch to an annual billing cycle.",

@@ -116,6 +116,8 @@ _EN_ASKS = {
         r"|\bwalk (?:me|us) through\b|\bwhat (?:are )?the steps\b|\bwhat (?:do|should) (?:i|we) (?:need to )?do to\b"
         # "If a renewal payment fails, what should I do?" asks for an action, not what happens
         r"|\bwhat (?:should|can|do|must) (?:i|we) (?:need to )?do\b"
+        # "What is the process for switching from a monthly billing cycle to an annual one?"
+        r"|\bwhat(?:'s| is| are) the (?:process|procedure|steps?) (?:for|to|of)\b"
         # the page's "you" kept: "what can you do to switch to an annual billing cycle?"
         r"|\bwhat (?:should|can|do|must) you (?:need to )?do to\b"
         # "What is the first step in upgrading…?" asks for a step, as "how do I" does
